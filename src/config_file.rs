@@ -1,0 +1,135 @@
+//! The TOML config file: where it lives, what keys it may hold, and reading it strictly.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::error::{Failure, Result};
+
+/// The `--method` choice of CLI.md §3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum MethodChoice {
+    /// POST, and GET for the rest of the run if the service answers 405
+    #[value(alias = "both")]
+    Auto,
+    Post,
+    Get,
+}
+
+/// The settings a config file may hold, at its top level and in each `[profiles.NAME]`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileSettings {
+    pub base_url: Option<String>,
+    pub api_key: Option<String>,
+    pub api_key_command: Option<String>,
+    pub allow_http: Option<bool>,
+    pub timeout: Option<f64>,
+    pub retries: Option<u32>,
+    pub jobs: Option<usize>,
+    pub method: Option<MethodChoice>,
+    pub chunk_days: Option<u32>,
+    /// Only at the top level.
+    pub profiles: Option<BTreeMap<String, FileSettings>>,
+}
+
+/// Where the config file is, and whether the user named it (then it must exist).
+#[derive(Clone, Debug)]
+pub struct ConfigLocation {
+    pub path: PathBuf,
+    pub explicit: bool,
+}
+
+impl ConfigLocation {
+    /// `--config`, else `CHAIN_METRICS_CONFIG`, else `<user config dir>/chain-metrics/config.toml`.
+    pub fn find(flag: Option<&Path>, env: Option<String>) -> Result<ConfigLocation> {
+        if let Some(path) = flag {
+            return Ok(ConfigLocation {
+                path: path.to_owned(),
+                explicit: true,
+            });
+        }
+        if let Some(path) = env {
+            return Ok(ConfigLocation {
+                path: path.into(),
+                explicit: true,
+            });
+        }
+        let dir = dirs::config_dir().ok_or_else(|| {
+            Failure::config("cannot tell where the user config folder is (HOME is not set)")
+                .with_hint("set HOME or XDG_CONFIG_HOME, or name a file with --config FILE")
+        })?;
+        Ok(ConfigLocation {
+            path: dir.join("chain-metrics").join("config.toml"),
+            explicit: false,
+        })
+    }
+
+    /// Reads the file; a default file that does not exist reads as empty.
+    pub fn load(&self) -> Result<FileSettings> {
+        match std::fs::read_to_string(&self.path) {
+            Ok(text) => parse(&text)
+                .map_err(|e| Failure::config(format!("config file {}: {e}", self.path.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !self.explicit => {
+                Ok(FileSettings::default())
+            }
+            Err(e) => Err(Failure::config(format!(
+                "cannot read config file {}: {e}",
+                self.path.display()
+            ))),
+        }
+    }
+}
+
+/// Parses config text; errors are one line that names the line number and the offending key.
+pub fn parse(text: &str) -> Result<FileSettings, String> {
+    let settings: FileSettings = toml::from_str(text).map_err(|e| {
+        let message = e.message().trim().replace('\n', " ");
+        match e.span() {
+            Some(span) => {
+                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                format!("line {line}: {message}")
+            }
+            None => message,
+        }
+    })?;
+    for (name, profile) in settings.profiles.iter().flatten() {
+        if profile.profiles.is_some() {
+            return Err(format!("profile {name}: profiles cannot be nested"));
+        }
+    }
+    Ok(settings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_top_level_and_profiles() {
+        let text = "base_url = \"https://a.example\"\nmethod = \"get\"\ntimeout = 2.5\n\n[profiles.work]\napi_key_command = \"pass show cm\"\nretries = 0\n";
+        let s = parse(text).unwrap();
+        assert_eq!(s.base_url.as_deref(), Some("https://a.example"));
+        assert_eq!(s.method, Some(MethodChoice::Get));
+        assert_eq!(s.timeout, Some(2.5));
+        let work = &s.profiles.unwrap()["work"];
+        assert_eq!(work.api_key_command.as_deref(), Some("pass show cm"));
+        assert_eq!(work.retries, Some(0));
+    }
+
+    #[test]
+    fn unknown_keys_are_named_with_their_line() {
+        let err = parse("base_url = \"https://a\"\napikey = \"x\"\n").unwrap_err();
+        assert!(err.starts_with("line 2: unknown field `apikey`"), "{err}");
+        let err = parse("[profiles.p]\n\nbase = 1\n").unwrap_err();
+        assert!(err.starts_with("line 3: unknown field `base`"), "{err}");
+        let err = parse("timeout = \"slow\"\n").unwrap_err();
+        assert!(err.starts_with("line 1: invalid type"), "{err}");
+        let err = parse("base_url = \n").unwrap_err();
+        assert!(err.starts_with("line 1: "), "{err}");
+        let err = parse("[profiles.a.profiles.b]\n").unwrap_err();
+        assert_eq!(err, "profile a: profiles cannot be nested");
+    }
+}

@@ -1,0 +1,64 @@
+//! Runs `api_key_command` (a password manager, say) and takes its trimmed stdout as the key.
+
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::secret::ApiKey;
+
+/// How long the command may take: long enough to unlock a password manager interactively.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// Runs `command` through the shell. The error never includes what the command printed.
+pub fn run(command: &str) -> Result<ApiKey, String> {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .stdin(Stdio::inherit())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("could not start: {e}"))?;
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).map(|_| text)
+    });
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait().map_err(|e| format!("failed: {e}"))? {
+            Some(status) => break status,
+            None if started.elapsed() > LIMIT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("did not finish within {} s", LIMIT.as_secs()));
+            }
+            None => std::thread::sleep(Duration::from_millis(10)),
+        }
+    };
+    if !status.success() {
+        return Err(format!("failed ({status})"));
+    }
+    let text = reader
+        .join()
+        .map_err(|_| "failed while reading its output".to_owned())?
+        .map_err(|_| "printed something that is not UTF-8 text".to_owned())?;
+    ApiKey::new(&text).ok_or_else(|| "printed nothing".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stdout_trimmed_is_the_key() {
+        assert_eq!(run("printf '  abc-123\\n'").unwrap().expose(), "abc-123");
+    }
+
+    #[test]
+    fn failures_never_echo_output() {
+        let err = run("echo secret-ish; exit 3").unwrap_err();
+        assert_eq!(err, "failed (exit status: 3)");
+        assert_eq!(run("true").unwrap_err(), "printed nothing");
+    }
+}

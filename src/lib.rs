@@ -1,0 +1,23 @@
+//! chain-metrics: a command-line client for the chain-metrics service.
+//!
+//! The flow is cli (parse) -> settings (resolve) -> client (fetch) -> render (write); `app` runs
+//! it and `main` maps the outcome to an exit code.
+
+pub mod app;
+pub mod chain;
+pub mod cli;
+pub mod client;
+pub mod config_file;
+pub mod dates;
+pub mod error;
+pub mod key_command;
+pub mod model;
+pub mod query;
+pub mod render;
+pub mod response;
+pub mod retry;
+pub mod sandbox;
+pub mod secret;
+pub mod service_error;
+pub mod settings;
+pub mod terminal;

@@ -1,0 +1,41 @@
+//! Entry point: run the command, print `error:`/`hint:` lines, map the failure to its exit code.
+
+use std::process::ExitCode;
+
+use chain_metrics::error::{Exit, Failure};
+
+fn main() -> ExitCode {
+    let cli = <chain_metrics::cli::Cli as clap::Parser>::parse();
+    match chain_metrics::app::run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => report(&err),
+    }
+}
+
+fn report(err: &anyhow::Error) -> ExitCode {
+    let broken_pipe = err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
+    let code = match err.downcast_ref::<Failure>() {
+        Some(failure) => {
+            eprintln!("error: {}", failure.message);
+            if let Some(hint) = &failure.hint {
+                eprintln!("hint: {hint}");
+            }
+            failure.exit
+        }
+        None => {
+            eprintln!("error: {err:#}");
+            eprintln!(
+                "hint: this is a bug in chain-metrics; please report it with the command you ran"
+            );
+            Exit::Internal
+        }
+    };
+    ExitCode::from(code as u8)
+}

@@ -1,0 +1,257 @@
+//! What the service returns: endpoints, metric columns, exact number texts and daily records.
+
+use chrono::NaiveDate;
+
+use crate::chain::Chain;
+
+/// One of the service's three endpoints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Endpoint {
+    Fees,
+    ActiveUsers,
+    OfficialAccount,
+}
+
+impl Endpoint {
+    pub fn path(self) -> &'static str {
+        match self {
+            Endpoint::Fees => "/api/chain-insights/fees",
+            Endpoint::ActiveUsers => "/api/chain-insights/active_users",
+            Endpoint::OfficialAccount => "/api/social-metrics/official-account",
+        }
+    }
+
+    /// The endpoint in the user's words, for warnings.
+    pub fn label(self) -> &'static str {
+        match self {
+            Endpoint::Fees => "fees",
+            Endpoint::ActiveUsers => "active users",
+            Endpoint::OfficialAccount => "official account",
+        }
+    }
+}
+
+/// An item of `includes`: one official-account metric.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Item {
+    Reply,
+    Retweet,
+    Tweet,
+    Quote,
+}
+
+impl Item {
+    pub const ALL: [Item; 4] = [Item::Reply, Item::Retweet, Item::Tweet, Item::Quote];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Item::Reply => "reply",
+            Item::Retweet => "retweet",
+            Item::Tweet => "tweet",
+            Item::Quote => "quote",
+        }
+    }
+
+    /// The clap value parser of `--include` (one item of its comma list).
+    pub fn parse(text: &str) -> Result<Item, String> {
+        let wanted = text.trim();
+        Item::ALL
+            .into_iter()
+            .find(|item| item.name().eq_ignore_ascii_case(wanted))
+            .ok_or_else(|| {
+                format!("unknown include '{text}': expected reply, retweet, tweet or quote")
+            })
+    }
+}
+
+/// A metric column of the output, named as the service names the field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Column {
+    Fees,
+    ActiveUsers,
+    Social(Item),
+}
+
+impl Column {
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Fees => "fees",
+            Column::ActiveUsers => "active_users",
+            Column::Social(item) => item.name(),
+        }
+    }
+
+    /// Whether SERVICE.md says the field is a whole number.
+    pub fn is_whole(self) -> bool {
+        !matches!(self, Column::Fees)
+    }
+}
+
+/// A number exactly as the service wrote it (`0.1`, `5E+3`, twenty digits…): never a float.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Number(String);
+
+impl Number {
+    /// Accepts the text of a JSON number token, whitespace trimmed.
+    pub fn from_json_token(token: &str) -> Option<Number> {
+        let text = token.trim();
+        is_json_number(text).then(|| Number(text.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether the value is whole (`12`, `12.0`, `1.5e1`), judged on the text alone.
+    pub fn is_whole(&self) -> bool {
+        let text = self.0.trim_start_matches('-');
+        let (mantissa, exponent) = match text.find(['e', 'E']) {
+            Some(at) => match text[at + 1..].parse::<i64>() {
+                Ok(exponent) => (&text[..at], exponent),
+                Err(_) => return false,
+            },
+            None => (text, 0),
+        };
+        let (int_part, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+        let digits = format!("{int_part}{fraction}");
+        let significant = digits.trim_end_matches('0');
+        if significant.trim_start_matches('0').is_empty() {
+            return true;
+        }
+        // value = digits * 10^-scale, whole when the trailing zeros cover the scale
+        let scale = (fraction.len() as i64).saturating_sub(exponent);
+        scale <= (digits.len() - significant.len()) as i64
+    }
+}
+
+/// Whether `text` is exactly one JSON number (RFC 8259 §6).
+fn is_json_number(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+/// One day of one chain: a value (or a gap) for each asked column, in column order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub date: NaiveDate,
+    pub values: Vec<Option<Number>>,
+}
+
+/// One output row: a date, a chain, and a value or gap per metric column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub date: NaiveDate,
+    pub chain: Chain,
+    pub values: Vec<Option<Number>>,
+}
+
+/// What a command prints: columns `date[,chain],<columns>` and rows sorted by date, then chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dataset {
+    pub chain_column: bool,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+}
+
+impl Dataset {
+    /// The header names, in order.
+    pub fn header(&self) -> Vec<&'static str> {
+        let mut names = vec!["date"];
+        if self.chain_column {
+            names.push("chain");
+        }
+        names.extend(self.columns.iter().map(|c| c.name()));
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_texts_are_kept_exactly() {
+        for text in [
+            "0",
+            "0.1",
+            "-3",
+            "5E+3",
+            "1e-7",
+            "12345678901234567890.123456789",
+        ] {
+            assert_eq!(Number::from_json_token(text).unwrap().as_str(), text);
+        }
+        assert_eq!(Number::from_json_token(" 7 ").unwrap().as_str(), "7");
+        for bad in [
+            "", "-", "01", "1.", ".5", "1e", "+1", "NaN", "\"1\"", "1 2", "0x10",
+        ] {
+            assert!(Number::from_json_token(bad).is_none(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn wholeness_is_judged_on_the_text() {
+        for whole in [
+            "0",
+            "12",
+            "-4",
+            "12.000",
+            "5E+3",
+            "1.5e1",
+            "18446744073709551617",
+        ] {
+            assert!(
+                Number::from_json_token(whole).unwrap().is_whole(),
+                "{whole}"
+            );
+        }
+        for not in ["1.5", "0.1", "1e-1", "15e-1", "1.25e1"] {
+            assert!(!Number::from_json_token(not).unwrap().is_whole(), "{not}");
+        }
+    }
+
+    #[test]
+    fn items_parse_in_any_case() {
+        assert_eq!(Item::parse("Reply"), Ok(Item::Reply));
+        assert_eq!(
+            Item::parse("likes").unwrap_err(),
+            "unknown include 'likes': expected reply, retweet, tweet or quote"
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! Reads a success body into records, checking it against SERVICE.md, keeping number texts exact.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::NaiveDate;
+use serde_json::value::RawValue;
+
+use crate::dates::{describe_days, parse_date, DayRange};
+use crate::model::{Column, Endpoint, Number, Record};
+
+/// Parses the body of `endpoint` into one record per element, values in `columns` order.
+///
+/// Any departure from the documented shape is an `Err` naming the element, the field and what
+/// was found. Fields the client did not ask for are ignored; a missing or null value is a gap.
+pub fn parse_records(
+    endpoint: Endpoint,
+    columns: &[Column],
+    body: &[u8],
+) -> Result<Vec<Record>, String> {
+    let top: &RawValue =
+        serde_json::from_slice(body).map_err(|e| format!("the body is not JSON ({e})"))?;
+    let array = match endpoint {
+        Endpoint::OfficialAccount => {
+            let object: HashMap<String, &RawValue> = serde_json::from_str(top.get())
+                .map_err(|_| format!("expected an object with member data, found {}", kind(top)))?;
+            *object
+                .get("data")
+                .ok_or("expected an object with member data, found no member data")?
+        }
+        _ => top,
+    };
+    let elements: Vec<&RawValue> = serde_json::from_str(array.get()).map_err(|_| {
+        let place = if endpoint == Endpoint::OfficialAccount {
+            "data: "
+        } else {
+            ""
+        };
+        format!("{place}expected an array of records, found {}", kind(array))
+    })?;
+    elements
+        .iter()
+        .enumerate()
+        .map(|(index, element)| {
+            parse_record(element, columns).map_err(|e| format!("record {index}: {e}"))
+        })
+        .collect()
+}
+
+fn parse_record(element: &RawValue, columns: &[Column]) -> Result<Record, String> {
+    let fields: HashMap<String, &RawValue> = serde_json::from_str(element.get())
+        .map_err(|_| format!("expected an object, found {}", kind(element)))?;
+    let date_raw = fields.get("date").ok_or("field date is missing")?;
+    let date_text: String = serde_json::from_str(date_raw.get()).map_err(|_| {
+        format!(
+            "field date: expected a YYYY-MM-DD string, found {}",
+            kind(date_raw)
+        )
+    })?;
+    let date = parse_date(&date_text).map_err(|e| format!("field date: {e}"))?;
+    let values = columns
+        .iter()
+        .map(|column| parse_value(&fields, *column))
+        .collect::<Result<_, _>>()?;
+    Ok(Record { date, values })
+}
+
+fn parse_value(
+    fields: &HashMap<String, &RawValue>,
+    column: Column,
+) -> Result<Option<Number>, String> {
+    let name = column.name();
+    let Some(raw) = fields.get(name) else {
+        return Ok(None);
+    };
+    if raw.get() == "null" {
+        return Ok(None);
+    }
+    let number = Number::from_json_token(raw.get())
+        .ok_or_else(|| format!("field {name}: expected a number, found {}", kind(raw)))?;
+    if column.is_whole() && !number.is_whole() {
+        return Err(format!(
+            "field {name}: expected a whole number, found {}",
+            number.as_str()
+        ));
+    }
+    Ok(Some(number))
+}
+
+/// Describes a JSON value briefly for an error message: its type, and its text when short.
+fn kind(raw: &RawValue) -> String {
+    let text = raw.get();
+    let name = match text.as_bytes().first() {
+        Some(b'{') => return "an object".into(),
+        Some(b'[') => return "an array".into(),
+        Some(b'"') => "a string",
+        Some(b't' | b'f') => "a boolean",
+        Some(b'n') => "null",
+        _ => "a number",
+    };
+    if text.len() <= 40 && name != "null" {
+        format!("{name} {text}")
+    } else {
+        name.into()
+    }
+}
+
+/// Problems found while cleaning one series, each to be reported once.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct DataNotes {
+    pub missing: Vec<NaiveDate>,
+    pub duplicated: Vec<NaiveDate>,
+    pub out_of_range: Vec<NaiveDate>,
+}
+
+impl DataNotes {
+    /// One warning line per kind of problem, prefixed by what was queried.
+    pub fn warnings(&self, subject: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        if !self.missing.is_empty() {
+            let days = describe_days(&self.missing);
+            lines.push(format!(
+                "{subject}: no data for {days} (left out, not zero)"
+            ));
+        }
+        if !self.duplicated.is_empty() {
+            let days = describe_days(&self.duplicated);
+            lines.push(format!(
+                "{subject}: several records for {days}; kept the last"
+            ));
+        }
+        if !self.out_of_range.is_empty() {
+            let days = describe_days(&self.out_of_range);
+            lines.push(format!(
+                "{subject}: dropped records outside the asked range: {days}"
+            ));
+        }
+        lines
+    }
+}
+
+/// Keeps the records inside `range`, the last one of each date, sorted; notes what was wrong.
+pub fn clean(records: Vec<Record>, range: &DayRange) -> (Vec<Record>, DataNotes) {
+    let mut notes = DataNotes::default();
+    let mut by_date: BTreeMap<NaiveDate, Record> = BTreeMap::new();
+    for record in records {
+        if !range.contains(record.date) {
+            notes.out_of_range.push(record.date);
+        } else if let Some(old) = by_date.insert(record.date, record) {
+            notes.duplicated.push(old.date);
+        }
+    }
+    notes.missing = range.days().filter(|d| !by_date.contains_key(d)).collect();
+    notes.out_of_range.sort();
+    notes.out_of_range.dedup();
+    notes.duplicated.sort();
+    notes.duplicated.dedup();
+    (by_date.into_values().collect(), notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Item;
+
+    fn texts(records: &[Record]) -> Vec<Vec<Option<&str>>> {
+        records
+            .iter()
+            .map(|r| {
+                r.values
+                    .iter()
+                    .map(|v| v.as_ref().map(Number::as_str))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fees_keep_exact_number_text() {
+        let body = br#"[{"date":"2024-01-01","fees":5E+3},{"date":"2024-01-02","fees":12345678901234567890.123456789,"extra":[1]},{"date":"2024-01-03","fees":0.1}]"#;
+        let records = parse_records(Endpoint::Fees, &[Column::Fees], body).unwrap();
+        assert_eq!(
+            texts(&records),
+            vec![
+                vec![Some("5E+3")],
+                vec![Some("12345678901234567890.123456789")],
+                vec![Some("0.1")]
+            ]
+        );
+    }
+
+    #[test]
+    fn social_is_wrapped_and_gaps_are_none() {
+        let body = br#"{"data":[{"date":"2024-01-01","reply":3,"quote":null}]}"#;
+        let columns = [
+            Column::Social(Item::Reply),
+            Column::Social(Item::Quote),
+            Column::Social(Item::Tweet),
+        ];
+        let records = parse_records(Endpoint::OfficialAccount, &columns, body).unwrap();
+        assert_eq!(texts(&records), vec![vec![Some("3"), None, None]]);
+    }
+
+    #[test]
+    fn shape_errors_name_index_field_and_what_was_found() {
+        let cases: [(Endpoint, &[u8], &str); 9] = [
+            (Endpoint::Fees, b"<html>", "the body is not JSON"),
+            (
+                Endpoint::Fees,
+                br#"{"data":[]}"#,
+                "expected an array of records, found an object",
+            ),
+            (
+                Endpoint::OfficialAccount,
+                b"[]",
+                "expected an object with member data, found an array",
+            ),
+            (
+                Endpoint::OfficialAccount,
+                br#"{"rows":[]}"#,
+                "expected an object with member data, found no member data",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"date":"2024-01-01","fees":1},2]"#,
+                "record 1: expected an object, found a number 2",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"fees":1}]"#,
+                "record 0: field date is missing",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"date":20240101,"fees":1}]"#,
+                "record 0: field date: expected a YYYY-MM-DD string, found a number 20240101",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"date":"2024-01-01","fees":"12.5"}]"#,
+                "record 0: field fees: expected a number, found a string \"12.5\"",
+            ),
+            (
+                Endpoint::ActiveUsers,
+                br#"[{"date":"2024-01-01","active_users":1.5}]"#,
+                "record 0: field active_users: expected a whole number, found 1.5",
+            ),
+        ];
+        for (endpoint, body, expected) in cases {
+            let column = match endpoint {
+                Endpoint::Fees => Column::Fees,
+                Endpoint::ActiveUsers => Column::ActiveUsers,
+                Endpoint::OfficialAccount => Column::Social(Item::Tweet),
+            };
+            let err = parse_records(endpoint, &[column], body).unwrap_err();
+            assert!(
+                err.starts_with(expected),
+                "{err:?} does not start with {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn clean_drops_dedups_sorts_and_notes() {
+        let d = |s| parse_date(s).unwrap();
+        let rec = |date, v: &str| Record {
+            date: d(date),
+            values: vec![Number::from_json_token(v)],
+        };
+        let range = DayRange {
+            start: d("2024-01-01"),
+            end: d("2024-01-04"),
+        };
+        let records = vec![
+            rec("2024-01-03", "3"),
+            rec("2024-01-01", "1"),
+            rec("2024-01-03", "33"),
+            rec("2023-12-31", "0"),
+        ];
+        let (kept, notes) = clean(records, &range);
+        assert_eq!(texts(&kept), vec![vec![Some("1")], vec![Some("33")]]);
+        assert_eq!(notes.missing, vec![d("2024-01-02"), d("2024-01-04")]);
+        assert_eq!(notes.duplicated, vec![d("2024-01-03")]);
+        assert_eq!(notes.out_of_range, vec![d("2023-12-31")]);
+        assert_eq!(
+            notes.warnings("ETHEREUM fees"),
+            vec![
+                "ETHEREUM fees: no data for 2024-01-02, 2024-01-04 (left out, not zero)",
+                "ETHEREUM fees: several records for 2024-01-03; kept the last",
+                "ETHEREUM fees: dropped records outside the asked range: 2023-12-31",
+            ]
+        );
+    }
+}

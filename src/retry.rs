@@ -1,0 +1,122 @@
+//! When to try a request again, and how long to wait first.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::time::{Duration, SystemTime};
+
+use reqwest::StatusCode;
+
+const FIRST_WAIT: Duration = Duration::from_millis(500);
+const MAX_WAIT: Duration = Duration::from_secs(20);
+/// A `Retry-After` longer than this fails at once rather than hang a cron job.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+
+/// The statuses CLI.md §3 retries: 429 and the transient 5xx.
+pub fn is_retryable(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 429 | 500 | 502 | 503 | 504)
+}
+
+/// Reads `Retry-After`: delay seconds, or an HTTP date.
+pub fn parse_retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    if let Ok(seconds) = value.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let when = SystemTime::from(when);
+    Some(
+        when.duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+/// Counts attempts and hands out the wait before each retry: exponential, full jitter.
+pub struct Backoff {
+    retries: u32,
+    attempts: u32,
+}
+
+impl Backoff {
+    pub fn new(retries: u32) -> Backoff {
+        Backoff {
+            retries,
+            attempts: 1,
+        }
+    }
+
+    /// Attempts made so far, counting the one under way.
+    pub fn attempts(&self) -> u32 {
+        self.attempts
+    }
+
+    /// The wait before the next attempt, or why there is none: `Err(None)` when the retries
+    /// are spent, `Err(Some(reason))` when the service asked for too long a wait.
+    pub fn next_wait(&mut self, asked: Option<Duration>) -> Result<Duration, Option<String>> {
+        if self.attempts > self.retries {
+            return Err(None);
+        }
+        if let Some(asked) = asked.filter(|a| *a > MAX_RETRY_AFTER) {
+            return Err(Some(format!(
+                "the service asked to wait {} s before retrying, longer than the {} s this tool waits",
+                asked.as_secs(),
+                MAX_RETRY_AFTER.as_secs()
+            )));
+        }
+        let ceiling = FIRST_WAIT
+            .saturating_mul(1 << (self.attempts - 1).min(16))
+            .min(MAX_WAIT);
+        self.attempts += 1;
+        Ok(asked.unwrap_or_else(|| ceiling.mul_f64(random_fraction())))
+    }
+}
+
+/// A number in [0, 1) from the standard library's per-process random hasher keys.
+pub fn random_fraction() -> f64 {
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u64(
+        SystemTime::now()
+            .elapsed()
+            .map_or(0, |d| d.as_nanos() as u64),
+    );
+    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        assert_eq!(parse_retry_after("7"), Some(Duration::from_secs(7)));
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+
+    #[test]
+    fn waits_grow_within_ceiling_then_stop() {
+        let mut backoff = Backoff::new(3);
+        for ceiling_ms in [500, 1000, 2000] {
+            let wait = backoff.next_wait(None).unwrap();
+            assert!(wait <= Duration::from_millis(ceiling_ms), "{wait:?}");
+        }
+        assert_eq!(backoff.attempts(), 4);
+        assert_eq!(backoff.next_wait(None), Err(None));
+    }
+
+    #[test]
+    fn long_retry_after_is_refused() {
+        let mut backoff = Backoff::new(3);
+        assert_eq!(
+            backoff.next_wait(Some(Duration::from_secs(2))),
+            Ok(Duration::from_secs(2))
+        );
+        let err = backoff
+            .next_wait(Some(Duration::from_secs(120)))
+            .unwrap_err()
+            .unwrap();
+        assert!(err.starts_with("the service asked to wait 120 s"), "{err}");
+    }
+}

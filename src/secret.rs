@@ -1,0 +1,67 @@
+//! The API key, in a type that never shows itself in Debug or Display output.
+
+use std::fmt;
+
+/// An API key. Only [`ApiKey::expose`] gives its text, for the one header that carries it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct ApiKey(String);
+
+impl ApiKey {
+    /// Takes a key, trimmed of surrounding whitespace; an empty key is none.
+    pub fn new(text: &str) -> Option<ApiKey> {
+        let text = text.trim();
+        (!text.is_empty()).then(|| ApiKey(text.to_owned()))
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The key as it may be shown: its last four characters at most, and only if long enough
+    /// that they give little away.
+    pub fn redacted(&self) -> String {
+        let chars: Vec<char> = self.0.chars().collect();
+        if chars.len() >= 12 {
+            let tail: String = chars[chars.len() - 4..].iter().collect();
+            format!("****{tail}")
+        } else {
+            "****".into()
+        }
+    }
+
+    /// Replaces every occurrence of the key in `text` (a service may echo it back).
+    pub fn scrub(&self, text: &str) -> String {
+        text.replace(&self.0, "****")
+    }
+}
+
+impl fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ApiKey({})", self.redacted())
+    }
+}
+
+impl fmt::Display for ApiKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.redacted())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn never_shown_whole() {
+        let key = ApiKey::new(" sk-live-1234567890abcd \n").unwrap();
+        assert_eq!(key.expose(), "sk-live-1234567890abcd");
+        assert_eq!(format!("{key:?}"), "ApiKey(****abcd)");
+        assert_eq!(format!("{key}"), "****abcd");
+        assert_eq!(ApiKey::new("short").unwrap().redacted(), "****");
+        assert_eq!(
+            key.scrub("bad key sk-live-1234567890abcd!"),
+            "bad key ****!"
+        );
+        assert!(ApiKey::new("  ").is_none());
+    }
+}

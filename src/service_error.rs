@@ -1,0 +1,118 @@
+//! Turns a service error body, whatever its shape, into a short message for one error line.
+
+use serde_json::Value;
+
+const MAX_CHARS: usize = 200;
+
+/// The service's own message: from JSON `error`/`message`/`detail`, plain text, or an HTML page.
+pub fn service_message(content_type: Option<&str>, body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    if text.is_empty() {
+        return "(empty body)".into();
+    }
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        return shorten(&from_json(&value).unwrap_or_else(|| value.to_string()));
+    }
+    let is_html = content_type.is_some_and(|t| t.to_ascii_lowercase().contains("html"))
+        || text.starts_with('<');
+    if is_html {
+        return match html_title(text) {
+            Some(title) => format!("an HTML page titled \"{}\"", shorten(&title)),
+            None => "an HTML page".into(),
+        };
+    }
+    shorten(text)
+}
+
+/// Finds the message in common JSON error shapes (`{"error": ...}`, FastAPI's `detail` list…).
+fn from_json(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(map) => [
+            "error",
+            "message",
+            "detail",
+            "error_description",
+            "title",
+            "msg",
+        ]
+        .iter()
+        .find_map(|key| map.get(*key).and_then(from_json)),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().filter_map(from_json).collect();
+            (!parts.is_empty()).then(|| parts.join("; "))
+        }
+        _ => None,
+    }
+}
+
+fn html_title(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    let start = lower.find("<title")?;
+    let open_end = start + lower[start..].find('>')? + 1;
+    let close = open_end + lower[open_end..].find("</title")?;
+    let title = html[open_end..close]
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    (!title.is_empty()).then_some(title)
+}
+
+/// One line, at most `MAX_CHARS` characters.
+fn shorten(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= MAX_CHARS {
+        return one_line;
+    }
+    let cut: String = one_line.chars().take(MAX_CHARS).collect();
+    format!("{cut}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_shapes() {
+        let m = |body: &str| service_message(Some("application/json"), body.as_bytes());
+        assert_eq!(m(r#"{"error":"invalid API key"}"#), "invalid API key");
+        assert_eq!(
+            m(r#"{"message":"missing parameter: chain"}"#),
+            "missing parameter: chain"
+        );
+        assert_eq!(m(r#"{"detail":"Not Found"}"#), "Not Found");
+        assert_eq!(
+            m(r#"{"error":{"code":7,"message":"range too long"}}"#),
+            "range too long"
+        );
+        assert_eq!(
+            m(r#"{"detail":[{"loc":["body","chain"],"msg":"field required"}]}"#),
+            "field required"
+        );
+        assert_eq!(m(r#"{"status":500}"#), r#"{"status":500}"#);
+        assert_eq!(m(""), "(empty body)");
+    }
+
+    #[test]
+    fn text_and_html() {
+        assert_eq!(
+            service_message(Some("text/plain"), b"Bad key\n\nsorry"),
+            "Bad key sorry"
+        );
+        let html = b"<!DOCTYPE html><html><head><title>502 Bad\n Gateway</title></head><body>...</body></html>";
+        assert_eq!(
+            service_message(Some("text/html"), html),
+            "an HTML page titled \"502 Bad Gateway\""
+        );
+        assert_eq!(
+            service_message(None, b"<html><body>oops</body></html>"),
+            "an HTML page"
+        );
+        let long = "x".repeat(500);
+        assert_eq!(
+            service_message(None, long.as_bytes()).chars().count(),
+            MAX_CHARS + 1
+        );
+    }
+}

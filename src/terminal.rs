@@ -1,0 +1,32 @@
+//! What the terminal allows: colour by flag and by the NO_COLOR / CLICOLOR conventions.
+
+use std::io::IsTerminal;
+
+use crate::cli::ColorChoice;
+
+fn env_set(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// Whether stdout gets colour: the flag first, then NO_COLOR, CLICOLOR_FORCE, CLICOLOR, a tty.
+pub fn stdout_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            if env_set("NO_COLOR").is_some() {
+                false
+            } else if env_set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+                true
+            } else if env_set("CLICOLOR").is_some_and(|v| v == "0") {
+                false
+            } else {
+                std::io::stdout().is_terminal()
+            }
+        }
+    }
+}
+
+pub fn stdout_is_terminal() -> bool {
+    std::io::stdout().is_terminal()
+}
