@@ -1,12 +1,12 @@
 //! chain-metrics: a command-line client for the chain-metrics service.
 //!
-//! The flow is cli (parse) -> settings (resolve) -> client (fetch) -> render (write); `app` runs
+//! The flow is cli (parse) -> settings (resolve) -> client (fetch) -> render (write); `commands` runs
 //! it and `main` maps the outcome to an exit code.
 
-pub mod app;
 pub mod chain;
 pub mod cli;
 pub mod client;
+pub mod commands;
 pub mod config_file;
 pub mod dates;
 pub mod error;

@@ -6,7 +6,7 @@ use chain_metrics::error::{Exit, Failure};
 
 fn main() -> ExitCode {
     let cli = <chain_metrics::cli::Cli as clap::Parser>::parse();
-    match chain_metrics::app::run(cli) {
+    match chain_metrics::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => report(&err),
     }

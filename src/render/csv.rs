@@ -6,9 +6,19 @@ use crate::model::Dataset;
 
 pub fn write(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
     let mut writer = ::csv::Writer::from_writer(out);
-    writer.write_record(data.header())?;
+    writer.write_record(data.header()).map_err(into_io)?;
     for row in &data.rows {
-        writer.write_record(super::cells(data, row))?;
+        writer
+            .write_record(super::cells(data, row))
+            .map_err(into_io)?;
     }
     writer.flush()
+}
+
+/// Keeps the I/O error's kind, so that a closed pipe is still recognised as one.
+pub fn into_io(error: ::csv::Error) -> io::Error {
+    match error.into_kind() {
+        ::csv::ErrorKind::Io(error) => error,
+        other => io::Error::other(format!("{other:?}")),
+    }
 }

@@ -1,6 +1,6 @@
 //! Writes a dataset in the format asked, to the writer it is handed; one module per format.
 
-mod csv;
+pub(crate) mod csv;
 mod json;
 mod table;
 

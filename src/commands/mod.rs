@@ -1,0 +1,94 @@
+//! Runs one parsed command; each command has its own module, this one holds what they share.
+
+mod chains;
+mod query;
+mod sandbox;
+
+use std::io::{self, BufWriter, Write};
+
+use crate::cli::{Cli, Command, GlobalArgs};
+use crate::error::{Exit, Failure};
+use crate::model::{Endpoint, Item};
+use crate::render::Format;
+use crate::settings::SettingFlags;
+use crate::terminal;
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let global = &cli.global;
+    match &cli.command {
+        Command::Fees(args) => query::run(global, args, Endpoint::Fees, Vec::new()),
+        Command::Users(args) => query::run(global, args, Endpoint::ActiveUsers, Vec::new()),
+        Command::Social(args) => {
+            let includes = if args.includes.is_empty() {
+                Item::ALL.to_vec()
+            } else {
+                dedup(&args.includes)
+            };
+            query::run(global, &args.query, Endpoint::OfficialAccount, includes)
+        }
+        Command::Chains(args) => chains::run(args),
+        Command::Sandbox(args) => sandbox::run(global, args),
+    }
+}
+
+fn dedup(items: &[Item]) -> Vec<Item> {
+    let mut unique = Vec::new();
+    for item in items {
+        if !unique.contains(item) {
+            unique.push(*item);
+        }
+    }
+    unique
+}
+
+pub(crate) fn setting_flags(global: &GlobalArgs) -> SettingFlags {
+    SettingFlags {
+        base_url: global.base_url.clone(),
+        profile: global.profile.clone(),
+        config: global.config.clone(),
+        timeout: global.timeout,
+        retries: global.retries,
+        jobs: global.jobs,
+        method: global.method,
+    }
+}
+
+pub(crate) fn note(global: &GlobalArgs, line: &str) {
+    if !global.quiet {
+        eprintln!("{line}");
+    }
+}
+
+/// The format asked, else table on a terminal and csv otherwise.
+pub(crate) fn format_or_default(asked: Option<Format>) -> Format {
+    asked.unwrap_or(if terminal::stdout_is_terminal() {
+        Format::Table
+    } else {
+        Format::Csv
+    })
+}
+
+/// Writes through a locked, buffered stdout; a closed pipe surfaces as `BrokenPipe` for `main`.
+pub(crate) fn write_stdout(
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> anyhow::Result<()> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => anyhow::Error::new(e),
+            _ => Failure::new(Exit::Output, format!("cannot write to stdout: {e}")).into(),
+        })
+}
+
+/// A fresh random API key for the sandbox.
+pub(crate) fn random_key() -> String {
+    (0..4)
+        .map(|_| {
+            format!(
+                "{:08x}",
+                (crate::retry::random_fraction() * f64::from(u32::MAX)) as u32
+            )
+        })
+        .collect()
+}
