@@ -393,3 +393,44 @@ fn a_closed_pipe_ends_quietly_with_success() {
     assert_eq!(stdout, "date,chain,fees\nstatus=0\n");
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+/// Runs the binary with stdout on a pseudo-terminal (util-linux `script`), returning what it printed.
+fn on_terminal(env: &Env, args: &str) -> String {
+    let command = format!("'{}' {args}", common::binary().display());
+    let out = env
+        .command()
+        .get_envs()
+        .fold(
+            std::process::Command::new("script").env_clear(),
+            |c, (k, v)| match v {
+                Some(v) => c.env(k, v),
+                None => c,
+            },
+        )
+        .args(["-qec", &command, "/dev/null"])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+}
+
+#[test]
+fn a_terminal_gets_a_coloured_table_by_default_unless_no_color() {
+    let sandbox = Sandbox::start(&[]);
+    let mut env = Env::with_service(&sandbox.url);
+    let args = "fees -c eth -s 2024-01-01 -e 2024-01-01";
+    let shown = on_terminal(&env, args);
+    assert!(shown.contains("\x1b["), "colour on a terminal: {shown:?}");
+    assert!(shown.contains("879,768.88"), "a table, not csv: {shown:?}");
+    env.set("NO_COLOR", "1");
+    let plain = on_terminal(&env, args);
+    assert_eq!(
+        plain,
+        "\
+┌────────────┬────────────┐
+│ date       ┆       fees │
+╞════════════╪════════════╡
+│ 2024-01-01 ┆ 879,768.88 │
+└────────────┴────────────┘
+"
+    );
+}
