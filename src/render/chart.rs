@@ -151,29 +151,40 @@ impl Plot {
         }
     }
 
-    /// The axis line with a tick under each labelled date, and the line of date labels.
+    /// The axis line with a tick under each labelled date, and the line of date labels: as
+    /// many evenly spread dates as fit, always the first and the last.
     fn date_axis(&self, dates: &[String]) -> (String, String) {
-        let mut ticks = vec!['-'; self.width];
-        let mut names = vec![' '; self.width + DATE_WIDTH];
         let room = (self.width + 2) / (DATE_WIDTH + 2);
-        let count = dates.len().min(room.max(1));
-        let mut free_from = 0;
-        for j in 0..count {
-            let index = match count {
-                1 => 0,
-                _ => (j * (dates.len() - 1) + (count - 1) / 2) / (count - 1),
-            };
-            let x = self.x(index).round() as usize;
-            let start = x.saturating_sub(DATE_WIDTH / 2).min(self.width.saturating_sub(DATE_WIDTH));
-            if start < free_from {
-                continue;
-            }
-            ticks[x] = '+';
+        let placed = (1..=dates.len().min(room.max(1)))
+            .rev()
+            .map(|count| self.place_dates(dates.len(), count))
+            .find(|placed| placed.windows(2).all(|w| w[0].1 + DATE_WIDTH + 2 <= w[1].1))
+            .unwrap_or_default();
+        let mut ticks = vec!['-'; self.width];
+        let mut names = vec![' '; self.width.max(DATE_WIDTH)];
+        for (index, start) in placed {
+            ticks[self.x(index).round() as usize] = '+';
             for (k, c) in dates[index].chars().enumerate() {
                 names[start + k] = c;
             }
-            free_from = start + DATE_WIDTH + 2;
         }
         (ticks.into_iter().collect(), names.into_iter().collect())
+    }
+
+    /// `count` dates spread evenly from first to last: (index, column its label starts at).
+    fn place_dates(&self, points: usize, count: usize) -> Vec<(usize, usize)> {
+        (0..count)
+            .map(|j| match count {
+                1 => 0,
+                _ => (j * (points - 1) + (count - 1) / 2) / (count - 1),
+            })
+            .map(|index| {
+                let x = self.x(index).round() as usize;
+                let start = x
+                    .saturating_sub(DATE_WIDTH / 2)
+                    .min(self.width.saturating_sub(DATE_WIDTH));
+                (index, start)
+            })
+            .collect()
     }
 }
