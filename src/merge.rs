@@ -100,7 +100,15 @@ fn read_delimited(text: &str, delimiter: u8, quoting: bool, data: &Dataset) -> R
         .quoting(quoting)
         .from_reader(text.as_bytes());
     let mut records = reader.records();
-    let bad = |e: csv::Error| Problem::Bad(e.to_string());
+    let bad = |e: csv::Error| match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            pos, expected_len, len,
+        } => Problem::Bad(format!(
+            "line {}: {len} cells where the header has {expected_len}",
+            pos.as_ref().map_or(0, |p| p.line())
+        )),
+        _ => Problem::Bad(e.to_string()),
+    };
     let header = records.next().transpose().map_err(bad)?.unwrap_or_default();
     if !header.iter().eq(data.header()) {
         return Err(Problem::Columns(header.iter().collect::<Vec<_>>().join(",")));

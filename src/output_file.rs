@@ -14,9 +14,12 @@ use crate::error::{Exit, Failure};
 /// permissions; a new one gets the usual ones (0666 less the umask).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let fail = |e: io::Error| {
+        // tempfile appends ` at path "<temp name>"`: the user knows only the target's name.
+        let text = e.to_string();
+        let cause = text.split(" at path \"").next().unwrap_or(&text);
         Failure::new(
             Exit::Output,
-            format!("cannot write {}: {e}", path.display()),
+            format!("cannot write {}: {cause}", path.display()),
         )
     };
     let folder = folder_of(path);
