@@ -49,9 +49,23 @@ pub fn merge_into(
         Problem::Bad(why) => failure(path, format!("cannot be merged: {why}")),
     })?;
     let rank = |chain: Option<Chain>| {
-        chain.map(|c| chain_order.iter().position(|o| *o == c).unwrap_or(chain_order.len() + c as usize))
+        chain.map(|c| {
+            chain_order
+                .iter()
+                .position(|o| *o == c)
+                .unwrap_or(chain_order.len() + c as usize)
+        })
     };
-    let key = |row: &Row| (row.date, if fresh.chain_column { rank(row.chain) } else { None });
+    let key = |row: &Row| {
+        (
+            row.date,
+            if fresh.chain_column {
+                rank(row.chain)
+            } else {
+                None
+            },
+        )
+    };
     let mut rows: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
     for row in old.into_iter().chain(fresh.rows.drain(..)) {
         rows.insert(key(&row), row);
@@ -80,20 +94,32 @@ fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, Pro
             read_objects(objects.into_iter().map(Ok), data)
         }
         Format::Ndjson => {
-            let lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty());
+            let lines = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty());
             read_objects(
                 lines.map(|(i, line)| {
-                    serde_json::from_str(line)
-                        .map_err(|e| Problem::Bad(format!("line {}: not a row object ({e})", i + 1)))
+                    serde_json::from_str(line).map_err(|e| {
+                        Problem::Bad(format!("line {}: not a row object ({e})", i + 1))
+                    })
                 }),
                 data,
             )
         }
-        other => Err(Problem::Bad(format!("{} files cannot be merged", other.name()))),
+        other => Err(Problem::Bad(format!(
+            "{} files cannot be merged",
+            other.name()
+        ))),
     }
 }
 
-fn read_delimited(text: &str, delimiter: u8, quoting: bool, data: &Dataset) -> Result<Vec<Row>, Problem> {
+fn read_delimited(
+    text: &str,
+    delimiter: u8,
+    quoting: bool,
+    data: &Dataset,
+) -> Result<Vec<Row>, Problem> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .delimiter(delimiter)
@@ -102,7 +128,9 @@ fn read_delimited(text: &str, delimiter: u8, quoting: bool, data: &Dataset) -> R
     let mut records = reader.records();
     let bad = |e: csv::Error| match e.kind() {
         csv::ErrorKind::UnequalLengths {
-            pos, expected_len, len,
+            pos,
+            expected_len,
+            len,
         } => Problem::Bad(format!(
             "line {}: {len} cells where the header has {expected_len}",
             pos.as_ref().map_or(0, |p| p.line())
@@ -111,13 +139,18 @@ fn read_delimited(text: &str, delimiter: u8, quoting: bool, data: &Dataset) -> R
     };
     let header = records.next().transpose().map_err(bad)?.unwrap_or_default();
     if !header.iter().eq(data.header()) {
-        return Err(Problem::Columns(header.iter().collect::<Vec<_>>().join(",")));
+        return Err(Problem::Columns(
+            header.iter().collect::<Vec<_>>().join(","),
+        ));
     }
     records
         .map(|record| {
             let record = record.map_err(bad)?;
             let line = record.position().map_or(0, |p| p.line());
-            let cells: Vec<Option<&str>> = record.iter().map(|c| Some(c).filter(|c| !c.is_empty())).collect();
+            let cells: Vec<Option<&str>> = record
+                .iter()
+                .map(|c| Some(c).filter(|c| !c.is_empty()))
+                .collect();
             to_row(&cells, data).map_err(|why| Problem::Bad(format!("line {line}: {why}")))
         })
         .collect()
@@ -132,7 +165,12 @@ fn read_objects(
         .enumerate()
         .map(|(index, object)| {
             let object = object?;
-            if !object.0.iter().map(|(k, _)| k.as_str()).eq(header.iter().copied()) {
+            if !object
+                .0
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .eq(header.iter().copied())
+            {
                 let keys: Vec<&str> = object.0.iter().map(|(k, _)| k.as_str()).collect();
                 return Err(Problem::Columns(keys.join(",")));
             }
@@ -154,7 +192,9 @@ fn read_objects(
 fn json_cell(raw: &RawValue) -> Result<Option<String>, String> {
     match raw.get() {
         "null" => Ok(None),
-        text if text.starts_with('"') => serde_json::from_str(text).map(Some).map_err(|e| e.to_string()),
+        text if text.starts_with('"') => serde_json::from_str(text)
+            .map(Some)
+            .map_err(|e| e.to_string()),
         text => Ok(Some(text.to_owned())),
     }
 }
@@ -183,7 +223,11 @@ fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
                 .ok_or_else(|| format!("'{text}' is not a number")),
         })
         .collect::<Result<_, _>>()?;
-    Ok(Row { date, chain, values })
+    Ok(Row {
+        date,
+        chain,
+        values,
+    })
 }
 
 /// A JSON object with its members in the order written: the order is part of the columns.

@@ -79,12 +79,7 @@ pub struct Outcome {
 ///
 /// Results are taken in plan order whatever order they finish in, so the output, the warnings
 /// and the error reported (the first failed request of the plan) never depend on timing.
-pub fn run(
-    client: &Client,
-    plan: &Plan,
-    jobs: usize,
-    done: &(dyn Fn() + Sync),
-) -> Result<Outcome> {
+pub fn run(client: &Client, plan: &Plan, jobs: usize, done: &(dyn Fn() + Sync)) -> Result<Outcome> {
     let width = plan.columns().len();
     let queries = plan.queries();
     let results = for_each_concurrently(&queries, jobs, |query| {

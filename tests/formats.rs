@@ -5,7 +5,15 @@ mod common;
 
 use common::{Env, Reply, Sandbox, Stub};
 
-const FEES_TWO_CHAINS: [&str; 7] = ["fees", "-c", "eth,arb", "-s", "2024-01-01", "-e", "2024-01-02"];
+const FEES_TWO_CHAINS: [&str; 7] = [
+    "fees",
+    "-c",
+    "eth,arb",
+    "-s",
+    "2024-01-01",
+    "-e",
+    "2024-01-02",
+];
 
 /// (format, --wide, expected stdout) for fees of ETHEREUM and ARBITRUM over two days.
 const EXPECTED: [(&str, bool, &str); 12] = [
@@ -71,8 +79,18 @@ fn every_format_long_and_wide() {
 fn wide_social_names_columns_by_chain_and_metric() {
     let sandbox = Sandbox::start(&[]);
     let run = Env::with_service(&sandbox.url).run(&[
-        "social", "-c", "eth,arb", "-i", "tweet,reply", "-s", "2024-01-01", "-e", "2024-01-02",
-        "--wide", "-f", "csv",
+        "social",
+        "-c",
+        "eth,arb",
+        "-i",
+        "tweet,reply",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-02",
+        "--wide",
+        "-f",
+        "csv",
     ]);
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -98,7 +116,18 @@ fn scripted_fees() -> Stub {
 fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
     let stub = scripted_fees();
     let env = Env::with_service(&stub.url);
-    let args = ["fees", "-c", "eth,base", "-s", "2024-01-01", "-e", "2024-01-05", "--wide", "-q", "--summary"];
+    let args = [
+        "fees",
+        "-c",
+        "eth,base",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-05",
+        "--wide",
+        "-q",
+        "--summary",
+    ];
     let run = env.run(&[&args[..], &["-f", "markdown"]].concat());
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
@@ -119,7 +148,9 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
     );
     let table = env.run(&[&args[..], &["-f", "table"]].concat());
     assert!(
-        table.stdout.contains("│ total      ┆      105 ┆ 12,345,678,901,234,567,940.4 │"),
+        table
+            .stdout
+            .contains("│ total      ┆      105 ┆ 12,345,678,901,234,567,940.4 │"),
         "{}",
         table.stdout
     );
@@ -129,7 +160,16 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
 fn no_header_leaves_out_the_header_of_csv_and_tsv() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
-    let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-02", "--no-header"];
+    let args = [
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-02",
+        "--no-header",
+    ];
     let csv = env.run(&[&args[..], &["-f", "csv"]].concat());
     assert_eq!(csv.stdout, "2024-01-01,879768.88\n2024-01-02,826665.76\n");
     let tsv = env.run(&[&args[..], &["-f", "tsv"]].concat());
@@ -147,7 +187,16 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
         Reply::json(200, body)
     });
     let run = Env::with_service(&stub.url).run(&[
-        "fees", "-c", "eth,arb", "-s", "2024-01-01", "-e", "2024-01-05", "-f", "chart", "-q",
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-05",
+        "-f",
+        "chart",
+        "-q",
     ]);
     assert_eq!(run.code, 0, "{run:?}");
     // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.

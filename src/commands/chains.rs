@@ -11,9 +11,11 @@ const HEADER: [&str; 3] = ["chain", "chain_id", "aliases"];
 pub fn run(args: &ChainsArgs) -> anyhow::Result<()> {
     let format = format_or_default(args.format);
     if format == Format::Chart {
-        return Err(Failure::usage("chains is a list, not a daily series to chart")
-            .with_hint("use --format table, csv, tsv, json, ndjson or markdown")
-            .into());
+        return Err(
+            Failure::usage("chains is a list, not a daily series to chart")
+                .with_hint("use --format table, csv, tsv, json, ndjson or markdown")
+                .into(),
+        );
     }
     let rows: Vec<Vec<String>> = Chain::ALL
         .iter()
@@ -36,9 +38,7 @@ pub fn run(args: &ChainsArgs) -> anyhow::Result<()> {
         }
         Format::Csv => {
             let mut writer = csv::Writer::from_writer(out);
-            writer
-                .write_record(HEADER)
-                .map_err(render::csv::into_io)?;
+            writer.write_record(HEADER).map_err(render::csv::into_io)?;
             rows.iter()
                 .try_for_each(|row| writer.write_record(row))
                 .map_err(render::csv::into_io)?;

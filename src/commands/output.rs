@@ -50,7 +50,11 @@ impl Output {
             only("--no-header", &[Csv, Tsv], "csv and tsv")?;
         }
         if args.merge {
-            only("--merge", &[Csv, Tsv, Json, Ndjson], "csv, tsv, json and ndjson")?;
+            only(
+                "--merge",
+                &[Csv, Tsv, Json, Ndjson],
+                "csv, tsv, json and ndjson",
+            )?;
         }
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,

@@ -78,11 +78,7 @@ fn check_raw(plan: &Plan) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_curl_lines(
-    global: &GlobalArgs,
-    settings: &Settings,
-    plan: &Plan,
-) -> anyhow::Result<()> {
+fn print_curl_lines(global: &GlobalArgs, settings: &Settings, plan: &Plan) -> anyhow::Result<()> {
     if global.sandbox {
         return Err(Failure::usage(
             "--dry-run prints commands for a service that outlives the run; --sandbox lasts only one run",

@@ -25,7 +25,12 @@ pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()
     let Some((lo, hi)) = bounds(&series) else {
         return writeln!(out, "(no data to chart)");
     };
-    let width = if style.width == 0 { DEFAULT_WIDTH } else { style.width }.max(MIN_WIDTH);
+    let width = if style.width == 0 {
+        DEFAULT_WIDTH
+    } else {
+        style.width
+    }
+    .max(MIN_WIDTH);
     let labels: Vec<String> = (0..HEIGHT)
         .map(|r| match r % LABEL_EVERY == 0 || r + 1 == HEIGHT {
             true => axis_label(hi - (hi - lo) * r as f64 / (HEIGHT - 1) as f64, hi - lo),
@@ -56,7 +61,12 @@ pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()
 }
 
 fn value(number: &Option<Number>) -> Option<f64> {
-    number.as_ref()?.as_str().parse::<f64>().ok().filter(|v| v.is_finite())
+    number
+        .as_ref()?
+        .as_str()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
 }
 
 /// The value range drawn; a flat series gets a range around its value.
@@ -66,7 +76,11 @@ fn bounds(series: &[Vec<Option<f64>>]) -> Option<(f64, f64)> {
         None => Some((v, v)),
         Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
     })?;
-    Some(if lo == hi { (lo - 1.0, hi + 1.0) } else { (lo, hi) })
+    Some(if lo == hi {
+        (lo - 1.0, hi + 1.0)
+    } else {
+        (lo, hi)
+    })
 }
 
 /// A value-axis label with just enough decimals to tell the labels apart.
@@ -86,7 +100,11 @@ fn mark(series: Option<usize>, style: Style) -> String {
     match series {
         None => " ".to_owned(),
         Some(s) if style.color => {
-            format!("\x1b[{}m{}\x1b[0m", COLORS[s % COLORS.len()], MARKS[s % MARKS.len()])
+            format!(
+                "\x1b[{}m{}\x1b[0m",
+                COLORS[s % COLORS.len()],
+                MARKS[s % MARKS.len()]
+            )
         }
         Some(s) => MARKS[s % MARKS.len()].to_string(),
     }
@@ -145,8 +163,8 @@ impl Plot {
             let left = at((x as f64 - 0.5).max(a.0));
             let right = at((x as f64 + 0.5).min(b.0));
             let (top, bottom) = (left.min(right).round(), left.max(right).round());
-            for row in top as usize..=bottom as usize {
-                grid[row][x] = Some(s);
+            for line in &mut grid[top as usize..=bottom as usize] {
+                line[x] = Some(s);
             }
         }
     }

@@ -8,7 +8,12 @@ use crate::model::Dataset;
 
 pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
     let first_number = data.header().len() - data.columns.len();
-    write_cells(&data.header(), &display_rows(data, style), first_number, out)
+    write_cells(
+        &data.header(),
+        &display_rows(data, style),
+        first_number,
+        out,
+    )
 }
 
 /// Writes a pipe table; columns from `first_number` on are right-aligned.

@@ -123,7 +123,11 @@ fn display_rows(data: &Dataset, style: Style) -> Vec<Vec<String>> {
             if data.chain_column {
                 cells.push(String::new());
             }
-            cells.extend(values.iter().map(|v| v.as_ref().map(group_digits).unwrap_or_default()));
+            cells.extend(
+                values
+                    .iter()
+                    .map(|v| v.as_ref().map(group_digits).unwrap_or_default()),
+            );
             rows.push(cells);
         }
     }

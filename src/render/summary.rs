@@ -48,8 +48,10 @@ impl Stats {
             .map(|(_, v)| v.fractional_digit_count().max(0))
             .max()
             .unwrap_or(0);
-        let mean = (&total / BigDecimal::from(values.len() as u64))
-            .with_scale_round(scale + MEAN_EXTRA_DIGITS, bigdecimal::RoundingMode::HalfEven);
+        let mean = (&total / BigDecimal::from(values.len() as u64)).with_scale_round(
+            scale + MEAN_EXTRA_DIGITS,
+            bigdecimal::RoundingMode::HalfEven,
+        );
         Some(Stats {
             total: plain(&total),
             mean: plain(&mean.normalized()),

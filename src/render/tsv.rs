@@ -28,5 +28,9 @@ pub fn write_cells<H: AsRef<str>, C: AsRef<str>>(
 }
 
 fn join<C: AsRef<str>>(cells: &[C]) -> String {
-    cells.iter().map(AsRef::as_ref).collect::<Vec<_>>().join("\t")
+    cells
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join("\t")
 }
