@@ -224,3 +224,64 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
     assert!(run.stdout.lines().all(|line| line.chars().count() <= 80));
     assert!(!run.stdout.contains('\x1b'));
 }
+
+#[test]
+fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
+    let sandbox = Sandbox::start(&[]);
+    let mut env = Env::with_service(&sandbox.url);
+    let args = [
+        "users",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-09",
+        "-f",
+        "chart",
+    ];
+    let coloured = env.run(&[&args[..], &["--color", "always"]].concat());
+    assert!(
+        coloured.stdout.contains("\x1b[36m*\x1b[0m ETHEREUM"),
+        "{}",
+        coloured.stdout
+    );
+    assert!(coloured.stdout.contains("\x1b[33m+\x1b[0m ARBITRUM"));
+    env.set("CLICOLOR_FORCE", "1").set("NO_COLOR", "1");
+    let plain = env.run(&args);
+    assert!(!plain.stdout.contains('\x1b'));
+    assert!(
+        plain.stdout.ends_with("* ETHEREUM   + ARBITRUM\n"),
+        "{}",
+        plain.stdout
+    );
+}
+
+#[test]
+fn chains_in_the_new_formats() {
+    let env = Env::new();
+    let tsv = env.run(&["chains", "-f", "tsv"]);
+    assert_eq!(
+        tsv.stdout,
+        "chain\tchain_id\taliases\nETHEREUM\t1\teth\nARBITRUM\t42161\tarb\nBSC\t56\tbnb\nOPTIMISM\t10\top\nBASE\t8453\t\nPOLYGON\t137\tmatic,pol\n"
+    );
+    let ndjson = env.run(&["chains", "-f", "ndjson"]);
+    assert_eq!(
+        ndjson.stdout.lines().last(),
+        Some(r#"{"aliases":["matic","pol"],"chain":"POLYGON","chain_id":137}"#)
+    );
+    let markdown = env.run(&["chains", "-f", "markdown"]);
+    assert_eq!(
+        markdown.stdout.lines().take(3).collect::<Vec<_>>(),
+        [
+            "| chain    | chain_id | aliases   |",
+            "|----------|----------|-----------|",
+            "| ETHEREUM | 1        | eth       |"
+        ]
+    );
+    let chart = env.run(&["chains", "-f", "chart"]);
+    assert_eq!(
+        (chart.code, chart.error_line()),
+        (2, "error: chains is a list, not a daily series to chart")
+    );
+}
