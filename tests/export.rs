@@ -53,6 +53,11 @@ fn output_replaces_an_existing_file_and_keeps_its_permissions() {
     )
     .unwrap();
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    // A hard link keeps the old inode: a rename over the name leaves it whole, whereas writing
+    // in place would change it.
+    let link = env.home.path().join("yesterday.csv");
+    std::fs::hard_link(&file, &link).unwrap();
+    let before = std::fs::read(&link).unwrap();
     let run = env.run(&[
         "fees",
         "-c",
@@ -68,6 +73,11 @@ fn output_replaces_an_existing_file_and_keeps_its_permissions() {
     assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-01,879768.88\n");
     let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
+    assert_eq!(
+        std::fs::read(&link).unwrap(),
+        before,
+        "the file was rewritten in place"
+    );
 }
 
 #[test]
