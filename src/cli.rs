@@ -100,6 +100,12 @@ pub enum Command {
     )]
     Social(SocialArgs),
 
+    /// Fees, active users and social activity side by side, one row per date
+    #[command(
+        after_help = "Examples:\n  chain-metrics report --chain eth --last 7\n  chain-metrics report -c eth,arb --wide -i tweet --last 30 -f markdown"
+    )]
+    Report(SocialArgs),
+
     /// The supported chains and their aliases
     Chains(ChainsArgs),
 
@@ -128,9 +134,37 @@ pub struct QueryArgs {
     #[arg(long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
     pub last: Option<u32>,
 
-    /// Output format [default: table on a terminal, csv otherwise]
+    /// Output format [default: from --output's extension, else table on a terminal, csv otherwise]
     #[arg(short, long, value_name = "FMT")]
     pub format: Option<Format>,
+
+    /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md set the format)
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// With --output: upsert into the existing file by (date, chain), by date with --wide
+    #[arg(long, requires = "output")]
+    pub merge: bool,
+
+    /// One column per chain (per chain and metric for social and report)
+    #[arg(long)]
+    pub wide: bool,
+
+    /// csv/tsv: leave out the header row
+    #[arg(long, conflicts_with = "merge")]
+    pub no_header: bool,
+
+    /// table/markdown: add total, mean, min and max rows
+    #[arg(long)]
+    pub summary: bool,
+
+    /// Print the service's body unchanged (one chain; not for report)
+    #[arg(long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary"])]
+    pub raw: bool,
+
+    /// Print the equivalent curl command lines and send nothing (needs no key)
+    #[arg(long, conflicts_with_all = ["output", "raw"])]
+    pub dry_run: bool,
 }
 
 #[derive(Debug, Args)]

@@ -173,31 +173,40 @@ pub struct Record {
     pub values: Vec<Option<Number>>,
 }
 
-/// One output row: a date, a chain, and a value or gap per metric column.
+/// One output row: a date, the chain it is about (none in a `--wide` row, which covers every
+/// chain), and a value or gap per column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub date: NaiveDate,
-    pub chain: Chain,
+    pub chain: Option<Chain>,
     pub values: Vec<Option<Number>>,
 }
 
 /// What a command prints: columns `date[,chain],<columns>` and rows sorted by date, then chain.
+///
+/// The metric columns are plain labels (`fees`, or `ETHEREUM.fees` once pivoted by `--wide`), so
+/// every renderer treats a long and a wide dataset alike.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dataset {
     pub chain_column: bool,
-    pub columns: Vec<Column>,
+    pub columns: Vec<String>,
     pub rows: Vec<Row>,
 }
 
 impl Dataset {
     /// The header names, in order.
-    pub fn header(&self) -> Vec<&'static str> {
+    pub fn header(&self) -> Vec<&str> {
         let mut names = vec!["date"];
         if self.chain_column {
             names.push("chain");
         }
-        names.extend(self.columns.iter().map(|c| c.name()));
+        names.extend(self.columns.iter().map(String::as_str));
         names
+    }
+
+    /// The text of a row's chain cell: the service's name, empty when the row has none.
+    pub fn chain_cell(row: &Row) -> &'static str {
+        row.chain.map_or("", Chain::name)
     }
 }
 

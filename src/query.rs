@@ -1,7 +1,10 @@
 //! Runs the requests of one command, concurrently, and assembles the rows in a fixed order.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+
+use chrono::NaiveDate;
 
 use crate::chain::Chain;
 use crate::client::{Client, Query};
@@ -10,10 +13,11 @@ use crate::error::Result;
 use crate::model::{Column, Dataset, Endpoint, Item, Record, Row};
 use crate::response::clean;
 
-/// What one command asks: which endpoint, which chains, which days, which columns.
+/// What one command asks: which endpoints (one, or all three for `report`), which chains,
+/// which days, which columns.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    pub endpoint: Endpoint,
+    pub endpoints: Vec<Endpoint>,
     pub chains: Vec<Chain>,
     pub range: DayRange,
     /// The official-account items, in the order the user gave them.
@@ -21,26 +25,46 @@ pub struct Plan {
 }
 
 impl Plan {
-    pub fn columns(&self) -> Vec<Column> {
-        match self.endpoint {
+    /// The columns one endpoint fills.
+    fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Column> {
+        match endpoint {
             Endpoint::Fees => vec![Column::Fees],
             Endpoint::ActiveUsers => vec![Column::ActiveUsers],
             Endpoint::OfficialAccount => self.includes.iter().map(|i| Column::Social(*i)).collect(),
         }
     }
 
-    /// One request per chain, in the order asked.
+    /// Every column, endpoint after endpoint: `fees,active_users,<includes>` for `report`.
+    pub fn columns(&self) -> Vec<Column> {
+        self.endpoints
+            .iter()
+            .flat_map(|e| self.endpoint_columns(*e))
+            .collect()
+    }
+
+    /// One request per chain and endpoint, chain by chain in the order asked.
     pub fn queries(&self) -> Vec<Query> {
         self.chains
             .iter()
-            .map(|chain| Query {
-                endpoint: self.endpoint,
-                chain: *chain,
-                range: self.range,
-                includes: (self.endpoint == Endpoint::OfficialAccount)
-                    .then(|| self.includes.clone()),
+            .flat_map(|chain| {
+                self.endpoints.iter().map(|endpoint| Query {
+                    endpoint: *endpoint,
+                    chain: *chain,
+                    range: self.range,
+                    includes: (*endpoint == Endpoint::OfficialAccount)
+                        .then(|| self.includes.clone()),
+                })
             })
             .collect()
+    }
+
+    /// Where an endpoint's values start in a row.
+    fn offset(&self, endpoint: Endpoint) -> usize {
+        self.endpoints
+            .iter()
+            .take_while(|e| **e != endpoint)
+            .map(|e| self.endpoint_columns(*e).len())
+            .sum()
     }
 }
 
@@ -50,31 +74,44 @@ pub struct Outcome {
     pub warnings: Vec<String>,
 }
 
-/// Fetches every chain of the plan (at most `jobs` at once) and assembles the rows.
-pub fn run(client: &Client, plan: &Plan, jobs: usize) -> Result<Outcome> {
-    let columns = plan.columns();
+/// Fetches every request of the plan (at most `jobs` at once) and joins the rows by (date,
+/// chain). `done` is called after each request, from the worker that made it.
+///
+/// Results are taken in plan order whatever order they finish in, so the output, the warnings
+/// and the error reported (the first failed request of the plan) never depend on timing.
+pub fn run(client: &Client, plan: &Plan, jobs: usize, done: &(dyn Fn() + Sync)) -> Result<Outcome> {
+    let width = plan.columns().len();
     let queries = plan.queries();
     let results = for_each_concurrently(&queries, jobs, |query| {
-        client.fetch_records(query, &columns)
+        let result = client.fetch_records(query, &plan.endpoint_columns(query.endpoint));
+        done();
+        result
     });
+    let position = |chain: Chain| plan.chains.iter().position(|c| *c == chain);
     let mut warnings = Vec::new();
-    let mut rows = Vec::new();
+    let mut joined: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
     for (query, result) in queries.iter().zip(results) {
         let (records, notes) = clean(result?, &plan.range);
         warnings.extend(notes.warnings(&format!("{} {}", query.chain, query.endpoint.label())));
-        rows.extend(records.into_iter().map(|Record { date, values }| Row {
-            date,
-            chain: query.chain,
-            values,
-        }));
+        let offset = plan.offset(query.endpoint);
+        for Record { date, values } in records {
+            let row = joined
+                .entry((date, position(query.chain)))
+                .or_insert_with(|| Row {
+                    date,
+                    chain: Some(query.chain),
+                    values: vec![None; width],
+                });
+            for (i, value) in values.into_iter().enumerate() {
+                row.values[offset + i] = value;
+            }
+        }
     }
-    let position = |chain: Chain| plan.chains.iter().position(|c| *c == chain);
-    rows.sort_by_key(|row| (row.date, position(row.chain)));
     Ok(Outcome {
         dataset: Dataset {
             chain_column: plan.chains.len() > 1,
-            columns,
-            rows,
+            columns: plan.columns().iter().map(|c| c.name().to_owned()).collect(),
+            rows: joined.into_values().collect(),
         },
         warnings,
     })

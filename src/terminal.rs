@@ -30,3 +30,11 @@ pub fn stdout_color(choice: ColorChoice) -> bool {
 pub fn stdout_is_terminal() -> bool {
     std::io::stdout().is_terminal()
 }
+
+/// The width of the terminal stdout is, if it is one.
+pub fn stdout_width() -> Option<usize> {
+    if !stdout_is_terminal() {
+        return None;
+    }
+    terminal_size::terminal_size_of(std::io::stdout()).map(|(width, _)| usize::from(width.0))
+}

@@ -1,6 +1,7 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
 mod chains;
+mod output;
 mod query;
 mod sandbox;
 
@@ -16,18 +17,35 @@ use crate::terminal;
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let global = &cli.global;
     match &cli.command {
-        Command::Fees(args) => query::run(global, args, Endpoint::Fees, Vec::new()),
-        Command::Users(args) => query::run(global, args, Endpoint::ActiveUsers, Vec::new()),
-        Command::Social(args) => {
-            let includes = if args.includes.is_empty() {
-                Item::ALL.to_vec()
-            } else {
-                dedup(&args.includes)
-            };
-            query::run(global, &args.query, Endpoint::OfficialAccount, includes)
-        }
+        Command::Fees(args) => query::run(global, args, vec![Endpoint::Fees], Vec::new()),
+        Command::Users(args) => query::run(global, args, vec![Endpoint::ActiveUsers], Vec::new()),
+        Command::Social(args) => query::run(
+            global,
+            &args.query,
+            vec![Endpoint::OfficialAccount],
+            includes(&args.includes),
+        ),
+        Command::Report(args) => query::run(
+            global,
+            &args.query,
+            vec![
+                Endpoint::Fees,
+                Endpoint::ActiveUsers,
+                Endpoint::OfficialAccount,
+            ],
+            includes(&args.includes),
+        ),
         Command::Chains(args) => chains::run(args),
         Command::Sandbox(args) => sandbox::run(global, args),
+    }
+}
+
+/// The items asked, each once, in the order given; all four by default.
+fn includes(asked: &[Item]) -> Vec<Item> {
+    if asked.is_empty() {
+        Item::ALL.to_vec()
+    } else {
+        dedup(asked)
     }
 }
 

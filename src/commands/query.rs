@@ -1,43 +1,99 @@
-//! `fees`, `users` and `social`: resolve, fetch every chain, render to stdout.
+//! `fees`, `users`, `social` and `report`: resolve, fetch every request, then write the result.
 
 use std::sync::Arc;
 
 use anyhow::Context;
 
-use super::{format_or_default, note, random_key, setting_flags, write_stdout};
+use super::output::Output;
+use super::{note, random_key, setting_flags, write_stdout};
 use crate::chain;
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::{Client, ClientOptions, Trace};
 use crate::dates::{today_utc, DayRange};
+use crate::dry_run;
 use crate::error::{Exit, Failure};
 use crate::model::{Endpoint, Item};
+use crate::progress::Progress;
 use crate::query::{self, Plan};
-use crate::render::{self, Style};
-use crate::sandbox::{self, Behaviour, Methods};
+use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::secret::ApiKey;
 use crate::settings::Settings;
-use crate::terminal;
 
 pub fn run(
     global: &GlobalArgs,
     args: &QueryArgs,
-    endpoint: Endpoint,
+    endpoints: Vec<Endpoint>,
     includes: Vec<Item>,
 ) -> anyhow::Result<()> {
     let range =
         DayRange::resolve(args.start, args.end, args.last, today_utc()).map_err(Failure::usage)?;
     let plan = Plan {
-        endpoint,
+        endpoints,
         chains: chain::expand(&args.chains),
         range,
         includes,
     };
+    // Every usage error comes before any request, key lookup or file.
+    let output = Output::resolve(args, &plan)?;
+    if args.raw {
+        check_raw(&plan)?;
+    }
     let settings = Settings::resolve(&setting_flags(global))?;
-    let format = format_or_default(args.format);
+    if args.dry_run {
+        return print_curl_lines(global, &settings, &plan);
+    }
+    let (client, _sandbox) = connect(global, &settings)?;
+    if args.raw {
+        let body = client
+            .fetch_raw(&plan.queries()[0])
+            .map_err(|failure| add_key_hint(failure, &settings))?;
+        return output.write_bytes(&body);
+    }
+    let progress = Progress::new(plan.queries().len(), global.quiet);
+    let outcome = query::run(&client, &plan, settings.jobs, &|| progress.tick());
+    progress.finish();
+    let outcome = outcome.map_err(|failure| add_key_hint(failure, &settings))?;
+    for warning in &outcome.warnings {
+        note(global, &format!("warning: {warning}"));
+    }
+    output.write(outcome.dataset, &plan, global.color)
+}
 
-    // The sandbox lives until the end of this function: the whole run talks to it.
-    let sandbox;
-    let (base_url, key) = if global.sandbox {
+/// `--raw` shows one body as sent, so it needs exactly one request.
+fn check_raw(plan: &Plan) -> Result<(), Failure> {
+    if plan.endpoints.len() > 1 {
+        return Err(Failure::usage(
+            "--raw prints one service body, and report makes three requests per chain",
+        )
+        .with_hint("use --raw with fees, users or social"));
+    }
+    if plan.chains.len() > 1 {
+        let names: Vec<&str> = plan.chains.iter().map(|c| c.name()).collect();
+        return Err(Failure::usage(format!(
+            "--raw prints one service body, for one chain; asked: {}",
+            names.join(", ")
+        ))
+        .with_hint("give one chain to --chain"));
+    }
+    Ok(())
+}
+
+fn print_curl_lines(global: &GlobalArgs, settings: &Settings, plan: &Plan) -> anyhow::Result<()> {
+    if global.sandbox {
+        return Err(Failure::usage(
+            "--dry-run prints commands for a service that outlives the run; --sandbox lasts only one run",
+        )
+        .with_hint("start `chain-metrics sandbox` and set CHAIN_METRICS_BASE_URL to its URL")
+        .into());
+    }
+    let lines = dry_run::curl_lines(&settings.service_url()?, settings.method, &plan.queries());
+    write_stdout(|out| lines.iter().try_for_each(|line| writeln!(out, "{line}")))
+}
+
+/// The client for this run: the configured service, or a sandbox started for it (returned too,
+/// since it serves only as long as it is kept).
+fn connect(global: &GlobalArgs, settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
+    let (base_url, key, sandbox) = if global.sandbox {
         let key = ApiKey::new(&random_key()).expect("a fresh key is not empty");
         let behaviour = Behaviour {
             key: key.expose().to_owned(),
@@ -45,7 +101,7 @@ pub fn run(
             latency: std::time::Duration::ZERO,
             fail_rate: 0.0,
         };
-        sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
+        let sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
             .context("cannot start the built-in sandbox")?;
         note(
             global,
@@ -54,14 +110,11 @@ pub fn run(
                 sandbox.url
             ),
         );
-        (
-            reqwest::Url::parse(&sandbox.url).expect("the sandbox URL parses"),
-            key,
-        )
+        let url = reqwest::Url::parse(&sandbox.url).expect("the sandbox URL parses");
+        (url, key, Some(sandbox))
     } else {
-        (settings.service_url()?, settings.api_key()?)
+        (settings.service_url()?, settings.api_key()?, None)
     };
-
     let trace: Option<Trace> = global
         .verbose
         .then(|| Arc::new(|line: &str| eprintln!("* {line}")) as Trace);
@@ -73,15 +126,7 @@ pub fn run(
         method: settings.method,
         trace,
     })?;
-    let outcome = query::run(&client, &plan, settings.jobs)
-        .map_err(|failure| add_key_hint(failure, &settings))?;
-    for warning in &outcome.warnings {
-        note(global, &format!("warning: {warning}"));
-    }
-    let style = Style {
-        color: terminal::stdout_color(global.color),
-    };
-    write_stdout(|out| render::render(&outcome.dataset, format, style, out))
+    Ok((client, sandbox))
 }
 
 /// A rejected key gets a hint naming where the key came from.

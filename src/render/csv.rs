@@ -1,12 +1,15 @@
-//! CSV: a header row, then one record per row; numbers exactly as the service sent them.
+//! CSV: a header row (unless `--no-header`), then one record per row; numbers exactly as sent.
 
 use std::io::{self, Write};
 
+use super::Style;
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
     let mut writer = ::csv::Writer::from_writer(out);
-    writer.write_record(data.header()).map_err(into_io)?;
+    if !style.no_header {
+        writer.write_record(data.header()).map_err(into_io)?;
+    }
     for row in &data.rows {
         writer
             .write_record(super::cells(data, row))

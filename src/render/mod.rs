@@ -1,12 +1,18 @@
 //! Writes a dataset in the format asked, to the writer it is handed; one module per format.
 
+mod chart;
 pub(crate) mod csv;
 mod json;
+pub(crate) mod markdown;
+mod ndjson;
+mod summary;
 mod table;
+pub(crate) mod tsv;
 
 use std::io::{self, Write};
+use std::path::Path;
 
-use crate::model::{Dataset, Number};
+use crate::model::{Dataset, Number, Row};
 
 /// The output formats of CLI.md §1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -15,29 +21,75 @@ pub enum Format {
     Table,
     /// comma-separated values (the default when stdout is not a terminal)
     Csv,
+    /// tab-separated values
+    Tsv,
     /// one array of row objects
     Json,
+    /// one row object a line
+    Ndjson,
+    /// a Markdown table
+    Markdown,
+    /// a line chart drawn in the terminal
+    Chart,
+}
+
+impl Format {
+    /// The format a file name implies, in any letter case; `None` when it implies none.
+    pub fn from_extension(path: &Path) -> Option<Format> {
+        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+        match extension.as_str() {
+            "csv" => Some(Format::Csv),
+            "tsv" => Some(Format::Tsv),
+            "json" => Some(Format::Json),
+            "ndjson" | "jsonl" => Some(Format::Ndjson),
+            "md" | "markdown" => Some(Format::Markdown),
+            _ => None,
+        }
+    }
+
+    /// The name users type for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Table => "table",
+            Format::Csv => "csv",
+            Format::Tsv => "tsv",
+            Format::Json => "json",
+            Format::Ndjson => "ndjson",
+            Format::Markdown => "markdown",
+            Format::Chart => "chart",
+        }
+    }
 }
 
 /// How the output should look, beyond its format.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Style {
     pub color: bool,
+    /// Columns available to `chart`; 0 means the default of 80.
+    pub width: usize,
+    /// csv/tsv: leave out the header row.
+    pub no_header: bool,
+    /// table/markdown: add total, mean, min and max rows.
+    pub summary: bool,
 }
 
 pub fn render(data: &Dataset, format: Format, style: Style, out: &mut dyn Write) -> io::Result<()> {
     match format {
         Format::Table => table::write(data, style, out),
-        Format::Csv => csv::write(data, out),
+        Format::Csv => csv::write(data, style, out),
+        Format::Tsv => tsv::write(data, style, out),
         Format::Json => json::write(data, out),
+        Format::Ndjson => ndjson::write(data, out),
+        Format::Markdown => markdown::write(data, style, out),
+        Format::Chart => chart::write(data, style, out),
     }
 }
 
 /// The cells of a row as text, gaps empty, in header order.
-fn cells(data: &Dataset, row: &crate::model::Row) -> Vec<String> {
+fn cells(data: &Dataset, row: &Row) -> Vec<String> {
     let mut cells = vec![row.date.to_string()];
     if data.chain_column {
-        cells.push(row.chain.name().to_owned());
+        cells.push(Dataset::chain_cell(row).to_owned());
     }
     cells.extend(
         row.values
@@ -45,6 +97,41 @@ fn cells(data: &Dataset, row: &crate::model::Row) -> Vec<String> {
             .map(|v| v.as_ref().map_or(String::new(), |n| n.as_str().to_owned())),
     );
     cells
+}
+
+/// The rows for people (table, markdown): digit groups, then the summary rows when asked.
+fn display_rows(data: &Dataset, style: Style) -> Vec<Vec<String>> {
+    let mut rows: Vec<Vec<String>> = data
+        .rows
+        .iter()
+        .map(|row| {
+            let mut cells = vec![row.date.to_string()];
+            if data.chain_column {
+                cells.push(Dataset::chain_cell(row).to_owned());
+            }
+            cells.extend(
+                row.values
+                    .iter()
+                    .map(|v| v.as_ref().map(group_digits).unwrap_or_default()),
+            );
+            cells
+        })
+        .collect();
+    if style.summary {
+        for (label, values) in summary::rows(data) {
+            let mut cells = vec![label.to_owned()];
+            if data.chain_column {
+                cells.push(String::new());
+            }
+            cells.extend(
+                values
+                    .iter()
+                    .map(|v| v.as_ref().map(group_digits).unwrap_or_default()),
+            );
+            rows.push(cells);
+        }
+    }
+    rows
 }
 
 /// A number for people: digit groups in its whole part (`1234567.5` -> `1,234,567.5`).

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use comfy_table::{presets, Attribute, Cell, CellAlignment, Color, ContentArrangement, Table};
 
-use super::{group_digits, Style};
+use super::{display_rows, Style};
 use crate::model::Dataset;
 
 pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
@@ -24,18 +24,7 @@ pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()
             cell
         }
     }));
-    for row in &data.rows {
-        let mut cells = vec![Cell::new(row.date)];
-        if data.chain_column {
-            cells.push(Cell::new(row.chain.name()));
-        }
-        cells.extend(
-            row.values
-                .iter()
-                .map(|value| Cell::new(value.as_ref().map(group_digits).unwrap_or_default())),
-        );
-        table.add_row(cells);
-    }
+    table.add_rows(display_rows(data, style));
     let first_metric = data.header().len() - data.columns.len();
     for index in first_metric..data.header().len() {
         if let Some(column) = table.column_mut(index) {

@@ -1,0 +1,108 @@
+//! Where and how a query's result goes: the format (flag, file extension or terminal), the
+//! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
+
+use std::path::PathBuf;
+
+use super::{format_or_default, write_stdout};
+use crate::cli::{ColorChoice, QueryArgs};
+use crate::error::Failure;
+use crate::merge;
+use crate::model::{Dataset, Endpoint};
+use crate::output_file;
+use crate::query::Plan;
+use crate::render::{self, Format, Style};
+use crate::terminal;
+use crate::wide::{self, Naming};
+
+/// The output of one query command, resolved and checked before anything is fetched.
+pub struct Output {
+    format: Format,
+    file: Option<PathBuf>,
+    merge: bool,
+    /// How to name the pivoted columns; `None` keeps one row per (date, chain).
+    wide: Option<Naming>,
+    no_header: bool,
+    summary: bool,
+}
+
+impl Output {
+    pub fn resolve(args: &QueryArgs, plan: &Plan) -> Result<Output, Failure> {
+        let format = match (&args.format, &args.output) {
+            (Some(format), _) => *format,
+            (None, Some(file)) => Format::from_extension(file).unwrap_or(Format::Csv),
+            (None, None) => format_or_default(None),
+        };
+        let only = |flag: &str, allowed: &[Format], what: &str| {
+            if allowed.contains(&format) {
+                return Ok(());
+            }
+            Err(Failure::usage(format!(
+                "{flag} works with {what}, not with the {} format",
+                format.name()
+            ))
+            .with_hint(format!("add --format {}", allowed[0].name())))
+        };
+        use Format::{Csv, Json, Markdown, Ndjson, Table, Tsv};
+        if args.summary {
+            only("--summary", &[Table, Markdown], "table and markdown")?;
+        }
+        if args.no_header {
+            only("--no-header", &[Csv, Tsv], "csv and tsv")?;
+        }
+        if args.merge {
+            only(
+                "--merge",
+                &[Csv, Tsv, Json, Ndjson],
+                "csv, tsv, json and ndjson",
+            )?;
+        }
+        let naming = match plan.endpoints.as_slice() {
+            [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
+            _ => Naming::ChainAndMetric,
+        };
+        // A chart draws one line per column, so it always takes the wide shape.
+        let wide = (args.wide || format == Format::Chart).then_some(naming);
+        Ok(Output {
+            format,
+            file: args.output.clone(),
+            merge: args.merge,
+            wide,
+            no_header: args.no_header,
+            summary: args.summary,
+        })
+    }
+
+    /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
+    pub fn write(&self, data: Dataset, plan: &Plan, color: ColorChoice) -> anyhow::Result<()> {
+        let data = match self.wide {
+            Some(naming) => wide::widen(&data, &plan.chains, naming),
+            None => data,
+        };
+        let mut style = Style {
+            color: false,
+            width: 0,
+            no_header: self.no_header,
+            summary: self.summary,
+        };
+        let Some(file) = &self.file else {
+            style.color = terminal::stdout_color(color);
+            style.width = terminal::stdout_width().unwrap_or(0);
+            return write_stdout(|out| render::render(&data, self.format, style, out));
+        };
+        let data = match self.merge {
+            true => merge::merge_into(file, self.format, data, &plan.chains)?,
+            false => data,
+        };
+        let mut bytes = Vec::new();
+        render::render(&data, self.format, style, &mut bytes).expect("writing to memory works");
+        Ok(output_file::write_atomically(file, &bytes)?)
+    }
+
+    /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
+    pub fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
+        match &self.file {
+            Some(file) => Ok(output_file::write_atomically(file, body)?),
+            None => write_stdout(|out| out.write_all(body)),
+        }
+    }
+}

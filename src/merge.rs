@@ -1,0 +1,254 @@
+//! `--merge`: reads an earlier export back, checks that it has this run's columns, and upserts
+//! the fresh rows into it by (date, chain), or by date for `--wide`. Number texts are kept as
+//! written: nothing goes through a float.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io;
+use std::path::Path;
+
+use chrono::NaiveDate;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
+
+use crate::chain::Chain;
+use crate::dates::parse_date;
+use crate::error::{Exit, Failure};
+use crate::model::{Dataset, Number, Row};
+use crate::render::Format;
+
+/// What stops a merge.
+enum Problem {
+    /// The file's columns, joined with commas.
+    Columns(String),
+    Bad(String),
+}
+
+/// The fresh rows upserted into those of the file at `path` (fresh only, when it does not exist
+/// yet or is empty), sorted by date, then chain: chains in `chain_order` first, in that order.
+pub fn merge_into(
+    path: &Path,
+    format: Format,
+    mut fresh: Dataset,
+    chain_order: &[Chain],
+) -> Result<Dataset, Failure> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(fresh),
+        Err(e) => return Err(failure(path, format!("cannot read it to merge: {e}"))),
+    };
+    let old = read_rows(&text, format, &fresh).map_err(|problem| match problem {
+        Problem::Columns(found) => failure(
+            path,
+            format!(
+                "has the columns {found} but this command writes {}: not merged",
+                fresh.header().join(",")
+            ),
+        )
+        .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
+        Problem::Bad(why) => failure(path, format!("cannot be merged: {why}")),
+    })?;
+    let rank = |chain: Option<Chain>| {
+        chain.map(|c| {
+            chain_order
+                .iter()
+                .position(|o| *o == c)
+                .unwrap_or(chain_order.len() + c as usize)
+        })
+    };
+    let key = |row: &Row| {
+        (
+            row.date,
+            if fresh.chain_column {
+                rank(row.chain)
+            } else {
+                None
+            },
+        )
+    };
+    let mut rows: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
+    for row in old.into_iter().chain(fresh.rows.drain(..)) {
+        rows.insert(key(&row), row);
+    }
+    fresh.rows = rows.into_values().collect();
+    Ok(fresh)
+}
+
+fn failure(path: &Path, message: String) -> Failure {
+    Failure::new(
+        Exit::Output,
+        format!("{} {message}; the file is left as it was", path.display()),
+    )
+}
+
+fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, Problem> {
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    match format {
+        Format::Csv => read_delimited(text, b',', true, data),
+        Format::Tsv => read_delimited(text, b'\t', false, data),
+        Format::Json => {
+            let objects: Vec<Object> = serde_json::from_str(text)
+                .map_err(|e| Problem::Bad(format!("not a JSON array of row objects ({e})")))?;
+            read_objects(objects.into_iter().map(Ok), data)
+        }
+        Format::Ndjson => {
+            let lines = text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty());
+            read_objects(
+                lines.map(|(i, line)| {
+                    serde_json::from_str(line).map_err(|e| {
+                        Problem::Bad(format!("line {}: not a row object ({e})", i + 1))
+                    })
+                }),
+                data,
+            )
+        }
+        other => Err(Problem::Bad(format!(
+            "{} files cannot be merged",
+            other.name()
+        ))),
+    }
+}
+
+fn read_delimited(
+    text: &str,
+    delimiter: u8,
+    quoting: bool,
+    data: &Dataset,
+) -> Result<Vec<Row>, Problem> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .delimiter(delimiter)
+        .quoting(quoting)
+        .from_reader(text.as_bytes());
+    let mut records = reader.records();
+    let bad = |e: csv::Error| match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            pos,
+            expected_len,
+            len,
+        } => Problem::Bad(format!(
+            "line {}: {len} cells where the header has {expected_len}",
+            pos.as_ref().map_or(0, |p| p.line())
+        )),
+        _ => Problem::Bad(e.to_string()),
+    };
+    let header = records.next().transpose().map_err(bad)?.unwrap_or_default();
+    if !header.iter().eq(data.header()) {
+        return Err(Problem::Columns(
+            header.iter().collect::<Vec<_>>().join(","),
+        ));
+    }
+    records
+        .map(|record| {
+            let record = record.map_err(bad)?;
+            let line = record.position().map_or(0, |p| p.line());
+            let cells: Vec<Option<&str>> = record
+                .iter()
+                .map(|c| Some(c).filter(|c| !c.is_empty()))
+                .collect();
+            to_row(&cells, data).map_err(|why| Problem::Bad(format!("line {line}: {why}")))
+        })
+        .collect()
+}
+
+fn read_objects(
+    objects: impl Iterator<Item = Result<Object, Problem>>,
+    data: &Dataset,
+) -> Result<Vec<Row>, Problem> {
+    let header = data.header();
+    objects
+        .enumerate()
+        .map(|(index, object)| {
+            let object = object?;
+            if !object
+                .0
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .eq(header.iter().copied())
+            {
+                let keys: Vec<&str> = object.0.iter().map(|(k, _)| k.as_str()).collect();
+                return Err(Problem::Columns(keys.join(",")));
+            }
+            let cells = object
+                .0
+                .iter()
+                .map(|(_, raw)| json_cell(raw))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|cells| {
+                    let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
+                    to_row(&cells, data)
+                });
+            cells.map_err(|why| Problem::Bad(format!("row {}: {why}", index + 1)))
+        })
+        .collect()
+}
+
+/// A JSON value as cell text: strings unquoted, numbers as written, `null` a gap.
+fn json_cell(raw: &RawValue) -> Result<Option<String>, String> {
+    match raw.get() {
+        "null" => Ok(None),
+        text if text.starts_with('"') => serde_json::from_str(text)
+            .map(Some)
+            .map_err(|e| e.to_string()),
+        text => Ok(Some(text.to_owned())),
+    }
+}
+
+/// One row from its cells in header order: a date, a chain when the header has one, numbers.
+fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
+    let date = parse_date(cells[0].unwrap_or_default())?;
+    let (chain, first_value) = match data.chain_column {
+        true => {
+            let name = cells[1].unwrap_or_default();
+            let chain = Chain::ALL
+                .into_iter()
+                .find(|c| c.name() == name)
+                .ok_or_else(|| format!("'{name}' is not a chain name"))?;
+            (Some(chain), 2)
+        }
+        false => (None, 1),
+    };
+    let values = cells[first_value..]
+        .iter()
+        .map(|cell| match cell {
+            None => Ok(None),
+            Some(text) => Number::from_json_token(text)
+                .map(Some)
+                .filter(|n| n.as_ref().is_some_and(|n| n.as_str() == *text))
+                .ok_or_else(|| format!("'{text}' is not a number")),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Row {
+        date,
+        chain,
+        values,
+    })
+}
+
+/// A JSON object with its members in the order written: the order is part of the columns.
+struct Object(Vec<(String, Box<RawValue>)>);
+
+impl<'de> Deserialize<'de> for Object {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Object, D::Error> {
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = Object;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a row object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object, A::Error> {
+                let mut members = Vec::new();
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(Object(members))
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
+}

@@ -1,0 +1,62 @@
+//! `--output FILE`: replaces a file atomically, so that a failed or killed run leaves either the
+//! old file or the new one, never a truncated mix.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::path::Path;
+
+use tempfile::NamedTempFile;
+
+use crate::error::{Exit, Failure};
+
+/// Writes `bytes` to `path`: a temp file in the same folder (a rename across file systems would
+/// not be atomic), flushed to disk, then renamed over the target. An existing file keeps its
+/// permissions; a new one gets the usual ones (0666 less the umask).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
+    let fail = |e: io::Error| {
+        // tempfile appends ` at path "<temp name>"`: the user knows only the target's name.
+        let text = e.to_string();
+        let cause = text.split(" at path \"").next().unwrap_or(&text);
+        Failure::new(
+            Exit::Output,
+            format!("cannot write {}: {cause}", path.display()),
+        )
+    };
+    let folder = folder_of(path);
+    let existing = fs::metadata(path).ok();
+    let mut temp = create_temp(folder, path).map_err(fail)?;
+    temp.write_all(bytes).map_err(fail)?;
+    if let Some(metadata) = existing {
+        temp.as_file()
+            .set_permissions(metadata.permissions())
+            .map_err(fail)?;
+    }
+    temp.as_file().sync_all().map_err(fail)?;
+    temp.persist(path).map_err(|e| fail(e.error))?;
+    // The rename itself is durable only once the folder is synced; not every system allows it.
+    let _ = File::open(folder).and_then(|dir| dir.sync_all());
+    Ok(())
+}
+
+/// Creates the temp file beside `target`: the one place a temp file comes into being, so that
+/// interrupt handling can register it for removal. Dropping it removes it.
+pub fn create_temp(folder: &Path, target: &Path) -> io::Result<NamedTempFile> {
+    let name = target
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    // tempfile's own default is 0600; an export is an ordinary file, so the umask decides.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder.tempfile_in(folder)
+}
+
+/// The folder a path is in; a bare file name is in the current folder.
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}

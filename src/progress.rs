@@ -1,0 +1,43 @@
+//! Progress of a run of several requests, on stderr, only when stderr is a terminal: redirected
+//! stderr (cron mail, CI logs) stays free of carriage-return noise.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A `requests: done/total` line rewritten in place, and erased when the work is over.
+pub struct Progress {
+    total: usize,
+    done: AtomicUsize,
+    shown: bool,
+}
+
+impl Progress {
+    /// Shows progress when there are several requests, output is not quieted and stderr is a
+    /// terminal.
+    pub fn new(total: usize, quiet: bool) -> Progress {
+        Progress {
+            total,
+            done: AtomicUsize::new(0),
+            shown: total > 1 && !quiet && io::stderr().is_terminal(),
+        }
+    }
+
+    /// Counts one finished request.
+    pub fn tick(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        if self.shown {
+            let mut err = io::stderr().lock();
+            let _ = write!(err, "\rrequests: {done}/{} done", self.total);
+            let _ = err.flush();
+        }
+    }
+
+    /// Erases the line, so that warnings and errors start at the left margin.
+    pub fn finish(&self) {
+        if self.shown {
+            let mut err = io::stderr().lock();
+            let _ = write!(err, "\r\x1b[2K");
+            let _ = err.flush();
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `chart`: a line chart drawn with plain characters, one mark per series, a labelled value axis,
+//! date labels and a legend, as wide as it is told. Gaps break a line: they are not zeros.
+
+use std::io::{self, Write};
+
+use super::{group_digits, Style};
+use crate::model::{Dataset, Number};
+
+/// Rows of the plot area; a label every `LABEL_EVERY` rows gives five value labels.
+const HEIGHT: usize = 13;
+const LABEL_EVERY: usize = 3;
+const DEFAULT_WIDTH: usize = 80;
+const MIN_WIDTH: usize = 40;
+const DATE_WIDTH: usize = 10;
+/// One mark per series, so that series stay apart without colour.
+const MARKS: [char; 8] = ['*', '+', 'o', 'x', '#', '@', '%', '='];
+const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
+
+/// Draws one series per column of a dataset with one row per date (a long dataset with a chain
+/// column is pivoted by the caller first).
+pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    let series: Vec<Vec<Option<f64>>> = (0..data.columns.len())
+        .map(|i| data.rows.iter().map(|r| value(&r.values[i])).collect())
+        .collect();
+    let Some((lo, hi)) = bounds(&series) else {
+        return writeln!(out, "(no data to chart)");
+    };
+    let width = if style.width == 0 {
+        DEFAULT_WIDTH
+    } else {
+        style.width
+    }
+    .max(MIN_WIDTH);
+    let labels: Vec<String> = (0..HEIGHT)
+        .map(|r| match r % LABEL_EVERY == 0 || r + 1 == HEIGHT {
+            true => axis_label(hi - (hi - lo) * r as f64 / (HEIGHT - 1) as f64, hi - lo),
+            false => String::new(),
+        })
+        .collect();
+    let label_width = labels.iter().map(String::len).max().unwrap_or(0);
+    let plot_width = width.saturating_sub(label_width + 2).max(DATE_WIDTH + 2);
+    let plot = Plot::new(plot_width, data.rows.len(), lo, hi);
+    let grid = plot.draw(&series);
+    for (r, line) in grid.iter().enumerate() {
+        let axis = if labels[r].is_empty() { '|' } else { '+' };
+        let cells: String = line.iter().map(|cell| mark(*cell, style)).collect();
+        let text = format!("{:>label_width$} {axis}{cells}", labels[r]);
+        writeln!(out, "{}", text.trim_end())?;
+    }
+    let dates: Vec<String> = data.rows.iter().map(|r| r.date.to_string()).collect();
+    let (ticks, names) = plot.date_axis(&dates);
+    writeln!(out, "{:label_width$} +{ticks}", "")?;
+    writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
+    let legend: Vec<String> = data
+        .columns
+        .iter()
+        .enumerate()
+        .map(|(s, name)| format!("{} {name}", mark(Some(s), style)))
+        .collect();
+    writeln!(out, "{:label_width$}  {}", "", legend.join("   "))
+}
+
+fn value(number: &Option<Number>) -> Option<f64> {
+    number
+        .as_ref()?
+        .as_str()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite())
+}
+
+/// The value range drawn; a flat series gets a range around its value.
+fn bounds(series: &[Vec<Option<f64>>]) -> Option<(f64, f64)> {
+    let values = series.iter().flatten().flatten().copied();
+    let (lo, hi) = values.fold(None, |acc: Option<(f64, f64)>, v| match acc {
+        None => Some((v, v)),
+        Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+    })?;
+    Some(if lo == hi {
+        (lo - 1.0, hi + 1.0)
+    } else {
+        (lo, hi)
+    })
+}
+
+/// A value-axis label with just enough decimals to tell the labels apart.
+fn axis_label(value: f64, range: f64) -> String {
+    let step = range / (HEIGHT - 1) as f64 * LABEL_EVERY as f64;
+    let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
+    let text = format!("{value:.decimals$}");
+    let text = if text.trim_start_matches(['-', '0', '.']).is_empty() {
+        text.trim_start_matches('-').to_owned()
+    } else {
+        text
+    };
+    Number::from_json_token(&text).map_or(text, |n| group_digits(&n))
+}
+
+fn mark(series: Option<usize>, style: Style) -> String {
+    match series {
+        None => " ".to_owned(),
+        Some(s) if style.color => {
+            format!(
+                "\x1b[{}m{}\x1b[0m",
+                COLORS[s % COLORS.len()],
+                MARKS[s % MARKS.len()]
+            )
+        }
+        Some(s) => MARKS[s % MARKS.len()].to_string(),
+    }
+}
+
+/// The plot area: `width` columns for `points` dates, rows from `hi` (top) down to `lo`.
+struct Plot {
+    width: usize,
+    points: usize,
+    lo: f64,
+    hi: f64,
+}
+
+impl Plot {
+    fn new(width: usize, points: usize, lo: f64, hi: f64) -> Plot {
+        Plot {
+            width,
+            points,
+            lo,
+            hi,
+        }
+    }
+
+    fn x(&self, index: usize) -> f64 {
+        match self.points {
+            0 | 1 => 0.0,
+            n => (index * (self.width - 1)) as f64 / (n - 1) as f64,
+        }
+    }
+
+    /// The row of a value, as a fraction: 0 at the top.
+    fn y(&self, value: f64) -> f64 {
+        (self.hi - value) / (self.hi - self.lo) * (HEIGHT - 1) as f64
+    }
+
+    /// A grid of cells, each holding the series drawn there last.
+    fn draw(&self, series: &[Vec<Option<f64>>]) -> Vec<Vec<Option<usize>>> {
+        let mut grid = vec![vec![None; self.width]; HEIGHT];
+        for (s, values) in series.iter().enumerate() {
+            for (i, v) in values.iter().enumerate() {
+                let Some(v) = v else { continue };
+                let (x0, y0) = (self.x(i), self.y(*v));
+                grid[y0.round() as usize][x0.round() as usize] = Some(s);
+                if let Some(Some(next)) = values.get(i + 1) {
+                    self.segment(&mut grid, s, (x0, y0), (self.x(i + 1), self.y(*next)));
+                }
+            }
+        }
+        grid
+    }
+
+    /// Marks every cell the straight line from `a` to `b` passes through, column by column.
+    fn segment(&self, grid: &mut [Vec<Option<usize>>], s: usize, a: (f64, f64), b: (f64, f64)) {
+        let at = |x: f64| a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0);
+        for x in a.0.round() as usize..=b.0.round() as usize {
+            let left = at((x as f64 - 0.5).max(a.0));
+            let right = at((x as f64 + 0.5).min(b.0));
+            let (top, bottom) = (left.min(right).round(), left.max(right).round());
+            for line in &mut grid[top as usize..=bottom as usize] {
+                line[x] = Some(s);
+            }
+        }
+    }
+
+    /// The axis line with a tick under each labelled date, and the line of date labels: as
+    /// many evenly spread dates as fit, always the first and the last.
+    fn date_axis(&self, dates: &[String]) -> (String, String) {
+        let room = (self.width + 2) / (DATE_WIDTH + 2);
+        let placed = (1..=dates.len().min(room.max(1)))
+            .rev()
+            .map(|count| self.place_dates(dates.len(), count))
+            .find(|placed| placed.windows(2).all(|w| w[0].1 + DATE_WIDTH + 2 <= w[1].1))
+            .unwrap_or_default();
+        let mut ticks = vec!['-'; self.width];
+        let mut names = vec![' '; self.width.max(DATE_WIDTH)];
+        for (index, start) in placed {
+            ticks[self.x(index).round() as usize] = '+';
+            for (k, c) in dates[index].chars().enumerate() {
+                names[start + k] = c;
+            }
+        }
+        (ticks.into_iter().collect(), names.into_iter().collect())
+    }
+
+    /// `count` dates spread evenly from first to last: (index, column its label starts at).
+    fn place_dates(&self, points: usize, count: usize) -> Vec<(usize, usize)> {
+        (0..count)
+            .map(|j| match count {
+                1 => 0,
+                _ => (j * (points - 1) + (count - 1) / 2) / (count - 1),
+            })
+            .map(|index| {
+                let x = self.x(index).round() as usize;
+                let start = x
+                    .saturating_sub(DATE_WIDTH / 2)
+                    .min(self.width.saturating_sub(DATE_WIDTH));
+                (index, start)
+            })
+            .collect()
+    }
+}

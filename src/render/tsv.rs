@@ -1,0 +1,36 @@
+//! TSV: like csv with tabs; no cell can hold a tab or a line break (dates, chain names, numbers
+//! and plain labels), so nothing needs quoting.
+
+use std::io::{self, Write};
+
+use super::Style;
+use crate::model::Dataset;
+
+pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    let header = (!style.no_header).then(|| data.header());
+    let rows = data.rows.iter().map(|row| super::cells(data, row));
+    write_cells(header, rows, out)
+}
+
+/// Writes a header (if any) and rows of cells, tab-separated, one line each.
+pub fn write_cells<H: AsRef<str>, C: AsRef<str>>(
+    header: Option<Vec<H>>,
+    rows: impl Iterator<Item = Vec<C>>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if let Some(header) = header {
+        writeln!(out, "{}", join(&header))?;
+    }
+    for row in rows {
+        writeln!(out, "{}", join(&row))?;
+    }
+    Ok(())
+}
+
+fn join<C: AsRef<str>>(cells: &[C]) -> String {
+    cells
+        .iter()
+        .map(AsRef::as_ref)
+        .collect::<Vec<_>>()
+        .join("\t")
+}

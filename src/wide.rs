@@ -1,0 +1,98 @@
+//! `--wide`: pivots a dataset of (date, chain) rows into one row per date and one column per
+//! chain (or per chain and metric), before any renderer sees it.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+use crate::chain::Chain;
+use crate::model::{Dataset, Number, Row};
+
+/// How the pivoted columns are named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// `ETHEREUM`: one metric (fees, users), so the chain says it all.
+    Chain,
+    /// `ETHEREUM.fees`: several metrics or a choice of them (social, report).
+    ChainAndMetric,
+}
+
+/// One row per date, columns chain by chain in `chains` order (every chain asked gets its
+/// columns, even one without data), then metric by metric. A missing value stays a gap.
+pub fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset {
+    let per_chain = data.columns.len();
+    let columns = chains
+        .iter()
+        .flat_map(|chain| {
+            data.columns.iter().map(move |metric| match naming {
+                Naming::Chain if per_chain == 1 => chain.name().to_owned(),
+                _ => format!("{}.{metric}", chain.name()),
+            })
+        })
+        .collect();
+    let mut by_date: BTreeMap<NaiveDate, Vec<Option<Number>>> = BTreeMap::new();
+    for row in &data.rows {
+        let Some(slot) = row
+            .chain
+            .and_then(|chain| chains.iter().position(|c| *c == chain))
+        else {
+            continue;
+        };
+        let values = by_date
+            .entry(row.date)
+            .or_insert_with(|| vec![None; per_chain * chains.len()]);
+        for (i, value) in row.values.iter().enumerate() {
+            values[slot * per_chain + i] = value.clone();
+        }
+    }
+    Dataset {
+        chain_column: false,
+        columns,
+        rows: by_date
+            .into_iter()
+            .map(|(date, values)| Row {
+                date,
+                chain: None,
+                values,
+            })
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pivots_by_date_and_keeps_gaps() {
+        let d = |day| NaiveDate::from_ymd_opt(2024, 1, day).unwrap();
+        let n = |t: &str| Number::from_json_token(t);
+        let row = |day, chain, v: &str| Row {
+            date: d(day),
+            chain: Some(chain),
+            values: vec![n(v)],
+        };
+        let long = Dataset {
+            chain_column: true,
+            columns: vec!["fees".into()],
+            rows: vec![
+                row(1, Chain::Ethereum, "1"),
+                row(1, Chain::Base, "2"),
+                row(2, Chain::Base, "3"),
+            ],
+        };
+        let chains = [Chain::Base, Chain::Ethereum];
+        let wide = widen(&long, &chains, Naming::Chain);
+        assert_eq!(wide.header(), ["date", "BASE", "ETHEREUM"]);
+        assert_eq!(
+            wide.rows[1],
+            Row {
+                date: d(2),
+                chain: None,
+                values: vec![n("3"), None]
+            }
+        );
+        let named = widen(&long, &chains, Naming::ChainAndMetric);
+        assert_eq!(named.header(), ["date", "BASE.fees", "ETHEREUM.fees"]);
+    }
+}
