@@ -1,6 +1,7 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
 mod chains;
+mod completions;
 mod query;
 mod sandbox;
 
@@ -28,6 +29,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Chains(args) => chains::run(args),
         Command::Sandbox(args) => sandbox::run(global, args),
+        Command::Completions(args) => completions::run(args),
     }
 }
 
