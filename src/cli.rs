@@ -125,7 +125,7 @@ pub enum Command {
 
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(
-        after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  CHAIN_METRICS_BASE_URL=http://127.0.0.1:8080 CHAIN_METRICS_API_KEY=test-key chain-metrics fees -c eth --last 7"
+        after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\nWithout --key it makes up a key and prints the `export` line that points the other commands at it.\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  chain-metrics sandbox --listen 127.0.0.1:0 --latency 200 --fail-rate 0.1"
     )]
     Sandbox(SandboxArgs),
 

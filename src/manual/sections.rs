@@ -134,3 +134,42 @@ pub(super) fn see_also(roff: &mut Roff, name: &str, parents: &[String], cmd: &cl
         roff.control("BR", [page.as_str(), &format!("(1){separator}")]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_exit_code_is_documented_once() {
+        let all = [
+            Exit::Internal,
+            Exit::Usage,
+            Exit::Config,
+            Exit::KeyRejected,
+            Exit::RequestRejected,
+            Exit::ServiceFailed,
+            Exit::Network,
+            Exit::BadResponse,
+            Exit::Output,
+            Exit::Interrupted,
+        ];
+        for exit in all {
+            // Exhaustive on purpose: a new exit code stops the build here until it is listed.
+            match exit {
+                Exit::Internal
+                | Exit::Usage
+                | Exit::Config
+                | Exit::KeyRejected
+                | Exit::RequestRejected
+                | Exit::ServiceFailed
+                | Exit::Network
+                | Exit::BadResponse
+                | Exit::Output
+                | Exit::Interrupted => {}
+            }
+            let listed = EXIT_CODES.iter().filter(|(c, _)| *c == exit as u8).count();
+            assert_eq!(listed, 1, "{exit:?}");
+        }
+        assert_eq!(EXIT_CODES.len(), all.len() + 1, "0 and the failures");
+    }
+}
