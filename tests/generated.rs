@@ -149,3 +149,20 @@ fn every_page_has_the_extra_sections_and_a_fixed_date() {
         }
     }
 }
+
+#[test]
+fn an_unknown_shell_is_a_usage_error_naming_it() {
+    let run = Env::new().run(&["completions", "tcsh"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.error_line(),
+        "error: invalid value 'tcsh' for '<SHELL>'"
+    );
+    assert!(
+        run.stderr
+            .contains("[possible values: bash, zsh, fish, powershell, elvish]"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stdout, "");
+}
