@@ -3,20 +3,26 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
+use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use crate::chain::ChainArg;
+use crate::completion::{self, Shell};
 use crate::config_file::MethodChoice;
 use crate::dates::{parse_last, DaySpec};
 use crate::model::Item;
 use crate::render::Format;
 
 /// Daily fees, active users and official social-media activity of six blockchains.
-///
-/// The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.
-/// Try it with no account: chain-metrics --sandbox fees --chain eth --last 7
+// `--help` must fit in 40 lines, so it is the one-line-per-option layout: no long_about, and no
+// option whose possible values carry help (either would switch clap to its long layout).
 #[derive(Debug, Parser)]
-#[command(name = "chain-metrics", version, max_term_width = 100)]
+#[command(
+    name = "chain-metrics",
+    version,
+    max_term_width = 100,
+    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv\n  chain-metrics social --chain op --include tweet,reply --last 4w --format json"
+)]
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
@@ -27,16 +33,16 @@ pub struct Cli {
 
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Service address, e.g. https://metrics.example/v2 [env: CHAIN_METRICS_BASE_URL]
-    #[arg(long, global = true, value_name = "URL")]
+    /// Service address (a path prefix is kept) [env: CHAIN_METRICS_BASE_URL]
+    #[arg(long, global = true, value_name = "URL", value_hint = ValueHint::Url)]
     pub base_url: Option<String>,
 
     /// Profile of the config file to use [env: CHAIN_METRICS_PROFILE]
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, value_name = "NAME", add = ArgValueCandidates::new(completion::profiles))]
     pub profile: Option<String>,
 
-    /// Config file [env: CHAIN_METRICS_CONFIG] [default: ~/.config/chain-metrics/config.toml]
-    #[arg(long, global = true, value_name = "FILE")]
+    /// Config file (see FILES in the man page) [env: CHAIN_METRICS_CONFIG]
+    #[arg(long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
 
     /// Run against the built-in sandbox (synthetic data, no account needed)
@@ -55,9 +61,13 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
 
-    /// HTTP method: auto sends POST and falls back to GET on 405. For `sandbox`: the methods it
-    /// accepts (post or get only; both/auto: either)
-    #[arg(long, global = true, value_name = "METHOD")]
+    /// HTTP method: auto (POST, then GET after a 405), post or get [default: auto]
+    #[arg(
+        long,
+        global = true,
+        value_name = "METHOD",
+        hide_possible_values = true
+    )]
     pub method: Option<MethodChoice>,
 
     /// Show requests and timings on stderr (the key masked)
@@ -68,8 +78,15 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
 
-    /// When to use colour (NO_COLOR, CLICOLOR=0 and CLICOLOR_FORCE are honoured under auto)
-    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    /// When to colour: auto (honours NO_COLOR), always or never [default: auto]
+    #[arg(
+        long,
+        global = true,
+        value_name = "WHEN",
+        default_value = "auto",
+        hide_default_value = true,
+        hide_possible_values = true
+    )]
     pub color: ColorChoice,
 }
 
@@ -107,19 +124,28 @@ pub enum Command {
     Report(SocialArgs),
 
     /// The supported chains and their aliases
+    #[command(
+        after_help = "Examples:\n  chain-metrics chains\n  chain-metrics chains --format json"
+    )]
     Chains(ChainsArgs),
 
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(
-        after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  CHAIN_METRICS_BASE_URL=http://127.0.0.1:8080 CHAIN_METRICS_API_KEY=test-key chain-metrics fees -c eth --last 7"
+        after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\nWithout --key it makes up a key and prints the `export` line that points the other commands at it.\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  chain-metrics sandbox --listen 127.0.0.1:0 --latency 200 --fail-rate 0.1"
     )]
     Sandbox(SandboxArgs),
+
+    /// Print a completion script for bash, zsh, fish, powershell or elvish
+    #[command(
+        after_help = "Examples:\n  chain-metrics completions bash > ~/.local/share/bash-completion/completions/chain-metrics\n  chain-metrics completions fish > ~/.config/fish/completions/chain-metrics.fish"
+    )]
+    Completions(CompletionsArgs),
 }
 
 #[derive(Debug, Args)]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
-    #[arg(short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = ChainArg::parse)]
+    #[arg(short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = ChainArg::parse, add = ArgValueCompleter::new(completion::chains))]
     pub chains: Vec<ChainArg>,
 
     /// First day: YYYY-MM-DD, today or yesterday (UTC)
@@ -173,7 +199,7 @@ pub struct SocialArgs {
     pub query: QueryArgs,
 
     /// Metrics, comma-separated, in the column order wanted [default: reply,retweet,tweet,quote]
-    #[arg(short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = Item::parse)]
+    #[arg(short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = Item::parse, add = ArgValueCandidates::new(completion::includes))]
     pub includes: Vec<Item>,
 }
 
@@ -201,6 +227,13 @@ pub struct SandboxArgs {
     /// Share of requests answered 500, from 0 to 1
     #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = parse_rate)]
     pub fail_rate: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_name = "SHELL")]
+    pub shell: Shell,
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 use chain_metrics::error::{Exit, Failure};
 
 fn main() -> ExitCode {
+    // A TAB in a shell with our completion script runs us this way; nothing else may print first.
+    chain_metrics::completion::answer_if_asked();
     let cli = <chain_metrics::cli::Cli as clap::Parser>::parse();
     match chain_metrics::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,

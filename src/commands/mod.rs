@@ -1,6 +1,7 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
 mod chains;
+mod completions;
 mod output;
 mod query;
 mod sandbox;
@@ -37,6 +38,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         ),
         Command::Chains(args) => chains::run(args),
         Command::Sandbox(args) => sandbox::run(global, args),
+        Command::Completions(args) => completions::run(args),
     }
 }
 

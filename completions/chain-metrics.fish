@@ -1,0 +1,1 @@
+complete --keep-order --exclusive --command chain-metrics --arguments "(_CHAIN_METRICS_COMPLETE=fish chain-metrics -- (commandline --current-process --tokenize --cut-at-cursor) (commandline --current-token))"

@@ -1,0 +1,36 @@
+//! Regenerates `completions/` and `man/` from the code: `cargo run --example generate`.
+//!
+//! An example rather than a hidden subcommand: it writes into the source tree, which only makes
+//! sense in a checkout, and it keeps the shipped binary's command list to what users need.
+//! `tests/generated.rs` fails, naming this command, when the checked-in files drift.
+
+use std::fs;
+use std::path::Path;
+
+use chain_metrics::completion::{self, Shell};
+use clap::ValueEnum;
+
+fn main() -> std::io::Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let completions = root.join("completions");
+    fs::create_dir_all(&completions)?;
+    for shell in Shell::value_variants() {
+        let mut script = Vec::new();
+        completion::write_script(*shell, &mut script)?;
+        fs::write(completions.join(shell.file_name()), script)?;
+    }
+    let man = root.join("man");
+    fs::create_dir_all(&man)?;
+    // Pages of subcommands that no longer exist must go too.
+    for entry in fs::read_dir(&man)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|ext| ext == "1") {
+            fs::remove_file(path)?;
+        }
+    }
+    for page in chain_metrics::manual::pages() {
+        fs::write(man.join(&page.file_name), page.text)?;
+    }
+    println!("wrote {} and {}", completions.display(), man.display());
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! Shell completion: the scripts `completions SHELL` prints, and the candidates they ask the binary for.
+//!
+//! The scripts are clap_complete's dynamic registrations: on each TAB the shell runs
+//! `chain-metrics` with `_CHAIN_METRICS_COMPLETE=<shell>` and the words typed so far, and the
+//! binary answers from its own clap definition. So chains, includes and formats come from the
+//! same tables the parser uses, comma lists complete after each comma, and profile names are
+//! read from the config file at the moment of the TAB, in every shell.
+
+use std::ffi::OsStr;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
+use clap_complete::CompletionCandidate;
+
+use crate::chain::Chain;
+use crate::config_file::{self, ConfigLocation};
+use crate::model::Item;
+use crate::settings;
+
+/// The variable that turns a run into a completion request. Not clap's default `COMPLETE`, so a
+/// stray `COMPLETE` in someone's environment cannot change what the tool does.
+pub const VAR: &str = "_CHAIN_METRICS_COMPLETE";
+
+/// The binary's name, which the scripts register for and call back (found on PATH, so the
+/// scripts are the same on every machine).
+pub const BIN: &str = "chain-metrics";
+
+/// The shells `completions` writes scripts for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+    Powershell,
+    Elvish,
+}
+
+impl Shell {
+    /// The file name the project keeps the script under in `completions/` (CLI.md §6).
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Shell::Bash => "chain-metrics.bash",
+            Shell::Zsh => "_chain-metrics",
+            Shell::Fish => "chain-metrics.fish",
+            Shell::Powershell => "_chain-metrics.ps1",
+            Shell::Elvish => "chain-metrics.elv",
+        }
+    }
+
+    fn adapter(self) -> &'static dyn EnvCompleter {
+        match self {
+            Shell::Bash => &Bash,
+            Shell::Zsh => &Zsh,
+            Shell::Fish => &Fish,
+            Shell::Powershell => &Powershell,
+            Shell::Elvish => &Elvish,
+        }
+    }
+}
+
+/// Writes the completion script of `shell`.
+pub fn write_script(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
+    shell
+        .adapter()
+        .write_registration(VAR, BIN, BIN, BIN, out)?;
+    if shell == Shell::Zsh {
+        // Installed in $fpath as `_chain-metrics`, the file is the body of an autoloaded
+        // function: without this, the first TAB of a session would only register the completer
+        // and complete nothing.
+        writeln!(
+            out,
+            "\nif [[ \"${{funcstack[1]}}\" == \"_{BIN}\" ]]; then\n    _clap_dynamic_completer_{} \"$@\"\nfi",
+            BIN.replace('-', "_")
+        )?;
+    }
+    Ok(())
+}
+
+/// Answers a completion request and exits, when the shell script asked for one.
+pub fn answer_if_asked() {
+    clap_complete::CompleteEnv::with_factory(<crate::cli::Cli as clap::CommandFactory>::command)
+        .var(VAR)
+        .bin(BIN)
+        .completer(BIN)
+        .complete();
+}
+
+/// `--chain`: names, aliases and chain ids, and `all`; upper case if the user started so.
+pub fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
+    let typed = current.to_string_lossy();
+    let upper = typed.chars().any(|c| c.is_ascii_uppercase());
+    let mut offers = Vec::new();
+    for chain in Chain::ALL {
+        let id = chain.evm_id().to_string();
+        offers.push((chain.name().to_ascii_lowercase(), format!("chain id {id}")));
+        for alias in chain.aliases() {
+            offers.push(((*alias).to_owned(), chain.name().to_owned()));
+        }
+        offers.push((id, chain.name().to_owned()));
+    }
+    offers.push(("all".to_owned(), "every chain".to_owned()));
+    offers
+        .into_iter()
+        .map(|(value, help)| match upper {
+            true => (value.to_ascii_uppercase(), help),
+            false => (value, help),
+        })
+        .filter(|(value, _)| value.starts_with(typed.as_ref()))
+        .map(|(value, help)| CompletionCandidate::new(value).help(Some(help.into())))
+        .collect()
+}
+
+/// `--include`: the official-account metrics.
+pub fn includes() -> Vec<CompletionCandidate> {
+    Item::ALL
+        .iter()
+        .map(|item| CompletionCandidate::new(item.name()))
+        .collect()
+}
+
+/// `--profile`: the `[profiles.NAME]` tables of the config file the command line would use.
+pub fn profiles() -> Vec<CompletionCandidate> {
+    let flag = config_flag(std::env::args_os().skip(1));
+    let env = std::env::var(settings::ENV_CONFIG).ok();
+    let Ok(location) = ConfigLocation::find(flag.as_deref(), env) else {
+        return Vec::new();
+    };
+    let Ok(text) = std::fs::read_to_string(&location.path) else {
+        return Vec::new();
+    };
+    let Ok(settings) = config_file::parse(&text) else {
+        return Vec::new();
+    };
+    settings
+        .profiles
+        .unwrap_or_default()
+        .into_keys()
+        .map(CompletionCandidate::new)
+        .collect()
+}
+
+/// The value of a `--config` already typed on the line being completed, if any.
+fn config_flag(words: impl Iterator<Item = std::ffi::OsString>) -> Option<PathBuf> {
+    let mut words = words.map(|w| w.to_string_lossy().into_owned());
+    let mut found = None;
+    while let Some(word) = words.next() {
+        if word == "--config" {
+            found = words.next().map(PathBuf::from);
+        } else if let Some(value) = word.strip_prefix("--config=") {
+            found = Some(PathBuf::from(value));
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(candidates: Vec<CompletionCandidate>) -> Vec<String> {
+        candidates
+            .iter()
+            .map(|c| c.get_value().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn chain_candidates_follow_the_case_typed() {
+        assert_eq!(values(chains(OsStr::new("b"))), ["bsc", "bnb", "base"]);
+        assert_eq!(values(chains(OsStr::new("B"))), ["BSC", "BNB", "BASE"]);
+        assert_eq!(values(chains(OsStr::new("4"))), ["42161"]);
+        assert_eq!(chains(OsStr::new("")).len(), 6 * 2 + 6 + 1);
+    }
+
+    #[test]
+    fn the_last_config_flag_wins() {
+        let words = [
+            "--",
+            "chain-metrics",
+            "--config",
+            "a.toml",
+            "--config=b.toml",
+            "fees",
+        ];
+        let found = config_flag(words.iter().map(Into::into));
+        assert_eq!(found, Some(PathBuf::from("b.toml")));
+        assert_eq!(config_flag(["fees"].iter().map(Into::into)), None);
+    }
+}

@@ -1,0 +1,144 @@
+//! Man pages generated from the clap definition, with the sections clap does not know about.
+//!
+//! One page for `chain-metrics` and one per subcommand (nested ones too, `chain-metrics-a-b.1`).
+//! clap_mangen writes NAME, SYNOPSIS, DESCRIPTION, OPTIONS and SUBCOMMANDS; this module adds
+//! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO. The examples are the ones `--help`
+//! ends with, so the page and the help cannot disagree.
+
+mod sections;
+
+use std::io::{self, Write};
+
+use clap::CommandFactory;
+use roff::{roman, Roff};
+
+pub use sections::{ENVIRONMENT, EXIT_CODES};
+
+/// The date the pages carry. Fixed, so regenerating gives the same bytes; move it when the
+/// pages change in substance (a release), like the version beside it.
+pub const DATE: &str = "2026-11-22";
+
+/// A man page: its file name (`chain-metrics-fees.1`) and its roff text.
+pub struct Page {
+    pub file_name: String,
+    pub text: Vec<u8>,
+}
+
+/// Every page, the top-level one first, then the subcommands depth-first.
+pub fn pages() -> Vec<Page> {
+    let mut root = crate::cli::Cli::command().disable_help_subcommand(true);
+    root.build();
+    let mut pages = Vec::new();
+    collect(&root, &mut Vec::new(), &mut pages);
+    pages
+}
+
+fn collect(cmd: &clap::Command, parents: &mut Vec<String>, pages: &mut Vec<Page>) {
+    let name = page_name(parents, cmd);
+    pages.push(Page {
+        file_name: format!("{name}.1"),
+        text: render(cmd, &name, parents).expect("writing to memory cannot fail"),
+    });
+    parents.push(cmd.get_name().to_owned());
+    for sub in visible_subcommands(cmd) {
+        collect(sub, parents, pages);
+    }
+    parents.pop();
+}
+
+fn page_name(parents: &[String], cmd: &clap::Command) -> String {
+    let mut words = parents.to_vec();
+    words.push(cmd.get_name().to_owned());
+    words.join("-")
+}
+
+fn visible_subcommands(cmd: &clap::Command) -> impl Iterator<Item = &clap::Command> {
+    cmd.get_subcommands()
+        .filter(|sub| !sub.is_hide_set() && sub.get_name() != "help")
+}
+
+fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec<u8>> {
+    let version = env!("CARGO_PKG_VERSION");
+    let man = clap_mangen::Man::new(cmd.clone())
+        .title(name.to_ascii_uppercase())
+        .date(DATE)
+        .source(format!("chain-metrics {version}"))
+        .manual("User Commands");
+    let (notes, examples) = split_after_help(cmd);
+    let mut page = Pieces::default();
+    page.add(|w| man.render_title(w))?;
+    page.add(|w| man.render_name_section(w))?;
+    page.add(|w| man.render_synopsis_section(w))?;
+    page.add(|w| man.render_description_section(w))?;
+    if let Some(notes) = notes {
+        page.add(|w| paragraphs(&notes).to_writer(w))?;
+    }
+    if cmd.get_arguments().any(|arg| !arg.is_hide_set()) {
+        page.add(|w| man.render_options_section(w))?;
+    }
+    if visible_subcommands(cmd).next().is_some() {
+        page.add(|w| man.render_subcommands_section(w))?;
+    }
+    let mut tail = Roff::new();
+    sections::environment(&mut tail);
+    sections::files(&mut tail);
+    sections::exit_status(&mut tail);
+    sections::examples(&mut tail, &examples);
+    sections::see_also(&mut tail, name, parents, cmd);
+    page.add(|w| tail.to_writer(w))?;
+    Ok(page.text)
+}
+
+/// A page written piece by piece: each piece clap_mangen or roff writes starts with the same
+/// apostrophe preamble, which the page needs once.
+#[derive(Default)]
+struct Pieces {
+    text: Vec<u8>,
+}
+
+impl Pieces {
+    fn add(&mut self, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> io::Result<()> {
+        let mut piece = Vec::new();
+        write(&mut piece)?;
+        let piece = String::from_utf8(piece).expect("clap and roff write UTF-8");
+        // clap_mangen separates help from its possible values with `.br`, an empty line, `.br`;
+        // mandoc warns about breaks around a blank line, and `.sp` is the break meant.
+        let piece = piece.replace("\n.br\n\n.br\n", "\n.sp\n");
+        let preamble = Roff::new().render();
+        match piece.strip_prefix(&preamble) {
+            Some(rest) if !self.text.is_empty() => self.text.extend_from_slice(rest.as_bytes()),
+            _ => self.text.extend_from_slice(piece.as_bytes()),
+        }
+        Ok(())
+    }
+}
+
+/// The `after_help` text split into its notes and the commands under its `Examples:` line.
+pub fn split_after_help(cmd: &clap::Command) -> (Option<String>, Vec<String>) {
+    let text = cmd
+        .get_after_help()
+        .map(|help| help.to_string())
+        .unwrap_or_default();
+    let (notes, examples) = match text.split_once("Examples:\n") {
+        Some((notes, examples)) => (notes, examples),
+        None => (text.as_str(), ""),
+    };
+    let notes = Some(notes.trim().to_owned()).filter(|n| !n.is_empty());
+    let examples = examples
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .map(str::to_owned)
+        .collect();
+    (notes, examples)
+}
+
+/// Text as roff paragraphs, one per blank-line-separated block.
+fn paragraphs(text: &str) -> Roff {
+    let mut roff = Roff::new();
+    for block in text.split("\n\n") {
+        roff.control("PP", [])
+            .text([roman(block.replace('\n', " "))]);
+    }
+    roff
+}

@@ -1,0 +1,178 @@
+//! The man-page sections clap knows nothing about: environment, files, exit status, examples.
+
+use roff::{bold, italic, roman, Roff};
+
+use crate::error::Exit;
+use crate::settings::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+
+/// Every exit code of CLI.md §5 and what it means; the README's table is checked against it.
+pub const EXIT_CODES: &[(u8, &str)] = &[
+    (0, "success"),
+    (Exit::Internal as u8, "internal error (a bug)"),
+    (
+        Exit::Usage as u8,
+        "usage: bad flag, bad date, unknown chain or include, start after end",
+    ),
+    (
+        Exit::Config as u8,
+        "configuration: no API key, no base URL, unreadable or invalid config file",
+    ),
+    (
+        Exit::KeyRejected as u8,
+        "the service rejected the API key (401/403)",
+    ),
+    (
+        Exit::RequestRejected as u8,
+        "the service rejected the request (other 4xx)",
+    ),
+    (
+        Exit::ServiceFailed as u8,
+        "the service failed (5xx, or 429 after the retries)",
+    ),
+    (
+        Exit::Network as u8,
+        "network: cannot connect, timed out, body cut short, TLS failure (after the retries), or a redirect to another origin refused",
+    ),
+    (
+        Exit::BadResponse as u8,
+        "the service answered something that is not the documented shape",
+    ),
+    (
+        Exit::Output as u8,
+        "output: cannot write the file, or --merge found other columns",
+    ),
+    (
+        Exit::Interrupted as u8,
+        "interrupted (Ctrl-C); no partial output file is left",
+    ),
+];
+
+/// The environment variables the tool reads, and what for.
+pub const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        ENV_KEY,
+        "The API key. There is no flag for it: a flag would show in ps(1) and in the shell history.",
+    ),
+    (ENV_BASE_URL, "The service address, as --base-url."),
+    (ENV_PROFILE, "The profile of the config file, as --profile."),
+    (ENV_CONFIG, "The config file, as --config."),
+    (
+        "XDG_CONFIG_HOME",
+        "Where the config folder is; HOME/.config when unset.",
+    ),
+    (
+        "NO_COLOR",
+        "When set and not empty, no colour (unless --color always).",
+    ),
+    ("CLICOLOR", "When 0, no colour."),
+    (
+        "CLICOLOR_FORCE",
+        "When set and not 0, colour even when stdout is not a terminal.",
+    ),
+];
+
+pub(super) fn environment(roff: &mut Roff) {
+    roff.control("SH", ["ENVIRONMENT"]);
+    for (name, meaning) in ENVIRONMENT {
+        roff.control("TP", [])
+            .text([bold(*name)])
+            .text([roman(*meaning)]);
+    }
+    roff.control("PP", []).text([roman(
+        "Settings are taken, highest first, from the flag, the environment, the selected profile of the config file, the top level of the config file, and the default.",
+    )]);
+}
+
+pub(super) fn files(roff: &mut Roff) {
+    roff.control("SH", ["FILES"]);
+    roff.control("TP", [])
+        .text([italic("$XDG_CONFIG_HOME/chain-metrics/config.toml")])
+        .text([roman(
+            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, allow_http, timeout, retries, jobs, method, chunk_days. An unknown key is an error that names it and its line.",
+        )]);
+}
+
+pub(super) fn exit_status(roff: &mut Roff) {
+    roff.control("SH", ["EXIT STATUS"]);
+    for (code, meaning) in EXIT_CODES {
+        roff.control("TP", [])
+            .text([bold(code.to_string())])
+            .text([roman(*meaning)]);
+    }
+    roff.control("PP", []).text([roman(
+        "Every error is one line on stderr starting with error:, sometimes followed by a line starting with hint: that says what to do.",
+    )]);
+}
+
+pub(super) fn examples(roff: &mut Roff, examples: &[String]) {
+    if examples.is_empty() {
+        return;
+    }
+    roff.control("SH", ["EXAMPLES"]);
+    for (i, example) in examples.iter().enumerate() {
+        // A paragraph break right after the heading is one mandoc warns about.
+        if i > 0 {
+            roff.control("PP", []);
+        }
+        roff.control("RS", ["4"])
+            .control("nf", [])
+            .text([roman(example.as_str())])
+            .control("fi", [])
+            .control("RE", []);
+    }
+}
+
+pub(super) fn see_also(roff: &mut Roff, name: &str, parents: &[String], cmd: &clap::Command) {
+    let mut pages: Vec<String> = (1..=parents.len())
+        .map(|n| parents[..n].join("-"))
+        .collect();
+    pages.extend(super::visible_subcommands(cmd).map(|sub| format!("{name}-{}", sub.get_name())));
+    if pages.is_empty() {
+        return;
+    }
+    roff.control("SH", ["SEE ALSO"]);
+    let last = pages.len() - 1;
+    for (i, page) in pages.iter().enumerate() {
+        let separator = if i == last { "" } else { "," };
+        roff.control("BR", [page.as_str(), &format!("(1){separator}")]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_exit_code_is_documented_once() {
+        let all = [
+            Exit::Internal,
+            Exit::Usage,
+            Exit::Config,
+            Exit::KeyRejected,
+            Exit::RequestRejected,
+            Exit::ServiceFailed,
+            Exit::Network,
+            Exit::BadResponse,
+            Exit::Output,
+            Exit::Interrupted,
+        ];
+        for exit in all {
+            // Exhaustive on purpose: a new exit code stops the build here until it is listed.
+            match exit {
+                Exit::Internal
+                | Exit::Usage
+                | Exit::Config
+                | Exit::KeyRejected
+                | Exit::RequestRejected
+                | Exit::ServiceFailed
+                | Exit::Network
+                | Exit::BadResponse
+                | Exit::Output
+                | Exit::Interrupted => {}
+            }
+            let listed = EXIT_CODES.iter().filter(|(c, _)| *c == exit as u8).count();
+            assert_eq!(listed, 1, "{exit:?}");
+        }
+        assert_eq!(EXIT_CODES.len(), all.len() + 1, "0 and the failures");
+    }
+}
