@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::chain::ChainArg;
+use crate::config_edit::ConfigKey;
 use crate::config_file::MethodChoice;
 use crate::dates::{parse_last, DaySpec};
 use crate::model::Item;
@@ -103,11 +104,92 @@ pub enum Command {
     /// The supported chains and their aliases
     Chains(ChainsArgs),
 
+    /// Store, check or remove the API key: login | status | logout
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  chain-metrics auth login\n  printf '%s\\n' \"$KEY\" | chain-metrics --profile ci auth login\n  chain-metrics auth status --format json"
+    )]
+    Auth(AuthCommand),
+
+    /// Read or change the config file: path | show | get KEY | set KEY VALUE | unset KEY
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics --profile staging config set timeout 60\n  chain-metrics config show"
+    )]
+    Config(ConfigCommand),
+
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(
         after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  CHAIN_METRICS_BASE_URL=http://127.0.0.1:8080 CHAIN_METRICS_API_KEY=test-key chain-metrics fees -c eth --last 7"
     )]
     Sandbox(SandboxArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Store the API key, read from a hidden prompt (or one line of stdin), after checking it
+    ///
+    /// It goes to the selected profile (--profile) of the config file (--config), created 0600.
+    Login(LoginArgs),
+
+    /// Where the API key comes from, and whether the service accepts it (exit 4 if not)
+    Status(StatusArgs),
+
+    /// Remove the stored API key from the selected profile (other settings stay)
+    Logout,
+}
+
+#[derive(Debug, Args)]
+pub struct LoginArgs {
+    /// Store the key without asking the service whether it accepts it
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Do not ask the service: only say where the key comes from
+    #[arg(long)]
+    pub no_verify: bool,
+
+    /// Output format
+    #[arg(short, long, value_name = "FMT", default_value = "text")]
+    pub format: StatusFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the config file's path
+    Path,
+
+    /// Print the effective settings, each with where it comes from (the key redacted)
+    Show,
+
+    /// Print a value stored in the file: the selected profile's, else the top level's
+    Get {
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+    },
+
+    /// Store a value in the selected profile (or the top level), checked first
+    Set {
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+        #[arg(value_name = "VALUE", allow_hyphen_values = true)]
+        value: String,
+    },
+
+    /// Remove a value from the selected profile (or the top level)
+    Unset {
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -184,5 +266,24 @@ mod tests {
     fn clap_definition_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
+    }
+
+    /// clap prints an argument's environment value in `--help` unless told not to: a key in
+    /// the environment must never reach the help text.
+    #[test]
+    fn no_environment_value_is_shown_in_help() {
+        use clap::CommandFactory;
+        fn check(command: &clap::Command) {
+            for arg in command.get_arguments() {
+                assert!(
+                    arg.get_env().is_none() || arg.is_hide_env_values_set(),
+                    "{} --{:?} shows its environment value in --help",
+                    command.get_name(),
+                    arg.get_long()
+                );
+            }
+            command.get_subcommands().for_each(check);
+        }
+        check(&Cli::command());
     }
 }

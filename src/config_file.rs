@@ -25,6 +25,8 @@ pub struct FileSettings {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_key_command: Option<String>,
+    /// Seconds `api_key_command` may take (default 60).
+    pub api_key_command_timeout: Option<f64>,
     pub allow_http: Option<bool>,
     pub timeout: Option<f64>,
     pub retries: Option<u32>,

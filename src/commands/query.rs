@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use super::{format_or_default, note, random_key, setting_flags, write_stdout};
+use super::{format_or_default, note, random_key, resolve_settings, write_stdout};
 use crate::chain;
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::{Client, ClientOptions, Trace};
@@ -32,7 +32,7 @@ pub fn run(
         range,
         includes,
     };
-    let settings = Settings::resolve(&setting_flags(global))?;
+    let settings = resolve_settings(global)?;
     let format = format_or_default(args.format);
 
     // The sandbox lives until the end of this function: the whole run talks to it.
