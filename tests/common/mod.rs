@@ -2,10 +2,12 @@
 //! and a scripted HTTP server for answers the sandbox never gives. All on 127.0.0.1.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -70,9 +72,13 @@ impl Env {
         self.config_dir().join("config.toml")
     }
 
+    /// Writes the default config file, private (0600) as the tool itself creates it.
     pub fn write_config(&self, text: &str) {
+        use std::os::unix::fs::PermissionsExt;
         std::fs::create_dir_all(self.config_dir()).unwrap();
         std::fs::write(self.config_path(), text).unwrap();
+        let private = std::fs::Permissions::from_mode(0o600);
+        std::fs::set_permissions(self.config_path(), private).unwrap();
     }
 
     pub fn command(&self) -> Command {
@@ -92,28 +98,76 @@ impl Env {
 
     /// Runs the binary with `args`, and checks that the test key appears in no output.
     pub fn run(&self, args: &[&str]) -> Run {
-        let output = self.command().args(args).output().unwrap();
+        self.run_with_stdin(args, None)
+    }
+
+    /// As `run`, with `input` on stdin (how scripts hand `auth login` the key).
+    pub fn run_with_stdin(&self, args: &[&str], input: Option<&str>) -> Run {
+        let mut command = self.command();
+        command.args(args);
+        if input.is_some() {
+            command.stdin(Stdio::piped());
+        }
+        let mut child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if let Some(input) = input {
+            // A binary that exits without reading all of stdin closes the pipe: not a test error.
+            let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        }
+        let output = child.wait_with_output().unwrap();
         let run = Run {
             code: output.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         };
-        assert_no_key(&run, args);
+        check_output(&format!("chain-metrics {args:?}"), &run.stdout, &run.stderr);
         run
     }
 }
 
-/// Fails if the test key is anywhere in what a run printed.
-pub fn assert_no_key(run: &Run, args: &[&str]) {
+/// Where every test binary writes the transcript of what the binary printed, one file per
+/// test binary; tests/leaks.rs scans them all for the key.
+pub fn transcripts_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("transcripts")
+}
+
+/// The transcript of this test process, started afresh when the process writes to it first.
+fn transcript() -> &'static Mutex<File> {
+    static FILE: OnceLock<Mutex<File>> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let dir = transcripts_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = std::env::current_exe().unwrap();
+        let name = exe.file_stem().unwrap().to_string_lossy().into_owned();
+        Mutex::new(File::create(dir.join(format!("{name}.log"))).unwrap())
+    })
+}
+
+/// Records what one run of the binary printed in the transcript, and fails at once if the
+/// test key is anywhere in it.
+pub fn check_output(what: &str, stdout: &str, stderr: &str) {
+    {
+        let mut file = transcript().lock().unwrap_or_else(|e| e.into_inner());
+        write!(
+            file,
+            "$ {what}\n--- stdout\n{stdout}\n--- stderr\n{stderr}\n"
+        )
+        .unwrap();
+    }
     assert!(
-        !run.stdout.contains(KEY) && !run.stderr.contains(KEY),
-        "the API key leaked in the output of {args:?}:\n{run:?}"
+        !stdout.contains(KEY) && !stderr.contains(KEY),
+        "the API key leaked in the output of {what}:\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
     );
 }
 
-/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port.
+/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port. What it prints on
+/// stderr is checked for the key when it stops.
 pub struct Sandbox {
     child: Child,
+    stderr: Option<JoinHandle<String>>,
     pub url: String,
 }
 
@@ -125,9 +179,15 @@ impl Sandbox {
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -137,7 +197,11 @@ impl Sandbox {
             url.starts_with("http://127.0.0.1:"),
             "sandbox printed {line:?}"
         );
-        Sandbox { child, url }
+        Sandbox {
+            child,
+            stderr: Some(stderr),
+            url,
+        }
     }
 }
 
@@ -145,6 +209,15 @@ impl Drop for Sandbox {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let stderr = self.stderr.take().and_then(|t| t.join().ok());
+        // A second panic while a test is already failing would abort the whole test binary.
+        if !std::thread::panicking() {
+            check_output(
+                &format!("chain-metrics sandbox at {}", self.url),
+                &self.url,
+                &stderr.unwrap_or_default(),
+            );
+        }
     }
 }
 
