@@ -180,13 +180,38 @@ impl ConfigDocument {
             .unwrap_or(false)
     }
 
-    /// Sets `key`, keeping the comment and spacing around a value it replaces.
+    /// Sets `key`, keeping the key's spacing and the comments around a value it replaces.
     pub fn set(&mut self, profile: Option<&str>, key: ConfigKey, mut value: Value) {
+        // A file of nothing but comments holds them as trailing text, which would end up
+        // below the first entry; they move above it, where the user wrote them.
+        let header = match self.doc.as_table().is_empty() {
+            true => self.doc.trailing().as_str().unwrap_or("").to_owned(),
+            false => String::new(),
+        };
         let table = self.table_mut(profile);
-        if let Some(old) = table.get(key.name()).and_then(Item::as_value) {
-            *value.decor_mut() = old.decor().clone();
+        match table.get_mut(key.name()).and_then(Item::as_value_mut) {
+            Some(old) => {
+                *value.decor_mut() = old.decor().clone();
+                *old = value;
+            }
+            None => {
+                table.insert(key.name(), Item::Value(value));
+            }
         }
-        table.insert(key.name(), Item::Value(value));
+        if !header.is_empty() {
+            self.doc.set_trailing("");
+            let root = self.doc.as_table_mut();
+            match profile {
+                None => root
+                    .key_mut(key.name())
+                    .map(|mut k| k.leaf_decor_mut().set_prefix(header)),
+                Some(name) => root
+                    .get_mut("profiles")
+                    .and_then(|p| p.get_mut(name))
+                    .and_then(Item::as_table_mut)
+                    .map(|t| t.decor_mut().set_prefix(header)),
+            };
+        }
     }
 
     /// Removes `key` from that table; false if it was not there.
