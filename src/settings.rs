@@ -267,8 +267,22 @@ impl Settings {
             .map_err(|e| Failure::config(format!("base URL from {}: {e}", base.source)))
     }
 
-    /// The API key, running `api_key_command` if that is where it comes from.
+    /// The API key, running `api_key_command` if that is where it comes from; checked to be
+    /// sendable in a header.
     pub fn api_key(&self) -> Result<ApiKey> {
+        let key = self.find_key()?;
+        key.check_header().map_err(|e| {
+            let source = self
+                .key
+                .as_ref()
+                .map(|k| k.source.to_string())
+                .unwrap_or_default();
+            Failure::config(format!("{e} (key from {source})"))
+        })?;
+        Ok(key)
+    }
+
+    fn find_key(&self) -> Result<ApiKey> {
         match &self.key {
             None => Err(Failure::config("no API key is set").with_hint(format!(
                 "set {ENV_KEY}, or api_key or api_key_command in {}; or try --sandbox, which needs no account",

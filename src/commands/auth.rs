@@ -87,11 +87,13 @@ fn read_key() -> Result<ApiKey> {
             .map_err(|e| Failure::usage(format!("cannot read the key from stdin: {e}")))?;
         line
     };
-    ApiKey::new(&text).ok_or_else(|| {
+    let key = ApiKey::new(&text).ok_or_else(|| {
         Failure::usage("no API key was given").with_hint(
             "type it at the prompt, or pipe it in: printf '%s\\n' \"$KEY\" | chain-metrics auth login",
         )
-    })
+    })?;
+    key.check_header().map_err(Failure::usage)?;
+    Ok(key)
 }
 
 /// Asks for one day of ETHEREUM fees, the smallest request that needs a valid key.

@@ -82,10 +82,15 @@ impl Env {
     }
 
     pub fn command(&self) -> Command {
-        let mut command = Command::new(binary());
+        self.prepared(binary(), std::env::var("PATH").unwrap_or_default())
+    }
+
+    /// `program` with this environment only: the temporary HOME, `vars`, and `path`.
+    fn prepared(&self, program: impl AsRef<std::ffi::OsStr>, path: String) -> Command {
+        let mut command = Command::new(program);
         command
             .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("PATH", path)
             .env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path().join(".config"))
             .current_dir(self.home.path())
@@ -99,6 +104,25 @@ impl Env {
     /// Runs the binary with `args`, and checks that the test key appears in no output.
     pub fn run(&self, args: &[&str]) -> Run {
         self.run_with_stdin(args, None)
+    }
+
+    /// Runs a bash script in the same environment, `chain-metrics` first on its PATH, for what
+    /// needs a shell (pipes); its output is checked and recorded like every run's.
+    pub fn run_shell(&self, script: &str) -> Run {
+        let bin = binary().parent().unwrap().display().to_string();
+        let path = format!("{bin}:{}", std::env::var("PATH").unwrap_or_default());
+        let output = self
+            .prepared("bash", path)
+            .args(["-c", script])
+            .output()
+            .unwrap();
+        let run = Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        check_output(&format!("bash -c {script:?}"), &run.stdout, &run.stderr);
+        run
     }
 
     /// As `run`, with `input` on stdin (how scripts hand `auth login` the key).
