@@ -3,6 +3,7 @@
 //! The flow is cli (parse) -> settings (resolve) -> client (fetch) -> render (write); `commands` runs
 //! it and `main` maps the outcome to an exit code.
 
+pub mod base_url;
 pub mod chain;
 pub mod cli;
 pub mod client;

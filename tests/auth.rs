@@ -45,6 +45,27 @@ fn login_reads_stdin_checks_the_key_and_stores_it_in_a_private_file() {
 }
 
 #[test]
+fn login_on_a_terminal_asks_with_a_hidden_prompt() {
+    let sandbox = Sandbox::start(&[]);
+    let env = env_for(&sandbox.url);
+    let prompt = "API key (input hidden): ";
+    let run = env.run_on_terminal(&["auth", "login"], prompt, KEY);
+    assert_eq!(run.code, 0, "{run:?}");
+    // Line ends on a terminal are \r\n; a trailing blank line comes and goes with timing.
+    assert_eq!(
+        run.stdout.trim_end(),
+        format!(
+            "{prompt}\r\nstored the API key ****51d4 in config file {} (the service accepted it)",
+            env.config_path().display()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(env.config_path()).unwrap(),
+        format!("api_key = \"{KEY}\"\n")
+    );
+}
+
+#[test]
 fn a_rejected_key_exits_4_and_is_not_stored() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);

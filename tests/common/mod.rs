@@ -125,6 +125,64 @@ impl Env {
         run
     }
 
+    /// Runs the binary on a pseudo-terminal, as a person would: waits for `prompt`, then for
+    /// the terminal's echo to be switched off, then types `input` and Enter. `stdout` is what
+    /// the terminal showed (the program's stdout and stderr together), checked and recorded.
+    pub fn run_on_terminal(&self, args: &[&str], prompt: &str, input: &str) -> Run {
+        use portable_pty::{CommandBuilder, PtySize};
+        let pty = portable_pty::native_pty_system()
+            .openpty(PtySize::default())
+            .unwrap();
+        let mut command = CommandBuilder::new(binary());
+        command.env_clear();
+        command.env("PATH", std::env::var("PATH").unwrap_or_default());
+        command.env("HOME", self.home.path());
+        command.env("XDG_CONFIG_HOME", self.home.path().join(".config"));
+        for (name, value) in &self.vars {
+            command.env(name, value);
+        }
+        command.cwd(self.home.path());
+        command.args(args);
+        let mut child = pty.slave.spawn_command(command).unwrap();
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let (sender, chunks) = std::sync::mpsc::channel::<Vec<u8>>();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n @ 1..) = reader.read(&mut buffer) {
+                let _ = sender.send(buffer[..n].to_vec());
+            }
+        });
+        let mut shown = Vec::new();
+        while !String::from_utf8_lossy(&shown).contains(prompt) {
+            match chunks.recv() {
+                Ok(chunk) => shown.extend(chunk),
+                Err(_) => panic!(
+                    "no prompt {prompt:?}; the terminal showed {:?}",
+                    String::from_utf8_lossy(&shown)
+                ),
+            }
+        }
+        wait_for_echo_off(pty.master.as_raw_fd().unwrap());
+        let mut writer = pty.master.take_writer().unwrap();
+        writer.write_all(format!("{input}\r").as_bytes()).unwrap();
+        let code = child.wait().unwrap().exit_code() as i32;
+        drop(writer);
+        drop(pty.master);
+        shown.extend(chunks.iter().flatten());
+        let run = Run {
+            code,
+            stdout: String::from_utf8_lossy(&shown).into_owned(),
+            stderr: String::new(),
+        };
+        check_output(
+            &format!("chain-metrics {args:?} on a terminal"),
+            &run.stdout,
+            "",
+        );
+        run
+    }
+
     /// As `run`, with `input` on stdin (how scripts hand `auth login` the key).
     pub fn run_with_stdin(&self, args: &[&str], input: Option<&str>) -> Run {
         let mut command = self.command();
@@ -149,6 +207,20 @@ impl Env {
         };
         check_output(&format!("chain-metrics {args:?}"), &run.stdout, &run.stderr);
         run
+    }
+}
+
+/// Waits until the program has switched the terminal's echo off (a password prompt does so
+/// just after printing itself); after 10 s it gives up, and the typed text will show.
+fn wait_for_echo_off(master: std::os::unix::io::RawFd) {
+    for _ in 0..10_000 {
+        // SAFETY: `termios` is plain data, and `master` is an open terminal descriptor.
+        let mut settings: libc::termios = unsafe { std::mem::zeroed() };
+        let read = unsafe { libc::tcgetattr(master, &mut settings) };
+        if read == 0 && settings.c_lflag & libc::ECHO == 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
     }
 }
 
