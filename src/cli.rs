@@ -8,6 +8,7 @@ use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use crate::chain::ChainArg;
 use crate::completion::{self, Shell};
+use crate::config_edit::ConfigKey;
 use crate::config_file::MethodChoice;
 use crate::dates::{parse_last, DaySpec};
 use crate::model::Item;
@@ -129,6 +130,20 @@ pub enum Command {
     )]
     Chains(ChainsArgs),
 
+    /// Store, check or remove the API key: login | status | logout
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  chain-metrics auth login\n  chain-metrics auth status --format json\n  chain-metrics auth logout --profile ci"
+    )]
+    Auth(AuthCommand),
+
+    /// Read or change the config file: path | show | get KEY | set KEY VALUE | unset KEY
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics config set timeout 60 --profile staging\n  chain-metrics config show"
+    )]
+    Config(ConfigCommand),
+
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(
         after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\nWithout --key it makes up a key and prints the `export` line that points the other commands at it.\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  chain-metrics sandbox --listen 127.0.0.1:0 --latency 200 --fail-rate 0.1"
@@ -140,6 +155,101 @@ pub enum Command {
         after_help = "Examples:\n  chain-metrics completions bash > ~/.local/share/bash-completion/completions/chain-metrics\n  chain-metrics completions fish > ~/.config/fish/completions/chain-metrics.fish"
     )]
     Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Store the API key, read from a hidden prompt (or one line of stdin), after checking it
+    ///
+    /// It goes to the selected profile (--profile) of the config file (--config), created 0600.
+    #[command(
+        after_help = "Examples:\n  chain-metrics auth login\n  printf '%s\\n' \"$KEY\" | chain-metrics auth login --profile ci --no-verify"
+    )]
+    Login(LoginArgs),
+
+    /// Where the API key comes from, and whether the service accepts it (exit 4 if not)
+    #[command(
+        after_help = "Examples:\n  chain-metrics auth status\n  chain-metrics auth status --format json --no-verify"
+    )]
+    Status(StatusArgs),
+
+    /// Remove the stored API key from the selected profile (other settings stay)
+    #[command(
+        after_help = "Examples:\n  chain-metrics auth logout\n  chain-metrics auth logout --profile ci"
+    )]
+    Logout,
+}
+
+#[derive(Debug, Args)]
+pub struct LoginArgs {
+    /// Store the key without asking the service whether it accepts it
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Do not ask the service: only say where the key comes from
+    #[arg(long)]
+    pub no_verify: bool,
+
+    /// Output format
+    #[arg(short, long, value_name = "FMT", default_value = "text")]
+    pub format: StatusFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the config file's path
+    #[command(
+        after_help = "Examples:\n  chain-metrics config path\n  chain-metrics config path --config ./team.toml"
+    )]
+    Path,
+
+    /// Print the effective settings, each with where it comes from (the key redacted)
+    #[command(
+        after_help = "Examples:\n  chain-metrics config show\n  chain-metrics config show --profile staging"
+    )]
+    Show,
+
+    /// Print a value stored in the file: the selected profile's, else the top level's
+    #[command(
+        after_help = "Examples:\n  chain-metrics config get base_url\n  chain-metrics config get timeout --profile staging"
+    )]
+    Get {
+        /// The setting to read
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+    },
+
+    /// Store a value in the selected profile (or the top level), checked first
+    #[command(
+        after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics config set method get --profile staging"
+    )]
+    Set {
+        /// The setting to store
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+        /// Its new value, checked before the file is touched
+        #[arg(value_name = "VALUE", allow_hyphen_values = true)]
+        value: String,
+    },
+
+    /// Remove a value from the selected profile (or the top level)
+    #[command(
+        after_help = "Examples:\n  chain-metrics config unset timeout\n  chain-metrics config unset retries --profile staging"
+    )]
+    Unset {
+        /// The setting to remove
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+    },
 }
 
 #[derive(Debug, Args)]
@@ -251,5 +361,24 @@ mod tests {
     fn clap_definition_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
+    }
+
+    /// clap prints an argument's environment value in `--help` unless told not to: a key in
+    /// the environment must never reach the help text.
+    #[test]
+    fn no_environment_value_is_shown_in_help() {
+        use clap::CommandFactory;
+        fn check(command: &clap::Command) {
+            for arg in command.get_arguments() {
+                assert!(
+                    arg.get_env().is_none() || arg.is_hide_env_values_set(),
+                    "{} --{:?} shows its environment value in --help",
+                    command.get_name(),
+                    arg.get_long()
+                );
+            }
+            command.get_subcommands().for_each(check);
+        }
+        check(&Cli::command());
     }
 }

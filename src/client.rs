@@ -223,7 +223,8 @@ impl Client {
             self.trace(|| {
                 format!(
                     "retry {} of {} in {} ms",
-                    backoff.attempts(),
+                    // `next_wait` has already counted the attempt about to be made.
+                    backoff.attempts() - 1,
                     self.retries,
                     wait.as_millis()
                 )

@@ -25,6 +25,8 @@ pub struct FileSettings {
     pub base_url: Option<String>,
     pub api_key: Option<String>,
     pub api_key_command: Option<String>,
+    /// Seconds `api_key_command` may take (default 60).
+    pub api_key_command_timeout: Option<f64>,
     pub allow_http: Option<bool>,
     pub timeout: Option<f64>,
     pub retries: Option<u32>,
@@ -86,7 +88,7 @@ impl ConfigLocation {
 /// Parses config text; errors are one line that names the line number and the offending key.
 pub fn parse(text: &str) -> Result<FileSettings, String> {
     let settings: FileSettings = toml::from_str(text).map_err(|e| {
-        let message = e.message().trim().replace('\n', " ");
+        let message = without_values(&e.message().trim().replace('\n', " "));
         match e.span() {
             Some(span) => {
                 let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
@@ -101,6 +103,29 @@ pub fn parse(text: &str) -> Result<FileSettings, String> {
         }
     }
     Ok(settings)
+}
+
+/// A parse message with the offending value left out: serde quotes it (`invalid type: string
+/// "..."`, ``unknown variant `...` ``), and it may be an API key put on the wrong line.
+fn without_values(message: &str) -> String {
+    let cut = |message: &str, open: &str, close: &str, instead: &str| match message.find(open) {
+        Some(start) => match message[start + open.len()..].find(close) {
+            Some(len) => format!(
+                "{}{instead}{}",
+                &message[..start],
+                &message[start + open.len() + len + close.len()..]
+            ),
+            None => message.to_owned(),
+        },
+        None => message.to_owned(),
+    };
+    let message = cut(message, "string \"", "\", expected", "a string, expected");
+    cut(
+        &message,
+        "unknown variant `",
+        "`, expected",
+        "unknown value, expected",
+    )
 }
 
 #[cfg(test)]
@@ -126,7 +151,12 @@ mod tests {
         let err = parse("[profiles.p]\n\nbase = 1\n").unwrap_err();
         assert!(err.starts_with("line 3: unknown field `base`"), "{err}");
         let err = parse("timeout = \"slow\"\n").unwrap_err();
-        assert!(err.starts_with("line 1: invalid type"), "{err}");
+        assert_eq!(err, "line 1: invalid type: a string, expected f64");
+        let err = parse("method = \"sk-12345\"\n").unwrap_err();
+        assert_eq!(
+            err,
+            "line 1: unknown value, expected one of `auto`, `post`, `get`"
+        );
         let err = parse("base_url = \n").unwrap_err();
         assert!(err.starts_with("line 1: "), "{err}");
         let err = parse("[profiles.a.profiles.b]\n").unwrap_err();

@@ -6,11 +6,13 @@ use std::time::{Duration, Instant};
 
 use crate::secret::ApiKey;
 
-/// How long the command may take: long enough to unlock a password manager interactively.
-const LIMIT: Duration = Duration::from_secs(60);
+/// How long the command may take by default: long enough to unlock a password manager
+/// interactively; `api_key_command_timeout` changes it.
+pub const DEFAULT_LIMIT: Duration = Duration::from_secs(60);
 
-/// Runs `command` through the shell. The error never includes what the command printed.
-pub fn run(command: &str) -> Result<ApiKey, String> {
+/// Runs `command` through the shell, for at most `limit`. The error never includes what the
+/// command printed.
+pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(command)
@@ -28,10 +30,10 @@ pub fn run(command: &str) -> Result<ApiKey, String> {
     let status = loop {
         match child.try_wait().map_err(|e| format!("failed: {e}"))? {
             Some(status) => break status,
-            None if started.elapsed() > LIMIT => {
+            None if started.elapsed() > limit => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("did not finish within {} s", LIMIT.as_secs()));
+                return Err(format!("did not finish within {} s", limit.as_secs_f64()));
             }
             None => std::thread::sleep(Duration::from_millis(10)),
         }
@@ -50,15 +52,28 @@ pub fn run(command: &str) -> Result<ApiKey, String> {
 mod tests {
     use super::*;
 
+    fn run_default(command: &str) -> Result<ApiKey, String> {
+        run(command, DEFAULT_LIMIT)
+    }
+
+    #[test]
+    fn a_command_that_hangs_is_stopped_at_the_limit() {
+        let err = run("echo partial; sleep 5", Duration::from_millis(200)).unwrap_err();
+        assert_eq!(err, "did not finish within 0.2 s");
+    }
+
     #[test]
     fn stdout_trimmed_is_the_key() {
-        assert_eq!(run("printf '  abc-123\\n'").unwrap().expose(), "abc-123");
+        assert_eq!(
+            run_default("printf '  abc-123\\n'").unwrap().expose(),
+            "abc-123"
+        );
     }
 
     #[test]
     fn failures_never_echo_output() {
-        let err = run("echo secret-ish; exit 3").unwrap_err();
+        let err = run_default("echo secret-ish; exit 3").unwrap_err();
         assert_eq!(err, "failed (exit status: 3)");
-        assert_eq!(run("true").unwrap_err(), "printed nothing");
+        assert_eq!(run_default("true").unwrap_err(), "printed nothing");
     }
 }

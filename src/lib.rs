@@ -3,12 +3,15 @@
 //! The flow is cli (parse) -> settings (resolve) -> client (fetch) -> render (write); `commands` runs
 //! it and `main` maps the outcome to an exit code.
 
+pub mod base_url;
 pub mod chain;
 pub mod cli;
 pub mod client;
 pub mod commands;
 pub mod completion;
+pub mod config_edit;
 pub mod config_file;
+pub mod config_store;
 pub mod dates;
 pub mod dry_run;
 pub mod error;

@@ -29,6 +29,15 @@ impl ApiKey {
         }
     }
 
+    /// Refuses a key that cannot travel in an HTTP header (control characters, non-ASCII):
+    /// caught here it is a configuration error, not a network failure retried in vain.
+    pub fn check_header(&self) -> Result<(), String> {
+        match self.0.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            true => Ok(()),
+            false => Err("the API key holds characters that cannot be sent in an HTTP header (control characters or non-ASCII)".into()),
+        }
+    }
+
     /// Replaces every occurrence of the key in `text` (a service may echo it back).
     pub fn scrub(&self, text: &str) -> String {
         text.replace(&self.0, "****")
@@ -63,5 +72,8 @@ mod tests {
             "bad key ****!"
         );
         assert!(ApiKey::new("  ").is_none());
+        assert!(key.check_header().is_ok());
+        assert!(ApiKey::new("ab\u{1}cd").unwrap().check_header().is_err());
+        assert!(ApiKey::new("schlüssel").unwrap().check_header().is_err());
     }
 }

@@ -1,10 +1,13 @@
 //! Resolves every setting from flag, environment, profile, config top level and default.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::Url;
+
+pub use crate::base_url::{check_base_url, is_loopback};
 
 use crate::config_file::{ConfigLocation, FileSettings, MethodChoice};
 use crate::error::{Failure, Result};
@@ -68,7 +71,7 @@ pub struct SettingFlags {
 #[derive(Clone, Debug)]
 pub struct Settings {
     pub config: ConfigLocation,
-    pub profile: Option<String>,
+    pub profile: Option<Sourced<String>>,
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
     pub allow_http: bool,
@@ -76,35 +79,100 @@ pub struct Settings {
     pub retries: u32,
     pub jobs: usize,
     pub method: MethodChoice,
+    pub key_command_timeout: Duration,
+    /// Where each of the plain settings above came from, by config key, for `config show`.
+    pub sources: BTreeMap<&'static str, Source>,
+    /// Problems worth a warning that do not stop the run (a config file others can read).
+    pub warnings: Vec<String>,
 }
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
+/// One level of the config file: the selected profile's table, or the top level.
+type Layer<'a> = (&'a FileSettings, Source);
+
+/// The first layer that holds a setting, with its source.
+fn from_layers<T>(
+    layers: &[Layer],
+    get: impl Fn(&FileSettings) -> Option<T>,
+) -> Option<Sourced<T>> {
+    layers.iter().find_map(|(layer, source)| {
+        get(layer).map(|value| Sourced {
+            value,
+            source: source.clone(),
+        })
+    })
+}
+
+/// The flag if given, else the config file's layers, else the default.
+fn pick<T>(
+    flag: Option<(T, &'static str)>,
+    layers: &[Layer],
+    get: impl Fn(&FileSettings) -> Option<T>,
+    default: T,
+) -> Sourced<T> {
+    match flag {
+        Some((value, name)) => Sourced {
+            value,
+            source: Source::Flag(name),
+        },
+        None => from_layers(layers, get).unwrap_or(Sourced {
+            value: default,
+            source: Source::Default,
+        }),
+    }
+}
+
+/// Seconds as a positive duration, or a configuration error naming the setting.
+fn seconds(setting: &str, value: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            Failure::config(format!(
+                "{setting} {value} is not a positive number of seconds"
+            ))
+        })
+}
+
 impl Settings {
     pub fn resolve(flags: &SettingFlags) -> Result<Settings> {
+        Settings::resolve_profile(flags, false)
+    }
+
+    /// As `resolve`, but a selected profile missing from the file reads as empty: `auth login`
+    /// is how a profile gets created.
+    pub fn resolve_allowing_new_profile(flags: &SettingFlags) -> Result<Settings> {
+        Settings::resolve_profile(flags, true)
+    }
+
+    fn resolve_profile(flags: &SettingFlags, new_profile_ok: bool) -> Result<Settings> {
         let config = ConfigLocation::find(flags.config.as_deref(), env(ENV_CONFIG))?;
         let file = config.load()?;
-        let profile_name = flags.profile.clone().or_else(|| env(ENV_PROFILE));
-        let profile = match &profile_name {
-            Some(name) => Some(find_profile(&file, name, &config)?),
+        let profile = match (&flags.profile, env(ENV_PROFILE)) {
+            (Some(name), _) => Some(Sourced {
+                value: name.clone(),
+                source: Source::Flag("--profile"),
+            }),
+            (None, Some(name)) => Some(Sourced {
+                value: name,
+                source: Source::Env(ENV_PROFILE),
+            }),
+            (None, None) => None,
+        };
+        let table = match &profile {
+            Some(name) => find_profile(&file, &name.value, &config, new_profile_ok)?,
             None => None,
         };
         // Highest first: profile table, then top level.
-        let layers: Vec<(&FileSettings, Source)> = profile
-            .map(|p| (p, Source::Profile(profile_name.clone().unwrap_or_default())))
+        let layers: Vec<Layer> = table
+            .zip(profile.as_ref())
+            .map(|(t, name)| (t, Source::Profile(name.value.clone())))
             .into_iter()
             .chain([(&file, Source::File)])
             .collect();
-        let from_file = |get: &dyn Fn(&FileSettings) -> Option<String>| {
-            layers.iter().find_map(|(layer, source)| {
-                get(layer).map(|value| Sourced {
-                    value,
-                    source: source.clone(),
-                })
-            })
-        };
 
         let base_url = match (&flags.base_url, env(ENV_BASE_URL)) {
             (Some(url), _) => Some(Sourced {
@@ -115,68 +183,78 @@ impl Settings {
                 value: url,
                 source: Source::Env(ENV_BASE_URL),
             }),
-            (None, None) => from_file(&|l| l.base_url.clone()),
+            (None, None) => from_layers(&layers, |l| l.base_url.clone()),
         };
         let key = match env(ENV_KEY).and_then(|k| ApiKey::new(&k)) {
             Some(key) => Some(Sourced {
                 value: KeySetting::Key(key),
                 source: Source::Env(ENV_KEY),
             }),
-            None => layers.iter().find_map(|(layer, source)| {
-                let setting = match (&layer.api_key, &layer.api_key_command) {
+            None => from_layers(&layers, |layer| {
+                match (&layer.api_key, &layer.api_key_command) {
                     (Some(key), _) => ApiKey::new(key).map(KeySetting::Key),
                     (None, Some(command)) => Some(KeySetting::Command(command.clone())),
                     (None, None) => None,
-                }?;
-                Some(Sourced {
-                    value: setting,
-                    source: source.clone(),
-                })
+                }
             }),
         };
-        let pick = |get: fn(&FileSettings) -> Option<f64>| layers.iter().find_map(|(l, _)| get(l));
 
-        let timeout = flags
-            .timeout
-            .or_else(|| pick(|l| l.timeout))
-            .unwrap_or(30.0);
-        let timeout = Duration::try_from_secs_f64(timeout)
-            .ok()
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| {
-                Failure::config(format!(
-                    "timeout {timeout} is not a positive number of seconds"
-                ))
-            })?;
-        let retries = flags
-            .retries
-            .or_else(|| layers.iter().find_map(|(l, _)| l.retries))
-            .unwrap_or(3);
-        let jobs = flags
-            .jobs
-            .or_else(|| layers.iter().find_map(|(l, _)| l.jobs))
-            .unwrap_or(8);
-        if jobs == 0 {
-            return Err(Failure::config("jobs must be at least 1"));
+        let timeout = pick(
+            flags.timeout.map(|t| (t, "--timeout")),
+            &layers,
+            |l| l.timeout,
+            30.0,
+        );
+        let retries = pick(
+            flags.retries.map(|r| (r, "--retries")),
+            &layers,
+            |l| l.retries,
+            3,
+        );
+        let jobs = pick(flags.jobs.map(|j| (j, "--jobs")), &layers, |l| l.jobs, 8);
+        if jobs.value == 0 {
+            return Err(Failure::config(format!(
+                "jobs from {} must be at least 1",
+                jobs.source
+            )));
         }
-        let method = flags
-            .method
-            .or_else(|| layers.iter().find_map(|(l, _)| l.method))
-            .unwrap_or(MethodChoice::Auto);
-        let allow_http = layers
-            .iter()
-            .find_map(|(l, _)| l.allow_http)
-            .unwrap_or(false);
+        let method = pick(
+            flags.method.map(|m| (m, "--method")),
+            &layers,
+            |l| l.method,
+            MethodChoice::Auto,
+        );
+        let allow_http = pick(None, &layers, |l| l.allow_http, false);
+        let key_command_timeout = pick(
+            None,
+            &layers,
+            |l| l.api_key_command_timeout,
+            key_command::DEFAULT_LIMIT.as_secs_f64(),
+        );
+        let sources = BTreeMap::from([
+            ("timeout", timeout.source.clone()),
+            ("retries", retries.source),
+            ("jobs", jobs.source),
+            ("method", method.source),
+            ("allow_http", allow_http.source),
+            (
+                "api_key_command_timeout",
+                key_command_timeout.source.clone(),
+            ),
+        ]);
 
         Ok(Settings {
-            profile: profile_name,
+            profile,
             base_url,
             key,
-            allow_http,
-            timeout,
-            retries,
-            jobs,
-            method,
+            allow_http: allow_http.value,
+            timeout: seconds("timeout", timeout.value)?,
+            retries: retries.value,
+            jobs: jobs.value,
+            method: method.value,
+            key_command_timeout: seconds("api_key_command_timeout", key_command_timeout.value)?,
+            sources,
+            warnings: config.permission_warning().into_iter().collect(),
             config,
         })
     }
@@ -191,8 +269,22 @@ impl Settings {
             .map_err(|e| Failure::config(format!("base URL from {}: {e}", base.source)))
     }
 
-    /// The API key, running `api_key_command` if that is where it comes from.
+    /// The API key, running `api_key_command` if that is where it comes from; checked to be
+    /// sendable in a header.
     pub fn api_key(&self) -> Result<ApiKey> {
+        let key = self.find_key()?;
+        key.check_header().map_err(|e| {
+            let source = self
+                .key
+                .as_ref()
+                .map(|k| k.source.to_string())
+                .unwrap_or_default();
+            Failure::config(format!("{e} (key from {source})"))
+        })?;
+        Ok(key)
+    }
+
+    fn find_key(&self) -> Result<ApiKey> {
         match &self.key {
             None => Err(Failure::config("no API key is set").with_hint(format!(
                 "set {ENV_KEY}, or api_key or api_key_command in {}; or try --sandbox, which needs no account",
@@ -200,7 +292,7 @@ impl Settings {
             ))),
             Some(Sourced { value: KeySetting::Key(key), .. }) => Ok(key.clone()),
             Some(Sourced { value: KeySetting::Command(command), source }) => {
-                key_command::run(command).map_err(|e| {
+                key_command::run(command, self.key_command_timeout).map_err(|e| {
                     Failure::config(format!("api_key_command from {source} ({command}) {e}"))
                 })
             }
@@ -212,74 +304,28 @@ fn find_profile<'a>(
     file: &'a FileSettings,
     name: &str,
     config: &ConfigLocation,
-) -> Result<&'a FileSettings> {
+    missing_ok: bool,
+) -> Result<Option<&'a FileSettings>> {
     let profiles = file.profiles.as_ref();
-    profiles.and_then(|p| p.get(name)).ok_or_else(|| {
-        let known: Vec<&str> = profiles
-            .into_iter()
-            .flatten()
-            .map(|(n, _)| n.as_str())
-            .collect();
-        let known = if known.is_empty() {
-            "none".to_owned()
-        } else {
-            known.join(", ")
-        };
-        Failure::config(format!(
-            "profile '{name}' is not in config file {} (profiles there: {known})",
-            config.path.display()
-        ))
-    })
-}
-
-/// Checks a base URL: parses, is http(s), has a host, and is https unless loopback or allowed.
-pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
-    let url = Url::parse(text.trim()).map_err(|e| format!("'{text}' is not a URL ({e})"))?;
-    match url.scheme() {
-        "https" => {}
-        "http" if allow_http || is_loopback(&url) => {}
-        "http" => {
-            return Err(format!(
-                "refusing plain http to {}: the API key would travel in clear; use https, or set allow_http = true in the config file",
-                url.host_str().unwrap_or("")
-            ))
-        }
-        other => return Err(format!("'{text}' has scheme {other}: expected https (or http to loopback)")),
+    let found = profiles.and_then(|p| p.get(name));
+    if found.is_some() || missing_ok {
+        return Ok(found);
     }
-    if url.host_str().is_none() {
-        return Err(format!("'{text}' has no host"));
-    }
-    Ok(url)
-}
-
-/// Whether the URL's host is this machine: 127.0.0.0/8, ::1 or localhost.
-pub fn is_loopback(url: &Url) -> bool {
-    match url.host() {
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
-        None => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn http_only_to_loopback_unless_allowed() {
-        assert!(check_base_url("https://metrics.example/v2/", false).is_ok());
-        assert!(check_base_url("http://127.0.0.1:8080", false).is_ok());
-        assert!(check_base_url("http://127.8.0.1", false).is_ok());
-        assert!(check_base_url("http://[::1]:99/x", false).is_ok());
-        assert!(check_base_url("http://LocalHost:1", false).is_ok());
-        let err = check_base_url("http://metrics.example", false).unwrap_err();
-        assert!(
-            err.starts_with("refusing plain http to metrics.example"),
-            "{err}"
-        );
-        assert!(check_base_url("http://metrics.example", true).is_ok());
-        assert!(check_base_url("ftp://metrics.example", true).is_err());
-        assert!(check_base_url("metrics.example", true).is_err());
-    }
+    let known: Vec<&str> = profiles
+        .into_iter()
+        .flatten()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let known = if known.is_empty() {
+        "none".to_owned()
+    } else {
+        known.join(", ")
+    };
+    Err(Failure::config(format!(
+        "profile '{name}' is not in config file {} (profiles there: {known})",
+        config.path.display()
+    ))
+    .with_hint(format!(
+        "add it with: chain-metrics --profile {name} config set KEY VALUE (or auth login)"
+    )))
 }

@@ -122,6 +122,7 @@ fn complete(shell: Shell, home: &Path, line: &str) -> Vec<String> {
         .unwrap_or_else(|e| panic!("cannot run {shell:?} (installed by .ci/run): {e}"));
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
+    common::check_output(&format!("{shell:?}: {line}<TAB>"), &stdout, &stderr);
     assert!(
         output.status.success(),
         "{shell:?} failed on {line:?} ({}): {stdout}{stderr}",
@@ -170,10 +171,11 @@ fn fish_completes() {
 #[test]
 fn every_shell_offers_subcommands_and_global_flags_at_the_top_and_after_a_subcommand() {
     let home = home();
-    let mut top: Vec<&str> = "chains completions fees help report sandbox social users --version"
-        .split(' ')
-        .chain(GLOBAL_FLAGS.split(' '))
-        .collect();
+    let mut top: Vec<&str> =
+        "auth chains completions config fees help report sandbox social users --version"
+            .split(' ')
+            .chain(GLOBAL_FLAGS.split(' '))
+            .collect();
     top.sort();
     let mut fees: Vec<&str> = "--chain --dry-run --end --format --last --merge --no-header --output --raw --start --summary --wide"
         .split(' ')

@@ -296,6 +296,11 @@ fn an_unwritable_stdout_exits_9() {
         )
         .output()
         .unwrap();
+    common::check_output(
+        "fees > /dev/full",
+        &String::from_utf8_lossy(&output.stdout),
+        &String::from_utf8_lossy(&output.stderr),
+    );
     assert_eq!(output.status.code(), Some(9));
     assert_eq!(
         String::from_utf8_lossy(&output.stderr),

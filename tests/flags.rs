@@ -149,8 +149,10 @@ fn with_stderr_on_a_terminal(url: &str, args: &str) -> String {
         .env("CHAIN_METRICS_API_KEY", KEY)
         .output()
         .expect("script (util-linux) is installed");
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    common::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    shown
 }
 
 #[test]

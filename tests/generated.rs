@@ -100,6 +100,16 @@ fn there_is_a_page_for_the_tool_and_each_subcommand() {
             "chain-metrics-social.1",
             "chain-metrics-report.1",
             "chain-metrics-chains.1",
+            "chain-metrics-auth.1",
+            "chain-metrics-auth-login.1",
+            "chain-metrics-auth-status.1",
+            "chain-metrics-auth-logout.1",
+            "chain-metrics-config.1",
+            "chain-metrics-config-path.1",
+            "chain-metrics-config-show.1",
+            "chain-metrics-config-get.1",
+            "chain-metrics-config-set.1",
+            "chain-metrics-config-unset.1",
             "chain-metrics-sandbox.1",
             "chain-metrics-completions.1"
         ]

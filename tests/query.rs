@@ -377,21 +377,11 @@ fn colour_only_when_asked_or_on_a_terminal_and_never_with_no_color() {
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_success() {
-    let env = Env::new();
-    let script = format!(
-        "'{}' --sandbox -q fees -c all -s 2000-01-01 -e 2024-12-31 | head -1; echo \"status=${{PIPESTATUS[0]}}\"",
-        common::binary().display()
+    let run = Env::new().run_shell(
+        "chain-metrics --sandbox -q fees -c all -s 2000-01-01 -e 2024-12-31 | head -1; echo \"status=${PIPESTATUS[0]}\"",
     );
-    let out = std::process::Command::new("bash")
-        .args(["-c", &script])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("HOME", env.home.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(stdout, "date,chain,fees\nstatus=0\n");
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    assert_eq!(run.stdout, "date,chain,fees\nstatus=0\n");
+    assert_eq!(run.stderr, "");
 }
 
 /// Runs the binary with stdout on a pseudo-terminal (util-linux `script`), returning what it printed.
@@ -410,7 +400,9 @@ fn on_terminal(env: &Env, args: &str) -> String {
         .args(["-qec", &command, "/dev/null"])
         .output()
         .unwrap();
-    String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n")
+    let shown = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    common::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
+    shown
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
+mod auth;
 mod chains;
 mod completions;
+mod config;
 mod output;
 mod query;
 mod sandbox;
@@ -12,7 +14,7 @@ use crate::cli::{Cli, Command, GlobalArgs};
 use crate::error::{Exit, Failure};
 use crate::model::{Endpoint, Item};
 use crate::render::Format;
-use crate::settings::SettingFlags;
+use crate::settings::{SettingFlags, Settings};
 use crate::terminal;
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -37,6 +39,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             includes(&args.includes),
         ),
         Command::Chains(args) => chains::run(args),
+        Command::Auth(command) => auth::run(global, command),
+        Command::Config(command) => config::run(global, command),
         Command::Sandbox(args) => sandbox::run(global, args),
         Command::Completions(args) => completions::run(args),
     }
@@ -71,6 +75,26 @@ pub(crate) fn setting_flags(global: &GlobalArgs) -> SettingFlags {
         jobs: global.jobs,
         method: global.method,
     }
+}
+
+/// Resolves the settings and prints the warnings that came with them.
+pub(crate) fn resolve_settings(global: &GlobalArgs) -> Result<Settings, Failure> {
+    let settings = Settings::resolve(&setting_flags(global))?;
+    warn_all(global, &settings.warnings);
+    Ok(settings)
+}
+
+pub(crate) fn warn_all(global: &GlobalArgs, warnings: &[String]) {
+    for warning in warnings {
+        note(global, &format!("warning: {warning}"));
+    }
+}
+
+/// `--verbose`: the client's request lines on stderr, marked with `*`.
+pub(crate) fn trace(global: &GlobalArgs) -> Option<crate::client::Trace> {
+    global
+        .verbose
+        .then(|| std::sync::Arc::new(|line: &str| eprintln!("* {line}")) as crate::client::Trace)
 }
 
 pub(crate) fn note(global: &GlobalArgs, line: &str) {

@@ -1,14 +1,12 @@
 //! `fees`, `users`, `social` and `report`: resolve, fetch every request, then write the result.
 
-use std::sync::Arc;
-
 use anyhow::Context;
 
 use super::output::Output;
-use super::{note, random_key, setting_flags, write_stdout};
+use super::{note, random_key, resolve_settings, write_stdout};
 use crate::chain;
 use crate::cli::{GlobalArgs, QueryArgs};
-use crate::client::{Client, ClientOptions, Trace};
+use crate::client::{Client, ClientOptions};
 use crate::dates::{today_utc, DayRange};
 use crate::dry_run;
 use crate::error::{Exit, Failure};
@@ -38,7 +36,7 @@ pub fn run(
     if args.raw {
         check_raw(&plan)?;
     }
-    let settings = Settings::resolve(&setting_flags(global))?;
+    let settings = resolve_settings(global)?;
     if args.dry_run {
         return print_curl_lines(global, &settings, &plan);
     }
@@ -115,16 +113,13 @@ fn connect(global: &GlobalArgs, settings: &Settings) -> anyhow::Result<(Client, 
     } else {
         (settings.service_url()?, settings.api_key()?, None)
     };
-    let trace: Option<Trace> = global
-        .verbose
-        .then(|| Arc::new(|line: &str| eprintln!("* {line}")) as Trace);
     let client = Client::new(ClientOptions {
         base_url,
         key,
         timeout: settings.timeout,
         retries: settings.retries,
         method: settings.method,
-        trace,
+        trace: super::trace(global),
     })?;
     Ok((client, sandbox))
 }

@@ -2,10 +2,12 @@
 //! and a scripted HTTP server for answers the sandbox never gives. All on 127.0.0.1.
 #![allow(dead_code)]
 
-use std::io::{BufRead, BufReader};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -70,16 +72,25 @@ impl Env {
         self.config_dir().join("config.toml")
     }
 
+    /// Writes the default config file, private (0600) as the tool itself creates it.
     pub fn write_config(&self, text: &str) {
+        use std::os::unix::fs::PermissionsExt;
         std::fs::create_dir_all(self.config_dir()).unwrap();
         std::fs::write(self.config_path(), text).unwrap();
+        let private = std::fs::Permissions::from_mode(0o600);
+        std::fs::set_permissions(self.config_path(), private).unwrap();
     }
 
     pub fn command(&self) -> Command {
-        let mut command = Command::new(binary());
+        self.prepared(binary(), std::env::var("PATH").unwrap_or_default())
+    }
+
+    /// `program` with this environment only: the temporary HOME, `vars`, and `path`.
+    fn prepared(&self, program: impl AsRef<std::ffi::OsStr>, path: String) -> Command {
+        let mut command = Command::new(program);
         command
             .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("PATH", path)
             .env("HOME", self.home.path())
             .env("XDG_CONFIG_HOME", self.home.path().join(".config"))
             .current_dir(self.home.path())
@@ -92,28 +103,167 @@ impl Env {
 
     /// Runs the binary with `args`, and checks that the test key appears in no output.
     pub fn run(&self, args: &[&str]) -> Run {
-        let output = self.command().args(args).output().unwrap();
+        self.run_with_stdin(args, None)
+    }
+
+    /// Runs a bash script in the same environment, `chain-metrics` first on its PATH, for what
+    /// needs a shell (pipes); its output is checked and recorded like every run's.
+    pub fn run_shell(&self, script: &str) -> Run {
+        let bin = binary().parent().unwrap().display().to_string();
+        let path = format!("{bin}:{}", std::env::var("PATH").unwrap_or_default());
+        let output = self
+            .prepared("bash", path)
+            .args(["-c", script])
+            .output()
+            .unwrap();
         let run = Run {
             code: output.status.code().unwrap_or(-1),
             stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
             stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
         };
-        assert_no_key(&run, args);
+        check_output(&format!("bash -c {script:?}"), &run.stdout, &run.stderr);
+        run
+    }
+
+    /// Runs the binary on a pseudo-terminal, as a person would: waits for `prompt`, then for
+    /// the terminal's echo to be switched off, then types `input` and Enter. `stdout` is what
+    /// the terminal showed (the program's stdout and stderr together), checked and recorded.
+    pub fn run_on_terminal(&self, args: &[&str], prompt: &str, input: &str) -> Run {
+        use portable_pty::{CommandBuilder, PtySize};
+        let pty = portable_pty::native_pty_system()
+            .openpty(PtySize::default())
+            .unwrap();
+        let mut command = CommandBuilder::new(binary());
+        command.env_clear();
+        command.env("PATH", std::env::var("PATH").unwrap_or_default());
+        command.env("HOME", self.home.path());
+        command.env("XDG_CONFIG_HOME", self.home.path().join(".config"));
+        for (name, value) in &self.vars {
+            command.env(name, value);
+        }
+        command.cwd(self.home.path());
+        command.args(args);
+        let mut child = pty.slave.spawn_command(command).unwrap();
+        drop(pty.slave);
+        let mut reader = pty.master.try_clone_reader().unwrap();
+        let (sender, chunks) = std::sync::mpsc::channel::<Vec<u8>>();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n @ 1..) = reader.read(&mut buffer) {
+                let _ = sender.send(buffer[..n].to_vec());
+            }
+        });
+        let mut shown = Vec::new();
+        while !String::from_utf8_lossy(&shown).contains(prompt) {
+            match chunks.recv() {
+                Ok(chunk) => shown.extend(chunk),
+                Err(_) => panic!(
+                    "no prompt {prompt:?}; the terminal showed {:?}",
+                    String::from_utf8_lossy(&shown)
+                ),
+            }
+        }
+        wait_for_echo_off(pty.master.as_raw_fd().unwrap());
+        let mut writer = pty.master.take_writer().unwrap();
+        writer.write_all(format!("{input}\r").as_bytes()).unwrap();
+        let code = child.wait().unwrap().exit_code() as i32;
+        drop(writer);
+        drop(pty.master);
+        shown.extend(chunks.iter().flatten());
+        let run = Run {
+            code,
+            stdout: String::from_utf8_lossy(&shown).into_owned(),
+            stderr: String::new(),
+        };
+        check_output(
+            &format!("chain-metrics {args:?} on a terminal"),
+            &run.stdout,
+            "",
+        );
+        run
+    }
+
+    /// As `run`, with `input` on stdin (how scripts hand `auth login` the key).
+    pub fn run_with_stdin(&self, args: &[&str], input: Option<&str>) -> Run {
+        let mut command = self.command();
+        command.args(args);
+        if input.is_some() {
+            command.stdin(Stdio::piped());
+        }
+        let mut child = command
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if let Some(input) = input {
+            // A binary that exits without reading all of stdin closes the pipe: not a test error.
+            let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        }
+        let output = child.wait_with_output().unwrap();
+        let run = Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        check_output(&format!("chain-metrics {args:?}"), &run.stdout, &run.stderr);
         run
     }
 }
 
-/// Fails if the test key is anywhere in what a run printed.
-pub fn assert_no_key(run: &Run, args: &[&str]) {
+/// Waits until the program has switched the terminal's echo off (a password prompt does so
+/// just after printing itself); after 10 s it gives up, and the typed text will show.
+fn wait_for_echo_off(master: std::os::unix::io::RawFd) {
+    for _ in 0..10_000 {
+        // SAFETY: `termios` is plain data, and `master` is an open terminal descriptor.
+        let mut settings: libc::termios = unsafe { std::mem::zeroed() };
+        let read = unsafe { libc::tcgetattr(master, &mut settings) };
+        if read == 0 && settings.c_lflag & libc::ECHO == 0 {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// Where every test binary writes the transcript of what the binary printed, one file per
+/// test binary; tests/leaks.rs scans them all for the key.
+pub fn transcripts_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("transcripts")
+}
+
+/// The transcript of this test process, started afresh when the process writes to it first.
+fn transcript() -> &'static Mutex<File> {
+    static FILE: OnceLock<Mutex<File>> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let dir = transcripts_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        let exe = std::env::current_exe().unwrap();
+        let name = exe.file_stem().unwrap().to_string_lossy().into_owned();
+        Mutex::new(File::create(dir.join(format!("{name}.log"))).unwrap())
+    })
+}
+
+/// Records what one run of the binary printed in the transcript, and fails at once if the
+/// test key is anywhere in it.
+pub fn check_output(what: &str, stdout: &str, stderr: &str) {
+    {
+        let mut file = transcript().lock().unwrap_or_else(|e| e.into_inner());
+        write!(
+            file,
+            "$ {what}\n--- stdout\n{stdout}\n--- stderr\n{stderr}\n"
+        )
+        .unwrap();
+    }
     assert!(
-        !run.stdout.contains(KEY) && !run.stderr.contains(KEY),
-        "the API key leaked in the output of {args:?}:\n{run:?}"
+        !stdout.contains(KEY) && !stderr.contains(KEY),
+        "the API key leaked in the output of {what}:\n--- stdout\n{stdout}\n--- stderr\n{stderr}"
     );
 }
 
-/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port.
+/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port. What it prints on
+/// stderr is checked for the key when it stops.
 pub struct Sandbox {
     child: Child,
+    stderr: Option<JoinHandle<String>>,
     pub url: String,
 }
 
@@ -125,9 +275,15 @@ impl Sandbox {
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = stderr.read_to_string(&mut text);
+            text
+        });
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -137,7 +293,11 @@ impl Sandbox {
             url.starts_with("http://127.0.0.1:"),
             "sandbox printed {line:?}"
         );
-        Sandbox { child, url }
+        Sandbox {
+            child,
+            stderr: Some(stderr),
+            url,
+        }
     }
 }
 
@@ -145,6 +305,15 @@ impl Drop for Sandbox {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let stderr = self.stderr.take().and_then(|t| t.join().ok());
+        // A second panic while a test is already failing would abort the whole test binary.
+        if !std::thread::panicking() {
+            check_output(
+                &format!("chain-metrics sandbox at {}", self.url),
+                &self.url,
+                &stderr.unwrap_or_default(),
+            );
+        }
     }
 }
 

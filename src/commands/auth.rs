@@ -1,0 +1,211 @@
+//! `auth login | status | logout`: store the API key, say where it comes from and whether the
+//! service accepts it, remove it.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use serde_json::json;
+
+use super::config::{location, place, profile, refuse_sandbox};
+use super::{note, resolve_settings, setting_flags, trace, warn_all, write_stdout};
+use crate::chain::Chain;
+use crate::cli::{AuthCommand, GlobalArgs, LoginArgs, StatusArgs, StatusFormat};
+use crate::client::{Client, ClientOptions, Query};
+use crate::config_edit::{ConfigDocument, ConfigKey};
+use crate::dates::{today_utc, DayRange};
+use crate::error::{Exit, Failure, Result};
+use crate::model::Endpoint;
+use crate::secret::ApiKey;
+use crate::settings::{KeySetting, Settings, Source, ENV_KEY};
+
+pub fn run(global: &GlobalArgs, command: &AuthCommand) -> anyhow::Result<()> {
+    refuse_sandbox(global, "auth")?;
+    match command {
+        AuthCommand::Login(args) => login(global, args),
+        AuthCommand::Status(args) => status(global, args),
+        AuthCommand::Logout => logout(global),
+    }
+}
+
+fn key_in_environment() -> bool {
+    std::env::var(ENV_KEY).is_ok_and(|v| !v.trim().is_empty())
+}
+
+fn login(global: &GlobalArgs, args: &LoginArgs) -> anyhow::Result<()> {
+    // A broken config file is refused before the user types the key, not after.
+    let mut doc = ConfigDocument::load(location(global)?)?;
+    let profile = profile(global);
+    let key = read_key()?;
+    if !args.no_verify {
+        let settings = Settings::resolve_allowing_new_profile(&setting_flags(global))?;
+        warn_all(global, &settings.warnings);
+        let url = settings.service_url().map_err(|failure| {
+            failure.with_hint("set the address first (chain-metrics config set base_url URL), or store the key unchecked with --no-verify")
+        })?;
+        verify(global, &settings, url, &key).map_err(|failure| {
+            let hint = match failure.exit {
+                Exit::KeyRejected => "check the key and run auth login again",
+                _ => "to store the key without checking it, add --no-verify",
+            };
+            Failure::new(
+                failure.exit,
+                format!("{}; the key was not stored", failure.message),
+            )
+            .with_hint(hint)
+        })?;
+    }
+    doc.set(profile.as_deref(), ConfigKey::ApiKey, key.expose().into());
+    doc.save()?;
+    let checked = if args.no_verify {
+        "not checked"
+    } else {
+        "the service accepted it"
+    };
+    note(
+        global,
+        &format!(
+            "stored the API key {} in {} ({checked})",
+            key.redacted(),
+            place(&doc, profile.as_deref())
+        ),
+    );
+    if key_in_environment() {
+        note(global, &format!("warning: {ENV_KEY} is set in this environment and takes precedence over the stored key"));
+    }
+    Ok(())
+}
+
+/// The key from a hidden prompt on a terminal, else the first line of stdin (scripts, CI).
+fn read_key() -> Result<ApiKey> {
+    let text = if std::io::stdin().is_terminal() {
+        rpassword::prompt_password("API key (input hidden): ")
+            .map_err(|e| Failure::usage(format!("cannot read the key from the terminal: {e}")))?
+    } else {
+        let mut line = String::new();
+        std::io::stdin()
+            .lock()
+            .read_line(&mut line)
+            .map_err(|e| Failure::usage(format!("cannot read the key from stdin: {e}")))?;
+        line
+    };
+    let key = ApiKey::new(&text).ok_or_else(|| {
+        Failure::usage("no API key was given").with_hint(
+            "type it at the prompt, or pipe it in: printf '%s\\n' \"$KEY\" | chain-metrics auth login",
+        )
+    })?;
+    key.check_header().map_err(Failure::usage)?;
+    Ok(key)
+}
+
+/// Asks for one day of ETHEREUM fees, the smallest request that needs a valid key.
+fn verify(global: &GlobalArgs, settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
+    let client = Client::new(ClientOptions {
+        base_url: url,
+        key: key.clone(),
+        timeout: settings.timeout,
+        retries: settings.retries,
+        method: settings.method,
+        trace: trace(global),
+    })?;
+    let yesterday = today_utc().pred_opt().expect("today has a day before it");
+    let query = Query {
+        endpoint: Endpoint::Fees,
+        chain: Chain::Ethereum,
+        range: DayRange {
+            start: yesterday,
+            end: yesterday,
+        },
+        includes: None,
+    };
+    client.fetch_raw(&query).map(|_| ())
+}
+
+fn status(global: &GlobalArgs, args: &StatusArgs) -> anyhow::Result<()> {
+    let settings = resolve_settings(global)?;
+    let Some(setting) = &settings.key else {
+        let hint = "store one with: chain-metrics auth login (or set CHAIN_METRICS_API_KEY)";
+        return Err(Failure::config("no API key is set").with_hint(hint).into());
+    };
+    let key = settings.api_key()?;
+    let mut rejected = None;
+    let accepted = if args.no_verify {
+        None
+    } else {
+        match verify(global, &settings, settings.service_url()?, &key) {
+            Ok(()) => Some(true),
+            Err(failure) if failure.exit == Exit::KeyRejected => {
+                rejected = Some(failure);
+                Some(false)
+            }
+            Err(failure) => return Err(failure.into()),
+        }
+    };
+    let command = match &setting.value {
+        KeySetting::Command(command) => Some(command.as_str()),
+        KeySetting::Key(_) => None,
+    };
+    let report = json!({
+        "key": key.redacted(),
+        "source": setting.source.to_string(),
+        "profile": match &setting.source { Source::Profile(name) => Some(name), _ => None },
+        "api_key_command": command,
+        "config_file": settings.config.path.display().to_string(),
+        "base_url": settings.base_url.as_ref().map(|b| &b.value),
+        "accepted": accepted,
+    });
+    write_stdout(|out| match args.format {
+        StatusFormat::Json => writeln!(out, "{report:#}"),
+        StatusFormat::Text => write_status_text(out, &report),
+    })?;
+    match rejected {
+        Some(failure) => Err(failure
+            .with_hint(format!(
+                "the key came from {}; store another with: chain-metrics auth login",
+                setting.source
+            ))
+            .into()),
+        None => Ok(()),
+    }
+}
+
+fn write_status_text(out: &mut dyn Write, report: &serde_json::Value) -> std::io::Result<()> {
+    let text = |name: &str| report[name].as_str().unwrap_or("(not set)").to_owned();
+    let source = match report["api_key_command"].as_str() {
+        Some(command) => format!("api_key_command `{command}` in {}", text("source")),
+        None => text("source"),
+    };
+    let accepted = match report["accepted"].as_bool() {
+        Some(true) => "yes",
+        Some(false) => "no",
+        None => "not checked (--no-verify)",
+    };
+    writeln!(out, "key          {}", text("key"))?;
+    writeln!(out, "source       {source}")?;
+    writeln!(out, "config file  {}", text("config_file"))?;
+    writeln!(out, "service      {}", text("base_url"))?;
+    writeln!(out, "accepted     {accepted}")
+}
+
+fn logout(global: &GlobalArgs) -> anyhow::Result<()> {
+    let mut doc = ConfigDocument::load(location(global)?)?;
+    let profile = profile(global);
+    let place = place(&doc, profile.as_deref());
+    if doc.remove(profile.as_deref(), ConfigKey::ApiKey) {
+        doc.save()?;
+        note(global, &format!("removed the API key from {place}"));
+    } else {
+        note(
+            global,
+            &format!("no API key is stored in {place}; nothing changed"),
+        );
+    }
+    if doc
+        .get(profile.as_deref(), ConfigKey::ApiKeyCommand)
+        .is_some()
+    {
+        note(global, &format!("note: api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command"));
+    }
+    if key_in_environment() {
+        note(global, &format!("warning: {ENV_KEY} is still set in this environment, and is used before any stored key"));
+    }
+    Ok(())
+}

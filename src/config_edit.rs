@@ -1,0 +1,292 @@
+//! Edits of the config file that keep the user's comments and layout, with every value checked
+//! by the rules the resolver applies when it reads it back.
+
+use std::time::Duration;
+
+use clap::ValueEnum;
+use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
+
+use crate::config_file::{self, ConfigLocation, MethodChoice};
+use crate::error::{Exit, Failure, Result};
+use crate::settings::check_base_url;
+
+/// The keys a config file may set, at its top level and in each profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConfigKey {
+    #[value(name = "base_url")]
+    BaseUrl,
+    #[value(name = "api_key")]
+    ApiKey,
+    #[value(name = "api_key_command")]
+    ApiKeyCommand,
+    #[value(name = "api_key_command_timeout")]
+    ApiKeyCommandTimeout,
+    #[value(name = "allow_http")]
+    AllowHttp,
+    #[value(name = "timeout")]
+    Timeout,
+    #[value(name = "retries")]
+    Retries,
+    #[value(name = "jobs")]
+    Jobs,
+    #[value(name = "method")]
+    Method,
+    #[value(name = "chunk_days")]
+    ChunkDays,
+}
+
+impl ConfigKey {
+    pub fn name(self) -> &'static str {
+        match self {
+            ConfigKey::BaseUrl => "base_url",
+            ConfigKey::ApiKey => "api_key",
+            ConfigKey::ApiKeyCommand => "api_key_command",
+            ConfigKey::ApiKeyCommandTimeout => "api_key_command_timeout",
+            ConfigKey::AllowHttp => "allow_http",
+            ConfigKey::Timeout => "timeout",
+            ConfigKey::Retries => "retries",
+            ConfigKey::Jobs => "jobs",
+            ConfigKey::Method => "method",
+            ConfigKey::ChunkDays => "chunk_days",
+        }
+    }
+
+    /// The TOML value for `text`, or why it is refused. `allow_http` is what the file says
+    /// where the value would go, for checking a `base_url`.
+    pub fn value(self, text: &str, allow_http: bool) -> Result<Value, String> {
+        let text = text.trim();
+        match self {
+            ConfigKey::BaseUrl => check_base_url(text, allow_http).map(|_| Value::from(text)),
+            ConfigKey::ApiKey => Err("the key is not taken as an argument: it would be left in the shell history and in the process list".into()),
+            ConfigKey::ApiKeyCommand if text.is_empty() => Err("expected a shell command".into()),
+            ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
+            ConfigKey::AllowHttp => match text {
+                "true" => Ok(Value::from(true)),
+                "false" => Ok(Value::from(false)),
+                _ => Err("expected true or false".into()),
+            },
+            ConfigKey::Timeout | ConfigKey::ApiKeyCommandTimeout => seconds(text),
+            ConfigKey::Retries => whole(text, 0),
+            ConfigKey::Jobs | ConfigKey::ChunkDays => whole(text, 1),
+            ConfigKey::Method => MethodChoice::from_str(text, true)
+                .ok()
+                .and_then(|m| m.to_possible_value())
+                .map(|m| Value::from(m.get_name()))
+                .ok_or_else(|| "expected auto, post or get".into()),
+        }
+    }
+}
+
+fn seconds(text: &str) -> Result<Value, String> {
+    let refused = || "expected a positive number of seconds".to_owned();
+    let value: f64 = text.parse().map_err(|_| refused())?;
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or_else(refused)?;
+    // `30` stays an integer in the file, as a person would write it.
+    Ok(match text.parse::<i64>() {
+        Ok(whole) => Value::from(whole),
+        Err(_) => Value::from(value),
+    })
+}
+
+fn whole(text: &str, least: u32) -> Result<Value, String> {
+    text.parse::<u32>()
+        .ok()
+        .filter(|n| *n >= least)
+        .map(|n| Value::from(i64::from(n)))
+        .ok_or_else(|| format!("expected a whole number, at least {least}"))
+}
+
+/// The config file as a format-preserving document, and where it lives.
+pub struct ConfigDocument {
+    pub location: ConfigLocation,
+    doc: DocumentMut,
+}
+
+impl ConfigDocument {
+    /// Reads the file for editing; a missing file is an empty document (the first write
+    /// creates it), an invalid one is refused as the resolver would refuse it.
+    pub fn load(location: ConfigLocation) -> Result<ConfigDocument> {
+        let text = match std::fs::read_to_string(&location.path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => {
+                return Err(Failure::config(format!(
+                    "cannot read config file {}: {e}",
+                    location.path.display()
+                )))
+            }
+        };
+        let invalid = |e: String| {
+            Failure::config(format!("config file {}: {e}", location.path.display()))
+                .with_hint("fix or remove that line, then try again")
+        };
+        config_file::parse(&text).map_err(invalid)?;
+        let doc = text
+            .parse::<DocumentMut>()
+            .map_err(|e| invalid(e.to_string()))?;
+        Ok(ConfigDocument { location, doc })
+    }
+
+    /// The table a profile (or, without one, the top level) keeps its keys in, if present.
+    fn table(&self, profile: Option<&str>) -> Option<&dyn TableLike> {
+        let root: &dyn TableLike = self.doc.as_table();
+        match profile {
+            None => Some(root),
+            Some(name) => root
+                .get("profiles")?
+                .as_table_like()?
+                .get(name)?
+                .as_table_like(),
+        }
+    }
+
+    fn table_mut(&mut self, profile: Option<&str>) -> &mut dyn TableLike {
+        let root = self.doc.as_table_mut();
+        let Some(name) = profile else { return root };
+        // A new `profiles` table stays implicit, so only `[profiles.NAME]` headers appear.
+        let mut profiles = Table::new();
+        profiles.set_implicit(true);
+        let profiles = root
+            .entry("profiles")
+            .or_insert(Item::Table(profiles))
+            .as_table_like_mut()
+            .expect("the strict parse made `profiles` a table");
+        profiles
+            .entry(name)
+            .or_insert(Item::Table(Table::new()))
+            .as_table_like_mut()
+            .expect("the strict parse made each profile a table")
+    }
+
+    /// Whether the profile exists in the file.
+    pub fn has_profile(&self, name: &str) -> bool {
+        self.table(Some(name)).is_some()
+    }
+
+    /// The value stored under `key` in exactly that table.
+    pub fn get(&self, profile: Option<&str>, key: ConfigKey) -> Option<&Value> {
+        self.table(profile)?.get(key.name())?.as_value()
+    }
+
+    /// Whether plain http is allowed where a value would go: the profile, else the top level.
+    pub fn allow_http(&self, profile: Option<&str>) -> bool {
+        let lookup = |p| self.get(p, ConfigKey::AllowHttp).and_then(Value::as_bool);
+        profile
+            .and_then(|p| lookup(Some(p)))
+            .or_else(|| lookup(None))
+            .unwrap_or(false)
+    }
+
+    /// Sets `key`, keeping the key's spacing and the comments around a value it replaces.
+    pub fn set(&mut self, profile: Option<&str>, key: ConfigKey, mut value: Value) {
+        // A file of nothing but comments holds them as trailing text, which would end up
+        // below the first entry; they move above it, where the user wrote them.
+        let header = match self.doc.as_table().is_empty() {
+            true => self.doc.trailing().as_str().unwrap_or("").to_owned(),
+            false => String::new(),
+        };
+        let table = self.table_mut(profile);
+        match table.get_mut(key.name()).and_then(Item::as_value_mut) {
+            Some(old) => {
+                *value.decor_mut() = old.decor().clone();
+                *old = value;
+            }
+            None => {
+                table.insert(key.name(), Item::Value(value));
+            }
+        }
+        if !header.is_empty() {
+            self.doc.set_trailing("");
+            let root = self.doc.as_table_mut();
+            match profile {
+                None => root
+                    .key_mut(key.name())
+                    .map(|mut k| k.leaf_decor_mut().set_prefix(header)),
+                Some(name) => root
+                    .get_mut("profiles")
+                    .and_then(|p| p.get_mut(name))
+                    .and_then(Item::as_table_mut)
+                    .map(|t| t.decor_mut().set_prefix(header)),
+            };
+        }
+    }
+
+    /// Removes `key` from that table; false if it was not there.
+    pub fn remove(&mut self, profile: Option<&str>, key: ConfigKey) -> bool {
+        if self.get(profile, key).is_none() {
+            return false;
+        }
+        self.table_mut(profile).remove(key.name()).is_some()
+    }
+
+    /// Writes the document back atomically, after checking it still reads as a valid config.
+    pub fn save(&self) -> Result<()> {
+        let text = self.doc.to_string();
+        config_file::parse(&text).map_err(|e| {
+            Failure::new(
+                Exit::Internal,
+                format!("an edit would make the config file invalid ({e}); nothing was written"),
+            )
+        })?;
+        self.location.write_private(&text)
+    }
+}
+
+/// A stored value as `config get` prints it: strings without quotes, the rest as TOML.
+pub fn plain(value: &Value) -> String {
+    match value.as_str() {
+        Some(text) => text.to_owned(),
+        None => value.clone().decorated("", "").to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked_as_the_resolver_reads_them() {
+        let ok = |key: ConfigKey, text| plain(&key.value(text, false).unwrap());
+        assert_eq!(ok(ConfigKey::Timeout, "30"), "30");
+        assert_eq!(ok(ConfigKey::Timeout, "2.5"), "2.5");
+        assert_eq!(ok(ConfigKey::Method, "POST"), "post");
+        assert_eq!(ok(ConfigKey::Method, "both"), "auto");
+        assert_eq!(ok(ConfigKey::Retries, "0"), "0");
+        assert_eq!(ok(ConfigKey::AllowHttp, "true"), "true");
+        let bad = |key: ConfigKey, text| key.value(text, false).unwrap_err();
+        assert_eq!(
+            bad(ConfigKey::Timeout, "0"),
+            "expected a positive number of seconds"
+        );
+        assert_eq!(
+            bad(ConfigKey::Timeout, "-1"),
+            "expected a positive number of seconds"
+        );
+        assert_eq!(
+            bad(ConfigKey::Jobs, "0"),
+            "expected a whole number, at least 1"
+        );
+        assert_eq!(
+            bad(ConfigKey::Retries, "1.5"),
+            "expected a whole number, at least 0"
+        );
+        assert_eq!(bad(ConfigKey::Method, "put"), "expected auto, post or get");
+        assert_eq!(bad(ConfigKey::AllowHttp, "yes"), "expected true or false");
+        assert!(
+            bad(ConfigKey::BaseUrl, "http://metrics.example").starts_with("refusing plain http")
+        );
+        assert!(ConfigKey::BaseUrl
+            .value("http://metrics.example", true)
+            .is_ok());
+    }
+
+    #[test]
+    fn key_names_are_the_names_clap_accepts() {
+        for key in ConfigKey::value_variants() {
+            assert_eq!(key.to_possible_value().unwrap().get_name(), key.name());
+        }
+    }
+}
