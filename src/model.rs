@@ -127,26 +127,17 @@ impl Number {
 /// Whether `text` is exactly one JSON number (RFC 8259 §6).
 fn is_json_number(text: &str) -> bool {
     let b = text.as_bytes();
-    let mut i = 0;
-    if b.get(i) == Some(&b'-') {
-        i += 1;
-    }
+    let mut i = usize::from(b.first() == Some(&b'-'));
     match b.get(i) {
         Some(b'0') => i += 1,
         Some(b'1'..=b'9') => {
-            while b.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
-            }
+            skip_digits(b, &mut i);
         }
         _ => return false,
     }
     if b.get(i) == Some(&b'.') {
         i += 1;
-        let start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == start {
+        if skip_digits(b, &mut i) == 0 {
             return false;
         }
     }
@@ -155,15 +146,20 @@ fn is_json_number(text: &str) -> bool {
         if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        let start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == start {
+        if skip_digits(b, &mut i) == 0 {
             return false;
         }
     }
     i == b.len()
+}
+
+/// Moves `i` past ASCII digits; returns how many there were.
+fn skip_digits(b: &[u8], i: &mut usize) -> usize {
+    let start = *i;
+    while b.get(*i).is_some_and(u8::is_ascii_digit) {
+        *i += 1;
+    }
+    *i - start
 }
 
 /// One day of one chain: a value (or a gap) for each asked column, in column order.

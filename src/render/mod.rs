@@ -87,16 +87,13 @@ pub fn render(data: &Dataset, format: Format, style: Style, out: &mut dyn Write)
 
 /// The cells of a row as text, gaps empty, in header order.
 fn cells(data: &Dataset, row: &Row) -> Vec<String> {
-    let mut cells = vec![row.date.to_string()];
-    if data.chain_column {
-        cells.push(Dataset::chain_cell(row).to_owned());
-    }
-    cells.extend(
-        row.values
-            .iter()
-            .map(|v| v.as_ref().map_or(String::new(), |n| n.as_str().to_owned())),
-    );
-    cells
+    line(
+        data,
+        row.date.to_string(),
+        Dataset::chain_cell(row),
+        &row.values,
+        |n| n.as_str().to_owned(),
+    )
 }
 
 /// The rows for people (table, markdown): digit groups, then the summary rows when asked.
@@ -105,33 +102,41 @@ fn display_rows(data: &Dataset, style: Style) -> Vec<Vec<String>> {
         .rows
         .iter()
         .map(|row| {
-            let mut cells = vec![row.date.to_string()];
-            if data.chain_column {
-                cells.push(Dataset::chain_cell(row).to_owned());
-            }
-            cells.extend(
-                row.values
-                    .iter()
-                    .map(|v| v.as_ref().map(group_digits).unwrap_or_default()),
-            );
-            cells
+            line(
+                data,
+                row.date.to_string(),
+                Dataset::chain_cell(row),
+                &row.values,
+                group_digits,
+            )
         })
         .collect();
     if style.summary {
         for (label, values) in summary::rows(data) {
-            let mut cells = vec![label.to_owned()];
-            if data.chain_column {
-                cells.push(String::new());
-            }
-            cells.extend(
-                values
-                    .iter()
-                    .map(|v| v.as_ref().map(group_digits).unwrap_or_default()),
-            );
-            rows.push(cells);
+            rows.push(line(data, label.to_owned(), "", &values, group_digits));
         }
     }
     rows
+}
+
+/// One line of cells: the first cell, the chain cell when the data has that column, the values.
+fn line(
+    data: &Dataset,
+    first: String,
+    chain: &str,
+    values: &[Option<Number>],
+    show: impl Fn(&Number) -> String,
+) -> Vec<String> {
+    let mut cells = vec![first];
+    if data.chain_column {
+        cells.push(chain.to_owned());
+    }
+    cells.extend(
+        values
+            .iter()
+            .map(|v| v.as_ref().map(&show).unwrap_or_default()),
+    );
+    cells
 }
 
 /// A number for people: digit groups in its whole part (`1234567.5` -> `1,234,567.5`).
