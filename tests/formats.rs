@@ -205,20 +205,20 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
         "\
 40 +                  **
    |                ***
-   |              ***                                    +++++++
-31 +            ***                                   ++++     +++++          **
-   |           **                                 +++++            ++++********
-   |         ***                              +++++         ********  +++++
-22 +       ***                             ++++                           +++++
-   |     ***                      ++++++++++                                  ++
-   |   ***              +++++++++++
-14 + ***          +++++++
-   |**      +++++++
-   |   ++++++
- 5 +++++
+   |              ***                                    ooooooo
+31 +            ***                                   oooo     ooooo          **
+   |           **                                 ooooo            oooo********
+   |         ***                              ooooo         ********  ooooo
+22 +       ***                             oooo                           ooooo
+   |     ***                      oooooooooo                                  oo
+   |   ***              ooooooooooo
+14 + ***          ooooooo
+   |**      ooooooo
+   |   oooooo
+ 5 +oooo
    ++------------------+------------------+-----------------+------------------+
     2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
-    * ETHEREUM   + ARBITRUM
+    * ETHEREUM   o ARBITRUM
 "
     );
     assert!(run.stdout.lines().all(|line| line.chars().count() <= 80));
@@ -246,12 +246,12 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
         "{}",
         coloured.stdout
     );
-    assert!(coloured.stdout.contains("\x1b[33m+\x1b[0m ARBITRUM"));
+    assert!(coloured.stdout.contains("\x1b[33mo\x1b[0m ARBITRUM"));
     env.set("CLICOLOR_FORCE", "1").set("NO_COLOR", "1");
     let plain = env.run(&args);
     assert!(!plain.stdout.contains('\x1b'));
     assert!(
-        plain.stdout.ends_with("* ETHEREUM   + ARBITRUM\n"),
+        plain.stdout.ends_with("* ETHEREUM   o ARBITRUM\n"),
         "{}",
         plain.stdout
     );

@@ -13,7 +13,7 @@ const DEFAULT_WIDTH: usize = 80;
 const MIN_WIDTH: usize = 40;
 const DATE_WIDTH: usize = 10;
 /// One mark per series, so that series stay apart without colour.
-const MARKS: [char; 8] = ['*', '+', 'o', 'x', '#', '@', '%', '='];
+const MARKS: [char; 8] = ['*', 'o', 'x', '#', '@', '%', '=', '~'];
 const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
 
 /// Draws one series per column of a dataset with one row per date (a long dataset with a chain
