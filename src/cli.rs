@@ -10,6 +10,7 @@ use crate::config_file::MethodChoice;
 use crate::dates::{parse_last, DaySpec};
 use crate::model::Item;
 use crate::render::Format;
+use crate::sandbox::fault::Fault;
 
 /// Daily fees, active users and official social-media activity of six blockchains.
 ///
@@ -43,9 +44,13 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub sandbox: bool,
 
-    /// Seconds a request may take [default: 30]
+    /// Seconds a request may take in all, connecting and reading the body included [default: 30]
     #[arg(long, global = true, value_name = "SECS")]
     pub timeout: Option<f64>,
+
+    /// Seconds to wait for the service to accept the connection [default: 10]
+    #[arg(long, global = true, value_name = "SECS")]
+    pub connect_timeout: Option<f64>,
 
     /// Further attempts after a transient failure [default: 3]
     #[arg(long, global = true, value_name = "N")]
@@ -131,6 +136,10 @@ pub struct QueryArgs {
     /// Output format [default: table on a terminal, csv otherwise]
     #[arg(short, long, value_name = "FMT")]
     pub format: Option<Format>,
+
+    /// Split the range into windows of N days, fetched concurrently and stitched in order
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub chunk_days: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -167,6 +176,12 @@ pub struct SandboxArgs {
     /// Share of requests answered 500, from 0 to 1
     #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = parse_rate)]
     pub fail_rate: f64,
+
+    /// Misbehave on purpose (repeatable): latency:MS, CODE[:RETRY_AFTER] (503, 429:1,
+    /// 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked; NAME@N shows
+    /// it on the first N attempts only
+    #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
+    pub faults: Vec<Fault>,
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {

@@ -44,6 +44,8 @@ pub fn run(
             methods: Methods::Both,
             latency: std::time::Duration::ZERO,
             fail_rate: 0.0,
+            faults: Vec::new(),
+            log: false,
         };
         sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
             .context("cannot start the built-in sandbox")?;
