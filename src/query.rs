@@ -8,7 +8,7 @@ use crate::client::{Client, Query};
 use crate::dates::DayRange;
 use crate::error::Result;
 use crate::model::{Column, Dataset, Endpoint, Item, Record, Row};
-use crate::response::clean;
+use crate::response::{clean, DataNotes};
 
 /// What one command asks: which endpoint, which chains, which days, which columns.
 #[derive(Clone, Debug)]
@@ -18,6 +18,8 @@ pub struct Plan {
     pub range: DayRange,
     /// The official-account items, in the order the user gave them.
     pub includes: Vec<Item>,
+    /// Days per request (`--chunk-days`); `None`: the whole range in one request.
+    pub chunk_days: Option<u32>,
 }
 
 impl Plan {
@@ -29,16 +31,27 @@ impl Plan {
         }
     }
 
-    /// One request per chain, in the order asked.
+    /// The ranges each chain is asked for: the whole range, or its windows in order.
+    pub fn windows(&self) -> Vec<DayRange> {
+        match self.chunk_days {
+            Some(days) => self.range.windows(days),
+            None => vec![self.range],
+        }
+    }
+
+    /// One request per chain and window: chains in the order asked, windows in date order.
     pub fn queries(&self) -> Vec<Query> {
+        let windows = self.windows();
         self.chains
             .iter()
-            .map(|chain| Query {
-                endpoint: self.endpoint,
-                chain: *chain,
-                range: self.range,
-                includes: (self.endpoint == Endpoint::OfficialAccount)
-                    .then(|| self.includes.clone()),
+            .flat_map(|chain| {
+                windows.iter().map(move |range| Query {
+                    endpoint: self.endpoint,
+                    chain: *chain,
+                    range: *range,
+                    includes: (self.endpoint == Endpoint::OfficialAccount)
+                        .then(|| self.includes.clone()),
+                })
             })
             .collect()
     }
@@ -59,14 +72,22 @@ pub fn run(client: &Client, plan: &Plan, jobs: usize) -> Result<Outcome> {
     });
     let mut warnings = Vec::new();
     let mut rows = Vec::new();
-    for (query, result) in queries.iter().zip(results) {
-        let (records, notes) = clean(result?, &plan.range);
-        warnings.extend(notes.warnings(&format!("{} {}", query.chain, query.endpoint.label())));
-        rows.extend(records.into_iter().map(|Record { date, values }| Row {
-            date,
-            chain: query.chain,
-            values,
-        }));
+    let per_chain = plan.windows().len();
+    let mut results = results.into_iter();
+    for chain_queries in queries.chunks(per_chain) {
+        // Each window is cleaned against its own range; the notes of a chain are reported once.
+        let mut notes = DataNotes::default();
+        for (query, result) in chain_queries.iter().zip(results.by_ref()) {
+            let (records, window_notes) = clean(result?, &query.range);
+            notes.absorb(window_notes);
+            rows.extend(records.into_iter().map(|Record { date, values }| Row {
+                date,
+                chain: query.chain,
+                values,
+            }));
+        }
+        let first = &chain_queries[0];
+        warnings.extend(notes.warnings(&format!("{} {}", first.chain, first.endpoint.label())));
     }
     let position = |chain: Chain| plan.chains.iter().position(|c| *c == chain);
     rows.sort_by_key(|row| (row.date, position(row.chain)));
@@ -109,6 +130,37 @@ pub fn for_each_concurrently<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunked_plans_ask_each_chain_for_each_window_in_order() {
+        let d = |s| crate::dates::parse_date(s).unwrap();
+        let plan = Plan {
+            endpoint: Endpoint::Fees,
+            chains: vec![Chain::Base, Chain::Ethereum],
+            range: DayRange {
+                start: d("2024-01-30"),
+                end: d("2024-02-05"),
+            },
+            includes: Vec::new(),
+            chunk_days: Some(3),
+        };
+        let asked: Vec<String> = plan
+            .queries()
+            .iter()
+            .map(|q| format!("{} {}..{}", q.chain, q.range.start, q.range.end))
+            .collect();
+        assert_eq!(
+            asked,
+            [
+                "BASE 2024-01-30..2024-02-01",
+                "BASE 2024-02-02..2024-02-04",
+                "BASE 2024-02-05..2024-02-05",
+                "ETHEREUM 2024-01-30..2024-02-01",
+                "ETHEREUM 2024-02-02..2024-02-04",
+                "ETHEREUM 2024-02-05..2024-02-05",
+            ]
+        );
+    }
 
     #[test]
     fn results_keep_input_order() {

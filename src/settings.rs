@@ -59,9 +59,11 @@ pub struct SettingFlags {
     pub profile: Option<String>,
     pub config: Option<PathBuf>,
     pub timeout: Option<f64>,
+    pub connect_timeout: Option<f64>,
     pub retries: Option<u32>,
     pub jobs: Option<usize>,
     pub method: Option<MethodChoice>,
+    pub chunk_days: Option<u32>,
 }
 
 /// The resolved settings of one run.
@@ -72,10 +74,15 @@ pub struct Settings {
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
     pub allow_http: bool,
+    /// The whole of one request: connecting, sending, and reading the body.
     pub timeout: Duration,
+    /// Connecting only.
+    pub connect_timeout: Duration,
     pub retries: u32,
     pub jobs: usize,
     pub method: MethodChoice,
+    /// Days per request window; `None` sends the whole range at once.
+    pub chunk_days: Option<u32>,
 }
 
 fn env(name: &str) -> Option<String> {
@@ -136,18 +143,23 @@ impl Settings {
         };
         let pick = |get: fn(&FileSettings) -> Option<f64>| layers.iter().find_map(|(l, _)| get(l));
 
-        let timeout = flags
-            .timeout
-            .or_else(|| pick(|l| l.timeout))
-            .unwrap_or(30.0);
-        let timeout = Duration::try_from_secs_f64(timeout)
-            .ok()
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| {
-                Failure::config(format!(
-                    "timeout {timeout} is not a positive number of seconds"
-                ))
-            })?;
+        let timeout = seconds(
+            "timeout",
+            flags.timeout.or_else(|| pick(|l| l.timeout)).unwrap_or(30.0),
+        )?;
+        let connect_timeout = seconds(
+            "connect_timeout",
+            flags
+                .connect_timeout
+                .or_else(|| pick(|l| l.connect_timeout))
+                .unwrap_or(10.0),
+        )?;
+        let chunk_days = flags
+            .chunk_days
+            .or_else(|| layers.iter().find_map(|(l, _)| l.chunk_days));
+        if chunk_days == Some(0) {
+            return Err(Failure::config("chunk_days must be at least 1"));
+        }
         let retries = flags
             .retries
             .or_else(|| layers.iter().find_map(|(l, _)| l.retries))
@@ -174,9 +186,11 @@ impl Settings {
             key,
             allow_http,
             timeout,
+            connect_timeout,
             retries,
             jobs,
             method,
+            chunk_days,
             config,
         })
     }
@@ -206,6 +220,18 @@ impl Settings {
             }
         }
     }
+}
+
+/// A positive, finite number of seconds as a duration.
+fn seconds(name: &str, value: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            Failure::config(format!(
+                "{name} {value} is not a positive number of seconds"
+            ))
+        })
 }
 
 fn find_profile<'a>(

@@ -47,9 +47,11 @@ pub(crate) fn setting_flags(global: &GlobalArgs) -> SettingFlags {
         profile: global.profile.clone(),
         config: global.config.clone(),
         timeout: global.timeout,
+        connect_timeout: global.connect_timeout,
         retries: global.retries,
         jobs: global.jobs,
         method: global.method,
+        chunk_days: None,
     }
 }
 

@@ -15,7 +15,7 @@ use crate::query::{self, Plan};
 use crate::render::{self, Style};
 use crate::sandbox::{self, Behaviour, Methods};
 use crate::secret::ApiKey;
-use crate::settings::Settings;
+use crate::settings::{SettingFlags, Settings};
 use crate::terminal;
 
 pub fn run(
@@ -31,8 +31,12 @@ pub fn run(
         chains: chain::expand(&args.chains),
         range,
         includes,
+        chunk_days: None,
     };
-    let settings = Settings::resolve(&setting_flags(global))?;
+    let settings = Settings::resolve(&SettingFlags {
+        chunk_days: args.chunk_days,
+        ..setting_flags(global)
+    })?;
     let format = format_or_default(args.format);
 
     // The sandbox lives until the end of this function: the whole run talks to it.
@@ -71,10 +75,15 @@ pub fn run(
         base_url,
         key,
         timeout: settings.timeout,
+        connect_timeout: settings.connect_timeout,
         retries: settings.retries,
         method: settings.method,
         trace,
     })?;
+    let plan = Plan {
+        chunk_days: settings.chunk_days,
+        ..plan
+    };
     let outcome = query::run(&client, &plan, settings.jobs)
         .map_err(|failure| add_key_hint(failure, &settings))?;
     for warning in &outcome.warnings {
