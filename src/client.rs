@@ -172,9 +172,14 @@ impl Client {
                     }
                 }
                 Ok(answer) => return Err(self.status_failure(query, &method, &answer, None)),
-                Err(problem) => match backoff.next_wait(None) {
-                    Ok(wait) if problem.is_transient() => (wait, self.describe(&problem)),
-                    _ => return Err(self.transport_failure(query, &method, &problem, &backoff)),
+                Err(problem) => match problem.is_transient() {
+                    true => match backoff.next_wait(None) {
+                        Ok(wait) => (wait, self.describe(&problem)),
+                        Err(_) => {
+                            return Err(self.transport_failure(query, &method, &problem, &backoff))
+                        }
+                    },
+                    false => return Err(self.transport_failure(query, &method, &problem, &backoff)),
                 },
             };
             self.trace(|| {
@@ -315,11 +320,15 @@ impl Client {
         );
         match problem {
             Transport::TooLarge => Failure::new(Exit::BadResponse, message),
-            Transport::Timeout => Failure::new(Exit::Network, message)
-                .with_hint("raise --timeout, or ask for fewer days per request with --chunk-days N"),
-            Transport::ConnectTimeout | Transport::Connect(_) => Failure::new(Exit::Network, message)
-                .with_hint("check the base URL and your connection"),
-            _ => Failure::new(Exit::Network, message).with_hint("try again later, or raise --retries"),
+            Transport::Timeout => Failure::new(Exit::Network, message).with_hint(
+                "raise --timeout, or ask for fewer days per request with --chunk-days N",
+            ),
+            Transport::ConnectTimeout | Transport::Connect(_) => {
+                Failure::new(Exit::Network, message)
+                    .with_hint("check the base URL and your connection")
+            }
+            _ => Failure::new(Exit::Network, message)
+                .with_hint("try again later, or raise --retries"),
         }
     }
 }
@@ -343,9 +352,16 @@ fn check_content_type(query: &Query, method: &Method, answer: &Answer) -> Result
 /// Whether a refusal's message is about the length of the range, so `--chunk-days` may help.
 fn speaks_of_range(message: &str) -> bool {
     let lower = message.to_ascii_lowercase();
-    ["range", "too many days", "too long", "period", "interval", "span"]
-        .iter()
-        .any(|word| lower.contains(word))
+    [
+        "range",
+        "too many days",
+        "too long",
+        "period",
+        "interval",
+        "span",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
 }
 
 fn range_hint(range: &DayRange) -> String {

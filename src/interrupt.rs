@@ -52,7 +52,9 @@ pub fn remove_tracked() {
 
 fn lock() -> std::sync::MutexGuard<'static, Vec<(u64, PathBuf)>> {
     // A panic elsewhere while holding the list leaves it usable: it is only paths.
-    TRACKED.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    TRACKED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

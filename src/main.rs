@@ -8,7 +8,9 @@ fn main() -> ExitCode {
     let cli = <chain_metrics::cli::Cli as clap::Parser>::parse();
     if let Err(e) = chain_metrics::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
-        eprintln!("warning: cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file");
+        eprintln!(
+            "warning: cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file"
+        );
     }
     match chain_metrics::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,

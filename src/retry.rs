@@ -99,7 +99,10 @@ mod tests {
         );
         let ahead = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
         let wait = parse_retry_after(&ahead).unwrap();
-        assert!(wait > Duration::from_secs(28) && wait <= Duration::from_secs(30), "{wait:?}");
+        assert!(
+            wait > Duration::from_secs(28) && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
         assert_eq!(parse_retry_after("soon"), None);
         assert_eq!(parse_retry_after("-5"), None);
     }

@@ -145,7 +145,10 @@ impl Settings {
 
         let timeout = seconds(
             "timeout",
-            flags.timeout.or_else(|| pick(|l| l.timeout)).unwrap_or(30.0),
+            flags
+                .timeout
+                .or_else(|| pick(|l| l.timeout))
+                .unwrap_or(30.0),
         )?;
         let connect_timeout = seconds(
             "connect_timeout",

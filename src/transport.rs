@@ -165,7 +165,12 @@ mod tests {
         ] {
             assert!(is_json_type(yes), "{yes}");
         }
-        for no in ["text/html; charset=utf-8", "text/plain", "", "application/jsonp"] {
+        for no in [
+            "text/html; charset=utf-8",
+            "text/plain",
+            "",
+            "application/jsonp",
+        ] {
             assert!(!is_json_type(no), "{no}");
         }
     }

@@ -24,20 +24,32 @@ pub fn records(endpoint: Endpoint, request: &Request, wrong_type: bool) -> Strin
         if i > 0 {
             out.push(',');
         }
-        let quote = if wrong_type && i + 1 == days { "\"" } else { "" };
+        let quote = if wrong_type && i + 1 == days {
+            "\""
+        } else {
+            ""
+        };
         let _ = write!(out, "{{\"date\":\"{date}\"");
         let _ = match endpoint {
-            Endpoint::Fees => write!(out, ",\"fees\":{quote}{:.2}{quote}", data::fees(chain, date)),
+            Endpoint::Fees => write!(
+                out,
+                ",\"fees\":{quote}{:.2}{quote}",
+                data::fees(chain, date)
+            ),
             Endpoint::ActiveUsers => {
                 let users = data::active_users(chain, date);
                 write!(out, ",\"active_users\":{quote}{users}{quote}")
             }
             Endpoint::OfficialAccount => {
-                request.includes.iter().enumerate().try_for_each(|(n, item)| {
-                    let q = if n == 0 { quote } else { "" };
-                    let count = data::social(chain, date, *item);
-                    write!(out, ",\"{}\":{q}{count}{q}", item.name())
-                })
+                request
+                    .includes
+                    .iter()
+                    .enumerate()
+                    .try_for_each(|(n, item)| {
+                        let q = if n == 0 { quote } else { "" };
+                        let count = data::social(chain, date, *item);
+                        write!(out, ",\"{}\":{q}{count}{q}", item.name())
+                    })
             }
         };
         out.push('}');

@@ -97,7 +97,10 @@ impl Fault {
             (code, _) if code.len() == 3 && matches!(code.parse::<u16>(), Ok(400..=599)) => {
                 FaultKind::Status {
                     code: code.parse().expect("checked above"),
-                    retry_after: arg.map(parse_retry_after).transpose().map_err(|e| bad(&e))?,
+                    retry_after: arg
+                        .map(parse_retry_after)
+                        .transpose()
+                        .map_err(|e| bad(&e))?,
                 }
             }
             _ => return Err(bad("unknown fault")),
@@ -107,7 +110,10 @@ impl Fault {
 }
 
 fn parse_retry_after(text: &str) -> Result<RetryAfter, String> {
-    let seconds = |s: &str| s.parse::<u64>().map_err(|_| format!("'{text}' is not a Retry-After: seconds or date+SECONDS"));
+    let seconds = |s: &str| {
+        s.parse::<u64>()
+            .map_err(|_| format!("'{text}' is not a Retry-After: seconds or date+SECONDS"))
+    };
     match text.strip_prefix("date+") {
         Some(s) => Ok(RetryAfter::DateIn(seconds(s)?)),
         None => Ok(RetryAfter::Seconds(seconds(text)?)),
@@ -131,7 +137,10 @@ mod tests {
                 first: Some(1)
             }
         );
-        assert_eq!(f("latency:250").kind, FaultKind::Latency(Duration::from_millis(250)));
+        assert_eq!(
+            f("latency:250").kind,
+            FaultKind::Latency(Duration::from_millis(250))
+        );
         assert_eq!(f("range-cap:31").kind, FaultKind::RangeCap(31));
         assert_eq!(f("reset@2").first, Some(2));
         assert!(f("reset@2").active(2) && !f("reset@2").active(3) && f("cut").active(99));

@@ -29,16 +29,18 @@ impl axum::serve::Listener for FaultyListener {
                 }
             };
             let connection = self.shared.next_connection();
-            let reset = self.shared.behaviour.faults.iter().any(|f| {
-                f.kind == FaultKind::Reset && f.active(self.shared.attempts_seen() + 1)
-            });
+            let reset =
+                self.shared.behaviour.faults.iter().any(|f| {
+                    f.kind == FaultKind::Reset && f.active(self.shared.attempts_seen() + 1)
+                });
             if !reset {
                 self.shared.log(&format!("connection {connection} opened"));
                 return (stream, addr);
             }
             let attempt = self.shared.next_attempt();
-            self.shared
-                .log(&format!("#{attempt} connection {connection} reset (fault reset)"));
+            self.shared.log(&format!(
+                "#{attempt} connection {connection} reset (fault reset)"
+            ));
             // Zero linger turns the close into an RST: the client sees "connection reset".
             let _ = stream.set_zero_linger();
             drop(stream);

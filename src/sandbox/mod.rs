@@ -181,12 +181,16 @@ async fn answer(
     body: Bytes,
 ) -> Response {
     let attempt = shared.next_attempt();
+    // Logged on arrival, so that an attempt the client gave up on (a timeout) still shows.
+    shared.log(&format!(
+        "#{attempt} {method} {} {}",
+        endpoint.path(),
+        String::from_utf8_lossy(&body)
+    ));
     let (response, note) = respond(endpoint, &shared, attempt, &method, &headers, &body).await;
     let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
     shared.log(&format!(
-        "#{attempt} {method} {} {} -> {}{note}",
-        endpoint.path(),
-        String::from_utf8_lossy(&body),
+        "#{attempt} -> {}{note}",
         response.status().as_u16()
     ));
     response
@@ -238,29 +242,37 @@ async fn respond(
     for kind in &active {
         if let FaultKind::RangeCap(cap) = kind {
             if days > *cap as usize {
-                let message = format!("date range too long: {days} days asked, at most {cap} days per request");
-                return (error(StatusCode::BAD_REQUEST, &message), Some("fault range-cap".into()));
+                let message = format!(
+                    "date range too long: {days} days asked, at most {cap} days per request"
+                );
+                return (
+                    error(StatusCode::BAD_REQUEST, &message),
+                    Some("fault range-cap".into()),
+                );
             }
         }
     }
     let wrong_type = active.contains(&&FaultKind::WrongType);
     let text = body::records(endpoint, &request, wrong_type);
     let body_fault = active.iter().copied().find(|k| {
-        matches!(k, FaultKind::CutShort | FaultKind::Huge | FaultKind::Chunked)
+        matches!(
+            k,
+            FaultKind::CutShort | FaultKind::Huge | FaultKind::Chunked
+        )
     });
     let note = body_fault
-        .map(|k| format!("{k:?}"))
-        .or(wrong_type.then(|| "WrongType".into()))
-        .map(|k| format!("fault {k}"));
+        .map(|k| match k {
+            FaultKind::CutShort => "fault cut",
+            FaultKind::Huge => "fault huge",
+            _ => "chunked",
+        })
+        .or(wrong_type.then_some("fault wrong-type"))
+        .map(str::to_owned);
     (body::send(text, body_fault), note)
 }
 
 /// The method, the synthetic failure rate and the key: a refusal, or `None` to go on.
-fn check(
-    behaviour: &Behaviour,
-    method: &Method,
-    headers: &HeaderMap,
-) -> Option<Response> {
+fn check(behaviour: &Behaviour, method: &Method, headers: &HeaderMap) -> Option<Response> {
     let allowed = match behaviour.methods {
         Methods::Both => method == Method::POST || method == Method::GET,
         Methods::Post => method == Method::POST,

@@ -111,21 +111,24 @@ pub fn assert_no_key(run: &Run, args: &[&str]) {
     );
 }
 
-/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port.
+/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port. Its stderr (one
+/// line per connection and per request) goes to a file, so tests can count attempts.
 pub struct Sandbox {
     child: Child,
     pub url: String,
+    log: tempfile::NamedTempFile,
 }
 
 impl Sandbox {
     pub fn start(extra: &[&str]) -> Sandbox {
+        let log = tempfile::NamedTempFile::new().unwrap();
         let mut child = Command::new(binary())
             .env_clear()
             .args(["sandbox", "--listen", "127.0.0.1:0", "--key", KEY])
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(log.reopen().unwrap())
             .spawn()
             .unwrap();
         let mut line = String::new();
@@ -137,7 +140,40 @@ impl Sandbox {
             url.starts_with("http://127.0.0.1:"),
             "sandbox printed {line:?}"
         );
-        Sandbox { child, url }
+        Sandbox { child, url, log }
+    }
+
+    /// What the sandbox logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
+    }
+
+    /// The requests it received, as logged: `POST /api/... {"chain":...}`.
+    pub fn requests(&self) -> Vec<String> {
+        self.log()
+            .lines()
+            .filter_map(|l| l.strip_prefix("sandbox: #"))
+            .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest))
+            .filter(|rest| rest.starts_with("POST ") || rest.starts_with("GET "))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Attempts it saw: requests, and connections it reset on purpose.
+    pub fn attempts(&self) -> usize {
+        self.log()
+            .lines()
+            .filter_map(|l| l.strip_prefix("sandbox: #"))
+            .filter(|l| !l.contains(" -> "))
+            .count()
+    }
+
+    /// Connections it accepted (and did not reset).
+    pub fn connections(&self) -> usize {
+        self.log()
+            .lines()
+            .filter(|l| l.starts_with("sandbox: connection ") && l.ends_with(" opened"))
+            .count()
     }
 }
 
