@@ -105,7 +105,10 @@ impl DayRange {
         let mut windows = Vec::new();
         let mut start = self.start;
         while start <= self.end {
-            let end = (start + Days::new(u64::from(days.max(1)) - 1)).min(self.end);
+            // Checked: `--chunk-days 4000000000` reaches past the last date chrono knows.
+            let end = start
+                .checked_add_days(Days::new(u64::from(days.max(1)) - 1))
+                .map_or(self.end, |end| end.min(self.end));
             windows.push(DayRange { start, end });
             match end.succ_opt() {
                 Some(next) => start = next,
