@@ -17,7 +17,7 @@ use crate::model::{Column, Endpoint, Item, Record};
 use crate::response::parse_records;
 use crate::retry::{self, Backoff};
 use crate::secret::ApiKey;
-use crate::service_error::service_message;
+use crate::service_error::{range_hint, service_message, speaks_of_range, status_text};
 use crate::transport::{self, classify, read_answer, same_origin_redirects, Answer, Transport};
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
@@ -308,25 +308,25 @@ impl Client {
         problem: &Transport,
         backoff: &Backoff,
     ) -> Failure {
-        let attempts = match backoff.attempts() {
-            1 => "1 attempt".to_owned(),
-            n => format!("{n} attempts"),
+        let tries = match backoff.attempts() {
+            1 => String::new(),
+            n => format!(" ({n} attempts)"),
         };
         let message = format!(
-            "{method} {} for {}: {} ({attempts})",
+            "{method} {} at {}: {}{tries}",
+            query.subject(),
             self.url(query.endpoint),
-            query.chain,
             self.describe(problem)
         );
         match problem {
             Transport::TooLarge => Failure::new(Exit::BadResponse, message),
             Transport::Timeout => Failure::new(Exit::Network, message).with_hint(
-                "raise --timeout, or ask for fewer days per request with --chunk-days N",
+                "raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N",
             ),
-            Transport::ConnectTimeout | Transport::Connect(_) => {
-                Failure::new(Exit::Network, message)
-                    .with_hint("check the base URL and your connection")
-            }
+            Transport::ConnectTimeout => Failure::new(Exit::Network, message)
+                .with_hint("check the base URL and your connection, or raise --connect-timeout"),
+            Transport::Connect(_) => Failure::new(Exit::Network, message)
+                .with_hint("check the base URL and your connection"),
             _ => Failure::new(Exit::Network, message)
                 .with_hint("try again later, or raise --retries"),
         }
@@ -346,33 +346,5 @@ fn check_content_type(query: &Query, method: &Method, answer: &Answer) -> Result
             ),
         )),
         _ => Ok(()),
-    }
-}
-
-/// Whether a refusal's message is about the length of the range, so `--chunk-days` may help.
-fn speaks_of_range(message: &str) -> bool {
-    let lower = message.to_ascii_lowercase();
-    [
-        "range",
-        "too many days",
-        "too long",
-        "period",
-        "interval",
-        "span",
-    ]
-    .iter()
-    .any(|word| lower.contains(word))
-}
-
-fn range_hint(range: &DayRange) -> String {
-    let days = range.days().count();
-    let example = if days > 30 { 30 } else { (days / 2).max(1) };
-    format!("the request asked for {days} days; split the range into shorter windows with --chunk-days N (e.g. --chunk-days {example})")
-}
-
-fn status_text(status: StatusCode) -> String {
-    match status.canonical_reason() {
-        Some(reason) => format!("{} {reason}", status.as_u16()),
-        None => status.as_u16().to_string(),
     }
 }

@@ -46,13 +46,10 @@ impl Transport {
         match self {
             Transport::Connect(e) => format!("cannot connect ({e})"),
             Transport::ConnectTimeout => format!(
-                "timed out: no connection within {} s (--connect-timeout)",
+                "no connection within {} s (--connect-timeout)",
                 connect_timeout.as_secs_f64()
             ),
-            Transport::Timeout => format!(
-                "timed out: no complete answer within {} s (--timeout)",
-                timeout.as_secs_f64()
-            ),
+            Transport::Timeout => format!("timed out after {} s", timeout.as_secs_f64()),
             Transport::CutShort(e) => format!("the response body was cut short ({e})"),
             Transport::Broken(e) => format!("the connection broke ({e})"),
             Transport::TooLarge => format!(

@@ -122,7 +122,10 @@ fn a_reset_connection_is_retried_then_exit_7() {
         assert_eq!((out.code, out.attempts), (7, 3), "{}", family.command);
         // Whether the RST lands while connecting or after is a race the client may see
         // either way; both are network failures that name the reset.
-        let start = format!("error: POST {}{} for ETHEREUM: ", out.url, family.path);
+        let start = format!(
+            "error: POST {} for ETHEREUM at {}{}: ",
+            family.path, out.url, family.path
+        );
         let reason = out.error_line.strip_prefix(&start).unwrap_or_default();
         assert!(
             [
@@ -143,7 +146,7 @@ fn a_body_cut_short_is_retried_then_exit_7() {
         assert_eq!((out.code, out.attempts), (7, 3), "{}", family.command);
         assert_eq!(
             out.error_line,
-            format!("error: POST {}{} for ETHEREUM: the response body was cut short (unexpected EOF during chunk size line) (3 attempts)", out.url, family.path)
+            format!("error: POST {} for ETHEREUM at {}{}: the response body was cut short (unexpected EOF during chunk size line) (3 attempts)", family.path, out.url, family.path)
         );
     }
 }
@@ -155,11 +158,14 @@ fn a_slow_service_times_out_per_attempt_then_exit_7() {
         assert_eq!((out.code, out.attempts), (7, 3), "{}", family.command);
         assert_eq!(
             out.error_line,
-            format!("error: POST {}{} for ETHEREUM: timed out: no complete answer within 0.5 s (--timeout) (3 attempts)", out.url, family.path)
+            format!(
+                "error: POST {} for ETHEREUM at {}{}: timed out after 0.5 s (3 attempts)",
+                family.path, out.url, family.path
+            )
         );
         assert_eq!(
             out.hint.as_deref(),
-            Some("raise --timeout, or ask for fewer days per request with --chunk-days N")
+            Some("raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N")
         );
     }
 }
@@ -189,7 +195,7 @@ fn a_huge_body_is_refused_without_retry_exit_8() {
         assert_eq!((out.code, out.attempts), (8, 1), "{}", family.command);
         assert_eq!(
             out.error_line,
-            format!("error: POST {}{} for ETHEREUM: the response is larger than 64 MiB, the most this tool reads (1 attempt)", out.url, family.path)
+            format!("error: POST {} for ETHEREUM at {}{}: the response is larger than 64 MiB, the most this tool reads", family.path, out.url, family.path)
         );
     }
 }

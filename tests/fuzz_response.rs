@@ -40,10 +40,38 @@ const SEEDS: &[&str] = &[
 ];
 
 const TOKENS: &[&str] = &[
-    "{", "}", "[", "]", ":", ",", "\"", "null", "true", "\"date\"", "\"fees\"", "\"data\"",
-    "\"active_users\"", "\"tweet\"", "\"2024-02-30\"", "\"2024-1-1\"", "1e999999999999999999",
-    "-0", "0.000000000000000000001", "123456789012345678901234567890", "1.5", "\"12\"", "\\u0000",
-    "\\ud800", "\u{fffd}", "\u{0}", " ", "[[[[[[[[[[[[[[[[", "]]]]]]]]", "1E+", "01", ".5",
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "\"",
+    "null",
+    "true",
+    "\"date\"",
+    "\"fees\"",
+    "\"data\"",
+    "\"active_users\"",
+    "\"tweet\"",
+    "\"2024-02-30\"",
+    "\"2024-1-1\"",
+    "1e999999999999999999",
+    "-0",
+    "0.000000000000000000001",
+    "123456789012345678901234567890",
+    "1.5",
+    "\"12\"",
+    "\\u0000",
+    "\\ud800",
+    "\u{fffd}",
+    "\u{0}",
+    " ",
+    "[[[[[[[[[[[[[[[[",
+    "]]]]]]]]",
+    "1E+",
+    "01",
+    ".5",
 ];
 
 fn mutate(rng: &mut Rng, input: &mut Vec<u8>) {
@@ -93,7 +121,11 @@ fn columns(rng: &mut Rng, endpoint: Endpoint) -> Vec<Column> {
 
 /// Parses `body` for every endpoint; `Err` describes a panic or a number text not in the body.
 fn check(rng: &mut Rng, body: &[u8]) -> Result<(), String> {
-    for endpoint in [Endpoint::Fees, Endpoint::ActiveUsers, Endpoint::OfficialAccount] {
+    for endpoint in [
+        Endpoint::Fees,
+        Endpoint::ActiveUsers,
+        Endpoint::OfficialAccount,
+    ] {
         let columns = columns(rng, endpoint);
         let parsed = catch_unwind(AssertUnwindSafe(|| parse_records(endpoint, &columns, body)))
             .map_err(|_| format!("panic in parse_records({endpoint:?})"))?;
@@ -111,8 +143,13 @@ fn check(rng: &mut Rng, body: &[u8]) -> Result<(), String> {
 
 #[test]
 fn response_parser_survives_mutated_bodies() {
-    let seconds: Option<u64> = std::env::var("FUZZ_SECONDS").ok().and_then(|s| s.parse().ok());
-    let seed: u64 = std::env::var("FUZZ_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
+    let seconds: Option<u64> = std::env::var("FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let seed: u64 = std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
     let deadline = seconds.map(|s| Instant::now() + Duration::from_secs(s));
     let iterations = if deadline.is_some() { u64::MAX } else { 20_000 };
     let mut rng = Rng(seed);

@@ -57,18 +57,18 @@ fn connect_timeout_is_its_own_setting_and_ends_in_exit_7() {
     assert_eq!(run.code, 7, "{run:?}");
     assert_eq!(
         run.error_line(),
-        format!("error: POST {}/api/chain-insights/fees for ETHEREUM: timed out: no connection within 0.2 s (--connect-timeout) (2 attempts)", server.url)
+        format!("error: POST /api/chain-insights/fees for ETHEREUM at {}/api/chain-insights/fees: no connection within 0.2 s (--connect-timeout) (2 attempts)", server.url)
     );
     assert_eq!(
         run.stderr.lines().nth(1),
-        Some("hint: check the base URL and your connection")
+        Some("hint: check the base URL and your connection, or raise --connect-timeout")
     );
 
     env.write_config("connect_timeout = 0.3\nretries = 0\n");
     let run = env.run(&[&["users"][..], &RANGE].concat());
     assert_eq!(
         run.error_line(),
-        format!("error: POST {}/api/chain-insights/active_users for ETHEREUM: timed out: no connection within 0.3 s (--connect-timeout) (1 attempt)", server.url)
+        format!("error: POST /api/chain-insights/active_users for ETHEREUM at {}/api/chain-insights/active_users: no connection within 0.3 s (--connect-timeout)", server.url)
     );
 }
 
@@ -81,7 +81,7 @@ fn total_timeout_comes_from_the_config_file_too() {
     assert_eq!(run.code, 7, "{run:?}");
     assert_eq!(
         run.error_line(),
-        format!("error: POST {}/api/social-metrics/official-account for ETHEREUM: timed out: no complete answer within 0.4 s (--timeout) (1 attempt)", sandbox.url)
+        format!("error: POST /api/social-metrics/official-account for ETHEREUM at {}/api/social-metrics/official-account: timed out after 0.4 s", sandbox.url)
     );
     assert_eq!(sandbox.attempts(), 1);
 }
