@@ -13,6 +13,7 @@ use crate::config_file::MethodChoice;
 use crate::dates::{parse_last, DaySpec};
 use crate::model::Item;
 use crate::render::Format;
+use crate::sandbox::fault::Fault;
 
 /// Daily fees, active users and official social-media activity of six blockchains.
 // `--help` must fit in 40 lines, so it is the one-line-per-option layout: no long_about, and no
@@ -34,7 +35,7 @@ pub struct Cli {
 
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Service address (a path prefix is kept) [env: CHAIN_METRICS_BASE_URL]
+    /// Service address, path prefix kept [env: CHAIN_METRICS_BASE_URL]
     #[arg(long, global = true, value_name = "URL", value_hint = ValueHint::Url)]
     pub base_url: Option<String>,
 
@@ -50,9 +51,13 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub sandbox: bool,
 
-    /// Seconds a request may take [default: 30]
+    /// Seconds one whole request may take, body included [default: 30]
     #[arg(long, global = true, value_name = "SECS")]
     pub timeout: Option<f64>,
+
+    /// Seconds to get connected [default: 10]
+    #[arg(long, global = true, value_name = "SECS")]
+    pub connect_timeout: Option<f64>,
 
     /// Further attempts after a transient failure [default: 3]
     #[arg(long, global = true, value_name = "N")]
@@ -62,7 +67,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(usize))]
     pub jobs: Option<usize>,
 
-    /// HTTP method: auto (POST, then GET after a 405), post or get [default: auto]
+    /// HTTP method: auto (POST; GET after a 405), post, get [default: auto]
     #[arg(
         long,
         global = true,
@@ -79,7 +84,7 @@ pub struct GlobalArgs {
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
 
-    /// When to colour: auto (honours NO_COLOR), always or never [default: auto]
+    /// Colour: auto (honours NO_COLOR), always, never [default: auto]
     #[arg(
         long,
         global = true,
@@ -301,6 +306,10 @@ pub struct QueryArgs {
     /// Print the equivalent curl command lines and send nothing (needs no key)
     #[arg(long, conflicts_with_all = ["output", "raw"])]
     pub dry_run: bool,
+
+    /// Split the range into windows of N days, fetched concurrently and stitched in order
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub chunk_days: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -337,6 +346,12 @@ pub struct SandboxArgs {
     /// Share of requests answered 500, from 0 to 1
     #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = parse_rate)]
     pub fail_rate: f64,
+
+    /// Misbehave on purpose (repeatable): latency:MS, CODE[:RETRY_AFTER] (503, 429:1,
+    /// 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked; NAME@N shows
+    /// it on the first N attempts only
+    #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
+    pub faults: Vec<Fault>,
 }
 
 #[derive(Debug, Args)]

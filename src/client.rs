@@ -1,13 +1,11 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
-use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::blocking::Response;
-use reqwest::header::{HeaderMap, ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER, USER_AGENT};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER, USER_AGENT};
 use reqwest::{Method, StatusCode, Url};
 use serde::Serialize;
 
@@ -19,11 +17,8 @@ use crate::model::{Column, Endpoint, Item, Record};
 use crate::response::parse_records;
 use crate::retry::{self, Backoff};
 use crate::secret::ApiKey;
-use crate::service_error::service_message;
-
-/// Bodies above this are refused: no daily series comes near it.
-pub const MAX_BODY: u64 = 64 * 1024 * 1024;
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+use crate::service_error::{range_hint, service_message, speaks_of_range, status_text};
+use crate::transport::{self, classify, read_answer, same_origin_redirects, Answer, Transport};
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;
@@ -32,6 +27,7 @@ pub struct ClientOptions {
     pub base_url: Url,
     pub key: ApiKey,
     pub timeout: Duration,
+    pub connect_timeout: Duration,
     pub retries: u32,
     pub method: MethodChoice,
     pub trace: Option<Trace>,
@@ -75,33 +71,12 @@ impl Query {
     }
 }
 
-/// A complete HTTP answer, body read in full.
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    body: Vec<u8>,
-}
-
-impl Answer {
-    fn header(&self, name: reqwest::header::HeaderName) -> Option<&str> {
-        self.headers.get(name).and_then(|v| v.to_str().ok())
-    }
-}
-
-/// Why no answer came back; all of these are retried.
-enum Transport {
-    Connect(String),
-    Timeout,
-    CutShort(String),
-    TooLarge,
-    Other(String),
-}
-
 pub struct Client {
     http: reqwest::blocking::Client,
     base: String,
     key: ApiKey,
     timeout: Duration,
+    connect_timeout: Duration,
     retries: u32,
     method: MethodChoice,
     /// Set once `auto` has seen a 405 on POST: GET for the rest of the run.
@@ -113,7 +88,7 @@ impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
         let http = reqwest::blocking::Client::builder()
             .timeout(options.timeout)
-            .connect_timeout(CONNECT_TIMEOUT.min(options.timeout))
+            .connect_timeout(options.connect_timeout)
             .redirect(same_origin_redirects())
             .build()
             .map_err(|e| Failure::new(Exit::Internal, format!("cannot set up HTTP: {e}")))?;
@@ -122,6 +97,7 @@ impl Client {
             base: options.base_url.as_str().trim_end_matches('/').to_owned(),
             key: options.key,
             timeout: options.timeout,
+            connect_timeout: options.connect_timeout,
             retries: options.retries,
             method: options.method,
             use_get: AtomicBool::new(false),
@@ -137,6 +113,7 @@ impl Client {
     /// Fetches and parses the records of one query, values in `columns` order.
     pub fn fetch_records(&self, query: &Query, columns: &[Column]) -> Result<Vec<Record>> {
         let (answer, method) = self.fetch(query)?;
+        check_content_type(query, &method, &answer)?;
         parse_records(query.endpoint, columns, &answer.body).map_err(|problem| {
             let content_type = answer
                 .header(CONTENT_TYPE)
@@ -154,7 +131,9 @@ impl Client {
 
     /// Fetches the body of one query as the service sent it, for `--raw`.
     pub fn fetch_raw(&self, query: &Query) -> Result<Vec<u8>> {
-        self.fetch(query).map(|(answer, _)| answer.body)
+        let (answer, method) = self.fetch(query)?;
+        check_content_type(query, &method, &answer)?;
+        Ok(answer.body)
     }
 
     fn method(&self) -> Method {
@@ -178,52 +157,34 @@ impl Client {
         let mut backoff = Backoff::new(self.retries);
         loop {
             let method = self.method();
-            let outcome = self.send(method.clone(), &url, &body);
-            let wait = match outcome {
+            let (wait, why) = match self.send(method.clone(), &url, &body) {
                 Ok(answer) if answer.status.is_success() => return Ok((answer, method)),
-                Ok(answer)
-                    if answer.status == StatusCode::METHOD_NOT_ALLOWED
-                        && self.method == MethodChoice::Auto
-                        && method == Method::POST =>
-                {
-                    self.use_get.store(true, Ordering::Relaxed);
-                    self.trace(|| {
-                        "the service refused POST (405): retrying as GET, and using GET from now on"
-                            .into()
-                    });
-                    continue;
-                }
+                Ok(answer) if self.falls_back_to_get(&answer, &method) => continue,
                 Ok(answer) if retry::is_retryable(answer.status) => {
                     let asked = answer
                         .header(RETRY_AFTER)
                         .and_then(retry::parse_retry_after);
                     match backoff.next_wait(asked) {
-                        Ok(wait) => wait,
+                        Ok(wait) => (wait, format!("HTTP {}", status_text(answer.status))),
                         Err(refusal) => {
                             return Err(self.status_failure(query, &method, &answer, refusal))
                         }
                     }
                 }
                 Ok(answer) => return Err(self.status_failure(query, &method, &answer, None)),
-                Err(problem) => match backoff.next_wait(None) {
-                    Ok(wait) => {
-                        self.trace(|| format!("{method} {url}: {}", self.transport_text(&problem)));
-                        wait
-                    }
-                    Err(_) => {
-                        return Err(self.transport_failure(
-                            query,
-                            &method,
-                            &problem,
-                            backoff.attempts(),
-                        ))
-                    }
+                Err(problem) => match problem.is_transient() {
+                    true => match backoff.next_wait(None) {
+                        Ok(wait) => (wait, self.describe(&problem)),
+                        Err(_) => {
+                            return Err(self.transport_failure(query, &method, &problem, &backoff))
+                        }
+                    },
+                    false => return Err(self.transport_failure(query, &method, &problem, &backoff)),
                 },
             };
             self.trace(|| {
                 format!(
-                    "retry {} of {} in {} ms",
-                    // `next_wait` has already counted the attempt about to be made.
+                    "retry {} of {} in {} ms: {method} {url}: {why}",
                     backoff.attempts() - 1,
                     self.retries,
                     wait.as_millis()
@@ -231,6 +192,24 @@ impl Client {
             });
             std::thread::sleep(wait);
         }
+    }
+
+    /// Under `auto`, a 405 on POST switches this run to GET (CLI.md §3).
+    fn falls_back_to_get(&self, answer: &Answer, method: &Method) -> bool {
+        let fall_back = answer.status == StatusCode::METHOD_NOT_ALLOWED
+            && self.method == MethodChoice::Auto
+            && *method == Method::POST;
+        if fall_back {
+            self.use_get.store(true, Ordering::Relaxed);
+            self.trace(|| {
+                "the service refused POST (405): retrying as GET, and using GET from now on".into()
+            });
+        }
+        fall_back
+    }
+
+    fn describe(&self, problem: &Transport) -> String {
+        problem.describe(self.timeout, self.connect_timeout)
     }
 
     fn send(&self, method: Method, url: &str, body: &[u8]) -> Result<Answer, Transport> {
@@ -294,30 +273,31 @@ impl Client {
                 format!("the service rejected the API key: {answered}"),
             ),
             429 | 500..=599 => {
+                let hint = match &refusal {
+                    Some(_) => "try again once the service's wait is over",
+                    None => "try again later, or raise --retries",
+                };
                 let note = refusal.unwrap_or_else(|| match self.retries {
                     0 => "no retries".into(),
+                    1 => "after 1 retry".into(),
                     n => format!("after {n} retries"),
                 });
                 Failure::new(
                     Exit::ServiceFailed,
                     format!("the service failed: {answered} ({note})"),
                 )
-                .with_hint("try again later, or raise --retries")
+                .with_hint(hint)
             }
-            _ => Failure::new(
-                Exit::RequestRejected,
-                format!("the service rejected the request: {answered}"),
-            ),
-        }
-    }
-
-    fn transport_text(&self, problem: &Transport) -> String {
-        match problem {
-            Transport::Connect(e) => format!("cannot connect ({e})"),
-            Transport::Timeout => format!("timed out after {} s", self.timeout.as_secs_f64()),
-            Transport::CutShort(e) => format!("the response body was cut short ({e})"),
-            Transport::TooLarge => format!("the response is larger than {} MiB", MAX_BODY >> 20),
-            Transport::Other(e) => e.clone(),
+            _ => {
+                let failure = Failure::new(
+                    Exit::RequestRejected,
+                    format!("the service rejected the request: {answered}"),
+                );
+                match speaks_of_range(&message) {
+                    true => failure.with_hint(range_hint(&query.range)),
+                    false => failure,
+                }
+            }
         }
     }
 
@@ -326,100 +306,45 @@ impl Client {
         query: &Query,
         method: &Method,
         problem: &Transport,
-        attempts: u32,
+        backoff: &Backoff,
     ) -> Failure {
-        let text = self.transport_text(problem);
-        let tries = if attempts > 1 {
-            format!(" ({attempts} attempts)")
-        } else {
-            String::new()
+        let tries = match backoff.attempts() {
+            1 => String::new(),
+            n => format!(" ({n} attempts)"),
         };
         let message = format!(
-            "{method} {} at {}: {text}{tries}",
+            "{method} {} at {}: {}{tries}",
             query.subject(),
-            self.url(query.endpoint)
+            self.url(query.endpoint),
+            self.describe(problem)
         );
-        let exit = match problem {
-            Transport::TooLarge => Exit::BadResponse,
-            _ => Exit::Network,
-        };
-        let failure = Failure::new(exit, message);
         match problem {
-            Transport::Timeout => failure.with_hint("raise --timeout, or ask for fewer days"),
-            Transport::Connect(_) => failure.with_hint("check the base URL and your connection"),
-            _ => failure,
+            Transport::TooLarge => Failure::new(Exit::BadResponse, message),
+            Transport::Timeout => Failure::new(Exit::Network, message).with_hint(
+                "raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N",
+            ),
+            Transport::ConnectTimeout => Failure::new(Exit::Network, message)
+                .with_hint("check the base URL and your connection, or raise --connect-timeout"),
+            Transport::Connect(_) => Failure::new(Exit::Network, message)
+                .with_hint("check the base URL and your connection"),
+            _ => Failure::new(Exit::Network, message)
+                .with_hint("try again later, or raise --retries"),
         }
     }
 }
 
-/// Follows redirects within the configured origin only: reqwest would otherwise carry the
-/// X-API-Key header to any host a redirect names.
-fn same_origin_redirects() -> reqwest::redirect::Policy {
-    reqwest::redirect::Policy::custom(|attempt| {
-        let first = &attempt.previous()[0];
-        if attempt.previous().len() > 10 {
-            attempt.error("more than 10 redirects")
-        } else if first.origin() == attempt.url().origin() {
-            attempt.follow()
-        } else {
-            attempt.stop()
-        }
-    })
-}
-
-fn read_answer(response: Response) -> Result<Answer, Transport> {
-    let status = response.status();
-    let headers = response.headers().clone();
-    let mut body = Vec::new();
-    response
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| {
-            let timed_out = e.kind() == std::io::ErrorKind::TimedOut
-                || e.get_ref()
-                    .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
-                    .is_some_and(reqwest::Error::is_timeout);
-            if timed_out {
-                Transport::Timeout
-            } else {
-                Transport::CutShort(e.to_string())
-            }
-        })?;
-    if body.len() as u64 > MAX_BODY {
-        return Err(Transport::TooLarge);
-    }
-    Ok(Answer {
-        status,
-        headers,
-        body,
-    })
-}
-
-fn classify(error: reqwest::Error) -> Transport {
-    let detail = innermost(&error);
-    if error.is_timeout() {
-        Transport::Timeout
-    } else if error.is_connect() {
-        Transport::Connect(detail)
-    } else if error.is_body() || error.is_decode() {
-        Transport::CutShort(detail)
-    } else {
-        Transport::Other(detail)
-    }
-}
-
-/// The deepest cause's text: reqwest's own text repeats the URL and hides the reason.
-fn innermost(error: &dyn std::error::Error) -> String {
-    let mut cause = error;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
-}
-
-fn status_text(status: StatusCode) -> String {
-    match status.canonical_reason() {
-        Some(reason) => format!("{} {reason}", status.as_u16()),
-        None => status.as_u16().to_string(),
+/// A success is JSON or nothing: an HTML page from a proxy is not data (a missing type is
+/// left to the parser, which names what it found).
+fn check_content_type(query: &Query, method: &Method, answer: &Answer) -> Result<()> {
+    match answer.header(CONTENT_TYPE) {
+        Some(kind) if !transport::is_json_type(kind) => Err(Failure::new(
+            Exit::BadResponse,
+            format!(
+                "{method} {} answered content-type {kind}, not JSON: {}",
+                query.subject(),
+                service_message(Some(kind), &answer.body)
+            ),
+        )),
+        _ => Ok(()),
     }
 }

@@ -25,6 +25,8 @@ pub enum ConfigKey {
     AllowHttp,
     #[value(name = "timeout")]
     Timeout,
+    #[value(name = "connect_timeout")]
+    ConnectTimeout,
     #[value(name = "retries")]
     Retries,
     #[value(name = "jobs")]
@@ -44,6 +46,7 @@ impl ConfigKey {
             ConfigKey::ApiKeyCommandTimeout => "api_key_command_timeout",
             ConfigKey::AllowHttp => "allow_http",
             ConfigKey::Timeout => "timeout",
+            ConfigKey::ConnectTimeout => "connect_timeout",
             ConfigKey::Retries => "retries",
             ConfigKey::Jobs => "jobs",
             ConfigKey::Method => "method",
@@ -65,7 +68,9 @@ impl ConfigKey {
                 "false" => Ok(Value::from(false)),
                 _ => Err("expected true or false".into()),
             },
-            ConfigKey::Timeout | ConfigKey::ApiKeyCommandTimeout => seconds(text),
+            ConfigKey::Timeout | ConfigKey::ConnectTimeout | ConfigKey::ApiKeyCommandTimeout => {
+                seconds(text)
+            }
             ConfigKey::Retries => whole(text, 0),
             ConfigKey::Jobs | ConfigKey::ChunkDays => whole(text, 1),
             ConfigKey::Method => MethodChoice::from_str(text, true)
@@ -252,6 +257,7 @@ mod tests {
         let ok = |key: ConfigKey, text| plain(&key.value(text, false).unwrap());
         assert_eq!(ok(ConfigKey::Timeout, "30"), "30");
         assert_eq!(ok(ConfigKey::Timeout, "2.5"), "2.5");
+        assert_eq!(ok(ConfigKey::ConnectTimeout, "0.5"), "0.5");
         assert_eq!(ok(ConfigKey::Method, "POST"), "post");
         assert_eq!(ok(ConfigKey::Method, "both"), "auto");
         assert_eq!(ok(ConfigKey::Retries, "0"), "0");

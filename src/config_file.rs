@@ -29,6 +29,7 @@ pub struct FileSettings {
     pub api_key_command_timeout: Option<f64>,
     pub allow_http: Option<bool>,
     pub timeout: Option<f64>,
+    pub connect_timeout: Option<f64>,
     pub retries: Option<u32>,
     pub jobs: Option<usize>,
     pub method: Option<MethodChoice>,

@@ -8,6 +8,12 @@ fn main() -> ExitCode {
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
     chain_metrics::completion::answer_if_asked();
     let cli = <chain_metrics::cli::Cli as clap::Parser>::parse();
+    if let Err(e) = chain_metrics::interrupt::install() {
+        // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
+        eprintln!(
+            "warning: cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file"
+        );
+    }
     match chain_metrics::commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => report(&err),

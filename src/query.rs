@@ -11,7 +11,7 @@ use crate::client::{Client, Query};
 use crate::dates::DayRange;
 use crate::error::Result;
 use crate::model::{Column, Dataset, Endpoint, Item, Record, Row};
-use crate::response::clean;
+use crate::response::{clean, DataNotes};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
@@ -22,6 +22,8 @@ pub struct Plan {
     pub range: DayRange,
     /// The official-account items, in the order the user gave them.
     pub includes: Vec<Item>,
+    /// Days per request (`--chunk-days`); `None`: the whole range in one request.
+    pub chunk_days: Option<u32>,
 }
 
 impl Plan {
@@ -42,20 +44,31 @@ impl Plan {
             .collect()
     }
 
-    /// One request per chain and endpoint, chain by chain in the order asked.
+    /// The ranges each chain is asked for: the whole range, or its windows in order.
+    pub fn windows(&self) -> Vec<DayRange> {
+        match self.chunk_days {
+            Some(days) => self.range.windows(days),
+            None => vec![self.range],
+        }
+    }
+
+    /// One request per chain, endpoint and window: chains in the order asked, then endpoints,
+    /// then windows in date order.
     pub fn queries(&self) -> Vec<Query> {
-        self.chains
-            .iter()
-            .flat_map(|chain| {
-                self.endpoints.iter().map(|endpoint| Query {
+        let windows = self.windows();
+        let mut queries = Vec::new();
+        for chain in &self.chains {
+            for endpoint in &self.endpoints {
+                queries.extend(windows.iter().map(|range| Query {
                     endpoint: *endpoint,
                     chain: *chain,
-                    range: self.range,
-                    includes: (*endpoint == Endpoint::OfficialAccount)
-                        .then(|| self.includes.clone()),
-                })
-            })
-            .collect()
+                    range: *range,
+                    includes:
+                        (*endpoint == Endpoint::OfficialAccount).then(|| self.includes.clone()),
+                }));
+            }
+        }
+        queries
     }
 
     /// Where an endpoint's values start in a row.
@@ -90,22 +103,30 @@ pub fn run(client: &Client, plan: &Plan, jobs: usize, done: &(dyn Fn() + Sync)) 
     let position = |chain: Chain| plan.chains.iter().position(|c| *c == chain);
     let mut warnings = Vec::new();
     let mut joined: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
-    for (query, result) in queries.iter().zip(results) {
-        let (records, notes) = clean(result?, &plan.range);
-        warnings.extend(notes.warnings(&format!("{} {}", query.chain, query.endpoint.label())));
-        let offset = plan.offset(query.endpoint);
-        for Record { date, values } in records {
-            let row = joined
-                .entry((date, position(query.chain)))
-                .or_insert_with(|| Row {
-                    date,
-                    chain: Some(query.chain),
-                    values: vec![None; width],
-                });
-            for (i, value) in values.into_iter().enumerate() {
-                row.values[offset + i] = value;
+    let mut results = results.into_iter();
+    // The windows of one (chain, endpoint) are consecutive: each is cleaned against its own
+    // range, and their notes are reported once.
+    for series in queries.chunks(plan.windows().len()) {
+        let mut notes = DataNotes::default();
+        let (chain, endpoint) = (series[0].chain, series[0].endpoint);
+        let offset = plan.offset(endpoint);
+        for (query, result) in series.iter().zip(results.by_ref()) {
+            let (records, window_notes) = clean(result?, &query.range);
+            notes.absorb(window_notes);
+            for Record { date, values } in records {
+                let row = joined
+                    .entry((date, position(chain)))
+                    .or_insert_with(|| Row {
+                        date,
+                        chain: Some(chain),
+                        values: vec![None; width],
+                    });
+                for (i, value) in values.into_iter().enumerate() {
+                    row.values[offset + i] = value;
+                }
             }
         }
+        warnings.extend(notes.warnings(&format!("{chain} {}", endpoint.label())));
     }
     Ok(Outcome {
         dataset: Dataset {
@@ -146,6 +167,37 @@ pub fn for_each_concurrently<T: Sync, R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunked_plans_ask_each_chain_for_each_window_in_order() {
+        let d = |s| crate::dates::parse_date(s).unwrap();
+        let plan = Plan {
+            endpoints: vec![Endpoint::Fees],
+            chains: vec![Chain::Base, Chain::Ethereum],
+            range: DayRange {
+                start: d("2024-01-30"),
+                end: d("2024-02-05"),
+            },
+            includes: Vec::new(),
+            chunk_days: Some(3),
+        };
+        let asked: Vec<String> = plan
+            .queries()
+            .iter()
+            .map(|q| format!("{} {}..{}", q.chain, q.range.start, q.range.end))
+            .collect();
+        assert_eq!(
+            asked,
+            [
+                "BASE 2024-01-30..2024-02-01",
+                "BASE 2024-02-02..2024-02-04",
+                "BASE 2024-02-05..2024-02-05",
+                "ETHEREUM 2024-01-30..2024-02-01",
+                "ETHEREUM 2024-02-02..2024-02-04",
+                "ETHEREUM 2024-02-05..2024-02-05",
+            ]
+        );
+    }
 
     #[test]
     fn results_keep_input_order() {

@@ -113,6 +113,19 @@ pub struct DataNotes {
 }
 
 impl DataNotes {
+    /// Adds the notes of another window of the same series, keeping each list sorted.
+    pub fn absorb(&mut self, other: DataNotes) {
+        for (mine, theirs) in [
+            (&mut self.missing, other.missing),
+            (&mut self.duplicated, other.duplicated),
+            (&mut self.out_of_range, other.out_of_range),
+        ] {
+            mine.extend(theirs);
+            mine.sort();
+            mine.dedup();
+        }
+    }
+
     /// One warning line per kind of problem, prefixed by what was queried.
     pub fn warnings(&self, subject: &str) -> Vec<String> {
         let mut lines = Vec::new();

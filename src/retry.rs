@@ -22,8 +22,8 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
     if let Ok(seconds) = value.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
     }
-    let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let when = SystemTime::from(when);
+    // httpdate reads all three formats RFC 9110 allows (IMF-fixdate, RFC 850, asctime).
+    let when = httpdate::parse_http_date(value).ok()?;
     Some(
         when.duration_since(SystemTime::now())
             .unwrap_or(Duration::ZERO),
@@ -73,9 +73,10 @@ impl Backoff {
 /// A number in [0, 1) from the standard library's per-process random hasher keys.
 pub fn random_fraction() -> f64 {
     let mut hasher = RandomState::new().build_hasher();
+    // The time since the epoch varies between calls; `now().elapsed()` would be about zero.
     hasher.write_u64(
         SystemTime::now()
-            .elapsed()
+            .duration_since(SystemTime::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64),
     );
     (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
@@ -92,7 +93,18 @@ mod tests {
             parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
             Some(Duration::ZERO)
         );
+        assert_eq!(
+            parse_retry_after("Sunday, 06-Nov-94 08:49:37 GMT"),
+            Some(Duration::ZERO)
+        );
+        let ahead = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
+        let wait = parse_retry_after(&ahead).unwrap();
+        assert!(
+            wait > Duration::from_secs(28) && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
         assert_eq!(parse_retry_after("soon"), None);
+        assert_eq!(parse_retry_after("-5"), None);
     }
 
     #[test]

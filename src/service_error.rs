@@ -1,6 +1,9 @@
 //! Turns a service error body, whatever its shape, into a short message for one error line.
 
+use reqwest::StatusCode;
 use serde_json::Value;
+
+use crate::dates::DayRange;
 
 const MAX_CHARS: usize = 200;
 
@@ -69,6 +72,34 @@ fn shorten(text: &str) -> String {
     format!("{cut}…")
 }
 
+/// Whether a refusal's message is about the length of the range, so `--chunk-days` may help.
+pub fn speaks_of_range(message: &str) -> bool {
+    let lower = message.to_ascii_lowercase();
+    [
+        "range",
+        "too many days",
+        "too long",
+        "period",
+        "interval",
+        "span",
+    ]
+    .iter()
+    .any(|word| lower.contains(word))
+}
+
+pub fn range_hint(range: &DayRange) -> String {
+    let days = range.days().count();
+    let example = if days > 30 { 30 } else { (days / 2).max(1) };
+    format!("the request asked for {days} days; split the range into shorter windows with --chunk-days N (e.g. --chunk-days {example})")
+}
+
+pub fn status_text(status: StatusCode) -> String {
+    match status.canonical_reason() {
+        Some(reason) => format!("{} {reason}", status.as_u16()),
+        None => status.as_u16().to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -92,6 +123,14 @@ mod tests {
         );
         assert_eq!(m(r#"{"status":500}"#), r#"{"status":500}"#);
         assert_eq!(m(""), "(empty body)");
+    }
+
+    #[test]
+    fn range_refusals_are_told_apart() {
+        assert!(speaks_of_range("date range too long"));
+        assert!(speaks_of_range("Period exceeds 90 days"));
+        assert!(!speaks_of_range("unknown chain: FOO"));
+        assert!(!speaks_of_range("missing parameter: start_date"));
     }
 
     #[test]

@@ -62,9 +62,11 @@ pub struct SettingFlags {
     pub profile: Option<String>,
     pub config: Option<PathBuf>,
     pub timeout: Option<f64>,
+    pub connect_timeout: Option<f64>,
     pub retries: Option<u32>,
     pub jobs: Option<usize>,
     pub method: Option<MethodChoice>,
+    pub chunk_days: Option<u32>,
 }
 
 /// The resolved settings of one run.
@@ -75,11 +77,16 @@ pub struct Settings {
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
     pub allow_http: bool,
+    /// The whole of one request: connecting, sending, and reading the body.
     pub timeout: Duration,
+    /// Connecting only.
+    pub connect_timeout: Duration,
     pub retries: u32,
     pub jobs: usize,
     pub method: MethodChoice,
     pub key_command_timeout: Duration,
+    /// Days per request window; `None` sends the whole range at once.
+    pub chunk_days: Option<u32>,
     /// Where each of the plain settings above came from, by config key, for `config show`.
     pub sources: BTreeMap<&'static str, Source>,
     /// Problems worth a warning that do not stop the run (a config file others can read).
@@ -205,6 +212,24 @@ impl Settings {
             |l| l.timeout,
             30.0,
         );
+        let connect_timeout = pick(
+            flags.connect_timeout.map(|t| (t, "--connect-timeout")),
+            &layers,
+            |l| l.connect_timeout,
+            10.0,
+        );
+        let chunk_days = match flags.chunk_days {
+            Some(days) => Some(Sourced {
+                value: days,
+                source: Source::Flag("--chunk-days"),
+            }),
+            None => from_layers(&layers, |l| l.chunk_days),
+        };
+        if let Some(Sourced { value: 0, source }) = &chunk_days {
+            return Err(Failure::config(format!(
+                "chunk_days from {source} must be at least 1"
+            )));
+        }
         let retries = pick(
             flags.retries.map(|r| (r, "--retries")),
             &layers,
@@ -231,8 +256,9 @@ impl Settings {
             |l| l.api_key_command_timeout,
             key_command::DEFAULT_LIMIT.as_secs_f64(),
         );
-        let sources = BTreeMap::from([
+        let mut sources = BTreeMap::from([
             ("timeout", timeout.source.clone()),
+            ("connect_timeout", connect_timeout.source.clone()),
             ("retries", retries.source),
             ("jobs", jobs.source),
             ("method", method.source),
@@ -242,6 +268,9 @@ impl Settings {
                 key_command_timeout.source.clone(),
             ),
         ]);
+        if let Some(chunk) = &chunk_days {
+            sources.insert("chunk_days", chunk.source.clone());
+        }
 
         Ok(Settings {
             profile,
@@ -249,10 +278,12 @@ impl Settings {
             key,
             allow_http: allow_http.value,
             timeout: seconds("timeout", timeout.value)?,
+            connect_timeout: seconds("connect_timeout", connect_timeout.value)?,
             retries: retries.value,
             jobs: jobs.value,
             method: method.value,
             key_command_timeout: seconds("api_key_command_timeout", key_command_timeout.value)?,
+            chunk_days: chunk_days.map(|c| c.value),
             sources,
             warnings: config.permission_warning().into_iter().collect(),
             config,

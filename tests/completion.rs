@@ -13,13 +13,13 @@ use std::process::Command;
 
 const CHAINS: &str = "1 10 137 42161 56 8453 all arb arbitrum base bnb bsc eth ethereum matic op optimism pol polygon";
 const GLOBAL_FLAGS: &str =
-    "--base-url --color --config --help --jobs --method --profile --quiet --retries --sandbox --timeout --verbose";
+    "--base-url --color --config --connect-timeout --help --jobs --method --profile --quiet --retries --sandbox --timeout --verbose";
 
 /// A line typed so far, and every candidate a TAB should offer for it (in any order).
 const CASES: &[(&str, &str)] = &[
     ("chain-metrics f", "fees"),
     ("chain-metrics s", "sandbox social"),
-    ("chain-metrics fees --ch", "--chain"),
+    ("chain-metrics fees --ch", "--chain --chunk-days"),
     ("chain-metrics social --in", "--include"),
     ("chain-metrics fees --chain ", CHAINS),
     (
@@ -177,7 +177,7 @@ fn every_shell_offers_subcommands_and_global_flags_at_the_top_and_after_a_subcom
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--chain --dry-run --end --format --last --merge --no-header --output --raw --start --summary --wide"
+    let mut fees: Vec<&str> = "--chain --chunk-days --dry-run --end --format --last --merge --no-header --output --raw --start --summary --wide"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();

@@ -155,7 +155,7 @@ fn an_invalid_file_is_not_edited() {
     assert_eq!(
         run.error_line(),
         format!(
-            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `timeout`, `retries`, `jobs`, `method`, `chunk_days`, `profiles`",
+            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `profiles`",
             env.config_path().display()
         )
     );
@@ -229,7 +229,7 @@ fn show_lists_every_setting_with_its_source() {
     env.set("CHAIN_METRICS_API_KEY", KEY);
     env.set("CHAIN_METRICS_PROFILE", "work");
     env.write_config(
-        "base_url = \"https://top.example\"\nretries = 5\njobs = 2\n\n[profiles.work]\nbase_url = \"https://work.example\"\njobs = 4\n",
+        "base_url = \"https://top.example\"\nretries = 5\njobs = 2\nchunk_days = 90\n\n[profiles.work]\nbase_url = \"https://work.example\"\njobs = 4\n",
     );
     let run = env.run(&["--timeout", "9", "config", "show"]);
     assert_eq!(run.code, 0, "{run:?}");
@@ -249,9 +249,11 @@ fn show_lists_every_setting_with_its_source() {
         line("api_key_command_timeout", "60", "default"),
         line("allow_http", "false", "default"),
         line("timeout", "9", "flag --timeout"),
+        line("connect_timeout", "10", "default"),
         line("retries", "5", "config file"),
         line("jobs", "4", "config file, profile work"),
         line("method", "auto", "default"),
+        line("chunk_days", "90", "config file"),
     ]
     .concat();
     assert_eq!(run.stdout, expected);

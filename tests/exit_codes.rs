@@ -255,7 +255,7 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
     let cases = [
         (Reply::json(200, r#"[{"date":"2024-01-01","fees":1.5},{"date":"2024-01-02","fees":"2.5"}]"#), " (content-type application/json): record 1: field fees: expected a number, found a string \"2.5\""),
         (Reply::json(200, r#"{"data":[]}"#), " (content-type application/json): expected an array of records, found an object"),
-        (Reply::new(200, "text/html", "<html>maintenance</html>"), " (content-type text/html): the body is not JSON (expected value at line 1 column 1)"),
+        (Reply::new(200, "application/json", "<html>maintenance</html>"), " (content-type application/json): the body is not JSON (expected value at line 1 column 1)"),
     ];
     for (reply, tail) in cases {
         let stub = Stub::always(reply);

@@ -76,10 +76,14 @@ fn verbose_shows_requests_retries_and_timings_with_the_key_masked() {
         "* POST {}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",
         stub.url
     );
+    let retry = format!(
+        "* retry 1 of 1 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable",
+        stub.url
+    );
     let expected = [
         request.as_str(),
         "* HTTP 503 Service Unavailable in _ ms, 4 bytes",
-        "* retry 1 of 1 in 0 ms",
+        retry.as_str(),
         request.as_str(),
         "* HTTP 200 OK in _ ms, 32 bytes",
     ];

@@ -6,10 +6,10 @@ use std::io::{BufRead, IsTerminal, Write};
 use serde_json::json;
 
 use super::config::{location, place, profile, refuse_sandbox};
-use super::{note, resolve_settings, setting_flags, trace, warn_all, write_stdout};
+use super::{note, resolve_settings, setting_flags, warn_all, write_stdout};
 use crate::chain::Chain;
 use crate::cli::{AuthCommand, GlobalArgs, LoginArgs, StatusArgs, StatusFormat};
-use crate::client::{Client, ClientOptions, Query};
+use crate::client::Query;
 use crate::config_edit::{ConfigDocument, ConfigKey};
 use crate::dates::{today_utc, DayRange};
 use crate::error::{Exit, Failure, Result};
@@ -98,14 +98,7 @@ fn read_key() -> Result<ApiKey> {
 
 /// Asks for one day of ETHEREUM fees, the smallest request that needs a valid key.
 fn verify(global: &GlobalArgs, settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
-    let client = Client::new(ClientOptions {
-        base_url: url,
-        key: key.clone(),
-        timeout: settings.timeout,
-        retries: settings.retries,
-        method: settings.method,
-        trace: trace(global),
-    })?;
+    let client = super::client(global, settings, url, key.clone())?;
     let yesterday = today_utc().pred_opt().expect("today has a day before it");
     let query = Query {
         endpoint: Endpoint::Fees,

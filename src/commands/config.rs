@@ -198,11 +198,20 @@ fn show_rows(global: &GlobalArgs, s: &Settings) -> Vec<(&'static str, String, St
             sourced("allow_http", s.allow_http.to_string()),
         ),
         ("timeout", sourced("timeout", seconds(s.timeout))),
+        (
+            "connect_timeout",
+            sourced("connect_timeout", seconds(s.connect_timeout)),
+        ),
         ("retries", sourced("retries", s.retries.to_string())),
         ("jobs", sourced("jobs", s.jobs.to_string())),
         (
             "method",
             sourced("method", format!("{:?}", s.method).to_lowercase()),
+        ),
+        (
+            "chunk_days",
+            s.chunk_days
+                .map_or_else(unset, |days| sourced("chunk_days", days.to_string())),
         ),
     ];
     rows.into_iter()

@@ -71,9 +71,11 @@ pub(crate) fn setting_flags(global: &GlobalArgs) -> SettingFlags {
         profile: global.profile.clone(),
         config: global.config.clone(),
         timeout: global.timeout,
+        connect_timeout: global.connect_timeout,
         retries: global.retries,
         jobs: global.jobs,
         method: global.method,
+        chunk_days: None,
     }
 }
 
@@ -88,6 +90,24 @@ pub(crate) fn warn_all(global: &GlobalArgs, warnings: &[String]) {
     for warning in warnings {
         note(global, &format!("warning: {warning}"));
     }
+}
+
+/// The client for a run: the resolved settings, pointed at `base_url` with `key`.
+pub(crate) fn client(
+    global: &GlobalArgs,
+    settings: &Settings,
+    base_url: reqwest::Url,
+    key: crate::secret::ApiKey,
+) -> Result<crate::client::Client, Failure> {
+    crate::client::Client::new(crate::client::ClientOptions {
+        base_url,
+        key,
+        timeout: settings.timeout,
+        connect_timeout: settings.connect_timeout,
+        retries: settings.retries,
+        method: settings.method,
+        trace: trace(global),
+    })
 }
 
 /// `--verbose`: the client's request lines on stderr, marked with `*`.

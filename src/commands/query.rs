@@ -3,10 +3,10 @@
 use anyhow::Context;
 
 use super::output::Output;
-use super::{note, random_key, resolve_settings, write_stdout};
+use super::{note, random_key, setting_flags, warn_all, write_stdout};
 use crate::chain;
 use crate::cli::{GlobalArgs, QueryArgs};
-use crate::client::{Client, ClientOptions};
+use crate::client::Client;
 use crate::dates::{today_utc, DayRange};
 use crate::dry_run;
 use crate::error::{Exit, Failure};
@@ -15,7 +15,7 @@ use crate::progress::Progress;
 use crate::query::{self, Plan};
 use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::secret::ApiKey;
-use crate::settings::Settings;
+use crate::settings::{SettingFlags, Settings};
 
 pub fn run(
     global: &GlobalArgs,
@@ -30,20 +30,31 @@ pub fn run(
         chains: chain::expand(&args.chains),
         range,
         includes,
+        chunk_days: None,
     };
     // Every usage error comes before any request, key lookup or file.
     let output = Output::resolve(args, &plan)?;
     if args.raw {
         check_raw(&plan)?;
     }
-    let settings = resolve_settings(global)?;
+    let settings = Settings::resolve(&SettingFlags {
+        chunk_days: args.chunk_days,
+        ..setting_flags(global)
+    })?;
+    warn_all(global, &settings.warnings);
+    // --raw prints one body as sent: the whole range in one request, whatever the chunking.
+    let raw_query = plan.queries().remove(0);
+    let plan = Plan {
+        chunk_days: settings.chunk_days,
+        ..plan
+    };
     if args.dry_run {
         return print_curl_lines(global, &settings, &plan);
     }
     let (client, _sandbox) = connect(global, &settings)?;
     if args.raw {
         let body = client
-            .fetch_raw(&plan.queries()[0])
+            .fetch_raw(&raw_query)
             .map_err(|failure| add_key_hint(failure, &settings))?;
         return output.write_bytes(&body);
     }
@@ -98,6 +109,8 @@ fn connect(global: &GlobalArgs, settings: &Settings) -> anyhow::Result<(Client, 
             methods: Methods::Both,
             latency: std::time::Duration::ZERO,
             fail_rate: 0.0,
+            faults: Vec::new(),
+            log: false,
         };
         let sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
             .context("cannot start the built-in sandbox")?;
@@ -113,15 +126,7 @@ fn connect(global: &GlobalArgs, settings: &Settings) -> anyhow::Result<(Client, 
     } else {
         (settings.service_url()?, settings.api_key()?, None)
     };
-    let client = Client::new(ClientOptions {
-        base_url,
-        key,
-        timeout: settings.timeout,
-        retries: settings.retries,
-        method: settings.method,
-        trace: super::trace(global),
-    })?;
-    Ok((client, sandbox))
+    Ok((super::client(global, settings, base_url, key)?, sandbox))
 }
 
 /// A rejected key gets a hint naming where the key came from.

@@ -24,6 +24,8 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
         methods,
         latency: std::time::Duration::from_millis(args.latency),
         fail_rate: args.fail_rate,
+        faults: args.faults.clone(),
+        log: !global.quiet,
     };
     let ready = |url: &str| {
         // The URL alone on stdout, for scripts and tests; the rest is for people.

@@ -43,7 +43,7 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     ),
     (
         Exit::Interrupted as u8,
-        "interrupted (Ctrl-C); no partial output file is left",
+        "interrupted (Ctrl-C, SIGTERM); no partial output file is left",
     ),
 ];
 
@@ -88,7 +88,7 @@ pub(super) fn files(roff: &mut Roff) {
     roff.control("TP", [])
         .text([italic("$XDG_CONFIG_HOME/chain-metrics/config.toml")])
         .text([roman(
-            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, allow_http, timeout, retries, jobs, method, chunk_days. An unknown key is an error that names it and its line.",
+            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, timeout, connect_timeout, retries, jobs, method, chunk_days. An unknown key is an error that names it and its line.",
         )]);
 }
 

@@ -1,9 +1,13 @@
 //! The sandbox: a reference implementation of SERVICE.md on loopback, with synthetic data.
 
+mod body;
 mod data;
+pub mod fault;
+mod listener;
+mod request;
 
-use std::fmt::Write as _;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,12 +17,11 @@ use axum::http::{header, HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use axum::Router;
-use chrono::NaiveDate;
-use serde_json::Value;
 
-use crate::chain::Chain;
-use crate::dates::{parse_date, DayRange};
-use crate::model::{Endpoint, Item};
+use self::fault::{Fault, FaultKind};
+use self::listener::FaultyListener;
+use self::request::parse_request;
+use crate::model::Endpoint;
 
 /// Which methods the sandbox answers (the other gets 405).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +38,46 @@ pub struct Behaviour {
     pub methods: Methods,
     pub latency: Duration,
     pub fail_rate: f64,
+    /// Faults to show, in order (see `fault::FAULT_HELP`).
+    pub faults: Vec<Fault>,
+    /// Log each connection and request on stderr (the standalone sandbox, not `--sandbox`).
+    pub log: bool,
+}
+
+/// What every request handler sees: the behaviour, and counters of attempts and connections.
+pub struct Shared {
+    behaviour: Behaviour,
+    attempts: AtomicU64,
+    connections: AtomicU64,
+}
+
+impl Shared {
+    fn new(behaviour: Behaviour) -> Arc<Shared> {
+        Arc::new(Shared {
+            behaviour,
+            attempts: AtomicU64::new(0),
+            connections: AtomicU64::new(0),
+        })
+    }
+
+    /// Counts one attempt (a request, or a connection reset by a fault) and returns its number.
+    fn next_attempt(&self) -> u64 {
+        self.attempts.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    fn attempts_seen(&self) -> u64 {
+        self.attempts.load(Ordering::SeqCst)
+    }
+
+    fn next_connection(&self) -> u64 {
+        self.connections.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    fn log(&self, line: &str) {
+        if self.behaviour.log {
+            eprintln!("sandbox: {line}");
+        }
+    }
 }
 
 /// A sandbox serving on a background thread; dropping it stops it.
@@ -68,9 +111,14 @@ pub fn start(listen: SocketAddr, behaviour: Behaviour) -> std::io::Result<Runnin
     let listener = runtime.block_on(tokio::net::TcpListener::bind(listen))?;
     let url = format!("http://{}", listener.local_addr()?);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let shared = Shared::new(behaviour);
+    let listener = FaultyListener {
+        inner: listener,
+        shared: shared.clone(),
+    };
     let thread = std::thread::spawn(move || {
         runtime.block_on(async move {
-            let _ = axum::serve(listener, app(behaviour))
+            let _ = axum::serve(listener, app(shared))
                 .with_graceful_shutdown(async {
                     let _ = stopped.await;
                 })
@@ -94,12 +142,16 @@ pub fn serve(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen).await?;
         ready(&format!("http://{}", listener.local_addr()?));
-        axum::serve(listener, app(behaviour)).await
+        let shared = Shared::new(behaviour);
+        let listener = FaultyListener {
+            inner: listener,
+            shared: shared.clone(),
+        };
+        axum::serve(listener, app(shared)).await
     })
 }
 
-fn app(behaviour: Behaviour) -> Router {
-    let state = Arc::new(behaviour);
+fn app(state: Arc<Shared>) -> Router {
     let mut router = Router::new();
     for endpoint in [
         Endpoint::Fees,
@@ -123,14 +175,104 @@ fn error(status: StatusCode, message: &str) -> Response {
 
 async fn answer(
     endpoint: Endpoint,
-    State(behaviour): State<Arc<Behaviour>>,
+    State(shared): State<Arc<Shared>>,
     method: Method,
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let attempt = shared.next_attempt();
+    // Logged on arrival, so that an attempt the client gave up on (a timeout) still shows.
+    shared.log(&format!(
+        "#{attempt} {method} {} {}",
+        endpoint.path(),
+        String::from_utf8_lossy(&body)
+    ));
+    let (response, note) = respond(endpoint, &shared, attempt, &method, &headers, &body).await;
+    let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
+    shared.log(&format!(
+        "#{attempt} -> {}{note}",
+        response.status().as_u16()
+    ));
+    response
+}
+
+/// The answer to one attempt, and a note for the log naming the fault shown, if any.
+async fn respond(
+    endpoint: Endpoint,
+    shared: &Shared,
+    attempt: u64,
+    method: &Method,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> (Response, Option<String>) {
+    let behaviour = &shared.behaviour;
+    let active: Vec<&FaultKind> = behaviour
+        .faults
+        .iter()
+        .filter(|f| f.active(attempt))
+        .map(|f| &f.kind)
+        .collect();
+    for kind in &active {
+        match kind {
+            FaultKind::Latency(delay) => tokio::time::sleep(*delay).await,
+            FaultKind::Status { code, retry_after } => {
+                let status = StatusCode::from_u16(*code).expect("a 4xx or 5xx code");
+                let mut response = error(status, &format!("synthetic failure (fault {code})"));
+                if let Some(after) = retry_after {
+                    let value = after.header_value().parse().expect("a header value");
+                    response.headers_mut().insert(header::RETRY_AFTER, value);
+                }
+                return (response, Some(format!("fault {code}")));
+            }
+            FaultKind::Html => return (body::html_page(), Some("fault html".into())),
+            _ => {}
+        }
+    }
     if !behaviour.latency.is_zero() {
         tokio::time::sleep(behaviour.latency).await;
     }
+    if let Some(refusal) = check(behaviour, method, headers) {
+        return (refusal, None);
+    }
+    let request = match parse_request(endpoint, body) {
+        Ok(request) => request,
+        Err(message) => return (error(StatusCode::BAD_REQUEST, &message), None),
+    };
+    let days = request.range.days().count();
+    for kind in &active {
+        if let FaultKind::RangeCap(cap) = kind {
+            if days > *cap as usize {
+                let message = format!(
+                    "date range too long: {days} days asked, at most {cap} days per request"
+                );
+                return (
+                    error(StatusCode::BAD_REQUEST, &message),
+                    Some("fault range-cap".into()),
+                );
+            }
+        }
+    }
+    let wrong_type = active.contains(&&FaultKind::WrongType);
+    let text = body::records(endpoint, &request, wrong_type);
+    let body_fault = active.iter().copied().find(|k| {
+        matches!(
+            k,
+            FaultKind::CutShort | FaultKind::Huge | FaultKind::Chunked
+        )
+    });
+    let note = body_fault
+        .map(|k| match k {
+            FaultKind::CutShort => "fault cut",
+            FaultKind::Huge => "fault huge",
+            _ => "chunked",
+        })
+        .or(wrong_type.then_some("fault wrong-type"))
+        .map(str::to_owned);
+    (body::send(text, body_fault), note)
+}
+
+/// The method, the synthetic failure rate and the key: a refusal, or `None` to go on.
+fn check(behaviour: &Behaviour, method: &Method, headers: &HeaderMap) -> Option<Response> {
     let allowed = match behaviour.methods {
         Methods::Both => method == Method::POST || method == Method::GET,
         Methods::Post => method == Method::POST,
@@ -149,118 +291,16 @@ async fn answer(
         response
             .headers_mut()
             .insert(header::ALLOW, header::HeaderValue::from_static(allow));
-        return response;
+        return Some(response);
     }
     if behaviour.fail_rate > 0.0 && crate::retry::random_fraction() < behaviour.fail_rate {
-        return error(
+        return Some(error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "synthetic failure (--fail-rate)",
-        );
+        ));
     }
     let key_ok = headers
         .get("x-api-key")
         .is_some_and(|k| k.as_bytes() == behaviour.key.as_bytes());
-    if !key_ok {
-        return error(StatusCode::UNAUTHORIZED, "invalid API key");
-    }
-    match parse_request(endpoint, &body) {
-        Ok(request) => {
-            let body = records(endpoint, &request);
-            ([(header::CONTENT_TYPE, "application/json")], body).into_response()
-        }
-        Err(message) => error(StatusCode::BAD_REQUEST, &message),
-    }
-}
-
-struct Request {
-    chain: Chain,
-    range: DayRange,
-    includes: Vec<Item>,
-}
-
-fn parse_request(endpoint: Endpoint, body: &[u8]) -> Result<Request, String> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|_| "the request body is not a JSON object".to_owned())?;
-    let object = value
-        .as_object()
-        .ok_or("the request body is not a JSON object")?;
-    let text = |name: &str| -> Result<&str, String> {
-        match object.get(name) {
-            None | Some(Value::Null) => Err(format!("missing parameter: {name}")),
-            Some(Value::String(s)) => Ok(s),
-            Some(_) => Err(format!("parameter {name} must be a string")),
-        }
-    };
-    let chain_text = text("chain")?;
-    let chain = Chain::ALL
-        .into_iter()
-        .find(|c| c.name() == chain_text)
-        .ok_or_else(|| format!("unknown chain: {chain_text}"))?;
-    let day = |name: &str| -> Result<NaiveDate, String> {
-        let value = text(name)?;
-        parse_date(value).map_err(|_| format!("{name} must be a date YYYY-MM-DD, got {value}"))
-    };
-    let (start, end) = (day("start_date")?, day("end_date")?);
-    if start > end {
-        return Err("start_date is after end_date".into());
-    }
-    let includes = match object.get("includes") {
-        Some(Value::String(list)) if endpoint == Endpoint::OfficialAccount => list
-            .split(',')
-            .map(|item| {
-                Item::ALL
-                    .into_iter()
-                    .find(|i| i.name() == item.trim())
-                    .ok_or_else(|| format!("unknown includes item: {item}"))
-            })
-            .collect::<Result<_, _>>()?,
-        Some(Value::Null) | None => Item::ALL.to_vec(),
-        Some(_) if endpoint == Endpoint::OfficialAccount => {
-            return Err("includes must be a string".into())
-        }
-        Some(_) => Item::ALL.to_vec(),
-    };
-    Ok(Request {
-        chain,
-        range: DayRange { start, end },
-        includes,
-    })
-}
-
-/// The success body, written directly: a 10-year series stays cheap.
-fn records(endpoint: Endpoint, request: &Request) -> String {
-    let chain = request.chain;
-    let mut out = String::with_capacity(64 * (request.range.days().count() + 1));
-    out.push_str(if endpoint == Endpoint::OfficialAccount {
-        "{\"data\":["
-    } else {
-        "["
-    });
-    for (i, date) in request.range.days().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(out, "{{\"date\":\"{date}\"");
-        let _ = match endpoint {
-            Endpoint::Fees => write!(out, ",\"fees\":{:.2}", data::fees(chain, date)),
-            Endpoint::ActiveUsers => {
-                write!(out, ",\"active_users\":{}", data::active_users(chain, date))
-            }
-            Endpoint::OfficialAccount => request.includes.iter().try_for_each(|item| {
-                write!(
-                    out,
-                    ",\"{}\":{}",
-                    item.name(),
-                    data::social(chain, date, *item)
-                )
-            }),
-        };
-        out.push('}');
-    }
-    out.push_str(if endpoint == Endpoint::OfficialAccount {
-        "]}"
-    } else {
-        "]"
-    });
-    out
+    (!key_ok).then(|| error(StatusCode::UNAUTHORIZED, "invalid API key"))
 }

@@ -7,7 +7,6 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::thread::JoinHandle;
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
@@ -259,31 +258,27 @@ pub fn check_output(what: &str, stdout: &str, stderr: &str) {
     );
 }
 
-/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port. What it prints on
-/// stderr is checked for the key when it stops.
+/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port. Its stderr (one
+/// line per connection and per request) goes to a file, so tests can count attempts; it is
+/// checked for the key when the sandbox stops.
 pub struct Sandbox {
     child: Child,
-    stderr: Option<JoinHandle<String>>,
     pub url: String,
+    log: tempfile::NamedTempFile,
 }
 
 impl Sandbox {
     pub fn start(extra: &[&str]) -> Sandbox {
+        let log = tempfile::NamedTempFile::new().unwrap();
         let mut child = Command::new(binary())
             .env_clear()
             .args(["sandbox", "--listen", "127.0.0.1:0", "--key", KEY])
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(log.reopen().unwrap())
             .spawn()
             .unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let stderr = std::thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        });
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -293,11 +288,40 @@ impl Sandbox {
             url.starts_with("http://127.0.0.1:"),
             "sandbox printed {line:?}"
         );
-        Sandbox {
-            child,
-            stderr: Some(stderr),
-            url,
-        }
+        Sandbox { child, url, log }
+    }
+
+    /// What the sandbox logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
+    }
+
+    /// The requests it received, as logged: `POST /api/... {"chain":...}`.
+    pub fn requests(&self) -> Vec<String> {
+        self.log()
+            .lines()
+            .filter_map(|l| l.strip_prefix("sandbox: #"))
+            .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest))
+            .filter(|rest| rest.starts_with("POST ") || rest.starts_with("GET "))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Attempts it saw: requests, and connections it reset on purpose.
+    pub fn attempts(&self) -> usize {
+        self.log()
+            .lines()
+            .filter_map(|l| l.strip_prefix("sandbox: #"))
+            .filter(|l| !l.contains(" -> "))
+            .count()
+    }
+
+    /// Connections it accepted (and did not reset).
+    pub fn connections(&self) -> usize {
+        self.log()
+            .lines()
+            .filter(|l| l.starts_with("sandbox: connection ") && l.ends_with(" opened"))
+            .count()
     }
 }
 
@@ -305,7 +329,7 @@ impl Drop for Sandbox {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let stderr = self.stderr.take().and_then(|t| t.join().ok());
+        let stderr = std::fs::read_to_string(self.log.path()).ok();
         // A second panic while a test is already failing would abort the whole test binary.
         if !std::thread::panicking() {
             check_output(

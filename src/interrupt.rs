@@ -1,0 +1,77 @@
+//! Ctrl-C and SIGTERM: stop at once with exit 130, deleting the temporary files in progress so
+//! that an interrupted run never leaves a partial output behind (the old file stays intact).
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::error::Exit;
+
+/// The temporary files being written now, by ticket.
+static TRACKED: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
+static NEXT_TICKET: AtomicU64 = AtomicU64::new(1);
+
+/// Installs the handler for SIGINT and SIGTERM (and SIGHUP, which the `termination` feature
+/// adds). Both exit 130: the `ctrlc` crate does not say which signal came, and to a script an
+/// interruption is an interruption.
+pub fn install() -> Result<(), ctrlc::Error> {
+    ctrlc::set_handler(|| {
+        remove_tracked();
+        // `exit` runs no destructors: the tracked files are gone already and nothing else
+        // holds state worth saving; the in-flight requests simply stop.
+        std::process::exit(Exit::Interrupted as i32);
+    })
+}
+
+/// Keeps `path` on the list of files to delete if the run is interrupted, until dropped.
+#[must_use = "the path is untracked when the guard is dropped"]
+pub struct Tracked {
+    ticket: u64,
+}
+
+/// Tracks a temporary file until the returned guard is dropped (after the rename, or after
+/// the file was removed on an error).
+pub fn track(path: &Path) -> Tracked {
+    let ticket = NEXT_TICKET.fetch_add(1, Ordering::Relaxed);
+    lock().push((ticket, path.to_owned()));
+    Tracked { ticket }
+}
+
+impl Drop for Tracked {
+    fn drop(&mut self) {
+        lock().retain(|(ticket, _)| *ticket != self.ticket);
+    }
+}
+
+/// Deletes every tracked file; what is already gone is no matter.
+pub fn remove_tracked() {
+    for (_, path) in lock().drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Vec<(u64, PathBuf)>> {
+    // A panic elsewhere while holding the list leaves it usable: it is only paths.
+    TRACKED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tracked_files_are_removed_and_dropped_guards_untrack() {
+        let dir = tempfile::tempdir().unwrap();
+        let (kept, doomed) = (dir.path().join("done.csv"), dir.path().join(".tmp-out"));
+        std::fs::write(&kept, "old").unwrap();
+        std::fs::write(&doomed, "partial").unwrap();
+        drop(track(&kept));
+        let _guard = track(&doomed);
+        remove_tracked();
+        assert!(kept.exists(), "an untracked file is left alone");
+        assert!(!doomed.exists(), "a tracked file is removed");
+        assert!(lock().iter().all(|(_, p)| p != &doomed));
+    }
+}

@@ -1,0 +1,174 @@
+//! What can go wrong below HTTP statuses: classifying reqwest's errors, reading a body whole
+//! within the size cap, and following redirects within the configured origin only.
+
+use std::io::Read;
+use std::time::Duration;
+
+use reqwest::blocking::Response;
+use reqwest::header::{HeaderMap, CONTENT_LENGTH};
+use reqwest::StatusCode;
+
+/// Bodies above this are refused: no daily series comes near it.
+pub const MAX_BODY: u64 = 64 * 1024 * 1024;
+
+/// A complete HTTP answer, body read in full.
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl Answer {
+    pub fn header(&self, name: reqwest::header::HeaderName) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+/// Why no complete answer came back.
+#[derive(Debug)]
+pub enum Transport {
+    Connect(String),
+    ConnectTimeout,
+    Timeout,
+    CutShort(String),
+    Broken(String),
+    TooLarge,
+}
+
+impl Transport {
+    /// Whether trying again may help: everything but a body too large to accept.
+    pub fn is_transient(&self) -> bool {
+        !matches!(self, Transport::TooLarge)
+    }
+
+    /// What happened, naming the limit that was reached.
+    pub fn describe(&self, timeout: Duration, connect_timeout: Duration) -> String {
+        match self {
+            Transport::Connect(e) => format!("cannot connect ({e})"),
+            Transport::ConnectTimeout => format!(
+                "no connection within {} s (--connect-timeout)",
+                connect_timeout.as_secs_f64()
+            ),
+            Transport::Timeout => format!("timed out after {} s", timeout.as_secs_f64()),
+            Transport::CutShort(e) => format!("the response body was cut short ({e})"),
+            Transport::Broken(e) => format!("the connection broke ({e})"),
+            Transport::TooLarge => format!(
+                "the response is larger than {} MiB, the most this tool reads",
+                MAX_BODY >> 20
+            ),
+        }
+    }
+}
+
+/// Reads the whole body, refusing more than `MAX_BODY` bytes (by Content-Length or by count).
+pub fn read_answer(response: Response) -> Result<Answer, Transport> {
+    let status = response.status();
+    let headers = response.headers().clone();
+    let announced = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > MAX_BODY) {
+        return Err(Transport::TooLarge);
+    }
+    let mut body = Vec::new();
+    response
+        .take(MAX_BODY + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| {
+            let timed_out = e.kind() == std::io::ErrorKind::TimedOut
+                || e.get_ref()
+                    .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
+                    .is_some_and(reqwest::Error::is_timeout);
+            if timed_out {
+                Transport::Timeout
+            } else {
+                Transport::CutShort(innermost(&e))
+            }
+        })?;
+    if body.len() as u64 > MAX_BODY {
+        return Err(Transport::TooLarge);
+    }
+    Ok(Answer {
+        status,
+        headers,
+        body,
+    })
+}
+
+/// Sorts a failed send: a connect timeout is told apart from the total one, as each has its
+/// own setting.
+pub fn classify(error: reqwest::Error) -> Transport {
+    let detail = innermost(&error);
+    if error.is_timeout() && error.is_connect() {
+        Transport::ConnectTimeout
+    } else if error.is_timeout() {
+        Transport::Timeout
+    } else if error.is_connect() {
+        Transport::Connect(detail)
+    } else if error.is_body() || error.is_decode() {
+        Transport::CutShort(detail)
+    } else {
+        Transport::Broken(detail)
+    }
+}
+
+/// The deepest cause's text: reqwest's own text repeats the URL and hides the reason.
+fn innermost(error: &dyn std::error::Error) -> String {
+    let mut cause = error;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
+}
+
+/// Follows redirects within the configured origin only: reqwest would otherwise carry the
+/// X-API-Key header to any host a redirect names.
+pub fn same_origin_redirects() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let first = &attempt.previous()[0];
+        if attempt.previous().len() > 10 {
+            attempt.error("more than 10 redirects")
+        } else if first.origin() == attempt.url().origin() {
+            attempt.follow()
+        } else {
+            attempt.stop()
+        }
+    })
+}
+
+/// Whether a Content-Type names JSON (`application/json`, `application/problem+json`, ...).
+pub fn is_json_type(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence.ends_with("/json") || essence.ends_with("+json")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_content_types() {
+        for yes in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON",
+            "application/problem+json",
+            "text/json",
+        ] {
+            assert!(is_json_type(yes), "{yes}");
+        }
+        for no in [
+            "text/html; charset=utf-8",
+            "text/plain",
+            "",
+            "application/jsonp",
+        ] {
+            assert!(!is_json_type(no), "{no}");
+        }
+    }
+}

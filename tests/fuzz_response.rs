@@ -1,0 +1,178 @@
+//! A fuzz harness for the response parser that runs on stable: a seeded generator mutates valid
+//! and edge-case bodies and feeds them to `parse_records` for every endpoint, failing on a panic
+//! or on a number text that does not appear verbatim in the body.
+//!
+//! A plain `cargo test` runs a short, fixed-seed pass. For a bounded-time run (see
+//! fuzz/RESULTS.md): `FUZZ_SECONDS=300 cargo test --release --test fuzz_response -- --nocapture`
+//! (`FUZZ_SEED=N` picks another sequence).
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::{Duration, Instant};
+
+use chain_metrics::model::{Column, Endpoint, Item};
+use chain_metrics::response::parse_records;
+
+/// splitmix64: tiny, seedable, good enough to spread mutations.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+const SEEDS: &[&str] = &[
+    r#"[{"date":"2024-01-01","fees":879768.88},{"date":"2024-01-02","fees":5E+3}]"#,
+    r#"[{"date":"2024-01-01","active_users":9007199254740993},{"date":"2024-01-02","active_users":null}]"#,
+    r#"{"data":[{"date":"2024-01-01","reply":0,"retweet":7,"tweet":5,"quote":0},{"date":"2024-01-02"}]}"#,
+    r#"{"data":[],"meta":{"next":null}}"#,
+    r#"[]"#,
+    r#"[{"date":"2024-02-29","fees":-0.0e-0,"extra":{"a":[1,2,{"b":"c"}]}}]"#,
+    r#"{"error":"invalid API key"}"#,
+];
+
+const TOKENS: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    "\"",
+    "null",
+    "true",
+    "\"date\"",
+    "\"fees\"",
+    "\"data\"",
+    "\"active_users\"",
+    "\"tweet\"",
+    "\"2024-02-30\"",
+    "\"2024-1-1\"",
+    "1e999999999999999999",
+    "-0",
+    "0.000000000000000000001",
+    "123456789012345678901234567890",
+    "1.5",
+    "\"12\"",
+    "\\u0000",
+    "\\ud800",
+    "\u{fffd}",
+    "\u{0}",
+    " ",
+    "[[[[[[[[[[[[[[[[",
+    "]]]]]]]]",
+    "1E+",
+    "01",
+    ".5",
+];
+
+fn mutate(rng: &mut Rng, input: &mut Vec<u8>) {
+    for _ in 0..1 + rng.below(4) {
+        let at = rng.below(input.len() + 1);
+        match rng.below(7) {
+            0 if !input.is_empty() => {
+                let i = at.min(input.len() - 1);
+                input[i] ^= 1 << rng.below(8);
+            }
+            1 => input.insert(at, rng.next() as u8),
+            2 => {
+                let token = TOKENS[rng.below(TOKENS.len())].as_bytes();
+                input.splice(at..at, token.iter().copied());
+            }
+            3 => {
+                let end = (at + rng.below(16)).min(input.len());
+                input.drain(at..end);
+            }
+            4 => {
+                let end = (at + rng.below(32)).min(input.len());
+                let copy = input[at..end].to_vec();
+                let to = rng.below(input.len() + 1);
+                input.splice(to..to, copy);
+            }
+            5 => input.truncate(at),
+            _ => {
+                let depth = rng.below(300);
+                let nested = "[".repeat(depth) + &"]".repeat(rng.below(depth + 1));
+                input.splice(at..at, nested.bytes());
+            }
+        }
+    }
+}
+
+fn columns(rng: &mut Rng, endpoint: Endpoint) -> Vec<Column> {
+    match endpoint {
+        Endpoint::Fees => vec![Column::Fees],
+        Endpoint::ActiveUsers => vec![Column::ActiveUsers],
+        Endpoint::OfficialAccount => Item::ALL
+            .into_iter()
+            .filter(|_| rng.below(2) == 0)
+            .map(Column::Social)
+            .collect(),
+    }
+}
+
+/// Parses `body` for every endpoint; `Err` describes a panic or a number text not in the body.
+fn check(rng: &mut Rng, body: &[u8]) -> Result<(), String> {
+    for endpoint in [
+        Endpoint::Fees,
+        Endpoint::ActiveUsers,
+        Endpoint::OfficialAccount,
+    ] {
+        let columns = columns(rng, endpoint);
+        let parsed = catch_unwind(AssertUnwindSafe(|| parse_records(endpoint, &columns, body)))
+            .map_err(|_| format!("panic in parse_records({endpoint:?})"))?;
+        let text = String::from_utf8_lossy(body);
+        for record in parsed.iter().flatten() {
+            for number in record.values.iter().flatten() {
+                if !text.contains(number.as_str()) {
+                    return Err(format!("number {} is not in the body", number.as_str()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn response_parser_survives_mutated_bodies() {
+    let seconds: Option<u64> = std::env::var("FUZZ_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let seed: u64 = std::env::var("FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1);
+    let deadline = seconds.map(|s| Instant::now() + Duration::from_secs(s));
+    let iterations = if deadline.is_some() { u64::MAX } else { 20_000 };
+    let mut rng = Rng(seed);
+    let mut executions = 0u64;
+    std::panic::set_hook(Box::new(|_| {}));
+    for n in 0..iterations {
+        if deadline.is_some_and(|d| n % 1024 == 0 && Instant::now() >= d) {
+            break;
+        }
+        let mut body = SEEDS[rng.below(SEEDS.len())].as_bytes().to_vec();
+        for _ in 0..rng.below(3) {
+            mutate(&mut rng, &mut body);
+        }
+        if let Err(problem) = check(&mut rng, &body) {
+            let _ = std::panic::take_hook();
+            panic!(
+                "{problem} at execution {n} (FUZZ_SEED={seed}); body: {:?}",
+                String::from_utf8_lossy(&body)
+            );
+        }
+        executions += 1;
+    }
+    let _ = std::panic::take_hook();
+    println!("fuzz_response: seed {seed}, {executions} executions x 3 endpoints, no crash");
+    assert!(executions > 0);
+}

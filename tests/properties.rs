@@ -1,0 +1,141 @@
+//! Property tests: date and range parsing, and response parsing, never panic on any input, and
+//! number texts survive parsing exactly.
+
+use chain_metrics::dates::{parse_date, parse_last, DayRange, DaySpec};
+use chain_metrics::model::{Column, Endpoint, Item, Number};
+use chain_metrics::response::parse_records;
+use chrono::{Days, NaiveDate};
+use proptest::prelude::*;
+
+/// Any day from year 1 to 9999, as chrono counts them.
+fn any_day() -> impl Strategy<Value = NaiveDate> {
+    (1i32..=3_652_059).prop_map(|n| NaiveDate::from_num_days_from_ce_opt(n).unwrap())
+}
+
+/// The text of a JSON number, in every shape RFC 8259 allows, up to 40 digits.
+fn json_number() -> impl Strategy<Value = String> {
+    "-?(0|[1-9][0-9]{0,39})(\\.[0-9]{1,20})?([eE][+-]?[0-9]{1,4})?"
+}
+
+/// A JSON whole number as SERVICE.md counts come: digits, possibly far beyond 2^53.
+fn whole_number() -> impl Strategy<Value = String> {
+    "(0|[1-9][0-9]{0,39})"
+}
+
+const ENDPOINTS: [(Endpoint, Column); 3] = [
+    (Endpoint::Fees, Column::Fees),
+    (Endpoint::ActiveUsers, Column::ActiveUsers),
+    (Endpoint::OfficialAccount, Column::Social(Item::Tweet)),
+];
+
+proptest! {
+    #[test]
+    fn date_parsing_never_panics(text in "\\PC{0,16}") {
+        let _ = parse_date(&text);
+        let _ = DaySpec::parse(&text);
+        let _ = parse_last(&text);
+    }
+
+    #[test]
+    fn date_like_texts_never_panic(text in "[0-9+-]{0,5}-[0-9]{0,3}-[0-9]{0,3}") {
+        if let Ok(day) = parse_date(&text) {
+            prop_assert_eq!(day.format("%Y-%m-%d").to_string(), text);
+        }
+    }
+
+    #[test]
+    fn every_day_reads_back_as_itself(day in any_day()) {
+        let text = day.format("%Y-%m-%d").to_string();
+        prop_assert_eq!(parse_date(&text), Ok(day));
+        prop_assert_eq!(DaySpec::parse(&text), Ok(DaySpec::Date(day)));
+    }
+
+    #[test]
+    fn last_n_reads_days_and_weeks(n in 1u32..=5000) {
+        prop_assert_eq!(parse_last(&n.to_string()), Ok(n));
+        prop_assert_eq!(parse_last(&format!("{n}d")), Ok(n));
+        prop_assert_eq!(parse_last(&format!("{n}W")), Ok(n * 7));
+    }
+
+    #[test]
+    fn ranges_resolve_in_order_or_refuse(a in any_day(), b in any_day(), last in proptest::option::of(1u32..=36_600), today in any_day()) {
+        let start = if last.is_some() { None } else { Some(DaySpec::Date(a)) };
+        match DayRange::resolve(start, Some(DaySpec::Date(b)), last, today) {
+            Ok(range) => {
+                prop_assert!(range.start <= range.end);
+                prop_assert_eq!(range.end, b);
+                if let Some(n) = last {
+                    prop_assert_eq!(range.days().count() as u32, n);
+                }
+            }
+            Err(message) => prop_assert!(!message.is_empty()),
+        }
+    }
+
+    #[test]
+    fn windows_cover_the_range_in_order_without_overlap(start in any_day(), len in 0u64..2000, size in prop_oneof![1u32..400, any::<u32>().prop_map(|n| n.max(1))]) {
+        let Some(end) = start.checked_add_days(Days::new(len)) else { return Ok(()) };
+        let range = DayRange { start, end };
+        let windows = range.windows(size);
+        prop_assert_eq!(windows.first().unwrap().start, start);
+        prop_assert_eq!(windows.last().unwrap().end, end);
+        for pair in windows.windows(2) {
+            prop_assert_eq!(pair[0].end.succ_opt(), Some(pair[1].start));
+        }
+        for w in &windows {
+            prop_assert!(w.start <= w.end && w.days().count() <= size as usize);
+        }
+        prop_assert_eq!(windows.iter().map(|w| w.days().count()).sum::<usize>(), len as usize + 1);
+    }
+
+    #[test]
+    fn response_parsing_never_panics_on_bytes(body in proptest::collection::vec(any::<u8>(), 0..256)) {
+        for (endpoint, column) in ENDPOINTS {
+            let _ = parse_records(endpoint, &[column], &body);
+        }
+    }
+
+    #[test]
+    fn response_parsing_never_panics_on_json_like_text(body in "[\\[\\]{}\":,0-9a-z.eE+ -]{0,120}") {
+        for (endpoint, column) in ENDPOINTS {
+            let _ = parse_records(endpoint, &[column], body.as_bytes());
+        }
+    }
+
+    #[test]
+    fn fee_texts_survive_exactly(values in proptest::collection::vec(json_number(), 1..20)) {
+        let records: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{{\"date\":\"2024-01-{:02}\",\"fees\":{v}}}", i + 1))
+            .collect();
+        let body = format!("[{}]", records.join(","));
+        let parsed = parse_records(Endpoint::Fees, &[Column::Fees], body.as_bytes()).unwrap();
+        let texts: Vec<&str> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str()).collect();
+        prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn whole_counts_survive_exactly(values in proptest::collection::vec(whole_number(), 1..20)) {
+        let records: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{{\"date\":\"2024-02-{:02}\",\"tweet\":{v},\"other\":[{v}]}}", i + 1))
+            .collect();
+        let body = format!("{{\"data\":[{}]}}", records.join(","));
+        let parsed = parse_records(Endpoint::OfficialAccount, &[Column::Social(Item::Tweet)], body.as_bytes()).unwrap();
+        let texts: Vec<&str> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str()).collect();
+        prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn wholeness_agrees_with_the_digits(int in "[1-9][0-9]{0,30}", frac in "[0-9]{1,10}", exp in -15i32..15) {
+        let text = format!("{int}.{frac}e{exp}");
+        let number = Number::from_json_token(&text).unwrap();
+        // value = int.frac * 10^exp: whole when the significant fraction digits fit in exp
+        let significant = frac.trim_end_matches('0').len() as i32;
+        let whole_int = exp >= 0 || int.len() as i32 + exp > 0 && int[(int.len() as i32 + exp) as usize..].bytes().all(|b| b == b'0');
+        let expected = significant <= exp.max(0) && whole_int;
+        prop_assert_eq!(number.is_whole(), expected, "{}", text);
+    }
+}
