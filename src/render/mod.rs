@@ -98,25 +98,35 @@ fn cells(data: &Dataset, row: &Row) -> Vec<String> {
 
 /// The rows for people (table, markdown): digit groups, then the summary rows when asked.
 fn display_rows(data: &Dataset, style: Style) -> Vec<Vec<String>> {
-    let mut rows: Vec<Vec<String>> = data
-        .rows
-        .iter()
-        .map(|row| {
-            line(
-                data,
-                row.date.to_string(),
-                Dataset::chain_cell(row),
-                &row.values,
-                group_digits,
-            )
-        })
-        .collect();
+    let mut rows = Vec::new();
+    let _ = for_each_display_row(data, style, |cells| {
+        rows.push(cells.to_vec());
+        Ok(())
+    });
+    rows
+}
+
+/// Hands each row for people to `each`, one at a time, so that none has to be kept.
+fn for_each_display_row(
+    data: &Dataset,
+    style: Style,
+    mut each: impl FnMut(&[String]) -> io::Result<()>,
+) -> io::Result<()> {
+    for row in &data.rows {
+        each(&line(
+            data,
+            row.date.to_string(),
+            Dataset::chain_cell(row),
+            &row.values,
+            group_digits,
+        ))?;
+    }
     if style.summary {
         for (label, values) in summary::rows(data) {
-            rows.push(line(data, label.to_owned(), "", &values, group_digits));
+            each(&line(data, label.to_owned(), "", &values, group_digits))?;
         }
     }
-    rows
+    Ok(())
 }
 
 /// One line of cells: the first cell, the chain cell when the data has that column, the values.
