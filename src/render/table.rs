@@ -53,7 +53,7 @@ impl Layout {
             if i > 0 {
                 line.push(joint);
             }
-            line.extend(std::iter::repeat(fill).take(width + 2));
+            line.extend(std::iter::repeat_n(fill, width + 2));
         }
         line.push(right);
         line.push('\n');
@@ -77,9 +77,9 @@ impl Layout {
                 (0, pad)
             };
             line.push(' ');
-            line.extend(std::iter::repeat(' ').take(before));
+            line.extend(std::iter::repeat_n(' ', before));
             line.push_str(cell);
-            line.extend(std::iter::repeat(' ').take(after));
+            line.extend(std::iter::repeat_n(' ', after));
             line.push(' ');
             if styled {
                 line.push_str(RESET);

@@ -76,7 +76,7 @@ pub fn send(body: String, fault: Option<&FaultKind>) -> Response {
         Some(FaultKind::Huge) => {
             let spaces = Bytes::from(vec![b' '; 1 << 20]);
             let chunks = std::iter::once(Bytes::from_static(b"["))
-                .chain(std::iter::repeat(spaces).take(65))
+                .chain(std::iter::repeat_n(spaces, 65))
                 .chain(std::iter::once(Bytes::from_static(b"]")))
                 .map(Ok::<_, std::io::Error>);
             (json, Body::from_stream(stream::iter(chunks))).into_response()

@@ -59,7 +59,7 @@ pub const FAULT_HELP: &str = "latency:MS, CODE[:RETRY_AFTER] (e.g. 503, 429:1, 5
 impl Fault {
     /// Whether the fault shows on attempt number `attempt` (counted from 1).
     pub fn active(&self, attempt: u64) -> bool {
-        self.first.map_or(true, |n| attempt <= n)
+        self.first.is_none_or(|n| attempt <= n)
     }
 
     /// The clap value parser of `--fault NAME[:ARG][@N]`.
