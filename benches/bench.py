@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""The chain-metrics benchmark: the tool against curl + jq and against the loopback limit.
+
+Starts the sandbox (the release binary's `sandbox` command) on 127.0.0.1, then measures, as
+medians of alternating runs, the figures of BENCHMARKS.md. Needs curl and jq (apt-get install
+curl jq). Usage: python3 benches/bench.py [--runs N]. It prints a Markdown report on stdout.
+"""
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, "target", "release", "chain-metrics")
+KEY = "bench-key-0000000000"
+FEES = "/api/chain-insights/fees"
+PATHS = [FEES, "/api/chain-insights/active_users", "/api/social-metrics/official-account"]
+CHAINS = ["ETHEREUM", "ARBITRUM", "BSC", "OPTIMISM", "BASE", "POLYGON"]
+
+
+def run(argv, env=None, shell=False):
+    """Runs one command to completion; returns (wall seconds, cpu seconds, peak RSS KiB)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, shell=shell)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"benchmark command failed: {argv}\n{err}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss
+
+
+def alternate(commands, runs):
+    """Runs the commands in turn, `runs` rounds after one warm-up; medians per command."""
+    for argv, env, shell in commands.values():
+        run(argv, env, shell)
+    samples = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, (argv, env, shell) in commands.items():
+            samples[name].append(run(argv, env, shell))
+    return {
+        name: tuple(statistics.median(s[i] for s in values) for i in range(3))
+        for name, values in samples.items()
+    }
+
+
+class Sandbox:
+    def __init__(self, latency_ms):
+        self.proc = subprocess.Popen(
+            [BIN, "sandbox", "--listen", "127.0.0.1:0", "--key", KEY, "--latency", str(latency_ms)],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env={"PATH": os.environ["PATH"]},
+        )
+        self.url = self.proc.stdout.readline().decode().strip()
+
+    def close(self):
+        self.proc.kill()
+        self.proc.wait()
+
+
+def tool_env(url):
+    return {"PATH": os.environ["PATH"], "HOME": "/nonexistent", "CHAIN_METRICS_BASE_URL": url,
+            "CHAIN_METRICS_API_KEY": KEY}
+
+
+def curl(url, path, chain, start, end):
+    body = f'{{"chain":"{chain}","start_date":"{start}","end_date":"{end}"}}'
+    return (f"curl -sS --fail -X POST -H 'X-API-Key: {KEY}' -H 'Content-Type: application/json' "
+            f"-d '{body}' '{url}{path}'")
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.1f} ms"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15)
+    runs = parser.parse_args().runs
+    for tool in ("curl", "jq"):
+        if not shutil.which(tool):
+            sys.exit(f"{tool} is needed: apt-get install {tool}")
+    subprocess.run(["cargo", "build", "--release", "--locked", "--quiet"], cwd=ROOT, check=True)
+    out = []
+    say = out.append
+    say(f"Machine: {platform.machine()}, {os.cpu_count()} cores, {platform.platform()}; "
+        f"{runs} alternating runs per figure, medians.\n")
+
+    # (a) one 365-day fees query to csv, against curl | jq on the same server.
+    sandbox = Sandbox(0)
+    env = tool_env(sandbox.url)
+    year = ("2023-01-01", "2023-12-31")
+    jq = "jq -r '.[] | [.date,.fees] | @csv'"
+    a = alternate({
+        "tool": ([BIN, "fees", "-c", "eth", "-s", year[0], "-e", year[1], "-f", "csv"], env, False),
+        "curl+jq": (f"{curl(sandbox.url, FEES, 'ETHEREUM', *year)} | {jq}", None, True),
+    }, runs)
+    say("## (a) one 365-day fees query to csv vs curl | jq\n")
+    say(f"- chain-metrics: {ms(a['tool'][0])}; curl | jq: {ms(a['curl+jq'][0])}; "
+        f"ratio **{a['tool'][0] / a['curl+jq'][0]:.2f}x** (target <= 1.0x)\n")
+
+    # (d) startup and binary size.
+    d = alternate({"version": ([BIN, "--version"], None, False)}, runs * 3)
+    size = os.path.getsize(BIN)
+    sandbox.close()
+
+    # (b) report --chain all, 365 days, 50 ms server latency.
+    sandbox = Sandbox(50)
+    env = tool_env(sandbox.url)
+    sequential = " && ".join(
+        f"{curl(sandbox.url, path, chain, *year)} > /dev/null" for chain in CHAINS for path in PATHS)
+    b = alternate({
+        "default": ([BIN, "report", "-c", "all", "-s", year[0], "-e", year[1], "-f", "csv"], env, False),
+        "jobs18": ([BIN, "report", "-c", "all", "-s", year[0], "-e", year[1], "-f", "csv", "--jobs", "18"], env, False),
+        "sequential": (sequential, None, True),
+        "single": (curl(sandbox.url, FEES, "ETHEREUM", *year), None, True),
+    }, max(5, runs // 3))
+    sandbox.close()
+    say("## (b) report --chain all, 365 days (18 requests), 50 ms server latency\n")
+    say(f"- default settings: {ms(b['default'][0])}; 18 sequential curls: {ms(b['sequential'][0])}; "
+        f"ratio **{b['default'][0] / b['sequential'][0]:.2f}x** (target <= 0.25x)")
+    say(f"- --jobs 18: {ms(b['jobs18'][0])}; one single curl request: {ms(b['single'][0])}; "
+        f"ratio **{b['jobs18'][0] / b['single'][0]:.2f}x** (target <= 1.5x)\n")
+
+    # (c) report --chain all over ten years, per format.
+    sandbox = Sandbox(0)
+    env = tool_env(sandbox.url)
+    decade = ("2015-01-01", "2024-12-31")
+    c = alternate({
+        fmt: ([BIN, "report", "-c", "all", "-s", decade[0], "-e", decade[1], "-f", fmt], env, False)
+        for fmt in ("csv", "json", "table")
+    }, max(5, runs // 3))
+    sandbox.close()
+    say("## (c) report --chain all, 10 years (21,918 rows)\n")
+    say("| format | wall | tool CPU (user+sys) | peak RSS |\n|---|---|---|---|")
+    for fmt, (wall, cpu, rss) in c.items():
+        say(f"| {fmt} | {ms(wall)} | {ms(cpu)} | {rss / 1024:.1f} MiB |")
+    say("\nTargets: peak RSS < 32 MiB, tool time < 0.5 s.\n")
+
+    say("## (d) startup and size\n")
+    say(f"- `chain-metrics --version`: {ms(d['version'][0])} (target < 5 ms)")
+    say(f"- stripped release binary: {size / 1024 / 1024:.2f} MiB\n")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
