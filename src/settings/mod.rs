@@ -1,7 +1,6 @@
 //! Resolves every setting from flag, environment, profile, config top level and default.
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -14,39 +13,15 @@ use crate::error::{Failure, Result};
 use crate::key_command;
 use crate::secret::ApiKey;
 
+mod precedence;
+
+use precedence::{first_given, from_layers, named, pick, Layer, Sources};
+pub use precedence::{Source, Sourced};
+
 pub const ENV_KEY: &str = "CHAIN_METRICS_API_KEY";
 pub const ENV_BASE_URL: &str = "CHAIN_METRICS_BASE_URL";
 pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
 pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
-
-/// Where a setting's value came from, as `config show` and hints name it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
-    Flag(&'static str),
-    Env(&'static str),
-    Profile(String),
-    File,
-    Default,
-}
-
-impl fmt::Display for Source {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Source::Flag(flag) => write!(f, "flag {flag}"),
-            Source::Env(var) => write!(f, "environment {var}"),
-            Source::Profile(name) => write!(f, "config file, profile {name}"),
-            Source::File => f.write_str("config file"),
-            Source::Default => f.write_str("default"),
-        }
-    }
-}
-
-/// A value with its source.
-#[derive(Clone, Debug)]
-pub struct Sourced<T> {
-    pub value: T,
-    pub source: Source,
-}
 
 /// How the key is obtained: as text, or by running a command (only when needed).
 #[derive(Clone, Debug)]
@@ -97,41 +72,6 @@ fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
 }
 
-/// One level of the config file: the selected profile's table, or the top level.
-type Layer<'a> = (&'a FileSettings, Source);
-
-/// The first layer that holds a setting, with its source.
-fn from_layers<T>(
-    layers: &[Layer],
-    get: impl Fn(&FileSettings) -> Option<T>,
-) -> Option<Sourced<T>> {
-    layers.iter().find_map(|(layer, source)| {
-        get(layer).map(|value| Sourced {
-            value,
-            source: source.clone(),
-        })
-    })
-}
-
-/// The flag if given, else the config file's layers, else the default.
-fn pick<T>(
-    flag: Option<(T, &'static str)>,
-    layers: &[Layer],
-    get: impl Fn(&FileSettings) -> Option<T>,
-    default: T,
-) -> Sourced<T> {
-    match flag {
-        Some((value, name)) => Sourced {
-            value,
-            source: Source::Flag(name),
-        },
-        None => from_layers(layers, get).unwrap_or(Sourced {
-            value: default,
-            source: Source::Default,
-        }),
-    }
-}
-
 /// Seconds as a positive duration, or a configuration error naming the setting.
 fn seconds(setting: &str, value: f64) -> Result<Duration> {
     Duration::try_from_secs_f64(value)
@@ -158,17 +98,12 @@ impl Settings {
     fn resolve_profile(flags: &SettingFlags, new_profile_ok: bool) -> Result<Settings> {
         let config = ConfigLocation::find(flags.config.as_deref(), env(ENV_CONFIG))?;
         let file = config.load()?;
-        let profile = match (&flags.profile, env(ENV_PROFILE)) {
-            (Some(name), _) => Some(Sourced {
-                value: name.clone(),
-                source: Source::Flag("--profile"),
-            }),
-            (None, Some(name)) => Some(Sourced {
-                value: name,
-                source: Source::Env(ENV_PROFILE),
-            }),
-            (None, None) => None,
-        };
+        let profile = first_given(
+            named(flags.profile.clone(), "--profile"),
+            named(env(ENV_PROFILE), ENV_PROFILE),
+            &[],
+            |_| None,
+        );
         let table = match &profile {
             Some(name) => find_profile(&file, &name.value, &config, new_profile_ok)?,
             None => None,
@@ -180,111 +115,26 @@ impl Settings {
             .into_iter()
             .chain([(&file, Source::File)])
             .collect();
-
-        let base_url = match (&flags.base_url, env(ENV_BASE_URL)) {
-            (Some(url), _) => Some(Sourced {
-                value: url.clone(),
-                source: Source::Flag("--base-url"),
-            }),
-            (None, Some(url)) => Some(Sourced {
-                value: url,
-                source: Source::Env(ENV_BASE_URL),
-            }),
-            (None, None) => from_layers(&layers, |l| l.base_url.clone()),
-        };
-        let key = match env(ENV_KEY).and_then(|k| ApiKey::new(&k)) {
-            Some(key) => Some(Sourced {
-                value: KeySetting::Key(key),
-                source: Source::Env(ENV_KEY),
-            }),
-            None => from_layers(&layers, |layer| {
-                match (&layer.api_key, &layer.api_key_command) {
-                    (Some(key), _) => ApiKey::new(key).map(KeySetting::Key),
-                    (None, Some(command)) => Some(KeySetting::Command(command.clone())),
-                    (None, None) => None,
-                }
-            }),
-        };
-
-        let timeout = pick(
-            flags.timeout.map(|t| (t, "--timeout")),
+        let base_url = first_given(
+            named(flags.base_url.clone(), "--base-url"),
+            named(env(ENV_BASE_URL), ENV_BASE_URL),
             &layers,
-            |l| l.timeout,
-            30.0,
+            |l| l.base_url.clone(),
         );
-        let connect_timeout = pick(
-            flags.connect_timeout.map(|t| (t, "--connect-timeout")),
-            &layers,
-            |l| l.connect_timeout,
-            10.0,
-        );
-        let chunk_days = match flags.chunk_days {
-            Some(days) => Some(Sourced {
-                value: days,
-                source: Source::Flag("--chunk-days"),
-            }),
-            None => from_layers(&layers, |l| l.chunk_days),
-        };
-        if let Some(Sourced { value: 0, source }) = &chunk_days {
-            return Err(Failure::config(format!(
-                "chunk_days from {source} must be at least 1"
-            )));
-        }
-        let retries = pick(
-            flags.retries.map(|r| (r, "--retries")),
-            &layers,
-            |l| l.retries,
-            3,
-        );
-        let jobs = pick(flags.jobs.map(|j| (j, "--jobs")), &layers, |l| l.jobs, 8);
-        if jobs.value == 0 {
-            return Err(Failure::config(format!(
-                "jobs from {} must be at least 1",
-                jobs.source
-            )));
-        }
-        let method = pick(
-            flags.method.map(|m| (m, "--method")),
-            &layers,
-            |l| l.method,
-            MethodChoice::Auto,
-        );
-        let allow_http = pick(None, &layers, |l| l.allow_http, false);
-        let key_command_timeout = pick(
-            None,
-            &layers,
-            |l| l.api_key_command_timeout,
-            key_command::DEFAULT_LIMIT.as_secs_f64(),
-        );
-        let mut sources = BTreeMap::from([
-            ("timeout", timeout.source.clone()),
-            ("connect_timeout", connect_timeout.source.clone()),
-            ("retries", retries.source),
-            ("jobs", jobs.source),
-            ("method", method.source),
-            ("allow_http", allow_http.source),
-            (
-                "api_key_command_timeout",
-                key_command_timeout.source.clone(),
-            ),
-        ]);
-        if let Some(chunk) = &chunk_days {
-            sources.insert("chunk_days", chunk.source.clone());
-        }
-
+        let tuning = tuning(flags, &layers)?;
         Ok(Settings {
             profile,
             base_url,
-            key,
-            allow_http: allow_http.value,
-            timeout: seconds("timeout", timeout.value)?,
-            connect_timeout: seconds("connect_timeout", connect_timeout.value)?,
-            retries: retries.value,
-            jobs: jobs.value,
-            method: method.value,
-            key_command_timeout: seconds("api_key_command_timeout", key_command_timeout.value)?,
-            chunk_days: chunk_days.map(|c| c.value),
-            sources,
+            key: key_setting(&layers),
+            allow_http: tuning.allow_http,
+            timeout: tuning.timeout,
+            connect_timeout: tuning.connect_timeout,
+            retries: tuning.retries,
+            jobs: tuning.jobs,
+            method: tuning.method,
+            key_command_timeout: tuning.key_command_timeout,
+            chunk_days: tuning.chunk_days,
+            sources: tuning.sources,
             warnings: config.permission_warning().into_iter().collect(),
             config,
         })
@@ -329,6 +179,97 @@ impl Settings {
             }
         }
     }
+}
+
+/// The settings that tune a run, and where each came from.
+struct Tuning {
+    allow_http: bool,
+    timeout: Duration,
+    connect_timeout: Duration,
+    retries: u32,
+    jobs: usize,
+    method: MethodChoice,
+    key_command_timeout: Duration,
+    chunk_days: Option<u32>,
+    sources: BTreeMap<&'static str, Source>,
+}
+
+/// Each tuning setting from its flag, the config file, or its default.
+fn tuning(flags: &SettingFlags, layers: &[Layer]) -> Result<Tuning> {
+    let mut sources = Sources::default();
+    let mut secs =
+        |key: &'static str, setting: Sourced<f64>| seconds(key, sources.take(key, setting));
+    let timeout = secs(
+        "timeout",
+        pick(
+            named(flags.timeout, "--timeout"),
+            layers,
+            |l| l.timeout,
+            30.0,
+        ),
+    )?;
+    let connect_timeout = secs(
+        "connect_timeout",
+        pick(
+            named(flags.connect_timeout, "--connect-timeout"),
+            layers,
+            |l| l.connect_timeout,
+            10.0,
+        ),
+    )?;
+    let default_limit = key_command::DEFAULT_LIMIT.as_secs_f64();
+    let key_command_timeout = secs(
+        "api_key_command_timeout",
+        pick(None, layers, |l| l.api_key_command_timeout, default_limit),
+    )?;
+    let jobs = pick(named(flags.jobs, "--jobs"), layers, |l| l.jobs, 8);
+    let chunk_days = first_given(named(flags.chunk_days, "--chunk-days"), None, layers, |l| {
+        l.chunk_days
+    });
+    let zero = |name: &str, source: &Source| {
+        Failure::config(format!("{name} from {source} must be at least 1"))
+    };
+    if jobs.value == 0 {
+        return Err(zero("jobs", &jobs.source));
+    }
+    if let Some(Sourced { value: 0, source }) = &chunk_days {
+        return Err(zero("chunk_days", source));
+    }
+    let retries = pick(named(flags.retries, "--retries"), layers, |l| l.retries, 3);
+    let method = pick(
+        named(flags.method, "--method"),
+        layers,
+        |l| l.method,
+        MethodChoice::Auto,
+    );
+    Ok(Tuning {
+        allow_http: sources.take("allow_http", pick(None, layers, |l| l.allow_http, false)),
+        timeout,
+        connect_timeout,
+        retries: sources.take("retries", retries),
+        jobs: sources.take("jobs", jobs),
+        method: sources.take("method", method),
+        key_command_timeout,
+        chunk_days: chunk_days.map(|c| sources.take("chunk_days", c)),
+        sources: sources.0,
+    })
+}
+
+/// The key: from the environment, else the first layer with `api_key` or `api_key_command`.
+fn key_setting(layers: &[Layer]) -> Option<Sourced<KeySetting>> {
+    if let Some(key) = env(ENV_KEY).and_then(|k| ApiKey::new(&k)) {
+        return Some(Sourced {
+            value: KeySetting::Key(key),
+            source: Source::Env(ENV_KEY),
+        });
+    }
+    from_layers(layers, |layer| {
+        match (&layer.api_key, &layer.api_key_command) {
+            (Some(key), _) => ApiKey::new(key).map(KeySetting::Key),
+            (None, Some(command)) => Some(KeySetting::Command(command.clone())),
+            (None, None) => None,
+        }
+    })
 }
 
 fn find_profile<'a>(

@@ -1,0 +1,101 @@
+//! Precedence: where a setting's value comes from (flag, environment, profile, top level,
+//! default), and the helpers that pick the first one given.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::config_file::FileSettings;
+
+/// Where a setting's value came from, as `config show` and hints name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    Flag(&'static str),
+    Env(&'static str),
+    Profile(String),
+    File,
+    Default,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Flag(flag) => write!(f, "flag {flag}"),
+            Source::Env(var) => write!(f, "environment {var}"),
+            Source::Profile(name) => write!(f, "config file, profile {name}"),
+            Source::File => f.write_str("config file"),
+            Source::Default => f.write_str("default"),
+        }
+    }
+}
+
+/// A value with its source.
+#[derive(Clone, Debug)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+/// One level of the config file: the selected profile's table, or the top level.
+pub(super) type Layer<'a> = (&'a FileSettings, Source);
+
+/// The first layer that holds a setting, with its source.
+pub(super) fn from_layers<T>(
+    layers: &[Layer],
+    get: impl Fn(&FileSettings) -> Option<T>,
+) -> Option<Sourced<T>> {
+    layers.iter().find_map(|(layer, source)| {
+        get(layer).map(|value| Sourced {
+            value,
+            source: source.clone(),
+        })
+    })
+}
+
+/// The first of: the flag, the environment variable, the config file's layers.
+pub(super) fn first_given<T>(
+    flag: Option<(T, &'static str)>,
+    env_var: Option<(T, &'static str)>,
+    layers: &[Layer],
+    get: impl Fn(&FileSettings) -> Option<T>,
+) -> Option<Sourced<T>> {
+    match (flag, env_var) {
+        (Some((value, name)), _) => Some(Sourced {
+            value,
+            source: Source::Flag(name),
+        }),
+        (None, Some((value, name))) => Some(Sourced {
+            value,
+            source: Source::Env(name),
+        }),
+        (None, None) => from_layers(layers, get),
+    }
+}
+
+/// The flag if given, else the config file's layers, else the default.
+pub(super) fn pick<T>(
+    flag: Option<(T, &'static str)>,
+    layers: &[Layer],
+    get: impl Fn(&FileSettings) -> Option<T>,
+    default: T,
+) -> Sourced<T> {
+    first_given(flag, None, layers, get).unwrap_or(Sourced {
+        value: default,
+        source: Source::Default,
+    })
+}
+
+/// Collects where each plain setting came from while handing back its value.
+#[derive(Default)]
+pub(super) struct Sources(pub(super) BTreeMap<&'static str, Source>);
+
+impl Sources {
+    pub(super) fn take<T>(&mut self, key: &'static str, setting: Sourced<T>) -> T {
+        self.0.insert(key, setting.source);
+        setting.value
+    }
+}
+
+/// The value of `--name`, paired with the flag's name for [`Source::Flag`].
+pub(super) fn named<T>(value: Option<T>, name: &'static str) -> Option<(T, &'static str)> {
+    value.map(|v| (v, name))
+}
