@@ -285,3 +285,84 @@ fn chains_in_the_new_formats() {
         (2, "error: chains is a list, not a daily series to chart")
     );
 }
+
+#[test]
+fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
+    let stub = Stub::always(Reply::json(
+        200,
+        r#"[{"date":"2024-01-01","fees":1},{"date":"2024-01-02","fees":5},{"date":"2024-01-10","fees":3}]"#,
+    ));
+    let run = Env::with_service(&stub.url).run(&[
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-10",
+        "-f",
+        "chart",
+        "-q",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
+    assert_eq!(
+        run.stdout,
+        "\
+5 +        *
+  |       **
+  |       *
+4 +      **
+  |     **
+  |     *
+3 +    **                                                                      *
+  |   **
+  |  **
+2 +  *
+  | **
+  |**
+1 +*
+  ++----------------+------------------------+----------------+----------------+
+   2024-01-01  2024-01-03               2024-01-06       2024-01-08   2024-01-10
+   * ETHEREUM
+"
+    );
+}
+
+#[test]
+fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
+    let sandbox = Sandbox::start(&[]);
+    let run = Env::with_service(&sandbox.url).run(&[
+        "report",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-05",
+        "-f",
+        "chart",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stdout.lines().all(|l| l.chars().count() <= 80),
+        "{}",
+        run.stdout
+    );
+    let legend: Vec<&str> = run
+        .stdout
+        .lines()
+        .rev()
+        .take(4)
+        .map(str::trim_start)
+        .collect();
+    assert_eq!(
+        legend,
+        [
+            "$ ARBITRUM.retweet   ^ ARBITRUM.tweet   ! ARBITRUM.quote",
+            "= ARBITRUM.fees   ~ ARBITRUM.active_users   & ARBITRUM.reply",
+            "# ETHEREUM.retweet   @ ETHEREUM.tweet   % ETHEREUM.quote",
+            "* ETHEREUM.fees   o ETHEREUM.active_users   x ETHEREUM.reply",
+        ]
+    );
+}

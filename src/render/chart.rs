@@ -4,6 +4,8 @@
 use std::io::{self, Write};
 
 use super::{group_digits, Style};
+use chrono::NaiveDate;
+
 use crate::model::{Dataset, Number};
 
 /// Rows of the plot area; a label every `LABEL_EVERY` rows gives five value labels.
@@ -12,15 +14,36 @@ const LABEL_EVERY: usize = 3;
 const DEFAULT_WIDTH: usize = 80;
 const MIN_WIDTH: usize = 40;
 const DATE_WIDTH: usize = 10;
-/// One mark per series, so that series stay apart without colour.
-const MARKS: [char; 8] = ['*', 'o', 'x', '#', '@', '%', '=', '~'];
+/// One mark per series, so that series stay apart without colour (and none is `+` or `|`,
+/// which the axes use).
+const MARKS: [char; 16] = [
+    '*', 'o', 'x', '#', '@', '%', '=', '~', '&', '$', '^', '!', '?', 's', 'z', 'w',
+];
 const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
 
 /// Draws one series per column of a dataset with one row per date (a long dataset with a chain
 /// column is pivoted by the caller first).
+///
+/// The x axis is time: one position per day from the first date to the last, so a date with
+/// no row is a hole in every line rather than a step the lines jump over.
 pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    let days: Vec<NaiveDate> = match (data.rows.first(), data.rows.last()) {
+        (Some(first), Some(last)) => first
+            .date
+            .iter_days()
+            .take_while(|d| *d <= last.date)
+            .collect(),
+        _ => Vec::new(),
+    };
     let series: Vec<Vec<Option<f64>>> = (0..data.columns.len())
-        .map(|i| data.rows.iter().map(|r| value(&r.values[i])).collect())
+        .map(|i| {
+            let mut by_day = vec![None; days.len()];
+            for row in &data.rows {
+                let day = (row.date - days[0]).num_days() as usize;
+                by_day[day] = value(&row.values[i]);
+            }
+            by_day
+        })
         .collect();
     let Some((lo, hi)) = bounds(&series) else {
         return writeln!(out, "(no data to chart)");
@@ -39,7 +62,7 @@ pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()
         .collect();
     let label_width = labels.iter().map(String::len).max().unwrap_or(0);
     let plot_width = width.saturating_sub(label_width + 2).max(DATE_WIDTH + 2);
-    let plot = Plot::new(plot_width, data.rows.len(), lo, hi);
+    let plot = Plot::new(plot_width, days.len(), lo, hi);
     let grid = plot.draw(&series);
     for (r, line) in grid.iter().enumerate() {
         let axis = if labels[r].is_empty() { '|' } else { '+' };
@@ -47,17 +70,39 @@ pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()
         let text = format!("{:>label_width$} {axis}{cells}", labels[r]);
         writeln!(out, "{}", text.trim_end())?;
     }
-    let dates: Vec<String> = data.rows.iter().map(|r| r.date.to_string()).collect();
+    let dates: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
     let (ticks, names) = plot.date_axis(&dates);
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
-    let legend: Vec<String> = data
-        .columns
-        .iter()
-        .enumerate()
-        .map(|(s, name)| format!("{} {name}", mark(Some(s), style)))
-        .collect();
-    writeln!(out, "{:label_width$}  {}", "", legend.join("   "))
+    legend(data, style, label_width, width, out)
+}
+
+/// The legend, one entry per series, wrapped to the chart's width.
+fn legend(
+    data: &Dataset,
+    style: Style,
+    indent: usize,
+    width: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let room = width.saturating_sub(indent + 2).max(1);
+    let mut line = String::new();
+    let mut used = 0;
+    for (s, name) in data.columns.iter().enumerate() {
+        let visible = name.chars().count() + 2;
+        if used > 0 && used + 3 + visible > room {
+            writeln!(out, "{:indent$}  {line}", "")?;
+            line.clear();
+            used = 0;
+        }
+        if used > 0 {
+            line.push_str("   ");
+            used += 3;
+        }
+        line.push_str(&format!("{} {name}", mark(Some(s), style)));
+        used += visible;
+    }
+    writeln!(out, "{:indent$}  {line}", "")
 }
 
 fn value(number: &Option<Number>) -> Option<f64> {
