@@ -2,6 +2,7 @@
 //! the fresh rows into it by (date, chain), or by date for `--wide`. Number texts are kept as
 //! written: nothing goes through a float.
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io;
@@ -26,6 +27,7 @@ enum Problem {
 
 /// The fresh rows upserted into those of the file at `path` (fresh only, when it does not exist
 /// yet or is empty), sorted by date, then chain: chains in `chain_order` first, in that order.
+/// An empty fresh cell keeps the stored value: a gap is not news that the value went away.
 pub fn merge_into(
     path: &Path,
     format: Format,
@@ -67,8 +69,25 @@ pub fn merge_into(
         )
     };
     let mut rows: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
-    for row in old.into_iter().chain(fresh.rows.drain(..)) {
+    for row in old {
         rows.insert(key(&row), row);
+    }
+    // Cell by cell: a fresh value replaces the stored one, a fresh gap (a chain or endpoint
+    // with no record for that date this time) never erases it.
+    for row in fresh.rows.drain(..) {
+        match rows.entry(key(&row)) {
+            Entry::Vacant(slot) => {
+                slot.insert(row);
+            }
+            Entry::Occupied(mut slot) => {
+                let stored = slot.get_mut();
+                for (cell, value) in stored.values.iter_mut().zip(row.values) {
+                    if value.is_some() {
+                        *cell = value;
+                    }
+                }
+            }
+        }
     }
     fresh.rows = rows.into_values().collect();
     Ok(fresh)

@@ -3,7 +3,7 @@
 
 use std::fs::{self, File};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use tempfile::NamedTempFile;
 
@@ -22,6 +22,13 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
             format!("cannot write {}: {cause}", path.display()),
         )
     };
+    if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        // A device, a FIFO, `>(gzip > x.gz)`: nothing to replace, only a stream to write to.
+        return write_through(path, bytes).map_err(fail);
+    }
+    // A symlinked export is replaced where the link points, so the link stays a link.
+    let target = follow_links(path);
+    let path = target.as_path();
     let folder = folder_of(path);
     let existing = fs::metadata(path).ok();
     let mut temp = create_temp(folder, path).map_err(fail)?;
@@ -38,6 +45,28 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     // The rename itself is durable only once the folder is synced; not every system allows it.
     let _ = File::open(folder).and_then(|dir| dir.sync_all());
     Ok(())
+}
+
+/// The file a chain of symlinks ends at (the path itself when it is no link).
+fn follow_links(path: &Path) -> PathBuf {
+    let mut current = path.to_path_buf();
+    // As many hops as the kernel follows before it gives up (ELOOP).
+    for _ in 0..40 {
+        let Ok(next) = fs::read_link(&current) else {
+            break;
+        };
+        current = match current.parent() {
+            Some(folder) if next.is_relative() => folder.join(next),
+            _ => next,
+        };
+    }
+    current
+}
+
+fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut stream = fs::OpenOptions::new().write(true).open(path)?;
+    stream.write_all(bytes)?;
+    stream.flush()
 }
 
 /// Creates the temp file beside `target`: the one place a temp file comes into being, so that

@@ -71,6 +71,15 @@ impl Plan {
         queries
     }
 
+    /// The plan's columns around `rows`: `date[,chain],<columns>`.
+    pub fn dataset(&self, rows: Vec<Row>) -> Dataset {
+        Dataset {
+            chain_column: self.chains.len() > 1,
+            columns: self.columns().iter().map(|c| c.name().to_owned()).collect(),
+            rows,
+        }
+    }
+
     /// Where an endpoint's values start in a row.
     fn offset(&self, endpoint: Endpoint) -> usize {
         self.endpoints
@@ -129,11 +138,7 @@ pub fn run(client: &Client, plan: &Plan, jobs: usize, done: &(dyn Fn() + Sync)) 
         warnings.extend(notes.warnings(&format!("{chain} {}", endpoint.label())));
     }
     Ok(Outcome {
-        dataset: Dataset {
-            chain_column: plan.chains.len() > 1,
-            columns: plan.columns().iter().map(|c| c.name().to_owned()).collect(),
-            rows: joined.into_values().collect(),
-        },
+        dataset: plan.dataset(joined.into_values().collect()),
         warnings,
     })
 }

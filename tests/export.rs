@@ -206,3 +206,99 @@ fn a_run_killed_while_fetching_leaves_the_old_file_and_no_temp_file() {
     assert_eq!(read(&env, "fees.csv"), old);
     assert_eq!(names(env.home.path()), ["fees.csv"]);
 }
+
+#[test]
+fn a_symlinked_export_is_replaced_where_the_link_points() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    std::fs::create_dir(env.home.path().join("data")).unwrap();
+    write(&env, "data/real.csv", "old\n");
+    std::os::unix::fs::symlink("data/real.csv", env.home.path().join("link.csv")).unwrap();
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "-o",
+        "link.csv",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        read(&env, "data/real.csv"),
+        "date,fees\n2024-01-01,879768.88\n"
+    );
+    let link = std::fs::symlink_metadata(env.home.path().join("link.csv")).unwrap();
+    assert!(link.file_type().is_symlink(), "the link is still a link");
+    assert_eq!(names(&env.home.path().join("data")), ["real.csv"]);
+}
+
+#[test]
+fn a_fifo_or_device_is_written_to_not_replaced() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let fifo = env.home.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "-o",
+        "pipe",
+        "-f",
+        "csv",
+    ]);
+    if run.code != 0 {
+        // The tool never opened the fifo: open it here so that the reader thread can end.
+        std::fs::write(&fifo, "").unwrap();
+    }
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(reader.join().unwrap(), "date,fees\n2024-01-01,879768.88\n");
+    let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+    assert!(
+        std::os::unix::fs::FileTypeExt::is_fifo(&kind),
+        "the fifo is still a fifo"
+    );
+}
+
+#[test]
+fn output_dash_is_stdout_and_cannot_be_merged_into() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "-o",
+        "-",
+    ]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "date,fees\n2024-01-01,879768.88\n")
+    );
+    assert!(!env.home.path().join("-").exists());
+    let merge = env.run(&["fees", "-c", "eth", "--last", "1", "-o", "-", "--merge"]);
+    assert_eq!(merge.code, 2);
+    assert_eq!(
+        merge.error_line(),
+        "error: --merge needs a file to merge into, not stdout (-)"
+    );
+}

@@ -211,3 +211,53 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
         ["damaged.csv", "fees.csv", "users.json"]
     );
 }
+
+#[test]
+fn a_fresh_gap_never_erases_a_stored_value() {
+    // ARBITRUM has no record this time: its stored 3 stays, ETHEREUM's value is revised.
+    let stub = common::Stub::start(|seen| {
+        let body = match seen.body.contains("ETHEREUM") {
+            true => r#"[{"date":"2024-01-02","fees":9}]"#,
+            false => "[]",
+        };
+        common::Reply::json(200, body)
+    });
+    let env = Env::with_service(&stub.url);
+    write(&env, "wide.csv", "date,ETHEREUM,ARBITRUM\n2024-01-02,2,3\n");
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-02",
+        "-e",
+        "2024-01-02",
+        "--wide",
+        "-o",
+        "wide.csv",
+        "--merge",
+        "-q",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        read(&env, "wide.csv"),
+        "date,ETHEREUM,ARBITRUM\n2024-01-02,9,3\n"
+    );
+}
+
+#[test]
+fn other_columns_are_refused_before_any_request() {
+    let stub = common::Stub::always(common::Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    write(&env, "fees.csv", "date,fees\n2024-01-01,1\n");
+    let run = env.run(&[
+        "fees", "-c", "all", "--last", "3", "-o", "fees.csv", "--merge",
+    ]);
+    assert_eq!(run.code, 9, "{run:?}");
+    assert!(
+        stub.seen().is_empty(),
+        "{} requests were sent first",
+        stub.seen().len()
+    );
+    assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-01,1\n");
+}

@@ -27,11 +27,19 @@ pub struct Output {
 
 impl Output {
     pub fn resolve(args: &QueryArgs, plan: &Plan) -> Result<Output, Failure> {
-        let format = match (&args.format, &args.output) {
+        // `-o -` is stdout, as with curl and xh.
+        let file = args.output.clone().filter(|f| f.as_os_str() != "-");
+        let format = match (&args.format, &file) {
             (Some(format), _) => *format,
             (None, Some(file)) => Format::from_extension(file).unwrap_or(Format::Csv),
             (None, None) => format_or_default(None),
         };
+        if args.merge && file.is_none() {
+            return Err(
+                Failure::usage("--merge needs a file to merge into, not stdout (-)")
+                    .with_hint("give --output FILE"),
+            );
+        }
         let only = |flag: &str, allowed: &[Format], what: &str| {
             if allowed.contains(&format) {
                 return Ok(());
@@ -62,9 +70,15 @@ impl Output {
         };
         // A chart draws one line per column, so it always takes the wide shape.
         let wide = (args.wide || format == Format::Chart).then_some(naming);
+        if let (true, Some(file)) = (args.merge, &file) {
+            // The file's columns are checked now, before any request: the same check as after
+            // the fetch, against the same columns with no rows.
+            let empty = shape(plan.dataset(Vec::new()), plan, wide);
+            merge::merge_into(file, format, empty, &plan.chains)?;
+        }
         Ok(Output {
             format,
-            file: args.output.clone(),
+            file,
             merge: args.merge,
             wide,
             no_header: args.no_header,
@@ -74,10 +88,7 @@ impl Output {
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
     pub fn write(&self, data: Dataset, plan: &Plan, color: ColorChoice) -> anyhow::Result<()> {
-        let data = match self.wide {
-            Some(naming) => wide::widen(&data, &plan.chains, naming),
-            None => data,
-        };
+        let data = shape(data, plan, self.wide);
         let mut style = Style {
             color: false,
             width: 0,
@@ -104,5 +115,13 @@ impl Output {
             Some(file) => Ok(output_file::write_atomically(file, body)?),
             None => write_stdout(|out| out.write_all(body)),
         }
+    }
+}
+
+/// The dataset as it will be written: pivoted when `--wide` (or a chart) asks for it.
+fn shape(data: Dataset, plan: &Plan, wide: Option<Naming>) -> Dataset {
+    match wide {
+        Some(naming) => wide::widen(&data, &plan.chains, naming),
+        None => data,
     }
 }
