@@ -112,6 +112,38 @@ impl Client {
 
     /// Fetches and parses the records of one query, values in `columns` order.
     pub fn fetch_records(&self, query: &Query, columns: &[Column]) -> Result<Vec<Record>> {
+        self.records(query, columns).map_err(|f| self.scrubbed(f))
+    }
+
+    /// Fetches the body of one query as the service sent it, for `--raw`.
+    pub fn fetch_raw(&self, query: &Query) -> Result<Vec<u8>> {
+        let raw = || {
+            let (answer, method) = self.fetch(query)?;
+            check_content_type(query, &method, &answer)?;
+            Ok(answer.body)
+        };
+        raw().map_err(|f| self.scrubbed(f))
+    }
+
+    /// What the service sent ends up in messages (its error text, a Location, a bad field):
+    /// the key is masked wherever it was echoed, and control characters cannot reach the
+    /// terminal.
+    fn scrubbed(&self, failure: Failure) -> Failure {
+        let clean = |text: &str| -> String {
+            self.key
+                .scrub(text)
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect()
+        };
+        Failure {
+            message: clean(&failure.message),
+            hint: failure.hint.as_deref().map(clean),
+            exit: failure.exit,
+        }
+    }
+
+    fn records(&self, query: &Query, columns: &[Column]) -> Result<Vec<Record>> {
         let (answer, method) = self.fetch(query)?;
         check_content_type(query, &method, &answer)?;
         parse_records(query.endpoint, columns, &answer.body).map_err(|problem| {
@@ -127,13 +159,6 @@ impl Client {
                 ),
             )
         })
-    }
-
-    /// Fetches the body of one query as the service sent it, for `--raw`.
-    pub fn fetch_raw(&self, query: &Query) -> Result<Vec<u8>> {
-        let (answer, method) = self.fetch(query)?;
-        check_content_type(query, &method, &answer)?;
-        Ok(answer.body)
     }
 
     fn method(&self) -> Method {
@@ -152,14 +177,23 @@ impl Client {
 
     /// Sends the query until it succeeds, fails for good, or the retries run out.
     fn fetch(&self, query: &Query) -> Result<(Answer, Method)> {
-        let url = self.url(query.endpoint);
+        let mut url = self.url(query.endpoint);
         let body = serde_json::to_vec(&query.body()).expect("a plain struct serialises");
         let mut backoff = Backoff::new(self.retries);
+        let mut hops = 0;
         loop {
             let method = self.method();
             let (wait, why) = match self.send(method.clone(), &url, &body) {
                 Ok(answer) if answer.status.is_success() => return Ok((answer, method)),
                 Ok(answer) if self.falls_back_to_get(&answer, &method) => continue,
+                Ok(answer) if hops < 10 && self.same_origin_target(&url, &answer).is_some() => {
+                    // The same request, method and body, at the new address of this origin.
+                    url = self
+                        .same_origin_target(&url, &answer)
+                        .expect("checked just above");
+                    hops += 1;
+                    continue;
+                }
                 Ok(answer) if retry::is_retryable(answer.status) => {
                     let asked = answer
                         .header(RETRY_AFTER)
@@ -192,6 +226,17 @@ impl Client {
             });
             std::thread::sleep(wait);
         }
+    }
+
+    /// Where a 301/302/303 within the configured origin points (reqwest leaves these to us:
+    /// following them itself would drop the body).
+    fn same_origin_target(&self, url: &str, answer: &Answer) -> Option<String> {
+        if !matches!(answer.status.as_u16(), 301..=303) {
+            return None;
+        }
+        let here = Url::parse(url).ok()?;
+        let there = here.join(answer.header(LOCATION)?).ok()?;
+        (there.origin() == here.origin()).then(|| there.to_string())
     }
 
     /// Under `auto`, a 405 on POST switches this run to GET (CLI.md §3).

@@ -126,9 +126,12 @@ fn innermost(error: &dyn std::error::Error) -> String {
 pub fn same_origin_redirects() -> reqwest::redirect::Policy {
     reqwest::redirect::Policy::custom(|attempt| {
         let first = &attempt.previous()[0];
+        // 301/302/303 would turn the POST into a GET without its body: the client re-sends the
+        // same request itself (see `Client::fetch`).
+        let rewrites_method = matches!(attempt.status().as_u16(), 301..=303);
         if attempt.previous().len() > 10 {
             attempt.error("more than 10 redirects")
-        } else if first.origin() == attempt.url().origin() {
+        } else if first.origin() == attempt.url().origin() && !rewrites_method {
             attempt.follow()
         } else {
             attempt.stop()

@@ -331,3 +331,31 @@ fn help_never_shows_the_key() {
         verbose.stderr
     );
 }
+
+#[test]
+fn whatever_the_service_echoes_the_key_and_control_characters_never_reach_the_terminal() {
+    let cases = [
+        Reply::new(200, "text/plain", format!("unknown key {KEY}")),
+        Reply::new(503, "text/html", format!("<title>Denied {KEY}</title>")),
+        Reply::json(302, "").header(
+            "location",
+            &format!("https://other.example/login?key={KEY}"),
+        ),
+        Reply::json(200, &format!(r#"[{{"date":"{KEY}","fees":1}}]"#)),
+        Reply::json(
+            422,
+            "{\"message\":\"bad \\u001b]0;pwned\\u0007 \\u001b[2J\"}",
+        ),
+    ];
+    for reply in cases {
+        let stub = Stub::always(reply);
+        // Env::run fails the test if the key is anywhere in stdout or stderr.
+        let run = fees(&Env::with_service(&stub.url), &["--retries", "0"]);
+        assert_ne!(run.code, 0);
+        assert!(
+            !run.stderr.contains('\x1b') && !run.stderr.contains('\x07'),
+            "{:?}",
+            run.stderr
+        );
+    }
+}

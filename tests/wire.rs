@@ -174,3 +174,26 @@ fn a_redirect_to_another_origin_is_refused_and_never_gets_the_key() {
     );
     assert_eq!(stub.seen().len(), 1);
 }
+
+#[test]
+fn a_301_302_or_303_within_the_origin_resends_the_same_post_with_its_body() {
+    for status in [301, 302, 303] {
+        let stub = Stub::start(move |seen| match seen.path.as_str() {
+            "/api/chain-insights/fees" => Reply::json(status, "").header("location", "/v2/fees"),
+            _ => Reply::json(200, FEES),
+        });
+        let run = fees(&Env::with_service(&stub.url), "eth", &[]);
+        assert_eq!(run.code, 0, "{status}: {run:?}");
+        let seen = stub.seen();
+        assert_eq!(
+            (seen[1].method.as_str(), seen[1].path.as_str()),
+            ("POST", "/v2/fees"),
+            "{status}"
+        );
+        assert_eq!(
+            seen[1].body,
+            r#"{"chain":"ETHEREUM","start_date":"2024-01-01","end_date":"2024-01-01"}"#
+        );
+        assert_eq!(seen[1].headers.get("x-api-key").unwrap(), KEY);
+    }
+}
