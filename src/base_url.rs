@@ -19,6 +19,11 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
     if url.host_str().is_none() {
         return Err(format!("'{text}' has no host"));
     }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!(
+            "'{text}' has a query or fragment: endpoint paths are appended to the base URL, so give only scheme, host and path"
+        ));
+    }
     Ok(url)
 }
 
@@ -35,6 +40,16 @@ pub fn is_loopback(url: &Url) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn queries_and_fragments_are_refused() {
+        let err = check_base_url("http://127.0.0.1:9/?x=1", false).unwrap_err();
+        assert!(
+            err.starts_with("'http://127.0.0.1:9/?x=1' has a query or fragment"),
+            "{err}"
+        );
+        assert!(check_base_url("https://metrics.example/v2#top", false).is_err());
+    }
 
     #[test]
     fn http_only_to_loopback_unless_allowed() {

@@ -52,11 +52,11 @@ pub struct GlobalArgs {
     pub sandbox: bool,
 
     /// Seconds one whole request may take, body included [default: 30]
-    #[arg(long, global = true, value_name = "SECS")]
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
 
     /// Seconds to get connected [default: 10]
-    #[arg(long, global = true, value_name = "SECS")]
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
     pub connect_timeout: Option<f64>,
 
     /// Further attempts after a transient failure [default: 3]
@@ -64,7 +64,7 @@ pub struct GlobalArgs {
     pub retries: Option<u32>,
 
     /// Requests in flight at once [default: 8]
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(usize))]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_jobs)]
     pub jobs: Option<usize>,
 
     /// HTTP method: auto (POST; GET after a 405), post, get [default: auto]
@@ -299,8 +299,8 @@ pub struct QueryArgs {
     #[arg(long)]
     pub summary: bool,
 
-    /// Print the service's body unchanged (one chain; not for report)
-    #[arg(long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary"])]
+    /// Print the service's body unchanged (one chain, one request; not for report)
+    #[arg(long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days"])]
     pub raw: bool,
 
     /// Print the equivalent curl command lines and send nothing (needs no key)
@@ -359,6 +359,21 @@ pub struct CompletionsArgs {
     /// The shell to complete for
     #[arg(value_name = "SHELL")]
     pub shell: Shell,
+}
+
+/// A number of seconds a `Duration` can hold: positive and finite.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| std::time::Duration::try_from_secs_f64(*s).is_ok_and(|d| !d.is_zero()))
+        .ok_or_else(|| format!("'{text}' is not a positive number of seconds"))
+}
+
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    text.parse::<usize>()
+        .ok()
+        .filter(|n| *n > 0)
+        .ok_or_else(|| format!("'{text}' is not a number of requests of at least 1"))
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {

@@ -208,3 +208,22 @@ fn usage_errors_are_exit_2_before_any_request() {
         "no file was written"
     );
 }
+
+#[test]
+fn raw_is_one_request_so_it_refuses_chunk_days() {
+    let run = common::Env::with_service("http://127.0.0.1:9").run(&[
+        "fees",
+        "-c",
+        "eth",
+        "--last",
+        "60",
+        "--raw",
+        "--chunk-days",
+        "30",
+    ]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        "error: the argument '--raw' cannot be used with '--chunk-days <N>'"
+    );
+}

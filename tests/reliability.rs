@@ -88,8 +88,28 @@ fn total_timeout_comes_from_the_config_file_too() {
 
 #[test]
 fn bad_timeouts_are_refused() {
+    // A bad flag is a usage error (2); the same value in the config file is a configuration
+    // error (3).
+    for (flag, value) in [
+        ("--connect-timeout", "0"),
+        ("--timeout", "-1"),
+        ("--timeout", "nan"),
+        ("--timeout", "1e30"),
+    ] {
+        let run = Env::with_service("http://127.0.0.1:9")
+            .run(&[&[&format!("{flag}={value}"), "fees"][..], &RANGE].concat());
+        assert_eq!(run.code, 2, "{flag} {value}: {run:?}");
+        assert_eq!(
+            run.error_line(),
+            format!("error: invalid value '{value}' for '{flag} <SECS>': '{value}' is not a positive number of seconds")
+        );
+    }
     let run = Env::with_service("http://127.0.0.1:9")
-        .run(&[&["--connect-timeout", "0", "fees"][..], &RANGE].concat());
+        .run(&[&["--jobs", "0", "fees"][..], &RANGE].concat());
+    assert_eq!(run.code, 2, "{run:?}");
+    let env = Env::with_service("http://127.0.0.1:9");
+    env.write_config("connect_timeout = 0\n");
+    let run = env.run(&[&["fees"][..], &RANGE].concat());
     assert_eq!(run.code, 3);
     assert_eq!(
         run.error_line(),
