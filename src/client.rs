@@ -279,7 +279,7 @@ impl Client {
             .body(body.to_vec())
             .send()
             .map_err(classify)?;
-        let answer = read_answer(response)?;
+        let answer = read_answer(response, started + self.timeout)?;
         self.trace(|| {
             format!(
                 "HTTP {} in {} ms, {} bytes",

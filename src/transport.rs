@@ -2,7 +2,7 @@
 //! within the size cap, and following redirects within the configured origin only.
 
 use std::io::Read;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use reqwest::blocking::Response;
 use reqwest::header::{HeaderMap, CONTENT_LENGTH};
@@ -61,7 +61,10 @@ impl Transport {
 }
 
 /// Reads the whole body, refusing more than `MAX_BODY` bytes (by Content-Length or by count).
-pub fn read_answer(response: Response) -> Result<Answer, Transport> {
+///
+/// `deadline` bounds the whole read: reqwest's own timeout restarts with every read, so a
+/// service that trickles its body a byte at a time would otherwise hold the run forever.
+pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Transport> {
     let status = response.status();
     let headers = response.headers().clone();
     let announced = headers
@@ -71,10 +74,10 @@ pub fn read_answer(response: Response) -> Result<Answer, Transport> {
         return Err(Transport::TooLarge);
     }
     let mut body = Vec::new();
-    response
-        .take(MAX_BODY + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| {
+    let mut reader = response.take(MAX_BODY + 1);
+    let mut chunk = vec![0; 64 * 1024];
+    loop {
+        let read = reader.read(&mut chunk).map_err(|e| {
             let timed_out = e.kind() == std::io::ErrorKind::TimedOut
                 || e.get_ref()
                     .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
@@ -85,6 +88,14 @@ pub fn read_answer(response: Response) -> Result<Answer, Transport> {
                 Transport::CutShort(innermost(&e))
             }
         })?;
+        if read == 0 {
+            break;
+        }
+        body.extend_from_slice(&chunk[..read]);
+        if Instant::now() > deadline {
+            return Err(Transport::Timeout);
+        }
+    }
     if body.len() as u64 > MAX_BODY {
         return Err(Transport::TooLarge);
     }

@@ -269,7 +269,10 @@ fn a_plain_text_success_is_not_json() {
 fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
     let sandbox = Sandbox::start(&["--latency", "60000"]);
     let env = Env::with_service(&sandbox.url);
-    let old = "date,fees\n2023-12-31,1\n";
+    let old = match output {
+        Some(name) if name.ends_with(".json") => "[\n  {\"date\":\"2023-12-31\",\"fees\":1}\n]\n",
+        _ => "date,fees\n2023-12-31,1\n",
+    };
     let mut args = vec!["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-03"];
     if let Some(name) = output {
         std::fs::write(env.home.path().join(name), old).unwrap();
@@ -335,5 +338,47 @@ fn an_interrupted_export_leaves_the_old_file_intact() {
     assert_eq!(
         interrupted_by("-TERM", Some("fees.json")),
         (130, String::new())
+    );
+}
+
+#[test]
+fn the_timeout_bounds_a_body_that_trickles_in() {
+    use std::io::{Read, Write};
+    // Headers at once, then the body a few bytes at a time: each read is quick, the whole is not.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let Ok((mut stream, _)) = listener.accept() else {
+            return;
+        };
+        let mut request = [0; 4096];
+        let _ = stream.read(&mut request);
+        let body = r#"[{"date":"2024-01-01","fees":1}]"#;
+        let head = format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+            body.len()
+        );
+        let _ = stream.write_all(head.as_bytes());
+        for piece in body.as_bytes().chunks(2) {
+            std::thread::sleep(Duration::from_millis(150));
+            if stream
+                .write_all(piece)
+                .and_then(|()| stream.flush())
+                .is_err()
+            {
+                return;
+            }
+        }
+    });
+    let run = Env::with_service(&url)
+        .run(&[&["--timeout", "0.5", "--retries", "0", "fees"][..], &RANGE].concat());
+    assert_eq!(
+        run.code, 7,
+        "a 2.4 s body must not pass a 0.5 s timeout: {run:?}"
+    );
+    assert!(
+        run.error_line().ends_with(": timed out after 0.5 s"),
+        "{}",
+        run.stderr
     );
 }
