@@ -53,6 +53,8 @@ impl ConfigLocation {
             .prefix(".config.toml.")
             .tempfile_in(&folder)
             .map_err(failed)?;
+        // Ctrl-C before the rename removes it: it may hold the key.
+        let _tracked = crate::interrupt::track(temp.path());
         temp.write_all(text.as_bytes()).map_err(failed)?;
         temp.as_file().sync_all().map_err(failed)?;
         temp.persist(&target).map_err(|e| failed(e.error))?;

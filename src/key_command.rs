@@ -22,9 +22,12 @@ pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
         .spawn()
         .map_err(|e| format!("could not start: {e}"))?;
     let mut stdout = child.stdout.take().expect("stdout is piped");
-    let reader = std::thread::spawn(move || {
+    // Read on a thread, and wait for it with the same deadline: a command that leaves a
+    // background child holding stdout open must not hang the run.
+    let (sender, reader) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut text = String::new();
-        stdout.read_to_string(&mut text).map(|_| text)
+        let _ = sender.send(stdout.read_to_string(&mut text).map(|_| text));
     });
     let started = Instant::now();
     let status = loop {
@@ -42,8 +45,13 @@ pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
         return Err(format!("failed ({status})"));
     }
     let text = reader
-        .join()
-        .map_err(|_| "failed while reading its output".to_owned())?
+        .recv_timeout(limit.saturating_sub(started.elapsed()))
+        .map_err(|_| {
+            format!(
+                "did not close its output within {} s (a background process holding it?)",
+                limit.as_secs_f64()
+            )
+        })?
         .map_err(|_| "printed something that is not UTF-8 text".to_owned())?;
     ApiKey::new(&text).ok_or_else(|| "printed nothing".to_owned())
 }
@@ -60,6 +68,15 @@ mod tests {
     fn a_command_that_hangs_is_stopped_at_the_limit() {
         let err = run("echo partial; sleep 5", Duration::from_millis(200)).unwrap_err();
         assert_eq!(err, "did not finish within 0.2 s");
+    }
+
+    #[test]
+    fn a_background_child_holding_stdout_does_not_hang_the_run() {
+        let err = run("echo key; sleep 5 &", Duration::from_millis(300)).unwrap_err();
+        assert_eq!(
+            err,
+            "did not close its output within 0.3 s (a background process holding it?)"
+        );
     }
 
     #[test]

@@ -77,9 +77,9 @@ fn parse_value(
     }
     let number = Number::from_json_token(raw.get())
         .ok_or_else(|| format!("field {name}: expected a number, found {}", kind(raw)))?;
-    if column.is_whole() && !number.is_whole() {
+    if column.is_whole() && (!number.is_whole() || number.as_str().starts_with('-')) {
         return Err(format!(
-            "field {name}: expected a whole number, found {}",
+            "field {name}: expected a whole number, at least 0 (a count), found {}",
             number.as_str()
         ));
     }
@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn shape_errors_name_index_field_and_what_was_found() {
-        let cases: [(Endpoint, &[u8], &str); 9] = [
+        let cases: [(Endpoint, &[u8], &str); 10] = [
             (Endpoint::Fees, b"<html>", "the body is not JSON"),
             (
                 Endpoint::Fees,
@@ -255,7 +255,12 @@ mod tests {
             (
                 Endpoint::ActiveUsers,
                 br#"[{"date":"2024-01-01","active_users":1.5}]"#,
-                "record 0: field active_users: expected a whole number, found 1.5",
+                "record 0: field active_users: expected a whole number, at least 0 (a count), found 1.5",
+            ),
+            (
+                Endpoint::ActiveUsers,
+                br#"[{"date":"2024-01-01","active_users":-5}]"#,
+                "record 0: field active_users: expected a whole number, at least 0 (a count), found -5",
             ),
         ];
         for (endpoint, body, expected) in cases {

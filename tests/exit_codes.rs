@@ -275,7 +275,7 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
     assert_eq!(run.code, 8);
     assert!(
         run.error_line()
-            .ends_with("record 0: field active_users: expected a whole number, found 12.5"),
+            .ends_with("record 0: field active_users: expected a whole number, at least 0 (a count), found 12.5"),
         "{}",
         run.stderr
     );

@@ -251,7 +251,7 @@ fn whole_numbers_stay_exact_beyond_2_pow_53_and_fractions_are_refused() {
         "2024-01-02",
     ]);
     assert_eq!(run.code, 8);
-    assert_eq!(run.error_line(), "error: POST /api/social-metrics/official-account for ETHEREUM answered something that is not the documented shape (content-type application/json): record 1: field tweet: expected a whole number, found 2.5");
+    assert_eq!(run.error_line(), "error: POST /api/social-metrics/official-account for ETHEREUM answered something that is not the documented shape (content-type application/json): record 1: field tweet: expected a whole number, at least 0 (a count), found 2.5");
 }
 
 #[test]
