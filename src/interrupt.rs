@@ -2,7 +2,7 @@
 //! that an interrupted run never leaves a partial output behind (the old file stays intact).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::error::Exit;
@@ -10,13 +10,46 @@ use crate::error::Exit;
 /// The temporary files being written now, by ticket.
 static TRACKED: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
 static NEXT_TICKET: AtomicU64 = AtomicU64::new(1);
+/// Set once a signal arrived: the handler is cleaning up and will exit 130.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Whether the run was interrupted. `main` then leaves the exit to the handler (which may
+/// still be restoring the terminal) instead of reporting the failed read the signal caused.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Set while a hidden prompt has the terminal's echo off.
+static ECHO_OFF: AtomicBool = AtomicBool::new(false);
+
+/// While the guard lives, an interruption turns the terminal's echo back on before exiting.
+pub fn echo_off() -> EchoOff {
+    ECHO_OFF.store(true, Ordering::SeqCst);
+    EchoOff
+}
+
+#[must_use = "echo is restored on interruption only while the guard lives"]
+pub struct EchoOff;
+
+impl Drop for EchoOff {
+    fn drop(&mut self) {
+        ECHO_OFF.store(false, Ordering::SeqCst);
+    }
+}
 
 /// Installs the handler for SIGINT and SIGTERM (and SIGHUP, which the `termination` feature
 /// adds). Both exit 130: the `ctrlc` crate does not say which signal came, and to a script an
 /// interruption is an interruption.
 pub fn install() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
+        INTERRUPTED.store(true, Ordering::SeqCst);
         remove_tracked();
+        if ECHO_OFF.load(Ordering::SeqCst) {
+            // rpassword turns echo back on when its prompt returns, which `exit` skips.
+            let _ = std::process::Command::new("sh")
+                .args(["-c", "stty echo < /dev/tty"])
+                .status();
+        }
         // `exit` runs no destructors: the tracked files are gone already and nothing else
         // holds state worth saving; the in-flight requests simply stop.
         std::process::exit(Exit::Interrupted as i32);

@@ -21,6 +21,11 @@ fn main() -> ExitCode {
 }
 
 fn report(err: &anyhow::Error) -> ExitCode {
+    if chain_metrics::interrupt::interrupted() {
+        // The signal handler is finishing its cleanup and exits 130 itself.
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        return ExitCode::from(Exit::Interrupted as u8);
+    }
     let broken_pipe = err.chain().any(|cause| {
         cause
             .downcast_ref::<std::io::Error>()

@@ -77,6 +77,7 @@ fn login(global: &GlobalArgs, args: &LoginArgs) -> anyhow::Result<()> {
 /// The key from a hidden prompt on a terminal, else the first line of stdin (scripts, CI).
 fn read_key() -> Result<ApiKey> {
     let text = if std::io::stdin().is_terminal() {
+        let _echo_off = crate::interrupt::echo_off();
         rpassword::prompt_password("API key (input hidden): ")
             .map_err(|e| Failure::usage(format!("cannot read the key from the terminal: {e}")))?
     } else {
