@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::Path;
 
-use chain_metrics::completion::{self, Shell};
+use chain_metrics::cli::completion::{self, Shell};
 use clap::ValueEnum;
 
 fn main() -> std::io::Result<()> {
@@ -28,7 +28,7 @@ fn main() -> std::io::Result<()> {
             fs::remove_file(path)?;
         }
     }
-    for page in chain_metrics::manual::pages() {
+    for page in chain_metrics::cli::manual::pages() {
         fs::write(man.join(&page.file_name), page.text)?;
     }
     println!("wrote {} and {}", completions.display(), man.display());

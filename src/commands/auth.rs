@@ -6,15 +6,16 @@ use std::io::{BufRead, IsTerminal, Write};
 use serde_json::json;
 
 use super::config::{location, place, profile, refuse_sandbox};
-use super::{note, resolve_settings, setting_flags, warn_all, write_stdout};
-use crate::chain::Chain;
+use super::{note, resolve_settings, setting_flags, warn_all};
 use crate::cli::{AuthCommand, GlobalArgs, LoginArgs, StatusArgs, StatusFormat};
 use crate::client::Query;
-use crate::config_edit::{ConfigDocument, ConfigKey};
-use crate::dates::{today_utc, DayRange};
 use crate::error::{Exit, Failure, Result};
+use crate::model::chain::Chain;
+use crate::model::dates::{today_utc, DayRange};
 use crate::model::Endpoint;
-use crate::secret::ApiKey;
+use crate::output::write_stdout;
+use crate::settings::config_edit::{ConfigDocument, ConfigKey};
+use crate::settings::secret::ApiKey;
 use crate::settings::{KeySetting, Settings, Source, ENV_KEY};
 
 pub fn run(global: &GlobalArgs, command: &AuthCommand) -> anyhow::Result<()> {
@@ -77,7 +78,7 @@ fn login(global: &GlobalArgs, args: &LoginArgs) -> anyhow::Result<()> {
 /// The key from a hidden prompt on a terminal, else the first line of stdin (scripts, CI).
 fn read_key() -> Result<ApiKey> {
     let text = if std::io::stdin().is_terminal() {
-        let _echo_off = crate::interrupt::echo_off();
+        let _echo_off = crate::output::interrupt::echo_off();
         rpassword::prompt_password("API key (input hidden): ")
             .map_err(|e| Failure::usage(format!("cannot read the key from the terminal: {e}")))?
     } else {

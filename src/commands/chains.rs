@@ -1,9 +1,9 @@
 //! `chains`: the supported chains, their EVM chain ids and aliases.
 
-use super::{format_or_default, write_stdout};
-use crate::chain::Chain;
 use crate::cli::ChainsArgs;
 use crate::error::Failure;
+use crate::model::chain::Chain;
+use crate::output::{format_or_default, write_stdout};
 use crate::render::{self, Format};
 
 const HEADER: [&str; 3] = ["chain", "chain_id", "aliases"];

@@ -1,11 +1,12 @@
 //! `config path | show | get | set | unset`: the config file, read and edited in place.
 
-use super::{note, resolve_settings, write_stdout};
+use super::{note, resolve_settings};
 use crate::cli::{ConfigCommand, GlobalArgs};
-use crate::config_edit::{plain, ConfigDocument, ConfigKey};
-use crate::config_file::ConfigLocation;
 use crate::error::{Failure, Result};
-use crate::secret::ApiKey;
+use crate::output::write_stdout;
+use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
+use crate::settings::config_file::ConfigLocation;
+use crate::settings::secret::ApiKey;
 use crate::settings::{KeySetting, Settings, Source, ENV_CONFIG, ENV_PROFILE};
 
 pub fn run(global: &GlobalArgs, command: &ConfigCommand) -> anyhow::Result<()> {

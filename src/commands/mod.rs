@@ -4,31 +4,27 @@ mod auth;
 mod chains;
 mod completions;
 mod config;
-mod output;
-mod query;
+
+mod metrics;
 mod sandbox;
 
-use std::io::{self, BufWriter, Write};
-
 use crate::cli::{Cli, Command, GlobalArgs};
-use crate::error::{Exit, Failure};
+use crate::error::Failure;
 use crate::model::{Endpoint, Item};
-use crate::render::Format;
 use crate::settings::{SettingFlags, Settings};
-use crate::terminal;
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let global = &cli.global;
     match &cli.command {
-        Command::Fees(args) => query::run(global, args, vec![Endpoint::Fees], Vec::new()),
-        Command::Users(args) => query::run(global, args, vec![Endpoint::ActiveUsers], Vec::new()),
-        Command::Social(args) => query::run(
+        Command::Fees(args) => metrics::run(global, args, vec![Endpoint::Fees], Vec::new()),
+        Command::Users(args) => metrics::run(global, args, vec![Endpoint::ActiveUsers], Vec::new()),
+        Command::Social(args) => metrics::run(
             global,
             &args.query,
             vec![Endpoint::OfficialAccount],
             includes(&args.includes),
         ),
-        Command::Report(args) => query::run(
+        Command::Report(args) => metrics::run(
             global,
             &args.query,
             vec![
@@ -97,7 +93,7 @@ pub(crate) fn client(
     global: &GlobalArgs,
     settings: &Settings,
     base_url: reqwest::Url,
-    key: crate::secret::ApiKey,
+    key: crate::settings::secret::ApiKey,
 ) -> Result<crate::client::Client, Failure> {
     crate::client::Client::new(crate::client::ClientOptions {
         base_url,
@@ -123,35 +119,13 @@ pub(crate) fn note(global: &GlobalArgs, line: &str) {
     }
 }
 
-/// The format asked, else table on a terminal and csv otherwise.
-pub(crate) fn format_or_default(asked: Option<Format>) -> Format {
-    asked.unwrap_or(if terminal::stdout_is_terminal() {
-        Format::Table
-    } else {
-        Format::Csv
-    })
-}
-
-/// Writes through a locked, buffered stdout; a closed pipe surfaces as `BrokenPipe` for `main`.
-pub(crate) fn write_stdout(
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> anyhow::Result<()> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    write(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::BrokenPipe => anyhow::Error::new(e),
-            _ => Failure::new(Exit::Output, format!("cannot write to stdout: {e}")).into(),
-        })
-}
-
 /// A fresh random API key for the sandbox.
 pub(crate) fn random_key() -> String {
     (0..4)
         .map(|_| {
             format!(
                 "{:08x}",
-                (crate::retry::random_fraction() * f64::from(u32::MAX)) as u32
+                (crate::client::retry::random_fraction() * f64::from(u32::MAX)) as u32
             )
         })
         .collect()

@@ -4,10 +4,10 @@ use std::io::{self, Write};
 
 use super::{note, random_key};
 use crate::cli::{GlobalArgs, SandboxArgs};
-use crate::config_file::MethodChoice;
 use crate::error::{Exit, Failure};
 use crate::sandbox::{self, Behaviour, Methods};
-use crate::secret::ApiKey;
+use crate::settings::config_file::MethodChoice;
+use crate::settings::secret::ApiKey;
 
 pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
     let (key, generated) = match args.key.as_deref().and_then(ApiKey::new) {

@@ -8,6 +8,7 @@ mod ndjson;
 mod summary;
 mod table;
 pub(crate) mod tsv;
+pub mod wide;
 
 use std::io::{self, Write};
 use std::path::Path;

@@ -293,7 +293,7 @@ fn check(behaviour: &Behaviour, method: &Method, headers: &HeaderMap) -> Option<
             .insert(header::ALLOW, header::HeaderValue::from_static(allow));
         return Some(response);
     }
-    if behaviour.fail_rate > 0.0 && crate::retry::random_fraction() < behaviour.fail_rate {
+    if behaviour.fail_rate > 0.0 && crate::client::retry::random_fraction() < behaviour.fail_rate {
         return Some(error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "synthetic failure (--fail-rate)",

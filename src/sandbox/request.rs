@@ -3,8 +3,8 @@
 use chrono::NaiveDate;
 use serde_json::Value;
 
-use crate::chain::Chain;
-use crate::dates::{parse_date, DayRange};
+use crate::model::chain::Chain;
+use crate::model::dates::{parse_date, DayRange};
 use crate::model::{Endpoint, Item};
 
 pub struct Request {

@@ -1,17 +1,23 @@
 //! Resolves every setting from flag, environment, profile, config top level and default.
 
+pub mod base_url;
+pub mod config_edit;
+pub mod config_file;
+pub mod config_store;
+pub mod key_command;
+pub mod secret;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::Url;
 
-pub use crate::base_url::{check_base_url, is_loopback};
+pub use crate::settings::base_url::{check_base_url, is_loopback};
 
-use crate::config_file::{ConfigLocation, FileSettings, MethodChoice};
 use crate::error::{Failure, Result};
-use crate::key_command;
-use crate::secret::ApiKey;
+use crate::settings::config_file::{ConfigLocation, FileSettings, MethodChoice};
+use crate::settings::secret::ApiKey;
 
 mod precedence;
 

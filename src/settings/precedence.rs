@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::config_file::FileSettings;
+use crate::settings::config_file::FileSettings;
 
 /// Where a setting's value came from, as `config show` and hints name it.
 #[derive(Clone, Debug, PartialEq, Eq)]

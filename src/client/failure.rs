@@ -3,7 +3,7 @@
 use reqwest::StatusCode;
 use serde_json::Value;
 
-use crate::dates::DayRange;
+use crate::model::dates::DayRange;
 
 const MAX_CHARS: usize = 200;
 

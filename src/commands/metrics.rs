@@ -2,19 +2,19 @@
 
 use anyhow::Context;
 
-use super::output::Output;
-use super::{note, random_key, setting_flags, warn_all, write_stdout};
-use crate::chain;
+use super::{note, random_key, setting_flags, warn_all};
 use crate::cli::{GlobalArgs, QueryArgs};
+use crate::client::dry_run;
+use crate::client::plan::{self, Plan};
 use crate::client::Client;
-use crate::dates::{today_utc, DayRange};
-use crate::dry_run;
 use crate::error::{Exit, Failure};
+use crate::model::chain;
+use crate::model::dates::{today_utc, DayRange};
 use crate::model::{Endpoint, Item};
-use crate::progress::Progress;
-use crate::query::{self, Plan};
+use crate::output::progress::Progress;
+use crate::output::{write_stdout, Output};
 use crate::sandbox::{self, Behaviour, Methods, Running};
-use crate::secret::ApiKey;
+use crate::settings::secret::ApiKey;
 use crate::settings::{SettingFlags, Settings};
 
 pub fn run(
@@ -59,7 +59,7 @@ pub fn run(
         return output.write_bytes(&body);
     }
     let progress = Progress::new(plan.queries().len(), global.quiet);
-    let outcome = query::run(&client, &plan, settings.jobs, &|| progress.tick());
+    let outcome = plan::run(&client, &plan, settings.jobs, &|| progress.tick());
     progress.finish();
     let outcome = outcome.map_err(|failure| add_key_hint(failure, &settings))?;
     for warning in &outcome.warnings {

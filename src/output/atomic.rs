@@ -33,7 +33,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
     let existing = fs::metadata(path).ok();
     let mut temp = create_temp(folder, path).map_err(fail)?;
     // Ctrl-C or SIGTERM from here until the rename removes the temp file before exiting.
-    let _tracked = crate::interrupt::track(temp.path());
+    let _tracked = crate::output::interrupt::track(temp.path());
     temp.write_all(bytes).map_err(fail)?;
     if let Some(metadata) = existing {
         temp.as_file()

@@ -6,9 +6,9 @@ use std::time::Duration;
 use clap::ValueEnum;
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
-use crate::config_file::{self, ConfigLocation, MethodChoice};
 use crate::error::{Exit, Failure, Result};
 use crate::settings::check_base_url;
+use crate::settings::config_file::{self, ConfigLocation, MethodChoice};
 
 /// The keys a config file may set, at its top level and in each profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

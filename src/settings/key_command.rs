@@ -4,7 +4,7 @@ use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::secret::ApiKey;
+use crate::settings::secret::ApiKey;
 
 /// How long the command may take by default: long enough to unlock a password manager
 /// interactively; `api_key_command_timeout` changes it.

@@ -14,10 +14,10 @@ use clap::ValueEnum;
 use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
 use clap_complete::CompletionCandidate;
 
-use crate::chain::Chain;
-use crate::config_file::{self, ConfigLocation};
+use crate::model::chain::Chain;
 use crate::model::Item;
 use crate::settings;
+use crate::settings::config_file::{self, ConfigLocation};
 
 /// The variable that turns a run into a completion request. Not clap's default `COMPLETE`, so a
 /// stray `COMPLETE` in someone's environment cannot change what the tool does.

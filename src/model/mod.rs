@@ -1,8 +1,11 @@
 //! What the service returns: endpoints, metric columns, exact number texts and daily records.
 
+pub mod chain;
+pub mod dates;
+
 use chrono::NaiveDate;
 
-use crate::chain::Chain;
+use crate::model::chain::Chain;
 
 /// One of the service's three endpoints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

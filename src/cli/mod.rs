@@ -1,19 +1,22 @@
 //! The command line, as clap parses it: commands, flags and their help text.
 
+pub mod completion;
+pub mod manual;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
 use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
-use crate::chain::ChainArg;
-use crate::completion::{self, Shell};
-use crate::config_edit::ConfigKey;
-use crate::config_file::MethodChoice;
-use crate::dates::{parse_last, DaySpec};
+use crate::model::chain::ChainArg;
+use crate::model::dates::{parse_last, DaySpec};
 use crate::model::Item;
 use crate::render::Format;
 use crate::sandbox::fault::Fault;
+use crate::settings::config_edit::ConfigKey;
+use crate::settings::config_file::MethodChoice;
+use completion::Shell;
 
 /// Daily fees, active users and official social-media activity of six blockchains.
 // `--help` must fit in 40 lines, so it is the one-line-per-option layout: no long_about, and no

@@ -6,12 +6,12 @@ use std::sync::Mutex;
 
 use chrono::NaiveDate;
 
-use crate::chain::Chain;
+use crate::client::response::{clean, DataNotes};
 use crate::client::{Client, Query};
-use crate::dates::DayRange;
 use crate::error::Result;
+use crate::model::chain::Chain;
+use crate::model::dates::DayRange;
 use crate::model::{Column, Dataset, Endpoint, Item, Record, Row};
-use crate::response::{clean, DataNotes};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn chunked_plans_ask_each_chain_for_each_window_in_order() {
-        let d = |s| crate::dates::parse_date(s).unwrap();
+        let d = |s| crate::model::dates::parse_date(s).unwrap();
         let plan = Plan {
             endpoints: vec![Endpoint::Fees],
             chains: vec![Chain::Base, Chain::Ethereum],

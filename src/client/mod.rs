@@ -1,6 +1,13 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
+pub mod dry_run;
+pub mod failure;
+pub mod plan;
+pub mod response;
+pub mod retry;
+pub mod transport;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,16 +16,16 @@ use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER, USER_AGENT};
 use reqwest::{Method, StatusCode, Url};
 use serde::Serialize;
 
-use crate::chain::Chain;
-use crate::config_file::MethodChoice;
-use crate::dates::DayRange;
+use crate::client::failure::{range_hint, service_message, speaks_of_range, status_text};
+use crate::client::response::parse_records;
 use crate::error::{Exit, Failure, Result};
+use crate::model::chain::Chain;
+use crate::model::dates::DayRange;
 use crate::model::{Column, Endpoint, Item, Record};
-use crate::response::parse_records;
-use crate::retry::{self, Backoff};
-use crate::secret::ApiKey;
-use crate::service_error::{range_hint, service_message, speaks_of_range, status_text};
-use crate::transport::{self, classify, read_answer, same_origin_redirects, Answer, Transport};
+use crate::settings::config_file::MethodChoice;
+use crate::settings::secret::ApiKey;
+use retry::Backoff;
+use transport::{classify, read_answer, same_origin_redirects, Answer, Transport};
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;

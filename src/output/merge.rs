@@ -12,9 +12,9 @@ use chrono::NaiveDate;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::chain::Chain;
-use crate::dates::parse_date;
 use crate::error::{Exit, Failure};
+use crate::model::chain::Chain;
+use crate::model::dates::parse_date;
 use crate::model::{Dataset, Number, Row};
 use crate::render::Format;
 

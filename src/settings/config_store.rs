@@ -6,8 +6,8 @@ use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use crate::config_file::ConfigLocation;
 use crate::error::{Failure, Result};
+use crate::settings::config_file::ConfigLocation;
 
 const FOLDER_MODE: u32 = 0o700;
 /// What `NamedTempFile` creates its files with, and so what every written config file gets.
@@ -54,7 +54,7 @@ impl ConfigLocation {
             .tempfile_in(&folder)
             .map_err(failed)?;
         // Ctrl-C before the rename removes it: it may hold the key.
-        let _tracked = crate::interrupt::track(temp.path());
+        let _tracked = crate::output::interrupt::track(temp.path());
         temp.write_all(text.as_bytes()).map_err(failed)?;
         temp.as_file().sync_all().map_err(failed)?;
         temp.persist(&target).map_err(|e| failed(e.error))?;

@@ -1,18 +1,21 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
+pub mod atomic;
+pub mod interrupt;
+pub mod merge;
+pub mod progress;
+pub mod terminal;
+
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use super::{format_or_default, write_stdout};
 use crate::cli::{ColorChoice, QueryArgs};
-use crate::error::Failure;
-use crate::merge;
+use crate::client::plan::Plan;
+use crate::error::{Exit, Failure};
 use crate::model::{Dataset, Endpoint};
-use crate::output_file;
-use crate::query::Plan;
+use crate::render::wide::{self, Naming};
 use crate::render::{self, Format, Style};
-use crate::terminal;
-use crate::wide::{self, Naming};
 
 /// The output of one query command, resolved and checked before anything is fetched.
 pub struct Output {
@@ -106,13 +109,13 @@ impl Output {
         };
         let mut bytes = Vec::new();
         render::render(&data, self.format, style, &mut bytes).expect("writing to memory works");
-        Ok(output_file::write_atomically(file, &bytes)?)
+        Ok(atomic::write_atomically(file, &bytes)?)
     }
 
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
     pub fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) => Ok(output_file::write_atomically(file, body)?),
+            Some(file) => Ok(atomic::write_atomically(file, body)?),
             None => write_stdout(|out| out.write_all(body)),
         }
     }
@@ -124,4 +127,24 @@ fn shape(data: Dataset, plan: &Plan, wide: Option<Naming>) -> Dataset {
         Some(naming) => wide::widen(&data, &plan.chains, naming),
         None => data,
     }
+}
+
+/// The format asked, else table on a terminal and csv otherwise.
+pub fn format_or_default(asked: Option<Format>) -> Format {
+    asked.unwrap_or(if terminal::stdout_is_terminal() {
+        Format::Table
+    } else {
+        Format::Csv
+    })
+}
+
+/// Writes through a locked, buffered stdout; a closed pipe surfaces as `BrokenPipe` for `main`.
+pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::BrokenPipe => anyhow::Error::new(e),
+            _ => Failure::new(Exit::Output, format!("cannot write to stdout: {e}")).into(),
+        })
 }

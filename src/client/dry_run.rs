@@ -4,7 +4,7 @@
 use reqwest::Url;
 
 use crate::client::Query;
-use crate::config_file::MethodChoice;
+use crate::settings::config_file::MethodChoice;
 
 /// One curl command line per query, in the order the queries are given.
 pub fn curl_lines(base_url: &Url, method: MethodChoice, queries: &[Query]) -> Vec<String> {
