@@ -2,26 +2,26 @@
 
 use std::process::ExitCode;
 
-use chain_metrics::error::{Exit, Failure};
+use chain_metrics::{Exit, Failure};
 
 fn main() -> ExitCode {
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
-    chain_metrics::cli::completion::answer_if_asked();
-    let cli = <chain_metrics::cli::Cli as clap::Parser>::parse();
-    if let Err(e) = chain_metrics::output::interrupt::install() {
+    chain_metrics::completion::answer_if_asked();
+    let cli = <chain_metrics::Cli as clap::Parser>::parse();
+    if let Err(e) = chain_metrics::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
         eprintln!(
             "warning: cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file"
         );
     }
-    match chain_metrics::commands::run(cli) {
+    match chain_metrics::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => report(&err),
     }
 }
 
 fn report(err: &anyhow::Error) -> ExitCode {
-    if chain_metrics::output::interrupt::interrupted() {
+    if chain_metrics::interrupt::interrupted() {
         // The signal handler is finishing its cleanup and exits 130 itself.
         std::thread::sleep(std::time::Duration::from_secs(5));
         return ExitCode::from(Exit::Interrupted as u8);

@@ -9,8 +9,8 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-use chain_metrics::client::response::parse_records;
-use chain_metrics::model::{Column, Endpoint, Item};
+use chain_metrics::parse_records;
+use chain_metrics::{Column, Endpoint, Item};
 
 /// splitmix64: tiny, seedable, good enough to spread mutations.
 struct Rng(u64);

@@ -1,12 +1,15 @@
 //! completions/ and man/ are exactly what the code generates, and the man pages are lint-clean.
 
 mod common;
+// The man pages are made by the generator example, not by the shipped crate.
+#[path = "../examples/generate/manual/mod.rs"]
+mod manual;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
-use chain_metrics::cli::completion::{self, Shell};
+use chain_metrics::completion::{self, Shell};
 use clap::ValueEnum;
 use common::Env;
 
@@ -64,7 +67,7 @@ fn completions_folder_holds_the_five_scripts_of_cli_md() {
 
 #[test]
 fn checked_in_man_pages_are_what_the_code_generates() {
-    let pages = chain_metrics::cli::manual::pages();
+    let pages = manual::pages();
     let generated: BTreeSet<&str> = pages.iter().map(|p| p.file_name.as_str()).collect();
     let checked_in: BTreeSet<String> = std::fs::read_dir(repo().join("man"))
         .unwrap()
@@ -87,10 +90,7 @@ fn checked_in_man_pages_are_what_the_code_generates() {
 
 #[test]
 fn there_is_a_page_for_the_tool_and_each_subcommand() {
-    let names: Vec<String> = chain_metrics::cli::manual::pages()
-        .into_iter()
-        .map(|p| p.file_name)
-        .collect();
+    let names: Vec<String> = manual::pages().into_iter().map(|p| p.file_name).collect();
     assert_eq!(
         names,
         [
@@ -118,7 +118,7 @@ fn there_is_a_page_for_the_tool_and_each_subcommand() {
 
 #[test]
 fn man_pages_are_mandoc_lint_clean() {
-    let pages: Vec<PathBuf> = chain_metrics::cli::manual::pages()
+    let pages: Vec<PathBuf> = manual::pages()
         .iter()
         .map(|p| repo().join("man").join(&p.file_name))
         .collect();
@@ -135,7 +135,7 @@ fn man_pages_are_mandoc_lint_clean() {
 
 #[test]
 fn every_page_has_the_extra_sections_and_a_fixed_date() {
-    for page in chain_metrics::cli::manual::pages() {
+    for page in manual::pages() {
         let text = String::from_utf8(page.text).unwrap();
         let title = text.lines().find(|l| l.starts_with(".TH ")).unwrap();
         let name = page.file_name.trim_end_matches(".1").to_uppercase();
@@ -143,7 +143,7 @@ fn every_page_has_the_extra_sections_and_a_fixed_date() {
             title,
             format!(
                 ".TH {name} 1 {} \"chain-metrics {}\" \"User Commands\"",
-                chain_metrics::cli::manual::DATE,
+                manual::DATE,
                 env!("CARGO_PKG_VERSION")
             )
         );
@@ -155,7 +155,7 @@ fn every_page_has_the_extra_sections_and_a_fixed_date() {
         ] {
             assert!(text.contains(section), "{} lacks {section}", page.file_name);
         }
-        for (code, _) in chain_metrics::cli::manual::EXIT_CODES {
+        for (code, _) in manual::EXIT_CODES {
             assert!(text.contains(&format!(".TP\n\\fB{code}\\fR\n")), "{code}");
         }
     }

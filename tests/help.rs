@@ -31,11 +31,7 @@ fn subcommand_paths() -> Vec<Vec<String>> {
         }
     }
     let mut out = Vec::new();
-    walk(
-        &chain_metrics::cli::Cli::command(),
-        &mut Vec::new(),
-        &mut out,
-    );
+    walk(&chain_metrics::Cli::command(), &mut Vec::new(), &mut out);
     out
 }
 
@@ -100,7 +96,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
                 words.starts_with(&path),
                 "{example:?} is not about {path:?}"
             );
-            let parsed = chain_metrics::cli::Cli::try_parse_from(
+            let parsed = chain_metrics::Cli::try_parse_from(
                 std::iter::once("chain-metrics".to_owned()).chain(words.clone()),
             );
             assert!(parsed.is_ok(), "{example:?}: {}", parsed.unwrap_err());

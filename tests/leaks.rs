@@ -140,7 +140,7 @@ fn help_never_shows_the_key_even_when_every_variable_holds_it() {
     let mut paths = vec![Vec::new()];
     let mut i = 0;
     while i < paths.len() {
-        let mut command = chain_metrics::cli::Cli::command();
+        let mut command = chain_metrics::Cli::command();
         for name in &paths[i] {
             command = command.find_subcommand(name).unwrap().clone();
         }

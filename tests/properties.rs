@@ -1,9 +1,9 @@
 //! Property tests: date and range parsing, and response parsing, never panic on any input, and
 //! number texts survive parsing exactly.
 
-use chain_metrics::client::response::parse_records;
-use chain_metrics::model::dates::{parse_date, parse_last, DayRange, DaySpec};
-use chain_metrics::model::{Column, Endpoint, Item, Number};
+use chain_metrics::parse_records;
+use chain_metrics::{parse_date, parse_last, DayRange, DaySpec};
+use chain_metrics::{Column, Endpoint, Item, Number};
 use chrono::{Days, NaiveDate};
 use proptest::prelude::*;
 

@@ -1,7 +1,6 @@
 //! The command line, as clap parses it: commands, flags and their help text.
 
 pub mod completion;
-pub mod manual;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 pub mod dry_run;
 pub mod failure;
 pub mod plan;
-pub mod response;
+mod response;
 pub mod retry;
 pub mod transport;
 
@@ -17,13 +17,13 @@ use reqwest::{Method, StatusCode, Url};
 use serde::Serialize;
 
 use crate::client::failure::{range_hint, service_message, speaks_of_range, status_text};
-use crate::client::response::parse_records;
 use crate::error::{Exit, Failure, Result};
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
 use crate::model::{Column, Endpoint, Item, Record};
 use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
+pub use response::parse_records;
 use retry::Backoff;
 use transport::{classify, read_answer, same_origin_redirects, Answer, Transport};
 

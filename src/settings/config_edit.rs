@@ -166,11 +166,6 @@ impl ConfigDocument {
             .expect("the strict parse made each profile a table")
     }
 
-    /// Whether the profile exists in the file.
-    pub fn has_profile(&self, name: &str) -> bool {
-        self.table(Some(name)).is_some()
-    }
-
     /// The value stored under `key` in exactly that table.
     pub fn get(&self, profile: Option<&str>, key: ConfigKey) -> Option<&Value> {
         self.table(profile)?.get(key.name())?.as_value()

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use reqwest::Url;
 
-pub use crate::settings::base_url::{check_base_url, is_loopback};
+pub use base_url::check_base_url;
 
 use crate::error::{Failure, Result};
 use crate::settings::config_file::{ConfigLocation, FileSettings, MethodChoice};

@@ -2,8 +2,8 @@
 
 use roff::{bold, italic, roman, Roff};
 
-use crate::error::Exit;
-use crate::settings::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+use chain_metrics::Exit;
+use chain_metrics::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 
 /// Every exit code of CLI.md §5 and what it means; the README's table is checked against it.
 pub const EXIT_CODES: &[(u8, &str)] = &[

@@ -12,6 +12,8 @@ use std::io::{self, Write};
 use clap::CommandFactory;
 use roff::{roman, Roff};
 
+// The tests check the pages against these; the generator itself only writes the pages.
+#[allow(unused_imports)]
 pub use sections::{ENVIRONMENT, EXIT_CODES};
 
 /// The date the pages carry. Fixed, so regenerating gives the same bytes; move it when the
@@ -26,7 +28,7 @@ pub struct Page {
 
 /// Every page, the top-level one first, then the subcommands depth-first.
 pub fn pages() -> Vec<Page> {
-    let mut root = crate::cli::Cli::command().disable_help_subcommand(true);
+    let mut root = chain_metrics::Cli::command().disable_help_subcommand(true);
     root.build();
     let mut pages = Vec::new();
     collect(&root, &mut Vec::new(), &mut pages);

@@ -2,12 +2,15 @@
 //!
 //! An example rather than a hidden subcommand: it writes into the source tree, which only makes
 //! sense in a checkout, and it keeps the shipped binary's command list to what users need.
-//! `tests/generated.rs` fails, naming this command, when the checked-in files drift.
+//! The man pages live here (`manual/`), so clap_mangen and roff are build tools only, not
+//! parts of the shipped binary. `tests/generated.rs` fails, naming this command, when the checked-in files drift.
+
+mod manual;
 
 use std::fs;
 use std::path::Path;
 
-use chain_metrics::cli::completion::{self, Shell};
+use chain_metrics::completion::{self, Shell};
 use clap::ValueEnum;
 
 fn main() -> std::io::Result<()> {
@@ -28,7 +31,7 @@ fn main() -> std::io::Result<()> {
             fs::remove_file(path)?;
         }
     }
-    for page in chain_metrics::cli::manual::pages() {
+    for page in manual::pages() {
         fs::write(man.join(&page.file_name), page.text)?;
     }
     println!("wrote {} and {}", completions.display(), man.display());
