@@ -22,6 +22,6 @@ pub use client::parse_records;
 pub use commands::run;
 pub use error::{Exit, Failure};
 pub use model::dates::{parse_date, parse_last, DayRange, DaySpec};
-pub use model::{Column, Endpoint, Item, Number};
+pub use model::{Column, Endpoint, Number, SocialMetric};
 pub use output::interrupt;
 pub use settings::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};

@@ -10,7 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use chain_metrics::parse_records;
-use chain_metrics::{Column, Endpoint, Item};
+use chain_metrics::{Column, Endpoint, SocialMetric};
 
 /// splitmix64: tiny, seedable, good enough to spread mutations.
 struct Rng(u64);
@@ -111,7 +111,7 @@ fn columns(rng: &mut Rng, endpoint: Endpoint) -> Vec<Column> {
     match endpoint {
         Endpoint::Fees => vec![Column::Fees],
         Endpoint::ActiveUsers => vec![Column::ActiveUsers],
-        Endpoint::OfficialAccount => Item::ALL
+        Endpoint::OfficialAccount => SocialMetric::ALL
             .into_iter()
             .filter(|_| rng.below(2) == 0)
             .map(Column::Social)

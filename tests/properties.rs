@@ -3,7 +3,7 @@
 
 use chain_metrics::parse_records;
 use chain_metrics::{parse_date, parse_last, DayRange, DaySpec};
-use chain_metrics::{Column, Endpoint, Item, Number};
+use chain_metrics::{Column, Endpoint, Number, SocialMetric};
 use chrono::{Days, NaiveDate};
 use proptest::prelude::*;
 
@@ -25,7 +25,10 @@ fn whole_number() -> impl Strategy<Value = String> {
 const ENDPOINTS: [(Endpoint, Column); 3] = [
     (Endpoint::Fees, Column::Fees),
     (Endpoint::ActiveUsers, Column::ActiveUsers),
-    (Endpoint::OfficialAccount, Column::Social(Item::Tweet)),
+    (
+        Endpoint::OfficialAccount,
+        Column::Social(SocialMetric::Tweet),
+    ),
 ];
 
 proptest! {
@@ -123,7 +126,7 @@ proptest! {
             .map(|(i, v)| format!("{{\"date\":\"2024-02-{:02}\",\"tweet\":{v},\"other\":[{v}]}}", i + 1))
             .collect();
         let body = format!("{{\"data\":[{}]}}", records.join(","));
-        let parsed = parse_records(Endpoint::OfficialAccount, &[Column::Social(Item::Tweet)], body.as_bytes()).unwrap();
+        let parsed = parse_records(Endpoint::OfficialAccount, &[Column::Social(SocialMetric::Tweet)], body.as_bytes()).unwrap();
         let texts: Vec<&str> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str()).collect();
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }

@@ -15,7 +15,7 @@ use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
 use clap_complete::CompletionCandidate;
 
 use crate::model::chain::Chain;
-use crate::model::Item;
+use crate::model::SocialMetric;
 use crate::settings;
 use crate::settings::config_file::{self, ConfigLocation};
 
@@ -114,7 +114,7 @@ pub fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
 
 /// `--include`: the official-account metrics.
 pub fn includes() -> Vec<CompletionCandidate> {
-    Item::ALL
+    SocialMetric::ALL
         .iter()
         .map(|item| CompletionCandidate::new(item.name()))
         .collect()
@@ -123,8 +123,8 @@ pub fn includes() -> Vec<CompletionCandidate> {
 /// `--profile`: the `[profiles.NAME]` tables of the config file the command line would use.
 pub fn profiles() -> Vec<CompletionCandidate> {
     let flag = config_flag(std::env::args_os().skip(1));
-    let env = std::env::var(settings::ENV_CONFIG).ok();
-    let Ok(location) = ConfigLocation::find(flag.as_deref(), env) else {
+    let env = settings::Environment::from_process();
+    let Ok(location) = ConfigLocation::find(flag.as_deref(), env.get(settings::ENV_CONFIG)) else {
         return Vec::new();
     };
     let Ok(text) = std::fs::read_to_string(&location.path) else {

@@ -10,11 +10,12 @@ use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use crate::model::chain::ChainArg;
 use crate::model::dates::{parse_last, DaySpec};
-use crate::model::Item;
+use crate::model::SocialMetric;
 use crate::render::Format;
 use crate::sandbox::fault::Fault;
 use crate::settings::config_edit::ConfigKey;
 use crate::settings::config_file::MethodChoice;
+use crate::settings::defaults;
 use completion::Shell;
 
 /// Daily fees, active users and official social-media activity of six blockchains.
@@ -53,20 +54,21 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub sandbox: bool,
 
-    /// Seconds one whole request may take, body included [default: 30]
-    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
+    // The defaults in these help lines come from `settings::defaults`, as the run uses them.
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds,
+          help = format!("Seconds one whole request may take, body included [default: {}]", defaults::TIMEOUT_SECS))]
     pub timeout: Option<f64>,
 
-    /// Seconds to get connected [default: 10]
-    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds)]
+    #[arg(long, global = true, value_name = "SECS", value_parser = parse_seconds,
+          help = format!("Seconds to get connected [default: {}]", defaults::CONNECT_TIMEOUT_SECS))]
     pub connect_timeout: Option<f64>,
 
-    /// Further attempts after a transient failure [default: 3]
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N",
+          help = format!("Further attempts after a transient failure [default: {}]", defaults::RETRIES))]
     pub retries: Option<u32>,
 
-    /// Requests in flight at once [default: 8]
-    #[arg(long, global = true, value_name = "N", value_parser = parse_jobs)]
+    #[arg(long, global = true, value_name = "N", value_parser = parse_jobs,
+          help = format!("Requests in flight at once [default: {}]", defaults::JOBS))]
     pub jobs: Option<usize>,
 
     /// HTTP method: auto (POST; GET after a 405), post, get [default: auto]
@@ -320,8 +322,8 @@ pub struct SocialArgs {
     pub query: QueryArgs,
 
     /// Metrics, comma-separated, in the column order wanted [default: reply,retweet,tweet,quote]
-    #[arg(short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = Item::parse, add = ArgValueCandidates::new(completion::includes))]
-    pub includes: Vec<Item>,
+    #[arg(short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = SocialMetric::parse, add = ArgValueCandidates::new(completion::includes))]
+    pub includes: Vec<SocialMetric>,
 }
 
 #[derive(Debug, Args)]

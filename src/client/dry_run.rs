@@ -3,26 +3,28 @@
 
 use reqwest::Url;
 
-use crate::client::Query;
+use crate::client::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 use crate::settings::config_file::MethodChoice;
+use crate::settings::ENV_KEY;
 
-/// One curl command line per query, in the order the queries are given.
-pub fn curl_lines(base_url: &Url, method: MethodChoice, queries: &[Query]) -> Vec<String> {
+/// One curl command line per request, in the order the queries are given.
+pub fn curl_lines(base_url: &Url, method: MethodChoice, requests: &[Request]) -> Vec<String> {
     let method = match method {
         MethodChoice::Get => "GET",
         MethodChoice::Auto | MethodChoice::Post => "POST",
     };
-    let base = base_url.as_str().trim_end_matches('/');
-    queries
+    let headers: Vec<String> = FIXED_HEADERS
         .iter()
-        .map(|query| {
-            let url = format!("{base}{}", query.endpoint.path());
-            let body = serde_json::to_string(&query.body()).expect("a plain struct serialises");
+        .map(|(name, value)| format!("-H {}", quote(&format!("{name}: {value}"))))
+        .collect();
+    requests
+        .iter()
+        .map(|request| {
             format!(
-                "curl -sS -X {method} {} -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H {} --data-raw {}",
-                quote(&url),
-                quote(concat!("User-Agent: chain-metrics/", env!("CARGO_PKG_VERSION"))),
-                quote(&body),
+                "curl -sS -X {method} {} -H \"{KEY_HEADER}: ${ENV_KEY}\" {} --data-raw {}",
+                quote(&endpoint_url(base_url, request.endpoint)),
+                headers.join(" "),
+                quote(&request.body().to_json()),
             )
         })
         .collect()

@@ -4,6 +4,7 @@
 pub mod dry_run;
 pub mod failure;
 pub mod plan;
+mod request;
 mod response;
 pub mod retry;
 pub mod transport;
@@ -12,20 +13,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, LOCATION, RETRY_AFTER, USER_AGENT};
+use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Method, StatusCode, Url};
-use serde::Serialize;
 
 use crate::client::failure::{range_hint, service_message, speaks_of_range, status_text};
 use crate::error::{Exit, Failure, Result};
-use crate::model::chain::Chain;
-use crate::model::dates::DayRange;
-use crate::model::{Column, Endpoint, Item, Record};
+use crate::model::{Column, Endpoint, Record};
 use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
+pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
-use transport::{classify, read_answer, same_origin_redirects, Answer, Transport};
+use transport::{classify, read_answer, same_origin_redirects, Answer, TransportError};
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;
@@ -40,47 +39,9 @@ pub struct ClientOptions {
     pub trace: Option<Trace>,
 }
 
-/// One request: an endpoint, a chain and a range (and, for the official account, includes).
-#[derive(Clone, Debug)]
-pub struct Query {
-    pub endpoint: Endpoint,
-    pub chain: Chain,
-    pub range: DayRange,
-    pub includes: Option<Vec<Item>>,
-}
-
-/// The JSON body of SERVICE.md §2.1, members in the documented order.
-#[derive(Serialize)]
-pub struct RequestBody {
-    chain: &'static str,
-    start_date: String,
-    end_date: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    includes: Option<String>,
-}
-
-impl Query {
-    pub fn body(&self) -> RequestBody {
-        RequestBody {
-            chain: self.chain.name(),
-            start_date: self.range.start.to_string(),
-            end_date: self.range.end.to_string(),
-            includes: self
-                .includes
-                .as_ref()
-                .map(|items| items.iter().map(|i| i.name()).collect::<Vec<_>>().join(",")),
-        }
-    }
-
-    /// How the query is named in messages: `fees for ETHEREUM`.
-    fn subject(&self) -> String {
-        format!("{} for {}", self.endpoint.path(), self.chain)
-    }
-}
-
 pub struct Client {
     http: reqwest::blocking::Client,
-    base: String,
+    base_url: Url,
     key: ApiKey,
     timeout: Duration,
     connect_timeout: Duration,
@@ -94,6 +55,7 @@ pub struct Client {
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
         let http = reqwest::blocking::Client::builder()
+            .default_headers(fixed_headers())
             .timeout(options.timeout)
             .connect_timeout(options.connect_timeout)
             .redirect(same_origin_redirects())
@@ -101,7 +63,7 @@ impl Client {
             .map_err(|e| Failure::new(Exit::Internal, format!("cannot set up HTTP: {e}")))?;
         Ok(Client {
             http,
-            base: options.base_url.as_str().trim_end_matches('/').to_owned(),
+            base_url: options.base_url,
             key: options.key,
             timeout: options.timeout,
             connect_timeout: options.connect_timeout,
@@ -114,19 +76,19 @@ impl Client {
 
     /// The endpoint's URL: the base URL, path prefix kept, then the endpoint path.
     pub fn url(&self, endpoint: Endpoint) -> String {
-        format!("{}{}", self.base, endpoint.path())
+        endpoint_url(&self.base_url, endpoint)
     }
 
-    /// Fetches and parses the records of one query, values in `columns` order.
-    pub fn fetch_records(&self, query: &Query, columns: &[Column]) -> Result<Vec<Record>> {
-        self.records(query, columns).map_err(|f| self.scrubbed(f))
+    /// Fetches and parses the records of one request, values in `columns` order.
+    pub fn fetch_records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
+        self.records(request, columns).map_err(|f| self.scrubbed(f))
     }
 
-    /// Fetches the body of one query as the service sent it, for `--raw`.
-    pub fn fetch_raw(&self, query: &Query) -> Result<Vec<u8>> {
+    /// Fetches the body of one request as the service sent it, for `--raw`.
+    pub fn fetch_raw(&self, request: &Request) -> Result<Vec<u8>> {
         let raw = || {
-            let (answer, method) = self.fetch(query)?;
-            check_content_type(query, &method, &answer)?;
+            let (answer, method) = self.fetch(request)?;
+            check_content_type(request, &method, &answer)?;
             Ok(answer.body)
         };
         raw().map_err(|f| self.scrubbed(f))
@@ -150,10 +112,10 @@ impl Client {
         }
     }
 
-    fn records(&self, query: &Query, columns: &[Column]) -> Result<Vec<Record>> {
-        let (answer, method) = self.fetch(query)?;
-        check_content_type(query, &method, &answer)?;
-        parse_records(query.endpoint, columns, &answer.body).map_err(|problem| {
+    fn records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
+        let (answer, method) = self.fetch(request)?;
+        check_content_type(request, &method, &answer)?;
+        parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
             let content_type = answer
                 .header(CONTENT_TYPE)
                 .map(|t| format!(" (content-type {t})"))
@@ -162,7 +124,7 @@ impl Client {
                 Exit::BadResponse,
                 format!(
                     "{method} {} answered something that is not the documented shape{content_type}: {problem}",
-                    query.subject()
+                    request.subject()
                 ),
             )
         })
@@ -182,10 +144,10 @@ impl Client {
         }
     }
 
-    /// Sends the query until it succeeds, fails for good, or the retries run out.
-    fn fetch(&self, query: &Query) -> Result<(Answer, Method)> {
-        let mut url = self.url(query.endpoint);
-        let body = serde_json::to_vec(&query.body()).expect("a plain struct serialises");
+    /// Sends the request until it succeeds, fails for good, or the retries run out.
+    fn fetch(&self, request: &Request) -> Result<(Answer, Method)> {
+        let mut url = self.url(request.endpoint);
+        let body = request.body().to_json().into_bytes();
         let mut backoff = Backoff::new(self.retries);
         let mut hops = 0;
         loop {
@@ -208,19 +170,21 @@ impl Client {
                     match backoff.next_wait(asked) {
                         Ok(wait) => (wait, format!("HTTP {}", status_text(answer.status))),
                         Err(refusal) => {
-                            return Err(self.status_failure(query, &method, &answer, refusal))
+                            return Err(self.status_failure(request, &method, &answer, refusal))
                         }
                     }
                 }
-                Ok(answer) => return Err(self.status_failure(query, &method, &answer, None)),
+                Ok(answer) => return Err(self.status_failure(request, &method, &answer, None)),
                 Err(problem) => match problem.is_transient() {
                     true => match backoff.next_wait(None) {
                         Ok(wait) => (wait, self.describe(&problem)),
                         Err(_) => {
-                            return Err(self.transport_failure(query, &method, &problem, &backoff))
+                            return Err(self.transport_failure(request, &method, &problem, &backoff))
                         }
                     },
-                    false => return Err(self.transport_failure(query, &method, &problem, &backoff)),
+                    false => {
+                        return Err(self.transport_failure(request, &method, &problem, &backoff))
+                    }
                 },
             };
             self.trace(|| {
@@ -260,11 +224,11 @@ impl Client {
         fall_back
     }
 
-    fn describe(&self, problem: &Transport) -> String {
+    fn describe(&self, problem: &TransportError) -> String {
         problem.describe(self.timeout, self.connect_timeout)
     }
 
-    fn send(&self, method: Method, url: &str, body: &[u8]) -> Result<Answer, Transport> {
+    fn send(&self, method: Method, url: &str, body: &[u8]) -> Result<Answer, TransportError> {
         let started = Instant::now();
         self.trace(|| {
             format!(
@@ -276,13 +240,7 @@ impl Client {
         let response = self
             .http
             .request(method, url)
-            .header("X-API-Key", self.key.expose())
-            .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json")
-            .header(
-                USER_AGENT,
-                concat!("chain-metrics/", env!("CARGO_PKG_VERSION")),
-            )
+            .header(KEY_HEADER, self.key.expose())
             .body(body.to_vec())
             .send()
             .map_err(classify)?;
@@ -300,13 +258,13 @@ impl Client {
 
     fn status_failure(
         &self,
-        query: &Query,
+        request: &Request,
         method: &Method,
         answer: &Answer,
         refusal: Option<String>,
     ) -> Failure {
         let status = answer.status;
-        let subject = format!("{method} {}", query.subject());
+        let subject = format!("{method} {}", request.subject());
         if status.is_redirection() {
             let target = answer.header(LOCATION).unwrap_or("(no Location header)");
             return Failure::new(
@@ -346,7 +304,7 @@ impl Client {
                     format!("the service rejected the request: {answered}"),
                 );
                 match speaks_of_range(&message) {
-                    true => failure.with_hint(range_hint(&query.range)),
+                    true => failure.with_hint(range_hint(&request.range)),
                     false => failure,
                 }
             }
@@ -355,9 +313,9 @@ impl Client {
 
     fn transport_failure(
         &self,
-        query: &Query,
+        request: &Request,
         method: &Method,
-        problem: &Transport,
+        problem: &TransportError,
         backoff: &Backoff,
     ) -> Failure {
         let tries = match backoff.attempts() {
@@ -366,18 +324,18 @@ impl Client {
         };
         let message = format!(
             "{method} {} at {}: {}{tries}",
-            query.subject(),
-            self.url(query.endpoint),
+            request.subject(),
+            self.url(request.endpoint),
             self.describe(problem)
         );
         match problem {
-            Transport::TooLarge => Failure::new(Exit::BadResponse, message),
-            Transport::Timeout => Failure::new(Exit::Network, message).with_hint(
+            TransportError::TooLarge => Failure::new(Exit::BadResponse, message),
+            TransportError::Timeout => Failure::new(Exit::Network, message).with_hint(
                 "raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N",
             ),
-            Transport::ConnectTimeout => Failure::new(Exit::Network, message)
+            TransportError::ConnectTimeout => Failure::new(Exit::Network, message)
                 .with_hint("check the base URL and your connection, or raise --connect-timeout"),
-            Transport::Connect(_) => Failure::new(Exit::Network, message)
+            TransportError::Connect(_) => Failure::new(Exit::Network, message)
                 .with_hint("check the base URL and your connection"),
             _ => Failure::new(Exit::Network, message)
                 .with_hint("try again later, or raise --retries"),
@@ -387,16 +345,30 @@ impl Client {
 
 /// A success is JSON or nothing: an HTML page from a proxy is not data (a missing type is
 /// left to the parser, which names what it found).
-fn check_content_type(query: &Query, method: &Method, answer: &Answer) -> Result<()> {
+fn check_content_type(request: &Request, method: &Method, answer: &Answer) -> Result<()> {
     match answer.header(CONTENT_TYPE) {
         Some(kind) if !transport::is_json_type(kind) => Err(Failure::new(
             Exit::BadResponse,
             format!(
                 "{method} {} answered content-type {kind}, not JSON: {}",
-                query.subject(),
+                request.subject(),
                 service_message(Some(kind), &answer.body)
             ),
         )),
         _ => Ok(()),
     }
+}
+
+/// [`FIXED_HEADERS`] as reqwest takes them.
+fn fixed_headers() -> reqwest::header::HeaderMap {
+    FIXED_HEADERS
+        .iter()
+        .map(|(name, value)| {
+            (
+                reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                    .expect("the fixed header names are valid"),
+                reqwest::header::HeaderValue::from_static(value),
+            )
+        })
+        .collect()
 }

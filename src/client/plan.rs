@@ -7,11 +7,11 @@ use std::sync::Mutex;
 use chrono::NaiveDate;
 
 use crate::client::response::{clean, DataNotes};
-use crate::client::{Client, Query};
+use crate::client::{Client, Request};
 use crate::error::Result;
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
-use crate::model::{Column, Dataset, Endpoint, Item, Record, Row};
+use crate::model::{Column, Dataset, Endpoint, Record, Row, SocialMetric};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
@@ -21,7 +21,7 @@ pub struct Plan {
     pub chains: Vec<Chain>,
     pub range: DayRange,
     /// The official-account items, in the order the user gave them.
-    pub includes: Vec<Item>,
+    pub includes: Vec<SocialMetric>,
     /// Days per request (`--chunk-days`); `None`: the whole range in one request.
     pub chunk_days: Option<u32>,
 }
@@ -54,12 +54,12 @@ impl Plan {
 
     /// One request per chain, endpoint and window: chains in the order asked, then endpoints,
     /// then windows in date order.
-    pub fn queries(&self) -> Vec<Query> {
+    pub fn requests(&self) -> Vec<Request> {
         let windows = self.windows();
         let mut queries = Vec::new();
         for chain in &self.chains {
             for endpoint in &self.endpoints {
-                queries.extend(windows.iter().map(|range| Query {
+                queries.extend(windows.iter().map(|range| Request {
                     endpoint: *endpoint,
                     chain: *chain,
                     range: *range,
@@ -103,9 +103,9 @@ pub struct Outcome {
 /// and the error reported (the first failed request of the plan) never depend on timing.
 pub fn run(client: &Client, plan: &Plan, jobs: usize, done: &(dyn Fn() + Sync)) -> Result<Outcome> {
     let width = plan.columns().len();
-    let queries = plan.queries();
-    let results = for_each_concurrently(&queries, jobs, |query| {
-        let result = client.fetch_records(query, &plan.endpoint_columns(query.endpoint));
+    let queries = plan.requests();
+    let results = for_each_concurrently(&queries, jobs, |request| {
+        let result = client.fetch_records(request, &plan.endpoint_columns(request.endpoint));
         done();
         result
     });
@@ -119,8 +119,8 @@ pub fn run(client: &Client, plan: &Plan, jobs: usize, done: &(dyn Fn() + Sync)) 
         let mut notes = DataNotes::default();
         let (chain, endpoint) = (series[0].chain, series[0].endpoint);
         let offset = plan.offset(endpoint);
-        for (query, result) in series.iter().zip(results.by_ref()) {
-            let (records, window_notes) = clean(result?, &query.range);
+        for (request, result) in series.iter().zip(results.by_ref()) {
+            let (records, window_notes) = clean(result?, &request.range);
             notes.absorb(window_notes);
             for Record { date, values } in records {
                 let row = joined
@@ -187,7 +187,7 @@ mod tests {
             chunk_days: Some(3),
         };
         let asked: Vec<String> = plan
-            .queries()
+            .requests()
             .iter()
             .map(|q| format!("{} {}..{}", q.chain, q.range.start, q.range.end))
             .collect();

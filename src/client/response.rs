@@ -173,7 +173,7 @@ pub fn clean(records: Vec<Record>, range: &DayRange) -> (Vec<Record>, DataNotes)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Item;
+    use crate::model::SocialMetric;
 
     fn texts(records: &[Record]) -> Vec<Vec<Option<&str>>> {
         records
@@ -205,9 +205,9 @@ mod tests {
     fn social_is_wrapped_and_gaps_are_none() {
         let body = br#"{"data":[{"date":"2024-01-01","reply":3,"quote":null}]}"#;
         let columns = [
-            Column::Social(Item::Reply),
-            Column::Social(Item::Quote),
-            Column::Social(Item::Tweet),
+            Column::Social(SocialMetric::Reply),
+            Column::Social(SocialMetric::Quote),
+            Column::Social(SocialMetric::Tweet),
         ];
         let records = parse_records(Endpoint::OfficialAccount, &columns, body).unwrap();
         assert_eq!(texts(&records), vec![vec![Some("3"), None, None]]);
@@ -267,7 +267,7 @@ mod tests {
             let column = match endpoint {
                 Endpoint::Fees => Column::Fees,
                 Endpoint::ActiveUsers => Column::ActiveUsers,
-                Endpoint::OfficialAccount => Column::Social(Item::Tweet),
+                Endpoint::OfficialAccount => Column::Social(SocialMetric::Tweet),
             };
             let err = parse_records(endpoint, &[column], body).unwrap_err();
             assert!(

@@ -26,7 +26,7 @@ impl Answer {
 
 /// Why no complete answer came back.
 #[derive(Debug)]
-pub enum Transport {
+pub enum TransportError {
     Connect(String),
     ConnectTimeout,
     Timeout,
@@ -35,24 +35,24 @@ pub enum Transport {
     TooLarge,
 }
 
-impl Transport {
+impl TransportError {
     /// Whether trying again may help: everything but a body too large to accept.
     pub fn is_transient(&self) -> bool {
-        !matches!(self, Transport::TooLarge)
+        !matches!(self, TransportError::TooLarge)
     }
 
     /// What happened, naming the limit that was reached.
     pub fn describe(&self, timeout: Duration, connect_timeout: Duration) -> String {
         match self {
-            Transport::Connect(e) => format!("cannot connect ({e})"),
-            Transport::ConnectTimeout => format!(
+            TransportError::Connect(e) => format!("cannot connect ({e})"),
+            TransportError::ConnectTimeout => format!(
                 "no connection within {} s (--connect-timeout)",
                 connect_timeout.as_secs_f64()
             ),
-            Transport::Timeout => format!("timed out after {} s", timeout.as_secs_f64()),
-            Transport::CutShort(e) => format!("the response body was cut short ({e})"),
-            Transport::Broken(e) => format!("the connection broke ({e})"),
-            Transport::TooLarge => format!(
+            TransportError::Timeout => format!("timed out after {} s", timeout.as_secs_f64()),
+            TransportError::CutShort(e) => format!("the response body was cut short ({e})"),
+            TransportError::Broken(e) => format!("the connection broke ({e})"),
+            TransportError::TooLarge => format!(
                 "the response is larger than {} MiB, the most this tool reads",
                 MAX_BODY >> 20
             ),
@@ -64,14 +64,14 @@ impl Transport {
 ///
 /// `deadline` bounds the whole read: reqwest's own timeout restarts with every read, so a
 /// service that trickles its body a byte at a time would otherwise hold the run forever.
-pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Transport> {
+pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, TransportError> {
     let status = response.status();
     let headers = response.headers().clone();
     let announced = headers
         .get(CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
     if announced.is_some_and(|n| n > MAX_BODY) {
-        return Err(Transport::TooLarge);
+        return Err(TransportError::TooLarge);
     }
     let mut body = Vec::new();
     let mut reader = response.take(MAX_BODY + 1);
@@ -83,9 +83,9 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
                     .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
                     .is_some_and(reqwest::Error::is_timeout);
             if timed_out {
-                Transport::Timeout
+                TransportError::Timeout
             } else {
-                Transport::CutShort(innermost(&e))
+                TransportError::CutShort(innermost(&e))
             }
         })?;
         if read == 0 {
@@ -93,11 +93,11 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
         }
         body.extend_from_slice(&chunk[..read]);
         if Instant::now() > deadline {
-            return Err(Transport::Timeout);
+            return Err(TransportError::Timeout);
         }
     }
     if body.len() as u64 > MAX_BODY {
-        return Err(Transport::TooLarge);
+        return Err(TransportError::TooLarge);
     }
     Ok(Answer {
         status,
@@ -108,18 +108,18 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
 
 /// Sorts a failed send: a connect timeout is told apart from the total one, as each has its
 /// own setting.
-pub fn classify(error: reqwest::Error) -> Transport {
+pub fn classify(error: reqwest::Error) -> TransportError {
     let detail = innermost(&error);
     if error.is_timeout() && error.is_connect() {
-        Transport::ConnectTimeout
+        TransportError::ConnectTimeout
     } else if error.is_timeout() {
-        Transport::Timeout
+        TransportError::Timeout
     } else if error.is_connect() {
-        Transport::Connect(detail)
+        TransportError::Connect(detail)
     } else if error.is_body() || error.is_decode() {
-        Transport::CutShort(detail)
+        TransportError::CutShort(detail)
     } else {
-        Transport::Broken(detail)
+        TransportError::Broken(detail)
     }
 }
 

@@ -5,10 +5,10 @@ use std::io::{BufRead, IsTerminal, Write};
 
 use serde_json::json;
 
-use super::config::{location, place, profile, refuse_sandbox};
-use super::{note, resolve_settings, setting_flags, warn_all};
+use super::config::{place, profile, refuse_sandbox};
+use super::{note, resolve_settings};
 use crate::cli::{AuthCommand, GlobalArgs, LoginArgs, StatusArgs, StatusFormat};
-use crate::client::Query;
+use crate::client::Request;
 use crate::error::{Exit, Failure, Result};
 use crate::model::chain::Chain;
 use crate::model::dates::{today_utc, DayRange};
@@ -16,33 +16,44 @@ use crate::model::Endpoint;
 use crate::output::write_stdout;
 use crate::settings::config_edit::{ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
-use crate::settings::{KeySetting, Settings, Source, ENV_KEY};
+use crate::settings::{FileUse, KeySetting, Settings, Source, ENV_KEY};
 
 pub fn run(global: &GlobalArgs, command: &AuthCommand) -> anyhow::Result<()> {
-    refuse_sandbox(global, "auth")?;
+    // `login` checks the key against the configured service, where a profile it is about to
+    // create may not exist yet; `logout` only edits the file.
+    let file = match command {
+        AuthCommand::Login(args) if args.no_verify => FileUse::LocateOnly,
+        AuthCommand::Login(_) => FileUse::ReadNewProfileOk,
+        AuthCommand::Status(_) => FileUse::Read,
+        AuthCommand::Logout => FileUse::LocateOnly,
+    };
+    let settings = resolve_settings(global, None, file)?;
+    refuse_sandbox(&settings, "auth")?;
     match command {
-        AuthCommand::Login(args) => login(global, args),
-        AuthCommand::Status(args) => status(global, args),
-        AuthCommand::Logout => logout(global),
+        AuthCommand::Login(args) => login(&settings, args),
+        AuthCommand::Status(args) => status(&settings, args),
+        AuthCommand::Logout => logout(&settings),
     }
 }
 
-fn key_in_environment() -> bool {
-    std::env::var(ENV_KEY).is_ok_and(|v| !v.trim().is_empty())
+/// Whether the key comes from `CHAIN_METRICS_API_KEY`, which outranks any stored key.
+fn key_in_environment(settings: &Settings) -> bool {
+    settings
+        .key
+        .as_ref()
+        .is_some_and(|k| k.source == Source::Env(ENV_KEY))
 }
 
-fn login(global: &GlobalArgs, args: &LoginArgs) -> anyhow::Result<()> {
+fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
     // A broken config file is refused before the user types the key, not after.
-    let mut doc = ConfigDocument::load(location(global)?)?;
-    let profile = profile(global);
+    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let profile = profile(settings);
     let key = read_key()?;
     if !args.no_verify {
-        let settings = Settings::resolve_allowing_new_profile(&setting_flags(global))?;
-        warn_all(global, &settings.warnings);
         let url = settings.service_url().map_err(|failure| {
             failure.with_hint("set the address first (chain-metrics config set base_url URL), or store the key unchecked with --no-verify")
         })?;
-        verify(global, &settings, url, &key).map_err(|failure| {
+        verify(settings, url, &key).map_err(|failure| {
             let hint = match failure.exit {
                 Exit::KeyRejected => "check the key and run auth login again",
                 _ => "to store the key without checking it, add --no-verify",
@@ -62,15 +73,16 @@ fn login(global: &GlobalArgs, args: &LoginArgs) -> anyhow::Result<()> {
         "the service accepted it"
     };
     note(
-        global,
+        settings,
         &format!(
             "stored the API key {} in {} ({checked})",
             key.redacted(),
             place(&doc, profile.as_deref())
         ),
     );
-    if key_in_environment() {
-        note(global, &format!("warning: {ENV_KEY} is set in this environment and takes precedence over the stored key"));
+    if key_in_environment(settings) {
+        note(
+            settings, &format!("warning: {ENV_KEY} is set in this environment and takes precedence over the stored key"));
     }
     Ok(())
 }
@@ -99,10 +111,10 @@ fn read_key() -> Result<ApiKey> {
 }
 
 /// Asks for one day of ETHEREUM fees, the smallest request that needs a valid key.
-fn verify(global: &GlobalArgs, settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
-    let client = super::client(global, settings, url, key.clone())?;
+fn verify(settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
+    let client = super::client(settings, url, key.clone())?;
     let yesterday = today_utc().pred_opt().expect("today has a day before it");
-    let query = Query {
+    let request = Request {
         endpoint: Endpoint::Fees,
         chain: Chain::Ethereum,
         range: DayRange {
@@ -111,11 +123,10 @@ fn verify(global: &GlobalArgs, settings: &Settings, url: reqwest::Url, key: &Api
         },
         includes: None,
     };
-    client.fetch_raw(&query).map(|_| ())
+    client.fetch_raw(&request).map(|_| ())
 }
 
-fn status(global: &GlobalArgs, args: &StatusArgs) -> anyhow::Result<()> {
-    let settings = resolve_settings(global)?;
+fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
     let Some(setting) = &settings.key else {
         let hint = "store one with: chain-metrics auth login (or set CHAIN_METRICS_API_KEY)";
         return Err(Failure::config("no API key is set").with_hint(hint).into());
@@ -125,7 +136,7 @@ fn status(global: &GlobalArgs, args: &StatusArgs) -> anyhow::Result<()> {
     let accepted = if args.no_verify {
         None
     } else {
-        match verify(global, &settings, settings.service_url()?, &key) {
+        match verify(settings, settings.service_url()?, &key) {
             Ok(()) => Some(true),
             Err(failure) if failure.exit == Exit::KeyRejected => {
                 rejected = Some(failure);
@@ -180,16 +191,16 @@ fn write_status_text(out: &mut dyn Write, report: &serde_json::Value) -> std::io
     writeln!(out, "accepted     {accepted}")
 }
 
-fn logout(global: &GlobalArgs) -> anyhow::Result<()> {
-    let mut doc = ConfigDocument::load(location(global)?)?;
-    let profile = profile(global);
+fn logout(settings: &Settings) -> anyhow::Result<()> {
+    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let profile = profile(settings);
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), ConfigKey::ApiKey) {
         doc.save()?;
-        note(global, &format!("removed the API key from {place}"));
+        note(settings, &format!("removed the API key from {place}"));
     } else {
         note(
-            global,
+            settings,
             &format!("no API key is stored in {place}; nothing changed"),
         );
     }
@@ -197,10 +208,12 @@ fn logout(global: &GlobalArgs) -> anyhow::Result<()> {
         .get(profile.as_deref(), ConfigKey::ApiKeyCommand)
         .is_some()
     {
-        note(global, &format!("note: api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command"));
+        note(
+            settings, &format!("note: api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command"));
     }
-    if key_in_environment() {
-        note(global, &format!("warning: {ENV_KEY} is still set in this environment, and is used before any stored key"));
+    if key_in_environment(settings) {
+        note(
+            settings, &format!("warning: {ENV_KEY} is still set in this environment, and is used before any stored key"));
     }
     Ok(())
 }

@@ -5,28 +5,33 @@ use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
 use crate::output::write_stdout;
 use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
-use crate::settings::config_file::ConfigLocation;
 use crate::settings::secret::ApiKey;
-use crate::settings::{KeySetting, Settings, Source, ENV_CONFIG, ENV_PROFILE};
+use crate::settings::{FileUse, KeySetting, Settings};
 
 pub fn run(global: &GlobalArgs, command: &ConfigCommand) -> anyhow::Result<()> {
-    refuse_sandbox(global, "config")?;
+    // Reading commands see the file as every command does (strictly, an unknown profile
+    // refused, warnings shown); editing ones only locate it, so that `set` can mend a broken one.
+    let file = match command {
+        ConfigCommand::Show | ConfigCommand::Get { .. } => FileUse::Read,
+        _ => FileUse::LocateOnly,
+    };
+    let settings = resolve_settings(global, None, file)?;
+    refuse_sandbox(&settings, "config")?;
     match command {
         ConfigCommand::Path => {
-            let location = location(global)?;
-            write_stdout(|out| writeln!(out, "{}", location.path.display()))
+            write_stdout(|out| writeln!(out, "{}", settings.config.path.display()))
         }
-        ConfigCommand::Show => show(global),
-        ConfigCommand::Get { key } => get(global, *key),
-        ConfigCommand::Set { key, value } => set(global, *key, value),
-        ConfigCommand::Unset { key } => unset(global, *key),
+        ConfigCommand::Show => show(&settings),
+        ConfigCommand::Get { key } => get(&settings, *key),
+        ConfigCommand::Set { key, value } => set(&settings, *key, value),
+        ConfigCommand::Unset { key } => unset(&settings, *key),
     }
 }
 
 /// `--sandbox` makes its own service and key for one query: it has no meaning here, and
 /// silently ignoring it would leave the user believing it did something.
-pub(crate) fn refuse_sandbox(global: &GlobalArgs, command: &str) -> Result<()> {
-    if global.sandbox {
+pub(crate) fn refuse_sandbox(settings: &Settings, command: &str) -> Result<()> {
+    if settings.sandbox {
         return Err(Failure::usage(format!(
             "--sandbox does not apply to {command}: the sandbox makes a fresh key for each query command"
         ))
@@ -35,17 +40,9 @@ pub(crate) fn refuse_sandbox(global: &GlobalArgs, command: &str) -> Result<()> {
     Ok(())
 }
 
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
-}
-
-pub(crate) fn location(global: &GlobalArgs) -> Result<ConfigLocation> {
-    ConfigLocation::find(global.config.as_deref(), env(ENV_CONFIG))
-}
-
 /// The profile commands write to: `--profile`, else `CHAIN_METRICS_PROFILE`, else none.
-pub(crate) fn profile(global: &GlobalArgs) -> Option<String> {
-    global.profile.clone().or_else(|| env(ENV_PROFILE))
+pub(crate) fn profile(settings: &Settings) -> Option<String> {
+    settings.profile.as_ref().map(|p| p.value.clone())
 }
 
 /// Where a write goes, named for messages: `config file F` or `profile P of config file F`.
@@ -57,11 +54,9 @@ pub(crate) fn place(doc: &ConfigDocument, profile: Option<&str>) -> String {
     }
 }
 
-fn get(global: &GlobalArgs, key: ConfigKey) -> anyhow::Result<()> {
-    // Read as every command reads it: strictly, an unknown profile refused, warnings shown.
-    let settings = resolve_settings(global)?;
-    let doc = ConfigDocument::load(settings.config)?;
-    let profile = settings.profile.map(|p| p.value);
+fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
+    let doc = ConfigDocument::load(settings.config.clone())?;
+    let profile = profile(settings);
     let value = profile
         .as_deref()
         .and_then(|p| doc.get(Some(p), key))
@@ -86,7 +81,7 @@ fn get(global: &GlobalArgs, key: ConfigKey) -> anyhow::Result<()> {
     write_stdout(|out| writeln!(out, "{text}"))
 }
 
-fn set(global: &GlobalArgs, key: ConfigKey, text: &str) -> anyhow::Result<()> {
+fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
     if key == ConfigKey::ApiKey {
         return Err(Failure::usage(
             "config set api_key is refused: a key given as an argument is left in the shell history and the process list",
@@ -94,8 +89,8 @@ fn set(global: &GlobalArgs, key: ConfigKey, text: &str) -> anyhow::Result<()> {
         .with_hint("store it with: chain-metrics auth login (it reads the key from a hidden prompt or stdin)")
         .into());
     }
-    let mut doc = ConfigDocument::load(location(global)?)?;
-    let profile = profile(global);
+    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let profile = profile(settings);
     let value = key
         .value(text, doc.allow_http(profile.as_deref()))
         .map_err(|why| {
@@ -105,7 +100,7 @@ fn set(global: &GlobalArgs, key: ConfigKey, text: &str) -> anyhow::Result<()> {
     doc.set(profile.as_deref(), key, value);
     doc.save()?;
     note(
-        global,
+        settings,
         &format!(
             "{} = {shown} in {}",
             key.name(),
@@ -115,25 +110,24 @@ fn set(global: &GlobalArgs, key: ConfigKey, text: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn unset(global: &GlobalArgs, key: ConfigKey) -> anyhow::Result<()> {
-    let mut doc = ConfigDocument::load(location(global)?)?;
-    let profile = profile(global);
+fn unset(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
+    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let profile = profile(settings);
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), key) {
         doc.save()?;
-        note(global, &format!("removed {} from {place}", key.name()));
+        note(settings, &format!("removed {} from {place}", key.name()));
     } else {
         note(
-            global,
+            settings,
             &format!("{} was not set in {place}; nothing changed", key.name()),
         );
     }
     Ok(())
 }
 
-fn show(global: &GlobalArgs) -> anyhow::Result<()> {
-    let settings = resolve_settings(global)?;
-    let rows = show_rows(global, &settings);
+fn show(settings: &Settings) -> anyhow::Result<()> {
+    let rows = show_rows(settings);
     let width = rows
         .iter()
         .map(|(_, value, _)| value.chars().count())
@@ -148,14 +142,8 @@ fn show(global: &GlobalArgs) -> anyhow::Result<()> {
 }
 
 /// One row per setting: its config key, its value as shown (the key redacted), its source.
-fn show_rows(global: &GlobalArgs, s: &Settings) -> Vec<(&'static str, String, String)> {
-    let config_source = if global.config.is_some() {
-        Source::Flag("--config")
-    } else if env(ENV_CONFIG).is_some() {
-        Source::Env(ENV_CONFIG)
-    } else {
-        Source::Default
-    };
+fn show_rows(s: &Settings) -> Vec<(&'static str, String, String)> {
+    let config_source = &s.config.source;
     let missing = if s.config.path.exists() {
         ""
     } else {

@@ -1,8 +1,6 @@
 //! `fees`, `users`, `social` and `report`: resolve, fetch every request, then write the result.
 
-use anyhow::Context;
-
-use super::{note, random_key, setting_flags, warn_all};
+use super::{note, random_key, resolve_settings};
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::dry_run;
 use crate::client::plan::{self, Plan};
@@ -10,18 +8,18 @@ use crate::client::Client;
 use crate::error::{Exit, Failure};
 use crate::model::chain;
 use crate::model::dates::{today_utc, DayRange};
-use crate::model::{Endpoint, Item};
+use crate::model::{Endpoint, SocialMetric};
 use crate::output::progress::Progress;
 use crate::output::{write_stdout, Output};
 use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::settings::secret::ApiKey;
-use crate::settings::{SettingFlags, Settings};
+use crate::settings::{FileUse, Settings};
 
 pub fn run(
     global: &GlobalArgs,
     args: &QueryArgs,
     endpoints: Vec<Endpoint>,
-    includes: Vec<Item>,
+    includes: Vec<SocialMetric>,
 ) -> anyhow::Result<()> {
     let range =
         DayRange::resolve(args.start, args.end, args.last, today_utc()).map_err(Failure::usage)?;
@@ -37,35 +35,31 @@ pub fn run(
     if args.raw {
         check_raw(&plan)?;
     }
-    let settings = Settings::resolve(&SettingFlags {
-        chunk_days: args.chunk_days,
-        ..setting_flags(global)
-    })?;
-    warn_all(global, &settings.warnings);
+    let settings = resolve_settings(global, args.chunk_days, FileUse::Read)?;
     // --raw prints one body as sent: the whole range in one request, whatever the chunking.
-    let raw_query = plan.queries().remove(0);
+    let raw_request = plan.requests().remove(0);
     let plan = Plan {
         chunk_days: settings.chunk_days,
         ..plan
     };
     if args.dry_run {
-        return print_curl_lines(global, &settings, &plan);
+        return print_curl_lines(&settings, &plan);
     }
-    let (client, _sandbox) = connect(global, &settings)?;
+    let (client, _sandbox) = connect(&settings)?;
     if args.raw {
         let body = client
-            .fetch_raw(&raw_query)
+            .fetch_raw(&raw_request)
             .map_err(|failure| add_key_hint(failure, &settings))?;
         return output.write_bytes(&body);
     }
-    let progress = Progress::new(plan.queries().len(), global.quiet);
+    let progress = Progress::new(plan.requests().len(), settings.quiet);
     let outcome = plan::run(&client, &plan, settings.jobs, &|| progress.tick());
     progress.finish();
     let outcome = outcome.map_err(|failure| add_key_hint(failure, &settings))?;
     for warning in &outcome.warnings {
-        note(global, &format!("warning: {warning}"));
+        note(&settings, &format!("warning: {warning}"));
     }
-    output.write(outcome.dataset, &plan, global.color)
+    output.write(outcome.dataset, &plan, settings.color)
 }
 
 /// `--raw` shows one body as sent, so it needs exactly one request.
@@ -87,22 +81,22 @@ fn check_raw(plan: &Plan) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_curl_lines(global: &GlobalArgs, settings: &Settings, plan: &Plan) -> anyhow::Result<()> {
-    if global.sandbox {
+fn print_curl_lines(settings: &Settings, plan: &Plan) -> anyhow::Result<()> {
+    if settings.sandbox {
         return Err(Failure::usage(
             "--dry-run prints commands for a service that outlives the run; --sandbox lasts only one run",
         )
         .with_hint("start `chain-metrics sandbox` and set CHAIN_METRICS_BASE_URL to its URL")
         .into());
     }
-    let lines = dry_run::curl_lines(&settings.service_url()?, settings.method, &plan.queries());
+    let lines = dry_run::curl_lines(&settings.service_url()?, settings.method, &plan.requests());
     write_stdout(|out| lines.iter().try_for_each(|line| writeln!(out, "{line}")))
 }
 
 /// The client for this run: the configured service, or a sandbox started for it (returned too,
 /// since it serves only as long as it is kept).
-fn connect(global: &GlobalArgs, settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
-    let (base_url, key, sandbox) = if global.sandbox {
+fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
+    let (base_url, key, sandbox) = if settings.sandbox {
         let key = ApiKey::new(&random_key()).expect("a fresh key is not empty");
         let behaviour = Behaviour {
             key: key.expose().to_owned(),
@@ -112,10 +106,16 @@ fn connect(global: &GlobalArgs, settings: &Settings) -> anyhow::Result<(Client, 
             faults: Vec::new(),
             log: false,
         };
+        // The same failure as `chain-metrics sandbox` failing to listen: the machine's setup.
         let sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
-            .context("cannot start the built-in sandbox")?;
+            .map_err(|e| {
+            Failure::new(
+                Exit::Config,
+                format!("cannot start the built-in sandbox: {e}"),
+            )
+        })?;
         note(
-            global,
+            settings,
             &format!(
                 "note: --sandbox: synthetic data from the built-in sandbox at {}",
                 sandbox.url
@@ -126,7 +126,7 @@ fn connect(global: &GlobalArgs, settings: &Settings) -> anyhow::Result<(Client, 
     } else {
         (settings.service_url()?, settings.api_key()?, None)
     };
-    Ok((super::client(global, settings, base_url, key)?, sandbox))
+    Ok((super::client(settings, base_url, key)?, sandbox))
 }
 
 /// A rejected key gets a hint naming where the key came from.

@@ -10,8 +10,8 @@ mod sandbox;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::error::Failure;
-use crate::model::{Endpoint, Item};
-use crate::settings::{SettingFlags, Settings};
+use crate::model::{Endpoint, SocialMetric};
+use crate::settings::{FileUse, Settings};
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let global = &cli.global;
@@ -43,15 +43,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
 }
 
 /// The items asked, each once, in the order given; all four by default.
-fn includes(asked: &[Item]) -> Vec<Item> {
+fn includes(asked: &[SocialMetric]) -> Vec<SocialMetric> {
     if asked.is_empty() {
-        Item::ALL.to_vec()
+        SocialMetric::ALL.to_vec()
     } else {
         dedup(asked)
     }
 }
 
-fn dedup(items: &[Item]) -> Vec<Item> {
+fn dedup(items: &[SocialMetric]) -> Vec<SocialMetric> {
     let mut unique = Vec::new();
     for item in items {
         if !unique.contains(item) {
@@ -61,36 +61,21 @@ fn dedup(items: &[Item]) -> Vec<Item> {
     unique
 }
 
-pub(crate) fn setting_flags(global: &GlobalArgs) -> SettingFlags {
-    SettingFlags {
-        base_url: global.base_url.clone(),
-        profile: global.profile.clone(),
-        config: global.config.clone(),
-        timeout: global.timeout,
-        connect_timeout: global.connect_timeout,
-        retries: global.retries,
-        jobs: global.jobs,
-        method: global.method,
-        chunk_days: None,
+/// Resolves the settings (see [`FileUse`]) and prints the warnings that came with them.
+pub(crate) fn resolve_settings(
+    global: &GlobalArgs,
+    chunk_days: Option<u32>,
+    file: FileUse,
+) -> Result<Settings, Failure> {
+    let settings = Settings::resolve(global, chunk_days, file)?;
+    for warning in &settings.warnings {
+        note(&settings, &format!("warning: {warning}"));
     }
-}
-
-/// Resolves the settings and prints the warnings that came with them.
-pub(crate) fn resolve_settings(global: &GlobalArgs) -> Result<Settings, Failure> {
-    let settings = Settings::resolve(&setting_flags(global))?;
-    warn_all(global, &settings.warnings);
     Ok(settings)
-}
-
-pub(crate) fn warn_all(global: &GlobalArgs, warnings: &[String]) {
-    for warning in warnings {
-        note(global, &format!("warning: {warning}"));
-    }
 }
 
 /// The client for a run: the resolved settings, pointed at `base_url` with `key`.
 pub(crate) fn client(
-    global: &GlobalArgs,
     settings: &Settings,
     base_url: reqwest::Url,
     key: crate::settings::secret::ApiKey,
@@ -102,19 +87,20 @@ pub(crate) fn client(
         connect_timeout: settings.connect_timeout,
         retries: settings.retries,
         method: settings.method,
-        trace: trace(global),
+        trace: trace(settings),
     })
 }
 
 /// `--verbose`: the client's request lines on stderr, marked with `*`.
-pub(crate) fn trace(global: &GlobalArgs) -> Option<crate::client::Trace> {
-    global
+pub(crate) fn trace(settings: &Settings) -> Option<crate::client::Trace> {
+    settings
         .verbose
         .then(|| std::sync::Arc::new(|line: &str| eprintln!("* {line}")) as crate::client::Trace)
 }
 
-pub(crate) fn note(global: &GlobalArgs, line: &str) {
-    if !global.quiet {
+/// A line on stderr for people, unless `--quiet`.
+pub(crate) fn note(settings: &Settings, line: &str) {
+    if !settings.quiet {
         eprintln!("{line}");
     }
 }

@@ -36,29 +36,34 @@ impl Endpoint {
 
 /// An item of `includes`: one official-account metric.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Item {
+pub enum SocialMetric {
     Reply,
     Retweet,
     Tweet,
     Quote,
 }
 
-impl Item {
-    pub const ALL: [Item; 4] = [Item::Reply, Item::Retweet, Item::Tweet, Item::Quote];
+impl SocialMetric {
+    pub const ALL: [SocialMetric; 4] = [
+        SocialMetric::Reply,
+        SocialMetric::Retweet,
+        SocialMetric::Tweet,
+        SocialMetric::Quote,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Item::Reply => "reply",
-            Item::Retweet => "retweet",
-            Item::Tweet => "tweet",
-            Item::Quote => "quote",
+            SocialMetric::Reply => "reply",
+            SocialMetric::Retweet => "retweet",
+            SocialMetric::Tweet => "tweet",
+            SocialMetric::Quote => "quote",
         }
     }
 
     /// The clap value parser of `--include` (one item of its comma list).
-    pub fn parse(text: &str) -> Result<Item, String> {
+    pub fn parse(text: &str) -> Result<SocialMetric, String> {
         let wanted = text.trim();
-        Item::ALL
+        SocialMetric::ALL
             .into_iter()
             .find(|item| item.name().eq_ignore_ascii_case(wanted))
             .ok_or_else(|| {
@@ -72,7 +77,7 @@ impl Item {
 pub enum Column {
     Fees,
     ActiveUsers,
-    Social(Item),
+    Social(SocialMetric),
 }
 
 impl Column {
@@ -256,9 +261,9 @@ mod tests {
 
     #[test]
     fn items_parse_in_any_case() {
-        assert_eq!(Item::parse("Reply"), Ok(Item::Reply));
+        assert_eq!(SocialMetric::parse("Reply"), Ok(SocialMetric::Reply));
         assert_eq!(
-            Item::parse("likes").unwrap_err(),
+            SocialMetric::parse("likes").unwrap_err(),
             "unknown include 'likes': expected reply, retweet, tweet or quote"
         );
     }

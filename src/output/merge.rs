@@ -19,10 +19,10 @@ use crate::model::{Dataset, Number, Row};
 use crate::render::Format;
 
 /// What stops a merge.
-enum Problem {
+enum MergeError {
     /// The file's columns, joined with commas.
-    Columns(String),
-    Bad(String),
+    ColumnsDiffer(String),
+    Unreadable(String),
 }
 
 /// The fresh rows upserted into those of the file at `path` (fresh only, when it does not exist
@@ -40,7 +40,7 @@ pub fn merge_into(
         Err(e) => return Err(failure(path, format!("cannot read it to merge: {e}"))),
     };
     let old = read_rows(&text, format, &fresh).map_err(|problem| match problem {
-        Problem::Columns(found) => failure(
+        MergeError::ColumnsDiffer(found) => failure(
             path,
             format!(
                 "has the columns {found} but this command writes {}: not merged",
@@ -48,7 +48,7 @@ pub fn merge_into(
             ),
         )
         .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
-        Problem::Bad(why) => failure(path, format!("cannot be merged: {why}")),
+        MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {why}")),
     })?;
     let rank = |chain: Option<Chain>| {
         chain.map(|c| {
@@ -100,7 +100,7 @@ fn failure(path: &Path, message: String) -> Failure {
     )
 }
 
-fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, Problem> {
+fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, MergeError> {
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -108,8 +108,9 @@ fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, Pro
         Format::Csv => read_delimited(text, b',', true, data),
         Format::Tsv => read_delimited(text, b'\t', false, data),
         Format::Json => {
-            let objects: Vec<Object> = serde_json::from_str(text)
-                .map_err(|e| Problem::Bad(format!("not a JSON array of row objects ({e})")))?;
+            let objects: Vec<Object> = serde_json::from_str(text).map_err(|e| {
+                MergeError::Unreadable(format!("not a JSON array of row objects ({e})"))
+            })?;
             read_objects(objects.into_iter().map(Ok), data)
         }
         Format::Ndjson => {
@@ -120,13 +121,13 @@ fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, Pro
             read_objects(
                 lines.map(|(i, line)| {
                     serde_json::from_str(line).map_err(|e| {
-                        Problem::Bad(format!("line {}: not a row object ({e})", i + 1))
+                        MergeError::Unreadable(format!("line {}: not a row object ({e})", i + 1))
                     })
                 }),
                 data,
             )
         }
-        other => Err(Problem::Bad(format!(
+        other => Err(MergeError::Unreadable(format!(
             "{} files cannot be merged",
             other.name()
         ))),
@@ -138,7 +139,7 @@ fn read_delimited(
     delimiter: u8,
     quoting: bool,
     data: &Dataset,
-) -> Result<Vec<Row>, Problem> {
+) -> Result<Vec<Row>, MergeError> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .delimiter(delimiter)
@@ -150,15 +151,15 @@ fn read_delimited(
             pos,
             expected_len,
             len,
-        } => Problem::Bad(format!(
+        } => MergeError::Unreadable(format!(
             "line {}: {len} cells where the header has {expected_len}",
             pos.as_ref().map_or(0, |p| p.line())
         )),
-        _ => Problem::Bad(e.to_string()),
+        _ => MergeError::Unreadable(e.to_string()),
     };
     let header = records.next().transpose().map_err(bad)?.unwrap_or_default();
     if !header.iter().eq(data.header()) {
-        return Err(Problem::Columns(
+        return Err(MergeError::ColumnsDiffer(
             header.iter().collect::<Vec<_>>().join(","),
         ));
     }
@@ -170,15 +171,16 @@ fn read_delimited(
                 .iter()
                 .map(|c| Some(c).filter(|c| !c.is_empty()))
                 .collect();
-            to_row(&cells, data).map_err(|why| Problem::Bad(format!("line {line}: {why}")))
+            to_row(&cells, data)
+                .map_err(|why| MergeError::Unreadable(format!("line {line}: {why}")))
         })
         .collect()
 }
 
 fn read_objects(
-    objects: impl Iterator<Item = Result<Object, Problem>>,
+    objects: impl Iterator<Item = Result<Object, MergeError>>,
     data: &Dataset,
-) -> Result<Vec<Row>, Problem> {
+) -> Result<Vec<Row>, MergeError> {
     let header = data.header();
     objects
         .enumerate()
@@ -191,7 +193,7 @@ fn read_objects(
                 .eq(header.iter().copied())
             {
                 let keys: Vec<&str> = object.0.iter().map(|(k, _)| k.as_str()).collect();
-                return Err(Problem::Columns(keys.join(",")));
+                return Err(MergeError::ColumnsDiffer(keys.join(",")));
             }
             let cells = object
                 .0
@@ -202,7 +204,7 @@ fn read_objects(
                     let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
                     to_row(&cells, data)
                 });
-            cells.map_err(|why| Problem::Bad(format!("row {}: {why}", index + 1)))
+            cells.map_err(|why| MergeError::Unreadable(format!("row {}: {why}", index + 1)))
         })
         .collect()
 }

@@ -10,12 +10,12 @@ pub mod terminal;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use crate::cli::{ColorChoice, QueryArgs};
+use crate::cli::QueryArgs;
 use crate::client::plan::Plan;
 use crate::error::{Exit, Failure};
 use crate::model::{Dataset, Endpoint};
 use crate::render::wide::{self, Naming};
-use crate::render::{self, Format, Style};
+use crate::render::{self, Format, RenderOptions};
 
 /// The output of one query command, resolved and checked before anything is fetched.
 pub struct Output {
@@ -90,16 +90,16 @@ impl Output {
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
-    pub fn write(&self, data: Dataset, plan: &Plan, color: ColorChoice) -> anyhow::Result<()> {
+    pub fn write(&self, data: Dataset, plan: &Plan, color: bool) -> anyhow::Result<()> {
         let data = shape(data, plan, self.wide);
-        let mut style = Style {
+        let mut style = RenderOptions {
             color: false,
             width: 0,
             no_header: self.no_header,
             summary: self.summary,
         };
         let Some(file) = &self.file else {
-            style.color = terminal::stdout_color(color);
+            style.color = color;
             style.width = terminal::stdout_width().unwrap_or(0);
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };

@@ -3,22 +3,19 @@
 use std::io::IsTerminal;
 
 use crate::cli::ColorChoice;
-
-fn env_set(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
-}
+use crate::settings::Environment;
 
 /// Whether stdout gets colour: the flag first, then NO_COLOR, CLICOLOR_FORCE, CLICOLOR, a tty.
-pub fn stdout_color(choice: ColorChoice) -> bool {
+pub fn stdout_color(choice: ColorChoice, env: &Environment) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            if env_set("NO_COLOR").is_some() {
+            if env.get("NO_COLOR").is_some() {
                 false
-            } else if env_set("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+            } else if env.get("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
                 true
-            } else if env_set("CLICOLOR").is_some_and(|v| v == "0") {
+            } else if env.get("CLICOLOR").is_some_and(|v| v == "0") {
                 false
             } else {
                 std::io::stdout().is_terminal()

@@ -3,7 +3,7 @@
 
 use std::io::{self, Write};
 
-use super::{group_digits, Style};
+use super::{group_digits, RenderOptions};
 use chrono::NaiveDate;
 
 use crate::model::{Dataset, Number};
@@ -26,7 +26,7 @@ const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
 ///
 /// The x axis is time: one position per day from the first date to the last, so a date with
 /// no row is a hole in every line rather than a step the lines jump over.
-pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let days: Vec<NaiveDate> = match (data.rows.first(), data.rows.last()) {
         (Some(first), Some(last)) => first
             .date
@@ -80,7 +80,7 @@ pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()
 /// The legend, one entry per series, wrapped to the chart's width.
 fn legend(
     data: &Dataset,
-    style: Style,
+    style: RenderOptions,
     indent: usize,
     width: usize,
     out: &mut dyn Write,
@@ -141,7 +141,7 @@ fn axis_label(value: f64, range: f64) -> String {
     Number::from_json_token(&text).map_or(text, |n| group_digits(&n))
 }
 
-fn mark(series: Option<usize>, style: Style) -> String {
+fn mark(series: Option<usize>, style: RenderOptions) -> String {
     match series {
         None => " ".to_owned(),
         Some(s) if style.color => {

@@ -2,10 +2,10 @@
 
 use std::io::{self, Write};
 
-use super::Style;
+use super::RenderOptions;
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let mut writer = ::csv::Writer::from_writer(out);
     if !style.no_header {
         writer.write_record(data.header()).map_err(into_io)?;

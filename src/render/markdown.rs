@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use super::{display_rows, Style};
+use super::{display_rows, RenderOptions};
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let first_number = data.header().len() - data.columns.len();
     write_cells(
         &data.header(),

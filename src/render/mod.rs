@@ -1,13 +1,14 @@
 //! Writes a dataset in the format asked, to the writer it is handed; one module per format.
 
 mod chart;
-pub(crate) mod csv;
+mod csv;
 mod json;
-pub(crate) mod markdown;
+pub mod listing;
+mod markdown;
 mod ndjson;
 mod summary;
 mod table;
-pub(crate) mod tsv;
+mod tsv;
 pub mod wide;
 
 use std::io::{self, Write};
@@ -64,7 +65,7 @@ impl Format {
 
 /// How the output should look, beyond its format.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Style {
+pub struct RenderOptions {
     pub color: bool,
     /// Columns available to `chart`; 0 means the default of 80.
     pub width: usize,
@@ -74,7 +75,12 @@ pub struct Style {
     pub summary: bool,
 }
 
-pub fn render(data: &Dataset, format: Format, style: Style, out: &mut dyn Write) -> io::Result<()> {
+pub fn render(
+    data: &Dataset,
+    format: Format,
+    style: RenderOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
         Format::Table => table::write(data, style, out),
         Format::Csv => csv::write(data, style, out),
@@ -98,7 +104,7 @@ fn cells(data: &Dataset, row: &Row) -> Vec<String> {
 }
 
 /// The rows for people (table, markdown): digit groups, then the summary rows when asked.
-fn display_rows(data: &Dataset, style: Style) -> Vec<Vec<String>> {
+fn display_rows(data: &Dataset, style: RenderOptions) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     let _ = for_each_display_row(data, style, |cells| {
         rows.push(cells.to_vec());
@@ -110,7 +116,7 @@ fn display_rows(data: &Dataset, style: Style) -> Vec<Vec<String>> {
 /// Hands each row for people to `each`, one at a time, so that none has to be kept.
 fn for_each_display_row(
     data: &Dataset,
-    style: Style,
+    style: RenderOptions,
     mut each: impl FnMut(&[String]) -> io::Result<()>,
 ) -> io::Result<()> {
     for row in &data.rows {

@@ -3,14 +3,14 @@
 
 use std::io::{self, Write};
 
-use super::{for_each_display_row, Style};
+use super::{for_each_display_row, RenderOptions};
 use crate::model::Dataset;
 
 /// Bold cyan, as the header of every table the tool draws.
 const HEADER_STYLE: &str = "\x1b[38;5;14m\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
-pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = data.header();
     let first_number = header.len() - data.columns.len();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();

@@ -3,10 +3,10 @@
 
 use std::io::{self, Write};
 
-use super::Style;
+use super::RenderOptions;
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, style: Style, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = (!style.no_header).then(|| data.header());
     let rows = data.rows.iter().map(|row| super::cells(data, row));
     write_cells(header, rows, out)

@@ -3,7 +3,7 @@
 use chrono::{Datelike, NaiveDate, Weekday};
 
 use crate::model::chain::Chain;
-use crate::model::Item;
+use crate::model::SocialMetric;
 
 /// A number in [0, 1) that depends only on its inputs (splitmix64).
 fn unit(chain: Chain, date: NaiveDate, salt: u64) -> f64 {
@@ -57,12 +57,12 @@ pub fn active_users(chain: Chain, date: NaiveDate) -> u64 {
 }
 
 /// Official-account counts: 0 to 20, often 0, fewer at weekends.
-pub fn social(chain: Chain, date: NaiveDate, item: Item) -> u64 {
+pub fn social(chain: Chain, date: NaiveDate, item: SocialMetric) -> u64 {
     let (salt, zero_share, most) = match item {
-        Item::Reply => (3, 0.5, 20.0),
-        Item::Retweet => (4, 0.55, 8.0),
-        Item::Tweet => (5, 0.4, 6.0),
-        Item::Quote => (6, 0.75, 3.0),
+        SocialMetric::Reply => (3, 0.5, 20.0),
+        SocialMetric::Retweet => (4, 0.55, 8.0),
+        SocialMetric::Tweet => (5, 0.4, 6.0),
+        SocialMetric::Quote => (6, 0.75, 3.0),
     };
     let weekend = matches!(date.weekday(), Weekday::Sat | Weekday::Sun);
     let zero_share = if weekend {
@@ -89,7 +89,7 @@ mod tests {
                 assert_eq!(fees(chain, day), fees(chain, day));
                 assert!((8_000.0..1_300_000.0).contains(&fees(chain, day)));
                 assert!((80_000..1_400_000).contains(&active_users(chain, day)));
-                for item in Item::ALL {
+                for item in SocialMetric::ALL {
                     let n = social(chain, day, item);
                     assert!(n <= 20);
                     zeros += usize::from(n == 0);

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use tokio::net::{TcpListener, TcpStream};
 
 use super::fault::FaultKind;
-use super::Shared;
+use super::ServiceState;
 
 /// Wraps the listener so a `reset` fault happens below HTTP, where axum cannot reach.
 pub struct FaultyListener {
     pub inner: TcpListener,
-    pub shared: Arc<Shared>,
+    pub shared: Arc<ServiceState>,
 }
 
 impl axum::serve::Listener for FaultyListener {

@@ -45,15 +45,15 @@ pub struct Behaviour {
 }
 
 /// What every request handler sees: the behaviour, and counters of attempts and connections.
-pub struct Shared {
+pub struct ServiceState {
     behaviour: Behaviour,
     attempts: AtomicU64,
     connections: AtomicU64,
 }
 
-impl Shared {
-    fn new(behaviour: Behaviour) -> Arc<Shared> {
-        Arc::new(Shared {
+impl ServiceState {
+    fn new(behaviour: Behaviour) -> Arc<ServiceState> {
+        Arc::new(ServiceState {
             behaviour,
             attempts: AtomicU64::new(0),
             connections: AtomicU64::new(0),
@@ -111,7 +111,7 @@ pub fn start(listen: SocketAddr, behaviour: Behaviour) -> std::io::Result<Runnin
     let listener = runtime.block_on(tokio::net::TcpListener::bind(listen))?;
     let url = format!("http://{}", listener.local_addr()?);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let shared = Shared::new(behaviour);
+    let shared = ServiceState::new(behaviour);
     let listener = FaultyListener {
         inner: listener,
         shared: shared.clone(),
@@ -142,7 +142,7 @@ pub fn serve(
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen).await?;
         ready(&format!("http://{}", listener.local_addr()?));
-        let shared = Shared::new(behaviour);
+        let shared = ServiceState::new(behaviour);
         let listener = FaultyListener {
             inner: listener,
             shared: shared.clone(),
@@ -151,7 +151,7 @@ pub fn serve(
     })
 }
 
-fn app(state: Arc<Shared>) -> Router {
+fn app(state: Arc<ServiceState>) -> Router {
     let mut router = Router::new();
     for endpoint in [
         Endpoint::Fees,
@@ -175,7 +175,7 @@ fn error(status: StatusCode, message: &str) -> Response {
 
 async fn answer(
     endpoint: Endpoint,
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<ServiceState>>,
     method: Method,
     headers: HeaderMap,
     body: Bytes,
@@ -199,7 +199,7 @@ async fn answer(
 /// The answer to one attempt, and a note for the log naming the fault shown, if any.
 async fn respond(
     endpoint: Endpoint,
-    shared: &Shared,
+    shared: &ServiceState,
     attempt: u64,
     method: &Method,
     headers: &HeaderMap,

@@ -5,12 +5,12 @@ use serde_json::Value;
 
 use crate::model::chain::Chain;
 use crate::model::dates::{parse_date, DayRange};
-use crate::model::{Endpoint, Item};
+use crate::model::{Endpoint, SocialMetric};
 
 pub struct Request {
     pub chain: Chain,
     pub range: DayRange,
-    pub includes: Vec<Item>,
+    pub includes: Vec<SocialMetric>,
 }
 
 pub fn parse_request(endpoint: Endpoint, body: &[u8]) -> Result<Request, String> {
@@ -43,17 +43,17 @@ pub fn parse_request(endpoint: Endpoint, body: &[u8]) -> Result<Request, String>
         Some(Value::String(list)) if endpoint == Endpoint::OfficialAccount => list
             .split(',')
             .map(|item| {
-                Item::ALL
+                SocialMetric::ALL
                     .into_iter()
                     .find(|i| i.name() == item.trim())
                     .ok_or_else(|| format!("unknown includes item: {item}"))
             })
             .collect::<Result<_, _>>()?,
-        Some(Value::Null) | None => Item::ALL.to_vec(),
+        Some(Value::Null) | None => SocialMetric::ALL.to_vec(),
         Some(_) if endpoint == Endpoint::OfficialAccount => {
             return Err("includes must be a string".into())
         }
-        Some(_) => Item::ALL.to_vec(),
+        Some(_) => SocialMetric::ALL.to_vec(),
     };
     Ok(Request {
         chain,

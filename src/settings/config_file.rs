@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Failure, Result};
+use crate::settings::{Source, ENV_CONFIG};
 
 /// The `--method` choice of CLI.md §3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
@@ -42,22 +43,23 @@ pub struct FileSettings {
 #[derive(Clone, Debug)]
 pub struct ConfigLocation {
     pub path: PathBuf,
-    pub explicit: bool,
+    /// `--config`, `CHAIN_METRICS_CONFIG`, or the default place.
+    pub source: Source,
 }
 
 impl ConfigLocation {
     /// `--config`, else `CHAIN_METRICS_CONFIG`, else `<user config dir>/chain-metrics/config.toml`.
-    pub fn find(flag: Option<&Path>, env: Option<String>) -> Result<ConfigLocation> {
+    pub fn find(flag: Option<&Path>, env: Option<&str>) -> Result<ConfigLocation> {
         if let Some(path) = flag {
             return Ok(ConfigLocation {
                 path: path.to_owned(),
-                explicit: true,
+                source: Source::Flag("--config"),
             });
         }
         if let Some(path) = env {
             return Ok(ConfigLocation {
                 path: path.into(),
-                explicit: true,
+                source: Source::Env(ENV_CONFIG),
             });
         }
         let dir = dirs::config_dir().ok_or_else(|| {
@@ -66,7 +68,7 @@ impl ConfigLocation {
         })?;
         Ok(ConfigLocation {
             path: dir.join("chain-metrics").join("config.toml"),
-            explicit: false,
+            source: Source::Default,
         })
     }
 
@@ -75,7 +77,9 @@ impl ConfigLocation {
         match std::fs::read_to_string(&self.path) {
             Ok(text) => parse(&text)
                 .map_err(|e| Failure::config(format!("config file {}: {e}", self.path.display()))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !self.explicit => {
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound && self.source == Source::Default =>
+            {
                 Ok(FileSettings::default())
             }
             Err(e) => Err(Failure::config(format!(

@@ -1,33 +1,33 @@
-//! Resolves every setting from flag, environment, profile, config top level and default.
+//! Resolves every setting from flag, environment, profile, config top level and default into
+//! one plain value, [`Settings`]: after resolving, no command looks at the flags or the
+//! environment again.
 
 pub mod base_url;
 pub mod config_edit;
 pub mod config_file;
 pub mod config_store;
+mod environment;
 pub mod key_command;
+mod precedence;
 pub mod secret;
+mod tuning;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::Url;
 
 pub use base_url::check_base_url;
-
-use crate::error::{Failure, Result};
-use crate::settings::config_file::{ConfigLocation, FileSettings, MethodChoice};
-use crate::settings::secret::ApiKey;
-
-mod precedence;
-
-use precedence::{first_given, from_layers, named, pick, Layer, Sources};
+pub use environment::{Environment, ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use precedence::{Source, Sourced};
+pub use tuning::defaults;
 
-pub const ENV_KEY: &str = "CHAIN_METRICS_API_KEY";
-pub const ENV_BASE_URL: &str = "CHAIN_METRICS_BASE_URL";
-pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
-pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
+use crate::cli::GlobalArgs;
+use crate::error::{Failure, Result};
+use crate::output::terminal;
+use config_file::{ConfigLocation, FileSettings, MethodChoice};
+use precedence::{first_given, from_layers, named, Layer};
+use secret::ApiKey;
 
 /// How the key is obtained: as text, or by running a command (only when needed).
 #[derive(Clone, Debug)]
@@ -36,18 +36,16 @@ pub enum KeySetting {
     Command(String),
 }
 
-/// What the flags say about settings (the part of the command line `resolve` reads).
-#[derive(Clone, Debug, Default)]
-pub struct SettingFlags {
-    pub base_url: Option<String>,
-    pub profile: Option<String>,
-    pub config: Option<PathBuf>,
-    pub timeout: Option<f64>,
-    pub connect_timeout: Option<f64>,
-    pub retries: Option<u32>,
-    pub jobs: Option<usize>,
-    pub method: Option<MethodChoice>,
-    pub chunk_days: Option<u32>,
+/// Whether a command reads the config file's values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileUse {
+    /// Read it; a selected profile must exist in it.
+    Read,
+    /// Read it; a selected profile missing from it reads as empty (`auth login` creates it).
+    ReadNewProfileOk,
+    /// Only locate it: commands that edit the file, or need none of it, still work when it is
+    /// broken, so that `config set` can mend it.
+    LocateOnly,
 }
 
 /// The resolved settings of one run.
@@ -72,46 +70,48 @@ pub struct Settings {
     pub sources: BTreeMap<&'static str, Source>,
     /// Problems worth a warning that do not stop the run (a config file others can read).
     pub warnings: Vec<String>,
-}
-
-fn env(name: &str) -> Option<String> {
-    std::env::var(name).ok().filter(|v| !v.is_empty())
-}
-
-/// Seconds as a positive duration, or a configuration error naming the setting.
-fn seconds(setting: &str, value: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| {
-            Failure::config(format!(
-                "{setting} {value} is not a positive number of seconds"
-            ))
-        })
+    /// `--sandbox`: run against the built-in sandbox instead of the configured service.
+    pub sandbox: bool,
+    /// `--quiet`: errors only on stderr.
+    pub quiet: bool,
+    /// `--verbose`: request lines on stderr.
+    pub verbose: bool,
+    /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
+    /// whether it is a terminal.
+    pub color: bool,
 }
 
 impl Settings {
-    pub fn resolve(flags: &SettingFlags) -> Result<Settings> {
-        Settings::resolve_profile(flags, false)
+    /// Resolves the flags of `global` (and `--chunk-days`, a query flag) against the
+    /// environment and, as `file` says, the config file.
+    pub fn resolve(
+        global: &GlobalArgs,
+        chunk_days: Option<u32>,
+        file: FileUse,
+    ) -> Result<Settings> {
+        Settings::resolve_in(&Environment::from_process(), global, chunk_days, file)
     }
 
-    /// As `resolve`, but a selected profile missing from the file reads as empty: `auth login`
-    /// is how a profile gets created.
-    pub fn resolve_allowing_new_profile(flags: &SettingFlags) -> Result<Settings> {
-        Settings::resolve_profile(flags, true)
-    }
-
-    fn resolve_profile(flags: &SettingFlags, new_profile_ok: bool) -> Result<Settings> {
-        let config = ConfigLocation::find(flags.config.as_deref(), env(ENV_CONFIG))?;
-        let file = config.load()?;
+    fn resolve_in(
+        env: &Environment,
+        global: &GlobalArgs,
+        chunk_days: Option<u32>,
+        file_use: FileUse,
+    ) -> Result<Settings> {
+        let config = ConfigLocation::find(global.config.as_deref(), env.get(ENV_CONFIG))?;
+        let file = match file_use {
+            FileUse::LocateOnly => FileSettings::default(),
+            FileUse::Read | FileUse::ReadNewProfileOk => config.load()?,
+        };
         let profile = first_given(
-            named(flags.profile.clone(), "--profile"),
-            named(env(ENV_PROFILE), ENV_PROFILE),
+            named(global.profile.clone(), "--profile"),
+            env.named(ENV_PROFILE),
             &[],
             |_| None,
         );
         let table = match &profile {
-            Some(name) => find_profile(&file, &name.value, &config, new_profile_ok)?,
+            Some(name) if file_use == FileUse::Read => find_profile(&file, &name.value, &config)?,
+            Some(name) => file.profiles.as_ref().and_then(|p| p.get(&name.value)),
             None => None,
         };
         // Highest first: profile table, then top level.
@@ -122,16 +122,20 @@ impl Settings {
             .chain([(&file, Source::File)])
             .collect();
         let base_url = first_given(
-            named(flags.base_url.clone(), "--base-url"),
-            named(env(ENV_BASE_URL), ENV_BASE_URL),
+            named(global.base_url.clone(), "--base-url"),
+            env.named(ENV_BASE_URL),
             &layers,
             |l| l.base_url.clone(),
         );
-        let tuning = tuning(flags, &layers)?;
+        let tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let warnings = match file_use {
+            FileUse::LocateOnly => Vec::new(),
+            _ => config.permission_warning().into_iter().collect(),
+        };
         Ok(Settings {
             profile,
             base_url,
-            key: key_setting(&layers),
+            key: key_setting(env, &layers),
             allow_http: tuning.allow_http,
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
@@ -141,8 +145,12 @@ impl Settings {
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
             sources: tuning.sources,
-            warnings: config.permission_warning().into_iter().collect(),
+            warnings,
             config,
+            sandbox: global.sandbox,
+            quiet: global.quiet,
+            verbose: global.verbose,
+            color: terminal::stdout_color(global.color, env),
         })
     }
 
@@ -187,83 +195,9 @@ impl Settings {
     }
 }
 
-/// The settings that tune a run, and where each came from.
-struct Tuning {
-    allow_http: bool,
-    timeout: Duration,
-    connect_timeout: Duration,
-    retries: u32,
-    jobs: usize,
-    method: MethodChoice,
-    key_command_timeout: Duration,
-    chunk_days: Option<u32>,
-    sources: BTreeMap<&'static str, Source>,
-}
-
-/// Each tuning setting from its flag, the config file, or its default.
-fn tuning(flags: &SettingFlags, layers: &[Layer]) -> Result<Tuning> {
-    let mut sources = Sources::default();
-    let mut secs =
-        |key: &'static str, setting: Sourced<f64>| seconds(key, sources.take(key, setting));
-    let timeout = secs(
-        "timeout",
-        pick(
-            named(flags.timeout, "--timeout"),
-            layers,
-            |l| l.timeout,
-            30.0,
-        ),
-    )?;
-    let connect_timeout = secs(
-        "connect_timeout",
-        pick(
-            named(flags.connect_timeout, "--connect-timeout"),
-            layers,
-            |l| l.connect_timeout,
-            10.0,
-        ),
-    )?;
-    let default_limit = key_command::DEFAULT_LIMIT.as_secs_f64();
-    let key_command_timeout = secs(
-        "api_key_command_timeout",
-        pick(None, layers, |l| l.api_key_command_timeout, default_limit),
-    )?;
-    let jobs = pick(named(flags.jobs, "--jobs"), layers, |l| l.jobs, 8);
-    let chunk_days = first_given(named(flags.chunk_days, "--chunk-days"), None, layers, |l| {
-        l.chunk_days
-    });
-    let zero = |name: &str, source: &Source| {
-        Failure::config(format!("{name} from {source} must be at least 1"))
-    };
-    if jobs.value == 0 {
-        return Err(zero("jobs", &jobs.source));
-    }
-    if let Some(Sourced { value: 0, source }) = &chunk_days {
-        return Err(zero("chunk_days", source));
-    }
-    let retries = pick(named(flags.retries, "--retries"), layers, |l| l.retries, 3);
-    let method = pick(
-        named(flags.method, "--method"),
-        layers,
-        |l| l.method,
-        MethodChoice::Auto,
-    );
-    Ok(Tuning {
-        allow_http: sources.take("allow_http", pick(None, layers, |l| l.allow_http, false)),
-        timeout,
-        connect_timeout,
-        retries: sources.take("retries", retries),
-        jobs: sources.take("jobs", jobs),
-        method: sources.take("method", method),
-        key_command_timeout,
-        chunk_days: chunk_days.map(|c| sources.take("chunk_days", c)),
-        sources: sources.0,
-    })
-}
-
 /// The key: from the environment, else the first layer with `api_key` or `api_key_command`.
-fn key_setting(layers: &[Layer]) -> Option<Sourced<KeySetting>> {
-    if let Some(key) = env(ENV_KEY).and_then(|k| ApiKey::new(&k)) {
+fn key_setting(env: &Environment, layers: &[Layer]) -> Option<Sourced<KeySetting>> {
+    if let Some(key) = env.get(ENV_KEY).and_then(ApiKey::new) {
         return Some(Sourced {
             value: KeySetting::Key(key),
             source: Source::Env(ENV_KEY),
@@ -278,15 +212,15 @@ fn key_setting(layers: &[Layer]) -> Option<Sourced<KeySetting>> {
     })
 }
 
+/// The selected profile's table; one missing from the file is an error listing those there.
 fn find_profile<'a>(
     file: &'a FileSettings,
     name: &str,
     config: &ConfigLocation,
-    missing_ok: bool,
 ) -> Result<Option<&'a FileSettings>> {
     let profiles = file.profiles.as_ref();
     let found = profiles.and_then(|p| p.get(name));
-    if found.is_some() || missing_ok {
+    if found.is_some() {
         return Ok(found);
     }
     let known: Vec<&str> = profiles
@@ -306,4 +240,40 @@ fn find_profile<'a>(
     .with_hint(format!(
         "add it with: chain-metrics --profile {name} config set KEY VALUE (or auth login)"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::*;
+    use crate::cli::Cli;
+
+    /// The defaults a run uses are the ones `--help` names.
+    #[test]
+    fn help_names_the_defaults_the_run_uses() {
+        let cli = Cli::try_parse_from(["chain-metrics", "--config", "/nonexistent.toml", "chains"])
+            .unwrap();
+        let s = Settings::resolve_in(
+            &Environment::default(),
+            &cli.global,
+            None,
+            FileUse::LocateOnly,
+        )
+        .unwrap();
+        let help = Cli::command().render_help().to_string();
+        let line = |flag: &str| {
+            help.lines()
+                .find(|l| l.trim_start().starts_with(flag))
+                .unwrap_or_else(|| panic!("{flag} in --help"))
+                .to_owned()
+        };
+        let secs = |d: Duration| format!("[default: {}]", d.as_secs_f64());
+        assert!(line("--timeout").ends_with(&secs(s.timeout)));
+        assert!(line("--connect-timeout").ends_with(&secs(s.connect_timeout)));
+        assert!(line("--retries").ends_with(&format!("[default: {}]", s.retries)));
+        assert!(line("--jobs").ends_with(&format!("[default: {}]", s.jobs)));
+        assert_eq!(s.timeout, Duration::from_secs(30));
+        assert_eq!((s.retries, s.jobs), (3, 8));
+    }
 }

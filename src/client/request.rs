@@ -1,0 +1,77 @@
+//! What goes on the wire (CLI.md §3): one request's body, the endpoint URL under the base URL,
+//! and the fixed headers. The client sends them and `--dry-run` prints them: one definition.
+
+use reqwest::Url;
+use serde::Serialize;
+
+use crate::model::chain::Chain;
+use crate::model::dates::DayRange;
+use crate::model::{Endpoint, SocialMetric};
+
+/// The User-Agent every request carries.
+pub const USER_AGENT: &str = concat!("chain-metrics/", env!("CARGO_PKG_VERSION"));
+
+/// The header that carries the API key (SERVICE.md §5).
+pub const KEY_HEADER: &str = "X-API-Key";
+
+/// Every header but the key's, in the order they are sent.
+pub const FIXED_HEADERS: [(&str, &str); 3] = [
+    ("Content-Type", "application/json"),
+    ("Accept", "application/json"),
+    ("User-Agent", USER_AGENT),
+];
+
+/// The endpoint's URL: the base URL, path prefix kept (with or without a trailing `/`), then
+/// the endpoint path.
+pub fn endpoint_url(base_url: &Url, endpoint: Endpoint) -> String {
+    format!(
+        "{}{}",
+        base_url.as_str().trim_end_matches('/'),
+        endpoint.path()
+    )
+}
+
+/// One request: an endpoint, a chain and a range (and, for the official account, includes).
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub endpoint: Endpoint,
+    pub chain: Chain,
+    pub range: DayRange,
+    pub includes: Option<Vec<SocialMetric>>,
+}
+
+/// The JSON body of SERVICE.md §2.1, members in the documented order.
+#[derive(Serialize)]
+pub struct RequestBody {
+    chain: &'static str,
+    start_date: String,
+    end_date: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    includes: Option<String>,
+}
+
+impl Request {
+    pub fn body(&self) -> RequestBody {
+        RequestBody {
+            chain: self.chain.name(),
+            start_date: self.range.start.to_string(),
+            end_date: self.range.end.to_string(),
+            includes: self
+                .includes
+                .as_ref()
+                .map(|items| items.iter().map(|i| i.name()).collect::<Vec<_>>().join(",")),
+        }
+    }
+
+    /// How the request is named in messages: `fees for ETHEREUM`.
+    pub(super) fn subject(&self) -> String {
+        format!("{} for {}", self.endpoint.path(), self.chain)
+    }
+}
+
+impl RequestBody {
+    /// The body as sent: compact JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a plain struct serialises")
+    }
+}

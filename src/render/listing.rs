@@ -1,0 +1,70 @@
+//! A small fixed listing (`chains`) in every format but `chart`: the same writers as the daily
+//! series, fed with cells that are JSON values, so that `json` keeps numbers and arrays typed.
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value};
+
+use super::{csv, markdown, tsv, Format};
+
+/// Writes `rows` under `header`; `format` must not be `chart` (a listing is no series).
+pub fn write(
+    header: &[&str],
+    rows: &[Vec<Value>],
+    format: Format,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let texts = || {
+        rows.iter()
+            .map(|row| row.iter().map(text).collect::<Vec<_>>())
+    };
+    match format {
+        Format::Table => {
+            // comfy-table draws this small table; the series tables are written row by row.
+            let mut table = comfy_table::Table::new();
+            table
+                .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
+                .force_no_tty();
+            table.set_header(header).add_rows(texts());
+            writeln!(out, "{table}")
+        }
+        Format::Csv => {
+            let mut writer = ::csv::Writer::from_writer(out);
+            writer.write_record(header).map_err(csv::into_io)?;
+            texts()
+                .try_for_each(|row| writer.write_record(row))
+                .map_err(csv::into_io)?;
+            writer.flush()
+        }
+        Format::Tsv => tsv::write_cells(Some(header.to_vec()), texts(), out),
+        Format::Markdown => {
+            markdown::write_cells(header, &texts().collect::<Vec<_>>(), header.len(), out)
+        }
+        Format::Json => {
+            let objects = Value::Array(rows.iter().map(|row| object(header, row)).collect());
+            writeln!(out, "{objects:#}")
+        }
+        Format::Ndjson => rows
+            .iter()
+            .try_for_each(|row| writeln!(out, "{}", object(header, row))),
+        Format::Chart => Err(io::Error::other("a listing has no chart")),
+    }
+}
+
+/// A cell as text: strings bare, arrays joined with commas.
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(","),
+        other => other.to_string(),
+    }
+}
+
+fn object(header: &[&str], row: &[Value]) -> Value {
+    let members: Map<String, Value> = header
+        .iter()
+        .map(|h| (*h).to_owned())
+        .zip(row.iter().cloned())
+        .collect();
+    Value::Object(members)
+}

@@ -1,0 +1,140 @@
+//! The settings that tune a run (timeouts, retries, jobs, method, chunking), each from its flag,
+//! the config file or its default, validated where it enters.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use super::config_file::MethodChoice;
+use super::precedence::{first_given, named, pick, Layer, Sources};
+use super::{key_command, Source, Sourced};
+use crate::cli::GlobalArgs;
+use crate::error::{Failure, Result};
+
+/// The built-in defaults; `--help` names them from here (a test ties the two).
+pub mod defaults {
+    /// Seconds one whole request may take.
+    pub const TIMEOUT_SECS: f64 = 30.0;
+    /// Seconds to get connected.
+    pub const CONNECT_TIMEOUT_SECS: f64 = 10.0;
+    /// Further attempts after a transient failure.
+    pub const RETRIES: u32 = 3;
+    /// Requests in flight at once.
+    pub const JOBS: usize = 8;
+}
+
+/// The tuning settings, and where each came from.
+pub(super) struct Tuning {
+    pub allow_http: bool,
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    pub retries: u32,
+    pub jobs: usize,
+    pub method: MethodChoice,
+    pub key_command_timeout: Duration,
+    pub chunk_days: Option<u32>,
+    pub sources: BTreeMap<&'static str, Source>,
+}
+
+pub(super) fn resolve(
+    global: &GlobalArgs,
+    chunk_days: Option<u32>,
+    layers: &[Layer],
+) -> Result<Tuning> {
+    let mut sources = Sources::default();
+    let (timeout, connect_timeout, key_command_timeout) = timeouts(global, layers, &mut sources)?;
+    let jobs = pick(
+        named(global.jobs, "--jobs"),
+        layers,
+        |l| l.jobs,
+        defaults::JOBS,
+    );
+    at_least_one("jobs", jobs.value == 0, &jobs.source)?;
+    let chunk_days = first_given(named(chunk_days, "--chunk-days"), None, layers, |l| {
+        l.chunk_days
+    });
+    if let Some(days) = &chunk_days {
+        at_least_one("chunk_days", days.value == 0, &days.source)?;
+    }
+    let retries = pick(
+        named(global.retries, "--retries"),
+        layers,
+        |l| l.retries,
+        defaults::RETRIES,
+    );
+    let method = pick(
+        named(global.method, "--method"),
+        layers,
+        |l| l.method,
+        MethodChoice::Auto,
+    );
+    Ok(Tuning {
+        allow_http: sources.take("allow_http", pick(None, layers, |l| l.allow_http, false)),
+        timeout,
+        connect_timeout,
+        retries: sources.take("retries", retries),
+        jobs: sources.take("jobs", jobs),
+        method: sources.take("method", method),
+        key_command_timeout,
+        chunk_days: chunk_days.map(|c| sources.take("chunk_days", c)),
+        sources: sources.0,
+    })
+}
+
+/// `timeout`, `connect_timeout` and `api_key_command_timeout`, each a positive duration.
+fn timeouts(
+    global: &GlobalArgs,
+    layers: &[Layer],
+    sources: &mut Sources,
+) -> Result<(Duration, Duration, Duration)> {
+    let mut secs =
+        |key: &'static str, setting: Sourced<f64>| seconds(key, sources.take(key, setting));
+    let timeout = secs(
+        "timeout",
+        pick(
+            named(global.timeout, "--timeout"),
+            layers,
+            |l| l.timeout,
+            defaults::TIMEOUT_SECS,
+        ),
+    )?;
+    let connect_timeout = secs(
+        "connect_timeout",
+        pick(
+            named(global.connect_timeout, "--connect-timeout"),
+            layers,
+            |l| l.connect_timeout,
+            defaults::CONNECT_TIMEOUT_SECS,
+        ),
+    )?;
+    let key_command_timeout = secs(
+        "api_key_command_timeout",
+        pick(
+            None,
+            layers,
+            |l| l.api_key_command_timeout,
+            key_command::DEFAULT_LIMIT.as_secs_f64(),
+        ),
+    )?;
+    Ok((timeout, connect_timeout, key_command_timeout))
+}
+
+/// Seconds as a positive duration, or a configuration error naming the setting.
+fn seconds(setting: &str, value: f64) -> Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            Failure::config(format!(
+                "{setting} {value} is not a positive number of seconds"
+            ))
+        })
+}
+
+fn at_least_one(name: &str, is_zero: bool, source: &Source) -> Result<()> {
+    if is_zero {
+        return Err(Failure::config(format!(
+            "{name} from {source} must be at least 1"
+        )));
+    }
+    Ok(())
+}
