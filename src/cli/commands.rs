@@ -1,0 +1,145 @@
+//! The flags of the other commands: `chains`, `auth`, `config`, `sandbox`, `completions`.
+
+use std::net::SocketAddr;
+
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::completion::Shell;
+use super::parse_rate;
+use crate::render::Format;
+use crate::sandbox::fault::Fault;
+use crate::settings::config_edit::ConfigKey;
+
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Store the API key, read from a hidden prompt (or one line of stdin), after checking it
+    ///
+    /// It goes to the selected profile (--profile) of the config file (--config), created 0600.
+    #[command(
+        after_help = "Examples:\n  chain-metrics auth login\n  printf '%s\\n' \"$KEY\" | chain-metrics auth login --profile ci --no-verify"
+    )]
+    Login(LoginArgs),
+
+    /// Where the API key comes from, and whether the service accepts it (exit 4 if not)
+    #[command(
+        after_help = "Examples:\n  chain-metrics auth status\n  chain-metrics auth status --format json --no-verify"
+    )]
+    Status(StatusArgs),
+
+    /// Remove the stored API key from the selected profile (other settings stay)
+    #[command(
+        after_help = "Examples:\n  chain-metrics auth logout\n  chain-metrics auth logout --profile ci"
+    )]
+    Logout,
+}
+
+#[derive(Debug, Args)]
+pub struct LoginArgs {
+    /// Store the key without asking the service whether it accepts it
+    #[arg(long)]
+    pub no_verify: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatusArgs {
+    /// Do not ask the service: only say where the key comes from
+    #[arg(long)]
+    pub no_verify: bool,
+
+    /// Output format
+    #[arg(short, long, value_name = "FMT", default_value = "text")]
+    pub format: StatusFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ConfigCommand {
+    /// Print the config file's path
+    #[command(
+        after_help = "Examples:\n  chain-metrics config path\n  chain-metrics config path --config ./team.toml"
+    )]
+    Path,
+
+    /// Print the effective settings, each with where it comes from (the key redacted)
+    #[command(
+        after_help = "Examples:\n  chain-metrics config show\n  chain-metrics config show --profile staging"
+    )]
+    Show,
+
+    /// Print a value stored in the file: the selected profile's, else the top level's
+    #[command(
+        after_help = "Examples:\n  chain-metrics config get base_url\n  chain-metrics config get timeout --profile staging"
+    )]
+    Get {
+        /// The setting to read
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+    },
+
+    /// Store a value in the selected profile (or the top level), checked first
+    #[command(
+        after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics config set method get --profile staging"
+    )]
+    Set {
+        /// The setting to store
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+        /// Its new value, checked before the file is touched
+        #[arg(value_name = "VALUE", allow_hyphen_values = true)]
+        value: String,
+    },
+
+    /// Remove a value from the selected profile (or the top level)
+    #[command(
+        after_help = "Examples:\n  chain-metrics config unset timeout\n  chain-metrics config unset retries --profile staging"
+    )]
+    Unset {
+        /// The setting to remove
+        #[arg(value_name = "KEY")]
+        key: ConfigKey,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct ChainsArgs {
+    /// Output format [default: table on a terminal, csv otherwise]
+    #[arg(short, long, value_name = "FMT")]
+    pub format: Option<Format>,
+}
+
+#[derive(Debug, Args)]
+pub struct SandboxArgs {
+    /// Address to listen on (port 0 picks a free port; the URL is printed on stdout)
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// API key the sandbox accepts [default: a fresh random key, printed on stderr]
+    #[arg(long, value_name = "KEY", hide_env_values = true)]
+    pub key: Option<String>,
+
+    /// Delay before each answer, in milliseconds
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub latency: u64,
+
+    /// Share of requests answered 500, from 0 to 1
+    #[arg(long, value_name = "P", default_value_t = 0.0, value_parser = parse_rate)]
+    pub fail_rate: f64,
+
+    /// Misbehave on purpose (repeatable): latency:MS, CODE[:RETRY_AFTER] (503, 429:1,
+    /// 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked; NAME@N shows
+    /// it on the first N attempts only
+    #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
+    pub faults: Vec<Fault>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_name = "SHELL")]
+    pub shell: Shell,
+}

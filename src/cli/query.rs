@@ -1,0 +1,78 @@
+//! The flags of the query commands (`fees`, `users`, `social`, `report`): what to fetch and
+//! where the result goes.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use clap_complete::{ArgValueCandidates, ArgValueCompleter};
+
+use super::completion;
+use crate::model::chain::ChainArg;
+use crate::model::dates::{parse_last, DaySpec};
+use crate::model::SocialMetric;
+use crate::render::Format;
+
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
+    #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = ChainArg::parse, add = ArgValueCompleter::new(completion::chains))]
+    pub chains: Vec<ChainArg>,
+
+    /// First day: YYYY-MM-DD, today or yesterday (UTC)
+    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse, required_unless_present = "last")]
+    pub start: Option<DaySpec>,
+
+    /// Last day, inclusive [default: yesterday, the last complete UTC day]
+    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse)]
+    pub end: Option<DaySpec>,
+
+    /// The N days ending at --end: 30, 30d or 4w
+    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
+    pub last: Option<u32>,
+
+    /// Output format [default: from --output's extension, else table on a terminal, csv otherwise]
+    #[arg(help_heading = "Output", short, long, value_name = "FMT")]
+    pub format: Option<Format>,
+
+    /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md set the format)
+    #[arg(help_heading = "Output", short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// With --output: upsert into the existing file by (date, chain), by date with --wide
+    #[arg(help_heading = "Output", long, requires = "output")]
+    pub merge: bool,
+
+    /// One column per chain (per chain and metric for social and report)
+    #[arg(help_heading = "Output", long)]
+    pub wide: bool,
+
+    /// csv/tsv: leave out the header row
+    #[arg(help_heading = "Output", long, conflicts_with = "merge")]
+    pub no_header: bool,
+
+    /// table/markdown: add total, mean, min and max rows
+    #[arg(help_heading = "Output", long)]
+    pub summary: bool,
+
+    /// Print the service's body unchanged (one chain, one request; not for report)
+    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days"])]
+    pub raw: bool,
+
+    /// Print the equivalent curl command lines and send nothing (needs no key)
+    #[arg(help_heading = "Output", long, conflicts_with_all = ["output", "raw"])]
+    pub dry_run: bool,
+
+    /// Split the range into windows of N days, fetched concurrently and stitched in order
+    #[arg(help_heading = "Connection", long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub chunk_days: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct SocialArgs {
+    #[command(flatten)]
+    pub query: QueryArgs,
+
+    /// Metrics, comma-separated, in the column order wanted [default: reply,retweet,tweet,quote]
+    #[arg(help_heading = "What to fetch", short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = SocialMetric::parse, add = ArgValueCandidates::new(completion::includes))]
+    pub includes: Vec<SocialMetric>,
+}
