@@ -1,9 +1,15 @@
-//! Turns a service error body, whatever its shape, into a short message for one error line.
+//! How a failed request is worded: the service's error body (whatever its shape) reduced to a
+//! short message, and each kind of failure as one `error:` line, a hint and an exit code.
 
-use reqwest::StatusCode;
+use reqwest::header::{CONTENT_TYPE, LOCATION};
+use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
+use super::transport::{Answer, TransportError};
+use super::Request;
+use crate::error::{Exit, Failure};
 use crate::model::dates::DayRange;
+use crate::settings::secret::ApiKey;
 
 const MAX_CHARS: usize = 200;
 
@@ -97,6 +103,100 @@ pub fn status_text(status: StatusCode) -> String {
     match status.canonical_reason() {
         Some(reason) => format!("{} {reason}", status.as_u16()),
         None => status.as_u16().to_string(),
+    }
+}
+
+/// A non-success answer as the failure the user sees: a redirect to another origin (exit 7),
+/// a rejected key (4), a failed service (6, after the retries) or a rejected request (5).
+pub(super) fn status_failure(
+    key: &ApiKey,
+    retries: u32,
+    request: &Request,
+    method: &Method,
+    answer: &Answer,
+    refusal: Option<String>,
+) -> Failure {
+    let status = answer.status;
+    let subject = format!("{method} {}", request.subject());
+    if status.is_redirection() {
+        return redirect_refused(&subject, answer);
+    }
+    let message = key.scrub(&service_message(answer.header(CONTENT_TYPE), &answer.body));
+    let answered = format!("{subject} answered HTTP {}: {message}", status_text(status));
+    match status.as_u16() {
+        401 | 403 => Failure::new(
+            Exit::KeyRejected,
+            format!("the service rejected the API key: {answered}"),
+        ),
+        429 | 500..=599 => service_failed(&answered, retries, refusal),
+        _ => {
+            let failure = Failure::new(
+                Exit::RequestRejected,
+                format!("the service rejected the request: {answered}"),
+            );
+            match speaks_of_range(&message) {
+                true => failure.with_hint(range_hint(&request.range)),
+                false => failure,
+            }
+        }
+    }
+}
+
+fn redirect_refused(subject: &str, answer: &Answer) -> Failure {
+    let target = answer.header(LOCATION).unwrap_or("(no Location header)");
+    Failure::new(
+        Exit::Network,
+        format!("{subject} redirected to {target}, another origin: not followed, so the API key is not sent there"),
+    )
+    .with_hint("check the base URL; the key is only ever sent to the configured origin")
+}
+
+/// 429 or 5xx once the retries are spent, or refused early because the service asked for a
+/// wait longer than allowed (`refusal` says so).
+fn service_failed(answered: &str, retries: u32, refusal: Option<String>) -> Failure {
+    let hint = match &refusal {
+        Some(_) => "try again once the service's wait is over",
+        None => "try again later, or raise --retries",
+    };
+    let note = refusal.unwrap_or_else(|| match retries {
+        0 => "no retries".into(),
+        1 => "after 1 retry".into(),
+        n => format!("after {n} retries"),
+    });
+    Failure::new(
+        Exit::ServiceFailed,
+        format!("the service failed: {answered} ({note})"),
+    )
+    .with_hint(hint)
+}
+
+/// No complete answer came back from `url` (`description` says why), after `attempts` tries.
+pub(super) fn transport_failure(
+    request: &Request,
+    method: &Method,
+    url: &str,
+    problem: &TransportError,
+    description: &str,
+    attempts: u32,
+) -> Failure {
+    let tries = match attempts {
+        1 => String::new(),
+        n => format!(" ({n} attempts)"),
+    };
+    let message = format!(
+        "{method} {} at {url}: {description}{tries}",
+        request.subject()
+    );
+    match problem {
+        TransportError::TooLarge => Failure::new(Exit::BadResponse, message),
+        TransportError::Timeout => Failure::new(Exit::Network, message).with_hint(
+            "raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N",
+        ),
+        TransportError::ConnectTimeout => Failure::new(Exit::Network, message)
+            .with_hint("check the base URL and your connection, or raise --connect-timeout"),
+        TransportError::Connect(_) => Failure::new(Exit::Network, message)
+            .with_hint("check the base URL and your connection"),
+        _ => Failure::new(Exit::Network, message).with_hint("try again later, or raise --retries"),
     }
 }
 

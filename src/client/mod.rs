@@ -16,11 +16,11 @@ use std::time::{Duration, Instant};
 use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Method, StatusCode, Url};
 
-use crate::client::failure::{range_hint, service_message, speaks_of_range, status_text};
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Column, Endpoint, Record};
 use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
+use failure::{service_message, status_failure, status_text, transport_failure};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
@@ -37,6 +37,17 @@ pub struct ClientOptions {
     pub retries: u32,
     pub method: MethodChoice,
     pub trace: Option<Trace>,
+}
+
+/// What to do after an answer.
+enum Step {
+    Done(Answer),
+    /// Send again at once: `auto` switched to GET.
+    Again,
+    /// Send again at this address of the same origin.
+    Redirected(String),
+    /// Send again after the wait; the text says why, for `--verbose`.
+    Wait(Duration, String),
 }
 
 pub struct Client {
@@ -153,39 +164,28 @@ impl Client {
         loop {
             let method = self.method();
             let (wait, why) = match self.send(method.clone(), &url, &body) {
-                Ok(answer) if answer.status.is_success() => return Ok((answer, method)),
-                Ok(answer) if self.falls_back_to_get(&answer, &method) => continue,
-                Ok(answer) if hops < 10 && self.same_origin_target(&url, &answer).is_some() => {
-                    // The same request, method and body, at the new address of this origin.
-                    url = self
-                        .same_origin_target(&url, &answer)
-                        .expect("checked just above");
-                    hops += 1;
-                    continue;
-                }
-                Ok(answer) if retry::is_retryable(answer.status) => {
-                    let asked = answer
-                        .header(RETRY_AFTER)
-                        .and_then(retry::parse_retry_after);
-                    match backoff.next_wait(asked) {
-                        Ok(wait) => (wait, format!("HTTP {}", status_text(answer.status))),
-                        Err(refusal) => {
-                            return Err(self.status_failure(request, &method, &answer, refusal))
+                Ok(answer) => {
+                    match self.next_step(request, &method, &url, answer, &mut backoff, hops < 10)? {
+                        Step::Done(answer) => return Ok((answer, method)),
+                        Step::Again => continue,
+                        Step::Redirected(target) => {
+                            // The same request, method and body, at the new address of this origin.
+                            url = target;
+                            hops += 1;
+                            continue;
                         }
+                        Step::Wait(wait, why) => (wait, why),
                     }
                 }
-                Ok(answer) => return Err(self.status_failure(request, &method, &answer, None)),
-                Err(problem) => match problem.is_transient() {
-                    true => match backoff.next_wait(None) {
-                        Ok(wait) => (wait, self.describe(&problem)),
-                        Err(_) => {
-                            return Err(self.transport_failure(request, &method, &problem, &backoff))
-                        }
-                    },
-                    false => {
+                Err(problem) if problem.is_transient() => match backoff.next_wait(None) {
+                    Ok(wait) => (wait, self.describe(&problem)),
+                    Err(_) => {
                         return Err(self.transport_failure(request, &method, &problem, &backoff))
                     }
                 },
+                Err(problem) => {
+                    return Err(self.transport_failure(request, &method, &problem, &backoff))
+                }
             };
             self.trace(|| {
                 format!(
@@ -196,6 +196,48 @@ impl Client {
                 )
             });
             std::thread::sleep(wait);
+        }
+    }
+
+    /// What an answer means for the request: done, the same again (as GET now), again at a
+    /// same-origin address, again after a wait, or a failure.
+    #[allow(clippy::too_many_arguments)]
+    fn next_step(
+        &self,
+        request: &Request,
+        method: &Method,
+        url: &str,
+        answer: Answer,
+        backoff: &mut Backoff,
+        may_redirect: bool,
+    ) -> Result<Step> {
+        if answer.status.is_success() {
+            return Ok(Step::Done(answer));
+        }
+        if self.falls_back_to_get(&answer, method) {
+            return Ok(Step::Again);
+        }
+        // Past ten hops a redirect is refused like one to another origin.
+        if let Some(target) = self
+            .same_origin_target(url, &answer)
+            .filter(|_| may_redirect)
+        {
+            return Ok(Step::Redirected(target));
+        }
+        let failure =
+            |refusal| status_failure(&self.key, self.retries, request, method, &answer, refusal);
+        if !retry::is_retryable(answer.status) {
+            return Err(failure(None));
+        }
+        let asked = answer
+            .header(RETRY_AFTER)
+            .and_then(retry::parse_retry_after);
+        match backoff.next_wait(asked) {
+            Ok(wait) => Ok(Step::Wait(
+                wait,
+                format!("HTTP {}", status_text(answer.status)),
+            )),
+            Err(refusal) => Err(failure(refusal)),
         }
     }
 
@@ -228,6 +270,25 @@ impl Client {
         problem.describe(self.timeout, self.connect_timeout)
     }
 
+    fn transport_failure(
+        &self,
+        request: &Request,
+        method: &Method,
+        problem: &TransportError,
+        backoff: &Backoff,
+    ) -> Failure {
+        let at = self.url(request.endpoint);
+        let description = self.describe(problem);
+        transport_failure(
+            request,
+            method,
+            &at,
+            problem,
+            &description,
+            backoff.attempts(),
+        )
+    }
+
     fn send(&self, method: Method, url: &str, body: &[u8]) -> Result<Answer, TransportError> {
         let started = Instant::now();
         self.trace(|| {
@@ -254,92 +315,6 @@ impl Client {
             )
         });
         Ok(answer)
-    }
-
-    fn status_failure(
-        &self,
-        request: &Request,
-        method: &Method,
-        answer: &Answer,
-        refusal: Option<String>,
-    ) -> Failure {
-        let status = answer.status;
-        let subject = format!("{method} {}", request.subject());
-        if status.is_redirection() {
-            let target = answer.header(LOCATION).unwrap_or("(no Location header)");
-            return Failure::new(
-                Exit::Network,
-                format!("{subject} redirected to {target}, another origin: not followed, so the API key is not sent there"),
-            )
-            .with_hint("check the base URL; the key is only ever sent to the configured origin");
-        }
-        let message = self
-            .key
-            .scrub(&service_message(answer.header(CONTENT_TYPE), &answer.body));
-        let answered = format!("{subject} answered HTTP {}: {message}", status_text(status));
-        match status.as_u16() {
-            401 | 403 => Failure::new(
-                Exit::KeyRejected,
-                format!("the service rejected the API key: {answered}"),
-            ),
-            429 | 500..=599 => {
-                let hint = match &refusal {
-                    Some(_) => "try again once the service's wait is over",
-                    None => "try again later, or raise --retries",
-                };
-                let note = refusal.unwrap_or_else(|| match self.retries {
-                    0 => "no retries".into(),
-                    1 => "after 1 retry".into(),
-                    n => format!("after {n} retries"),
-                });
-                Failure::new(
-                    Exit::ServiceFailed,
-                    format!("the service failed: {answered} ({note})"),
-                )
-                .with_hint(hint)
-            }
-            _ => {
-                let failure = Failure::new(
-                    Exit::RequestRejected,
-                    format!("the service rejected the request: {answered}"),
-                );
-                match speaks_of_range(&message) {
-                    true => failure.with_hint(range_hint(&request.range)),
-                    false => failure,
-                }
-            }
-        }
-    }
-
-    fn transport_failure(
-        &self,
-        request: &Request,
-        method: &Method,
-        problem: &TransportError,
-        backoff: &Backoff,
-    ) -> Failure {
-        let tries = match backoff.attempts() {
-            1 => String::new(),
-            n => format!(" ({n} attempts)"),
-        };
-        let message = format!(
-            "{method} {} at {}: {}{tries}",
-            request.subject(),
-            self.url(request.endpoint),
-            self.describe(problem)
-        );
-        match problem {
-            TransportError::TooLarge => Failure::new(Exit::BadResponse, message),
-            TransportError::Timeout => Failure::new(Exit::Network, message).with_hint(
-                "raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N",
-            ),
-            TransportError::ConnectTimeout => Failure::new(Exit::Network, message)
-                .with_hint("check the base URL and your connection, or raise --connect-timeout"),
-            TransportError::Connect(_) => Failure::new(Exit::Network, message)
-                .with_hint("check the base URL and your connection"),
-            _ => Failure::new(Exit::Network, message)
-                .with_hint("try again later, or raise --retries"),
-        }
     }
 }
 
