@@ -16,7 +16,7 @@ use crate::model::Endpoint;
 use crate::output::write_stdout;
 use crate::settings::config_edit::{ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
-use crate::settings::{FileUse, KeySetting, Settings, Source, ENV_KEY};
+use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
 
 pub fn run(global: &GlobalArgs, command: &AuthCommand) -> anyhow::Result<()> {
     // `login` checks the key against the configured service, where a profile it is about to
@@ -50,20 +50,7 @@ fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
     let profile = profile(settings);
     let key = read_key()?;
     if !args.no_verify {
-        let url = settings.service_url().map_err(|failure| {
-            failure.with_hint("set the address first (chain-metrics config set base_url URL), or store the key unchecked with --no-verify")
-        })?;
-        verify(settings, url, &key).map_err(|failure| {
-            let hint = match failure.exit {
-                Exit::KeyRejected => "check the key and run auth login again",
-                _ => "to store the key without checking it, add --no-verify",
-            };
-            Failure::new(
-                failure.exit,
-                format!("{}; the key was not stored", failure.message),
-            )
-            .with_hint(hint)
-        })?;
+        verify_before_storing(settings, &key)?;
     }
     doc.set(profile.as_deref(), ConfigKey::ApiKey, key.expose().into());
     doc.save()?;
@@ -85,6 +72,24 @@ fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
             settings, &format!("warning: {ENV_KEY} is set in this environment and takes precedence over the stored key"));
     }
     Ok(())
+}
+
+/// Checks the key with the configured service; a failure says the key was not stored.
+fn verify_before_storing(settings: &Settings, key: &ApiKey) -> Result<()> {
+    let url = settings.service_url().map_err(|failure| {
+        failure.with_hint("set the address first (chain-metrics config set base_url URL), or store the key unchecked with --no-verify")
+    })?;
+    verify(settings, url, key).map_err(|failure| {
+        let hint = match failure.exit {
+            Exit::KeyRejected => "check the key and run auth login again",
+            _ => "to store the key without checking it, add --no-verify",
+        };
+        Failure::new(
+            failure.exit,
+            format!("{}; the key was not stored", failure.message),
+        )
+        .with_hint(hint)
+    })
 }
 
 /// The key from a hidden prompt on a terminal, else the first line of stdin (scripts, CI).
@@ -145,19 +150,7 @@ fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
             Err(failure) => return Err(failure.into()),
         }
     };
-    let command = match &setting.value {
-        KeySetting::Command(command) => Some(command.as_str()),
-        KeySetting::Key(_) => None,
-    };
-    let report = json!({
-        "key": key.redacted(),
-        "source": setting.source.to_string(),
-        "profile": match &setting.source { Source::Profile(name) => Some(name), _ => None },
-        "api_key_command": command,
-        "config_file": settings.config.path.display().to_string(),
-        "base_url": settings.base_url.as_ref().map(|b| &b.value),
-        "accepted": accepted,
-    });
+    let report = status_report(settings, setting, &key, accepted);
     write_stdout(|out| match args.format {
         StatusFormat::Json => writeln!(out, "{report:#}"),
         StatusFormat::Text => write_status_text(out, &report),
@@ -171,6 +164,28 @@ fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
             .into()),
         None => Ok(()),
     }
+}
+
+/// What `auth status` says, as JSON; the text form is written from it.
+fn status_report(
+    settings: &Settings,
+    setting: &Sourced<KeySetting>,
+    key: &ApiKey,
+    accepted: Option<bool>,
+) -> serde_json::Value {
+    let command = match &setting.value {
+        KeySetting::Command(command) => Some(command.as_str()),
+        KeySetting::Key(_) => None,
+    };
+    json!({
+        "key": key.redacted(),
+        "source": setting.source.to_string(),
+        "profile": match &setting.source { Source::Profile(name) => Some(name), _ => None },
+        "api_key_command": command,
+        "config_file": settings.config.path.display().to_string(),
+        "base_url": settings.base_url.as_ref().map(|b| &b.value),
+        "accepted": accepted,
+    })
 }
 
 fn write_status_text(out: &mut dyn Write, report: &serde_json::Value) -> std::io::Result<()> {

@@ -6,7 +6,7 @@ use crate::error::{Failure, Result};
 use crate::output::write_stdout;
 use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
-use crate::settings::{FileUse, KeySetting, Settings};
+use crate::settings::{FileUse, KeySetting, Settings, Sourced};
 
 pub fn run(global: &GlobalArgs, command: &ConfigCommand) -> anyhow::Result<()> {
     // Reading commands see the file as every command does (strictly, an unknown profile
@@ -141,69 +141,53 @@ fn show(settings: &Settings) -> anyhow::Result<()> {
     })
 }
 
+/// One row of `config show`: the setting's name, its value as shown, and its source.
+type ShowRow = (&'static str, String, String);
+
 /// One row per setting: its config key, its value as shown (the key redacted), its source.
-fn show_rows(s: &Settings) -> Vec<(&'static str, String, String)> {
-    let config_source = &s.config.source;
+fn show_rows(s: &Settings) -> Vec<ShowRow> {
     let missing = if s.config.path.exists() {
         ""
     } else {
         " (no such file yet)"
     };
-    let unset = || ("(not set)".to_owned(), "-".to_owned());
-    let sourced = |key: &str, value: String| (value, s.sources[key].to_string());
-    let (profile, profile_source) = s.profile.as_ref().map_or_else(
-        || ("(none)".into(), "-".into()),
-        |p| (p.value.clone(), p.source.to_string()),
-    );
-    let (base_url, base_source) = s
-        .base_url
-        .as_ref()
-        .map_or_else(unset, |b| (b.value.clone(), b.source.to_string()));
-    let (key, key_source) = s.key.as_ref().map_or_else(unset, |k| {
-        let shown = match &k.value {
+    let config = format!("{}{missing}", s.config.path.display());
+    let mut rows = vec![
+        ("config file", config, s.config.source.to_string()),
+        optional("profile", s.profile.as_ref(), "(none)", Clone::clone),
+        optional("base_url", s.base_url.as_ref(), "(not set)", Clone::clone),
+        optional("api_key", s.key.as_ref(), "(not set)", |key| match key {
             KeySetting::Key(key) => key.redacted(),
             KeySetting::Command(command) => format!("from api_key_command `{command}`"),
-        };
-        (shown, k.source.to_string())
-    });
-    let seconds = |d: std::time::Duration| d.as_secs_f64().to_string();
-    let rows = [
-        (
-            "config file",
-            (
-                format!("{}{missing}", s.config.path.display()),
-                config_source.to_string(),
-            ),
-        ),
-        ("profile", (profile, profile_source)),
-        ("base_url", (base_url, base_source)),
-        ("api_key", (key, key_source)),
-        (
-            "api_key_command_timeout",
-            sourced("api_key_command_timeout", seconds(s.key_command_timeout)),
-        ),
-        (
-            "allow_http",
-            sourced("allow_http", s.allow_http.to_string()),
-        ),
-        ("timeout", sourced("timeout", seconds(s.timeout))),
-        (
-            "connect_timeout",
-            sourced("connect_timeout", seconds(s.connect_timeout)),
-        ),
-        ("retries", sourced("retries", s.retries.to_string())),
-        ("jobs", sourced("jobs", s.jobs.to_string())),
-        (
-            "method",
-            sourced("method", format!("{:?}", s.method).to_lowercase()),
-        ),
-        (
-            "chunk_days",
-            s.chunk_days
-                .map_or_else(unset, |days| sourced("chunk_days", days.to_string())),
-        ),
+        }),
     ];
-    rows.into_iter()
-        .map(|(name, (value, source))| (name, value, source))
-        .collect()
+    let plain = |key: &'static str, value: String| (key, value, s.sources[key].to_string());
+    let seconds = |d: std::time::Duration| d.as_secs_f64().to_string();
+    rows.extend([
+        plain("api_key_command_timeout", seconds(s.key_command_timeout)),
+        plain("allow_http", s.allow_http.to_string()),
+        plain("timeout", seconds(s.timeout)),
+        plain("connect_timeout", seconds(s.connect_timeout)),
+        plain("retries", s.retries.to_string()),
+        plain("jobs", s.jobs.to_string()),
+        plain("method", format!("{:?}", s.method).to_lowercase()),
+        match s.chunk_days {
+            Some(days) => plain("chunk_days", days.to_string()),
+            None => ("chunk_days", "(not set)".into(), "-".into()),
+        },
+    ]);
+    rows
+}
+
+/// A setting that may be unset: its value and source, or `unset` and `-`.
+fn optional<T>(
+    name: &'static str,
+    setting: Option<&Sourced<T>>,
+    unset: &str,
+    show: impl Fn(&T) -> String,
+) -> ShowRow {
+    match setting {
+        Some(s) => (name, show(&s.value), s.source.to_string()),
+        None => (name, unset.to_owned(), "-".to_owned()),
+    }
 }

@@ -32,12 +32,14 @@ pub fn run(
     };
     // Every usage error comes before any request, key lookup or file.
     let output = Output::resolve(args, &plan)?;
+    output.check_merge_target(&plan)?;
     if args.raw {
         check_raw(&plan)?;
     }
     let settings = resolve_settings(global, args.chunk_days, FileUse::Read)?;
-    // --raw prints one body as sent: the whole range in one request, whatever the chunking.
-    let raw_request = plan.requests().remove(0);
+    if args.raw {
+        return print_raw(&settings, &plan, &output);
+    }
     let plan = Plan {
         chunk_days: settings.chunk_days,
         ..plan
@@ -45,21 +47,29 @@ pub fn run(
     if args.dry_run {
         return print_curl_lines(&settings, &plan);
     }
-    let (client, _sandbox) = connect(&settings)?;
-    if args.raw {
-        let body = client
-            .fetch_raw(&raw_request)
-            .map_err(|failure| add_key_hint(failure, &settings))?;
-        return output.write_bytes(&body);
-    }
+    fetch_and_write(&settings, &plan, &output)
+}
+
+/// Every request of the plan, then the rows, warnings first.
+fn fetch_and_write(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Result<()> {
+    let (client, _sandbox) = connect(settings)?;
     let progress = Progress::new(plan.requests().len(), settings.quiet);
-    let outcome = plan::run(&client, &plan, settings.jobs, &|| progress.tick());
+    let outcome = plan::run(&client, plan, settings.jobs, &|| progress.tick());
     progress.finish();
-    let outcome = outcome.map_err(|failure| add_key_hint(failure, &settings))?;
+    let outcome = outcome.map_err(|failure| add_key_hint(failure, settings))?;
     for warning in &outcome.warnings {
-        note(&settings, &format!("warning: {warning}"));
+        note(settings, &format!("warning: {warning}"));
     }
-    output.write(outcome.dataset, &plan, settings.color)
+    output.write(outcome.dataset, plan, settings.color)
+}
+
+/// `--raw`: one body as sent, the whole range in one request whatever the chunking.
+fn print_raw(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Result<()> {
+    let (client, _sandbox) = connect(settings)?;
+    let body = client
+        .fetch_raw(&plan.requests()[0])
+        .map_err(|failure| add_key_hint(failure, settings))?;
+    output.write_bytes(&body)
 }
 
 /// `--raw` shows one body as sent, so it needs exactly one request.

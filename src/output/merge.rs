@@ -31,7 +31,7 @@ enum MergeError {
 pub fn merge_into(
     path: &Path,
     format: Format,
-    mut fresh: Dataset,
+    fresh: Dataset,
     chain_order: &[Chain],
 ) -> Result<Dataset, Failure> {
     let text = match std::fs::read_to_string(path) {
@@ -39,7 +39,13 @@ pub fn merge_into(
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(fresh),
         Err(e) => return Err(failure(path, format!("cannot read it to merge: {e}"))),
     };
-    let old = read_rows(&text, format, &fresh).map_err(|problem| match problem {
+    let old = read_rows(&text, format, &fresh).map_err(|problem| refusal(path, &fresh, problem))?;
+    Ok(upsert(old, fresh, chain_order))
+}
+
+/// Why the file cannot take the fresh rows, as the user sees it.
+fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
+    match problem {
         MergeError::ColumnsDiffer(found) => failure(
             path,
             format!(
@@ -49,7 +55,11 @@ pub fn merge_into(
         )
         .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
         MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {why}")),
-    })?;
+    }
+}
+
+/// The old rows with the fresh ones upserted by (date, chain), sorted.
+fn upsert(old: Vec<Row>, mut fresh: Dataset, chain_order: &[Chain]) -> Dataset {
     let rank = |chain: Option<Chain>| {
         chain.map(|c| {
             chain_order
@@ -58,16 +68,8 @@ pub fn merge_into(
                 .unwrap_or(chain_order.len() + c as usize)
         })
     };
-    let key = |row: &Row| {
-        (
-            row.date,
-            if fresh.chain_column {
-                rank(row.chain)
-            } else {
-                None
-            },
-        )
-    };
+    let by_chain = fresh.chain_column;
+    let key = |row: &Row| (row.date, if by_chain { rank(row.chain) } else { None });
     let mut rows: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
     for row in old {
         rows.insert(key(&row), row);
@@ -90,7 +92,7 @@ pub fn merge_into(
         }
     }
     fresh.rows = rows.into_values().collect();
-    Ok(fresh)
+    fresh
 }
 
 fn failure(path: &Path, message: String) -> Failure {

@@ -29,6 +29,7 @@ pub struct Output {
 }
 
 impl Output {
+    /// The output the flags ask for, every format-specific flag checked against the format.
     pub fn resolve(args: &QueryArgs, plan: &Plan) -> Result<Output, Failure> {
         // `-o -` is stdout, as with curl and xh.
         let file = args.output.clone().filter(|f| f.as_os_str() != "-");
@@ -43,42 +44,13 @@ impl Output {
                     .with_hint("give --output FILE"),
             );
         }
-        let only = |flag: &str, allowed: &[Format], what: &str| {
-            if allowed.contains(&format) {
-                return Ok(());
-            }
-            Err(Failure::usage(format!(
-                "{flag} works with {what}, not with the {} format",
-                format.name()
-            ))
-            .with_hint(format!("add --format {}", allowed[0].name())))
-        };
-        use Format::{Csv, Json, Markdown, Ndjson, Table, Tsv};
-        if args.summary {
-            only("--summary", &[Table, Markdown], "table and markdown")?;
-        }
-        if args.no_header {
-            only("--no-header", &[Csv, Tsv], "csv and tsv")?;
-        }
-        if args.merge {
-            only(
-                "--merge",
-                &[Csv, Tsv, Json, Ndjson],
-                "csv, tsv, json and ndjson",
-            )?;
-        }
+        check_flags_fit(args, format)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
             _ => Naming::ChainAndMetric,
         };
         // A chart draws one line per column, so it always takes the wide shape.
         let wide = (args.wide || format == Format::Chart).then_some(naming);
-        if let (true, Some(file)) = (args.merge, &file) {
-            // The file's columns are checked now, before any request: the same check as after
-            // the fetch, against the same columns with no rows.
-            let empty = shape(plan.dataset(Vec::new()), plan, wide);
-            merge::merge_into(file, format, empty, &plan.chains)?;
-        }
         Ok(Output {
             format,
             file,
@@ -87,6 +59,16 @@ impl Output {
             no_header: args.no_header,
             summary: args.summary,
         })
+    }
+
+    /// With `--merge`, checks the file's columns before any request: the same check as after
+    /// the fetch, against the same columns with no rows.
+    pub fn check_merge_target(&self, plan: &Plan) -> Result<(), Failure> {
+        if let (true, Some(file)) = (self.merge, &self.file) {
+            let empty = shape(plan.dataset(Vec::new()), plan, self.wide);
+            merge::merge_into(file, self.format, empty, &plan.chains)?;
+        }
+        Ok(())
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
@@ -147,4 +129,33 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> any
             io::ErrorKind::BrokenPipe => anyhow::Error::new(e),
             _ => Failure::new(Exit::Output, format!("cannot write to stdout: {e}")).into(),
         })
+}
+
+/// `--summary`, `--no-header` and `--merge` each work with some formats only.
+fn check_flags_fit(args: &QueryArgs, format: Format) -> Result<(), Failure> {
+    use Format::{Csv, Json, Markdown, Ndjson, Table, Tsv};
+    let only = |flag: &str, allowed: &[Format], what: &str| {
+        if allowed.contains(&format) {
+            return Ok(());
+        }
+        Err(Failure::usage(format!(
+            "{flag} works with {what}, not with the {} format",
+            format.name()
+        ))
+        .with_hint(format!("add --format {}", allowed[0].name())))
+    };
+    if args.summary {
+        only("--summary", &[Table, Markdown], "table and markdown")?;
+    }
+    if args.no_header {
+        only("--no-header", &[Csv, Tsv], "csv and tsv")?;
+    }
+    if args.merge {
+        only(
+            "--merge",
+            &[Csv, Tsv, Json, Ndjson],
+            "csv, tsv, json and ndjson",
+        )?;
+    }
+    Ok(())
 }

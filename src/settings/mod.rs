@@ -109,18 +109,7 @@ impl Settings {
             &[],
             |_| None,
         );
-        let table = match &profile {
-            Some(name) if file_use == FileUse::Read => find_profile(&file, &name.value, &config)?,
-            Some(name) => file.profiles.as_ref().and_then(|p| p.get(&name.value)),
-            None => None,
-        };
-        // Highest first: profile table, then top level.
-        let layers: Vec<Layer> = table
-            .zip(profile.as_ref())
-            .map(|(t, name)| (t, Source::Profile(name.value.clone())))
-            .into_iter()
-            .chain([(&file, Source::File)])
-            .collect();
+        let layers = layers(&file, profile.as_ref(), &config, file_use)?;
         let base_url = first_given(
             named(global.base_url.clone(), "--base-url"),
             env.named(ENV_BASE_URL),
@@ -210,6 +199,26 @@ fn key_setting(env: &Environment, layers: &[Layer]) -> Option<Sourced<KeySetting
             (None, None) => None,
         }
     })
+}
+
+/// The file's layers, highest first: the selected profile's table, then the top level.
+fn layers<'a>(
+    file: &'a FileSettings,
+    profile: Option<&Sourced<String>>,
+    config: &ConfigLocation,
+    file_use: FileUse,
+) -> Result<Vec<Layer<'a>>> {
+    let table = match profile {
+        Some(name) if file_use == FileUse::Read => find_profile(file, &name.value, config)?,
+        Some(name) => file.profiles.as_ref().and_then(|p| p.get(&name.value)),
+        None => None,
+    };
+    Ok(table
+        .zip(profile)
+        .map(|(t, name)| (t, Source::Profile(name.value.clone())))
+        .into_iter()
+        .chain([(file, Source::File)])
+        .collect())
 }
 
 /// The selected profile's table; one missing from the file is an error listing those there.
