@@ -23,5 +23,5 @@ pub use commands::run;
 pub use error::{Exit, Failure};
 pub use model::dates::{parse_date, parse_last, DayRange, DaySpec};
 pub use model::{Column, Endpoint, Number, SocialMetric};
-pub use output::interrupt;
+pub use output::{diag, interrupt};
 pub use settings::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};

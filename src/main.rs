@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use chain_metrics::{Exit, Failure};
+use chain_metrics::{diag, Exit, Failure};
 
 fn main() -> ExitCode {
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
@@ -10,9 +10,9 @@ fn main() -> ExitCode {
     let cli = <chain_metrics::Cli as clap::Parser>::parse();
     if let Err(e) = chain_metrics::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
-        eprintln!(
+        diag::line(&format!(
             "warning: cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file"
-        );
+        ));
     }
     match chain_metrics::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -38,16 +38,16 @@ fn report(err: &anyhow::Error) -> ExitCode {
     }
     let code = match err.downcast_ref::<Failure>() {
         Some(failure) => {
-            eprintln!("error: {}", failure.message);
+            diag::line(&format!("error: {}", failure.message));
             if let Some(hint) = &failure.hint {
-                eprintln!("hint: {hint}");
+                diag::line(&format!("hint: {hint}"));
             }
             failure.exit
         }
         None => {
-            eprintln!("error: {err:#}");
-            eprintln!(
-                "hint: this is a bug in chain-metrics; please report it with the command you ran"
+            diag::line(&format!("error: {err:#}"));
+            diag::line(
+                "hint: this is a bug in chain-metrics; please report it with the command you ran",
             );
             Exit::Internal
         }

@@ -11,6 +11,7 @@ mod sandbox;
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::error::Failure;
 use crate::model::{Endpoint, SocialMetric};
+use crate::output::diag;
 use crate::settings::{FileUse, Settings};
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -93,15 +94,15 @@ pub(crate) fn client(
 
 /// `--verbose`: the client's request lines on stderr, marked with `*`.
 pub(crate) fn trace(settings: &Settings) -> Option<crate::client::Trace> {
-    settings
-        .verbose
-        .then(|| std::sync::Arc::new(|line: &str| eprintln!("* {line}")) as crate::client::Trace)
+    settings.verbose.then(|| {
+        std::sync::Arc::new(|line: &str| diag::line(&format!("* {line}"))) as crate::client::Trace
+    })
 }
 
 /// A line on stderr for people, unless `--quiet`.
 pub(crate) fn note(settings: &Settings, line: &str) {
     if !settings.quiet {
-        eprintln!("{line}");
+        diag::line(line);
     }
 }
 

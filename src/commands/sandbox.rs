@@ -31,9 +31,10 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
         log: !settings.quiet,
     };
     let ready = |url: &str| {
-        // The URL alone on stdout, for scripts and tests; the rest is for people.
-        println!("{url}");
-        let _ = io::stdout().flush();
+        // The URL alone on stdout, for scripts and tests; the rest is for people. A stdout that
+        // cannot take it (closed, /dev/full) does not stop the service: the note below names it.
+        let mut out = io::stdout().lock();
+        let _ = writeln!(out, "{url}").and_then(|()| out.flush());
         note(&settings, &format!("chain-metrics sandbox: serving SERVICE.md on {url} with synthetic data; Ctrl-C stops it"));
         if generated {
             note(

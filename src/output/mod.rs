@@ -2,6 +2,7 @@
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
 pub mod atomic;
+pub mod diag;
 pub mod interrupt;
 pub mod merge;
 pub mod progress;

@@ -75,7 +75,7 @@ impl ServiceState {
 
     fn log(&self, line: &str) {
         if self.behaviour.log {
-            eprintln!("sandbox: {line}");
+            crate::output::diag::line(&format!("sandbox: {line}"));
         }
     }
 }
