@@ -1,11 +1,9 @@
 //! auth login, status and logout end to end: the real binary, real config files, and the
 //! sandbox or a scripted server on loopback checking the key.
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 
-use common::{Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{Env, Reply, Sandbox, Stub, KEY};
 
 fn mode(path: &std::path::Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777

@@ -2,12 +2,11 @@
 //! should: the shell runs the script, the script runs the real binary found on PATH.
 //!
 //! bash: the function `complete -p chain-metrics` names is called the way readline calls it.
-//! zsh: an interactive zsh under zpty gets the line and a TAB (tests/shells/complete.zsh), with
+//! zsh: an interactive zsh under zpty gets the line and a TAB (tests/integration/shells/complete.zsh), with
 //! the script installed in $fpath as `_chain-metrics`, the first TAB of the session.
 //! fish: `complete -C LINE`, fish's own "what would TAB offer here".
 
-mod common;
-
+use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -87,7 +86,7 @@ fn complete(shell: Shell, home: &Path, line: &str) -> Vec<String> {
     let mut command = match shell {
         Shell::Bash => {
             let mut c = Command::new("bash");
-            c.arg(repo().join("tests/shells/complete.bash"))
+            c.arg(repo().join("tests/integration/shells/complete.bash"))
                 .arg(completions.join("chain-metrics.bash"));
             c
         }
@@ -95,7 +94,7 @@ fn complete(shell: Shell, home: &Path, line: &str) -> Vec<String> {
         Shell::Zsh => {
             let mut c = Command::new("timeout");
             c.args(["120", "zsh", "-f"])
-                .arg(repo().join("tests/shells/complete.zsh"))
+                .arg(repo().join("tests/integration/shells/complete.zsh"))
                 .arg(&completions);
             c
         }
@@ -106,7 +105,7 @@ fn complete(shell: Shell, home: &Path, line: &str) -> Vec<String> {
             c
         }
     };
-    let bin_dir = common::binary().parent().unwrap().to_owned();
+    let bin_dir = support::binary().parent().unwrap().to_owned();
     let path = std::env::join_paths(
         std::iter::once(bin_dir).chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
     )
@@ -122,7 +121,7 @@ fn complete(shell: Shell, home: &Path, line: &str) -> Vec<String> {
         .unwrap_or_else(|e| panic!("cannot run {shell:?} (installed by .ci/run): {e}"));
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    common::check_output(&format!("{shell:?}: {line}<TAB>"), &stdout, &stderr);
+    support::check_output(&format!("{shell:?}: {line}<TAB>"), &stdout, &stderr);
     assert!(
         output.status.success(),
         "{shell:?} failed on {line:?} ({}): {stdout}{stderr}",

@@ -1,9 +1,7 @@
 //! Every output format, long and `--wide`, with exact expected output; `--summary`,
 //! `--no-header` and the chart at a fixed width.
 
-mod common;
-
-use common::{Env, Reply, Sandbox, Stub};
+use crate::support::{Env, Reply, Sandbox, Stub};
 
 const FEES_TWO_CHAINS: [&str; 7] = [
     "fees",

@@ -1,12 +1,9 @@
 //! `--merge`: upserts by (date, chain) or by date, number texts kept, refusals with exit 9 that
 //! leave the file byte-identical.
 
-mod common;
-#[path = "common/files.rs"]
-mod files;
-
-use common::{Env, Sandbox};
-use files::{names, read, write};
+use crate::support;
+use crate::support::files::{names, read, write};
+use crate::support::{Env, Sandbox};
 
 #[test]
 fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
@@ -215,12 +212,12 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
 #[test]
 fn a_fresh_gap_never_erases_a_stored_value() {
     // ARBITRUM has no record this time: its stored 3 stays, ETHEREUM's value is revised.
-    let stub = common::Stub::start(|seen| {
+    let stub = support::Stub::start(|seen| {
         let body = match seen.body.contains("ETHEREUM") {
             true => r#"[{"date":"2024-01-02","fees":9}]"#,
             false => "[]",
         };
-        common::Reply::json(200, body)
+        support::Reply::json(200, body)
     });
     let env = Env::with_service(&stub.url);
     write(&env, "wide.csv", "date,ETHEREUM,ARBITRUM\n2024-01-02,2,3\n");
@@ -247,7 +244,7 @@ fn a_fresh_gap_never_erases_a_stored_value() {
 
 #[test]
 fn other_columns_are_refused_before_any_request() {
-    let stub = common::Stub::always(common::Reply::json(200, "[]"));
+    let stub = support::Stub::always(support::Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
     write(&env, "fees.csv", "date,fees\n2024-01-01,1\n");
     let run = env.run(&[

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::common::Env;
+use super::Env;
 
 /// The names in a folder, sorted: a temp file left behind would show here.
 pub fn names(folder: &Path) -> Vec<String> {

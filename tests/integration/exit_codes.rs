@@ -1,12 +1,11 @@
 //! Every exit code of CLI.md §5 that the query commands can give, with its exact error line.
 
-mod common;
-
-use common::{Env, Reply, Sandbox, Stub, KEY};
+use crate::support;
+use crate::support::{Env, Reply, Sandbox, Stub, KEY};
 
 const DAYS: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-02"];
 
-fn fees(env: &Env, extra: &[&str]) -> common::Run {
+fn fees(env: &Env, extra: &[&str]) -> support::Run {
     env.run(&[&["fees", "-c", "eth"], &DAYS[..], extra].concat())
 }
 
@@ -296,7 +295,7 @@ fn an_unwritable_stdout_exits_9() {
         )
         .output()
         .unwrap();
-    common::check_output(
+    support::check_output(
         "fees > /dev/full",
         &String::from_utf8_lossy(&output.stdout),
         &String::from_utf8_lossy(&output.stderr),

@@ -1,10 +1,9 @@
 //! `--raw`, `--dry-run`, progress on a terminal only, and the usage errors of CLI.md §1.
 
-mod common;
-
+use crate::support;
 use std::process::Command;
 
-use common::{Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{Env, Reply, Sandbox, Stub, KEY};
 
 #[test]
 fn raw_prints_the_body_byte_for_byte() {
@@ -137,7 +136,7 @@ fn with_stderr_on_a_terminal(url: &str, args: &str) -> String {
     let home = tempfile::tempdir().unwrap();
     let command = format!(
         "'{}' {args} > '{}/out.csv'",
-        common::binary().display(),
+        support::binary().display(),
         home.path().display()
     );
     let out = Command::new("script")
@@ -150,7 +149,7 @@ fn with_stderr_on_a_terminal(url: &str, args: &str) -> String {
         .output()
         .expect("script (util-linux) is installed");
     let shown = String::from_utf8_lossy(&out.stdout).into_owned();
-    common::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
+    support::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "{out:?}");
     shown
 }
@@ -211,7 +210,7 @@ fn usage_errors_are_exit_2_before_any_request() {
 
 #[test]
 fn raw_is_one_request_so_it_refuses_chunk_days() {
-    let run = common::Env::with_service("http://127.0.0.1:9").run(&[
+    let run = support::Env::with_service("http://127.0.0.1:9").run(&[
         "fees",
         "-c",
         "eth",

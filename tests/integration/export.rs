@@ -1,12 +1,9 @@
 //! `--output`: atomic files, the format from the extension, and the old file kept whole when a
 //! fetch fails or the run is killed, with no temp file left behind.
 
-mod common;
-#[path = "common/files.rs"]
-mod files;
-
-use common::{Env, Reply, Sandbox, Stub};
-use files::{names, read, write};
+use crate::support;
+use crate::support::files::{names, read, write};
+use crate::support::{Env, Reply, Sandbox, Stub};
 
 #[test]
 fn output_writes_a_new_file_in_the_format_of_its_extension() {
@@ -200,7 +197,7 @@ fn a_run_killed_while_fetching_leaves_the_old_file_and_no_temp_file() {
     child.kill().unwrap();
     child.wait().unwrap();
     // Its stdout and stderr went to /dev/null: nothing it printed can hold the key.
-    common::check_output("fees --merge (killed)", "", "");
+    support::check_output("fees --merge (killed)", "", "");
     *gate.0.lock().unwrap() = true;
     gate.1.notify_all();
     assert_eq!(read(&env, "fees.csv"), old);

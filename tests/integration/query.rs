@@ -1,10 +1,9 @@
 //! fees, users, social and chains end to end: the real binary against the sandbox and scripted
 //! servers on loopback, with exact expected output per format.
 
-mod common;
-
+use crate::support;
+use crate::support::{Env, Reply, Sandbox, Stub};
 use chrono::{Days, Utc};
-use common::{Env, Reply, Sandbox, Stub};
 
 #[test]
 fn fees_csv_for_one_chain() {
@@ -386,7 +385,7 @@ fn a_closed_pipe_ends_quietly_with_success() {
 
 /// Runs the binary with stdout on a pseudo-terminal (util-linux `script`), returning what it printed.
 fn on_terminal(env: &Env, args: &str) -> String {
-    let command = format!("'{}' {args}", common::binary().display());
+    let command = format!("'{}' {args}", support::binary().display());
     let out = env
         .command()
         .get_envs()
@@ -401,7 +400,7 @@ fn on_terminal(env: &Env, args: &str) -> String {
         .output()
         .unwrap();
     let shown = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
-    common::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
+    support::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
     shown
 }
 

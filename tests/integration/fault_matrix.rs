@@ -2,9 +2,7 @@
 //! asserting the exit code, the first error line, the attempts the sandbox saw, and that
 //! nothing partial reached the output.
 
-mod common;
-
-use common::{Env, Sandbox};
+use crate::support::{Env, Sandbox};
 
 /// A command family: its arguments, its endpoint path, and its value in the last record of
 /// 2024-01-01..2024-01-03 for ETHEREUM with the field the wrong-type fault turns into a string.

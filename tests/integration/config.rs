@@ -1,12 +1,10 @@
 //! config path, show, get, set and unset end to end: real files, their modes, comments kept,
 //! bad values refused with the file untouched.
 
-mod common;
-
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use common::{Env, KEY};
+use crate::support::{Env, KEY};
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()

@@ -1,23 +1,25 @@
 //! The API key never shows: in `--verbose` traces, errors, help, config errors, and in the
 //! recorded output of every run of every integration test.
 
-mod common;
-
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use crate::support::{transcripts_dir, Env, Reply, Sandbox, Stub, KEY};
 use clap::CommandFactory;
-use common::{transcripts_dir, Env, Reply, Sandbox, Stub, KEY};
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
 
-/// Every way a test runs the binary goes through tests/common, which checks and records each
-/// output; a test file spawning it another way must hand what it printed to `check_output`.
+/// Every way a test runs the binary goes through tests/integration/support, which checks and
+/// records each output; a test file spawning it another way must hand what it printed to
+/// `check_output`.
 #[test]
-fn only_tests_common_runs_the_binary() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+fn only_support_runs_the_binary() {
+    let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let mut offenders = Vec::new();
-    for entry in std::fs::read_dir(&dir).unwrap() {
+    let files = [tests.clone(), tests.join("integration")]
+        .into_iter()
+        .flat_map(|dir| std::fs::read_dir(dir).unwrap());
+    for entry in files {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "rs") {
             let text = std::fs::read_to_string(&path).unwrap();
@@ -35,7 +37,7 @@ fn only_tests_common_runs_the_binary() {
     }
     assert!(
         offenders.is_empty(),
-        "run the binary through common::Env::run / run_with_stdin, or pass what it printed to common::check_output (they check every output for the key): {offenders:?}"
+        "run the binary through support::Env::run / run_with_stdin, or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
     );
 }
 

@@ -1,9 +1,7 @@
 //! `report`: the three metrics joined per (date, chain), and output identical whatever the
 //! order its concurrent requests finish in.
 
-mod common;
-
-use common::{Env, Reply, Sandbox, Stub};
+use crate::support::{Env, Reply, Sandbox, Stub};
 
 #[test]
 fn report_joins_fees_users_and_social_per_date() {

@@ -1,12 +1,11 @@
 //! Where settings come from: flag, environment, profile, config top level, default — in that order.
 
-mod common;
-
-use common::{Env, Reply, Stub, KEY};
+use crate::support;
+use crate::support::{Env, Reply, Stub, KEY};
 
 const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
 
-fn fees(env: &Env, extra: &[&str]) -> common::Run {
+fn fees(env: &Env, extra: &[&str]) -> support::Run {
     env.run(
         &[
             extra,

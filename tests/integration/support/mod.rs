@@ -2,6 +2,8 @@
 //! and a scripted HTTP server for answers the sandbox never gives. All on 127.0.0.1.
 #![allow(dead_code)]
 
+pub mod files;
+
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
@@ -224,7 +226,7 @@ fn wait_for_echo_off(master: std::os::unix::io::RawFd) {
 }
 
 /// Where every test binary writes the transcript of what the binary printed, one file per
-/// test binary; tests/leaks.rs scans them all for the key.
+/// test binary; leaks.rs scans them all for the key.
 pub fn transcripts_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("transcripts")
 }

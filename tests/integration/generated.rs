@@ -1,14 +1,12 @@
 //! completions/ and man/ are exactly what the code generates, and the man pages are lint-clean.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::support::Env;
 use chain_metrics::completion::{self, Shell};
 use clap::ValueEnum;
-use common::Env;
 
 const REGENERATE: &str = "cargo run --example generate";
 

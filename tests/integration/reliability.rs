@@ -1,11 +1,10 @@
 //! Timeouts, retries, long ranges in windows, strict bodies and interruption, end to end: the
 //! real binary against the sandbox (with faults) and scripted servers on loopback.
 
-mod common;
-
+use crate::support;
 use std::time::{Duration, Instant};
 
-use common::{Env, Reply, Sandbox, Stub};
+use crate::support::{Env, Reply, Sandbox, Stub};
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-03"];
 const FEES: &str = "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n2024-01-03,821920.42\n";
@@ -301,7 +300,7 @@ fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
         String::from_utf8_lossy(&done.stdout).into_owned(),
         String::from_utf8_lossy(&done.stderr).into_owned(),
     );
-    common::check_output(&format!("{args:?} (kill {signal})"), &stdout, &stderr);
+    support::check_output(&format!("{args:?} (kill {signal})"), &stdout, &stderr);
     assert_eq!(stdout, "", "no partial output");
     if let Some(name) = output {
         assert_eq!(

@@ -1,13 +1,11 @@
 //! Help text: short enough, ending in examples that really run, and the README's usage block and
 //! exit-code table in step with `--help` and the man page.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::support::{Env, Sandbox};
 use clap::{CommandFactory, Parser};
-use common::{Env, Sandbox};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -105,7 +103,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
             );
             assert!(parsed.is_ok(), "{example:?}: {}", parsed.unwrap_err());
             // The sandbox serves until stopped, and login waits for a key typed or piped in
-            // (tests/auth.rs runs it): parsing is all an example of them can show here.
+            // (auth.rs runs it): parsing is all an example of them can show here.
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             if words.first() == Some(&"sandbox") || words.starts_with(&["auth", "login"]) {
                 continue;
