@@ -20,7 +20,7 @@ fn env_for(url: &str) -> Env {
 fn login_reads_stdin_checks_the_key_and_stores_it_in_a_private_file() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);
-    let run = env.run_with_stdin(&["auth", "login"], Some(&format!("{KEY}\n")));
+    let run = env.cmd(&["auth", "login"]).stdin(&format!("{KEY}\n")).run();
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(run.stdout, "");
     let path = env.config_path();
@@ -47,7 +47,7 @@ fn login_on_a_terminal_asks_with_a_hidden_prompt() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);
     let prompt = "API key (input hidden): ";
-    let run = env.run_on_terminal(&["auth", "login"], prompt, KEY);
+    let run = env.cmd(&["auth", "login"]).typing(prompt, KEY).run();
     assert_eq!(run.code, 0, "{run:?}");
     // Line ends on a terminal are \r\n; a trailing blank line comes and goes with timing.
     assert_eq!(
@@ -67,7 +67,10 @@ fn login_on_a_terminal_asks_with_a_hidden_prompt() {
 fn a_rejected_key_exits_4_and_is_not_stored() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);
-    let run = env.run_with_stdin(&["auth", "login"], Some("not-the-right-key-0000\n"));
+    let run = env
+        .cmd(&["auth", "login"])
+        .stdin("not-the-right-key-0000\n")
+        .run();
     assert_eq!(run.code, 4, "{run:?}");
     assert_eq!(
         run.stderr,
@@ -78,7 +81,10 @@ fn a_rejected_key_exits_4_and_is_not_stored() {
     // An existing file stays byte for byte as it was.
     let before = "# mine\ntimeout = 5 # slow link\n";
     env.write_config(before);
-    let run = env.run_with_stdin(&["auth", "login"], Some("not-the-right-key-0000\n"));
+    let run = env
+        .cmd(&["auth", "login"])
+        .stdin("not-the-right-key-0000\n")
+        .run();
     assert_eq!(run.code, 4, "{run:?}");
     assert_eq!(std::fs::read_to_string(env.config_path()).unwrap(), before);
 }
@@ -87,7 +93,10 @@ fn a_rejected_key_exits_4_and_is_not_stored() {
 fn the_check_is_one_day_of_ethereum_fees_with_the_key_in_its_header() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = env_for(&stub.url);
-    let run = env.run_with_stdin(&["auth", "login"], Some(&format!("  {KEY}  \n")));
+    let run = env
+        .cmd(&["auth", "login"])
+        .stdin(&format!("  {KEY}  \n"))
+        .run();
     assert_eq!(run.code, 0, "{run:?}");
     let seen = stub.seen();
     assert_eq!(seen.len(), 1);
@@ -111,7 +120,7 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
     .unwrap();
     let args = ["--config", file.to_str().unwrap(), "--profile", "ci"];
     let login = [&args[..], &["auth", "login", "--no-verify"]].concat();
-    let run = env.run_with_stdin(&login, Some(&format!("{KEY}\n")));
+    let run = env.cmd(&login).stdin(&format!("{KEY}\n")).run();
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stderr,
@@ -130,10 +139,10 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
     let mut env2 = Env::new();
     env2.set("CHAIN_METRICS_CONFIG", file.to_str().unwrap());
     env2.set("CHAIN_METRICS_PROFILE", "nightly");
-    let run = env2.run_with_stdin(
-        &["auth", "login", "--no-verify"],
-        Some("nightly-key-1234abcd\n"),
-    );
+    let run = env2
+        .cmd(&["auth", "login", "--no-verify"])
+        .stdin("nightly-key-1234abcd\n")
+        .run();
     assert_eq!(run.code, 0, "{run:?}");
     assert!(std::fs::read_to_string(&file)
         .unwrap()
@@ -143,13 +152,13 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
 #[test]
 fn login_without_a_key_or_a_service_says_what_to_do() {
     let env = Env::new();
-    let run = env.run_with_stdin(&["auth", "login"], Some("\n"));
+    let run = env.cmd(&["auth", "login"]).stdin("\n").run();
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(
         run.stderr,
         "error: no API key was given\nhint: type it at the prompt, or pipe it in: printf '%s\\n' \"$KEY\" | chain-metrics auth login\n"
     );
-    let run = env.run_with_stdin(&["auth", "login"], Some(&format!("{KEY}\n")));
+    let run = env.cmd(&["auth", "login"]).stdin(&format!("{KEY}\n")).run();
     assert_eq!(run.code, 3, "{run:?}");
     assert_eq!(run.error_line(), "error: no service address is set");
     assert_eq!(
@@ -167,10 +176,10 @@ fn login_when_the_service_cannot_be_reached_stores_nothing() {
         .unwrap()
         .port();
     let env = env_for(&format!("http://127.0.0.1:{port}"));
-    let run = env.run_with_stdin(
-        &["--retries", "0", "auth", "login"],
-        Some(&format!("{KEY}\n")),
-    );
+    let run = env
+        .cmd(&["--retries", "0", "auth", "login"])
+        .stdin(&format!("{KEY}\n"))
+        .run();
     assert_eq!(run.code, 7, "{run:?}");
     assert!(
         run.error_line().ends_with("; the key was not stored"),

@@ -1,11 +1,10 @@
 //! Every exit code of CLI.md §5 that the query commands can give, with its exact error line.
 
-use crate::support;
-use crate::support::{Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{Env, Reply, Run, Sandbox, Stub, KEY};
 
 const DAYS: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-02"];
 
-fn fees(env: &Env, extra: &[&str]) -> support::Run {
+fn fees(env: &Env, extra: &[&str]) -> Run {
     env.run(&[&["fees", "-c", "eth"], &DAYS[..], extra].concat())
 }
 
@@ -284,25 +283,13 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
 fn an_unwritable_stdout_exits_9() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
-    let output = env
-        .command()
-        .args([&["fees", "-c", "eth"], &DAYS[..]].concat())
-        .stdout(
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open("/dev/full")
-                .unwrap(),
-        )
-        .output()
-        .unwrap();
-    support::check_output(
-        "fees > /dev/full",
-        &String::from_utf8_lossy(&output.stdout),
-        &String::from_utf8_lossy(&output.stderr),
-    );
-    assert_eq!(output.status.code(), Some(9));
+    let run = env
+        .cmd(&[&["fees", "-c", "eth"], &DAYS[..]].concat())
+        .stdout_to("/dev/full")
+        .run();
+    assert_eq!(run.code, 9);
     assert_eq!(
-        String::from_utf8_lossy(&output.stderr),
+        run.stderr,
         "error: cannot write to stdout: No space left on device (os error 28)\n"
     );
 }

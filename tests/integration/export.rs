@@ -1,7 +1,6 @@
 //! `--output`: atomic files, the format from the extension, and the old file kept whole when a
 //! fetch fails or the run is killed, with no temp file left behind.
 
-use crate::support;
 use crate::support::files::{names, read, write};
 use crate::support::{Env, Reply, Sandbox, Stub};
 
@@ -182,22 +181,16 @@ fn a_run_killed_while_fetching_leaves_the_old_file_and_no_temp_file() {
     let env = Env::with_service(&stub.url);
     let old = "date,fees\n2024-01-01,1\n";
     write(&env, "fees.csv", old);
-    let mut child = env
-        .command()
-        .args([
+    let mut running = env
+        .cmd(&[
             "fees", "-c", "eth", "--last", "3", "-o", "fees.csv", "--merge",
         ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        .spawn();
     while stub.seen().is_empty() {
         std::thread::yield_now();
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    // Its stdout and stderr went to /dev/null: nothing it printed can hold the key.
-    support::check_output("fees --merge (killed)", "", "");
+    running.child.kill().unwrap();
+    running.finish();
     *gate.0.lock().unwrap() = true;
     gate.1.notify_all();
     assert_eq!(read(&env, "fees.csv"), old);

@@ -1,8 +1,5 @@
 //! `--raw`, `--dry-run`, progress on a terminal only, and the usage errors of CLI.md §1.
 
-use crate::support;
-use std::process::Command;
-
 use crate::support::{Env, Reply, Sandbox, Stub, KEY};
 
 #[test]
@@ -66,18 +63,10 @@ fn dry_run_prints_curl_lines_that_bash_runs_as_printed_and_sends_nothing() {
     assert_eq!(run.stdout, line("ETHEREUM") + &line("OPTIMISM"));
     assert!(stub.seen().is_empty(), "--dry-run sent a request");
 
-    let curl = Command::new("bash")
-        .args(["-c", run.stdout.lines().next().unwrap()])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap())
-        .env("CHAIN_METRICS_API_KEY", KEY)
-        .output()
-        .expect("bash runs");
-    assert_eq!(
-        String::from_utf8_lossy(&curl.stdout),
-        r#"{"data":[]}"#,
-        "{curl:?}"
-    );
+    let mut shell = Env::new();
+    shell.set("CHAIN_METRICS_API_KEY", KEY);
+    let curl = shell.run_shell(run.stdout.lines().next().unwrap());
+    assert_eq!(curl.stdout, r#"{"data":[]}"#, "{curl:?}");
     // What curl sent is what chain-metrics itself sends.
     env.set("CHAIN_METRICS_API_KEY", KEY);
     let real = env.run(&[
@@ -131,27 +120,17 @@ fn dry_run_follows_the_method_setting() {
     );
 }
 
-/// Runs the binary with stderr on a pseudo-terminal (through `script`) and stdout in a file.
+/// Runs the binary with stderr on a pseudo-terminal and stdout in a file: what the terminal showed.
 fn with_stderr_on_a_terminal(url: &str, args: &str) -> String {
-    let home = tempfile::tempdir().unwrap();
-    let command = format!(
-        "'{}' {args} > '{}/out.csv'",
-        support::binary().display(),
-        home.path().display()
-    );
-    let out = Command::new("script")
-        .args(["-qec", &command, "/dev/null"])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap())
-        .env("HOME", home.path())
-        .env("CHAIN_METRICS_BASE_URL", url)
-        .env("CHAIN_METRICS_API_KEY", KEY)
-        .output()
-        .expect("script (util-linux) is installed");
-    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
-    support::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "{out:?}");
-    shown
+    let env = Env::with_service(url);
+    let args: Vec<&str> = args.split(' ').collect();
+    let run = env
+        .cmd(&args)
+        .stdout_to(env.home.path().join("out.csv"))
+        .on_terminal()
+        .run();
+    assert_eq!(run.code, 0, "{run:?}");
+    run.stdout
 }
 
 #[test]
@@ -210,7 +189,7 @@ fn usage_errors_are_exit_2_before_any_request() {
 
 #[test]
 fn raw_is_one_request_so_it_refuses_chunk_days() {
-    let run = support::Env::with_service("http://127.0.0.1:9").run(&[
+    let run = Env::with_service("http://127.0.0.1:9").run(&[
         "fees",
         "-c",
         "eth",

@@ -37,7 +37,7 @@ fn only_support_runs_the_binary() {
     }
     assert!(
         offenders.is_empty(),
-        "run the binary through support::Env::run / run_with_stdin, or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
+        "run the binary through support::Env (run, cmd), or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
     );
 }
 

@@ -1,9 +1,8 @@
 //! `--merge`: upserts by (date, chain) or by date, number texts kept, refusals with exit 9 that
 //! leave the file byte-identical.
 
-use crate::support;
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Sandbox};
+use crate::support::{Env, Reply, Sandbox, Stub};
 
 #[test]
 fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
@@ -212,12 +211,12 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
 #[test]
 fn a_fresh_gap_never_erases_a_stored_value() {
     // ARBITRUM has no record this time: its stored 3 stays, ETHEREUM's value is revised.
-    let stub = support::Stub::start(|seen| {
+    let stub = Stub::start(|seen| {
         let body = match seen.body.contains("ETHEREUM") {
             true => r#"[{"date":"2024-01-02","fees":9}]"#,
             false => "[]",
         };
-        support::Reply::json(200, body)
+        Reply::json(200, body)
     });
     let env = Env::with_service(&stub.url);
     write(&env, "wide.csv", "date,ETHEREUM,ARBITRUM\n2024-01-02,2,3\n");
@@ -244,7 +243,7 @@ fn a_fresh_gap_never_erases_a_stored_value() {
 
 #[test]
 fn other_columns_are_refused_before_any_request() {
-    let stub = support::Stub::always(support::Reply::json(200, "[]"));
+    let stub = Stub::always(Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
     write(&env, "fees.csv", "date,fees\n2024-01-01,1\n");
     let run = env.run(&[

@@ -1,7 +1,6 @@
 //! fees, users, social and chains end to end: the real binary against the sandbox and scripted
 //! servers on loopback, with exact expected output per format.
 
-use crate::support;
 use crate::support::{Env, Reply, Sandbox, Stub};
 use chrono::{Days, Utc};
 
@@ -383,25 +382,14 @@ fn a_closed_pipe_ends_quietly_with_success() {
     assert_eq!(run.stderr, "");
 }
 
-/// Runs the binary with stdout on a pseudo-terminal (util-linux `script`), returning what it printed.
+/// Runs the binary on a pseudo-terminal, returning what it showed with `\n` line ends.
 fn on_terminal(env: &Env, args: &str) -> String {
-    let command = format!("'{}' {args}", support::binary().display());
-    let out = env
-        .command()
-        .get_envs()
-        .fold(
-            std::process::Command::new("script").env_clear(),
-            |c, (k, v)| match v {
-                Some(v) => c.env(k, v),
-                None => c,
-            },
-        )
-        .args(["-qec", &command, "/dev/null"])
-        .output()
-        .unwrap();
-    let shown = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
-    support::check_output(&command, &shown, &String::from_utf8_lossy(&out.stderr));
-    shown
+    let args: Vec<&str> = args.split(' ').collect();
+    env.cmd(&args)
+        .on_terminal()
+        .run()
+        .stdout
+        .replace("\r\n", "\n")
 }
 
 #[test]

@@ -1,10 +1,9 @@
 //! Timeouts, retries, long ranges in windows, strict bodies and interruption, end to end: the
 //! real binary against the sandbox (with faults) and scripted servers on loopback.
 
-use crate::support;
 use std::time::{Duration, Instant};
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{Env, Reply, Run, Sandbox, Stub};
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-03"];
 const FEES: &str = "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n2024-01-03,821920.42\n";
@@ -277,13 +276,7 @@ fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
         std::fs::write(env.home.path().join(name), old).unwrap();
         args.extend(["--output", name, "--merge"]);
     }
-    let child = env
-        .command()
-        .args(&args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let running = env.cmd(&args).spawn();
     let deadline = Instant::now() + Duration::from_secs(30);
     while sandbox.attempts() == 0 {
         assert!(Instant::now() < deadline, "the request never arrived");
@@ -291,16 +284,15 @@ fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
     }
     // bash's builtin kill: no procps needed.
     let status = std::process::Command::new("bash")
-        .args(["-c", &format!("kill {signal} {}", child.id())])
+        .args(["-c", &format!("kill {signal} {}", running.child.id())])
         .status()
         .unwrap();
     assert!(status.success());
-    let done = child.wait_with_output().unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&done.stdout).into_owned(),
-        String::from_utf8_lossy(&done.stderr).into_owned(),
-    );
-    support::check_output(&format!("{args:?} (kill {signal})"), &stdout, &stderr);
+    let Run {
+        code,
+        stdout,
+        stderr,
+    } = running.finish();
     assert_eq!(stdout, "", "no partial output");
     if let Some(name) = output {
         assert_eq!(
@@ -315,7 +307,7 @@ fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
         files.sort();
         assert_eq!(files, [name], "no temp file is left beside the output");
     }
-    (done.status.code().unwrap_or(-1), stderr)
+    (code, stderr)
 }
 
 #[test]

@@ -1,8 +1,7 @@
 //! The sandbox as a service: SERVICE.md's endpoints, methods, key check, errors and includes,
 //! spoken to over plain HTTP.
 
-use crate::support;
-use crate::support::{Sandbox, KEY};
+use crate::support::{check_output, Env, Sandbox, KEY};
 use reqwest::blocking::Client;
 
 fn call(
@@ -161,13 +160,10 @@ fn fail_rate_one_always_fails_with_500() {
 #[test]
 fn prints_its_url_and_says_the_data_is_synthetic() {
     use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(support::binary())
-        .env_clear()
-        .args(["sandbox", "--listen", "127.0.0.1:0", "--key", KEY])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut running = Env::new()
+        .cmd(&["sandbox", "--listen", "127.0.0.1:0", "--key", KEY])
+        .spawn();
+    let child = &mut running.child;
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     let mut note = String::new();
     stderr.read_line(&mut note).unwrap();
@@ -181,5 +177,5 @@ fn prints_its_url_and_says_the_data_is_synthetic() {
     assert_eq!(note, format!("chain-metrics sandbox: serving SERVICE.md on {} with synthetic data; Ctrl-C stops it\n", url.trim()));
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-    support::check_output("sandbox --key KEY", &url, &format!("{note}{rest}"));
+    check_output("sandbox --key KEY", &url, &format!("{note}{rest}"));
 }

@@ -1,11 +1,10 @@
 //! Where settings come from: flag, environment, profile, config top level, default — in that order.
 
-use crate::support;
-use crate::support::{Env, Reply, Stub, KEY};
+use crate::support::{Env, Reply, Run, Stub, KEY};
 
 const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
 
-fn fees(env: &Env, extra: &[&str]) -> support::Run {
+fn fees(env: &Env, extra: &[&str]) -> Run {
     env.run(
         &[
             extra,

@@ -1,11 +1,10 @@
 //! What goes on the wire: method, headers, body, base URL prefixes, the 405 fallback, redirects.
 
-use crate::support;
-use crate::support::{Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{Env, Reply, Run, Sandbox, Stub, KEY};
 
 const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
 
-fn fees(env: &Env, chains: &str, extra: &[&str]) -> support::Run {
+fn fees(env: &Env, chains: &str, extra: &[&str]) -> Run {
     env.run(
         &[
             &[

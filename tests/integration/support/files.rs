@@ -1,5 +1,4 @@
 //! Test support for tests that write files: reading, writing and listing a test's folder.
-#![allow(dead_code)]
 
 use std::path::Path;
 
