@@ -21,4 +21,5 @@ mod reliability;
 mod report;
 mod sandbox;
 mod settings;
+mod snapshots;
 mod wire;

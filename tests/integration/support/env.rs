@@ -34,8 +34,13 @@ impl Run {
 
 impl Env {
     pub fn new() -> Env {
+        Env::in_home(tempfile::tempdir().unwrap())
+    }
+
+    /// An environment whose HOME is `home`.
+    pub fn in_home(home: tempfile::TempDir) -> Env {
         Env {
-            home: tempfile::tempdir().unwrap(),
+            home,
             vars: Vec::new(),
         }
     }

@@ -5,6 +5,7 @@
 mod env;
 pub mod files;
 mod servers;
+mod snapshot;
 mod terminal;
 mod transcript;
 
@@ -12,6 +13,7 @@ use std::path::PathBuf;
 
 pub use env::{Env, Run};
 pub use servers::{Reply, Sandbox, Stub};
+pub use snapshot::{assert_snapshot, check_snapshot, snapshots_dir};
 pub use transcript::{check_output, transcripts_dir};
 
 /// The key every test uses; no output may ever contain it.
