@@ -3,14 +3,16 @@
 //!
 //! bash: the function `complete -p chain-metrics` names is called the way readline calls it.
 //! zsh: an interactive zsh under zpty gets the line and a TAB (shells/complete.zsh), with
-//! the script installed in $fpath as `_chain-metrics`, the first TAB of the session.
+//! the script installed in $fpath as `_chain-metrics`, the first TAB of the session. Its
+//! compinit reads a dump of $fpath made once per test run (`zsh_dump`), as a user's does.
 //! fish: `complete -C LINE`, fish's own "what would TAB offer here".
 //!
 //! Each line is its own test in each shell's module: a zsh session takes a while to start, so
 //! the cases run in parallel rather than one after the other.
 
 use std::ffi::OsStr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use crate::support::Env;
 
@@ -39,6 +41,34 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// compinit's dump of the completion functions in `completions/` and zsh's own $fpath, made
+/// afresh once per test run (from the scripts as they are now), then read by every zsh: a
+/// scan of $fpath takes most of a zsh's start, and the cases run side by side.
+fn zsh_dump() -> &'static Path {
+    static DUMP: OnceLock<PathBuf> = OnceLock::new();
+    DUMP.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        let dump = dir.join("zcompdump");
+        // Made beside it, then renamed: a zsh of another test run never reads half a dump.
+        let fresh = dir.join(format!("zcompdump.{}", std::process::id()));
+        let script = "fpath=($1 $fpath); autoload -U compinit && compinit -u -d $2";
+        let run = Env::new().run_program(
+            "zsh",
+            &[
+                "-f".as_ref(),
+                "-c".as_ref(),
+                script.as_ref(),
+                "zsh".as_ref(),
+                repo().join("completions").as_os_str(),
+                fresh.as_os_str(),
+            ],
+        );
+        assert_eq!(run.code, 0, "zsh compinit: {run:?}");
+        std::fs::rename(&fresh, &dump).unwrap();
+        dump
+    })
+}
+
 /// What a TAB after `line` offers in `shell`, sorted.
 fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
     let completions = repo().join("completions");
@@ -62,6 +92,7 @@ fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
                 shells.join("complete.zsh").as_os_str(),
                 completions.as_os_str(),
                 line.as_ref(),
+                zsh_dump().as_os_str(),
             ],
         ),
         Shell::Fish => env.run_program(

@@ -1,6 +1,8 @@
 #!/usr/bin/env zsh
 # Completes one command line in a real interactive zsh and prints the matches, one a line.
-# Usage: zsh complete.zsh FPATH_DIR 'chain-metrics fees --chain e'
+# Usage: zsh complete.zsh FPATH_DIR 'chain-metrics fees --chain e' DUMP
+# DUMP is compinit's dump file for this fpath: made by the first run that finds none (a scan of
+# every file in fpath, the slow part of starting a completion system), read by the others.
 # The zsh runs under zsh/zpty: the line and a TAB are typed into it, the completion system runs
 # the function installed in FPATH_DIR, and compadd is wrapped to print what it adds. The
 # approach is that of github.com/Valodim/zsh-capture-completion.
@@ -11,7 +13,7 @@ trap 'rm -f $setup' EXIT
 cat > $setup <<SETUP
 PROMPT=
 fpath=(${(q)1} \$fpath)
-autoload -U compinit && compinit -u -D
+autoload -U compinit && compinit -u -d ${(q)3}
 bindkey '^M' undefined
 bindkey '^J' undefined
 bindkey '^I' complete-word
