@@ -1,0 +1,323 @@
+//! config path, show, get, set and unset end to end: real files, their modes, comments kept,
+//! bad values refused with the file untouched.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use crate::support::{Env, KEY};
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn mode(path: &Path) -> u32 {
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+/// The names in a folder: an atomic write leaves no temporary file behind.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn path_follows_the_flag_the_environment_and_the_default() {
+    let mut env = Env::new();
+    let run = env.run(&["config", "path"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, format!("{}\n", env.config_path().display()));
+    env.set("CHAIN_METRICS_CONFIG", "/etc/cm.toml");
+    assert_eq!(env.run(&["config", "path"]).stdout, "/etc/cm.toml\n");
+    let run = env.run(&["--config", "/tmp/flag.toml", "config", "path"]);
+    assert_eq!(run.stdout, "/tmp/flag.toml\n");
+}
+
+#[test]
+fn set_creates_a_private_folder_and_file() {
+    let env = Env::new();
+    let run = env.run(&["config", "set", "base_url", "https://metrics.example/v2/"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "base_url = https://metrics.example/v2/ in config file {}\n",
+            env.config_path().display()
+        )
+    );
+    assert_eq!(
+        read(&env.config_path()),
+        "base_url = \"https://metrics.example/v2/\"\n"
+    );
+    assert_eq!(mode(&env.config_dir()), 0o700);
+    assert_eq!(mode(&env.config_path()), 0o600);
+    assert_eq!(names(&env.config_dir()), ["config.toml"]);
+}
+
+#[test]
+fn set_and_unset_keep_comments_and_layout() {
+    let env = Env::new();
+    env.write_config(
+        "# chain-metrics, by hand\n\ntimeout   = 30   # seconds, the link is slow\nmethod = \"auto\"\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\n",
+    );
+    assert_eq!(env.run(&["config", "set", "timeout", "2.5"]).code, 0);
+    assert_eq!(env.run(&["config", "set", "retries", "0"]).code, 0);
+    let run = env.run(&["--profile", "staging", "config", "set", "method", "GET"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let run = env.run(&["--profile", "qa", "config", "set", "jobs", "2"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "jobs = 2 in profile qa of config file {}\n",
+            env.config_path().display()
+        )
+    );
+    assert_eq!(env.run(&["config", "unset", "method"]).code, 0);
+    assert_eq!(
+        read(&env.config_path()),
+        "# chain-metrics, by hand\n\ntimeout   = 2.5   # seconds, the link is slow\nretries = 0\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\nmethod = \"get\"\n\n[profiles.qa]\njobs = 2\n"
+    );
+    assert_eq!(names(&env.config_dir()), ["config.toml"]);
+}
+
+#[test]
+fn bad_values_exit_2_and_leave_the_file_untouched() {
+    let env = Env::new();
+    let before = "# keep me\ntimeout = 30\n";
+    env.write_config(before);
+    let cases: [(&[&str], &str); 7] = [
+        (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a positive number of seconds"),
+        (&["timeout", "0"], "error: invalid value '0' for timeout: expected a positive number of seconds"),
+        (&["jobs", "0"], "error: invalid value '0' for jobs: expected a whole number, at least 1"),
+        (&["retries", "-1"], "error: invalid value '-1' for retries: expected a whole number, at least 0"),
+        (&["method", "put"], "error: invalid value 'put' for method: expected auto, post or get"),
+        (&["allow_http", "yes"], "error: invalid value 'yes' for allow_http: expected true or false"),
+        (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' is not a URL (relative URL without a base)"),
+    ];
+    for (args, error) in cases {
+        let run = env.run(&[&["config", "set"], args].concat());
+        assert_eq!(
+            (run.code, run.error_line()),
+            (2, error),
+            "{args:?}: {run:?}"
+        );
+        assert_eq!(read(&env.config_path()), before, "{args:?}");
+    }
+    let run = env.run(&["config", "set", "base_url", "http://metrics.example"]);
+    assert_eq!(run.code, 2);
+    assert_eq!(
+        run.error_line(),
+        "error: invalid value 'http://metrics.example' for base_url: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file"
+    );
+    let run = env.run(&["config", "set", "apikey", "x"]);
+    assert_eq!(run.code, 2);
+    assert!(
+        run.error_line()
+            .starts_with("error: invalid value 'apikey' for '<KEY>'"),
+        "{run:?}"
+    );
+    assert_eq!(read(&env.config_path()), before);
+    // With allow_http set, the same URL is taken.
+    assert_eq!(env.run(&["config", "set", "allow_http", "true"]).code, 0);
+    assert_eq!(
+        env.run(&["config", "set", "base_url", "http://metrics.example"])
+            .code,
+        0
+    );
+}
+
+#[test]
+fn the_key_is_never_taken_as_an_argument() {
+    let env = Env::new();
+    let run = env.run(&["config", "set", "api_key", "sk-from-argv-123456"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: config set api_key is refused: a key given as an argument is left in the shell history and the process list\nhint: store it with: chain-metrics auth login (it reads the key from a hidden prompt or stdin)\n"
+    );
+    assert!(!env.config_path().exists());
+}
+
+#[test]
+fn an_invalid_file_is_not_edited() {
+    let env = Env::new();
+    let before = "timeout = 30\napikey = \"x\"\n";
+    env.write_config(before);
+    let run = env.run(&["config", "set", "retries", "1"]);
+    assert_eq!(run.code, 3, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        format!(
+            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `profiles`",
+            env.config_path().display()
+        )
+    );
+    assert_eq!(read(&env.config_path()), before);
+}
+
+#[test]
+fn get_reads_the_profile_then_the_top_level_and_never_prints_the_key() {
+    let env = Env::new();
+    env.write_config(&format!(
+        "timeout = 30\napi_key = \"{KEY}\"\n\n[profiles.p]\ntimeout = 2.5\nbase_url = \"https://p.example\"\n"
+    ));
+    let get = |args: &[&str]| env.run(&[&["config", "get"], args].concat());
+    assert_eq!(get(&["timeout"]).stdout, "30\n");
+    assert_eq!(
+        env.run(&["--profile", "p", "config", "get", "timeout"])
+            .stdout,
+        "2.5\n"
+    );
+    assert_eq!(
+        env.run(&["--profile", "p", "config", "get", "base_url"])
+            .stdout,
+        "https://p.example\n"
+    );
+    assert_eq!(
+        env.run(&["--profile", "p", "config", "get", "api_key"])
+            .stdout,
+        "****51d4\n"
+    );
+    let run = get(&["base_url"]);
+    assert_eq!(run.code, 3, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: base_url is not set in config file {}\nhint: set it with: chain-metrics config set base_url VALUE\n",
+            env.config_path().display()
+        )
+    );
+    let run = env.run(&["--profile", "nope", "config", "get", "timeout"]);
+    assert_eq!(run.code, 3, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        format!(
+            "error: profile 'nope' is not in config file {} (profiles there: p)",
+            env.config_path().display()
+        )
+    );
+}
+
+#[test]
+fn unset_of_a_missing_key_changes_nothing() {
+    let env = Env::new();
+    env.write_config("timeout = 30\n");
+    let run = env.run(&["config", "unset", "jobs"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "jobs was not set in config file {}; nothing changed\n",
+            env.config_path().display()
+        )
+    );
+    let run = env.run(&["config", "unset", "timeout"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(read(&env.config_path()), "");
+}
+
+#[test]
+fn show_lists_every_setting_with_its_source() {
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_API_KEY", KEY);
+    env.set("CHAIN_METRICS_PROFILE", "work");
+    env.write_config(
+        "base_url = \"https://top.example\"\nretries = 5\njobs = 2\nchunk_days = 90\n\n[profiles.work]\nbase_url = \"https://work.example\"\njobs = 4\n",
+    );
+    let run = env.run(&["--timeout", "9", "config", "show"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    let path = env.config_path().display().to_string();
+    let w = path.len();
+    let line =
+        |name: &str, value: &str, source: &str| format!("{name:<23}  {value:<w$}  ({source})\n");
+    let expected = [
+        line("config file", &path, "default"),
+        line("profile", "work", "environment CHAIN_METRICS_PROFILE"),
+        line(
+            "base_url",
+            "https://work.example",
+            "config file, profile work",
+        ),
+        line("api_key", "****51d4", "environment CHAIN_METRICS_API_KEY"),
+        line("api_key_command_timeout", "60", "default"),
+        line("allow_http", "false", "default"),
+        line("timeout", "9", "flag --timeout"),
+        line("connect_timeout", "10", "default"),
+        line("retries", "5", "config file"),
+        line("jobs", "4", "config file, profile work"),
+        line("method", "auto", "default"),
+        line("chunk_days", "90", "config file"),
+    ]
+    .concat();
+    assert_eq!(run.stdout, expected);
+    assert_eq!(run.stderr, "");
+}
+
+#[test]
+fn a_file_others_can_read_gets_a_warning_with_the_fix() {
+    let env = Env::new();
+    env.write_config("timeout = 30\n");
+    let path = env.config_path();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let run = env.run(&["config", "get", "timeout"]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        format!(
+            "warning: other users can read or change config file {0} (mode 0644); fix it with: chmod 600 {0}\n",
+            path.display()
+        )
+    );
+    // Queries warn too; -q keeps to errors.
+    let run = env.run(&["--sandbox", "fees", "-c", "eth", "--last", "1"]);
+    assert!(
+        run.stderr.contains("warning: other users can read"),
+        "{run:?}"
+    );
+    assert_eq!(env.run(&["-q", "config", "get", "timeout"]).stderr, "");
+    // Any write leaves the file private again.
+    assert_eq!(env.run(&["config", "set", "retries", "1"]).code, 0);
+    assert_eq!(mode(&path), 0o600);
+    assert_eq!(env.run(&["config", "get", "timeout"]).stderr, "");
+}
+
+#[test]
+fn a_symlinked_file_is_edited_where_it_points() {
+    let env = Env::new();
+    let dotfiles = env.home.path().join("dotfiles");
+    std::fs::create_dir(&dotfiles).unwrap();
+    let real = dotfiles.join("cm.toml");
+    std::fs::write(&real, "# shared\n").unwrap();
+    std::fs::create_dir_all(env.config_dir()).unwrap();
+    std::os::unix::fs::symlink(&real, env.config_path()).unwrap();
+    assert_eq!(env.run(&["config", "set", "jobs", "3"]).code, 0);
+    assert!(std::fs::symlink_metadata(env.config_path())
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(read(&real), "# shared\njobs = 3\n");
+    assert_eq!(names(&dotfiles), ["cm.toml"]);
+    // A file of comments only keeps them on top when a profile is added too.
+    std::fs::write(&real, "# shared\n\n").unwrap();
+    assert_eq!(
+        env.run(&["--profile", "x", "config", "set", "jobs", "3"])
+            .code,
+        0
+    );
+    assert_eq!(read(&real), "# shared\n\n[profiles.x]\njobs = 3\n");
+}
+
+#[test]
+fn config_refuses_sandbox() {
+    let run = Env::new().run(&["--sandbox", "config", "show"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        "error: --sandbox does not apply to config: the sandbox makes a fresh key for each query command"
+    );
+}

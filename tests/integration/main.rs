@@ -1,0 +1,25 @@
+//! The integration tests, one test binary: each module is a former `tests/*.rs` crate, and
+//! `support` is what they share (the isolated environment, the sandbox, scripted servers).
+//! One binary links the crate once and lets libtest run every test in parallel.
+
+mod support;
+
+mod auth;
+mod completion;
+mod config;
+mod exit_codes;
+mod export;
+mod fault_matrix;
+mod flags;
+mod formats;
+mod generated;
+mod help;
+mod leaks;
+mod merge;
+mod query;
+mod reliability;
+mod report;
+mod sandbox;
+mod settings;
+mod snapshots;
+mod wire;

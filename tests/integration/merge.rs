@@ -1,0 +1,259 @@
+//! `--merge`: upserts by (date, chain) or by date, number texts kept, refusals with exit 9 that
+//! leave the file byte-identical.
+
+use crate::support::files::{names, read, write};
+use crate::support::{Env, Reply, Sandbox, Stub};
+
+#[test]
+fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    // Yesterday's export: the 2nd holds provisional values the service has since revised.
+    write(
+        &env,
+        "fees.csv",
+        "date,chain,fees\n2023-12-31,ARBITRUM,7\n2024-01-01,ETHEREUM,1.50\n2024-01-02,ARBITRUM,5\n2024-01-02,ETHEREUM,2\n",
+    );
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-02",
+        "-e",
+        "2024-01-03",
+        "-o",
+        "fees.csv",
+        "--merge",
+    ]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", ""),
+        "{run:?}"
+    );
+    assert_eq!(
+        read(&env, "fees.csv"),
+        "date,chain,fees\n2023-12-31,ARBITRUM,7\n2024-01-01,ETHEREUM,1.50\n2024-01-02,ETHEREUM,826665.76\n2024-01-02,ARBITRUM,71927.52\n2024-01-03,ETHEREUM,821920.42\n2024-01-03,ARBITRUM,67000.93\n"
+    );
+    assert_eq!(names(env.home.path()), ["fees.csv"]);
+}
+
+#[test]
+fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let args = [
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "--merge",
+        "-o",
+    ];
+    assert_eq!(env.run(&[&args[..], &["new.csv"]].concat()).code, 0);
+    assert_eq!(read(&env, "new.csv"), "date,fees\n2024-01-01,879768.88\n");
+    write(&env, "empty.json", "");
+    assert_eq!(env.run(&[&args[..], &["empty.json"]].concat()).code, 0);
+    assert_eq!(
+        read(&env, "empty.json"),
+        "[\n  {\"date\":\"2024-01-01\",\"fees\":879768.88}\n]\n"
+    );
+}
+
+#[test]
+fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let args = [
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-02",
+        "-e",
+        "2024-01-02",
+        "--merge",
+        "-o",
+    ];
+    write(&env, "f.json", "[{\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n {\"date\":\"2023-12-30\", \"fees\": 5E+3}, {\"date\":\"2023-12-31\",\"fees\":null}]");
+    assert_eq!(env.run(&[&args[..], &["f.json"]].concat()).code, 0);
+    assert_eq!(
+        read(&env, "f.json"),
+        "[\n  {\"date\":\"2023-12-30\",\"fees\":5E+3},\n  {\"date\":\"2023-12-31\",\"fees\":null},\n  {\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n  {\"date\":\"2024-01-02\",\"fees\":826665.76}\n]\n"
+    );
+    write(
+        &env,
+        "f.ndjson",
+        "{\"date\":\"2024-01-02\",\"fees\":0.1}\n\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n",
+    );
+    assert_eq!(env.run(&[&args[..], &["f.ndjson"]].concat()).code, 0);
+    assert_eq!(
+        read(&env, "f.ndjson"),
+        "{\"date\":\"2024-01-02\",\"fees\":826665.76}\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n"
+    );
+    write(
+        &env,
+        "f.tsv",
+        "date\tfees\n2024-01-03\t1e-7\n2024-01-04\t\n",
+    );
+    assert_eq!(env.run(&[&args[..], &["f.tsv"]].concat()).code, 0);
+    assert_eq!(
+        read(&env, "f.tsv"),
+        "date\tfees\n2024-01-02\t826665.76\n2024-01-03\t1e-7\n2024-01-04\t\n"
+    );
+}
+
+#[test]
+fn merge_with_wide_upserts_by_date() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    write(
+        &env,
+        "wide.csv",
+        "date,ETHEREUM,ARBITRUM\n2024-01-01,1,\n2024-01-02,2,3\n",
+    );
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-02",
+        "-e",
+        "2024-01-02",
+        "--wide",
+        "-o",
+        "wide.csv",
+        "--merge",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        read(&env, "wide.csv"),
+        "date,ETHEREUM,ARBITRUM\n2024-01-01,1,\n2024-01-02,826665.76,71927.52\n"
+    );
+}
+
+#[test]
+fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let old = "date,fees\n2024-01-01,1\n";
+    write(&env, "fees.csv", old);
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "-o",
+        "fees.csv",
+        "--merge",
+    ]);
+    assert_eq!(run.code, 9, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: fees.csv has the columns date,fees but this command writes date,chain,fees: not merged; the file is left as it was\n\
+         hint: merge only the same command with the same chains, --include and --wide; or write to another file\n"
+    );
+    assert_eq!(read(&env, "fees.csv"), old);
+    // The same for json: member names and their order are the columns.
+    let old_json = "[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"active_users\":3}]";
+    write(&env, "users.json", old_json);
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "-o",
+        "users.json",
+        "--merge",
+    ]);
+    assert_eq!(run.code, 9, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        "error: users.json has the columns date,chain,active_users but this command writes date,chain,fees: not merged; the file is left as it was"
+    );
+    assert_eq!(read(&env, "users.json"), old_json);
+    // A damaged row is refused as well, naming its line.
+    let damaged = "date,fees\n2024-01-01,1\n2024-01-02,n/a\n";
+    write(&env, "damaged.csv", damaged);
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "-o",
+        "damaged.csv",
+        "--merge",
+    ]);
+    assert_eq!(run.code, 9);
+    assert_eq!(
+        run.error_line(),
+        "error: damaged.csv cannot be merged: line 3: 'n/a' is not a number; the file is left as it was"
+    );
+    assert_eq!(read(&env, "damaged.csv"), damaged);
+    assert_eq!(
+        names(env.home.path()),
+        ["damaged.csv", "fees.csv", "users.json"]
+    );
+}
+
+#[test]
+fn a_fresh_gap_never_erases_a_stored_value() {
+    // ARBITRUM has no record this time: its stored 3 stays, ETHEREUM's value is revised.
+    let stub = Stub::start(|seen| {
+        let body = match seen.body.contains("ETHEREUM") {
+            true => r#"[{"date":"2024-01-02","fees":9}]"#,
+            false => "[]",
+        };
+        Reply::json(200, body)
+    });
+    let env = Env::with_service(&stub.url);
+    write(&env, "wide.csv", "date,ETHEREUM,ARBITRUM\n2024-01-02,2,3\n");
+    let run = env.run(&[
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-02",
+        "-e",
+        "2024-01-02",
+        "--wide",
+        "-o",
+        "wide.csv",
+        "--merge",
+        "-q",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        read(&env, "wide.csv"),
+        "date,ETHEREUM,ARBITRUM\n2024-01-02,9,3\n"
+    );
+}
+
+#[test]
+fn other_columns_are_refused_before_any_request() {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    write(&env, "fees.csv", "date,fees\n2024-01-01,1\n");
+    let run = env.run(&[
+        "fees", "-c", "all", "--last", "3", "-o", "fees.csv", "--merge",
+    ]);
+    assert_eq!(run.code, 9, "{run:?}");
+    assert!(
+        stub.seen().is_empty(),
+        "{} requests were sent first",
+        stub.seen().len()
+    );
+    assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-01,1\n");
+}

@@ -1,0 +1,180 @@
+//! Where settings come from: flag, environment, profile, config top level, default — in that order.
+
+use crate::support::{Env, Reply, Run, Stub, KEY};
+
+const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
+
+fn fees(env: &Env, extra: &[&str]) -> Run {
+    env.run(
+        &[
+            extra,
+            &["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"],
+        ]
+        .concat(),
+    )
+}
+
+/// Four services, to tell which one a run talked to and with which key.
+struct Services([Stub; 4]);
+
+impl Services {
+    fn start() -> Services {
+        Services([(); 4].map(|_| Stub::always(Reply::json(200, FEES))))
+    }
+
+    fn url(&self, i: usize) -> &str {
+        &self.0[i].url
+    }
+
+    /// The last request of the highest-numbered service asked, and the key it carried.
+    fn last_hit(&self) -> (usize, String) {
+        let hits: Vec<(usize, String)> = self
+            .0
+            .iter()
+            .enumerate()
+            .flat_map(|(i, s)| {
+                s.seen()
+                    .into_iter()
+                    .map(move |seen| (i, seen.headers["x-api-key"].to_str().unwrap().to_owned()))
+            })
+            .collect();
+        hits.last().expect("some service was asked").clone()
+    }
+}
+
+#[test]
+fn base_url_flag_beats_env_beats_profile_beats_top_level() {
+    let services = Services::start();
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_API_KEY", KEY);
+    env.write_config(&format!(
+        "base_url = \"{}\"\n\n[profiles.work]\nbase_url = \"{}\"\n",
+        services.url(0),
+        services.url(1)
+    ));
+    let hit = |env: &Env, extra: &[&str]| {
+        let before: Vec<usize> = services.0.iter().map(|s| s.seen().len()).collect();
+        let run = fees(env, extra);
+        assert_eq!(run.code, 0, "{run:?}");
+        let after: Vec<usize> = services.0.iter().map(|s| s.seen().len()).collect();
+        (0..4).find(|i| after[*i] > before[*i]).unwrap()
+    };
+    assert_eq!(hit(&env, &[]), 0, "top level");
+    assert_eq!(hit(&env, &["--profile", "work"]), 1, "--profile");
+    env.set("CHAIN_METRICS_PROFILE", "work");
+    assert_eq!(hit(&env, &[]), 1, "CHAIN_METRICS_PROFILE");
+    env.set("CHAIN_METRICS_BASE_URL", services.url(2));
+    assert_eq!(hit(&env, &[]), 2, "environment beats profile");
+    let flag = services.url(3).to_owned();
+    assert_eq!(
+        hit(&env, &["--base-url", &flag]),
+        3,
+        "flag beats environment"
+    );
+}
+
+#[test]
+fn key_env_beats_profile_beats_top_level_and_commands_supply_keys() {
+    let services = Services::start();
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", services.url(0));
+    env.write_config("api_key = \"key-from-top-level\"\n\n[profiles.ci]\napi_key_command = \"printf '  key-from-command\\\\n'\"\n");
+    let key_used = |env: &Env, extra: &[&str]| {
+        let run = fees(env, extra);
+        assert_eq!(run.code, 0, "{run:?}");
+        services.last_hit().1
+    };
+    assert_eq!(key_used(&env, &[]), "key-from-top-level");
+    assert_eq!(key_used(&env, &["--profile", "ci"]), "key-from-command");
+    env.set("CHAIN_METRICS_API_KEY", KEY);
+    assert_eq!(key_used(&env, &["--profile", "ci"]), KEY);
+}
+
+#[test]
+fn config_file_from_flag_or_environment() {
+    let services = Services::start();
+    let env_file = {
+        let mut env = Env::new();
+        let path = env.home.path().join("elsewhere.toml");
+        std::fs::write(
+            &path,
+            format!(
+                "base_url = \"{}\"\napi_key = \"k1-000000000000\"\n",
+                services.url(1)
+            ),
+        )
+        .unwrap();
+        env.set("CHAIN_METRICS_CONFIG", path.to_str().unwrap());
+        env
+    };
+    assert_eq!(fees(&env_file, &[]).code, 0);
+    assert_eq!(services.last_hit(), (1, "k1-000000000000".to_owned()));
+
+    let path = env_file.home.path().join("flag.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "base_url = \"{}\"\napi_key = \"k2-000000000000\"\n",
+            services.url(2)
+        ),
+    )
+    .unwrap();
+    assert_eq!(
+        fees(&env_file, &["--config", path.to_str().unwrap()]).code,
+        0,
+        "the flag beats the environment"
+    );
+    assert_eq!(services.last_hit(), (2, "k2-000000000000".to_owned()));
+}
+
+#[test]
+fn an_unknown_profile_names_the_ones_there() {
+    let env = Env::with_service("http://127.0.0.1:9");
+    env.write_config("[profiles.work]\n[profiles.home]\n");
+    let run = fees(&env, &["--profile", "wrok"]);
+    assert_eq!(run.code, 3);
+    assert_eq!(
+        run.error_line(),
+        format!(
+            "error: profile 'wrok' is not in config file {} (profiles there: home, work)",
+            env.config_path().display()
+        )
+    );
+}
+
+#[test]
+fn a_failing_key_command_exits_3_without_echoing_its_output() {
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", "http://127.0.0.1:9");
+    env.write_config("api_key_command = \"echo half-a-secret; exit 4\"\n");
+    let run = fees(&env, &[]);
+    assert_eq!(run.code, 3);
+    assert_eq!(
+        run.error_line(),
+        "error: api_key_command from config file (echo half-a-secret; exit 4) failed (exit status: 4)"
+    );
+    assert!(!run.stderr.contains("half-a-secret\n"));
+    assert!(!run.stdout.contains("half-a-secret"));
+}
+
+#[test]
+fn allow_http_in_the_file_permits_plain_http() {
+    // 0.0.0.0 is not loopback by name, yet connecting to it stays on this machine.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let env = Env::with_service(&format!("http://0.0.0.0:{port}"));
+    assert_eq!(
+        fees(&env, &["--retries", "0"]).code,
+        3,
+        "refused without allow_http"
+    );
+    env.write_config("allow_http = true\n");
+    let run = fees(&env, &["--retries", "0"]);
+    assert_eq!(
+        run.code, 7,
+        "past the http check, the closed port refuses: {run:?}"
+    );
+}

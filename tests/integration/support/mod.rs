@@ -1,0 +1,24 @@
+//! Test support: an isolated environment for the real binary (`Env`, the one way to run it),
+//! a pseudo-terminal runner, the sandbox as a child process, and a scripted HTTP server for
+//! answers the sandbox never gives. All on 127.0.0.1.
+
+mod env;
+pub mod files;
+mod servers;
+mod snapshot;
+mod terminal;
+mod transcript;
+
+use std::path::PathBuf;
+
+pub use env::{Env, Run};
+pub use servers::{Reply, Sandbox, Stub};
+pub use snapshot::{assert_snapshot, check_snapshot, snapshots_dir};
+pub use transcript::{check_output, transcripts_dir};
+
+/// The key every test uses; no output may ever contain it.
+pub const KEY: &str = "cm-test-key-7f3a9c2e51d4";
+
+pub fn binary() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("chain-metrics")
+}

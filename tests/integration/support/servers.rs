@@ -1,0 +1,193 @@
+//! The servers the binary talks to in tests, both on 127.0.0.1: the sandbox, run as the
+//! binary's own `sandbox` command, and a scripted server for answers the sandbox never gives.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use axum::body::Bytes;
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+
+use super::{binary, check_output, KEY};
+
+/// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port. Its stderr (one
+/// line per connection and per request) goes to a file, so tests can count attempts; it is
+/// checked for the key when the sandbox stops.
+pub struct Sandbox {
+    child: Child,
+    pub url: String,
+    log: tempfile::NamedTempFile,
+}
+
+impl Sandbox {
+    pub fn start(extra: &[&str]) -> Sandbox {
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let mut child = Command::new(binary())
+            .env_clear()
+            .args(["sandbox", "--listen", "127.0.0.1:0", "--key", KEY])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log.reopen().unwrap())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line.trim().to_owned();
+        assert!(
+            url.starts_with("http://127.0.0.1:"),
+            "sandbox printed {line:?}"
+        );
+        Sandbox { child, url, log }
+    }
+
+    /// What the sandbox logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
+    }
+
+    /// The requests it received, as logged: `POST /api/... {"chain":...}`.
+    pub fn requests(&self) -> Vec<String> {
+        self.log()
+            .lines()
+            .filter_map(|l| l.strip_prefix("sandbox: #"))
+            .filter_map(|l| l.split_once(' ').map(|(_, rest)| rest))
+            .filter(|rest| rest.starts_with("POST ") || rest.starts_with("GET "))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Attempts it saw: requests, and connections it reset on purpose.
+    pub fn attempts(&self) -> usize {
+        self.log()
+            .lines()
+            .filter_map(|l| l.strip_prefix("sandbox: #"))
+            .filter(|l| !l.contains(" -> "))
+            .count()
+    }
+
+    /// Connections it accepted (and did not reset).
+    pub fn connections(&self) -> usize {
+        self.log()
+            .lines()
+            .filter(|l| l.starts_with("sandbox: connection ") && l.ends_with(" opened"))
+            .count()
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let stderr = std::fs::read_to_string(self.log.path()).ok();
+        // A second panic while a test is already failing would abort the whole test binary.
+        if !std::thread::panicking() {
+            check_output(
+                &format!("chain-metrics sandbox at {}", self.url),
+                &self.url,
+                &stderr.unwrap_or_default(),
+            );
+        }
+    }
+}
+
+/// A request as a scripted server saw it.
+#[derive(Clone, Debug)]
+pub struct Seen {
+    pub method: String,
+    pub path: String,
+    pub headers: HeaderMap,
+    pub body: String,
+}
+
+/// A scripted answer.
+#[derive(Clone, Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    pub fn new(status: u16, content_type: &str, body: impl Into<Vec<u8>>) -> Reply {
+        Reply {
+            status,
+            headers: vec![("content-type", content_type.to_owned())],
+            body: body.into(),
+        }
+    }
+
+    pub fn json(status: u16, body: &str) -> Reply {
+        Reply::new(status, "application/json", body)
+    }
+
+    pub fn header(mut self, name: &'static str, value: &str) -> Reply {
+        self.headers.push((name, value.to_owned()));
+        self
+    }
+}
+
+type Script = dyn Fn(&Seen) -> Reply + Send + Sync;
+
+/// An HTTP server on 127.0.0.1 that answers every request with a script and records it.
+pub struct Stub {
+    pub url: String,
+    seen: Arc<Mutex<Vec<Seen>>>,
+    _runtime: tokio::runtime::Runtime,
+}
+
+impl Stub {
+    pub fn start(script: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Stub {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let script: Arc<Script> = Arc::new(script);
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let log = seen.clone();
+        let app = axum::Router::new().fallback(
+            move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
+                let (log, script) = (log.clone(), script.clone());
+                async move {
+                    let request = Seen {
+                        method: method.to_string(),
+                        path: uri.path().to_owned(),
+                        headers,
+                        body: String::from_utf8_lossy(&body).into_owned(),
+                    };
+                    log.lock().unwrap().push(request.clone());
+                    let reply = script(&request);
+                    let mut response: Response =
+                        (StatusCode::from_u16(reply.status).unwrap(), reply.body).into_response();
+                    for (name, value) in reply.headers {
+                        response.headers_mut().insert(name, value.parse().unwrap());
+                    }
+                    response
+                }
+            },
+        );
+        runtime.spawn(async move { axum::serve(listener, app).await.unwrap() });
+        Stub {
+            url,
+            seen,
+            _runtime: runtime,
+        }
+    }
+
+    /// A server that always gives the same answer.
+    pub fn always(reply: Reply) -> Stub {
+        Stub::start(move |_| reply.clone())
+    }
+
+    pub fn seen(&self) -> Vec<Seen> {
+        self.seen.lock().unwrap().clone()
+    }
+}
