@@ -30,9 +30,7 @@ pub fn run(args: &ChainsArgs) -> anyhow::Result<()> {
     write_stdout(|out| match format {
         Format::Table => {
             let mut table = comfy_table::Table::new();
-            table
-                .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
-                .force_no_tty();
+            table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
             table.set_header(HEADER).add_rows(rows);
             writeln!(out, "{table}")
         }
