@@ -16,6 +16,7 @@ mod generated;
 mod help;
 mod leaks;
 mod merge;
+mod periods;
 mod query;
 mod reliability;
 mod report;
