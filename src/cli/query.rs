@@ -31,12 +31,13 @@ pub struct QueryArgs {
     #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
     pub last: Option<u32>,
 
-    /// One row per period and chain: fees and counts summed, active users averaged, `date` the period's first day
+    /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
     #[arg(
         help_heading = "What to fetch",
         long,
         value_name = "PERIOD",
-        default_value = "day"
+        default_value = "day",
+        hide_default_value = true
     )]
     pub by: Period,
 

@@ -17,6 +17,7 @@ mod help;
 mod leaks;
 mod merge;
 mod periods;
+mod periods_output;
 mod query;
 mod reliability;
 mod report;
