@@ -124,7 +124,7 @@ pub fn includes() -> Vec<CompletionCandidate> {
 pub fn profiles() -> Vec<CompletionCandidate> {
     let flag = config_flag(std::env::args_os().skip(1));
     let env = settings::Environment::from_process();
-    let Ok(location) = ConfigLocation::find(flag.as_deref(), env.get(settings::ENV_CONFIG)) else {
+    let Ok(location) = ConfigLocation::find(flag.as_deref(), &env) else {
         return Vec::new();
     };
     let Ok(text) = std::fs::read_to_string(&location.path) else {

@@ -1,6 +1,7 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
+mod connection;
 pub mod dry_run;
 pub mod failure;
 pub mod plan;
@@ -8,6 +9,7 @@ mod request;
 mod response;
 pub mod retry;
 pub mod transport;
+pub mod trust;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -19,12 +21,14 @@ use reqwest::{Method, StatusCode, Url};
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Column, Endpoint, Record};
 use crate::settings::config_file::MethodChoice;
+use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use failure::{service_message, status_failure, status_text, transport_failure};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
 use transport::{classify, read_answer, same_origin_redirects, Answer, TransportError};
+use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;
@@ -37,6 +41,9 @@ pub struct ClientOptions {
     pub retries: u32,
     pub method: MethodChoice,
     pub trace: Option<Trace>,
+    pub roots: Roots,
+    /// `None`: connect directly (reqwest never reads the proxy variables itself).
+    pub proxy: Option<ProxyChoice>,
 }
 
 /// What to do after an answer.
@@ -61,17 +68,24 @@ pub struct Client {
     /// Set once `auto` has seen a 405 on POST: GET for the rest of the run.
     use_get: AtomicBool,
     trace: Option<Trace>,
+    proxy: Option<ProxyChoice>,
 }
 
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
-        let http = reqwest::blocking::Client::builder()
+        trust::install_crypto();
+        let builder = reqwest::blocking::Client::builder()
             .default_headers(fixed_headers())
             .timeout(options.timeout)
             .connect_timeout(options.connect_timeout)
-            .redirect(same_origin_redirects())
+            .redirect(same_origin_redirects());
+        let builder = trust::trusting(builder, &options.roots)?;
+        let http = with_proxy(builder, options.proxy.as_ref())?
             .build()
-            .map_err(|e| Failure::new(Exit::Internal, format!("cannot set up HTTP: {e}")))?;
+            .map_err(|e| setup_failure(&e))?;
+        if let (Some(trace), Some(proxy)) = (&options.trace, &options.proxy) {
+            trace(&format!("via proxy {}", proxy.describe()));
+        }
         Ok(Client {
             http,
             base_url: options.base_url,
@@ -82,6 +96,7 @@ impl Client {
             method: options.method,
             use_get: AtomicBool::new(false),
             trace: options.trace,
+            proxy: options.proxy,
         })
     }
 
@@ -286,6 +301,7 @@ impl Client {
             problem,
             &description,
             backoff.attempts(),
+            self.proxy.as_ref(),
         )
     }
 
@@ -316,6 +332,37 @@ impl Client {
         });
         Ok(answer)
     }
+}
+
+/// Always an explicit choice: reqwest's own reading of the variables would proxy loopback too
+/// and drop a value it cannot parse without a word.
+fn with_proxy(
+    builder: reqwest::blocking::ClientBuilder,
+    proxy: Option<&ProxyChoice>,
+) -> Result<reqwest::blocking::ClientBuilder> {
+    let Some(proxy) = proxy else {
+        return Ok(builder.no_proxy());
+    };
+    // A user:password in the URL becomes the Proxy-Authorization header.
+    let proxy = reqwest::Proxy::all(proxy.url.as_str()).map_err(|e| {
+        Failure::config(format!(
+            "proxy {}: {}",
+            proxy.describe(),
+            transport::innermost(&e)
+        ))
+    })?;
+    Ok(builder.proxy(proxy))
+}
+
+/// The client cannot be built: on Linux, when no CA certificate could be loaded at all.
+fn setup_failure(e: &reqwest::Error) -> Failure {
+    let why = transport::innermost(e);
+    if why.contains("CA certificates") {
+        return Failure::config(format!("no CA certificates to trust: {why}")).with_hint(
+            "install the ca-certificates package, or name a PEM file with SSL_CERT_FILE or --ca-bundle",
+        );
+    }
+    Failure::new(Exit::Internal, format!("cannot set up HTTP: {why}"))
 }
 
 /// A success is JSON or nothing: an HTML page from a proxy is not data (a missing type is

@@ -8,6 +8,8 @@ pub const ENV_BASE_URL: &str = "CHAIN_METRICS_BASE_URL";
 pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
 /// The config file.
 pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
+/// Extra CA certificates (PEM).
+pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
 
 /// Every variable the tool reads; nothing else in the process environment matters to it.
 const HONOURED: &[&str] = &[
@@ -15,6 +17,20 @@ const HONOURED: &[&str] = &[
     ENV_BASE_URL,
     ENV_PROFILE,
     ENV_CONFIG,
+    ENV_CA_BUNDLE,
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "https_proxy",
+    "HTTPS_PROXY",
+    "http_proxy",
+    "HTTP_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
+    // Set under CGI, where HTTP_PROXY comes from a request header ("httpoxy"): then ignored.
+    "REQUEST_METHOD",
+    "XDG_CONFIG_HOME",
     "NO_COLOR",
     "CLICOLOR",
     "CLICOLOR_FORCE",

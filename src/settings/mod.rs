@@ -9,16 +9,18 @@ pub mod config_store;
 mod environment;
 pub mod key_command;
 mod precedence;
+pub mod proxy;
 pub mod secret;
 mod tuning;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::Url;
 
 pub use base_url::check_base_url;
-pub use environment::{Environment, ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use precedence::{Source, Sourced};
 pub use tuning::defaults;
 
@@ -27,6 +29,7 @@ use crate::error::{Failure, Result};
 use crate::output::terminal;
 use config_file::{ConfigLocation, FileSettings, MethodChoice};
 use precedence::{first_given, from_layers, named, Layer};
+use proxy::ProxyChoice;
 use secret::ApiKey;
 
 /// How the key is obtained: as text, or by running a command (only when needed).
@@ -56,6 +59,8 @@ pub struct Settings {
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
     pub allow_http: bool,
+    /// Where the certificates to trust come from, besides the platform's store.
+    pub trust: TrustSources,
     /// The whole of one request: connecting, sending, and reading the body.
     pub timeout: Duration,
     /// Connecting only.
@@ -79,6 +84,18 @@ pub struct Settings {
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
     /// whether it is a terminal.
     pub color: bool,
+    /// The process environment as read once, for the proxy variables.
+    env: Environment,
+}
+
+/// Certificates trusted besides the platform's store: `--ca-bundle` (or its variable or key),
+/// and `SSL_CERT_FILE` / `SSL_CERT_DIR` as curl, Python and OpenSSL read them.
+#[derive(Clone, Debug, Default)]
+pub struct TrustSources {
+    pub ca_bundle: Option<Sourced<PathBuf>>,
+    pub ssl_cert_file: Option<PathBuf>,
+    /// Folders, separated as in PATH.
+    pub ssl_cert_dir: Option<String>,
 }
 
 impl Settings {
@@ -98,7 +115,7 @@ impl Settings {
         chunk_days: Option<u32>,
         file_use: FileUse,
     ) -> Result<Settings> {
-        let config = ConfigLocation::find(global.config.as_deref(), env.get(ENV_CONFIG))?;
+        let config = ConfigLocation::find(global.config.as_deref(), env)?;
         let file = match file_use {
             FileUse::LocateOnly => FileSettings::default(),
             FileUse::Read | FileUse::ReadNewProfileOk => config.load()?,
@@ -126,6 +143,7 @@ impl Settings {
             base_url,
             key: key_setting(env, &layers),
             allow_http: tuning.allow_http,
+            trust: trust_sources(env, global, &layers, &config),
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
             retries: tuning.retries,
@@ -140,6 +158,7 @@ impl Settings {
             quiet: global.quiet,
             verbose: global.verbose,
             color: terminal::stdout_color(global.color, env),
+            env: env.clone(),
         })
     }
 
@@ -151,6 +170,11 @@ impl Settings {
         };
         check_base_url(&base.value, self.allow_http)
             .map_err(|e| Failure::config(format!("base URL from {}: {e}", base.source)))
+    }
+
+    /// The proxy for requests to `target` (exit 3 if its variable is not a usable proxy URL).
+    pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
+        proxy::proxy_for(&self.env, target)
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be
@@ -199,6 +223,38 @@ fn key_setting(env: &Environment, layers: &[Layer]) -> Option<Sourced<KeySetting
             (None, None) => None,
         }
     })
+}
+
+/// `--ca-bundle`, CHAIN_METRICS_CA_BUNDLE or `ca_bundle` (relative to the config file's
+/// folder), and the SSL_CERT_* variables.
+fn trust_sources(
+    env: &Environment,
+    global: &GlobalArgs,
+    layers: &[Layer],
+    config: &ConfigLocation,
+) -> TrustSources {
+    let env_bundle = env
+        .get(ENV_CA_BUNDLE)
+        .map(|v| (PathBuf::from(v), ENV_CA_BUNDLE));
+    let mut ca_bundle = first_given(
+        named(global.ca_bundle.clone(), "--ca-bundle"),
+        env_bundle,
+        layers,
+        |l| l.ca_bundle.clone(),
+    );
+    if let Some(bundle) = ca_bundle
+        .as_mut()
+        .filter(|b| matches!(b.source, Source::File | Source::Profile(_)))
+    {
+        if let Some(folder) = config.path.parent() {
+            bundle.value = folder.join(&bundle.value);
+        }
+    }
+    TrustSources {
+        ca_bundle,
+        ssl_cert_file: env.get("SSL_CERT_FILE").map(PathBuf::from),
+        ssl_cert_dir: env.get("SSL_CERT_DIR").map(str::to_owned),
+    }
 }
 
 /// The file's layers, highest first: the selected profile's table, then the top level.

@@ -2,7 +2,15 @@
 //! spoken to over plain HTTP.
 
 use crate::support::{check_output, Env, Sandbox, KEY};
-use reqwest::blocking::Client;
+
+/// A plain client of the tests' own (reqwest's rustls needs its crypto provider first).
+fn client() -> reqwest::blocking::Client {
+    crate::support::install_crypto();
+    reqwest::blocking::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+}
 
 fn call(
     sandbox: &Sandbox,
@@ -11,7 +19,7 @@ fn call(
     key: Option<&str>,
     body: &str,
 ) -> (u16, String) {
-    let mut request = Client::new()
+    let mut request = client()
         .request(method, format!("{}{path}", sandbox.url))
         .body(body.to_owned());
     if let Some(key) = key {
@@ -133,7 +141,7 @@ fn respects_includes_and_defaults_to_all_four() {
 #[test]
 fn a_method_restriction_answers_405_with_allow() {
     let sandbox = Sandbox::start(&["--method", "post"]);
-    let response = Client::new()
+    let response = client()
         .get(format!("{}{FEES}", sandbox.url))
         .header("x-api-key", KEY)
         .body(BODY)
