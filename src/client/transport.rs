@@ -134,11 +134,24 @@ fn read_failure(e: std::io::Error) -> TransportError {
         .and_then(|inner| inner.downcast_ref::<reqwest::Error>());
     if e.kind() == std::io::ErrorKind::TimedOut || inner.is_some_and(reqwest::Error::is_timeout) {
         TransportError::Timeout
-    } else if inner.is_some_and(reqwest::Error::is_decode) {
+    } else if is_undecodable(&e) {
         TransportError::Undecodable(innermost(&e))
     } else {
         TransportError::CutShort(innermost(&e))
     }
+}
+
+/// A body the gzip decoder refused: reqwest reports it as a decode error, or passes the
+/// decoder's own `InvalidData` on.
+fn is_undecodable(e: &std::io::Error) -> bool {
+    connection::causes(e).iter().any(|cause| {
+        cause
+            .downcast_ref::<reqwest::Error>()
+            .is_some_and(reqwest::Error::is_decode)
+            || cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::InvalidData)
+    })
 }
 
 /// Sorts a failed send: a connect timeout is told apart from the total one, as each has its
@@ -163,10 +176,15 @@ pub fn classify(error: reqwest::Error) -> TransportError {
 
 /// The deepest cause's text: reqwest's own text repeats the URL and hides the reason.
 pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
-    connection::causes(error)
+    let text = connection::causes(error)
         .last()
         .map(|cause| cause.to_string())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    // rustls appends a link to its manual to some texts: not for the user's terminal.
+    match text.split_once(": https://docs.rs/") {
+        Some((said, _)) => said.to_owned(),
+        None => text,
+    }
 }
 
 /// Follows redirects within the configured origin only: reqwest would otherwise carry the

@@ -280,7 +280,7 @@ mod tests {
         );
         assert_eq!(
             err("not a url"),
-            "ALL_PROXY=not a url is not a proxy URL (invalid domain character)"
+            "ALL_PROXY=not a url is not a proxy URL (invalid international domain name)"
         );
         let ok = proxy_for(
             &env(&[("ALL_PROXY", "http://u:s3cret@p:8")]),

@@ -17,7 +17,7 @@ pub use env::{Env, Run};
 pub use proxy::TestProxy;
 pub use servers::{Reply, Sandbox, Stub};
 pub use snapshot::{assert_snapshot, check_snapshot, snapshots_dir};
-pub use tls::{install_crypto, TestCa};
+pub use tls::{install_crypto, Leaf, TestCa};
 pub use transcript::{check_output, transcripts_dir};
 
 /// The key every test uses; no output may ever contain it.

@@ -128,6 +128,11 @@ impl Reply {
         Reply::new(status, "application/json", body)
     }
 
+    pub fn body(mut self, body: Vec<u8>) -> Reply {
+        self.body = body;
+        self
+    }
+
     pub fn header(mut self, name: &'static str, value: &str) -> Reply {
         self.headers.push((name, value.to_owned()));
         self
