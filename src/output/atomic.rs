@@ -91,6 +91,7 @@ fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
 
 /// Creates the temp file beside `target`: the one place a temp file comes into being, so that
 /// interrupt handling can register it for removal. Dropping it removes it.
+#[cfg_attr(not(unix), allow(unused_variables))]
 fn create_temp(folder: &Path, target: &Path, access: Access) -> io::Result<NamedTempFile> {
     let name = target
         .file_name()

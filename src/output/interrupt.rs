@@ -44,7 +44,8 @@ pub fn install() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
         INTERRUPTED.store(true, Ordering::SeqCst);
         remove_tracked();
-        if ECHO_OFF.load(Ordering::SeqCst) {
+        // Windows has no stty, and its console restores echo itself.
+        if cfg!(unix) && ECHO_OFF.load(Ordering::SeqCst) {
             // rpassword turns echo back on when its prompt returns, which `exit` skips.
             let _ = std::process::Command::new("sh")
                 .args(["-c", "stty echo < /dev/tty"])

@@ -10,12 +10,22 @@ use crate::settings::secret::ApiKey;
 /// interactively; `api_key_command_timeout` changes it.
 pub const DEFAULT_LIMIT: Duration = Duration::from_secs(60);
 
+/// `command` for the user's shell: `sh -c` on Unix, `cmd /C` on Windows.
+fn shell(command: &str) -> Command {
+    let (program, flag) = if cfg!(windows) {
+        ("cmd", "/C")
+    } else {
+        ("sh", "-c")
+    };
+    let mut shell = Command::new(program);
+    shell.arg(flag).arg(command);
+    shell
+}
+
 /// Runs `command` through the shell, for at most `limit`. The error never includes what the
 /// command printed.
 pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg(command)
+    let mut child = shell(command)
         .stdin(Stdio::inherit())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
