@@ -31,7 +31,7 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     ),
     (
         Exit::Network as u8,
-        "network: cannot connect, timed out, body cut short, TLS failure (after the retries), or a redirect to another origin refused",
+        "network: cannot connect, timed out, body cut short (after the retries); a certificate refused, the wrong scheme for the port, a proxy refusing (at once); or a redirect to another origin refused",
     ),
     (
         Exit::BadResponse as u8,
