@@ -8,6 +8,7 @@ pub mod plan;
 mod request;
 mod response;
 pub mod retry;
+mod setup;
 pub mod transport;
 pub mod trust;
 
@@ -27,7 +28,7 @@ use failure::{service_message, status_failure, status_text, transport_failure};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
-use transport::{classify, read_answer, same_origin_redirects, Answer, TransportError};
+use transport::{classify, read_answer, Answer, TransportError};
 use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
@@ -73,16 +74,7 @@ pub struct Client {
 
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
-        trust::install_crypto();
-        let builder = reqwest::blocking::Client::builder()
-            .default_headers(fixed_headers())
-            .timeout(options.timeout)
-            .connect_timeout(options.connect_timeout)
-            .redirect(same_origin_redirects());
-        let builder = trust::trusting(builder, &options.roots)?;
-        let http = with_proxy(builder, options.proxy.as_ref())?
-            .build()
-            .map_err(|e| setup_failure(&e))?;
+        let http = setup::http_client(&options)?;
         if let (Some(trace), Some(proxy)) = (&options.trace, &options.proxy) {
             trace(&format!("via proxy {}", proxy.describe()));
         }
@@ -334,37 +326,6 @@ impl Client {
     }
 }
 
-/// Always an explicit choice: reqwest's own reading of the variables would proxy loopback too
-/// and drop a value it cannot parse without a word.
-fn with_proxy(
-    builder: reqwest::blocking::ClientBuilder,
-    proxy: Option<&ProxyChoice>,
-) -> Result<reqwest::blocking::ClientBuilder> {
-    let Some(proxy) = proxy else {
-        return Ok(builder.no_proxy());
-    };
-    // A user:password in the URL becomes the Proxy-Authorization header.
-    let proxy = reqwest::Proxy::all(proxy.url.as_str()).map_err(|e| {
-        Failure::config(format!(
-            "proxy {}: {}",
-            proxy.describe(),
-            transport::innermost(&e)
-        ))
-    })?;
-    Ok(builder.proxy(proxy))
-}
-
-/// The client cannot be built: on Linux, when no CA certificate could be loaded at all.
-fn setup_failure(e: &reqwest::Error) -> Failure {
-    let why = transport::innermost(e);
-    if why.contains("CA certificates") {
-        return Failure::config(format!("no CA certificates to trust: {why}")).with_hint(
-            "install the ca-certificates package, or name a PEM file with SSL_CERT_FILE or --ca-bundle",
-        );
-    }
-    Failure::new(Exit::Internal, format!("cannot set up HTTP: {why}"))
-}
-
 /// A success is JSON or nothing: an HTML page from a proxy is not data (a missing type is
 /// left to the parser, which names what it found).
 fn check_content_type(request: &Request, method: &Method, answer: &Answer) -> Result<()> {
@@ -379,18 +340,4 @@ fn check_content_type(request: &Request, method: &Method, answer: &Answer) -> Re
         )),
         _ => Ok(()),
     }
-}
-
-/// [`FIXED_HEADERS`] as reqwest takes them.
-fn fixed_headers() -> reqwest::header::HeaderMap {
-    FIXED_HEADERS
-        .iter()
-        .map(|(name, value)| {
-            (
-                reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                    .expect("the fixed header names are valid"),
-                reqwest::header::HeaderValue::from_static(value),
-            )
-        })
-        .collect()
 }

@@ -11,10 +11,10 @@ pub mod key_command;
 mod precedence;
 pub mod proxy;
 pub mod secret;
+mod trust;
 mod tuning;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::Url;
@@ -22,6 +22,7 @@ use reqwest::Url;
 pub use base_url::check_base_url;
 pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use precedence::{Source, Sourced};
+pub use trust::TrustSources;
 pub use tuning::defaults;
 
 use crate::cli::GlobalArgs;
@@ -84,18 +85,8 @@ pub struct Settings {
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
     /// whether it is a terminal.
     pub color: bool,
-    /// The process environment as read once, for the proxy variables.
-    env: Environment,
-}
-
-/// Certificates trusted besides the platform's store: `--ca-bundle` (or its variable or key),
-/// and `SSL_CERT_FILE` / `SSL_CERT_DIR` as curl, Python and OpenSSL read them.
-#[derive(Clone, Debug, Default)]
-pub struct TrustSources {
-    pub ca_bundle: Option<Sourced<PathBuf>>,
-    pub ssl_cert_file: Option<PathBuf>,
-    /// Folders, separated as in PATH.
-    pub ssl_cert_dir: Option<String>,
+    /// The proxy variables, as read once.
+    proxies: proxy::ProxyEnvironment,
 }
 
 impl Settings {
@@ -143,7 +134,7 @@ impl Settings {
             base_url,
             key: key_setting(env, &layers),
             allow_http: tuning.allow_http,
-            trust: trust_sources(env, global, &layers, &config),
+            trust: trust::sources(env, global, &layers, &config),
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
             retries: tuning.retries,
@@ -158,7 +149,7 @@ impl Settings {
             quiet: global.quiet,
             verbose: global.verbose,
             color: terminal::stdout_color(global.color, env),
-            env: env.clone(),
+            proxies: proxy::ProxyEnvironment::from(env),
         })
     }
 
@@ -174,7 +165,7 @@ impl Settings {
 
     /// The proxy for requests to `target` (exit 3 if its variable is not a usable proxy URL).
     pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
-        proxy::proxy_for(&self.env, target)
+        self.proxies.proxy_for(target)
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be
@@ -223,38 +214,6 @@ fn key_setting(env: &Environment, layers: &[Layer]) -> Option<Sourced<KeySetting
             (None, None) => None,
         }
     })
-}
-
-/// `--ca-bundle`, CHAIN_METRICS_CA_BUNDLE or `ca_bundle` (relative to the config file's
-/// folder), and the SSL_CERT_* variables.
-fn trust_sources(
-    env: &Environment,
-    global: &GlobalArgs,
-    layers: &[Layer],
-    config: &ConfigLocation,
-) -> TrustSources {
-    let env_bundle = env
-        .get(ENV_CA_BUNDLE)
-        .map(|v| (PathBuf::from(v), ENV_CA_BUNDLE));
-    let mut ca_bundle = first_given(
-        named(global.ca_bundle.clone(), "--ca-bundle"),
-        env_bundle,
-        layers,
-        |l| l.ca_bundle.clone(),
-    );
-    if let Some(bundle) = ca_bundle
-        .as_mut()
-        .filter(|b| matches!(b.source, Source::File | Source::Profile(_)))
-    {
-        if let Some(folder) = config.path.parent() {
-            bundle.value = folder.join(&bundle.value);
-        }
-    }
-    TrustSources {
-        ca_bundle,
-        ssl_cert_file: env.get("SSL_CERT_FILE").map(PathBuf::from),
-        ssl_cert_dir: env.get("SSL_CERT_DIR").map(str::to_owned),
-    }
 }
 
 /// The file's layers, highest first: the selected profile's table, then the top level.

@@ -1,6 +1,7 @@
 //! The proxy for the service, from the environment as curl reads it: checked (exit 3 for a
 //! value that is not a usable proxy), with loopback always direct and the password masked.
 
+use std::fmt;
 use std::net::IpAddr;
 
 use reqwest::Url;
@@ -8,11 +9,58 @@ use reqwest::Url;
 use super::Environment;
 use crate::error::{Failure, Result};
 
+/// The variables that choose the proxy, as read once; shown in Debug by name only, since a
+/// value may hold a password.
+#[derive(Clone, Default)]
+pub struct ProxyEnvironment(Environment);
+
+const VARIABLES: [&str; 9] = [
+    "https_proxy",
+    "HTTPS_PROXY",
+    "http_proxy",
+    "HTTP_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
+    "REQUEST_METHOD",
+];
+
+impl ProxyEnvironment {
+    pub fn from(env: &Environment) -> ProxyEnvironment {
+        let set = VARIABLES
+            .iter()
+            .filter_map(|&name| env.get(name).map(|v| (name, v.to_owned())));
+        ProxyEnvironment(Environment::from_pairs(set))
+    }
+
+    /// The proxy for requests to `target`, or `None` to connect directly.
+    pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
+        proxy_for(&self.0, target)
+    }
+}
+
+impl fmt::Debug for ProxyEnvironment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let set: Vec<&str> = VARIABLES
+            .into_iter()
+            .filter(|n| self.0.get(n).is_some())
+            .collect();
+        write!(f, "ProxyEnvironment({})", set.join(", "))
+    }
+}
+
 /// The proxy a run goes through, and the variable that named it (for messages).
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ProxyChoice {
     pub var: &'static str,
     pub url: Url,
+}
+
+impl fmt::Debug for ProxyChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ProxyChoice({})", self.describe())
+    }
 }
 
 impl ProxyChoice {
@@ -39,12 +87,10 @@ fn first(env: &Environment, names: &[&'static str]) -> Option<(&'static str, Str
         .filter(|(_, v)| !v.is_empty())
 }
 
-/// The proxy for requests to `target`, or `None` to connect directly.
-///
 /// Loopback hosts never go through a proxy (the plain-http key loopback allows stays on the
 /// machine); then `NO_PROXY`; then curl's variables for the scheme, lowercase first, and
 /// `ALL_PROXY` for both.
-pub fn proxy_for(env: &Environment, target: &Url) -> Result<Option<ProxyChoice>> {
+fn proxy_for(env: &Environment, target: &Url) -> Result<Option<ProxyChoice>> {
     let host = target.host_str().unwrap_or("");
     if is_loopback(host) {
         return Ok(None);
@@ -187,108 +233,4 @@ fn ip_matches(entry: &str, ip: IpAddr) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn env(pairs: &[(&'static str, &str)]) -> Environment {
-        Environment::from_pairs(pairs.iter().map(|(n, v)| (*n, v.to_string())))
-    }
-
-    fn chosen(pairs: &[(&'static str, &str)], target: &str) -> Option<String> {
-        proxy_for(&env(pairs), &Url::parse(target).unwrap())
-            .unwrap()
-            .map(|p| p.describe())
-    }
-
-    #[test]
-    fn curl_order_and_scheme() {
-        let all = [
-            ("https_proxy", "http://a:1"),
-            ("HTTPS_PROXY", "http://b:1"),
-            ("http_proxy", "http://c:1"),
-            ("ALL_PROXY", "http://d:1"),
-        ];
-        let s = "https://api.example";
-        assert_eq!(chosen(&all, s).unwrap(), "http://a:1 (from https_proxy)");
-        assert_eq!(
-            chosen(&all[1..], s).unwrap(),
-            "http://b:1 (from HTTPS_PROXY)"
-        );
-        assert_eq!(chosen(&all[2..], s).unwrap(), "http://d:1 (from ALL_PROXY)");
-        assert_eq!(
-            chosen(&all[2..], "http://api.example").unwrap(),
-            "http://c:1 (from http_proxy)"
-        );
-        let cgi = [("HTTP_PROXY", "http://evil:1"), ("REQUEST_METHOD", "GET")];
-        assert_eq!(chosen(&cgi, "http://api.example"), None);
-        assert_eq!(
-            chosen(&[("HTTPS_PROXY", "proxy")], s).unwrap(),
-            "http://proxy:1080 (from HTTPS_PROXY)"
-        );
-    }
-
-    #[test]
-    fn loopback_and_no_proxy_are_direct() {
-        let p = ("HTTPS_PROXY", "http://p:1");
-        for target in [
-            "https://localhost:1",
-            "https://127.0.0.9",
-            "https://[::1]:8",
-            "https://a.localhost",
-        ] {
-            assert_eq!(chosen(&[p], target), None, "{target}");
-        }
-        for list in ["*", "example.com", ".example.com", "x, API.example.com:443"] {
-            assert_eq!(
-                chosen(&[p, ("NO_PROXY", list)], "https://api.example.com"),
-                None,
-                "{list}"
-            );
-        }
-        assert!(chosen(&[p, ("no_proxy", "ample.com")], "https://api.example.com").is_some());
-        assert_eq!(
-            chosen(&[p, ("no_proxy", "10.0.0.0/8")], "https://10.1.2.3"),
-            None
-        );
-        assert!(chosen(&[p, ("no_proxy", "10.0.0.0/8")], "https://11.1.2.3").is_some());
-        assert_eq!(
-            chosen(&[p, ("no_proxy", "fd00::/8")], "https://[fd12::1]"),
-            None
-        );
-    }
-
-    #[test]
-    fn bad_values_are_named_without_the_password() {
-        let err = |value: &str| {
-            let e = proxy_for(
-                &env(&[("ALL_PROXY", value)]),
-                &Url::parse("https://x.example").unwrap(),
-            );
-            e.unwrap_err().message
-        };
-        assert_eq!(
-            err("socks5://h:1"),
-            "ALL_PROXY=socks5://h:1: socks5 proxies are not supported; use an http:// proxy"
-        );
-        assert_eq!(
-            err("ftp://h:1"),
-            "ALL_PROXY=ftp://h:1: unsupported proxy scheme ftp://"
-        );
-        assert_eq!(
-            err("http://u:s3cret@:x"),
-            "ALL_PROXY=http://u:****@:x is not a proxy URL (empty host)"
-        );
-        assert_eq!(
-            err("not a url"),
-            "ALL_PROXY=not a url is not a proxy URL (invalid international domain name)"
-        );
-        let ok = proxy_for(
-            &env(&[("ALL_PROXY", "http://u:s3cret@p:8")]),
-            &Url::parse("https://x.example").unwrap(),
-        );
-        assert_eq!(
-            ok.unwrap().unwrap().describe(),
-            "http://u:****@p:8 (from ALL_PROXY)"
-        );
-    }
-}
+mod tests;

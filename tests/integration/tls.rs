@@ -355,3 +355,27 @@ fn faults_over_tls_fail_as_over_http() {
         }
     });
 }
+
+/// A gzip body cut short is a transient failure like any other, not an undecodable one.
+#[test]
+fn a_gzip_body_cut_short_is_retried_then_exit_7() {
+    use std::io::Read;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let compressed = gzip(BODY.repeat(200).as_bytes());
+    let server = std::thread::spawn(move || {
+        for _ in 0..2 {
+            let (mut client, _) = listener.accept().unwrap();
+            let _ = client.read(&mut [0; 4096]).unwrap();
+            let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: {}\r\n\r\n", compressed.len());
+            client.write_all(head.as_bytes()).unwrap();
+            client
+                .write_all(&compressed[..compressed.len() / 2])
+                .unwrap();
+        }
+    });
+    let run = Env::with_service(&url).run(&[&["--retries", "1"][..], &ARGS].concat());
+    server.join().unwrap();
+    assert_eq!(run.code, 7, "{run:?}");
+    assert_eq!(run.error_line(), format!("{}the response body was cut short (end of file before message length reached) (2 attempts)", at(&url)));
+}
