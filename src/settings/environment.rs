@@ -20,6 +20,14 @@ const HONOURED: &[&str] = &[
     ENV_CA_BUNDLE,
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",
+    "XDG_CONFIG_HOME",
+    "NO_COLOR",
+    "CLICOLOR",
+    "CLICOLOR_FORCE",
+];
+
+/// The variables that choose a proxy, as curl reads them (see `proxy`).
+pub const PROXY_VARIABLES: [&str; 9] = [
     "https_proxy",
     "HTTPS_PROXY",
     "http_proxy",
@@ -30,10 +38,6 @@ const HONOURED: &[&str] = &[
     "NO_PROXY",
     // Set under CGI, where HTTP_PROXY comes from a request header ("httpoxy"): then ignored.
     "REQUEST_METHOD",
-    "XDG_CONFIG_HOME",
-    "NO_COLOR",
-    "CLICOLOR",
-    "CLICOLOR_FORCE",
 ];
 
 /// A snapshot of the variables the tool honours; an empty value counts as unset.
@@ -47,6 +51,7 @@ impl Environment {
         Environment::from_pairs(
             HONOURED
                 .iter()
+                .chain(&PROXY_VARIABLES)
                 .filter_map(|&name| std::env::var(name).ok().map(|value| (name, value))),
         )
     }

@@ -6,6 +6,7 @@ use std::net::IpAddr;
 
 use reqwest::Url;
 
+use super::environment::PROXY_VARIABLES;
 use super::Environment;
 use crate::error::{Failure, Result};
 
@@ -14,21 +15,9 @@ use crate::error::{Failure, Result};
 #[derive(Clone, Default)]
 pub struct ProxyEnvironment(Environment);
 
-const VARIABLES: [&str; 9] = [
-    "https_proxy",
-    "HTTPS_PROXY",
-    "http_proxy",
-    "HTTP_PROXY",
-    "all_proxy",
-    "ALL_PROXY",
-    "no_proxy",
-    "NO_PROXY",
-    "REQUEST_METHOD",
-];
-
 impl ProxyEnvironment {
     pub fn from(env: &Environment) -> ProxyEnvironment {
-        let set = VARIABLES
+        let set = PROXY_VARIABLES
             .iter()
             .filter_map(|&name| env.get(name).map(|v| (name, v.to_owned())));
         ProxyEnvironment(Environment::from_pairs(set))
@@ -42,7 +31,7 @@ impl ProxyEnvironment {
 
 impl fmt::Debug for ProxyEnvironment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let set: Vec<&str> = VARIABLES
+        let set: Vec<&str> = PROXY_VARIABLES
             .into_iter()
             .filter(|n| self.0.get(n).is_some())
             .collect();

@@ -31,32 +31,40 @@ fn at(url: &str) -> String {
     format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: ")
 }
 
-#[test]
-fn trusted_through_ssl_cert_file() {
+/// A service whose certificate a CA of the tests' own signed, and an environment pointed at it.
+fn a_private_service() -> (TestCa, Stub, Env) {
     let ca = TestCa::new();
     let stub = service(&ca.leaf());
-    let mut env = Env::with_service(&stub.url);
-    let ca_path = pem_file(&env, "ca.pem", &ca.pem);
-    env.set("SSL_CERT_FILE", ca_path.to_str().unwrap());
+    let env = Env::with_service(&stub.url);
+    (ca, stub, env)
+}
+
+/// The run fetches the exact numbers, and says nothing else.
+fn fetches_exactly(env: &Env) {
     let run = env.run(&ARGS);
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, CSV, "")
+        (0, CSV, ""),
+        "{run:?}"
     );
 }
 
 #[test]
+fn trusted_through_ssl_cert_file() {
+    let (ca, _stub, mut env) = a_private_service();
+    env.set(
+        "SSL_CERT_FILE",
+        pem_file(&env, "ca.pem", &ca.pem).to_str().unwrap(),
+    );
+    fetches_exactly(&env);
+}
+
+#[test]
 fn trusted_through_ca_bundle_in_the_config_file_relative_to_it() {
-    let ca = TestCa::new();
-    let stub = service(&ca.leaf());
-    let env = Env::with_service(&stub.url);
+    let (ca, _stub, env) = a_private_service();
     env.write_config("ca_bundle = \"company-ca.pem\"\n");
     std::fs::write(env.config_dir().join("company-ca.pem"), &ca.pem).unwrap();
-    let run = env.run(&ARGS);
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, CSV, "")
-    );
+    fetches_exactly(&env);
 }
 
 #[test]
@@ -90,17 +98,24 @@ fn an_unknown_issuer_is_one_attempt_exit_7_with_the_hint() {
     assert_eq!((stub.connections(), stub.seen().len()), (1, 0));
 }
 
-#[test]
-fn an_expired_certificate_is_named() {
+/// A run against a service with the certificate `leaf` makes, its CA trusted through
+/// SSL_CERT_FILE: refused at the first connection, exit 7.
+fn refused(leaf: impl Fn(&TestCa) -> crate::support::Leaf) -> (Stub, crate::support::Run) {
     let ca = TestCa::new();
-    let stub = service(&ca.leaf_for(&["127.0.0.1"], -30, -1));
+    let stub = service(&leaf(&ca));
     let mut env = Env::with_service(&stub.url);
     env.set(
         "SSL_CERT_FILE",
         pem_file(&env, "ca.pem", &ca.pem).to_str().unwrap(),
     );
-    let run = env.run(&ARGS);
+    let run = env.run(&[&["--retries", "2"][..], &ARGS].concat());
     assert_eq!((run.code, stub.connections()), (7, 1), "{run:?}");
+    (stub, run)
+}
+
+#[test]
+fn an_expired_certificate_is_named() {
+    let (stub, run) = refused(|ca| ca.leaf_for(&["127.0.0.1"], -30, -1));
     let expected = format!("{}the server's certificate was refused: it has expired (invalid peer certificate: certificate expired: verification time ", at(&stub.url));
     assert!(run.error_line().starts_with(&expected), "{}", run.stderr);
     assert_eq!(run.stderr.lines().nth(1), Some(CERT_HINT));
@@ -108,15 +123,7 @@ fn an_expired_certificate_is_named() {
 
 #[test]
 fn a_certificate_for_another_host_is_named() {
-    let ca = TestCa::new();
-    let stub = service(&ca.leaf_for(&["other.example"], -1, 30));
-    let mut env = Env::with_service(&stub.url);
-    env.set(
-        "SSL_CERT_FILE",
-        pem_file(&env, "ca.pem", &ca.pem).to_str().unwrap(),
-    );
-    let run = env.run(&ARGS);
-    assert_eq!((run.code, stub.connections()), (7, 1), "{run:?}");
+    let (stub, run) = refused(|ca| ca.leaf_for(&["other.example"], -1, 30));
     assert_eq!(
         run.error_line(),
         format!("{}the server's certificate was refused: it is for another host name (invalid peer certificate: certificate not valid for name \"127.0.0.1\"; certificate is only valid for DnsName(\"other.example\"))", at(&stub.url))
