@@ -60,7 +60,10 @@ fn fetch_and_write(settings: &Settings, plan: &Plan, output: &Output) -> anyhow:
     for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
     }
-    output.write(outcome.dataset, plan, settings.color)
+    let wait = settings.lock_wait();
+    output.write(outcome.dataset, plan, settings.color, wait, &|line| {
+        note(settings, line)
+    })
 }
 
 /// `--raw`: one body as sent, the whole range in one request whatever the chunking.

@@ -135,6 +135,11 @@ fn refuse_read_only(metadata: &Metadata) -> Result<(), NotWritten> {
 /// The temp file beside the target could not be made (a read-only folder, a full disk): say
 /// that one is needed, since the user only asked for the target.
 fn no_temp_file(target: &Path, e: io::Error) -> NotWritten {
+    use io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+    if !matches!(e.kind(), PermissionDenied | ReadOnlyFilesystem) {
+        // A missing folder, a full disk: the plain reason says it all.
+        return without_temp_name(e).into();
+    }
     let folder = match temp::folder_of(target) {
         f if f == Path::new(".") => "the current folder".to_owned(),
         f => f.display().to_string(),
@@ -143,7 +148,7 @@ fn no_temp_file(target: &Path, e: io::Error) -> NotWritten {
         error: io::Error::new(
             e.kind(),
             format!(
-                "cannot create a temporary file in {folder} ({}); the new content is written beside the file first, then renamed over it",
+                "{folder} refused a temporary file ({}), and one is needed beside the file: the new content goes there first, then is renamed over it",
                 without_temp_name(e)
             ),
         ),

@@ -23,7 +23,7 @@ pub struct LockWait {
 #[derive(Debug)]
 pub enum LockError {
     /// Another run still held it when the wait ran out.
-    Busy { lock_file: PathBuf, waited: Duration },
+    Busy { waited: Duration },
     /// The lock file could not be made or locked.
     Failed { lock_file: PathBuf, error: io::Error },
 }
@@ -65,16 +65,12 @@ pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError>
             }
             let waited = started.elapsed();
             if waited >= wait.limit {
-                return Err(LockError::Busy {
-                    lock_file: path,
-                    waited: wait.limit,
-                });
+                return Err(LockError::Busy { waited: wait.limit });
             }
             if !std::mem::replace(&mut told, true) && !wait.quiet {
                 diag::line(&format!(
-                    "note: waiting for another run to finish with {} (it holds {}); giving up after {} s",
+                    "note: waiting for another run that is changing {} (up to {} s, --lock-timeout)",
                     target.display(),
-                    path.display(),
                     wait.limit.as_secs_f64()
                 ));
             }
@@ -108,11 +104,10 @@ impl LockError {
     /// `untouched` says what was not done.
     pub fn failure(self, exit: Exit, what: &str, untouched: &str) -> Failure {
         match self {
-            LockError::Busy { lock_file, waited } => Failure::new(
+            LockError::Busy { waited } => Failure::new(
                 exit,
                 format!(
-                    "{what} is in use by another run, which still held {} after {} s; {untouched}",
-                    lock_file.display(),
+                    "another run was still changing {what} after {} s; {untouched}",
                     waited.as_secs_f64()
                 ),
             )
