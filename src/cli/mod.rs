@@ -181,9 +181,9 @@ pub enum Command {
 /// A number of seconds, positive and at most a day (a far longer one overflows the clock).
 fn parse_seconds(text: &str) -> Result<f64, String> {
     let value = text.trim().parse::<f64>().unwrap_or(f64::NAN);
-    limits::seconds(value, false)
+    limits::seconds(value)
         .map(|_| value)
-        .map_err(|why| format!("'{text}' {}", why.phrase(false)))
+        .map_err(|why| format!("'{text}' {}", why.phrase()))
 }
 
 fn parse_retries(text: &str) -> Result<u32, String> {

@@ -6,7 +6,7 @@ use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use crate::error::{Exit, Failure, Result};
 use crate::output::lock::{FileLock, LockWait};
-use crate::settings::{check_base_url, limits};
+use crate::settings::{check_base_url, config_comments, limits};
 use crate::settings::config_file::{self, ConfigLocation, MethodChoice};
 
 /// The keys a config file may set, at its top level and in each profile.
@@ -84,7 +84,7 @@ impl ConfigKey {
 
 fn seconds(text: &str) -> Result<Value, String> {
     let value: f64 = text.parse().unwrap_or(f64::NAN);
-    limits::seconds(value, false).map_err(|why| why.expected().to_owned())?;
+    limits::seconds(value).map_err(|why| why.expected().to_owned())?;
     // `30` stays an integer in the file, as a person would write it.
     Ok(match text.parse::<i64>() {
         Ok(whole) => Value::from(whole),
@@ -227,11 +227,13 @@ impl ConfigDocument {
     }
 
     /// Removes `key` from that table; false if it was not there.
+    /// The comment lines above it stay in the file.
     pub fn remove(&mut self, profile: Option<&str>, key: ConfigKey) -> bool {
         if self.get(profile, key).is_none() {
             return false;
         }
-        self.table_mut(profile).remove(key.name()).is_some()
+        config_comments::remove_keeping_comments(&mut self.doc, profile, key.name())
+            || self.table_mut(profile).remove(key.name()).is_some()
     }
 
     /// Writes the document back atomically, after checking it still reads as a valid config.

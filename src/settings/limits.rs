@@ -17,11 +17,10 @@ pub enum SecondsRefused {
 
 impl SecondsRefused {
     /// As said of the value: "'1e19' is more than a day (86400 seconds)".
-    pub fn phrase(self, zero_ok: bool) -> &'static str {
-        match (self, zero_ok) {
-            (SecondsRefused::NotPositive, false) => "is not a positive number of seconds",
-            (SecondsRefused::NotPositive, true) => "is not a number of seconds",
-            (SecondsRefused::OverADay, _) => "is more than a day (86400 seconds)",
+    pub fn phrase(self) -> &'static str {
+        match self {
+            SecondsRefused::NotPositive => "is not a positive number of seconds",
+            SecondsRefused::OverADay => "is more than a day (86400 seconds)",
         }
     }
 
@@ -34,16 +33,15 @@ impl SecondsRefused {
     }
 }
 
-/// `value` seconds as a duration: finite, positive (or zero when `zero_ok`), at most a day.
-pub fn seconds(value: f64, zero_ok: bool) -> Result<Duration, SecondsRefused> {
-    let duration = Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| zero_ok || !d.is_zero())
-        .ok_or(SecondsRefused::NotPositive)?;
-    match value <= MAX_SECONDS {
-        true => Ok(duration),
-        false => Err(SecondsRefused::OverADay),
+/// `value` seconds as a duration: positive and at most a day.
+pub fn seconds(value: f64) -> Result<Duration, SecondsRefused> {
+    if value > MAX_SECONDS {
+        return Err(SecondsRefused::OverADay);
     }
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or(SecondsRefused::NotPositive)
 }
 
 /// The bounds of a whole-number setting, both included.
@@ -89,18 +87,19 @@ mod tests {
 
     #[test]
     fn seconds_are_bounded_on_both_sides() {
-        assert_eq!(seconds(2.5, false), Ok(Duration::from_millis(2500)));
-        assert_eq!(seconds(86_400.0, false), Ok(Duration::from_secs(86_400)));
-        assert_eq!(seconds(0.0, true), Ok(Duration::ZERO));
+        assert_eq!(seconds(2.5), Ok(Duration::from_millis(2500)));
+        assert_eq!(seconds(86_400.0), Ok(Duration::from_secs(86_400)));
         for (value, why) in [
             (0.0, SecondsRefused::NotPositive),
             (-1.0, SecondsRefused::NotPositive),
             (f64::NAN, SecondsRefused::NotPositive),
-            (f64::INFINITY, SecondsRefused::NotPositive),
+            (f64::NEG_INFINITY, SecondsRefused::NotPositive),
+            (f64::INFINITY, SecondsRefused::OverADay),
+            (1e300, SecondsRefused::OverADay),
             (86_400.5, SecondsRefused::OverADay),
             (1e19, SecondsRefused::OverADay),
         ] {
-            assert_eq!(seconds(value, false), Err(why), "{value}");
+            assert_eq!(seconds(value), Err(why), "{value}");
         }
     }
 

@@ -3,6 +3,7 @@
 //! environment again.
 
 pub mod base_url;
+mod config_comments;
 pub mod config_edit;
 pub mod config_file;
 pub mod config_store;
@@ -139,7 +140,7 @@ impl Settings {
             chunk_days: tuning.chunk_days,
             lock_timeout: global
                 .lock_timeout
-                .and_then(|secs| limits::seconds(secs, false).ok())
+                .and_then(|secs| limits::seconds(secs).ok())
                 .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS)),
             sources: tuning.sources,
             warnings,

@@ -127,7 +127,7 @@ fn timeouts(
 /// Seconds as a positive duration of at most a day, or a configuration error naming the
 /// setting and where it came from.
 fn seconds(setting: &str, value: Sourced<f64>) -> Result<Duration> {
-    limits::seconds(value.value, false).map_err(|why| {
+    limits::seconds(value.value).map_err(|why| {
         // 1e19 as written, not as twenty digits.
         let shown = match value.value.abs() < 1e15 {
             true => value.value.to_string(),
@@ -136,7 +136,7 @@ fn seconds(setting: &str, value: Sourced<f64>) -> Result<Duration> {
         Failure::config(format!(
             "{setting} {shown} from {} {}",
             value.source,
-            why.phrase(false)
+            why.phrase()
         ))
         .with_hint(why.expected())
     })

@@ -15,6 +15,7 @@ mod formats;
 mod generated;
 mod help;
 mod leaks;
+mod locks;
 mod merge;
 mod periods;
 mod periods_output;
