@@ -219,7 +219,9 @@ fn parse_milliseconds(text: &str) -> Result<u64, String> {
         .parse::<u64>()
         .ok()
         .filter(|ms| *ms as f64 <= limits::MAX_SECONDS * 1000.0)
-        .ok_or_else(|| format!("'{text}' is not a number of milliseconds from 0 to 86400000 (a day)"))
+        .ok_or_else(|| {
+            format!("'{text}' is not a number of milliseconds from 0 to 86400000 (a day)")
+        })
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {

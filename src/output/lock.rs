@@ -25,7 +25,10 @@ pub enum LockError {
     /// Another run still held it when the wait ran out.
     Busy { waited: Duration },
     /// The lock file could not be made or locked.
-    Failed { lock_file: PathBuf, error: io::Error },
+    Failed {
+        lock_file: PathBuf,
+        error: io::Error,
+    },
 }
 
 /// The lock, held until dropped.

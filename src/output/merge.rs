@@ -113,7 +113,10 @@ fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, Mer
                 MergeError::Unreadable(format!("not a JSON array of row objects ({e})"))
             })?;
             let rows = objects.into_iter().enumerate();
-            read_objects(rows.map(|(i, object)| (format!("row {}", i + 1), Ok(object))), data)
+            read_objects(
+                rows.map(|(i, object)| (format!("row {}", i + 1), Ok(object))),
+                data,
+            )
         }
         Format::Ndjson => {
             // Numbered as an editor shows them: blank lines count, CRLF ends one line.
@@ -182,10 +185,14 @@ fn read_delimited(
 }
 
 /// The line a record starts on, counted from its byte offset: the csv reader's own count is
-/// off with CRLF line ends.
+/// off with CRLF line ends, where a record's offset can point at the line end before it.
 fn line_at(text: &str, position: Option<&csv::Position>) -> usize {
-    let start = position.map_or(0, |p| p.byte() as usize).min(text.len());
-    text.as_bytes()[..start].iter().filter(|b| **b == b'\n').count() + 1
+    let bytes = text.as_bytes();
+    let mut start = position.map_or(0, |p| p.byte() as usize).min(bytes.len());
+    while bytes.get(start).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
+        start += 1;
+    }
+    bytes[..start].iter().filter(|b| **b == b'\n').count() + 1
 }
 
 /// Rows from row objects, each labelled with where it is (`row 3`, `line 5`). The members

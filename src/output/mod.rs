@@ -107,7 +107,11 @@ impl Output {
             true => {
                 let lock = lock::lock_beside(file, wait).map_err(|e| {
                     let what = file.display().to_string();
-                    e.failure(Exit::Output, &what, "not merged; the file is left as it was")
+                    e.failure(
+                        Exit::Output,
+                        &what,
+                        "not merged; the file is left as it was",
+                    )
                 })?;
                 let merged =
                     merge::merge_into(file, self.format, data, &plan.chains, self.by, warn)?;

@@ -50,7 +50,10 @@ fn temp_prefix(target: &Path) -> String {
 pub(super) fn create(target: &Path, access: Access) -> io::Result<NamedTempFile> {
     let prefix = temp_prefix(target);
     let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).rand_bytes(RANDOM_LEN).suffix(SUFFIX);
+    builder
+        .prefix(&prefix)
+        .rand_bytes(RANDOM_LEN)
+        .suffix(SUFFIX);
     // tempfile's own default is 0600; an export is an ordinary file, so the umask decides.
     #[cfg(unix)]
     if access == Access::Ordinary {
@@ -109,10 +112,17 @@ mod tests {
         let long = format!("{}.csv", "é".repeat(200));
         let lock = sibling(Path::new(&format!("out/{long}")), ".lock");
         let name = lock.file_name().unwrap().to_str().unwrap();
-        assert!(name.len() <= NAME_MAX && name.len() > NAME_MAX - 2, "{}", name.len());
+        assert!(
+            name.len() <= NAME_MAX && name.len() > NAME_MAX - 2,
+            "{}",
+            name.len()
+        );
         assert!(name.starts_with(".é") && name.ends_with("é.lock"), "{name}");
         assert_eq!(lock.parent().unwrap(), Path::new("out"));
-        assert_eq!(sibling(Path::new("f.csv"), ".lock"), Path::new(".f.csv.lock"));
+        assert_eq!(
+            sibling(Path::new("f.csv"), ".lock"),
+            Path::new(".f.csv.lock")
+        );
         let prefix = temp_prefix(Path::new(&long));
         assert_eq!(prefix.len() + RANDOM_LEN + SUFFIX.len(), NAME_MAX - 1);
         assert_eq!(temp_prefix(Path::new("a/f.csv")), ".f.csv.chain-metrics.");

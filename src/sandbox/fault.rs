@@ -124,7 +124,9 @@ fn parse_retry_after(text: &str) -> Result<RetryAfter, String> {
             .ok()
             .filter(|n| *n <= MAX_SECONDS)
             .ok_or_else(|| {
-                format!("'{text}' is not a Retry-After: seconds or date+SECONDS, at most {MAX_SECONDS}")
+                format!(
+                    "'{text}' is not a Retry-After: seconds or date+SECONDS, at most {MAX_SECONDS}"
+                )
             })
     };
     match text.strip_prefix("date+") {

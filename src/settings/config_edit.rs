@@ -6,8 +6,8 @@ use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use crate::error::{Exit, Failure, Result};
 use crate::output::lock::{FileLock, LockWait};
-use crate::settings::{check_base_url, config_comments, limits};
 use crate::settings::config_file::{self, ConfigLocation, MethodChoice};
+use crate::settings::{check_base_url, config_comments, limits};
 
 /// The keys a config file may set, at its top level and in each profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

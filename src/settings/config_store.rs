@@ -49,9 +49,8 @@ impl ConfigLocation {
     pub fn lock(&self, wait: LockWait) -> Result<FileLock> {
         let what = format!("config file {}", self.path.display());
         // The lock file goes beside the config file, so its folder must exist first.
-        self.make_folder().map_err(|e| {
-            Failure::config(format!("cannot create the folder of {what}: {e}"))
-        })?;
+        self.make_folder()
+            .map_err(|e| Failure::config(format!("cannot create the folder of {what}: {e}")))?;
         lock::lock_beside(&self.path, wait)
             .map_err(|e| e.failure(Exit::Config, &what, "nothing was changed"))
     }

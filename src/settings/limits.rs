@@ -53,7 +53,10 @@ pub struct Count {
 
 /// Further attempts after a transient failure: at most 20 s apart, 100 of them already take
 /// more than half an hour.
-pub const RETRIES: Count = Count { least: 0, most: 100 };
+pub const RETRIES: Count = Count {
+    least: 0,
+    most: 100,
+};
 /// Requests in flight at once: one thread each, and a service answers many at once with 429.
 pub const JOBS: Count = Count { least: 1, most: 64 };
 /// Days per request: as long as the longest range (`--last` allows 100 years).

@@ -55,7 +55,12 @@ pub(super) fn resolve(
         l.chunk_days
     });
     if let Some(days) = &chunk_days {
-        within("chunk_days", limits::CHUNK_DAYS, days.value.into(), &days.source)?;
+        within(
+            "chunk_days",
+            limits::CHUNK_DAYS,
+            days.value.into(),
+            &days.source,
+        )?;
     }
     let retries = pick(
         named(global.retries, "--retries"),
@@ -63,7 +68,12 @@ pub(super) fn resolve(
         |l| l.retries,
         defaults::RETRIES,
     );
-    within("retries", limits::RETRIES, retries.value.into(), &retries.source)?;
+    within(
+        "retries",
+        limits::RETRIES,
+        retries.value.into(),
+        &retries.source,
+    )?;
     let method = pick(
         named(global.method, "--method"),
         layers,

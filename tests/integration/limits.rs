@@ -12,30 +12,69 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
     let env = Env::with_service(&stub.url);
     let over_a_day = "is more than a day (86400 seconds)";
     let cases: [(&[&str], String); 10] = [
-        (&["--timeout", "1e19"], format!("'--timeout <SECS>': '1e19' {over_a_day}")),
+        (
+            &["--timeout", "1e19"],
+            format!("'--timeout <SECS>': '1e19' {over_a_day}"),
+        ),
         // Within what a Duration holds, but an Instant that far ahead overflows.
-        (&["--timeout", "9.3e18"], format!("'--timeout <SECS>': '9.3e18' {over_a_day}")),
-        (&["--timeout", "86400.5"], format!("'--timeout <SECS>': '86400.5' {over_a_day}")),
-        (&["--connect-timeout", "inf"], format!("'--connect-timeout <SECS>': 'inf' {over_a_day}")),
-        (&["--lock-timeout", "1e19"], format!("'--lock-timeout <SECS>': '1e19' {over_a_day}")),
-        (&["--timeout", "NaN"], "'--timeout <SECS>': 'NaN' is not a positive number of seconds".into()),
-        (&["--retries", "4294967296"], "'--retries <N>': '4294967296' is not a number of retries from 0 to 100".into()),
-        (&["--jobs", "65"], "'--jobs <N>': '65' is not a number of requests from 1 to 64".into()),
-        (&["--chunk-days", "4294967295"], "'--chunk-days <N>': '4294967295' is not a number of days from 1 to 36600".into()),
-        (&["--chunk-days", "0"], "'--chunk-days <N>': '0' is not a number of days from 1 to 36600".into()),
+        (
+            &["--timeout", "9.3e18"],
+            format!("'--timeout <SECS>': '9.3e18' {over_a_day}"),
+        ),
+        (
+            &["--timeout", "86400.5"],
+            format!("'--timeout <SECS>': '86400.5' {over_a_day}"),
+        ),
+        (
+            &["--connect-timeout", "inf"],
+            format!("'--connect-timeout <SECS>': 'inf' {over_a_day}"),
+        ),
+        (
+            &["--lock-timeout", "1e19"],
+            format!("'--lock-timeout <SECS>': '1e19' {over_a_day}"),
+        ),
+        (
+            &["--timeout", "NaN"],
+            "'--timeout <SECS>': 'NaN' is not a positive number of seconds".into(),
+        ),
+        (
+            &["--retries", "4294967296"],
+            "'--retries <N>': '4294967296' is not a number of retries from 0 to 100".into(),
+        ),
+        (
+            &["--jobs", "65"],
+            "'--jobs <N>': '65' is not a number of requests from 1 to 64".into(),
+        ),
+        (
+            &["--chunk-days", "4294967295"],
+            "'--chunk-days <N>': '4294967295' is not a number of days from 1 to 36600".into(),
+        ),
+        (
+            &["--chunk-days", "0"],
+            "'--chunk-days <N>': '0' is not a number of days from 1 to 36600".into(),
+        ),
     ];
     for (flag, why) in cases {
         let run = env.run(&[&DAY[..], flag].concat());
         let value = flag[1];
         assert_eq!(
             (run.code, run.error_line()),
-            (2, format!("error: invalid value '{value}' for {why}").as_str()),
+            (
+                2,
+                format!("error: invalid value '{value}' for {why}").as_str()
+            ),
             "{flag:?}"
         );
     }
     assert!(stub.seen().is_empty());
     // The largest value each takes still runs.
-    let run = env.run(&[&DAY[..], &["--timeout", "86400", "--retries", "100", "--jobs", "64"]].concat());
+    let run = env.run(
+        &[
+            &DAY[..],
+            &["--timeout", "86400", "--retries", "100", "--jobs", "64"],
+        ]
+        .concat(),
+    );
     assert_eq!(run.code, 0, "{run:?}");
 }
 

@@ -37,11 +37,14 @@ fn merges_started_together_keep_every_run_s_rows() {
     let runs: Vec<_> = days
         .iter()
         .map(|day| {
-            let args = ["fees", "-c", "eth", "-s", day, "-e", day, "-o", "fees.csv", "--merge"];
+            let args = [
+                "fees", "-c", "eth", "-s", day, "-e", day, "-o", "fees.csv", "--merge",
+            ];
             env.cmd(&args).spawn()
         })
         .collect();
-    let waiting = "note: waiting for another run that is changing fees.csv (up to 30 s, --lock-timeout)";
+    let waiting =
+        "note: waiting for another run that is changing fees.csv (up to 30 s, --lock-timeout)";
     for run in runs {
         let run = run.finish();
         assert_eq!(run.code, 0, "{run:?}");
@@ -52,8 +55,15 @@ fn merges_started_together_keep_every_run_s_rows() {
         .zip(FEES)
         .map(|(day, fees)| format!("{day},{fees}\n"))
         .collect();
-    assert_eq!(read(&env, "fees.csv"), format!("date,fees\n{}", rows.concat()));
-    assert_eq!(names(env.home.path()), ["fees.csv"], "no lock or temp file left");
+    assert_eq!(
+        read(&env, "fees.csv"),
+        format!("date,fees\n{}", rows.concat())
+    );
+    assert_eq!(
+        names(env.home.path()),
+        ["fees.csv"],
+        "no lock or temp file left"
+    );
 }
 
 #[test]
@@ -63,7 +73,11 @@ fn a_merge_that_cannot_get_the_lock_in_time_gives_up_with_exit_9_and_the_file_in
     let old = "date,fees\n2023-12-31,1\n";
     write(&env, "fees.csv", old);
     let day = ["-s", "2024-01-01", "-e", "2024-01-01"];
-    let merge = [&["fees", "-c", "eth", "-o", "fees.csv", "--merge"], &day[..]].concat();
+    let merge = [
+        &["fees", "-c", "eth", "-o", "fees.csv", "--merge"],
+        &day[..],
+    ]
+    .concat();
     let held = hold_lock(&env.home.path().join("fees.csv"));
     let run = env.run(&[&["--lock-timeout", "0.3"], &merge[..]].concat());
     assert_eq!(
@@ -84,7 +98,10 @@ fn a_merge_that_cannot_get_the_lock_in_time_gives_up_with_exit_9_and_the_file_in
     drop(held);
     let run = env.run(&merge);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
-    assert_eq!(read(&env, "fees.csv"), format!("{old}2024-01-01,{}\n", FEES[0]));
+    assert_eq!(
+        read(&env, "fees.csv"),
+        format!("{old}2024-01-01,{}\n", FEES[0])
+    );
     assert_eq!(names(env.home.path()), ["fees.csv"]);
 }
 

@@ -11,6 +11,7 @@ mod exit_codes;
 mod export;
 mod fault_matrix;
 mod flags;
+mod foreign_files;
 mod formats;
 mod generated;
 mod help;
