@@ -72,7 +72,7 @@ pub struct GlobalArgs {
     pub jobs: Option<usize>,
 
     #[arg(help_heading = "Output", long, global = true, value_name = "SECS", value_parser = parse_seconds,
-          help = format!("Seconds to wait for another run that is changing the same file (--merge, config edits) [default: {}]", defaults::LOCK_TIMEOUT_SECS))]
+          help = format!("Seconds to wait while another run changes the same file [default: {}]", defaults::LOCK_TIMEOUT_SECS))]
     pub lock_timeout: Option<f64>,
 
     /// HTTP method: auto (POST; GET after a 405), post, get [default: auto]

@@ -299,6 +299,7 @@ mod tests {
         assert!(line("--connect-timeout").ends_with(&secs(s.connect_timeout)));
         assert!(line("--retries").ends_with(&format!("[default: {}]", s.retries)));
         assert!(line("--jobs").ends_with(&format!("[default: {}]", s.jobs)));
+        assert!(line("--lock-timeout").ends_with(&secs(s.lock_timeout)));
         assert_eq!(s.timeout, Duration::from_secs(30));
         assert_eq!((s.retries, s.jobs), (3, 8));
     }
