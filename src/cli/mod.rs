@@ -187,30 +187,22 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
 }
 
 fn parse_retries(text: &str) -> Result<u32, String> {
-    limits::RETRIES.parse(text).ok_or_else(|| {
-        format!(
-            "'{text}' is not a number of retries {}",
-            limits::RETRIES.span()
-        )
-    })
+    counted(limits::RETRIES, "retries", text)
 }
 
 fn parse_jobs(text: &str) -> Result<usize, String> {
-    limits::JOBS.parse(text).map(|n| n as usize).ok_or_else(|| {
-        format!(
-            "'{text}' is not a number of requests {}",
-            limits::JOBS.span()
-        )
-    })
+    counted(limits::JOBS, "requests", text).map(|n| n as usize)
 }
 
 fn parse_chunk_days(text: &str) -> Result<u32, String> {
-    limits::CHUNK_DAYS.parse(text).ok_or_else(|| {
-        format!(
-            "'{text}' is not a number of days {}",
-            limits::CHUNK_DAYS.span()
-        )
-    })
+    counted(limits::CHUNK_DAYS, "days", text)
+}
+
+/// A whole number within `bounds`, or why not: "'65' is not a number of requests from 1 to 64".
+fn counted(bounds: limits::Count, what: &str, text: &str) -> Result<u32, String> {
+    bounds
+        .parse(text)
+        .ok_or_else(|| format!("'{text}' is not a number of {what} {}", bounds.span()))
 }
 
 /// Milliseconds of sandbox delay, at most a day like every other wait.

@@ -5,67 +5,44 @@
 use std::time::{Duration, SystemTime};
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Sandbox};
+use crate::support::{Env, Run, Sandbox};
 
-const MERGE_DAY: [&str; 9] = [
-    "fees",
-    "-c",
-    "eth",
-    "-s",
-    "2024-01-02",
-    "-e",
-    "2024-01-02",
-    "--merge",
-    "-o",
-];
+/// A run for 2024-01-02 of ETHEREUM, followed by `more` arguments.
+fn day(env: &Env, more: &[&str]) -> Run {
+    let args = ["fees", "-c", "eth", "-s", "2024-01-02", "-e", "2024-01-02"];
+    env.run(&[&args[..], more].concat())
+}
+
+/// Merges 2024-01-02 of `chains` into `file`, written as `old` first: the exit code, the first
+/// line of stderr, and the file afterwards.
+fn merge(env: &Env, chains: &str, file: &str, old: &str) -> (i32, String, String) {
+    write(env, file, old);
+    let args = format!("fees -c {chains} -s 2024-01-02 -e 2024-01-02 --merge -o {file}");
+    let run = env.run(&args.split(' ').collect::<Vec<_>>());
+    (run.code, run.error_line().to_owned(), read(env, file))
+}
 
 #[test]
 fn merge_reads_json_in_any_member_order_and_files_with_a_bom_and_crlf() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
+    let ok = |text: &str| (0, String::new(), text.to_owned());
     // `jq -S` sorts the members: chain before date.
     let sorted = "\u{feff}[\n  {\n    \"chain\": \"ARBITRUM\",\n    \"date\": \"2024-01-01\",\n    \"fees\": 7\n  }\n]\n";
-    write(&env, "sorted.json", sorted);
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "arb",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-02",
-        "-e",
-        "2024-01-02",
-        "--merge",
-        "-o",
-        "sorted.json",
-    ]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
     assert_eq!(
-        read(&env, "sorted.json"),
-        "[\n  {\"date\":\"2024-01-01\",\"chain\":\"ARBITRUM\",\"fees\":7},\n  {\"date\":\"2024-01-02\",\"chain\":\"ARBITRUM\",\"fees\":71927.52},\n  {\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76}\n]\n"
+        merge(&env, "arb,eth", "sorted.json", sorted),
+        ok("[\n  {\"date\":\"2024-01-01\",\"chain\":\"ARBITRUM\",\"fees\":7},\n  {\"date\":\"2024-01-02\",\"chain\":\"ARBITRUM\",\"fees\":71927.52},\n  {\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76}\n]\n")
     );
     // What a spreadsheet saves: a BOM, CRLF line ends, quoted fields.
-    write(
-        &env,
-        "sheet.csv",
-        "\u{feff}\"date\",\"fees\"\r\n\"2024-01-01\",\"1.5\"\r\n",
-    );
-    let run = env.run(&[&MERGE_DAY[..], &["sheet.csv"]].concat());
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let sheet = "\u{feff}\"date\",\"fees\"\r\n\"2024-01-01\",\"1.5\"\r\n";
     assert_eq!(
-        read(&env, "sheet.csv"),
-        "date,fees\n2024-01-01,1.5\n2024-01-02,826665.76\n"
+        merge(&env, "eth", "sheet.csv", sheet),
+        ok("date,fees\n2024-01-01,1.5\n2024-01-02,826665.76\n")
     );
-    write(
-        &env,
-        "bom.ndjson",
-        "\u{feff}{\"fees\":2,\"date\":\"2024-01-01\"}\r\n",
-    );
-    assert_eq!(env.run(&[&MERGE_DAY[..], &["bom.ndjson"]].concat()).code, 0);
+    let ndjson = "\u{feff}{\"fees\":2,\"date\":\"2024-01-01\"}\r\n";
     assert_eq!(
-        read(&env, "bom.ndjson"),
-        "{\"date\":\"2024-01-01\",\"fees\":2}\n{\"date\":\"2024-01-02\",\"fees\":826665.76}\n"
+        merge(&env, "eth", "bom.ndjson", ndjson),
+        ok("{\"date\":\"2024-01-01\",\"fees\":2}\n{\"date\":\"2024-01-02\",\"fees\":826665.76}\n")
     );
 }
 
@@ -81,18 +58,12 @@ fn merge_errors_name_the_line_an_editor_shows_whatever_the_line_ends() {
         ("rows.json", "[{\"date\":\"2024-01-01\",\"fees\":1},{\"fees\":\"x\",\"date\":\"2024-01-03\"}]", "row 2: 'x' is not a number"),
     ];
     for (file, text, why) in cases {
-        write(&env, file, text);
-        let run = env.run(&[&MERGE_DAY[..], &[file]].concat());
+        let error = format!("error: {file} cannot be merged: {why}; the file is left as it was");
         assert_eq!(
-            (run.code, run.error_line()),
-            (
-                9,
-                format!("error: {file} cannot be merged: {why}; the file is left as it was")
-                    .as_str()
-            ),
+            merge(&env, "eth", file, text),
+            (9, error, text.to_owned()),
             "{file}"
         );
-        assert_eq!(read(&env, file), text);
     }
 }
 
@@ -104,7 +75,7 @@ fn output_names_at_the_length_limit_still_get_a_temp_file_that_fits() {
     let name = format!("{}.csv", "é".repeat(125) + "x");
     assert_eq!(name.len(), 255);
     for merge in [&[][..], &["--merge"]] {
-        let run = env.run(&[&MERGE_DAY[..7], &["-o", &name], merge].concat());
+        let run = day(&env, &[&["-o", &name], merge].concat());
         assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
     }
     assert_eq!(read(&env, &name), "date,fees\n2024-01-02,826665.76\n");
@@ -126,7 +97,7 @@ fn a_read_only_target_a_symlink_loop_and_a_folder_without_room_are_refused_intac
         ("loop-a", "error: cannot write loop-a: too many levels of symbolic links (a loop?)\n"),
     ];
     for (target, stderr) in cases {
-        let run = env.run(&[&MERGE_DAY[..7], &["-o", target]].concat());
+        let run = day(&env, &["-o", target]);
         assert_eq!((run.code, run.stderr.as_str()), (9, stderr), "{target}");
     }
     assert_eq!(read(&env, "kept.csv"), "old\n");
@@ -134,7 +105,7 @@ fn a_read_only_target_a_symlink_loop_and_a_folder_without_room_are_refused_intac
         .unwrap()
         .is_symlink());
     // sysfs refuses new files even to root: the error says a temp file is needed there.
-    let run = env.run(&[&MERGE_DAY[..7], &["-o", "/sys/chain-metrics.csv"]].concat());
+    let run = day(&env, &["-o", "/sys/chain-metrics.csv"]);
     assert_eq!(run.code, 9, "{run:?}");
     let (error, hint) = run.stderr.split_once('\n').unwrap();
     assert!(
@@ -169,7 +140,7 @@ fn temp_files_of_killed_runs_are_named_as_ours_and_cleaned_up_by_the_next_write(
             .unwrap();
         file.set_modified(hour_ago).unwrap();
     }
-    let run = env.run(&[&MERGE_DAY[..7], &["-o", "fees.csv"]].concat());
+    let run = day(&env, &["-o", "fees.csv"]);
     assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
     // A recent one may belong to a run still writing: it stays until it is old.
     assert_eq!(names(home), [fresh, foreign, "fees.csv"]);
