@@ -50,8 +50,12 @@ pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError>
         lock_file: path.clone(),
         error,
     };
-    let started = Instant::now();
-    let mut told = false;
+    let mut waiting = Waiting {
+        target,
+        wait,
+        started: Instant::now(),
+        told: false,
+    };
     loop {
         let file = OpenOptions::new()
             .read(true)
@@ -63,27 +67,44 @@ pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError>
         loop {
             match file.try_lock() {
                 Ok(()) => break,
-                Err(TryLockError::WouldBlock) => {}
+                Err(TryLockError::WouldBlock) => waiting.pause()?,
                 Err(TryLockError::Error(error)) => return Err(failed(error)),
             }
-            let waited = started.elapsed();
-            if waited >= wait.limit {
-                return Err(LockError::Busy { waited: wait.limit });
-            }
-            if !std::mem::replace(&mut told, true) && !wait.quiet {
-                diag::line(&format!(
-                    "note: waiting for another run that is changing {} (up to {} s, --lock-timeout)",
-                    target.display(),
-                    wait.limit.as_secs_f64()
-                ));
-            }
-            std::thread::sleep(POLL.min(wait.limit - waited));
         }
         // The run before removes the lock file as it lets go: a lock then taken on the removed
         // file guards nothing, and the file now at the path is the one to lock.
         if is_at(&file, &path) {
             return Ok(FileLock { path, _file: file });
         }
+    }
+}
+
+/// A run waiting for another's lock.
+struct Waiting<'a> {
+    target: &'a Path,
+    wait: LockWait,
+    started: Instant,
+    told: bool,
+}
+
+impl Waiting<'_> {
+    /// Waits a moment before the next try, saying so the first time; gives up at the limit.
+    fn pause(&mut self) -> Result<(), LockError> {
+        let waited = self.started.elapsed();
+        if waited >= self.wait.limit {
+            return Err(LockError::Busy {
+                waited: self.wait.limit,
+            });
+        }
+        if !std::mem::replace(&mut self.told, true) && !self.wait.quiet {
+            diag::line(&format!(
+                "note: waiting for another run that is changing {} (up to {} s, --lock-timeout)",
+                self.target.display(),
+                self.wait.limit.as_secs_f64()
+            ));
+        }
+        std::thread::sleep(POLL.min(self.wait.limit - waited));
+        Ok(())
     }
 }
 

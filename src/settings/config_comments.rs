@@ -25,26 +25,34 @@ pub(super) fn remove_keeping_comments(
         .map(str::to_owned);
     let position = table.position();
     table.remove(key);
-    let Some(comments) = comments else {
-        return true;
-    };
-    // The next value of the same table, if any, is the next line the file shows.
+    if let Some(comments) = comments {
+        if !put_above_next_key(table, index, &comments) {
+            // The top level's keys come before every header; a profile's before the next one.
+            put_above_next_header(doc, profile.and(position), &comments);
+        }
+    }
+    true
+}
+
+/// Puts `comments` above the first value from `index` on in `table`; false if there is none.
+fn put_above_next_key(table: &mut Table, index: usize, comments: &str) -> bool {
     let next = table
         .iter()
         .skip(index)
         .find(|(_, item)| item.is_value())
         .map(|(name, _)| name.to_owned());
-    if let Some(mut next) = next.and_then(|name| table.key_mut(&name)) {
-        let decor = next.leaf_decor_mut();
-        let old = prefix_of(decor.prefix());
-        decor.set_prefix(format!("{comments}{old}"));
-        return true;
-    }
-    // Else the next table header, or the end of the file.
-    let after = match profile {
-        Some(_) => position,
-        None => None,
+    let Some(mut next) = next.and_then(|name| table.key_mut(&name)) else {
+        return false;
     };
+    let decor = next.leaf_decor_mut();
+    let old = prefix_of(decor.prefix());
+    decor.set_prefix(format!("{comments}{old}"));
+    true
+}
+
+/// Puts `comments` above the first table header after document position `after`, or at the
+/// end of the file when none follows.
+fn put_above_next_header(doc: &mut DocumentMut, after: Option<isize>, comments: &str) {
     match next_table(doc.as_table_mut(), after) {
         Some(table) => {
             let decor = table.decor_mut();
@@ -56,7 +64,6 @@ pub(super) fn remove_keeping_comments(
             doc.set_trailing(format!("{comments}{old}"));
         }
     }
-    true
 }
 
 fn prefix_of(prefix: Option<&toml_edit::RawString>) -> String {
