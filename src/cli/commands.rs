@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::completion::Shell;
-use super::parse_rate;
+use super::{parse_milliseconds, parse_rate};
 use crate::render::Format;
 use crate::sandbox::fault::Fault;
 use crate::settings::config_edit::ConfigKey;
@@ -123,7 +123,7 @@ pub struct SandboxArgs {
     pub key: Option<String>,
 
     /// Delay before each answer, in milliseconds
-    #[arg(long, value_name = "MS", default_value_t = 0)]
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = parse_milliseconds)]
     pub latency: u64,
 
     /// Share of requests answered 500, from 0 to 1

@@ -74,7 +74,7 @@ pub struct QueryArgs {
     pub dry_run: bool,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order
-    #[arg(help_heading = "Connection", long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days)]
     pub chunk_days: Option<u32>,
 }
 

@@ -45,13 +45,15 @@ fn key_in_environment(settings: &Settings) -> bool {
 }
 
 fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
-    // A broken config file is refused before the user types the key, not after.
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    // A broken config file is refused before the user types the key, not after; the file is
+    // read again for the edit, under its lock, once the key is in hand.
+    ConfigDocument::load(settings.config.clone())?;
     let profile = profile(settings);
     let key = read_key()?;
     if !args.no_verify {
         verify_before_storing(settings, &key)?;
     }
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     doc.set(profile.as_deref(), ConfigKey::ApiKey, key.expose().into());
     doc.save()?;
     let checked = if args.no_verify {
@@ -207,7 +209,7 @@ fn write_status_text(out: &mut dyn Write, report: &serde_json::Value) -> std::io
 }
 
 fn logout(settings: &Settings) -> anyhow::Result<()> {
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     let profile = profile(settings);
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), ConfigKey::ApiKey) {

@@ -89,7 +89,7 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
         .with_hint("store it with: chain-metrics auth login (it reads the key from a hidden prompt or stdin)")
         .into());
     }
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     let profile = profile(settings);
     let value = key
         .value(text, doc.allow_http(profile.as_deref()))
@@ -111,7 +111,7 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
 }
 
 fn unset(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     let profile = profile(settings);
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), key) {

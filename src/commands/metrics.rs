@@ -60,7 +60,8 @@ fn fetch_and_write(settings: &Settings, plan: &Plan, output: &Output) -> anyhow:
     for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
     }
-    output.write(outcome.dataset, plan, settings.color, &|line| {
+    let wait = settings.lock_wait();
+    output.write(outcome.dataset, plan, settings.color, wait, &|line| {
         note(settings, line)
     })
 }

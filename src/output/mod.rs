@@ -4,8 +4,11 @@
 pub mod atomic;
 pub mod diag;
 pub mod interrupt;
+pub(crate) mod lock;
 pub mod merge;
 pub mod progress;
+mod stream;
+mod temp;
 pub mod terminal;
 mod upsert;
 
@@ -17,6 +20,7 @@ use crate::client::plan::Plan;
 use crate::error::{Exit, Failure};
 use crate::model::period::{self, Period};
 use crate::model::{Dataset, Endpoint};
+use crate::output::lock::LockWait;
 use crate::render::wide::{self, Naming};
 use crate::render::{self, Format, RenderOptions};
 
@@ -77,12 +81,14 @@ impl Output {
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
-    /// `warn` gets the warnings of the merge.
+    /// A merge holds the file's lock from reading the old rows to the rename, waiting for
+    /// another run's as `wait` allows; `warn` gets the warnings of the merge.
     pub fn write(
         &self,
         data: Dataset,
         plan: &Plan,
         color: bool,
+        wait: LockWait,
         warn: &dyn Fn(&str),
     ) -> anyhow::Result<()> {
         let data = self.shape(data, plan)?;
@@ -97,19 +103,31 @@ impl Output {
             style.width = terminal::stdout_width().unwrap_or(0);
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
-        let data = match self.merge {
-            true => merge::merge_into(file, self.format, data, &plan.chains, self.by, warn)?,
-            false => data,
+        let (data, _lock) = match self.merge {
+            true => {
+                let lock = lock::lock_beside(file, wait).map_err(|e| {
+                    let what = file.display().to_string();
+                    e.failure(
+                        Exit::Output,
+                        &what,
+                        "not merged; the file is left as it was",
+                    )
+                })?;
+                let merged =
+                    merge::merge_into(file, self.format, data, &plan.chains, self.by, warn)?;
+                (merged, Some(lock))
+            }
+            false => (data, None),
         };
         let mut bytes = Vec::new();
         render::render(&data, self.format, style, &mut bytes).expect("writing to memory works");
-        Ok(atomic::write_atomically(file, &bytes)?)
+        atomic::write_atomically(file, &bytes)
     }
 
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
     pub fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) => Ok(atomic::write_atomically(file, body)?),
+            Some(file) => atomic::write_atomically(file, body),
             None => write_stdout(|out| out.write_all(body)),
         }
     }

@@ -92,7 +92,6 @@ fn bad_timeouts_are_refused() {
         ("--connect-timeout", "0"),
         ("--timeout", "-1"),
         ("--timeout", "nan"),
-        ("--timeout", "1e30"),
     ] {
         let run = Env::with_service("http://127.0.0.1:9")
             .run(&[&[&format!("{flag}={value}"), "fees"][..], &RANGE].concat());
@@ -111,7 +110,7 @@ fn bad_timeouts_are_refused() {
     assert_eq!(run.code, 3);
     assert_eq!(
         run.error_line(),
-        "error: connect_timeout 0 is not a positive number of seconds"
+        "error: connect_timeout 0 from config file is not a positive number of seconds"
     );
     let run = Env::with_service("http://127.0.0.1:9")
         .run(&[&["fees", "--chunk-days", "0"][..], &RANGE].concat());
