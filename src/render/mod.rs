@@ -129,8 +129,8 @@ fn for_each_display_row(
         ))?;
     }
     if style.summary {
-        for (label, values) in summary::rows(data) {
-            each(&line(data, label.to_owned(), "", &values, group_digits))?;
+        for (label, chain, values) in summary::rows(data) {
+            each(&line(data, label.to_owned(), chain, &values, group_digits))?;
         }
     }
     Ok(())
