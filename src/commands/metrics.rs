@@ -64,7 +64,9 @@ fn fetch_and_write(settings: &Settings, plan: &Plan, output: &Output) -> anyhow:
     for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
     }
-    output.write(outcome.dataset, plan, settings.color)
+    output.write(outcome.dataset, plan, settings.color, &|line| {
+        note(settings, line)
+    })
 }
 
 /// `--raw`: one body as sent, the whole range in one request whatever the chunking.

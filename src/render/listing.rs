@@ -35,9 +35,8 @@ pub fn write(
 /// comfy-table draws this small table; the series tables are written row by row.
 fn table(header: &[&str], rows: &[Vec<Value>]) -> comfy_table::Table {
     let mut table = comfy_table::Table::new();
-    table
-        .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
-        .force_no_tty();
+    // Without comfy-table's `tty` feature it never styles or measures a terminal.
+    table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     table.set_header(header).add_rows(texts(rows));
     table
 }
