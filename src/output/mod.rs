@@ -95,6 +95,7 @@ impl Output {
         let Some(file) = &self.file else {
             style.color = color;
             style.width = terminal::stdout_width().unwrap_or(0);
+            check_width(&data, self.format, style.width)?;
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
         let data = match self.merge {
@@ -130,6 +131,21 @@ impl Output {
             None => data,
         })
     }
+}
+
+/// A terminal `width` columns wide (0: not a terminal) must fit the output: a chart drawn
+/// wider would wrap into a mess.
+fn check_width(data: &Dataset, format: Format, width: usize) -> Result<(), Failure> {
+    let needed = render::needed_width(data, format);
+    if width == 0 || width >= needed {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "the terminal is {width} columns wide, and this chart needs {needed}"
+    ))
+    .with_hint(format!(
+        "widen the terminal to {needed} columns, or pick another format, e.g. --format table"
+    )))
 }
 
 /// The format asked, else table on a terminal and csv otherwise.
