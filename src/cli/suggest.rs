@@ -29,13 +29,15 @@ impl<P: TypedValueParser> TypedValueParser for Suggesting<P> {
         arg: Option<&clap::Arg>,
         value: &OsStr,
     ) -> Result<Self::Value, clap::Error> {
-        self.parse.parse_ref(command, arg, value).map_err(|mut error| {
-            let typed = value.to_str().unwrap_or_default();
-            if let Some(best) = closest(typed, &(self.candidates)()) {
-                error.insert(ContextKind::SuggestedValue, ContextValue::String(best));
-            }
-            error
-        })
+        self.parse
+            .parse_ref(command, arg, value)
+            .map_err(|mut error| {
+                let typed = value.to_str().unwrap_or_default();
+                if let Some(best) = closest(typed, &(self.candidates)()) {
+                    error.insert(ContextKind::SuggestedValue, ContextValue::String(best));
+                }
+                error
+            })
     }
 }
 

@@ -64,9 +64,15 @@ mod tests {
     fn a_user_in_the_base_url_becomes_a_curl_option_and_the_password_is_asked() {
         let url = |text: &str| Url::parse(text).unwrap();
         let (bare, user) = split_user(&url("https://ann%20b:s3cret@h.example/v2"));
-        assert_eq!((bare.as_str(), user.as_str()), ("https://h.example/v2", " -u 'ann b'"));
+        assert_eq!(
+            (bare.as_str(), user.as_str()),
+            ("https://h.example/v2", " -u 'ann b'")
+        );
         let (bare, user) = split_user(&url("https://ann@h.example/"));
-        assert_eq!((bare.as_str(), user.as_str()), ("https://h.example/", " -u 'ann:'"));
+        assert_eq!(
+            (bare.as_str(), user.as_str()),
+            ("https://h.example/", " -u 'ann:'")
+        );
         let (bare, user) = split_user(&url("https://h.example/"));
         assert_eq!((bare.as_str(), user.as_str()), ("https://h.example/", ""));
     }

@@ -269,8 +269,17 @@ mod tests {
             start: chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap(),
             end: chrono::NaiveDate::from_ymd_opt(2024, 3, 1).unwrap(),
         };
-        assert_eq!(stated_limit("date range too long: 61 days asked, at most 7 days per request", 61), Some(7));
-        assert_eq!(stated_limit("range of 61 days exceeds the 31-day maximum", 61), Some(31));
+        assert_eq!(
+            stated_limit(
+                "date range too long: 61 days asked, at most 7 days per request",
+                61
+            ),
+            Some(7)
+        );
+        assert_eq!(
+            stated_limit("range of 61 days exceeds the 31-day maximum", 61),
+            Some(31)
+        );
         assert_eq!(stated_limit("Period exceeds 2 weeks", 61), Some(14));
         assert_eq!(stated_limit("range too long", 61), None);
         assert_eq!(stated_limit("range too long (61 days)", 61), None);

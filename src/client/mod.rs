@@ -18,8 +18,8 @@ use reqwest::{Method, StatusCode, Url};
 
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Column, Endpoint, Record};
-use crate::settings::config_file::MethodChoice;
 use crate::settings::base_url::hide_passwords;
+use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
 use failure::{service_message, status_failure, status_text, transport_failure};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};

@@ -22,7 +22,8 @@ pub fn run(
     includes: Vec<SocialMetric>,
 ) -> anyhow::Result<()> {
     let today = today_utc();
-    let range = DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
+    let range =
+        DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
     let plan = Plan {
         endpoints,
         chains: chain::expand(&args.chains),

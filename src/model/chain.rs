@@ -163,7 +163,9 @@ mod tests {
     fn unknown_chain_message_names_the_value() {
         let err = ChainArg::parse("solana").unwrap_err();
         assert!(err.starts_with("unknown chain 'solana': expected one of ETHEREUM, ARBITRUM"));
-        assert!(ChainArg::parse(" ").unwrap_err().starts_with("a chain is empty"));
+        assert!(ChainArg::parse(" ")
+            .unwrap_err()
+            .starts_with("a chain is empty"));
     }
 
     #[test]

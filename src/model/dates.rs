@@ -100,7 +100,9 @@ impl DayRange {
         };
         // Computed days (`--last` before an early end) are checked as given ones are.
         let start = check_year(start).map_err(|why| {
-            format!("the first day, {start}, {why}: ask for fewer days with --last, or a later --end")
+            format!(
+                "the first day, {start}, {why}: ask for fewer days with --last, or a later --end"
+            )
         })?;
         if start > end {
             return Err(format!(

@@ -57,7 +57,9 @@ impl SocialMetric {
 
     /// The names `--include` takes.
     pub fn names() -> Vec<String> {
-        SocialMetric::ALL.map(|item| item.name().to_owned()).to_vec()
+        SocialMetric::ALL
+            .map(|item| item.name().to_owned())
+            .to_vec()
     }
 
     pub fn name(self) -> &'static str {

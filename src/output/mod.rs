@@ -190,7 +190,10 @@ fn check_flags_fit(args: &QueryArgs, format: Format, by_default: bool) -> Result
         Err(Failure::usage(format!(
             "{flag} works with {what}, and the format is {name}: the default when stdout {stdout}"
         ))
-        .with_hint(format!("pick {wanted} with --format {wanted} (or {})", allowed[1].name())))
+        .with_hint(format!(
+            "pick {wanted} with --format {wanted} (or {})",
+            allowed[1].name()
+        )))
     };
     if args.summary {
         only("--summary", &[Table, Markdown], "table and markdown")?;

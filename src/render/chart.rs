@@ -65,7 +65,11 @@ pub fn needed_width(data: &Dataset) -> usize {
     let Some((lo, hi)) = bounds(&series_by_day(data, &days(data))) else {
         return 0;
     };
-    let label_width = value_labels(lo, hi).iter().map(String::len).max().unwrap_or(0);
+    let label_width = value_labels(lo, hi)
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(0);
     let legend = data.columns.iter().map(|name| name.chars().count() + 2);
     label_width + 2 + legend.chain([MIN_PLOT_WIDTH]).max().unwrap_or(0)
 }

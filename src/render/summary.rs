@@ -156,8 +156,14 @@ mod tests {
         assert_eq!(
             got,
             [
-                "total BASE 4", "mean BASE 2", "min BASE 1", "max BASE 3",
-                "total ETHEREUM 10", "mean ETHEREUM 10", "min ETHEREUM 10", "max ETHEREUM 10",
+                "total BASE 4",
+                "mean BASE 2",
+                "min BASE 1",
+                "max BASE 3",
+                "total ETHEREUM 10",
+                "mean ETHEREUM 10",
+                "min ETHEREUM 10",
+                "max ETHEREUM 10",
             ]
         );
     }

@@ -99,12 +99,22 @@ mod tests {
             hide_passwords("'http://u:p@w?d#x@h:8/' and http://v:q@h"),
             "'http://u:****@h:8/' and http://v:****@h"
         );
-        assert_eq!(hide_passwords("https://ann@h/ https://h:443/"), "https://ann@h/ https://h:443/");
+        assert_eq!(
+            hide_passwords("https://ann@h/ https://h:443/"),
+            "https://ann@h/ https://h:443/"
+        );
         assert_eq!(hide_passwords("no URL: a:b@c"), "no URL: a:b@c");
         let err = check_base_url("ftp://ann:s3cret@h/", false).unwrap_err();
-        assert_eq!(err, "'ftp://ann:****@h/' has scheme ftp: expected https (or http to loopback)");
+        assert_eq!(
+            err,
+            "'ftp://ann:****@h/' has scheme ftp: expected https (or http to loopback)"
+        );
         let url = check_base_url("https://ann:s3cret@h/", false).unwrap();
-        assert_eq!(url.password(), Some("s3cret"), "the URL used keeps its password");
+        assert_eq!(
+            url.password(),
+            Some("s3cret"),
+            "the URL used keeps its password"
+        );
     }
 
     #[test]

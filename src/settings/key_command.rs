@@ -85,7 +85,12 @@ mod tests {
     fn gone(pid: &str) -> bool {
         match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
             Err(_) => true,
-            Ok(stat) => stat.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'),
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z'),
         }
     }
 

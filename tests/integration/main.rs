@@ -22,6 +22,7 @@ mod query;
 mod reliability;
 mod report;
 mod sandbox;
+mod secrets;
 mod settings;
 mod snapshots;
 mod wire;

@@ -21,7 +21,8 @@ impl Typing {
     }
 }
 
-/// Runs the binary with `args` on a new pseudo-terminal (80 x 24), in `cwd` with only `vars`.
+/// Runs the binary with `args` on a new pseudo-terminal (`columns` x 24), in `cwd` with only
+/// `vars`.
 /// With `stdout_to`, a shell sends stdout into that file first (the terminal keeps stderr).
 /// Returns the exit code and everything the terminal showed (line ends are `\r\n` there).
 pub fn run(
@@ -30,10 +31,13 @@ pub fn run(
     args: &[String],
     stdout_to: Option<&Path>,
     typing: &Typing,
+    columns: u16,
 ) -> (i32, String) {
-    let pty = portable_pty::native_pty_system()
-        .openpty(PtySize::default())
-        .unwrap();
+    let size = PtySize {
+        cols: columns,
+        ..PtySize::default()
+    };
+    let pty = portable_pty::native_pty_system().openpty(size).unwrap();
     let mut command = match stdout_to {
         Some(path) => {
             let mut c = CommandBuilder::new("bash");
