@@ -25,4 +25,5 @@ mod sandbox;
 mod secrets;
 mod settings;
 mod snapshots;
+mod usage;
 mod wire;
