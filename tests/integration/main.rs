@@ -16,6 +16,7 @@ mod generated;
 mod help;
 mod leaks;
 mod merge;
+mod messages;
 mod periods;
 mod periods_output;
 mod query;
