@@ -25,6 +25,7 @@ fn whole_number() -> impl Strategy<Value = String> {
 
 /// Days of one year, each with a fee and a tweet count, either possibly missing; fees with up to
 /// 31 digits and exponents, as the service may write them.
+#[allow(clippy::type_complexity)] // a proptest strategy's value type, read once here
 fn days_of_a_year() -> impl Strategy<Value = (i32, Vec<(u64, Option<String>, Option<String>)>)> {
     let fee = "-?(0|[1-9][0-9]{0,30})(\\.[0-9]{1,10})?([eE][+-]?[0-9]{1,2})?";
     let day = (
