@@ -4,6 +4,7 @@
 pub mod dry_run;
 pub mod failure;
 pub mod plan;
+mod range_refusal;
 mod request;
 mod response;
 pub mod retry;
