@@ -166,3 +166,36 @@ fn raw_masks_a_key_the_service_echoes() {
         "warning: the service echoed the API key in its answer; --raw shows it as ****\n"
     );
 }
+
+/// A key command that asks for a passphrase on the terminal, as password managers do, and
+/// prints the key when it is `sesame`.
+fn passphrase_env(sandbox: &Sandbox) -> Env {
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
+    std::fs::write(env.home.path().join("key.txt"), KEY).unwrap();
+    env.write_config(
+        "api_key_command = \"printf 'Passphrase: ' >&2; stty -echo; read p; stty echo; [ \\\"$p\\\" = sesame ] && cat \\\"$HOME/key.txt\\\"\"\napi_key_command_timeout = 10\n",
+    );
+    env
+}
+
+#[test]
+fn a_key_command_in_its_own_group_can_still_ask_on_the_terminal() {
+    let sandbox = Sandbox::start(&[]);
+    let env = passphrase_env(&sandbox);
+    let run = env
+        .cmd(&["auth", "status"])
+        .typing("Passphrase: ", "sesame")
+        .run();
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("\r\naccepted     yes\r\n"), "{run:?}");
+}
+
+#[test]
+fn ctrl_c_at_the_key_command_prompt_stops_the_run_with_130() {
+    let sandbox = Sandbox::start(&[]);
+    let env = passphrase_env(&sandbox);
+    let run = env.cmd(&DAY).typing("Passphrase: ", "\x03").run();
+    assert_eq!(run.code, 130, "{run:?}");
+    assert!(sandbox.requests().is_empty());
+}
