@@ -36,8 +36,9 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
 /// [`MASK`]: what the tool prints of a base URL, a redirect target or a failure, so that a
 /// password never shows (the user name does, to tell accounts apart).
 ///
-/// Text, not a parsed URL: it also masks what does not parse, and more than a URL (a `?`, `#`
-/// or `@` in a password taken as the end of the host) is masked rather than less.
+/// Text, not a parsed URL: it also masks what does not parse (`https://u:pa/ss@h`), and more
+/// than a password is masked rather than less: everything from the first `:` after `://` to the
+/// last `@` before a space or quote (a `/`, `?`, `#` or `@` may be in a password typed raw).
 pub fn hide_passwords(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     let mut rest = text;
@@ -45,19 +46,19 @@ pub fn hide_passwords(text: &str) -> String {
         let (before, after) = rest.split_at(at + 3);
         shown.push_str(before);
         let end = after
-            .find(|c: char| c == '/' || c.is_whitespace() || c == '\'' || c == '"')
+            .find(|c: char| c.is_whitespace() || c == '\'' || c == '"')
             .unwrap_or(after.len());
-        let authority = &after[..end];
-        let password = authority
+        let url = &after[..end];
+        let password = url
             .rfind('@')
-            .and_then(|user_end| Some((authority[..user_end].find(':')?, user_end)));
+            .and_then(|user_end| Some((url[..user_end].find(':')?, user_end)));
         match password {
             Some((colon, user_end)) => {
-                shown.push_str(&authority[..=colon]);
+                shown.push_str(&url[..=colon]);
                 shown.push_str(MASK);
-                shown.push_str(&authority[user_end..]);
+                shown.push_str(&url[user_end..]);
             }
-            None => shown.push_str(authority),
+            None => shown.push_str(url),
         }
         rest = &after[end..];
     }
@@ -104,6 +105,10 @@ mod tests {
             "https://ann@h/ https://h:443/"
         );
         assert_eq!(hide_passwords("no URL: a:b@c"), "no URL: a:b@c");
+        assert_eq!(
+            hide_passwords("'https://u:pa/ss@h/v2' is not a URL"),
+            "'https://u:****@h/v2' is not a URL"
+        );
         let err = check_base_url("ftp://ann:s3cret@h/", false).unwrap_err();
         assert_eq!(
             err,

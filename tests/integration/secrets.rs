@@ -69,6 +69,13 @@ fn errors_mask_the_password_of_the_base_url() {
         run.error_line(),
         "error: base URL from environment CHAIN_METRICS_BASE_URL: 'ftp://ann:****@127.0.0.1/' has scheme ftp: expected https (or http to loopback)"
     );
+    // A `/` typed raw in the password: the URL does not parse, and the password still hides.
+    let set = env.run(&["config", "set", "base_url", "https://ann:pa/s3cret@h"]);
+    assert_eq!(set.code, 2, "{set:?}");
+    assert_eq!(
+        set.error_line(),
+        "error: invalid value 'https://ann:****@h' for base_url: 'https://ann:****@h' is not a URL (invalid port number)"
+    );
 }
 
 #[test]
