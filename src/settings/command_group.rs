@@ -4,8 +4,9 @@
 //! Why both: in a group of its own, the command and everything it started can be stopped with
 //! one signal; but a process outside the terminal's foreground group that reads the terminal
 //! is stopped by the kernel (SIGTTIN). So, as a shell does for a job, the group gets the
-//! foreground while it runs and the run takes it back after; Ctrl-C at its prompt then reaches
-//! the command, and the run stops with exit 130 when the command dies of it.
+//! foreground while it runs and the run takes it back after, with the settings it had (a
+//! prompt cut short leaves echo off); Ctrl-C at its prompt then reaches the command, and the
+//! run stops with exit 130 when the command dies of it.
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
@@ -86,12 +87,16 @@ mod unix {
     use std::fs::{File, OpenOptions};
 
     use nix::sys::signal::{killpg, SigSet, SigmaskHow, Signal};
+    use nix::sys::termios::{tcgetattr, tcsetattr, SetArg, Termios};
     use nix::unistd::{getpgrp, tcgetpgrp, tcsetpgrp, Pid};
 
-    /// The controlling terminal, handed to the command's group, and the group to give it back to.
+    /// The controlling terminal, handed to the command's group, the group to give it back to,
+    /// and its settings before: a prompt killed midway (Ctrl-C) leaves its echo off, and a shell
+    /// only restores the settings of a job that dies of a signal, which the run does not.
     pub struct Terminal {
         tty: File,
         ours: Pid,
+        settings: Option<Termios>,
     }
 
     impl Terminal {
@@ -108,20 +113,29 @@ mod unix {
                 return None;
             }
             let group = Pid::from_raw(i32::try_from(leader).ok()?);
+            let settings = tcgetattr(&tty).ok();
             tcsetpgrp(&tty, group).ok()?;
             // A command that read the terminal before it had it was stopped for it: go on.
             let _ = killpg(group, Signal::SIGCONT);
-            Some(Terminal { tty, ours })
+            Some(Terminal {
+                tty,
+                ours,
+                settings,
+            })
         }
 
-        /// Makes this run's group the foreground again. It is a background group by then, which
-        /// the kernel would stop for this (SIGTTOU) unless the signal is blocked meanwhile.
+        /// Makes this run's group the foreground again, with the settings from before. It is a
+        /// background group by then, which the kernel would stop for this (SIGTTOU) unless the
+        /// signal is blocked meanwhile.
         pub fn take_back(self) {
             let Ok(mask) = SigSet::from(Signal::SIGTTOU).thread_swap_mask(SigmaskHow::SIG_BLOCK)
             else {
                 return;
             };
             let _ = tcsetpgrp(&self.tty, self.ours);
+            if let Some(settings) = &self.settings {
+                let _ = tcsetattr(&self.tty, SetArg::TCSADRAIN, settings);
+            }
             let _ = mask.thread_set_mask();
         }
     }

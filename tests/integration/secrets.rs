@@ -198,6 +198,7 @@ fn a_key_command_in_its_own_group_can_still_ask_on_the_terminal() {
     assert!(run.stdout.contains("\r\naccepted     yes\r\n"), "{run:?}");
 }
 
+/// The command dies with the terminal's echo off: the runner checks that it is on again.
 #[test]
 fn ctrl_c_at_the_key_command_prompt_stops_the_run_with_130() {
     let sandbox = Sandbox::start(&[]);
