@@ -2,6 +2,7 @@
 
 use std::net::SocketAddr;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::completion::Shell;
@@ -108,8 +109,17 @@ pub enum ConfigCommand {
 #[derive(Debug, Args)]
 pub struct ChainsArgs {
     /// Output format [default: table on a terminal, csv otherwise]
-    #[arg(short, long, value_name = "FMT")]
+    #[arg(short, long, value_name = "FMT", value_parser = list_formats())]
     pub format: Option<Format>,
+}
+
+/// The formats of `chains`: those of the query commands but `chart`, as a list is no series.
+fn list_formats() -> impl TypedValueParser<Value = Format> {
+    let values = Format::value_variants()
+        .iter()
+        .filter(|format| **format != Format::Chart)
+        .filter_map(ValueEnum::to_possible_value);
+    PossibleValuesParser::new(values).try_map(|name| Format::from_str(&name, true))
 }
 
 #[derive(Debug, Args)]

@@ -3,6 +3,7 @@
 mod commands;
 pub mod completion;
 mod query;
+mod suggest;
 
 pub use commands::{
     AuthCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs, StatusArgs,

@@ -4,6 +4,7 @@ use super::{note, resolve_settings};
 use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
 use crate::output::write_stdout;
+use crate::settings::base_url::hide_passwords;
 use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
@@ -76,7 +77,8 @@ fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
         // The key itself is never printed, even on request: it would land in a terminal's
         // scrollback or a CI log.
         ConfigKey::ApiKey => ApiKey::new(&plain(value)).map_or("****".into(), |k| k.redacted()),
-        _ => plain(value),
+        // Nor is a password in a URL, for the same reason.
+        _ => hide_passwords(&plain(value)),
     };
     write_stdout(|out| writeln!(out, "{text}"))
 }
@@ -94,9 +96,10 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
     let value = key
         .value(text, doc.allow_http(profile.as_deref()))
         .map_err(|why| {
+            let text = hide_passwords(text);
             Failure::usage(format!("invalid value '{text}' for {}: {why}", key.name()))
         })?;
-    let shown = plain(&value);
+    let shown = hide_passwords(&plain(&value));
     doc.set(profile.as_deref(), key, value);
     doc.save()?;
     note(
@@ -155,7 +158,9 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
     let mut rows = vec![
         ("config file", config, s.config.source.to_string()),
         optional("profile", s.profile.as_ref(), "(none)", Clone::clone),
-        optional("base_url", s.base_url.as_ref(), "(not set)", Clone::clone),
+        optional("base_url", s.base_url.as_ref(), "(not set)", |url| {
+            hide_passwords(url)
+        }),
         optional("api_key", s.key.as_ref(), "(not set)", |key| match key {
             KeySetting::Key(key) => key.redacted(),
             KeySetting::Command(command) => format!("from api_key_command `{command}`"),

@@ -41,10 +41,10 @@ impl Output {
     pub fn resolve(args: &QueryArgs, plan: &Plan) -> Result<Output, Failure> {
         // `-o -` is stdout, as with curl and xh.
         let file = args.output.clone().filter(|f| f.as_os_str() != "-");
-        let format = match (&args.format, &file) {
-            (Some(format), _) => *format,
-            (None, Some(file)) => Format::from_extension(file).unwrap_or(Format::Csv),
-            (None, None) => format_or_default(None),
+        let (format, by_default) = match (&args.format, &file) {
+            (Some(format), _) => (*format, false),
+            (None, Some(file)) => (Format::from_extension(file).unwrap_or(Format::Csv), false),
+            (None, None) => (format_or_default(None), true),
         };
         if args.merge && file.is_none() {
             return Err(
@@ -52,7 +52,7 @@ impl Output {
                     .with_hint("give --output FILE"),
             );
         }
-        check_flags_fit(args, format)?;
+        check_flags_fit(args, format, by_default)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
             _ => Naming::ChainAndMetric,
@@ -101,6 +101,7 @@ impl Output {
         let Some(file) = &self.file else {
             style.color = color;
             style.width = terminal::stdout_width().unwrap_or(0);
+            check_width(&data, self.format, style.width)?;
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
         let (data, _lock) = match self.merge {
@@ -150,6 +151,21 @@ impl Output {
     }
 }
 
+/// A terminal `width` columns wide (0: not a terminal) must fit the output: a chart drawn
+/// wider would wrap into a mess.
+fn check_width(data: &Dataset, format: Format, width: usize) -> Result<(), Failure> {
+    let needed = render::needed_width(data, format);
+    if width == 0 || width >= needed {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "the terminal is {width} columns wide, and this chart needs {needed}"
+    ))
+    .with_hint(format!(
+        "widen the terminal to {needed} columns, or pick another format, e.g. --format table"
+    )))
+}
+
 /// The format asked, else table on a terminal and csv otherwise.
 pub fn format_or_default(asked: Option<Format>) -> Format {
     asked.unwrap_or(if terminal::stdout_is_terminal() {
@@ -170,18 +186,32 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> any
         })
 }
 
-/// `--summary`, `--no-header` and `--merge` each work with some formats only.
-fn check_flags_fit(args: &QueryArgs, format: Format) -> Result<(), Failure> {
+/// `--summary`, `--no-header` and `--merge` each work with some formats only. A format the
+/// user did not choose (`by_default`: stdout decided) is named as the default it is.
+fn check_flags_fit(args: &QueryArgs, format: Format, by_default: bool) -> Result<(), Failure> {
     use Format::{Csv, Json, Markdown, Ndjson, Table, Tsv};
     let only = |flag: &str, allowed: &[Format], what: &str| {
         if allowed.contains(&format) {
             return Ok(());
         }
+        let (name, wanted) = (format.name(), allowed[0].name());
+        if !by_default {
+            return Err(Failure::usage(format!(
+                "{flag} works with {what}, not with the {name} format"
+            ))
+            .with_hint(format!("add --format {wanted}")));
+        }
+        let stdout = match format {
+            Table => "is a terminal",
+            _ => "is not a terminal (a pipe or a file)",
+        };
         Err(Failure::usage(format!(
-            "{flag} works with {what}, not with the {} format",
-            format.name()
+            "{flag} works with {what}, and the format is {name}: the default when stdout {stdout}"
         ))
-        .with_hint(format!("add --format {}", allowed[0].name())))
+        .with_hint(format!(
+            "pick {wanted} with --format {wanted} (or {})",
+            allowed[1].name()
+        )))
     };
     if args.summary {
         only("--summary", &[Table, Markdown], "table and markdown")?;

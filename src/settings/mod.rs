@@ -3,6 +3,7 @@
 //! environment again.
 
 pub mod base_url;
+mod command_group;
 mod config_comments;
 pub mod config_edit;
 pub mod config_file;
@@ -94,7 +95,10 @@ impl Settings {
         chunk_days: Option<u32>,
         file: FileUse,
     ) -> Result<Settings> {
-        Settings::resolve_in(&Environment::from_process(), global, chunk_days, file)
+        let env = Environment::from_process().map_err(|e| {
+            Failure::config(e).with_hint("set it to the text you meant, or unset it")
+        })?;
+        Settings::resolve_in(&env, global, chunk_days, file)
     }
 
     fn resolve_in(

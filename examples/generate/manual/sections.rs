@@ -79,7 +79,7 @@ pub(super) fn environment(roff: &mut Roff) {
             .text([roman(*meaning)]);
     }
     roff.control("PP", []).text([roman(
-        "Settings are taken, highest first, from the flag, the environment, the selected profile of the config file, the top level of the config file, and the default.",
+        "Settings are taken, highest first, from the flag, the environment, the selected profile of the config file, the top level of the config file, and the default. A CHAIN_METRICS_* variable that is not UTF-8 text is an error naming it (exit 3), never taken as unset.",
     )]);
 }
 
