@@ -123,7 +123,9 @@ pub fn includes() -> Vec<CompletionCandidate> {
 /// `--profile`: the `[profiles.NAME]` tables of the config file the command line would use.
 pub fn profiles() -> Vec<CompletionCandidate> {
     let flag = config_flag(std::env::args_os().skip(1));
-    let env = settings::Environment::from_process();
+    let Ok(env) = settings::Environment::from_process() else {
+        return Vec::new();
+    };
     let Ok(location) = ConfigLocation::find(flag.as_deref(), &env) else {
         return Vec::new();
     };

@@ -6,10 +6,10 @@ use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
 use super::connection::Finding;
+use super::range_refusal::{range_hint, speaks_of_range};
 use super::transport::{Answer, TransportError};
 use super::Request;
 use crate::error::{Exit, Failure};
-use crate::model::dates::DayRange;
 use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 
@@ -80,27 +80,6 @@ fn shorten(text: &str) -> String {
     format!("{cut}…")
 }
 
-/// Whether a refusal's message is about the length of the range, so `--chunk-days` may help.
-pub fn speaks_of_range(message: &str) -> bool {
-    let lower = message.to_ascii_lowercase();
-    [
-        "range",
-        "too many days",
-        "too long",
-        "period",
-        "interval",
-        "span",
-    ]
-    .iter()
-    .any(|word| lower.contains(word))
-}
-
-pub fn range_hint(range: &DayRange) -> String {
-    let days = range.days().count();
-    let example = if days > 30 { 30 } else { (days / 2).max(1) };
-    format!("the request asked for {days} days; split the range into shorter windows with --chunk-days N (e.g. --chunk-days {example})")
-}
-
 pub fn status_text(status: StatusCode) -> String {
     match status.canonical_reason() {
         Some(reason) => format!("{} {reason}", status.as_u16()),
@@ -137,7 +116,7 @@ pub(super) fn status_failure(
                 format!("the service rejected the request: {answered}"),
             );
             match speaks_of_range(&message) {
-                true => failure.with_hint(range_hint(&request.range)),
+                true => failure.with_hint(range_hint(&request.range, &message)),
                 false => failure,
             }
         }
@@ -276,14 +255,6 @@ mod tests {
         );
         assert_eq!(m(r#"{"status":500}"#), r#"{"status":500}"#);
         assert_eq!(m(""), "(empty body)");
-    }
-
-    #[test]
-    fn range_refusals_are_told_apart() {
-        assert!(speaks_of_range("date range too long"));
-        assert!(speaks_of_range("Period exceeds 90 days"));
-        assert!(!speaks_of_range("unknown chain: FOO"));
-        assert!(!speaks_of_range("missing parameter: start_date"));
     }
 
     #[test]

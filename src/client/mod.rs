@@ -5,6 +5,7 @@ mod connection;
 pub mod dry_run;
 pub mod failure;
 pub mod plan;
+mod range_refusal;
 mod request;
 mod response;
 pub mod retry;
@@ -21,6 +22,7 @@ use reqwest::{Method, StatusCode, Url};
 
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Column, Endpoint, Record};
+use crate::settings::base_url::hide_passwords;
 use crate::settings::config_file::MethodChoice;
 use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
@@ -45,6 +47,12 @@ pub struct ClientOptions {
     pub roots: Roots,
     /// `None`: connect directly (reqwest never reads the proxy variables itself).
     pub proxy: Option<ProxyChoice>,
+}
+
+/// A body for `--raw`, and whether the key had to be masked in it.
+pub struct RawBody {
+    pub body: Vec<u8>,
+    pub key_masked: bool,
 }
 
 /// What to do after an answer.
@@ -102,23 +110,24 @@ impl Client {
         self.records(request, columns).map_err(|f| self.scrubbed(f))
     }
 
-    /// Fetches the body of one request as the service sent it, for `--raw`.
-    pub fn fetch_raw(&self, request: &Request) -> Result<Vec<u8>> {
+    /// Fetches the body of one request as the service sent it, for `--raw`: byte for byte,
+    /// but for the key, masked wherever the service echoed it (the key never shows).
+    pub fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
         let raw = || {
             let (answer, method) = self.fetch(request)?;
             check_content_type(request, &method, &answer)?;
-            Ok(answer.body)
+            let (body, key_masked) = self.key.scrub_bytes(answer.body);
+            Ok(RawBody { body, key_masked })
         };
         raw().map_err(|f| self.scrubbed(f))
     }
 
     /// What the service sent ends up in messages (its error text, a Location, a bad field):
-    /// the key is masked wherever it was echoed, and control characters cannot reach the
-    /// terminal.
+    /// the key and URL passwords are masked wherever they show, and control characters
+    /// cannot reach the terminal.
     fn scrubbed(&self, failure: Failure) -> Failure {
         let clean = |text: &str| -> String {
-            self.key
-                .scrub(text)
+            hide_passwords(&self.key.scrub(text))
                 .chars()
                 .map(|c| if c.is_control() { '?' } else { c })
                 .collect()
@@ -156,9 +165,10 @@ impl Client {
         }
     }
 
+    /// A `--verbose` line; the URLs in it show no password.
     fn trace(&self, line: impl FnOnce() -> String) {
         if let Some(trace) = &self.trace {
-            trace(&line());
+            trace(&hide_passwords(&line()));
         }
     }
 

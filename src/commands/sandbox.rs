@@ -69,7 +69,7 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
 
 /// A fresh self-signed certificate, written to `cert_out` before serving (a file that cannot
 /// be written is exit 9, and nothing is served).
-fn certificate(cert_out: Option<&Path>) -> Result<SandboxCertificate, Failure> {
+fn certificate(cert_out: Option<&Path>) -> anyhow::Result<SandboxCertificate> {
     let certificate = sandbox::self_signed().map_err(|e| {
         Failure::new(
             Exit::Internal,

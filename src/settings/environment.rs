@@ -47,13 +47,25 @@ pub struct Environment {
 }
 
 impl Environment {
-    pub fn from_process() -> Environment {
-        Environment::from_pairs(
-            HONOURED
-                .iter()
-                .chain(&PROXY_VARIABLES)
-                .filter_map(|&name| std::env::var(name).ok().map(|value| (name, value))),
-        )
+    /// The process's variables. One of ours that is not UTF-8 text is an error naming it: read
+    /// as unset, it would send the run to another service, profile or file without a word.
+    /// Others (NO_COLOR...) only matter by being set, so their bytes are taken as they come.
+    pub fn from_process() -> Result<Environment, String> {
+        let mut pairs = Vec::new();
+        for &name in HONOURED.iter().chain(&PROXY_VARIABLES) {
+            let Some(value) = std::env::var_os(name) else {
+                continue;
+            };
+            let value = match value.into_string() {
+                Ok(text) => text,
+                Err(_) if name.starts_with("CHAIN_METRICS_") => {
+                    return Err(format!("the environment variable {name} is not UTF-8 text"));
+                }
+                Err(bytes) => bytes.to_string_lossy().into_owned(),
+            };
+            pairs.push((name, value));
+        }
+        Ok(Environment::from_pairs(pairs))
     }
 
     /// An environment holding exactly these variables.

@@ -3,11 +3,14 @@
 //! environment again.
 
 pub mod base_url;
+mod command_group;
+mod config_comments;
 pub mod config_edit;
 pub mod config_file;
 pub mod config_store;
 mod environment;
 pub mod key_command;
+pub(crate) mod limits;
 mod precedence;
 pub mod proxy;
 pub mod secret;
@@ -27,6 +30,7 @@ pub use tuning::defaults;
 
 use crate::cli::GlobalArgs;
 use crate::error::{Failure, Result};
+use crate::output::lock::LockWait;
 use crate::output::terminal;
 use config_file::{ConfigLocation, FileSettings, MethodChoice};
 use precedence::{first_given, from_layers, named, Layer};
@@ -72,6 +76,8 @@ pub struct Settings {
     pub key_command_timeout: Duration,
     /// Days per request window; `None` sends the whole range at once.
     pub chunk_days: Option<u32>,
+    /// How long to wait for another run's lock on a file this run changes.
+    pub lock_timeout: Duration,
     /// Where each of the plain settings above came from, by config key, for `config show`.
     pub sources: BTreeMap<&'static str, Source>,
     /// Problems worth a warning that do not stop the run (a config file others can read).
@@ -97,7 +103,10 @@ impl Settings {
         chunk_days: Option<u32>,
         file: FileUse,
     ) -> Result<Settings> {
-        Settings::resolve_in(&Environment::from_process(), global, chunk_days, file)
+        let env = Environment::from_process().map_err(|e| {
+            Failure::config(e).with_hint("set it to the text you meant, or unset it")
+        })?;
+        Settings::resolve_in(&env, global, chunk_days, file)
     }
 
     fn resolve_in(
@@ -142,6 +151,10 @@ impl Settings {
             method: tuning.method,
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
+            lock_timeout: global
+                .lock_timeout
+                .and_then(|secs| limits::seconds(secs).ok())
+                .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS)),
             sources: tuning.sources,
             warnings,
             config,
@@ -151,6 +164,14 @@ impl Settings {
             color: terminal::stdout_color(global.color, env),
             proxies: proxy::ProxyEnvironment::from(env),
         })
+    }
+
+    /// How a run that changes a file waits for another run's lock on it.
+    pub fn lock_wait(&self) -> LockWait {
+        LockWait {
+            limit: self.lock_timeout,
+            quiet: self.quiet,
+        }
     }
 
     /// The service address, checked: a URL, http(s), and plain http only to loopback.
@@ -297,6 +318,7 @@ mod tests {
         assert!(line("--connect-timeout").ends_with(&secs(s.connect_timeout)));
         assert!(line("--retries").ends_with(&format!("[default: {}]", s.retries)));
         assert!(line("--jobs").ends_with(&format!("[default: {}]", s.jobs)));
+        assert!(line("--lock-timeout").ends_with(&secs(s.lock_timeout)));
         assert_eq!(s.timeout, Duration::from_secs(30));
         assert_eq!((s.retries, s.jobs), (3, 8));
     }

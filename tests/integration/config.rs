@@ -114,11 +114,18 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
     let env = Env::new();
     let before = "# keep me\ntimeout = 30\n";
     env.write_config(before);
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 13] = [
         (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a positive number of seconds"),
         (&["timeout", "0"], "error: invalid value '0' for timeout: expected a positive number of seconds"),
-        (&["jobs", "0"], "error: invalid value '0' for jobs: expected a whole number, at least 1"),
-        (&["retries", "-1"], "error: invalid value '-1' for retries: expected a whole number, at least 0"),
+        // Past a day, and far past it where the clock overflows: every later query panicked.
+        (&["timeout", "1e19"], "error: invalid value '1e19' for timeout: expected at most 86400 seconds (a day)"),
+        (&["connect_timeout", "86401"], "error: invalid value '86401' for connect_timeout: expected at most 86400 seconds (a day)"),
+        (&["api_key_command_timeout", "1e300"], "error: invalid value '1e300' for api_key_command_timeout: expected at most 86400 seconds (a day)"),
+        (&["jobs", "0"], "error: invalid value '0' for jobs: expected a whole number from 1 to 64"),
+        (&["jobs", "65"], "error: invalid value '65' for jobs: expected a whole number from 1 to 64"),
+        (&["retries", "-1"], "error: invalid value '-1' for retries: expected a whole number from 0 to 100"),
+        (&["retries", "4294967296"], "error: invalid value '4294967296' for retries: expected a whole number from 0 to 100"),
+        (&["chunk_days", "36601"], "error: invalid value '36601' for chunk_days: expected a whole number from 1 to 36600"),
         (&["method", "put"], "error: invalid value 'put' for method: expected auto, post or get"),
         (&["allow_http", "yes"], "error: invalid value 'yes' for allow_http: expected true or false"),
         (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' is not a URL (relative URL without a base)"),

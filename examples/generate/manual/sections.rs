@@ -95,7 +95,7 @@ pub(super) fn environment(roff: &mut Roff) {
             .text([roman(*meaning)]);
     }
     roff.control("PP", []).text([roman(
-        "Settings are taken, highest first, from the flag, the environment, the selected profile of the config file, the top level of the config file, and the default.",
+        "Settings are taken, highest first, from the flag, the environment, the selected profile of the config file, the top level of the config file, and the default. A CHAIN_METRICS_* variable that is not UTF-8 text is an error naming it (exit 3), never taken as unset.",
     )]);
 }
 
@@ -105,6 +105,16 @@ pub(super) fn files(roff: &mut Roff) {
         .text([italic("$XDG_CONFIG_HOME/chain-metrics/config.toml")])
         .text([roman(
             "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, ca_bundle (a PEM file of extra CA certificates, relative to the config file's folder), timeout, connect_timeout, retries, jobs, method, chunk_days. An unknown key is an error that names it and its line.",
+        )]);
+    roff.control("TP", [])
+        .text([italic(".NAME.lock")])
+        .text([roman(
+            "Beside a file that --merge or a config edit changes, while it changes it: runs at the same moment take turns under this lock. One that waits longer than --lock-timeout gives up, the file left as it was (exit 9, or 3 for the config file).",
+        )]);
+    roff.control("TP", [])
+        .text([italic(".NAME.chain-metrics.XXXXXX.tmp")])
+        .text([roman(
+            "The new content of an --output or config file, renamed over it once complete. One left by a killed run is removed by the next write to the same file.",
         )]);
 }
 
