@@ -51,8 +51,7 @@ pub struct GlobalArgs {
     #[arg(help_heading = "Settings", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
 
-    /// Extra CA certificates to trust, PEM (a company proxy's or a private service's CA)
-    /// [env: CHAIN_METRICS_CA_BUNDLE]
+    /// Extra CA certificates (PEM) to trust [env: CHAIN_METRICS_CA_BUNDLE]
     #[arg(help_heading = "Connection", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub ca_bundle: Option<PathBuf>,
 

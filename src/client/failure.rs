@@ -206,7 +206,7 @@ fn proxy_failure(problem: &TransportError, message: &str, proxy: &ProxyChoice) -
         TransportError::Found(Finding::ProxyAuth, _) => (
             "through the proxy",
             format!(
-                "put the proxy's user and password in {}: http://USER:PASSWORD@HOST:PORT",
+                "put the proxy's user name and password in {}, before its host: USER:PASSWORD@HOST:PORT",
                 proxy.var
             ),
         ),

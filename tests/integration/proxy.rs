@@ -133,7 +133,7 @@ fn a_proxy_wanting_credentials_is_one_attempt_and_a_refusal_is_retried() {
     assert_eq!((run.code, proxy.seen().len()), (7, 1), "{run:?}");
     assert_eq!(
         run.stderr,
-        format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy asks for credentials (407) (tunnel error: proxy authorization required); through the proxy {} (from HTTPS_PROXY)\nhint: put the proxy's user and password in HTTPS_PROXY: http://USER:PASSWORD@HOST:PORT\n", proxy.url)
+        format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy asks for credentials (407) (tunnel error: proxy authorization required); through the proxy {} (from HTTPS_PROXY)\nhint: put the proxy's user name and password in HTTPS_PROXY, before its host: USER:PASSWORD@HOST:PORT\n", proxy.url)
     );
     let refusing = TestProxy::start(502);
     env.set("HTTPS_PROXY", &refusing.url);

@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use crate::support::{Env, Reply, Sandbox, Stub, TestCa, KEY};
+use crate::support::{Env, Reply, Sandbox, Stub, TestCa};
 
 const FEES: &str = "/api/chain-insights/fees";
 const ARGS: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
@@ -309,7 +309,7 @@ fn sandbox_cert_out_needs_tls_and_a_writable_place() {
         "--cert-out",
         "/nonexistent/dir/x.pem",
         "--key",
-        KEY,
+        "sandbox-key",
     ]);
     assert_eq!(run.code, 9, "{run:?}");
     assert!(
