@@ -187,3 +187,44 @@ fn prints_its_url_and_says_the_data_is_synthetic() {
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     check_output("sandbox --key KEY", &url, &format!("{note}{rest}"));
 }
+
+/// The sandbox answers gzip when asked (so `--sandbox` takes the decoding path), and plain
+/// bytes otherwise; the same records either way.
+#[test]
+fn answers_gzip_when_asked() {
+    use std::io::Read;
+    let sandbox = Sandbox::start(&[]);
+    crate::support::install_crypto();
+    let client = reqwest::blocking::Client::builder()
+        .no_proxy()
+        .no_gzip()
+        .build()
+        .unwrap();
+    let fetch = |encoding: &str| {
+        let body = r#"{"chain":"ETHEREUM","start_date":"2024-01-01","end_date":"2024-03-31"}"#;
+        let response = client
+            .post(format!("{}{FEES}", sandbox.url))
+            .header("x-api-key", KEY)
+            .header("accept-encoding", encoding)
+            .body(body)
+            .send()
+            .unwrap();
+        let coding = response.headers().get("content-encoding").cloned();
+        (coding, response.bytes().unwrap().to_vec())
+    };
+    let (coding, plain) = fetch("identity");
+    assert_eq!(coding, None);
+    let (coding, gzipped) = fetch("gzip");
+    assert_eq!(coding.unwrap(), "gzip");
+    assert!(
+        gzipped.len() < plain.len() / 3,
+        "{} of {}",
+        gzipped.len(),
+        plain.len()
+    );
+    let mut decoded = Vec::new();
+    flate2::read::GzDecoder::new(&gzipped[..])
+        .read_to_end(&mut decoded)
+        .unwrap();
+    assert_eq!(decoded, plain);
+}
