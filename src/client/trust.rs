@@ -1,7 +1,7 @@
 //! Which certificates the client trusts: the platform's store (rustls-platform-verifier) plus
 //! extra PEM roots, or only the in-process sandbox's own certificate.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use reqwest::blocking::ClientBuilder;
 use reqwest::Certificate;
@@ -48,14 +48,19 @@ fn extra_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
     if let Some(file) = &sources.ssl_cert_file {
         roots.extend(ssl_cert_file(file)?);
     }
-    for dir in sources.ssl_cert_dir.iter().flat_map(std::env::split_paths) {
+    let dirs: Vec<PathBuf> = sources
+        .ssl_cert_dir
+        .iter()
+        .flat_map(std::env::split_paths)
+        .collect();
+    for dir in &dirs {
         // OpenSSL skips a folder it cannot read; so does this.
         roots.extend(usable(
-            rustls_native_certs::load_certs_from_paths(None, Some(&dir)).certs,
+            rustls_native_certs::load_certs_from_paths(None, Some(dir)).certs,
         ));
     }
-    if sources.ssl_cert_file.is_some() || sources.ssl_cert_dir.is_some() {
-        roots.extend(distro_store());
+    if sources.ssl_cert_file.is_some() || !dirs.is_empty() {
+        roots.extend(distro_store(&dirs));
     }
     Ok(roots)
 }
@@ -98,11 +103,18 @@ fn ssl_cert_file(file: &Path) -> Result<Vec<Certificate>> {
 
 /// On Linux and the BSDs the platform store is replaced by SSL_CERT_FILE / SSL_CERT_DIR when
 /// either is set; reading the distribution's store here keeps them additions, as CLI.md has it.
-fn distro_store() -> Vec<Certificate> {
+/// A distribution folder already read as an SSL_CERT_DIR entry (`loaded`) is not read again:
+/// hundreds of small files each time.
+fn distro_store(loaded: &[PathBuf]) -> Vec<Certificate> {
     if cfg!(any(target_vendor = "apple", windows)) {
         return Vec::new();
     }
-    let dirs = openssl_probe::candidate_cert_dirs();
+    let loaded: Vec<PathBuf> = loaded
+        .iter()
+        .filter_map(|d| d.canonicalize().ok())
+        .collect();
+    let dirs = openssl_probe::candidate_cert_dirs()
+        .filter(|dir| dir.canonicalize().is_ok_and(|d| !loaded.contains(&d)));
     usable(
         dirs.flat_map(|dir| rustls_native_certs::load_certs_from_paths(None, Some(dir)).certs)
             .collect(),
