@@ -1,9 +1,10 @@
 //! The flags of the other commands: `chains`, `auth`, `config`, `sandbox`, `completions`.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum, ValueHint};
 
 use super::completion::Shell;
 use super::{parse_milliseconds, parse_rate};
@@ -145,6 +146,14 @@ pub struct SandboxArgs {
     /// it on the first N attempts only
     #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
     pub faults: Vec<Fault>,
+
+    /// Serve HTTPS, with a fresh self-signed certificate
+    #[arg(long)]
+    pub tls: bool,
+
+    /// Write that certificate (PEM) to FILE, for a client's --ca-bundle
+    #[arg(long, value_name = "FILE", requires = "tls", value_hint = ValueHint::FilePath)]
+    pub cert_out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

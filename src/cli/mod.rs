@@ -51,6 +51,10 @@ pub struct GlobalArgs {
     #[arg(help_heading = "Settings", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
 
+    /// Extra CA certificates (PEM) to trust [env: CHAIN_METRICS_CA_BUNDLE]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub ca_bundle: Option<PathBuf>,
+
     /// Run against the built-in sandbox (synthetic data, no account needed)
     #[arg(help_heading = "Connection", long, global = true)]
     pub sandbox: bool,

@@ -171,6 +171,12 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
     rows.extend([
         plain("api_key_command_timeout", seconds(s.key_command_timeout)),
         plain("allow_http", s.allow_http.to_string()),
+        optional(
+            "ca_bundle",
+            s.trust.ca_bundle.as_ref(),
+            "(not set)",
+            |path| path.display().to_string(),
+        ),
         plain("timeout", seconds(s.timeout)),
         plain("connect_timeout", seconds(s.connect_timeout)),
         plain("retries", s.retries.to_string()),

@@ -130,14 +130,19 @@ fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
             faults: Vec::new(),
             log: false,
         };
-        // The same failure as `chain-metrics sandbox` failing to listen: the machine's setup.
-        let sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
-            .map_err(|e| {
+        // Over HTTPS, so that the quickstart takes the production path; the same failure as
+        // `chain-metrics sandbox` failing to listen: the machine's setup.
+        let failed = |e: String| {
             Failure::new(
                 Exit::Config,
                 format!("cannot start the built-in sandbox: {e}"),
             )
-        })?;
+        };
+        let certificate = sandbox::self_signed().map_err(failed)?;
+        let pem = certificate.pem.clone();
+        let listen = "127.0.0.1:0".parse().expect("a socket address");
+        let sandbox = sandbox::start(listen, behaviour, Some(certificate))
+            .map_err(|e| failed(e.to_string()))?;
         note(
             settings,
             &format!(
@@ -146,11 +151,13 @@ fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
             ),
         );
         let url = reqwest::Url::parse(&sandbox.url).expect("the sandbox URL parses");
-        (url, key, Some(sandbox))
+        (url, key, Some((sandbox, pem)))
     } else {
         (settings.service_url()?, settings.api_key()?, None)
     };
-    Ok((super::client(settings, base_url, key)?, sandbox))
+    let pem = sandbox.as_ref().map(|(_, pem)| pem.as_str());
+    let client = super::client(settings, base_url, key, pem)?;
+    Ok((client, sandbox.map(|(running, _)| running)))
 }
 
 /// A rejected key gets a hint naming where the key came from.

@@ -22,6 +22,8 @@ pub enum ConfigKey {
     ApiKeyCommandTimeout,
     #[value(name = "allow_http")]
     AllowHttp,
+    #[value(name = "ca_bundle")]
+    CaBundle,
     #[value(name = "timeout")]
     Timeout,
     #[value(name = "connect_timeout")]
@@ -44,6 +46,7 @@ impl ConfigKey {
             ConfigKey::ApiKeyCommand => "api_key_command",
             ConfigKey::ApiKeyCommandTimeout => "api_key_command_timeout",
             ConfigKey::AllowHttp => "allow_http",
+            ConfigKey::CaBundle => "ca_bundle",
             ConfigKey::Timeout => "timeout",
             ConfigKey::ConnectTimeout => "connect_timeout",
             ConfigKey::Retries => "retries",
@@ -62,6 +65,8 @@ impl ConfigKey {
             ConfigKey::ApiKey => Err("the key is not taken as an argument: it would be left in the shell history and in the process list".into()),
             ConfigKey::ApiKeyCommand if text.is_empty() => Err("expected a shell command".into()),
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
+            ConfigKey::CaBundle if text.is_empty() => Err("expected the path of a PEM file".into()),
+            ConfigKey::CaBundle => Ok(Value::from(text)),
             ConfigKey::AllowHttp => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),

@@ -12,7 +12,9 @@ mod environment;
 pub mod key_command;
 pub(crate) mod limits;
 mod precedence;
+pub mod proxy;
 pub mod secret;
+mod trust;
 mod tuning;
 
 use std::collections::BTreeMap;
@@ -21,8 +23,9 @@ use std::time::Duration;
 use reqwest::Url;
 
 pub use base_url::check_base_url;
-pub use environment::{Environment, ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use precedence::{Source, Sourced};
+pub use trust::TrustSources;
 pub use tuning::defaults;
 
 use crate::cli::GlobalArgs;
@@ -31,6 +34,7 @@ use crate::output::lock::LockWait;
 use crate::output::terminal;
 use config_file::{ConfigLocation, FileSettings, MethodChoice};
 use precedence::{first_given, from_layers, named, Layer};
+use proxy::ProxyChoice;
 use secret::ApiKey;
 
 /// How the key is obtained: as text, or by running a command (only when needed).
@@ -60,6 +64,8 @@ pub struct Settings {
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
     pub allow_http: bool,
+    /// Where the certificates to trust come from, besides the platform's store.
+    pub trust: TrustSources,
     /// The whole of one request: connecting, sending, and reading the body.
     pub timeout: Duration,
     /// Connecting only.
@@ -85,6 +91,8 @@ pub struct Settings {
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
     /// whether it is a terminal.
     pub color: bool,
+    /// The proxy variables, as read once.
+    proxies: proxy::ProxyEnvironment,
 }
 
 impl Settings {
@@ -107,7 +115,7 @@ impl Settings {
         chunk_days: Option<u32>,
         file_use: FileUse,
     ) -> Result<Settings> {
-        let config = ConfigLocation::find(global.config.as_deref(), env.get(ENV_CONFIG))?;
+        let config = ConfigLocation::find(global.config.as_deref(), env)?;
         let file = match file_use {
             FileUse::LocateOnly => FileSettings::default(),
             FileUse::Read | FileUse::ReadNewProfileOk => config.load()?,
@@ -135,6 +143,7 @@ impl Settings {
             base_url,
             key: key_setting(env, &layers),
             allow_http: tuning.allow_http,
+            trust: trust::sources(env, global, &layers, &config),
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
             retries: tuning.retries,
@@ -153,6 +162,7 @@ impl Settings {
             quiet: global.quiet,
             verbose: global.verbose,
             color: terminal::stdout_color(global.color, env),
+            proxies: proxy::ProxyEnvironment::from(env),
         })
     }
 
@@ -172,6 +182,11 @@ impl Settings {
         };
         check_base_url(&base.value, self.allow_http)
             .map_err(|e| Failure::config(format!("base URL from {}: {e}", base.source)))
+    }
+
+    /// The proxy for requests to `target` (exit 3 if its variable is not a usable proxy URL).
+    pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
+        self.proxies.proxy_for(target)
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be
