@@ -5,7 +5,7 @@ pub mod completion;
 mod query;
 
 pub use commands::{
-    AuthCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs, StatusArgs,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs, StatusArgs,
     StatusFormat,
 };
 pub use query::{QueryArgs, SocialArgs};
@@ -160,6 +160,13 @@ pub enum Command {
         after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics config set timeout 60 --profile staging\n  chain-metrics config show"
     )]
     Config(ConfigCommand),
+
+    /// The local response cache of settled days: path | stats | clear [--before DAY]
+    #[command(
+        subcommand,
+        after_help = "Queries use it with --cache (or config cache = true); a day is settled, and served from it,\nonce it is cache_settle_days (default 7) or more days before today (UTC).\n\nExamples:\n  chain-metrics cache stats\n  chain-metrics cache clear --before 2020-01-01"
+    )]
+    Cache(CacheCommand),
 
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(

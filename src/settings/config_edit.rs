@@ -35,6 +35,10 @@ pub enum ConfigKey {
     Method,
     #[value(name = "chunk_days")]
     ChunkDays,
+    #[value(name = "cache")]
+    Cache,
+    #[value(name = "cache_settle_days")]
+    CacheSettleDays,
 }
 
 impl ConfigKey {
@@ -51,6 +55,8 @@ impl ConfigKey {
             ConfigKey::Jobs => "jobs",
             ConfigKey::Method => "method",
             ConfigKey::ChunkDays => "chunk_days",
+            ConfigKey::Cache => "cache",
+            ConfigKey::CacheSettleDays => "cache_settle_days",
         }
     }
 
@@ -63,7 +69,7 @@ impl ConfigKey {
             ConfigKey::ApiKey => Err("the key is not taken as an argument: it would be left in the shell history and in the process list".into()),
             ConfigKey::ApiKeyCommand if text.is_empty() => Err("expected a shell command".into()),
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
-            ConfigKey::AllowHttp => match text {
+            ConfigKey::AllowHttp | ConfigKey::Cache => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),
                 _ => Err("expected true or false".into()),
@@ -72,7 +78,7 @@ impl ConfigKey {
                 seconds(text)
             }
             ConfigKey::Retries => whole(text, 0),
-            ConfigKey::Jobs | ConfigKey::ChunkDays => whole(text, 1),
+            ConfigKey::Jobs | ConfigKey::ChunkDays | ConfigKey::CacheSettleDays => whole(text, 1),
             ConfigKey::Method => MethodChoice::from_str(text, true)
                 .ok()
                 .and_then(|m| m.to_possible_value())
@@ -257,6 +263,8 @@ mod tests {
         assert_eq!(ok(ConfigKey::Method, "both"), "auto");
         assert_eq!(ok(ConfigKey::Retries, "0"), "0");
         assert_eq!(ok(ConfigKey::AllowHttp, "true"), "true");
+        assert_eq!(ok(ConfigKey::Cache, "false"), "false");
+        assert_eq!(ok(ConfigKey::CacheSettleDays, "14"), "14");
         let bad = |key: ConfigKey, text| key.value(text, false).unwrap_err();
         assert_eq!(
             bad(ConfigKey::Timeout, "0"),
@@ -276,6 +284,11 @@ mod tests {
         );
         assert_eq!(bad(ConfigKey::Method, "put"), "expected auto, post or get");
         assert_eq!(bad(ConfigKey::AllowHttp, "yes"), "expected true or false");
+        assert_eq!(bad(ConfigKey::Cache, "on"), "expected true or false");
+        assert_eq!(
+            bad(ConfigKey::CacheSettleDays, "0"),
+            "expected a whole number, at least 1"
+        );
         assert!(
             bad(ConfigKey::BaseUrl, "http://metrics.example").starts_with("refusing plain http")
         );

@@ -8,6 +8,8 @@ pub const ENV_BASE_URL: &str = "CHAIN_METRICS_BASE_URL";
 pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
 /// The config file.
 pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
+/// Where the response cache's folder goes (the XDG base directory spec).
+pub const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
 
 /// Every variable the tool reads; nothing else in the process environment matters to it.
 const HONOURED: &[&str] = &[
@@ -15,6 +17,7 @@ const HONOURED: &[&str] = &[
     ENV_BASE_URL,
     ENV_PROFILE,
     ENV_CONFIG,
+    ENV_XDG_CACHE_HOME,
     "NO_COLOR",
     "CLICOLOR",
     "CLICOLOR_FORCE",

@@ -3,6 +3,7 @@
 //! environment again.
 
 pub mod base_url;
+pub mod cache;
 pub mod config_edit;
 pub mod config_file;
 pub mod config_store;
@@ -66,6 +67,8 @@ pub struct Settings {
     pub key_command_timeout: Duration,
     /// Days per request window; `None` sends the whole range at once.
     pub chunk_days: Option<u32>,
+    /// The response cache: on or off by config, the settle rule, the file.
+    pub cache: cache::CacheSettings,
     /// Where each of the plain settings above came from, by config key, for `config show`.
     pub sources: BTreeMap<&'static str, Source>,
     /// Problems worth a warning that do not stop the run (a config file others can read).
@@ -116,7 +119,8 @@ impl Settings {
             &layers,
             |l| l.base_url.clone(),
         );
-        let tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let mut tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let cache = cache::resolve(env, &layers, &mut tuning.sources)?;
         let warnings = match file_use {
             FileUse::LocateOnly => Vec::new(),
             _ => config.permission_warning().into_iter().collect(),
@@ -133,7 +137,8 @@ impl Settings {
             method: tuning.method,
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
-            sources: tuning.sources,
+            cache,
+            sources: tuning.sources.0,
             warnings,
             config,
             sandbox: global.sandbox,
