@@ -23,6 +23,7 @@ pub use client::parse_records;
 pub use commands::run;
 pub use error::{Exit, Failure};
 pub use model::dates::{parse_date, parse_last, DayRange, DaySpec};
-pub use model::{Column, Endpoint, Number, SocialMetric};
+pub use model::period::{aggregate, Period};
+pub use model::{Column, Dataset, Endpoint, Number, Row, SocialMetric};
 pub use output::{diag, interrupt};
 pub use settings::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};

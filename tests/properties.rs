@@ -1,10 +1,11 @@
-//! Property tests: date and range parsing, and response parsing, never panic on any input, and
-//! number texts survive parsing exactly.
+//! Property tests: date and range parsing, and response parsing, never panic on any input,
+//! number texts survive parsing exactly, and the `--by` periods of a year add up to the year.
 
 use chain_metrics::parse_records;
+use chain_metrics::{aggregate, Dataset, Period, Row};
 use chain_metrics::{parse_date, parse_last, DayRange, DaySpec};
 use chain_metrics::{Column, Endpoint, Number, SocialMetric};
-use chrono::{Days, NaiveDate};
+use chrono::{Datelike, Days, NaiveDate};
 use proptest::prelude::*;
 
 /// Any day from year 1 to 9999, as chrono counts them.
@@ -20,6 +21,46 @@ fn json_number() -> impl Strategy<Value = String> {
 /// A JSON whole number as SERVICE.md counts come: digits, possibly far beyond 2^53.
 fn whole_number() -> impl Strategy<Value = String> {
     "(0|[1-9][0-9]{0,39})"
+}
+
+/// Days of one year, each with a fee and a tweet count, either possibly missing; fees with up to
+/// 31 digits and exponents, as the service may write them.
+fn days_of_a_year() -> impl Strategy<Value = (i32, Vec<(u64, Option<String>, Option<String>)>)> {
+    let fee = "-?(0|[1-9][0-9]{0,30})(\\.[0-9]{1,10})?([eE][+-]?[0-9]{1,2})?";
+    let day = (
+        0u64..366,
+        proptest::option::of(fee),
+        proptest::option::of(whole_number()),
+    );
+    (1999i32..=2030, proptest::collection::vec(day, 0..80))
+}
+
+/// The daily rows of `days` (a day given twice keeps the last), one chain, fees and tweets.
+fn daily_rows(year: i32, days: Vec<(u64, Option<String>, Option<String>)>) -> Dataset {
+    let first = NaiveDate::from_ymd_opt(year, 1, 1).unwrap();
+    let mut by_date = std::collections::BTreeMap::new();
+    for (offset, fees, tweets) in days {
+        let date = first + Days::new(offset);
+        let number = |text: Option<String>| text.and_then(|t| Number::from_json_token(&t));
+        if date.year() == year {
+            by_date.insert(date, vec![number(fees), number(tweets)]);
+        }
+    }
+    let rows = by_date.into_iter().map(|(date, values)| Row {
+        date,
+        chain: None,
+        values,
+    });
+    Dataset {
+        chain_column: false,
+        columns: vec!["fees".into(), "tweet".into()],
+        rows: rows.collect(),
+    }
+}
+
+/// A cell as an exact decimal.
+fn exact(cell: &Option<Number>) -> Option<bigdecimal::BigDecimal> {
+    cell.as_ref().map(|n| n.as_str().parse().unwrap())
 }
 
 const ENDPOINTS: [(Endpoint, Column); 3] = [
@@ -140,5 +181,22 @@ proptest! {
         let whole_int = exp >= 0 || int.len() as i32 + exp > 0 && int[(int.len() as i32 + exp) as usize..].bytes().all(|b| b == b'0');
         let expected = significant <= exp.max(0) && whole_int;
         prop_assert_eq!(number.is_whole(), expected, "{}", text);
+    }
+
+    #[test]
+    fn months_and_quarters_of_a_year_add_up_to_the_year((year, days) in days_of_a_year()) {
+        let data = daily_rows(year, days);
+        let columns = [Column::Fees, Column::Social(SocialMetric::Tweet)];
+        let whole = aggregate(data.clone(), &columns, &[], Period::Year).unwrap();
+        prop_assert_eq!(whole.rows.len(), usize::from(!data.rows.is_empty()));
+        for by in [Period::Month, Period::Quarter] {
+            let parts = aggregate(data.clone(), &columns, &[], by).unwrap();
+            prop_assert!(parts.rows.iter().all(|r| r.date.year() == year && r.date.day() == 1));
+            for (i, name) in ["days", "fees", "tweet"].iter().enumerate() {
+                let summed = parts.rows.iter().filter_map(|r| exact(&r.values[i])).reduce(|a, b| a + b);
+                let total = whole.rows.first().and_then(|r| exact(&r.values[i]));
+                prop_assert_eq!(&summed, &total, "{} {:?}", name, by);
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::model::chain::Chain;
 use crate::model::Column;
 use crate::settings::Settings;
-pub(crate) use store::{SeriesKey, SeriesStats, Store};
+pub(crate) use store::{SeriesKey, Store};
 
 /// How a query uses the cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,14 +110,18 @@ impl RunCache {
     }
 
     /// Keeps every answer that came: the values of the days it covers replace the old ones,
-    /// except days the service sent several records for (asked again next time, like gaps).
+    /// except days the service sent several records for (asked again next time, like gaps
+    /// and null values).
     pub fn keep(&mut self, fetched: &[Result<Fetched>]) {
         if self.mode == Mode::Look {
             return;
         }
         let Some(store) = &mut self.store else { return };
         let mut replacements = Vec::new();
-        for answer in fetched.iter().flatten() {
+        // An answer with records outside the days asked is not trusted: none of it is kept,
+        // so the next run asks the same again and warns the same.
+        let trusted = fetched.iter().flatten().filter(|a| a.notes.out_of_range.is_empty());
+        for answer in trusted {
             let request = &answer.request;
             for (i, column) in request.columns().into_iter().enumerate() {
                 let values = answer

@@ -61,7 +61,7 @@ pub(crate) struct SeriesStats {
     pub service: String,
     pub endpoint: String,
     pub chain: String,
-    pub values: u64,
+    pub values: i64,
     pub oldest: String,
     pub newest: String,
 }

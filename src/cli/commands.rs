@@ -114,8 +114,12 @@ pub enum CacheCommand {
     Path,
 
     /// Print the values kept, the file's size, and the oldest and newest day of each series
-    #[command(after_help = "Examples:\n  chain-metrics cache stats")]
-    Stats,
+    #[command(after_help = "Examples:\n  chain-metrics cache stats\n  chain-metrics cache stats --format json")]
+    Stats {
+        /// Output format [default: table on a terminal, csv otherwise]
+        #[arg(short, long, value_name = "FMT")]
+        format: Option<Format>,
+    },
 
     /// Remove every cached value, or only those of days before DAY
     #[command(

@@ -119,13 +119,13 @@ pub enum ColorChoice {
 pub enum Command {
     /// Daily transaction fees collected on a chain
     #[command(
-        after_help = "Examples:\n  chain-metrics fees --chain eth --last 7\n  chain-metrics fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -f csv > fees.csv"
+        after_help = "Examples:\n  chain-metrics fees --chain eth --last 7\n  chain-metrics fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -f csv > fees.csv\n  chain-metrics fees -c eth,arb,base -s 2024-01-01 -e 2024-12-31 --by month --wide"
     )]
     Fees(QueryArgs),
 
     /// Daily active users on a chain
     #[command(
-        after_help = "Examples:\n  chain-metrics users --chain base --last 4w\n  chain-metrics users --chain all --start 2024-06-01 --format json"
+        after_help = "Examples:\n  chain-metrics users --chain base --last 4w\n  chain-metrics users --chain all --start 2024-06-01 --format json\n  chain-metrics users --chain base --last 12w --by week"
     )]
     Users(QueryArgs),
 

@@ -9,6 +9,7 @@ use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 use super::completion;
 use crate::model::chain::ChainArg;
 use crate::model::dates::{parse_last, DaySpec};
+use crate::model::period::Period;
 use crate::model::SocialMetric;
 use crate::render::Format;
 
@@ -29,6 +30,16 @@ pub struct QueryArgs {
     /// The N days ending at --end: 30, 30d or 4w
     #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
     pub last: Option<u32>,
+
+    /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
+    #[arg(
+        help_heading = "What to fetch",
+        long,
+        value_name = "PERIOD",
+        default_value = "day",
+        hide_default_value = true
+    )]
+    pub by: Period,
 
     /// Output format [default: from --output's extension, else table on a terminal, csv otherwise]
     #[arg(help_heading = "Output", short, long, value_name = "FMT")]
@@ -55,7 +66,7 @@ pub struct QueryArgs {
     pub summary: bool,
 
     /// Print the service's body unchanged (one chain, one request; not for report)
-    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
+    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "by", "cache", "refresh"])]
     pub raw: bool,
 
     /// Print the equivalent curl command lines and send nothing (needs no key)

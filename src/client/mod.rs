@@ -22,7 +22,7 @@ use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
 use failure::{service_message, status_failure, status_text, transport_failure};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
-pub use response::{parse_records, DataNotes};
+pub use response::parse_records;
 use retry::Backoff;
 use transport::{classify, read_answer, same_origin_redirects, Answer, TransportError};
 

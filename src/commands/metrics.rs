@@ -129,7 +129,9 @@ fn fetch_and_write(
     for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
     }
-    output.write(outcome.dataset, plan, settings.color)
+    output.write(outcome.dataset, plan, settings.color, &|line| {
+        note(settings, line)
+    })
 }
 
 /// Sends the requests; with none to send, needs neither the key nor a connection.

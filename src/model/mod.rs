@@ -2,7 +2,11 @@
 
 pub mod chain;
 pub mod dates;
+pub mod period;
 
+use std::str::FromStr;
+
+use bigdecimal::BigDecimal;
 use chrono::NaiveDate;
 
 use crate::model::chain::Chain;
@@ -95,6 +99,10 @@ impl Column {
     }
 }
 
+/// The largest power of ten `Number::to_decimal` takes: far beyond a float's ±308, the most
+/// SERVICE.md's floating-point fees can be.
+const MAX_EXPONENT: u64 = 1000;
+
 /// A number exactly as the service wrote it (`0.1`, `5E+3`, twenty digits…): never a float.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Number(String);
@@ -108,6 +116,23 @@ impl Number {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The exact value, for arithmetic; `None` for an exponent beyond ±`MAX_EXPONENT`, whose
+    /// sum with an ordinary number would take gigabytes of digits (`1e999999999 + 0.1`).
+    pub(crate) fn to_decimal(&self) -> Option<BigDecimal> {
+        if let Some(at) = self.0.find(['e', 'E']) {
+            let exponent = self.0[at + 1..].parse::<i64>().ok()?;
+            if exponent.unsigned_abs() > MAX_EXPONENT {
+                return None;
+            }
+        }
+        BigDecimal::from_str(&self.0).ok()
+    }
+
+    /// A computed value, written in plain decimals (no exponent).
+    pub(crate) fn from_decimal(value: &BigDecimal) -> Number {
+        Number(value.to_plain_string())
     }
 
     /// Whether the value is whole (`12`, `12.0`, `1.5e1`), judged on the text alone.

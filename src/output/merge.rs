@@ -2,20 +2,19 @@
 //! the fresh rows into it by (date, chain), or by date for `--wide`. Number texts are kept as
 //! written: nothing goes through a float.
 
-use std::collections::btree_map::Entry;
-use std::collections::BTreeMap;
 use std::fmt;
 use std::io;
 use std::path::Path;
 
-use chrono::NaiveDate;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::error::{Exit, Failure};
 use crate::model::chain::Chain;
 use crate::model::dates::parse_date;
+use crate::model::period::Period;
 use crate::model::{Dataset, Number, Row};
+use crate::output::upsert::upsert;
 use crate::render::Format;
 
 /// What stops a merge.
@@ -28,11 +27,14 @@ enum MergeError {
 /// The fresh rows upserted into those of the file at `path` (fresh only, when it does not exist
 /// yet or is empty), sorted by date, then chain: chains in `chain_order` first, in that order.
 /// An empty fresh cell keeps the stored value: a gap is not news that the value went away.
+/// Under `--by`, `warn` gets the periods the file keeps because they cover more days.
 pub fn merge_into(
     path: &Path,
     format: Format,
     fresh: Dataset,
     chain_order: &[Chain],
+    by: Period,
+    warn: &dyn Fn(&str),
 ) -> Result<Dataset, Failure> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -40,7 +42,16 @@ pub fn merge_into(
         Err(e) => return Err(failure(path, format!("cannot read it to merge: {e}"))),
     };
     let old = read_rows(&text, format, &fresh).map_err(|problem| refusal(path, &fresh, problem))?;
-    Ok(upsert(old, fresh, chain_order))
+    let (merged, kept) = upsert(old, fresh, chain_order, by);
+    if !kept.is_empty() {
+        warn(&format!(
+            "warning: {} keeps its rows for {}: this run covers fewer days of those periods; \
+             to replace them, ask from each period's first day",
+            path.display(),
+            kept.join(", ")
+        ));
+    }
+    Ok(merged)
 }
 
 /// Why the file cannot take the fresh rows, as the user sees it.
@@ -56,43 +67,6 @@ fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
         .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
         MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {why}")),
     }
-}
-
-/// The old rows with the fresh ones upserted by (date, chain), sorted.
-fn upsert(old: Vec<Row>, mut fresh: Dataset, chain_order: &[Chain]) -> Dataset {
-    let rank = |chain: Option<Chain>| {
-        chain.map(|c| {
-            chain_order
-                .iter()
-                .position(|o| *o == c)
-                .unwrap_or(chain_order.len() + c as usize)
-        })
-    };
-    let by_chain = fresh.chain_column;
-    let key = |row: &Row| (row.date, if by_chain { rank(row.chain) } else { None });
-    let mut rows: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
-    for row in old {
-        rows.insert(key(&row), row);
-    }
-    // Cell by cell: a fresh value replaces the stored one, a fresh gap (a chain or endpoint
-    // with no record for that date this time) never erases it.
-    for row in fresh.rows.drain(..) {
-        match rows.entry(key(&row)) {
-            Entry::Vacant(slot) => {
-                slot.insert(row);
-            }
-            Entry::Occupied(mut slot) => {
-                let stored = slot.get_mut();
-                for (cell, value) in stored.values.iter_mut().zip(row.values) {
-                    if value.is_some() {
-                        *cell = value;
-                    }
-                }
-            }
-        }
-    }
-    fresh.rows = rows.into_values().collect();
-    fresh
 }
 
 fn failure(path: &Path, message: String) -> Failure {

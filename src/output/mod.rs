@@ -7,6 +7,7 @@ pub mod interrupt;
 pub mod merge;
 pub mod progress;
 pub mod terminal;
+mod upsert;
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 use crate::cli::QueryArgs;
 use crate::client::plan::Plan;
 use crate::error::{Exit, Failure};
+use crate::model::period::{self, Period};
 use crate::model::{Dataset, Endpoint};
 use crate::render::wide::{self, Naming};
 use crate::render::{self, Format, RenderOptions};
@@ -27,6 +29,7 @@ pub struct Output {
     wide: Option<Naming>,
     no_header: bool,
     summary: bool,
+    by: Period,
 }
 
 impl Output {
@@ -59,6 +62,7 @@ impl Output {
             wide,
             no_header: args.no_header,
             summary: args.summary,
+            by: args.by,
         })
     }
 
@@ -66,15 +70,22 @@ impl Output {
     /// the fetch, against the same columns with no rows.
     pub fn check_merge_target(&self, plan: &Plan) -> Result<(), Failure> {
         if let (true, Some(file)) = (self.merge, &self.file) {
-            let empty = shape(plan.dataset(Vec::new()), plan, self.wide);
-            merge::merge_into(file, self.format, empty, &plan.chains)?;
+            let empty = self.shape(plan.dataset(Vec::new()), plan)?;
+            merge::merge_into(file, self.format, empty, &plan.chains, self.by, &|_| {})?;
         }
         Ok(())
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
-    pub fn write(&self, data: Dataset, plan: &Plan, color: bool) -> anyhow::Result<()> {
-        let data = shape(data, plan, self.wide);
+    /// `warn` gets the warnings of the merge.
+    pub fn write(
+        &self,
+        data: Dataset,
+        plan: &Plan,
+        color: bool,
+        warn: &dyn Fn(&str),
+    ) -> anyhow::Result<()> {
+        let data = self.shape(data, plan)?;
         let mut style = RenderOptions {
             color: false,
             width: 0,
@@ -87,7 +98,7 @@ impl Output {
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
         let data = match self.merge {
-            true => merge::merge_into(file, self.format, data, &plan.chains)?,
+            true => merge::merge_into(file, self.format, data, &plan.chains, self.by, warn)?,
             false => data,
         };
         let mut bytes = Vec::new();
@@ -102,13 +113,22 @@ impl Output {
             None => write_stdout(|out| out.write_all(body)),
         }
     }
-}
 
-/// The dataset as it will be written: pivoted when `--wide` (or a chart) asks for it.
-fn shape(data: Dataset, plan: &Plan, wide: Option<Naming>) -> Dataset {
-    match wide {
-        Some(naming) => wide::widen(&data, &plan.chains, naming),
-        None => data,
+    /// The dataset as it will be written: rolled up by `--by`, then pivoted when `--wide` (or
+    /// a chart) asks for it; a chart draws each period as a step over its days.
+    fn shape(&self, data: Dataset, plan: &Plan) -> Result<Dataset, Failure> {
+        let data =
+            period::aggregate(data, &plan.columns(), &plan.chains, self.by).map_err(|why| {
+                Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
+            })?;
+        let data = match self.format {
+            Format::Chart => period::steps(data, self.by, &plan.range),
+            _ => data,
+        };
+        Ok(match self.wide {
+            Some(naming) => wide::widen(&data, &plan.chains, naming),
+            None => data,
+        })
     }
 }
 

@@ -27,24 +27,8 @@ const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
 /// The x axis is time: one position per day from the first date to the last, so a date with
 /// no row is a hole in every line rather than a step the lines jump over.
 pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    let days: Vec<NaiveDate> = match (data.rows.first(), data.rows.last()) {
-        (Some(first), Some(last)) => first
-            .date
-            .iter_days()
-            .take_while(|d| *d <= last.date)
-            .collect(),
-        _ => Vec::new(),
-    };
-    let series: Vec<Vec<Option<f64>>> = (0..data.columns.len())
-        .map(|i| {
-            let mut by_day = vec![None; days.len()];
-            for row in &data.rows {
-                let day = (row.date - days[0]).num_days() as usize;
-                by_day[day] = value(&row.values[i]);
-            }
-            by_day
-        })
-        .collect();
+    let days = days(data);
+    let series = series_by_day(data, &days);
     let Some((lo, hi)) = bounds(&series) else {
         return writeln!(out, "(no data to chart)");
     };
@@ -54,12 +38,7 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         style.width
     }
     .max(MIN_WIDTH);
-    let labels: Vec<String> = (0..HEIGHT)
-        .map(|r| match r % LABEL_EVERY == 0 || r + 1 == HEIGHT {
-            true => axis_label(hi - (hi - lo) * r as f64 / (HEIGHT - 1) as f64, hi - lo),
-            false => String::new(),
-        })
-        .collect();
+    let labels = value_labels(lo, hi);
     let label_width = labels.iter().map(String::len).max().unwrap_or(0);
     let plot_width = width.saturating_sub(label_width + 2).max(DATE_WIDTH + 2);
     let plot = Plot::new(plot_width, days.len(), lo, hi);
@@ -75,6 +54,44 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
     legend(data, style, label_width, width, out)
+}
+
+/// Every day from the first row's date to the last row's, rows or not.
+fn days(data: &Dataset) -> Vec<NaiveDate> {
+    match (data.rows.first(), data.rows.last()) {
+        (Some(first), Some(last)) => first
+            .date
+            .iter_days()
+            .take_while(|d| *d <= last.date)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// One series per column, one value per day of `days`: `None` where there is no row or no
+/// usable number.
+fn series_by_day(data: &Dataset, days: &[NaiveDate]) -> Vec<Vec<Option<f64>>> {
+    (0..data.columns.len())
+        .map(|i| {
+            let mut by_day = vec![None; days.len()];
+            for row in &data.rows {
+                let day = (row.date - days[0]).num_days() as usize;
+                by_day[day] = value(&row.values[i]);
+            }
+            by_day
+        })
+        .collect()
+}
+
+/// The value-axis label of each plot row, from `hi` at the top to `lo` at the bottom: every
+/// `LABEL_EVERY` rows and the last, the others empty.
+fn value_labels(lo: f64, hi: f64) -> Vec<String> {
+    (0..HEIGHT)
+        .map(|r| match r % LABEL_EVERY == 0 || r + 1 == HEIGHT {
+            true => axis_label(hi - (hi - lo) * r as f64 / (HEIGHT - 1) as f64, hi - lo),
+            false => String::new(),
+        })
+        .collect()
 }
 
 /// The legend, one entry per series, wrapped to the chart's width.

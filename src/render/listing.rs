@@ -14,31 +14,12 @@ pub fn write(
     format: Format,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let texts = || {
-        rows.iter()
-            .map(|row| row.iter().map(text).collect::<Vec<_>>())
-    };
     match format {
-        Format::Table => {
-            // comfy-table draws this small table; the series tables are written row by row.
-            let mut table = comfy_table::Table::new();
-            table
-                .load_preset(comfy_table::presets::UTF8_FULL_CONDENSED)
-                .force_no_tty();
-            table.set_header(header).add_rows(texts());
-            writeln!(out, "{table}")
-        }
-        Format::Csv => {
-            let mut writer = ::csv::Writer::from_writer(out);
-            writer.write_record(header).map_err(csv::into_io)?;
-            texts()
-                .try_for_each(|row| writer.write_record(row))
-                .map_err(csv::into_io)?;
-            writer.flush()
-        }
-        Format::Tsv => tsv::write_cells(Some(header.to_vec()), texts(), out),
+        Format::Table => writeln!(out, "{}", table(header, rows)),
+        Format::Csv => write_csv(header, rows, out),
+        Format::Tsv => tsv::write_cells(Some(header.to_vec()), texts(rows), out),
         Format::Markdown => {
-            markdown::write_cells(header, &texts().collect::<Vec<_>>(), header.len(), out)
+            markdown::write_cells(header, &texts(rows).collect::<Vec<_>>(), header.len(), out)
         }
         Format::Json => {
             let objects = Value::Array(rows.iter().map(|row| object(header, row)).collect());
@@ -49,6 +30,29 @@ pub fn write(
             .try_for_each(|row| writeln!(out, "{}", object(header, row))),
         Format::Chart => Err(io::Error::other("a listing has no chart")),
     }
+}
+
+/// comfy-table draws this small table; the series tables are written row by row.
+fn table(header: &[&str], rows: &[Vec<Value>]) -> comfy_table::Table {
+    let mut table = comfy_table::Table::new();
+    // Without comfy-table's `tty` feature it never styles or measures a terminal.
+    table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+    table.set_header(header).add_rows(texts(rows));
+    table
+}
+
+fn write_csv(header: &[&str], rows: &[Vec<Value>], out: &mut dyn Write) -> io::Result<()> {
+    let mut writer = ::csv::Writer::from_writer(out);
+    writer.write_record(header).map_err(csv::into_io)?;
+    texts(rows)
+        .try_for_each(|row| writer.write_record(row))
+        .map_err(csv::into_io)?;
+    writer.flush()
+}
+
+/// Each row's cells as text.
+fn texts(rows: &[Vec<Value>]) -> impl Iterator<Item = Vec<String>> + '_ {
+    rows.iter().map(|row| row.iter().map(text).collect())
 }
 
 /// A cell as text: strings bare, arrays joined with commas.

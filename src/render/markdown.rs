@@ -28,7 +28,18 @@ pub fn write_cells<H: AsRef<str>>(
         .iter()
         .map(|row| row.iter().map(|c| escape(c)).collect())
         .collect();
-    let widths: Vec<usize> = (0..header.len())
+    let widths = widths(&header, &rows);
+    writeln!(out, "{}", line(&header, &widths, first_number))?;
+    writeln!(out, "{}", rule(&widths, first_number))?;
+    for row in &rows {
+        writeln!(out, "{}", line(row, &widths, first_number))?;
+    }
+    Ok(())
+}
+
+/// Each column's width: its widest cell, header included, and at least 3.
+fn widths(header: &[String], rows: &[Vec<String>]) -> Vec<usize> {
+    (0..header.len())
         .map(|i| {
             rows.iter()
                 .map(|row| row[i].chars().count())
@@ -36,19 +47,24 @@ pub fn write_cells<H: AsRef<str>>(
                 .max()
                 .unwrap_or(3)
         })
+        .collect()
+}
+
+/// One table line, each cell padded to its column's width.
+fn line(cells: &[String], widths: &[usize], first_number: usize) -> String {
+    let padded: Vec<String> = cells
+        .iter()
+        .enumerate()
+        .map(|(i, cell)| match i >= first_number {
+            true => format!("{cell:>width$}", width = widths[i]),
+            false => format!("{cell:<width$}", width = widths[i]),
+        })
         .collect();
-    let line = |cells: &[String]| {
-        let padded: Vec<String> = cells
-            .iter()
-            .enumerate()
-            .map(|(i, cell)| match i >= first_number {
-                true => format!("{cell:>width$}", width = widths[i]),
-                false => format!("{cell:<width$}", width = widths[i]),
-            })
-            .collect();
-        format!("| {} |", padded.join(" | "))
-    };
-    writeln!(out, "{}", line(&header))?;
+    format!("| {} |", padded.join(" | "))
+}
+
+/// The line under the header; a colon on the right of a rule right-aligns its column.
+fn rule(widths: &[usize], first_number: usize) -> String {
     let rules: Vec<String> = widths
         .iter()
         .enumerate()
@@ -57,11 +73,7 @@ pub fn write_cells<H: AsRef<str>>(
             false => "-".repeat(width + 2),
         })
         .collect();
-    writeln!(out, "|{}|", rules.join("|"))?;
-    for row in &rows {
-        writeln!(out, "{}", line(row))?;
-    }
-    Ok(())
+    format!("|{}|", rules.join("|"))
 }
 
 /// A pipe inside a cell would end it.

@@ -1,10 +1,11 @@
-//! The sandbox's success bodies: the synthetic series as JSON, and the faulty ways of sending it.
+//! The sandbox's bodies: JSON errors, the synthetic series, and the faulty ways of sending it.
 
 use std::fmt::Write as _;
 
 use axum::body::{Body, Bytes};
-use axum::http::header;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use chrono::NaiveDate;
 use futures_util::{stream, StreamExt};
 
 use super::data;
@@ -12,10 +13,15 @@ use super::fault::FaultKind;
 use super::request::Request;
 use crate::model::Endpoint;
 
+/// An error answer: `status`, with `{"error": message}` as its JSON body.
+pub fn error(status: StatusCode, message: &str) -> Response {
+    let body = serde_json::json!({ "error": message }).to_string();
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
 /// The success body, written directly: a 10-year series stays cheap. With `wrong_type` the
 /// metric value of the last record is written as a string.
 pub fn records(endpoint: Endpoint, request: &Request, wrong_type: bool) -> String {
-    let chain = request.chain;
     let days = request.range.days().count();
     let mut out = String::with_capacity(64 * (days + 1));
     let wrapped = endpoint == Endpoint::OfficialAccount;
@@ -30,32 +36,39 @@ pub fn records(endpoint: Endpoint, request: &Request, wrong_type: bool) -> Strin
             ""
         };
         let _ = write!(out, "{{\"date\":\"{date}\"");
-        let _ = match endpoint {
-            Endpoint::Fees => write!(
-                out,
-                ",\"fees\":{quote}{:.2}{quote}",
-                data::fees(chain, date)
-            ),
-            Endpoint::ActiveUsers => {
-                let users = data::active_users(chain, date);
-                write!(out, ",\"active_users\":{quote}{users}{quote}")
-            }
-            Endpoint::OfficialAccount => {
-                request
-                    .includes
-                    .iter()
-                    .enumerate()
-                    .try_for_each(|(n, item)| {
-                        let q = if n == 0 { quote } else { "" };
-                        let count = data::social(chain, date, *item);
-                        write!(out, ",\"{}\":{q}{count}{q}", item.name())
-                    })
-            }
-        };
+        metrics(&mut out, endpoint, request, date, quote);
         out.push('}');
     }
     out.push_str(if wrapped { "]}" } else { "]" });
     out
+}
+
+/// The metric members of one record, after its date; `quote` wraps the first metric value.
+fn metrics(out: &mut String, endpoint: Endpoint, request: &Request, date: NaiveDate, quote: &str) {
+    let chain = request.chain;
+    // Writing to a `String` cannot fail.
+    let _ = match endpoint {
+        Endpoint::Fees => write!(
+            out,
+            ",\"fees\":{quote}{:.2}{quote}",
+            data::fees(chain, date)
+        ),
+        Endpoint::ActiveUsers => {
+            let users = data::active_users(chain, date);
+            write!(out, ",\"active_users\":{quote}{users}{quote}")
+        }
+        Endpoint::OfficialAccount => {
+            request
+                .includes
+                .iter()
+                .enumerate()
+                .try_for_each(|(n, item)| {
+                    let q = if n == 0 { quote } else { "" };
+                    let count = data::social(chain, date, *item);
+                    write!(out, ",\"{}\":{q}{count}{q}", item.name())
+                })
+        }
+    };
 }
 
 /// Sends `body` the way a body fault asks; `None` is the plain, whole body.

@@ -75,38 +75,40 @@ impl Fault {
             ),
             None => (text, None),
         };
-        let (name, arg) = match spec.split_once(':') {
-            Some((name, arg)) => (name, Some(arg)),
-            None => (spec, None),
-        };
-        let number = |what: &str| -> Result<u64, String> {
-            arg.and_then(|a| a.parse::<u64>().ok())
-                .ok_or_else(|| bad(&format!("{name} needs {what}")))
-        };
-        let kind = match (name, arg) {
-            ("latency", _) => FaultKind::Latency(Duration::from_millis(number("milliseconds")?)),
-            ("reset", None) => FaultKind::Reset,
-            ("cut", None) => FaultKind::CutShort,
-            ("html", None) => FaultKind::Html,
-            ("wrong-type", None) => FaultKind::WrongType,
-            ("huge", None) => FaultKind::Huge,
-            ("chunked", None) => FaultKind::Chunked,
-            ("range-cap", _) => FaultKind::RangeCap(
-                u32::try_from(number("a number of days")?).map_err(|_| bad("too many days"))?,
-            ),
-            (code, _) if code.len() == 3 && matches!(code.parse::<u16>(), Ok(400..=599)) => {
-                FaultKind::Status {
-                    code: code.parse().expect("checked above"),
-                    retry_after: arg
-                        .map(parse_retry_after)
-                        .transpose()
-                        .map_err(|e| bad(&e))?,
-                }
-            }
-            _ => return Err(bad("unknown fault")),
-        };
+        let kind = parse_kind(spec).map_err(|why| bad(&why))?;
         Ok(Fault { kind, first })
     }
+}
+
+/// The `NAME[:ARG]` part of a fault; the error says why it is wrong.
+fn parse_kind(spec: &str) -> Result<FaultKind, String> {
+    let (name, arg) = match spec.split_once(':') {
+        Some((name, arg)) => (name, Some(arg)),
+        None => (spec, None),
+    };
+    let number = |what: &str| -> Result<u64, String> {
+        arg.and_then(|a| a.parse::<u64>().ok())
+            .ok_or_else(|| format!("{name} needs {what}"))
+    };
+    Ok(match (name, arg) {
+        ("latency", _) => FaultKind::Latency(Duration::from_millis(number("milliseconds")?)),
+        ("reset", None) => FaultKind::Reset,
+        ("cut", None) => FaultKind::CutShort,
+        ("html", None) => FaultKind::Html,
+        ("wrong-type", None) => FaultKind::WrongType,
+        ("huge", None) => FaultKind::Huge,
+        ("chunked", None) => FaultKind::Chunked,
+        ("range-cap", _) => FaultKind::RangeCap(
+            u32::try_from(number("a number of days")?).map_err(|_| "too many days")?,
+        ),
+        (code, _) if code.len() == 3 && matches!(code.parse::<u16>(), Ok(400..=599)) => {
+            FaultKind::Status {
+                code: code.parse().expect("checked above"),
+                retry_after: arg.map(parse_retry_after).transpose()?,
+            }
+        }
+        _ => return Err("unknown fault".into()),
+    })
 }
 
 fn parse_retry_after(text: &str) -> Result<RetryAfter, String> {

@@ -81,7 +81,7 @@ fn a_bad_config_file_exits_3_naming_the_key_and_line() {
     assert_eq!(
         run.error_line(),
         format!(
-            "error: config file {}: line 2: invalid array expected `]`",
+            "error: config file {}: line 1: unclosed array, expected `]`",
             path.display()
         )
     );

@@ -16,6 +16,8 @@ mod generated;
 mod help;
 mod leaks;
 mod merge;
+mod periods;
+mod periods_output;
 mod query;
 mod reliability;
 mod report;

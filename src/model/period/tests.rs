@@ -1,0 +1,181 @@
+//! The period arithmetic on its own: period starts and ends, sums, means and day counts.
+
+use super::*;
+
+fn day(text: &str) -> NaiveDate {
+    crate::model::dates::parse_date(text).unwrap()
+}
+
+fn n(text: &str) -> Option<Number> {
+    Number::from_json_token(text)
+}
+
+fn texts(row: &Row) -> Vec<Option<&str>> {
+    row.values
+        .iter()
+        .map(|v| v.as_ref().map(Number::as_str))
+        .collect()
+}
+
+#[test]
+fn periods_start_on_their_first_day() {
+    let cases = [
+        (Period::Week, "2025-01-01", "2024-12-30"),
+        (Period::Week, "2024-12-29", "2024-12-23"),
+        (Period::Week, "2021-01-03", "2020-12-28"),
+        (Period::Week, "2024-01-01", "2024-01-01"),
+        (Period::Month, "2024-02-29", "2024-02-01"),
+        (Period::Quarter, "2024-03-31", "2024-01-01"),
+        (Period::Quarter, "2024-04-01", "2024-04-01"),
+        (Period::Quarter, "2024-12-31", "2024-10-01"),
+        (Period::Year, "2024-12-31", "2024-01-01"),
+        (Period::Day, "2024-05-17", "2024-05-17"),
+    ];
+    for (by, date, start) in cases {
+        assert_eq!(by.start(day(date)), day(start), "{by:?} {date}");
+    }
+    let ends = [
+        (Period::Week, "2024-12-30", "2025-01-05"),
+        (Period::Month, "2024-02-01", "2024-02-29"),
+        (Period::Month, "2023-02-01", "2023-02-28"),
+        (Period::Quarter, "2024-10-01", "2024-12-31"),
+        (Period::Year, "2024-01-01", "2024-12-31"),
+    ];
+    for (by, start, end) in ends {
+        assert_eq!(by.last_day(day(start)), day(end), "{by:?} {start}");
+    }
+}
+
+#[test]
+fn means_round_half_to_even_exactly() {
+    let mean = |values: &[&str]| {
+        let sum: BigDecimal = values
+            .iter()
+            .map(|v| n(v).unwrap().to_decimal().unwrap())
+            .sum();
+        mean_half_even(&sum, values.len() as u64)
+            .as_str()
+            .to_owned()
+    };
+    assert_eq!(mean(&["1", "2"]), "2"); // 1.5
+    assert_eq!(mean(&["2", "3"]), "2"); // 2.5
+    assert_eq!(mean(&["0", "1"]), "0"); // 0.5
+    assert_eq!(mean(&["1", "2", "2"]), "2"); // 1.67
+    assert_eq!(mean(&["1", "1", "2"]), "1"); // 1.33
+    assert_eq!(mean(&["5E+3", "1.5e1"]), "2508"); // 2507.5
+    assert_eq!(mean(&["-3", "-2"]), "-2"); // -2.5
+    assert_eq!(
+        mean(&[
+            "9999999999999999999999999999999",
+            "9999999999999999999999999999998"
+        ]),
+        "9999999999999999999999999999998" // ...998.5, to the even neighbour
+    );
+}
+
+#[test]
+fn rows_add_up_per_period_and_chain_in_the_asked_order() {
+    let row = |date: &str, chain, fees: &str, users: &str| Row {
+        date: day(date),
+        chain: Some(chain),
+        values: vec![n(fees), n(users)],
+    };
+    let data = Dataset {
+        chain_column: true,
+        columns: vec!["fees".into(), "active_users".into()],
+        rows: vec![
+            row("2024-01-30", Chain::Ethereum, "0.1", "3"),
+            row("2024-01-31", Chain::Ethereum, "0.2", ""),
+            row("2024-01-31", Chain::Base, "5E+3", "4"),
+            row("2024-02-01", Chain::Base, "", ""),
+        ],
+    };
+    let columns = [Column::Fees, Column::ActiveUsers];
+    let chains = [Chain::Base, Chain::Ethereum];
+    let months = aggregate(data, &columns, &chains, Period::Month).unwrap();
+    assert_eq!(
+        months.header(),
+        ["date", "chain", "days", "fees", "active_users_avg"]
+    );
+    let got: Vec<_> = months
+        .rows
+        .iter()
+        .map(|r| (r.date, r.chain, texts(r)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                day("2024-01-01"),
+                Some(Chain::Base),
+                vec![Some("1"), Some("5000"), Some("4")]
+            ),
+            (
+                day("2024-01-01"),
+                Some(Chain::Ethereum),
+                vec![Some("2"), Some("0.3"), Some("3")]
+            ),
+            (
+                day("2024-02-01"),
+                Some(Chain::Base),
+                vec![Some("0"), None, None]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_number_beyond_any_float_is_refused_by_name() {
+    let data = Dataset {
+        chain_column: false,
+        columns: vec!["fees".into()],
+        rows: vec![Row {
+            date: day("2024-01-03"),
+            chain: Some(Chain::Ethereum),
+            values: vec![n("1e999999999")],
+        }],
+    };
+    assert_eq!(
+        aggregate(data, &[Column::Fees], &[Chain::Ethereum], Period::Week).unwrap_err(),
+        "cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number"
+    );
+}
+
+#[test]
+fn steps_cover_each_period_within_the_range() {
+    let data = Dataset {
+        chain_column: false,
+        columns: vec!["days".into(), "fees".into()],
+        rows: vec![
+            Row {
+                date: day("2024-01-29"),
+                chain: None,
+                values: vec![n("2"), n("5")],
+            },
+            Row {
+                date: day("2024-02-05"),
+                chain: None,
+                values: vec![n("1"), n("7")],
+            },
+        ],
+    };
+    let range = DayRange {
+        start: day("2024-02-03"),
+        end: day("2024-02-05"),
+    };
+    let steps = steps(data, Period::Week, &range);
+    assert_eq!(steps.columns, ["fees"]);
+    let got: Vec<_> = steps
+        .rows
+        .iter()
+        .map(|r| (r.date.to_string(), texts(r)))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("2024-02-03".to_owned(), vec![Some("5")]),
+            ("2024-02-04".to_owned(), vec![Some("5")]),
+            ("2024-02-05".to_owned(), vec![Some("7")]),
+        ]
+    );
+}

@@ -1,0 +1,164 @@
+//! `--by` with the rest of the output: `--by day` unchanged, every format, `--wide`,
+//! `--summary`, `--merge` keyed by period start and chain, and the chart.
+
+use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
+use crate::support::files::{names, read, write};
+use crate::support::{Env, Sandbox};
+
+#[test]
+fn by_day_is_todays_output_byte_for_byte() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let range = ["-c", "eth,base", "-s", "2024-01-01", "-e", "2024-01-09"];
+    for command in ["fees", "users", "social", "report"] {
+        for shape in [
+            &["-f", "csv"][..],
+            &["-f", "table", "--wide", "--summary"],
+            &["-f", "json"],
+        ] {
+            let today = env.run(&[&[command][..], &range, shape].concat());
+            let by_day = env.run(&[&[command, "--by", "day"][..], &range, shape].concat());
+            assert_eq!(today.code, 0, "{today:?}");
+            assert!(today.stdout.starts_with("date,chain,") || !shape.contains(&"csv"));
+            assert_eq!(by_day.stdout, today.stdout, "{command} {shape:?}");
+            assert_eq!(by_day.stderr, today.stderr, "{command} {shape:?}");
+        }
+    }
+}
+
+#[test]
+fn every_format_shows_the_days_column_after_chain() {
+    let stub = serve(&FEES);
+    let env = Env::with_service(&stub.url);
+    let run = |extra: &[&str]| {
+        let run = env.run(&[&["fees", "-q", "--by", "quarter"][..], &FEES_RANGE, extra].concat());
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        run.stdout
+    };
+    let big = "1234567890123456789012345678902.0";
+    assert_eq!(
+        run(&["-f", "json"]),
+        format!(
+            "[\n  {{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"days\":2,\"fees\":0.3}},\n  \
+             {{\"date\":\"2024-01-01\",\"chain\":\"ARBITRUM\",\"days\":2,\"fees\":{big}}},\n  \
+             {{\"date\":\"2024-04-01\",\"chain\":\"ETHEREUM\",\"days\":2,\"fees\":5001}},\n  \
+             {{\"date\":\"2024-04-01\",\"chain\":\"ARBITRUM\",\"days\":1,\"fees\":2.25}}\n]\n"
+        )
+    );
+    assert_eq!(
+        run(&["-f", "ndjson"]).lines().nth(1).unwrap(),
+        format!("{{\"date\":\"2024-01-01\",\"chain\":\"ARBITRUM\",\"days\":2,\"fees\":{big}}}")
+    );
+    assert_eq!(
+        run(&["-f", "tsv"]),
+        format!("date\tchain\tdays\tfees\n2024-01-01\tETHEREUM\t2\t0.3\n2024-01-01\tARBITRUM\t2\t{big}\n2024-04-01\tETHEREUM\t2\t5001\n2024-04-01\tARBITRUM\t1\t2.25\n")
+    );
+    assert_eq!(
+        run(&["-f", "table", "--summary"]),
+        "\
+┌────────────┬──────────┬──────┬──────────────────────────────────────────────┐
+│ date       ┆ chain    ┆ days ┆                                         fees │
+╞════════════╪══════════╪══════╪══════════════════════════════════════════════╡
+│ 2024-01-01 ┆ ETHEREUM ┆    2 ┆                                          0.3 │
+│ 2024-01-01 ┆ ARBITRUM ┆    2 ┆  1,234,567,890,123,456,789,012,345,678,902.0 │
+│ 2024-04-01 ┆ ETHEREUM ┆    2 ┆                                        5,001 │
+│ 2024-04-01 ┆ ARBITRUM ┆    1 ┆                                         2.25 │
+│ total      ┆          ┆    7 ┆ 1,234,567,890,123,456,789,012,345,683,905.55 │
+│ mean       ┆          ┆ 1.75 ┆ 308,641,972,530,864,197,253,086,420,976.3875 │
+│ min        ┆          ┆    1 ┆                                          0.3 │
+│ max        ┆          ┆    2 ┆  1,234,567,890,123,456,789,012,345,678,902.0 │
+└────────────┴──────────┴──────┴──────────────────────────────────────────────┘
+"
+    );
+    // --wide: one days column per chain, since chains can have data on different days.
+    assert_eq!(
+        run(&["-f", "markdown", "--wide"]),
+        "\
+| date       | ETHEREUM.days | ETHEREUM.fees | ARBITRUM.days |                               ARBITRUM.fees |
+|------------|--------------:|--------------:|--------------:|--------------------------------------------:|
+| 2024-01-01 |             2 |           0.3 |             2 | 1,234,567,890,123,456,789,012,345,678,902.0 |
+| 2024-04-01 |             2 |         5,001 |             1 |                                        2.25 |
+"
+    );
+}
+
+#[test]
+fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
+    let stub = serve(&FEES);
+    let env = Env::with_service(&stub.url);
+    let before = "date,chain,days,fees\n2024-03-01,ETHEREUM,31,100\n2024-03-01,ARBITRUM,2,7\n2024-04-01,ETHEREUM,1,9\n";
+    write(&env, "months.csv", before);
+    let args = ["fees", "--by", "month", "-o", "months.csv", "--merge"];
+    let run = env.run(&[&args[..], &FEES_RANGE].concat());
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", format!("{ARBITRUM_GAP}warning: months.csv keeps its rows for 2024-03-01 ETHEREUM (31 days; this run has 2): this run covers fewer days of those periods; to replace them, ask from each period's first day\n").as_str())
+    );
+    assert_eq!(
+        read(&env, "months.csv"),
+        "date,chain,days,fees\n2024-03-01,ETHEREUM,31,100\n2024-03-01,ARBITRUM,2,1234567890123456789012345678902.0\n2024-04-01,ETHEREUM,2,5001\n2024-04-01,ARBITRUM,1,2.25\n"
+    );
+    assert_eq!(names(env.home.path()), ["months.csv"]);
+    // The wide shape: each chain's days and fees are replaced together, or kept together.
+    write(
+        &env,
+        "q.json",
+        r#"[{"date":"2024-01-01","ETHEREUM.days":90,"ETHEREUM.fees":1,"ARBITRUM.days":1,"ARBITRUM.fees":3}]"#,
+    );
+    let args = [
+        "fees", "-q", "--by", "quarter", "--wide", "-o", "q.json", "--merge",
+    ];
+    let run = env.run(&[&args[..], &FEES_RANGE].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        read(&env, "q.json"),
+        "[\n  {\"date\":\"2024-01-01\",\"ETHEREUM.days\":90,\"ETHEREUM.fees\":1,\"ARBITRUM.days\":2,\"ARBITRUM.fees\":1234567890123456789012345678902.0},\n  \
+         {\"date\":\"2024-04-01\",\"ETHEREUM.days\":2,\"ETHEREUM.fees\":5001,\"ARBITRUM.days\":1,\"ARBITRUM.fees\":2.25}\n]\n"
+    );
+}
+
+#[test]
+fn merge_refuses_a_daily_file_before_any_request() {
+    let stub = serve(&FEES);
+    let env = Env::with_service(&stub.url);
+    let before = "date,chain,fees\n2024-03-30,ETHEREUM,0.1\n";
+    write(&env, "daily.csv", before);
+    let args = ["fees", "--by", "week", "-o", "daily.csv", "--merge"];
+    let run = env.run(&[&args[..], &FEES_RANGE].concat());
+    assert_eq!(
+        (run.code, run.error_line()),
+        (9, "error: daily.csv has the columns date,chain,fees but this command writes date,chain,days,fees: not merged; the file is left as it was")
+    );
+    assert_eq!(read(&env, "daily.csv"), before);
+    assert!(stub.seen().is_empty(), "a refused merge sent a request");
+}
+
+#[test]
+fn the_chart_draws_each_period_as_a_step_over_its_days() {
+    let stub = serve(&FEES);
+    let env = Env::with_service(&stub.url);
+    let range = ["-c", "eth", "-s", "2024-03-30", "-e", "2024-04-02"];
+    let run = env.run(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "\
+5,001 +                                               **************************
+      |                                             ***
+      |                                           ***
+3,751 +                                         ***
+      |                                       ***
+      |                                     ***
+2,501 +                                   ***
+      |                                 ***
+      |                               ***
+1,250 +                             ***
+      |                           ***
+      |                         ***
+    0 +**************************
+      ++-----------------------+-----------------------+-----------------------+
+       2024-03-30         2024-03-31              2024-04-01          2024-04-02
+       * ETHEREUM
+"
+    );
+}
