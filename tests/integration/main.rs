@@ -6,6 +6,7 @@ mod support;
 
 mod auth;
 mod cache;
+mod cache_file;
 mod completion;
 mod config;
 mod exit_codes;
