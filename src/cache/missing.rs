@@ -26,14 +26,15 @@ pub(crate) fn work(plan: &Plan, known: &Known) -> Work {
                     Some(days) => range.windows(days),
                     None => vec![range],
                 };
-                work.requests
-                    .extend(windows.into_iter().map(|range| Request {
+                work.requests.extend(windows.into_iter().map(|range| {
+                    Request {
                         endpoint: *endpoint,
                         chain: *chain,
                         range,
                         includes: (*endpoint == Endpoint::OfficialAccount)
                             .then(|| lacking.iter().filter_map(|c| social(*c)).collect()),
-                    }));
+                    }
+                }));
             }
         }
     }
@@ -56,7 +57,10 @@ fn lacking_runs(
     for date in plan.range.days() {
         let mut lacking = Vec::new();
         for column in &columns {
-            match known.get(&(chain, *column)).and_then(|days| days.get(&date)) {
+            match known
+                .get(&(chain, *column))
+                .and_then(|days| days.get(&date))
+            {
                 Some(value) => work.from_cache.push(CachedValue {
                     chain,
                     date,
@@ -74,7 +78,13 @@ fn lacking_runs(
             Some(range) if range.end.succ_opt() == Some(date) => range.end = date,
             _ => {
                 growing.insert(lacking.clone(), runs.len());
-                runs.push((lacking, DayRange { start: date, end: date }));
+                runs.push((
+                    lacking,
+                    DayRange {
+                        start: date,
+                        end: date,
+                    },
+                ));
             }
         }
     }
@@ -155,7 +165,11 @@ mod tests {
                 r#"fees {"chain":"ETHEREUM","start_date":"2024-01-08","end_date":"2024-01-08"}"#,
             ]
         );
-        assert_eq!(work.requests.len(), 5 + 5, "BASE is asked whole, in 2-day windows");
+        assert_eq!(
+            work.requests.len(),
+            5 + 5,
+            "BASE is asked whole, in 2-day windows"
+        );
         assert_eq!((work.days_from_cache, work.from_cache.len()), (3, 3));
     }
 
@@ -167,7 +181,12 @@ mod tests {
         let all: Vec<String> = plan.range.days().map(|d| d.to_string()).collect();
         let all: Vec<&str> = all.iter().map(String::as_str).collect();
         know(&mut known, Chain::Ethereum, Column::Social(Reply), &all);
-        know(&mut known, Chain::Ethereum, Column::Social(Tweet), &all[..8]);
+        know(
+            &mut known,
+            Chain::Ethereum,
+            Column::Social(Tweet),
+            &all[..8],
+        );
         let work = work(&plan, &known);
         assert_eq!(
             asked(&work),

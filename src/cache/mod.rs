@@ -120,7 +120,10 @@ impl RunCache {
         let mut replacements = Vec::new();
         // An answer with records outside the days asked is not trusted: none of it is kept,
         // so the next run asks the same again and warns the same.
-        let trusted = fetched.iter().flatten().filter(|a| a.notes.out_of_range.is_empty());
+        let trusted = fetched
+            .iter()
+            .flatten()
+            .filter(|a| a.notes.out_of_range.is_empty());
         for answer in trusted {
             let request = &answer.request;
             for (i, column) in request.columns().into_iter().enumerate() {
@@ -131,7 +134,12 @@ impl RunCache {
                     .filter_map(|r| r.values[i].as_ref().map(|v| (r.date, v)))
                     .collect();
                 replacements.push(store::Replacement {
-                    key: key(&self.service, request.chain, request.endpoint.path(), column),
+                    key: key(
+                        &self.service,
+                        request.chain,
+                        request.endpoint.path(),
+                        column,
+                    ),
                     first: request.range.start,
                     last: request.range.end,
                     values,

@@ -228,9 +228,14 @@ impl Store {
 
 /// The series' id, made on first use.
 fn series_id(db: &Connection, key: &SeriesKey) -> rusqlite::Result<i64> {
-    let find = "SELECT id FROM series WHERE service = ?1 AND endpoint = ?2 AND chain = ?3 AND metric = ?4";
+    let find =
+        "SELECT id FROM series WHERE service = ?1 AND endpoint = ?2 AND chain = ?3 AND metric = ?4";
     let args = params![key.service, key.endpoint, key.chain, key.metric];
-    if let Some(id) = db.prepare_cached(find)?.query_row(args, |row| row.get(0)).optional()? {
+    if let Some(id) = db
+        .prepare_cached(find)?
+        .query_row(args, |row| row.get(0))
+        .optional()?
+    {
         return Ok(id);
     }
     db.prepare_cached(
@@ -244,7 +249,10 @@ fn series_id(db: &Connection, key: &SeriesKey) -> rusqlite::Result<i64> {
 /// and shared-memory files the database file's mode.
 fn create_private(path: &Path) -> std::io::Result<()> {
     if let Some(folder) = path.parent().filter(|p| !p.exists()) {
-        DirBuilder::new().recursive(true).mode(0o700).create(folder)?;
+        DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(folder)?;
     }
     match OpenOptions::new()
         .write(true)

@@ -114,7 +114,9 @@ pub enum CacheCommand {
     Path,
 
     /// Print the values kept, the file's size, and the oldest and newest day of each series
-    #[command(after_help = "Examples:\n  chain-metrics cache stats\n  chain-metrics cache stats --format json")]
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache stats\n  chain-metrics cache stats --format json"
+    )]
     Stats {
         /// Output format [default: table on a terminal, csv otherwise]
         #[arg(short, long, value_name = "FMT")]

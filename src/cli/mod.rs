@@ -5,8 +5,8 @@ pub mod completion;
 mod query;
 
 pub use commands::{
-    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs, StatusArgs,
-    StatusFormat,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
+    StatusArgs, StatusFormat,
 };
 pub use query::{QueryArgs, SocialArgs};
 

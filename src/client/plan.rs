@@ -175,7 +175,11 @@ pub fn assemble(
     }
     let mut notes: BTreeMap<(usize, usize), DataNotes> = BTreeMap::new();
     for answer in fetched {
-        let Fetched { request, records, notes: found } = answer?;
+        let Fetched {
+            request,
+            records,
+            notes: found,
+        } = answer?;
         notes
             .entry(series_position(plan, &request))
             .or_default()
@@ -190,7 +194,11 @@ pub fn assemble(
     let warnings = notes
         .into_iter()
         .flat_map(|((chain, endpoint), found)| {
-            let subject = format!("{} {}", plan.chains[chain], plan.endpoints[endpoint].label());
+            let subject = format!(
+                "{} {}",
+                plan.chains[chain],
+                plan.endpoints[endpoint].label()
+            );
             found.warnings(&subject)
         })
         .collect();

@@ -33,9 +33,11 @@ pub fn run(global: &GlobalArgs, command: &CacheCommand) -> anyhow::Result<()> {
 fn stats(settings: &Settings, path: &Path, format: Option<Format>) -> anyhow::Result<()> {
     let format = format_or_default(format);
     if format == Format::Chart {
-        return Err(Failure::usage("cache stats is a list, not a daily series to chart")
-            .with_hint("use --format table, csv, tsv, json, ndjson or markdown")
-            .into());
+        return Err(
+            Failure::usage("cache stats is a list, not a daily series to chart")
+                .with_hint("use --format table, csv, tsv, json, ndjson or markdown")
+                .into(),
+        );
     }
     let store = Store::open_read_only(path).map_err(|e| unusable(path, &e))?;
     let series = match &store {
@@ -62,7 +64,13 @@ fn stats(settings: &Settings, path: &Path, format: Option<Format>) -> anyhow::Re
 /// Removes values (those before `before` only, when given); a damaged file is removed whole.
 fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::Result<()> {
     if !path.exists() {
-        note(settings, &format!("{}: no response cache yet, nothing to clear", path.display()));
+        note(
+            settings,
+            &format!(
+                "{}: no response cache yet, nothing to clear",
+                path.display()
+            ),
+        );
         return Ok(());
     }
     let before = before.map(|day| day.resolve(today_utc()));
@@ -70,7 +78,10 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
     if let (Err(e), None) = (&opened, before) {
         if is_damaged(e) {
             remove_files(path)?;
-            note(settings, &format!("removed the damaged response cache {}", path.display()));
+            note(
+                settings,
+                &format!("removed the damaged response cache {}", path.display()),
+            );
             return Ok(());
         }
     }
@@ -81,7 +92,10 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
         Some(day) => format!(" of days before {day}"),
         None => String::new(),
     };
-    note(settings, &format!("removed {removed} values{which} from {}", path.display()));
+    note(
+        settings,
+        &format!("removed {removed} values{which} from {}", path.display()),
+    );
     Ok(())
 }
 

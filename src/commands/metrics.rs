@@ -187,7 +187,10 @@ fn print_curl_lines(settings: &Settings, plan: &Plan, mode: Option<Mode>) -> any
     }
     let (work, _) = plan_work(settings, plan, mode)?;
     if work.requests.is_empty() {
-        note(settings, "note: every day asked is in the cache: nothing would be sent");
+        note(
+            settings,
+            "note: every day asked is in the cache: nothing would be sent",
+        );
     }
     let lines = dry_run::curl_lines(&settings.service_url()?, settings.method, &work.requests);
     write_stdout(|out| lines.iter().try_for_each(|line| writeln!(out, "{line}")))

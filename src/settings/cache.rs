@@ -27,12 +27,7 @@ pub(super) fn resolve(
     sources: &mut Sources,
 ) -> Result<CacheSettings> {
     let enabled = sources.take("cache", pick(None, layers, |l| l.cache, false));
-    let settle = pick(
-        None,
-        layers,
-        |l| l.cache_settle_days,
-        DEFAULT_SETTLE_DAYS,
-    );
+    let settle = pick(None, layers, |l| l.cache_settle_days, DEFAULT_SETTLE_DAYS);
     if settle.value == 0 {
         return Err(Failure::config(format!(
             "cache_settle_days from {} must be at least 1 (today's values are not final)",

@@ -48,24 +48,69 @@ fn day(days_ago: u64) -> String {
 #[test]
 fn a_second_run_of_a_settled_range_sends_nothing_and_prints_the_same_bytes() {
     let (sandbox, env) = sandbox();
-    let args = ["report", "-c", "eth,base", "-s", "2024-01-01", "-e", "2024-01-10"];
+    let args = [
+        "report",
+        "-c",
+        "eth,base",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-10",
+    ];
     let plain = run_ok(&env, &args);
     let first = run_ok(&env, &[&args[..], &["--cache"]].concat());
-    assert_eq!(sandbox.requests().len(), 12, "6 without, 6 with a cold cache");
+    assert_eq!(
+        sandbox.requests().len(),
+        12,
+        "6 without, 6 with a cold cache"
+    );
     let second = run_ok(&env, &[&args[..], &["--cache"]].concat());
     assert_eq!(sandbox.requests().len(), 12, "the warm run sent nothing");
-    assert_eq!((&first.stdout, &first.stderr), (&plain.stdout, &plain.stderr));
-    assert_eq!((&second.stdout, &second.stderr), (&plain.stdout, &plain.stderr));
+    assert_eq!(
+        (&first.stdout, &first.stderr),
+        (&plain.stdout, &plain.stderr)
+    );
+    assert_eq!(
+        (&second.stdout, &second.stderr),
+        (&plain.stdout, &plain.stderr)
+    );
     assert_eq!(plain.stdout.lines().count(), 21);
 }
 
 #[test]
 fn a_longer_range_asks_only_for_the_days_missing_joined_then_chunked() {
     let (sandbox, env) = sandbox();
-    run_ok(&env, &["fees", "-c", "eth", "-s", "2024-01-04", "-e", "2024-01-05", "--cache"]);
-    run_ok(&env, &["fees", "-c", "eth", "-s", "2024-01-08", "-e", "2024-01-08", "--cache"]);
+    run_ok(
+        &env,
+        &[
+            "fees",
+            "-c",
+            "eth",
+            "-s",
+            "2024-01-04",
+            "-e",
+            "2024-01-05",
+            "--cache",
+        ],
+    );
+    run_ok(
+        &env,
+        &[
+            "fees",
+            "-c",
+            "eth",
+            "-s",
+            "2024-01-08",
+            "-e",
+            "2024-01-08",
+            "--cache",
+        ],
+    );
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-12"];
-    let run = run_ok(&env, &[&args[..], &["--cache", "--chunk-days", "2", "-v"]].concat());
+    let run = run_ok(
+        &env,
+        &[&args[..], &["--cache", "--chunk-days", "2", "-v"]].concat(),
+    );
     assert_eq!(
         asked(&sandbox, 2),
         [
@@ -114,7 +159,11 @@ fn refresh_asks_for_every_day_and_keeps_the_new_answers() {
     );
     assert_eq!(asked(&sandbox, 1), [fees_body("2024-01-01", "2024-01-10")]);
     run_ok(&env, &cached);
-    assert_eq!(sandbox.requests().len(), 2, "the refreshed values serve the next run");
+    assert_eq!(
+        sandbox.requests().len(),
+        2,
+        "the refreshed values serve the next run"
+    );
 }
 
 #[test]
@@ -124,11 +173,18 @@ fn the_cache_is_off_by_default_on_by_config_and_off_again_with_no_cache() {
     run_ok(&env, &args);
     run_ok(&env, &args);
     assert_eq!(sandbox.requests().len(), 2);
-    assert!(!env.home.path().join(".cache").exists(), "no file without --cache");
+    assert!(
+        !env.home.path().join(".cache").exists(),
+        "no file without --cache"
+    );
     env.write_config("cache = true\n");
     run_ok(&env, &args);
     run_ok(&env, &args);
-    assert_eq!(sandbox.requests().len(), 3, "config cache = true serves the second run");
+    assert_eq!(
+        sandbox.requests().len(),
+        3,
+        "config cache = true serves the second run"
+    );
     run_ok(&env, &[&args[..], &["--no-cache"]].concat());
     assert_eq!(sandbox.requests().len(), 4, "--no-cache asks the service");
     let run = env.run(&[&args[..], &["--no-cache", "--cache"]].concat());
@@ -158,17 +214,37 @@ fn another_base_url_never_sees_the_values_of_the_first() {
     services.sort();
     assert_eq!(
         stats.stdout,
-        format!("service\tendpoint\tchain\tvalues\toldest\tnewest\n{}\n", services.join("\n"))
+        format!(
+            "service\tendpoint\tchain\tvalues\toldest\tnewest\n{}\n",
+            services.join("\n")
+        )
     );
 }
 
 #[test]
 fn social_and_report_ask_only_for_the_metrics_not_yet_kept() {
     let (sandbox, env) = sandbox();
-    let range = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-05", "--cache"];
-    run_ok(&env, &[&["social", "--include", "tweet"][..], &range].concat());
-    let run = run_ok(&env, &[&["social", "--include", "tweet,reply"][..], &range].concat());
-    run_ok(&env, &[&["report", "--include", "reply,tweet"][..], &range].concat());
+    let range = [
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-05",
+        "--cache",
+    ];
+    run_ok(
+        &env,
+        &[&["social", "--include", "tweet"][..], &range].concat(),
+    );
+    let run = run_ok(
+        &env,
+        &[&["social", "--include", "tweet,reply"][..], &range].concat(),
+    );
+    run_ok(
+        &env,
+        &[&["report", "--include", "reply,tweet"][..], &range].concat(),
+    );
     let official = r#"POST /api/social-metrics/official-account {"chain":"ETHEREUM","start_date":"2024-01-01","end_date":"2024-01-05","includes""#;
     assert_eq!(
         asked(&sandbox, 1),
@@ -178,7 +254,20 @@ fn social_and_report_ask_only_for_the_metrics_not_yet_kept() {
             format!(r#"{official}:"reply"}}"#),
         ]
     );
-    let plain = run_ok(&env, &["social", "--include", "tweet,reply", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-05"]);
+    let plain = run_ok(
+        &env,
+        &[
+            "social",
+            "--include",
+            "tweet,reply",
+            "-c",
+            "eth",
+            "-s",
+            "2024-01-01",
+            "-e",
+            "2024-01-05",
+        ],
+    );
     assert_eq!(run.stdout, plain.stdout);
 }
 
@@ -189,7 +278,11 @@ fn raw_never_reads_the_cache_and_refuses_the_cache_flags() {
     env.write_config("cache = true\n");
     let raw = run_ok(&env, &[&["fees"][..], &FEES_10, &["--raw"]].concat());
     assert_eq!(sandbox.requests().len(), 2, "--raw asked the service");
-    assert!(raw.stdout.starts_with(r#"[{"date":"2024-01-01","fees":879768.88}"#), "{raw:?}");
+    assert!(
+        raw.stdout
+            .starts_with(r#"[{"date":"2024-01-01","fees":879768.88}"#),
+        "{raw:?}"
+    );
     let run = env.run(&[&["fees"][..], &FEES_10, &["--raw", "--cache"]].concat());
     assert_eq!(run.code, 2);
     assert_eq!(
@@ -202,16 +295,45 @@ fn raw_never_reads_the_cache_and_refuses_the_cache_flags() {
 fn dry_run_prints_only_the_requests_the_cache_cannot_answer() {
     let (sandbox, env) = sandbox();
     let dry = |start: &str| {
-        let args = ["fees", "-c", "eth", "-s", start, "-e", "2024-01-10", "--cache", "--dry-run"];
+        let args = [
+            "fees",
+            "-c",
+            "eth",
+            "-s",
+            start,
+            "-e",
+            "2024-01-10",
+            "--cache",
+            "--dry-run",
+        ];
         run_ok(&env, &args)
     };
     let cold = dry("2024-01-01");
-    assert!(!env.home.path().join(".cache").exists(), "--dry-run creates no cache");
-    assert!(cold.stdout.contains(r#""start_date":"2024-01-01","end_date":"2024-01-10""#));
-    run_ok(&env, &["fees", "-c", "eth", "-s", "2024-01-05", "-e", "2024-01-10", "--cache"]);
+    assert!(
+        !env.home.path().join(".cache").exists(),
+        "--dry-run creates no cache"
+    );
+    assert!(cold
+        .stdout
+        .contains(r#""start_date":"2024-01-01","end_date":"2024-01-10""#));
+    run_ok(
+        &env,
+        &[
+            "fees",
+            "-c",
+            "eth",
+            "-s",
+            "2024-01-05",
+            "-e",
+            "2024-01-10",
+            "--cache",
+        ],
+    );
     let warm = dry("2024-01-01");
     assert_eq!(warm.stdout.lines().count(), 1, "{warm:?}");
-    assert!(warm.stdout.contains(r#""start_date":"2024-01-01","end_date":"2024-01-04""#));
+    assert!(warm
+        .stdout
+        .contains(r#""start_date":"2024-01-01","end_date":"2024-01-04""#));
     let all = dry("2024-01-05");
     assert_eq!(all.stdout, "");
     assert_eq!(

@@ -53,7 +53,10 @@ fn the_folder_is_private_and_the_file_holds_neither_key_nor_password() {
         assert!(!bytes.contains(KEY) && !bytes.contains("s3cret-pw") && !bytes.contains("ann"));
     }
     let stats = run_ok(&env, &["cache", "stats"]);
-    let row = format!("{},/api/chain-insights/fees,ETHEREUM,10,2024-01-01,2024-01-10", sandbox.url);
+    let row = format!(
+        "{},/api/chain-insights/fees,ETHEREUM,10,2024-01-01,2024-01-10",
+        sandbox.url
+    );
     assert_eq!(stats.stdout.lines().nth(1), Some(row.as_str()));
 }
 
@@ -62,13 +65,22 @@ fn cache_path_honours_xdg_cache_home_when_absolute() {
     let mut env = Env::new();
     let home = env.home.path().display().to_string();
     let path = run_ok(&env, &["cache", "path"]);
-    assert_eq!(path.stdout, format!("{home}/.cache/chain-metrics/cache.sqlite3\n"));
+    assert_eq!(
+        path.stdout,
+        format!("{home}/.cache/chain-metrics/cache.sqlite3\n")
+    );
     env.set("XDG_CACHE_HOME", "relative/cache");
     let path = run_ok(&env, &["cache", "path"]);
-    assert_eq!(path.stdout, format!("{home}/.cache/chain-metrics/cache.sqlite3\n"));
+    assert_eq!(
+        path.stdout,
+        format!("{home}/.cache/chain-metrics/cache.sqlite3\n")
+    );
     env.set("XDG_CACHE_HOME", "/var/tmp/elsewhere");
     let path = run_ok(&env, &["cache", "path"]);
-    assert_eq!(path.stdout, "/var/tmp/elsewhere/chain-metrics/cache.sqlite3\n");
+    assert_eq!(
+        path.stdout,
+        "/var/tmp/elsewhere/chain-metrics/cache.sqlite3\n"
+    );
 }
 
 #[test]
@@ -76,10 +88,24 @@ fn cache_stats_and_clear_before_a_day_then_all() {
     let (sandbox, env) = sandbox();
     let file = cache_file(&env).display().to_string();
     let empty = run_ok(&env, &["cache", "stats"]);
-    assert_eq!(empty.stdout, "service,endpoint,chain,values,oldest,newest\n");
+    assert_eq!(
+        empty.stdout,
+        "service,endpoint,chain,values,oldest,newest\n"
+    );
     assert_eq!(empty.stderr, format!("{file}: 0 values, 0 bytes\n"));
     run_ok(&env, &cached(&FEES));
-    run_ok(&env, &cached(&["users", "-c", "base", "-s", "2024-01-03", "-e", "2024-01-06"]));
+    run_ok(
+        &env,
+        &cached(&[
+            "users",
+            "-c",
+            "base",
+            "-s",
+            "2024-01-03",
+            "-e",
+            "2024-01-06",
+        ]),
+    );
     let stats = run_ok(&env, &["cache", "stats", "--format", "json"]);
     // serde_json writes the keys of an object in order.
     let row = |endpoint: &str, chain: &str, values: u32, oldest: &str, newest: &str| {
@@ -96,7 +122,10 @@ fn cache_stats_and_clear_before_a_day_then_all() {
             row("fees", "ETHEREUM", 10, "2024-01-01", "2024-01-10")
         )
     );
-    assert!(stats.stderr.starts_with(&format!("{file}: 14 values, ")), "{stats:?}");
+    assert!(
+        stats.stderr.starts_with(&format!("{file}: 14 values, ")),
+        "{stats:?}"
+    );
     let clear = run_ok(&env, &["cache", "clear", "--before", "2024-01-05"]);
     assert_eq!(
         clear.stderr,
@@ -113,10 +142,17 @@ fn cache_stats_and_clear_before_a_day_then_all() {
     let clear = run_ok(&env, &["cache", "clear"]);
     assert_eq!(clear.stderr, format!("removed 8 values from {file}\n"));
     let stats = run_ok(&env, &["cache", "stats"]);
-    assert_eq!(stats.stdout, "service,endpoint,chain,values,oldest,newest\n");
+    assert_eq!(
+        stats.stdout,
+        "service,endpoint,chain,values,oldest,newest\n"
+    );
     let bad = env.run(&["cache", "clear", "--before", "2024-13-01"]);
     assert_eq!(bad.code, 2);
-    assert!(bad.error_line().starts_with("error: invalid value '2024-13-01' for '--before <DAY>'"), "{bad:?}");
+    assert!(
+        bad.error_line()
+            .starts_with("error: invalid value '2024-13-01' for '--before <DAY>'"),
+        "{bad:?}"
+    );
 }
 
 #[test]
@@ -146,7 +182,11 @@ fn a_damaged_file_is_one_warning_and_the_run_goes_on_then_clear_removes_it() {
     );
     run_ok(&env, &cached(&FEES));
     run_ok(&env, &cached(&FEES));
-    assert_eq!(sandbox.requests().len(), 3, "a fresh cache serves the second run");
+    assert_eq!(
+        sandbox.requests().len(),
+        3,
+        "a fresh cache serves the second run"
+    );
 }
 
 #[test]
@@ -183,7 +223,10 @@ fn an_unwritable_cache_folder_is_one_warning_and_the_run_goes_on() {
 #[test]
 fn a_cache_locked_by_another_writer_is_one_warning_and_the_run_goes_on() {
     let (_sandbox, env) = sandbox();
-    run_ok(&env, &cached(&["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-02"]));
+    run_ok(
+        &env,
+        &cached(&["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-02"]),
+    );
     let plain = run_ok(&env, &FEES);
     let file = cache_file(&env);
     let mut db = rusqlite::Connection::open(&file).unwrap();
@@ -202,8 +245,24 @@ fn a_cache_locked_by_another_writer_is_one_warning_and_the_run_goes_on() {
 #[test]
 fn two_runs_at_once_both_succeed_and_keep_everything() {
     let (sandbox, env) = sandbox();
-    let a = cached(&["report", "-c", "eth,base", "-s", "2024-01-01", "-e", "2024-02-29"]);
-    let b = cached(&["report", "-c", "base,bsc", "-s", "2024-02-01", "-e", "2024-03-31"]);
+    let a = cached(&[
+        "report",
+        "-c",
+        "eth,base",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-02-29",
+    ]);
+    let b = cached(&[
+        "report",
+        "-c",
+        "base,bsc",
+        "-s",
+        "2024-02-01",
+        "-e",
+        "2024-03-31",
+    ]);
     let (first, second) = (env.cmd(&a).spawn(), env.cmd(&b).spawn());
     let (first, second) = (first.finish(), second.finish());
     for run in [&first, &second] {
@@ -211,9 +270,21 @@ fn two_runs_at_once_both_succeed_and_keep_everything() {
     }
     let sent = sandbox.requests().len();
     assert_eq!(sent, 12);
-    let both = cached(&["report", "-c", "eth,base,bsc", "-s", "2024-01-01", "-e", "2024-03-31"]);
+    let both = cached(&[
+        "report",
+        "-c",
+        "eth,base,bsc",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-03-31",
+    ]);
     let run = run_ok(&env, &both);
-    assert_eq!(sandbox.requests().len(), sent + 6, "ETHEREUM and BSC each lack a month");
+    assert_eq!(
+        sandbox.requests().len(),
+        sent + 6,
+        "ETHEREUM and BSC each lack a month"
+    );
     let plain = run_ok(&env, &both[..both.len() - 1]);
     assert_eq!(run.stdout, plain.stdout);
 }

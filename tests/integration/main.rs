@@ -7,6 +7,7 @@ mod support;
 mod auth;
 mod cache;
 mod cache_file;
+mod cache_quirks;
 mod completion;
 mod config;
 mod exit_codes;
