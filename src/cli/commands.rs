@@ -110,7 +110,9 @@ pub enum ConfigCommand {
 #[derive(Debug, Subcommand)]
 pub enum CacheCommand {
     /// Print the cache file's path
-    #[command(after_help = "Examples:\n  chain-metrics cache path")]
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache path\n  XDG_CACHE_HOME=/var/cache/ci chain-metrics cache path"
+    )]
     Path,
 
     /// Print the values kept, the file's size, and the oldest and newest day of each series
