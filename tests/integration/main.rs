@@ -6,8 +6,6 @@ mod support;
 
 mod auth;
 mod cache;
-mod cache_file;
-mod cache_quirks;
 mod completion;
 mod config;
 mod exit_codes;

@@ -1,34 +1,11 @@
-//! The response cache's file: where it is, its modes, what it never holds, `cache path | stats |
-//! clear`, and a damaged, locked, unwritable or shared file, which never fails a run.
+//! The cache file: where it is, its modes, what it never holds, `cache path | stats | clear`, and
+//! a damaged, newer, unwritable or locked file, which never fails a run.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
-use crate::support::{Env, Run, Sandbox, KEY};
-
-const FEES: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-10"];
-
-fn sandbox() -> (Sandbox, Env) {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    (sandbox, env)
-}
-
-fn run_ok(env: &Env, args: &[&str]) -> Run {
-    let run = env.run(args);
-    assert_eq!(run.code, 0, "{args:?}: {run:?}");
-    run
-}
-
-fn cached<'a>(args: &[&'a str]) -> Vec<&'a str> {
-    let mut all = args.to_vec();
-    all.push("--cache");
-    all
-}
-
-fn cache_file(env: &Env) -> PathBuf {
-    env.home.path().join(".cache/chain-metrics/cache.sqlite3")
-}
+use super::{cache_file, cached, run_ok, sandbox, FEES};
+use crate::support::{Env, KEY};
 
 fn mode(path: PathBuf) -> u32 {
     std::fs::metadata(&path).unwrap().permissions().mode() & 0o777
@@ -240,51 +217,4 @@ fn a_cache_locked_by_another_writer_is_one_warning_and_the_run_goes_on() {
         run.stderr,
         format!("warning: the response cache {} is locked by another run (waited 2 s): this run's answers were not kept\n", file.display())
     );
-}
-
-#[test]
-fn two_runs_at_once_both_succeed_and_keep_everything() {
-    let (sandbox, env) = sandbox();
-    let a = cached(&[
-        "report",
-        "-c",
-        "eth,base",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-02-29",
-    ]);
-    let b = cached(&[
-        "report",
-        "-c",
-        "base,bsc",
-        "-s",
-        "2024-02-01",
-        "-e",
-        "2024-03-31",
-    ]);
-    let (first, second) = (env.cmd(&a).spawn(), env.cmd(&b).spawn());
-    let (first, second) = (first.finish(), second.finish());
-    for run in [&first, &second] {
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
-    }
-    let sent = sandbox.requests().len();
-    assert_eq!(sent, 12);
-    let both = cached(&[
-        "report",
-        "-c",
-        "eth,base,bsc",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-03-31",
-    ]);
-    let run = run_ok(&env, &both);
-    assert_eq!(
-        sandbox.requests().len(),
-        sent + 6,
-        "ETHEREUM and BSC each lack a month"
-    );
-    let plain = run_ok(&env, &both[..both.len() - 1]);
-    assert_eq!(run.stdout, plain.stdout);
 }
