@@ -191,7 +191,15 @@ pub fn assemble(
             }
         }
     }
-    let warnings = notes
+    Ok(Outcome {
+        dataset: plan.dataset(joined.into_values().collect()),
+        warnings: warnings(plan, notes),
+    })
+}
+
+/// The warning lines of the notes, series by series in plan order.
+fn warnings(plan: &Plan, notes: BTreeMap<(usize, usize), DataNotes>) -> Vec<String> {
+    notes
         .into_iter()
         .flat_map(|((chain, endpoint), found)| {
             let subject = format!(
@@ -201,11 +209,7 @@ pub fn assemble(
             );
             found.warnings(&subject)
         })
-        .collect();
-    Ok(Outcome {
-        dataset: plan.dataset(joined.into_values().collect()),
-        warnings,
-    })
+        .collect()
 }
 
 /// Where a request's (chain, endpoint) comes in the plan: the order its notes are reported in.

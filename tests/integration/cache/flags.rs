@@ -2,7 +2,7 @@
 //! another base URL and no key.
 
 use super::{asked, cached, fees_body, run_ok, sandbox, sharing_cache, FEES};
-use crate::support::{Sandbox, KEY};
+use crate::support::{Env, Sandbox, KEY};
 
 #[test]
 fn refresh_asks_for_every_day_and_keeps_the_new_answers() {
@@ -160,4 +160,39 @@ fn a_fully_cached_run_needs_no_key() {
     keyless.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
     let second = run_ok(&keyless, &args);
     assert_eq!(second.stdout, first.stdout);
+}
+
+#[test]
+fn the_config_keys_are_set_shown_and_checked() {
+    let env = Env::new();
+    run_ok(&env, &["config", "set", "cache", "true"]);
+    run_ok(&env, &["config", "set", "cache_settle_days", "30"]);
+    let show = run_ok(&env, &["config", "show"]);
+    // The columns are padded to the longest value (the config file's path): compare words.
+    let rows: Vec<String> = show
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("cache"))
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "cache true (config file)",
+            "cache_settle_days 30 (config file)"
+        ]
+    );
+    let bad = env.run(&["config", "set", "cache_settle_days", "0"]);
+    assert_eq!(bad.code, 2);
+    assert_eq!(
+        bad.error_line(),
+        "error: invalid value '0' for cache_settle_days: expected a whole number, at least 1"
+    );
+    env.write_config("cache_settle_days = 0\n");
+    let run = env.run(&["--sandbox", "fees", "-c", "eth", "--last", "2"]);
+    assert_eq!(run.code, 3);
+    assert_eq!(
+        run.error_line(),
+        "error: cache_settle_days from config file must be at least 1 (today's values are not final)"
+    );
 }
