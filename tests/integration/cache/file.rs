@@ -4,7 +4,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::PathBuf;
 
-use super::{cache_file, cached, run_ok, sandbox, FEES};
+use super::{cache_file, cached, query, run_ok, sandbox, FEES};
 use crate::support::{Env, KEY};
 
 fn mode(path: PathBuf) -> u32 {
@@ -73,15 +73,7 @@ fn cache_stats_and_clear_before_a_day_then_all() {
     run_ok(&env, &cached(&FEES));
     run_ok(
         &env,
-        &cached(&[
-            "users",
-            "-c",
-            "base",
-            "-s",
-            "2024-01-03",
-            "-e",
-            "2024-01-06",
-        ]),
+        &cached(&query("users", "base", "2024-01-03", "2024-01-06")),
     );
     let stats = run_ok(&env, &["cache", "stats", "--format", "json"]);
     // serde_json writes the keys of an object in order.

@@ -1,7 +1,7 @@
 //! `--cache`, `--no-cache`, `--refresh`, config `cache`, and the cache with `--raw`, `--dry-run`,
 //! another base URL and no key.
 
-use super::{asked, cached, fees_body, run_ok, sandbox, sharing_cache, FEES};
+use super::{asked, cached, fees_body, query, run_ok, sandbox, sharing_cache, FEES};
 use crate::support::{Env, Sandbox, KEY};
 
 #[test]
@@ -126,16 +126,7 @@ fn dry_run_prints_only_the_requests_the_cache_cannot_answer() {
         .contains(r#""start_date":"2024-01-01","end_date":"2024-01-10""#));
     run_ok(
         &env,
-        &[
-            "fees",
-            "-c",
-            "eth",
-            "-s",
-            "2024-01-05",
-            "-e",
-            "2024-01-10",
-            "--cache",
-        ],
+        &cached(&query("fees", "eth", "2024-01-05", "2024-01-10")),
     );
     let warm = dry("2024-01-01");
     assert_eq!(warm.stdout.lines().count(), 1, "{warm:?}");

@@ -28,6 +28,11 @@ fn run_ok(env: &Env, args: &[&str]) -> Run {
     run
 }
 
+/// `COMMAND -c CHAINS -s START -e END`.
+fn query<'a>(command: &'a str, chains: &'a str, start: &'a str, end: &'a str) -> Vec<&'a str> {
+    vec![command, "-c", chains, "-s", start, "-e", end]
+}
+
 /// `args` and `--cache`.
 fn cached<'a>(args: &[&'a str]) -> Vec<&'a str> {
     let mut all = args.to_vec();

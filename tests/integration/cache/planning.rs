@@ -2,7 +2,7 @@
 
 use chrono::{Days, Utc};
 
-use super::{asked, cached, fees_body, run_ok, sandbox};
+use super::{asked, cached, fees_body, query, run_ok, sandbox};
 
 fn day(days_ago: u64) -> String {
     (Utc::now().date_naive() - Days::new(days_ago)).to_string()
@@ -11,15 +11,7 @@ fn day(days_ago: u64) -> String {
 #[test]
 fn a_second_run_of_a_settled_range_sends_nothing_and_prints_the_same_bytes() {
     let (sandbox, env) = sandbox();
-    let args = [
-        "report",
-        "-c",
-        "eth,base",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-10",
-    ];
+    let args = query("report", "eth,base", "2024-01-01", "2024-01-10");
     let plain = run_ok(&env, &args);
     let first = run_ok(&env, &[&args[..], &["--cache"]].concat());
     assert_eq!(
@@ -45,29 +37,11 @@ fn a_longer_range_asks_only_for_the_days_missing_joined_then_chunked() {
     let (sandbox, env) = sandbox();
     run_ok(
         &env,
-        &[
-            "fees",
-            "-c",
-            "eth",
-            "-s",
-            "2024-01-04",
-            "-e",
-            "2024-01-05",
-            "--cache",
-        ],
+        &cached(&query("fees", "eth", "2024-01-04", "2024-01-05")),
     );
     run_ok(
         &env,
-        &[
-            "fees",
-            "-c",
-            "eth",
-            "-s",
-            "2024-01-08",
-            "-e",
-            "2024-01-08",
-            "--cache",
-        ],
+        &cached(&query("fees", "eth", "2024-01-08", "2024-01-08")),
     );
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-12"];
     let run = run_ok(
@@ -112,27 +86,14 @@ fn days_not_yet_settled_are_asked_again() {
 #[test]
 fn social_and_report_ask_only_for_the_metrics_not_yet_kept() {
     let (sandbox, env) = sandbox();
-    let range = [
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-        "--cache",
-    ];
-    run_ok(
-        &env,
-        &[&["social", "--include", "tweet"][..], &range].concat(),
-    );
-    let run = run_ok(
-        &env,
-        &[&["social", "--include", "tweet,reply"][..], &range].concat(),
-    );
-    run_ok(
-        &env,
-        &[&["report", "--include", "reply,tweet"][..], &range].concat(),
-    );
+    let with = |command, includes| {
+        let mut args = query(command, "eth", "2024-01-01", "2024-01-05");
+        args.extend(["--include", includes]);
+        args
+    };
+    run_ok(&env, &cached(&with("social", "tweet")));
+    let run = run_ok(&env, &cached(&with("social", "tweet,reply")));
+    run_ok(&env, &cached(&with("report", "reply,tweet")));
     let official = r#"POST /api/social-metrics/official-account {"chain":"ETHEREUM","start_date":"2024-01-01","end_date":"2024-01-05","includes""#;
     assert_eq!(
         asked(&sandbox, 1),
@@ -142,44 +103,15 @@ fn social_and_report_ask_only_for_the_metrics_not_yet_kept() {
             format!(r#"{official}:"reply"}}"#),
         ]
     );
-    let plain = run_ok(
-        &env,
-        &[
-            "social",
-            "--include",
-            "tweet,reply",
-            "-c",
-            "eth",
-            "-s",
-            "2024-01-01",
-            "-e",
-            "2024-01-05",
-        ],
-    );
+    let plain = run_ok(&env, &with("social", "tweet,reply"));
     assert_eq!(run.stdout, plain.stdout);
 }
 
 #[test]
 fn two_runs_at_once_both_succeed_and_keep_everything() {
     let (sandbox, env) = sandbox();
-    let a = cached(&[
-        "report",
-        "-c",
-        "eth,base",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-02-29",
-    ]);
-    let b = cached(&[
-        "report",
-        "-c",
-        "base,bsc",
-        "-s",
-        "2024-02-01",
-        "-e",
-        "2024-03-31",
-    ]);
+    let a = cached(&query("report", "eth,base", "2024-01-01", "2024-02-29"));
+    let b = cached(&query("report", "base,bsc", "2024-02-01", "2024-03-31"));
     let (first, second) = (env.cmd(&a).spawn(), env.cmd(&b).spawn());
     let (first, second) = (first.finish(), second.finish());
     for run in [&first, &second] {
@@ -187,15 +119,7 @@ fn two_runs_at_once_both_succeed_and_keep_everything() {
     }
     let sent = sandbox.requests().len();
     assert_eq!(sent, 12);
-    let both = cached(&[
-        "report",
-        "-c",
-        "eth,base,bsc",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-03-31",
-    ]);
+    let both = cached(&query("report", "eth,base,bsc", "2024-01-01", "2024-03-31"));
     let run = run_ok(&env, &both);
     assert_eq!(
         sandbox.requests().len(),
