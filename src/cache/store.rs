@@ -5,10 +5,10 @@
 use std::fs::{DirBuilder, OpenOptions};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::NaiveDate;
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
 
 use crate::model::Number;
 
@@ -74,6 +74,21 @@ impl Store {
     /// Opens the file for reading and writing, creating the folder (0700) and file (0600).
     pub fn open(path: &Path) -> rusqlite::Result<Store> {
         create_private(path).map_err(io_failure)?;
+        // SQLite answers "busy" at once, without waiting, where waiting could deadlock: two
+        // runs turning a new file to WAL together. Setting up is short, so it is tried again.
+        let deadline = Instant::now() + BUSY_WAIT;
+        loop {
+            match Store::set_up(path) {
+                Err(e) if is_busy(&e) && Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
+                result => return result,
+            }
+        }
+    }
+
+    /// Connects, in WAL mode, with the tables made on first use.
+    fn set_up(path: &Path) -> rusqlite::Result<Store> {
         let db = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
         db.busy_timeout(BUSY_WAIT)?;
         // WAL: a reader never waits for a writer; NORMAL is safe from corruption in WAL mode.
@@ -263,6 +278,13 @@ fn create_private(path: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e),
         _ => Ok(()),
     }
+}
+
+fn is_busy(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
+    )
 }
 
 fn io_failure(error: std::io::Error) -> rusqlite::Error {
