@@ -47,7 +47,9 @@ pub fn run(
     };
     let mode = cache_mode(args, &settings);
     if args.dry_run {
-        return print_curl_lines(&settings, &plan, mode.map(|_| Mode::Look));
+        // Read only; with --refresh every request would be sent, so the cache is not read.
+        let look = mode.filter(|m| *m != Mode::Refresh).map(|_| Mode::Look);
+        return print_curl_lines(&settings, &plan, look);
     }
     fetch_and_write(&settings, &plan, &output, mode)
 }

@@ -103,17 +103,8 @@ fn raw_never_reads_the_cache_and_refuses_the_cache_flags() {
 fn dry_run_prints_only_the_requests_the_cache_cannot_answer() {
     let (sandbox, env) = sandbox();
     let dry = |start: &str| {
-        let args = [
-            "fees",
-            "-c",
-            "eth",
-            "-s",
-            start,
-            "-e",
-            "2024-01-10",
-            "--cache",
-            "--dry-run",
-        ];
+        let mut args = cached(&query("fees", "eth", start, "2024-01-10"));
+        args.push("--dry-run");
         run_ok(&env, &args)
     };
     let cold = dry("2024-01-01");
@@ -133,6 +124,11 @@ fn dry_run_prints_only_the_requests_the_cache_cannot_answer() {
     assert!(warm
         .stdout
         .contains(r#""start_date":"2024-01-01","end_date":"2024-01-04""#));
+    let refresh = run_ok(&env, &[&FEES[..], &["--refresh", "--dry-run"]].concat());
+    assert_eq!(
+        refresh.stdout, cold.stdout,
+        "--refresh would ask for every day"
+    );
     let all = dry("2024-01-05");
     assert_eq!(all.stdout, "");
     assert_eq!(
