@@ -15,7 +15,7 @@ use rusqlite::ErrorCode;
 use crate::client::plan::{Fetched, Plan, Work};
 use crate::error::Result;
 use crate::model::chain::Chain;
-use crate::model::Column;
+use crate::model::{Column, Record};
 use crate::settings::Settings;
 pub(crate) use store::{SeriesKey, Store};
 
@@ -38,6 +38,8 @@ pub(crate) struct RunCache {
     service: String,
     mode: Mode,
     settle_days: u32,
+    /// The last settled day, once [`RunCache::work`] knows today.
+    last_settled: Option<NaiveDate>,
     warning: Option<String>,
 }
 
@@ -50,6 +52,7 @@ impl RunCache {
             service,
             mode,
             settle_days: settings.cache.settle_days,
+            last_settled: None,
             warning: None,
         };
         match &settings.cache.file {
@@ -77,6 +80,7 @@ impl RunCache {
     /// the values it has.
     pub fn work(&mut self, plan: &Plan, today: NaiveDate) -> Work {
         let last_settled = today.checked_sub_days(Days::new(u64::from(self.settle_days)));
+        self.last_settled = last_settled;
         let known = match (self.mode, last_settled) {
             (Mode::Refresh, _) | (_, None) => Ok(missing::Known::new()),
             (_, Some(last)) if last < plan.range.start => Ok(missing::Known::new()),
@@ -109,46 +113,51 @@ impl RunCache {
         Ok(known)
     }
 
-    /// Keeps every answer that came: the values of the days it covers replace the old ones,
-    /// except days the service sent several records for (asked again next time, like gaps
-    /// and null values).
+    /// Keeps the answers that came: the values of the settled days each covers replace the
+    /// old ones. Days the service left out, sent several records for or sent as null are not
+    /// kept (asked again next time), nor days not yet settled (their values may be revised).
     pub fn keep(&mut self, fetched: &[Result<Fetched>]) {
-        if self.mode == Mode::Look {
+        let Some(last_settled) = self.last_settled.filter(|_| self.mode != Mode::Look) else {
             return;
-        }
-        let Some(store) = &mut self.store else { return };
-        let mut replacements = Vec::new();
+        };
         // An answer with records outside the days asked is not trusted: none of it is kept,
         // so the next run asks the same again and warns the same.
         let trusted = fetched
             .iter()
             .flatten()
             .filter(|a| a.notes.out_of_range.is_empty());
-        for answer in trusted {
-            let request = &answer.request;
-            for (i, column) in request.columns().into_iter().enumerate() {
-                let values = answer
-                    .records
-                    .iter()
-                    .filter(|r| answer.notes.duplicated.binary_search(&r.date).is_err())
-                    .filter_map(|r| r.values[i].as_ref().map(|v| (r.date, v)))
-                    .collect();
-                replacements.push(store::Replacement {
-                    key: key(
-                        &self.service,
-                        request.chain,
-                        request.endpoint.path(),
-                        column,
-                    ),
-                    first: request.range.start,
-                    last: request.range.end,
-                    values,
-                });
-            }
-        }
+        let replacements: Vec<_> = trusted
+            .flat_map(|answer| self.replacements(answer, last_settled))
+            .collect();
+        let Some(store) = &mut self.store else { return };
         if let Err(e) = store.replace(&replacements) {
             self.fail(&e, "this run's answers were not kept");
         }
+    }
+
+    /// What one answer says about the settled days it covers, metric by metric.
+    fn replacements<'a>(
+        &self,
+        answer: &'a Fetched,
+        last_settled: NaiveDate,
+    ) -> Vec<store::Replacement<'a>> {
+        let (request, notes) = (&answer.request, &answer.notes);
+        let last = request.range.end.min(last_settled);
+        if last < request.range.start {
+            return Vec::new();
+        }
+        let kept = |r: &&Record| r.date <= last && notes.duplicated.binary_search(&r.date).is_err();
+        let columns = request.columns().into_iter().enumerate();
+        columns
+            .map(|(i, column)| store::Replacement {
+                key: self.key(request.chain, request.endpoint.path(), column),
+                first: request.range.start,
+                last,
+                values: (answer.records.iter().filter(kept))
+                    .filter_map(|r| r.values[i].as_ref().map(|v| (r.date, v)))
+                    .collect(),
+            })
+            .collect()
     }
 
     fn key(&self, chain: Chain, endpoint: &str, column: Column) -> SeriesKey {

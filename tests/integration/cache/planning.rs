@@ -78,9 +78,19 @@ fn days_not_yet_settled_are_asked_again() {
         second.error_line(),
         "* cache: 4 of 10 days came from the cache; 1 request to send"
     );
+    // Only the settled days were kept: a value fetched before its day settled may be revised.
+    let stats = run_ok(&env, &["cache", "stats", "--format", "tsv"]);
+    let row = stats.stdout.lines().nth(1).unwrap().to_owned();
+    assert!(
+        row.ends_with(&format!("\t4\t{}\t{}", day(10), day(7))),
+        "{row}"
+    );
     env.write_config("cache = true\ncache_settle_days = 3\n");
     run_ok(&env, &["fees", "-c", "eth", "--last", "10"]);
-    assert_eq!(asked(&sandbox, 2), [fees_body(&day(2), &day(1))]);
+    run_ok(&env, &["fees", "-c", "eth", "--last", "10"]);
+    let mut expected = [fees_body(&day(6), &day(1)), fees_body(&day(2), &day(1))];
+    expected.sort();
+    assert_eq!(asked(&sandbox, 2), expected);
 }
 
 #[test]
