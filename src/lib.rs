@@ -26,4 +26,4 @@ pub use model::dates::{parse_date, parse_last, DayRange, DaySpec};
 pub use model::period::{aggregate, Period};
 pub use model::{Column, Dataset, Endpoint, Number, Row, SocialMetric};
 pub use output::{diag, interrupt};
-pub use settings::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};

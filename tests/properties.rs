@@ -23,12 +23,12 @@ fn whole_number() -> impl Strategy<Value = String> {
     "(0|[1-9][0-9]{0,39})"
 }
 
+/// A day of the year (0-based), its fee and its tweet count.
+type DayOfYear = (u64, Option<String>, Option<String>);
+
 /// Days of one year, each with a fee and a tweet count, either possibly missing; fees with up to
 /// 31 digits and exponents, as the service may write them.
-/// A year, and days of it (by offset) with a fee and a tweet count, either possibly missing.
-type DaysOfAYear = (i32, Vec<(u64, Option<String>, Option<String>)>);
-
-fn days_of_a_year() -> impl Strategy<Value = DaysOfAYear> {
+fn days_of_a_year() -> impl Strategy<Value = (i32, Vec<DayOfYear>)> {
     let fee = "-?(0|[1-9][0-9]{0,30})(\\.[0-9]{1,10})?([eE][+-]?[0-9]{1,2})?";
     let day = (
         0u64..366,

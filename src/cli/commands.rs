@@ -2,11 +2,13 @@
 //! `completions`.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Subcommand, ValueEnum, ValueHint};
 
 use super::completion::Shell;
-use super::parse_rate;
+use super::{parse_milliseconds, parse_rate};
 use crate::model::dates::DaySpec;
 use crate::render::Format;
 use crate::sandbox::fault::Fault;
@@ -139,8 +141,17 @@ pub enum CacheCommand {
 #[derive(Debug, Args)]
 pub struct ChainsArgs {
     /// Output format [default: table on a terminal, csv otherwise]
-    #[arg(short, long, value_name = "FMT")]
+    #[arg(short, long, value_name = "FMT", value_parser = list_formats())]
     pub format: Option<Format>,
+}
+
+/// The formats of `chains`: those of the query commands but `chart`, as a list is no series.
+fn list_formats() -> impl TypedValueParser<Value = Format> {
+    let values = Format::value_variants()
+        .iter()
+        .filter(|format| **format != Format::Chart)
+        .filter_map(ValueEnum::to_possible_value);
+    PossibleValuesParser::new(values).try_map(|name| Format::from_str(&name, true))
 }
 
 #[derive(Debug, Args)]
@@ -154,7 +165,7 @@ pub struct SandboxArgs {
     pub key: Option<String>,
 
     /// Delay before each answer, in milliseconds
-    #[arg(long, value_name = "MS", default_value_t = 0)]
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = parse_milliseconds)]
     pub latency: u64,
 
     /// Share of requests answered 500, from 0 to 1
@@ -166,6 +177,14 @@ pub struct SandboxArgs {
     /// it on the first N attempts only
     #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
     pub faults: Vec<Fault>,
+
+    /// Serve HTTPS, with a fresh self-signed certificate
+    #[arg(long)]
+    pub tls: bool,
+
+    /// Write that certificate (PEM) to FILE, for a client's --ca-bundle
+    #[arg(long, value_name = "FILE", requires = "tls", value_hint = ValueHint::FilePath)]
+    pub cert_out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

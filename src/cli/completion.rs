@@ -123,8 +123,10 @@ pub fn includes() -> Vec<CompletionCandidate> {
 /// `--profile`: the `[profiles.NAME]` tables of the config file the command line would use.
 pub fn profiles() -> Vec<CompletionCandidate> {
     let flag = config_flag(std::env::args_os().skip(1));
-    let env = settings::Environment::from_process();
-    let Ok(location) = ConfigLocation::find(flag.as_deref(), env.get(settings::ENV_CONFIG)) else {
+    let Ok(env) = settings::Environment::from_process() else {
+        return Vec::new();
+    };
+    let Ok(location) = ConfigLocation::find(flag.as_deref(), &env) else {
         return Vec::new();
     };
     let Ok(text) = std::fs::read_to_string(&location.path) else {

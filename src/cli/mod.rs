@@ -3,6 +3,7 @@
 mod commands;
 pub mod completion;
 mod query;
+mod suggest;
 
 pub use commands::{
     AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
@@ -16,7 +17,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
 use clap_complete::ArgValueCandidates;
 
 use crate::settings::config_file::MethodChoice;
-use crate::settings::defaults;
+use crate::settings::{defaults, limits};
 
 /// Daily fees, active users and official social-media activity of six blockchains.
 // `--help` must fit on one screen, so it is the one-line-per-option layout: no long_about, and no
@@ -26,7 +27,7 @@ use crate::settings::defaults;
     name = "chain-metrics",
     version,
     max_term_width = 100,
-    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv\n  chain-metrics social --chain op --include tweet,reply --last 4w --format json"
+    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -50,6 +51,10 @@ pub struct GlobalArgs {
     #[arg(help_heading = "Settings", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
 
+    /// Extra CA certificates (PEM) to trust [env: CHAIN_METRICS_CA_BUNDLE]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub ca_bundle: Option<PathBuf>,
+
     /// Run against the built-in sandbox (synthetic data, no account needed)
     #[arg(help_heading = "Connection", long, global = true)]
     pub sandbox: bool,
@@ -63,13 +68,17 @@ pub struct GlobalArgs {
           help = format!("Seconds to get connected [default: {}]", defaults::CONNECT_TIMEOUT_SECS))]
     pub connect_timeout: Option<f64>,
 
-    #[arg(help_heading = "Connection", long, global = true, value_name = "N",
+    #[arg(help_heading = "Connection", long, global = true, value_name = "N", value_parser = parse_retries,
           help = format!("Further attempts after a transient failure [default: {}]", defaults::RETRIES))]
     pub retries: Option<u32>,
 
     #[arg(help_heading = "Connection", long, global = true, value_name = "N", value_parser = parse_jobs,
           help = format!("Requests in flight at once [default: {}]", defaults::JOBS))]
     pub jobs: Option<usize>,
+
+    #[arg(help_heading = "Output", long, global = true, value_name = "SECS", value_parser = parse_seconds,
+          help = format!("Seconds to wait while another run changes the same file [default: {}]", defaults::LOCK_TIMEOUT_SECS))]
+    pub lock_timeout: Option<f64>,
 
     /// HTTP method: auto (POST; GET after a 405), post, get [default: auto]
     #[arg(
@@ -181,19 +190,42 @@ pub enum Command {
     Completions(CompletionsArgs),
 }
 
-/// A number of seconds a `Duration` can hold: positive and finite.
+/// A number of seconds, positive and at most a day (a far longer one overflows the clock).
 fn parse_seconds(text: &str) -> Result<f64, String> {
-    text.parse::<f64>()
-        .ok()
-        .filter(|s| std::time::Duration::try_from_secs_f64(*s).is_ok_and(|d| !d.is_zero()))
-        .ok_or_else(|| format!("'{text}' is not a positive number of seconds"))
+    let value = text.trim().parse::<f64>().unwrap_or(f64::NAN);
+    limits::seconds(value)
+        .map(|_| value)
+        .map_err(|why| format!("'{text}' {}", why.phrase()))
+}
+
+fn parse_retries(text: &str) -> Result<u32, String> {
+    counted(limits::RETRIES, "retries", text)
 }
 
 fn parse_jobs(text: &str) -> Result<usize, String> {
-    text.parse::<usize>()
+    counted(limits::JOBS, "requests", text).map(|n| n as usize)
+}
+
+fn parse_chunk_days(text: &str) -> Result<u32, String> {
+    counted(limits::CHUNK_DAYS, "days", text)
+}
+
+/// A whole number within `bounds`, or why not: "'65' is not a number of requests from 1 to 64".
+fn counted(bounds: limits::Count, what: &str, text: &str) -> Result<u32, String> {
+    bounds
+        .parse(text)
+        .ok_or_else(|| format!("'{text}' is not a number of {what} {}", bounds.span()))
+}
+
+/// Milliseconds of sandbox delay, at most a day like every other wait.
+fn parse_milliseconds(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
         .ok()
-        .filter(|n| *n > 0)
-        .ok_or_else(|| format!("'{text}' is not a number of requests of at least 1"))
+        .filter(|ms| *ms as f64 <= limits::MAX_SECONDS * 1000.0)
+        .ok_or_else(|| {
+            format!("'{text}' is not a number of milliseconds from 0 to 86400000 (a day)")
+        })
 }
 
 fn parse_rate(text: &str) -> Result<f64, String> {

@@ -3,24 +3,27 @@
 
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{ArgGroup, Args};
 use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use super::completion;
-use crate::model::chain::ChainArg;
+use super::suggest::Suggesting;
+use crate::model::chain::{self, ChainArg};
 use crate::model::dates::{parse_last, DaySpec};
 use crate::model::period::Period;
 use crate::model::SocialMetric;
 use crate::render::Format;
 
 #[derive(Debug, Args)]
+// The first day comes from --start or --last: clap's error for neither names both.
+#[command(group(ArgGroup::new("first_day").args(["start", "last"]).required(true)))]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
-    #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = ChainArg::parse, add = ArgValueCompleter::new(completion::chains))]
+    #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = Suggesting::new(ChainArg::parse, chain::names), add = ArgValueCompleter::new(completion::chains))]
     pub chains: Vec<ChainArg>,
 
     /// First day: YYYY-MM-DD, today or yesterday (UTC)
-    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse, required_unless_present = "last")]
+    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse)]
     pub start: Option<DaySpec>,
 
     /// Last day, inclusive [default: yesterday, the last complete UTC day]
@@ -74,7 +77,7 @@ pub struct QueryArgs {
     pub dry_run: bool,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order
-    #[arg(help_heading = "Connection", long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days)]
     pub chunk_days: Option<u32>,
 
     /// Serve settled days from the response cache and keep what the service sends [config: cache]
@@ -96,6 +99,6 @@ pub struct SocialArgs {
     pub query: QueryArgs,
 
     /// Metrics, comma-separated, in the column order wanted [default: reply,retweet,tweet,quote]
-    #[arg(help_heading = "What to fetch", short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = SocialMetric::parse, add = ArgValueCandidates::new(completion::includes))]
+    #[arg(help_heading = "What to fetch", short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = Suggesting::new(SocialMetric::parse, SocialMetric::names), add = ArgValueCandidates::new(completion::includes))]
     pub includes: Vec<SocialMetric>,
 }

@@ -1,5 +1,6 @@
 //! `--dry-run`: the curl command lines equivalent to a run's requests, runnable in bash as
-//! printed. The key stays in the environment (`$CHAIN_METRICS_API_KEY`), never in the text.
+//! printed. The key stays in the environment (`$CHAIN_METRICS_API_KEY`), never in the text; a
+//! user name in the base URL becomes `-u NAME`, and curl asks for the password.
 
 use reqwest::Url;
 
@@ -17,17 +18,37 @@ pub fn curl_lines(base_url: &Url, method: MethodChoice, requests: &[Request]) ->
         .iter()
         .map(|(name, value)| format!("-H {}", quote(&format!("{name}: {value}"))))
         .collect();
+    let (base_url, user) = split_user(base_url);
     requests
         .iter()
         .map(|request| {
             format!(
-                "curl -sS -X {method} {} -H \"{KEY_HEADER}: ${ENV_KEY}\" {} --data-raw {}",
-                quote(&endpoint_url(base_url, request.endpoint)),
+                "curl -sS{user} -X {method} {} -H \"{KEY_HEADER}: ${ENV_KEY}\" {} --data-raw {}",
+                quote(&endpoint_url(&base_url, request.endpoint)),
                 headers.join(" "),
                 quote(&request.body().to_json()),
             )
         })
         .collect()
+}
+
+/// The base URL without its user and password, and the curl option for them: ` -u 'NAME'`,
+/// so that curl asks for the password rather than the line showing it (` -u 'NAME:'` for a
+/// URL with a user and no password, which is what the client sends then).
+fn split_user(base_url: &Url) -> (Url, String) {
+    if base_url.username().is_empty() && base_url.password().is_none() {
+        return (base_url.clone(), String::new());
+    }
+    let name = percent_encoding::percent_decode_str(base_url.username()).decode_utf8_lossy();
+    let user = match base_url.password() {
+        Some(_) => format!(" -u {}", quote(&name)),
+        None => format!(" -u {}", quote(&format!("{name}:"))),
+    };
+    let mut bare = base_url.clone();
+    // Only URLs that cannot have a user fail these, and this one has one.
+    let _ = bare.set_username("");
+    let _ = bare.set_password(None);
+    (bare, user)
 }
 
 /// Quotes a word for bash: single quotes, each `'` inside written as `'\''`.
@@ -38,6 +59,23 @@ fn quote(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_user_in_the_base_url_becomes_a_curl_option_and_the_password_is_asked() {
+        let url = |text: &str| Url::parse(text).unwrap();
+        let (bare, user) = split_user(&url("https://ann%20b:s3cret@h.example/v2"));
+        assert_eq!(
+            (bare.as_str(), user.as_str()),
+            ("https://h.example/v2", " -u 'ann b'")
+        );
+        let (bare, user) = split_user(&url("https://ann@h.example/"));
+        assert_eq!(
+            (bare.as_str(), user.as_str()),
+            ("https://h.example/", " -u 'ann:'")
+        );
+        let (bare, user) = split_user(&url("https://h.example/"));
+        assert_eq!((bare.as_str(), user.as_str()), ("https://h.example/", ""));
+    }
 
     #[test]
     fn single_quotes_survive_quoting() {

@@ -1,13 +1,17 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
+mod connection;
 pub mod dry_run;
 pub mod failure;
 pub mod plan;
+mod range_refusal;
 mod request;
 mod response;
 pub mod retry;
+mod setup;
 pub mod transport;
+pub mod trust;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -18,13 +22,16 @@ use reqwest::{Method, StatusCode, Url};
 
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Column, Endpoint, Record};
+use crate::settings::base_url::hide_passwords;
 use crate::settings::config_file::MethodChoice;
+use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use failure::{service_message, status_failure, status_text, transport_failure};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
-use transport::{classify, read_answer, same_origin_redirects, Answer, TransportError};
+use transport::{classify, read_answer, Answer, TransportError};
+use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;
@@ -37,6 +44,15 @@ pub struct ClientOptions {
     pub retries: u32,
     pub method: MethodChoice,
     pub trace: Option<Trace>,
+    pub roots: Roots,
+    /// `None`: connect directly (reqwest never reads the proxy variables itself).
+    pub proxy: Option<ProxyChoice>,
+}
+
+/// A body for `--raw`, and whether the key had to be masked in it.
+pub struct RawBody {
+    pub body: Vec<u8>,
+    pub key_masked: bool,
 }
 
 /// What to do after an answer.
@@ -61,17 +77,15 @@ pub struct Client {
     /// Set once `auto` has seen a 405 on POST: GET for the rest of the run.
     use_get: AtomicBool,
     trace: Option<Trace>,
+    proxy: Option<ProxyChoice>,
 }
 
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
-        let http = reqwest::blocking::Client::builder()
-            .default_headers(fixed_headers())
-            .timeout(options.timeout)
-            .connect_timeout(options.connect_timeout)
-            .redirect(same_origin_redirects())
-            .build()
-            .map_err(|e| Failure::new(Exit::Internal, format!("cannot set up HTTP: {e}")))?;
+        let http = setup::http_client(&options)?;
+        if let (Some(trace), Some(proxy)) = (&options.trace, &options.proxy) {
+            trace(&format!("via proxy {}", proxy.describe()));
+        }
         Ok(Client {
             http,
             base_url: options.base_url,
@@ -82,6 +96,7 @@ impl Client {
             method: options.method,
             use_get: AtomicBool::new(false),
             trace: options.trace,
+            proxy: options.proxy,
         })
     }
 
@@ -95,23 +110,24 @@ impl Client {
         self.records(request, columns).map_err(|f| self.scrubbed(f))
     }
 
-    /// Fetches the body of one request as the service sent it, for `--raw`.
-    pub fn fetch_raw(&self, request: &Request) -> Result<Vec<u8>> {
+    /// Fetches the body of one request as the service sent it, for `--raw`: byte for byte,
+    /// but for the key, masked wherever the service echoed it (the key never shows).
+    pub fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
         let raw = || {
             let (answer, method) = self.fetch(request)?;
             check_content_type(request, &method, &answer)?;
-            Ok(answer.body)
+            let (body, key_masked) = self.key.scrub_bytes(answer.body);
+            Ok(RawBody { body, key_masked })
         };
         raw().map_err(|f| self.scrubbed(f))
     }
 
     /// What the service sent ends up in messages (its error text, a Location, a bad field):
-    /// the key is masked wherever it was echoed, and control characters cannot reach the
-    /// terminal.
+    /// the key and URL passwords are masked wherever they show, and control characters
+    /// cannot reach the terminal.
     fn scrubbed(&self, failure: Failure) -> Failure {
         let clean = |text: &str| -> String {
-            self.key
-                .scrub(text)
+            hide_passwords(&self.key.scrub(text))
                 .chars()
                 .map(|c| if c.is_control() { '?' } else { c })
                 .collect()
@@ -149,9 +165,10 @@ impl Client {
         }
     }
 
+    /// A `--verbose` line; the URLs in it show no password.
     fn trace(&self, line: impl FnOnce() -> String) {
         if let Some(trace) = &self.trace {
-            trace(&line());
+            trace(&hide_passwords(&line()));
         }
     }
 
@@ -286,6 +303,7 @@ impl Client {
             problem,
             &description,
             backoff.attempts(),
+            self.proxy.as_ref(),
         )
     }
 
@@ -332,18 +350,4 @@ fn check_content_type(request: &Request, method: &Method, answer: &Answer) -> Re
         )),
         _ => Ok(()),
     }
-}
-
-/// [`FIXED_HEADERS`] as reqwest takes them.
-fn fixed_headers() -> reqwest::header::HeaderMap {
-    FIXED_HEADERS
-        .iter()
-        .map(|(name, value)| {
-            (
-                reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                    .expect("the fixed header names are valid"),
-                reqwest::header::HeaderValue::from_static(value),
-            )
-        })
-        .collect()
 }

@@ -1,7 +1,7 @@
 //! `auth login | status | logout`: store the API key, say where it comes from and whether the
 //! service accepts it, remove it.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, ErrorKind, IsTerminal, Write};
 
 use serde_json::json;
 
@@ -13,7 +13,8 @@ use crate::error::{Exit, Failure, Result};
 use crate::model::chain::Chain;
 use crate::model::dates::{today_utc, DayRange};
 use crate::model::Endpoint;
-use crate::output::write_stdout;
+use crate::output::{interrupt, write_stdout};
+use crate::settings::base_url::hide_passwords;
 use crate::settings::config_edit::{ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
@@ -45,13 +46,15 @@ fn key_in_environment(settings: &Settings) -> bool {
 }
 
 fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
-    // A broken config file is refused before the user types the key, not after.
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    // A broken config file is refused before the user types the key, not after; the file is
+    // read again for the edit, under its lock, once the key is in hand.
+    ConfigDocument::load(settings.config.clone())?;
     let profile = profile(settings);
     let key = read_key()?;
     if !args.no_verify {
         verify_before_storing(settings, &key)?;
     }
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     doc.set(profile.as_deref(), ConfigKey::ApiKey, key.expose().into());
     doc.save()?;
     let checked = if args.no_verify {
@@ -95,9 +98,15 @@ fn verify_before_storing(settings: &Settings, key: &ApiKey) -> Result<()> {
 /// The key from a hidden prompt on a terminal, else the first line of stdin (scripts, CI).
 fn read_key() -> Result<ApiKey> {
     let text = if std::io::stdin().is_terminal() {
-        let _echo_off = crate::output::interrupt::echo_off();
-        rpassword::prompt_password("API key (input hidden): ")
-            .map_err(|e| Failure::usage(format!("cannot read the key from the terminal: {e}")))?
+        let _echo_off = interrupt::echo_off();
+        rpassword::prompt_password("API key (input hidden): ").map_err(|e| {
+            // The prompt reads Ctrl-C itself and raises SIGINT after: stop now, as the
+            // signal's handler would, rather than race it with a read error.
+            if e.kind() == ErrorKind::Interrupted {
+                interrupt::stop();
+            }
+            Failure::usage(format!("cannot read the key from the terminal: {e}"))
+        })?
     } else {
         let mut line = String::new();
         std::io::stdin()
@@ -117,7 +126,7 @@ fn read_key() -> Result<ApiKey> {
 
 /// Asks for one day of ETHEREUM fees, the smallest request that needs a valid key.
 fn verify(settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
-    let client = super::client(settings, url, key.clone())?;
+    let client = super::client(settings, url, key.clone(), None)?;
     let yesterday = today_utc().pred_opt().expect("today has a day before it");
     let request = Request {
         endpoint: Endpoint::Fees,
@@ -156,13 +165,17 @@ fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
         StatusFormat::Text => write_status_text(out, &report),
     })?;
     match rejected {
-        Some(failure) => Err(failure
-            .with_hint(format!(
-                "the key came from {}; store another with: chain-metrics auth login",
-                setting.source
-            ))
-            .into()),
+        Some(failure) => Err(failure.with_hint(rejected_hint(setting)).into()),
         None => Ok(()),
+    }
+}
+
+/// What to do about a rejected key: store another, unless it comes from the environment,
+/// which outranks whatever `auth login` stores.
+fn rejected_hint(setting: &Sourced<KeySetting>) -> String {
+    match &setting.source {
+        Source::Env(name) => format!("the key came from the environment variable {name}, which outranks any stored key: correct it, or unset it (auth login changes nothing while it is set)"),
+        source => format!("the key came from {source}; store another with: chain-metrics auth login"),
     }
 }
 
@@ -183,7 +196,7 @@ fn status_report(
         "profile": match &setting.source { Source::Profile(name) => Some(name), _ => None },
         "api_key_command": command,
         "config_file": settings.config.path.display().to_string(),
-        "base_url": settings.base_url.as_ref().map(|b| &b.value),
+        "base_url": settings.base_url.as_ref().map(|b| hide_passwords(&b.value)),
         "accepted": accepted,
     })
 }
@@ -207,7 +220,7 @@ fn write_status_text(out: &mut dyn Write, report: &serde_json::Value) -> std::io
 }
 
 fn logout(settings: &Settings) -> anyhow::Result<()> {
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     let profile = profile(settings);
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), ConfigKey::ApiKey) {

@@ -4,6 +4,7 @@ use super::{note, resolve_settings};
 use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
 use crate::output::write_stdout;
+use crate::settings::base_url::hide_passwords;
 use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
@@ -76,7 +77,8 @@ fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
         // The key itself is never printed, even on request: it would land in a terminal's
         // scrollback or a CI log.
         ConfigKey::ApiKey => ApiKey::new(&plain(value)).map_or("****".into(), |k| k.redacted()),
-        _ => plain(value),
+        // Nor is a password in a URL, for the same reason.
+        _ => hide_passwords(&plain(value)),
     };
     write_stdout(|out| writeln!(out, "{text}"))
 }
@@ -89,14 +91,15 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
         .with_hint("store it with: chain-metrics auth login (it reads the key from a hidden prompt or stdin)")
         .into());
     }
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     let profile = profile(settings);
     let value = key
         .value(text, doc.allow_http(profile.as_deref()))
         .map_err(|why| {
+            let text = hide_passwords(text);
             Failure::usage(format!("invalid value '{text}' for {}: {why}", key.name()))
         })?;
-    let shown = plain(&value);
+    let shown = hide_passwords(&plain(&value));
     doc.set(profile.as_deref(), key, value);
     doc.save()?;
     note(
@@ -111,7 +114,7 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
 }
 
 fn unset(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
-    let mut doc = ConfigDocument::load(settings.config.clone())?;
+    let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     let profile = profile(settings);
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), key) {
@@ -155,7 +158,9 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
     let mut rows = vec![
         ("config file", config, s.config.source.to_string()),
         optional("profile", s.profile.as_ref(), "(none)", Clone::clone),
-        optional("base_url", s.base_url.as_ref(), "(not set)", Clone::clone),
+        optional("base_url", s.base_url.as_ref(), "(not set)", |url| {
+            hide_passwords(url)
+        }),
         optional("api_key", s.key.as_ref(), "(not set)", |key| match key {
             KeySetting::Key(key) => key.redacted(),
             KeySetting::Command(command) => format!("from api_key_command `{command}`"),
@@ -166,6 +171,12 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
     rows.extend([
         plain("api_key_command_timeout", seconds(s.key_command_timeout)),
         plain("allow_http", s.allow_http.to_string()),
+        optional(
+            "ca_bundle",
+            s.trust.ca_bundle.as_ref(),
+            "(not set)",
+            |path| path.display().to_string(),
+        ),
         plain("timeout", seconds(s.timeout)),
         plain("connect_timeout", seconds(s.connect_timeout)),
         plain("retries", s.retries.to_string()),

@@ -22,8 +22,9 @@ pub fn run(
     endpoints: Vec<Endpoint>,
     includes: Vec<SocialMetric>,
 ) -> anyhow::Result<()> {
+    let today = today_utc();
     let range =
-        DayRange::resolve(args.start, args.end, args.last, today_utc()).map_err(Failure::usage)?;
+        DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
     let plan = Plan {
         endpoints,
         chains: chain::expand(&args.chains),
@@ -38,6 +39,10 @@ pub fn run(
         check_raw(&plan)?;
     }
     let settings = resolve_settings(global, args.chunk_days, FileUse::Read)?;
+    if plan.range.end > today {
+        let end = plan.range.end;
+        note(&settings, &format!("warning: the range ends {end}, after today (UTC): the service has no data for days to come"));
+    }
     if args.raw {
         return print_raw(&settings, &plan, &output);
     }
@@ -131,7 +136,8 @@ fn fetch_and_write(
     for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
     }
-    output.write(outcome.dataset, plan, settings.color, &|line| {
+    let wait = settings.lock_wait();
+    output.write(outcome.dataset, plan, settings.color, wait, &|line| {
         note(settings, line)
     })
 }
@@ -154,10 +160,16 @@ fn fetch(
 /// `--raw`: one body as sent, the whole range in one request whatever the chunking.
 fn print_raw(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Result<()> {
     let (client, _sandbox) = connect(settings)?;
-    let body = client
+    let raw = client
         .fetch_raw(&plan.requests()[0])
         .map_err(|failure| add_key_hint(failure, settings))?;
-    output.write_bytes(&body)
+    if raw.key_masked {
+        note(
+            settings,
+            "warning: the service echoed the API key in its answer; --raw shows it as ****",
+        );
+    }
+    output.write_bytes(&raw.body)
 }
 
 /// `--raw` shows one body as sent, so it needs exactly one request.
@@ -211,14 +223,19 @@ fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
             faults: Vec::new(),
             log: false,
         };
-        // The same failure as `chain-metrics sandbox` failing to listen: the machine's setup.
-        let sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
-            .map_err(|e| {
+        // Over HTTPS, so that the quickstart takes the production path; the same failure as
+        // `chain-metrics sandbox` failing to listen: the machine's setup.
+        let failed = |e: String| {
             Failure::new(
                 Exit::Config,
                 format!("cannot start the built-in sandbox: {e}"),
             )
-        })?;
+        };
+        let certificate = sandbox::self_signed().map_err(failed)?;
+        let pem = certificate.pem.clone();
+        let listen = "127.0.0.1:0".parse().expect("a socket address");
+        let sandbox = sandbox::start(listen, behaviour, Some(certificate))
+            .map_err(|e| failed(e.to_string()))?;
         note(
             settings,
             &format!(
@@ -227,11 +244,13 @@ fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
             ),
         );
         let url = reqwest::Url::parse(&sandbox.url).expect("the sandbox URL parses");
-        (url, key, Some(sandbox))
+        (url, key, Some((sandbox, pem)))
     } else {
         (settings.service_url()?, settings.api_key()?, None)
     };
-    Ok((super::client(settings, base_url, key)?, sandbox))
+    let pem = sandbox.as_ref().map(|(_, pem)| pem.as_str());
+    let client = super::client(settings, base_url, key, pem)?;
+    Ok((client, sandbox.map(|(running, _)| running)))
 }
 
 /// A rejected key gets a hint naming where the key came from.

@@ -89,6 +89,9 @@ impl fmt::Display for Chain {
 impl ChainArg {
     /// The clap value parser of `--chain` (one item of its comma list).
     pub fn parse(text: &str) -> Result<ChainArg, String> {
+        if text.trim().is_empty() {
+            return Err("a chain is empty (a stray comma?): separate chains with single commas, as in eth,arb".into());
+        }
         if text.trim().eq_ignore_ascii_case("all") {
             return Ok(ChainArg::All);
         }
@@ -99,6 +102,18 @@ impl ChainArg {
             )
         })
     }
+}
+
+/// Every name `--chain` takes, as users type them: names, aliases, chain ids, `all`.
+pub fn names() -> Vec<String> {
+    let mut names = Vec::new();
+    for chain in Chain::ALL {
+        names.push(chain.name().to_ascii_lowercase());
+        names.extend(chain.aliases().iter().map(|a| a.to_string()));
+        names.push(chain.evm_id().to_string());
+    }
+    names.push("all".into());
+    names
 }
 
 /// Flattens the `--chain` values into chains in the order asked, each once.
@@ -148,6 +163,9 @@ mod tests {
     fn unknown_chain_message_names_the_value() {
         let err = ChainArg::parse("solana").unwrap_err();
         assert!(err.starts_with("unknown chain 'solana': expected one of ETHEREUM, ARBITRUM"));
+        assert!(ChainArg::parse(" ")
+            .unwrap_err()
+            .starts_with("a chain is empty"));
     }
 
     #[test]

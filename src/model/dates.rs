@@ -1,6 +1,6 @@
 //! Days and day ranges as users write them: `YYYY-MM-DD`, `today`, `yesterday`, `--last 4w`.
 
-use chrono::{Days, NaiveDate, Utc};
+use chrono::{Datelike, Days, NaiveDate, Utc};
 
 /// A day as given on the command line, resolved against today's UTC date later.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,8 +32,18 @@ pub fn parse_date(text: &str) -> Result<NaiveDate, String> {
     if !shape_ok {
         return Err(format!("'{text}' is not a date: expected YYYY-MM-DD"));
     }
-    NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map_err(|_| format!("'{text}' is not a day of the calendar"))
+    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| format!("'{text}' is not a day of the calendar"))?;
+    check_year(date).map_err(|why| format!("'{text}' {why}"))
+}
+
+/// Years 1 to 9999 only: the service's dates are `YYYY-MM-DD`, and a day outside those years
+/// has no such form (chrono writes year 0 as `0000` and year -1 as `-0001`).
+fn check_year(date: NaiveDate) -> Result<NaiveDate, String> {
+    match date.year() {
+        1..=9999 => Ok(date),
+        _ => Err("is outside the years 1 to 9999, the dates YYYY-MM-DD can write".into()),
+    }
 }
 
 impl DaySpec {
@@ -88,6 +98,12 @@ impl DayRange {
             (None, Some(days)) => end - Days::new(u64::from(days) - 1),
             (None, None) => return Err("give the first day with --start DAY, or --last N".into()),
         };
+        // Computed days (`--last` before an early end) are checked as given ones are.
+        let start = check_year(start).map_err(|why| {
+            format!(
+                "the first day, {start}, {why}: ask for fewer days with --last, or a later --end"
+            )
+        })?;
         if start > end {
             return Err(format!(
                 "the start {start} is after the end {end}: give --start on or before --end"
@@ -175,6 +191,18 @@ mod tests {
         ] {
             assert!(parse_date(bad).is_err(), "{bad:?} accepted");
         }
+    }
+
+    #[test]
+    fn only_years_1_to_9999() {
+        assert_eq!(
+            parse_date("0000-01-02").unwrap_err(),
+            "'0000-01-02' is outside the years 1 to 9999, the dates YYYY-MM-DD can write"
+        );
+        assert!(parse_date("0001-01-01").is_ok() && parse_date("9999-12-31").is_ok());
+        let end = Some(DaySpec::Date(d("0001-01-02")));
+        let err = DayRange::resolve(None, end, Some(5), d("2024-01-01")).unwrap_err();
+        assert_eq!(err, "the first day, 0000-12-29, is outside the years 1 to 9999, the dates YYYY-MM-DD can write: ask for fewer days with --last, or a later --end");
     }
 
     #[test]

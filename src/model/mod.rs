@@ -55,6 +55,13 @@ impl SocialMetric {
         SocialMetric::Quote,
     ];
 
+    /// The names `--include` takes.
+    pub fn names() -> Vec<String> {
+        SocialMetric::ALL
+            .map(|item| item.name().to_owned())
+            .to_vec()
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             SocialMetric::Reply => "reply",
@@ -67,6 +74,9 @@ impl SocialMetric {
     /// The clap value parser of `--include` (one item of its comma list).
     pub fn parse(text: &str) -> Result<SocialMetric, String> {
         let wanted = text.trim();
+        if wanted.is_empty() {
+            return Err("an include is empty (a stray comma?): separate them with single commas, as in tweet,reply".into());
+        }
         SocialMetric::ALL
             .into_iter()
             .find(|item| item.name().eq_ignore_ascii_case(wanted))

@@ -1,12 +1,11 @@
 //! Replaces a file atomically (`--output FILE` and the config file), so that a failed or killed
 //! run leaves either the old file or the new one, never a truncated mix.
 
-use std::fs::{self, File};
+use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use tempfile::NamedTempFile;
-
+use super::{stream, temp};
 use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
@@ -19,43 +18,147 @@ pub enum Access {
     Private,
 }
 
-/// Writes `bytes` to `path` for `--output`; a failure is exit 9 naming the file.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    replace(path, bytes, Access::Ordinary).map_err(|e| {
-        Failure::new(
+/// Why a file was not written (read after "cannot write FILE: "), and what to do about it.
+#[derive(Debug)]
+pub struct NotWritten {
+    pub error: io::Error,
+    pub hint: Option<String>,
+}
+
+impl From<io::Error> for NotWritten {
+    fn from(error: io::Error) -> Self {
+        NotWritten { error, hint: None }
+    }
+}
+
+/// Writes `bytes` to `path` for `--output`; a failure is exit 9 naming the file, and a closed
+/// pipe (`-o /dev/stdout | head -1`) the quiet end it is for stdout.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    replace(path, bytes, Access::Ordinary).map_err(|refused| {
+        if refused.error.kind() == io::ErrorKind::BrokenPipe {
+            return anyhow::Error::new(refused.error);
+        }
+        let failure = Failure::new(
             Exit::Output,
-            format!("cannot write {}: {e}", path.display()),
-        )
+            format!("cannot write {}: {}", path.display(), refused.error),
+        );
+        match refused.hint {
+            Some(hint) => failure.with_hint(hint).into(),
+            None => failure.into(),
+        }
     })
 }
 
 /// Replaces `path` with `bytes`: a temp file in the same folder (a rename across file systems
 /// would not be atomic), flushed to disk, then renamed over the target, so a failed or killed
 /// run leaves the old file or the new one, never a truncated mix. The one writer of both
-/// output files and the config file.
-pub fn replace(path: &Path, bytes: &[u8], access: Access) -> io::Result<()> {
-    if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        // A device, a FIFO, `>(gzip > x.gz)`: nothing to replace, only a stream to write to.
-        return write_through(path, bytes);
+/// output files and the config file. A stream (this run's own stdout, a FIFO, a device) is
+/// written to instead: there is nothing to replace.
+pub fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritten> {
+    if let Some(fd) = stream::own_descriptor(path) {
+        refuse_stream(access, "one of this run's own streams")?;
+        return Ok(stream::write_to_own(fd, path, bytes)?);
     }
     // A symlinked file is replaced where the link points, so the link stays a link (a config
     // file kept in a dotfiles repository stays there).
-    let target = follow_links(path);
+    let target = final_target(path)?;
     let path = target.as_path();
-    let folder = folder_of(path);
     let existing = fs::metadata(path).ok();
-    let mut temp = create_temp(folder, path, access).map_err(without_temp_name)?;
+    if let Some(metadata) = &existing {
+        if !metadata.is_file() {
+            refuse_stream(access, stream::kind_of(metadata))?;
+            return Ok(write_through(path, bytes)?);
+        }
+        refuse_read_only(metadata)?;
+    }
+    temp::remove_leftovers(path);
+    let mut temp = temp::create(path, access).map_err(|e| no_temp_file(path, e))?;
     // Ctrl-C or SIGTERM from here until the rename removes the temp file before exiting.
     let _tracked = crate::output::interrupt::track(temp.path());
-    temp.write_all(bytes)?;
+    // Through the plain file: its errors do not name the temp file, which the user never saw.
+    let file = temp.as_file_mut();
+    file.write_all(bytes)?;
     if let (Access::Ordinary, Some(metadata)) = (access, existing) {
-        temp.as_file().set_permissions(metadata.permissions())?;
+        file.set_permissions(metadata.permissions())?;
     }
-    temp.as_file().sync_all()?;
+    file.sync_all()?;
     temp.persist(path).map_err(|e| without_temp_name(e.error))?;
     // The rename itself is durable only once the folder is synced; not every system allows it.
-    let _ = File::open(folder).and_then(|dir| dir.sync_all());
+    let _ = File::open(temp::folder_of(path)).and_then(|dir| dir.sync_all());
     Ok(())
+}
+
+/// The file a chain of symlinks ends at (the path itself when it is no link); a loop, or a
+/// chain longer than the kernel follows, is an error rather than a link replaced by a file.
+pub(super) fn final_target(path: &Path) -> io::Result<PathBuf> {
+    let hops = stream::hops(path);
+    let last = hops.last().expect("the path itself is the first hop");
+    if hops.len() > stream::MAX_HOPS && fs::read_link(last).is_ok() {
+        return Err(io::Error::other(
+            "too many levels of symbolic links (a loop?)",
+        ));
+    }
+    // The path as given when it is no link, so that messages name it as the user wrote it.
+    Ok(match hops.len() {
+        1 => path.to_path_buf(),
+        _ => last.clone(),
+    })
+}
+
+/// The config file is replaced, never written through: streamed out, it would print the key.
+fn refuse_stream(access: Access, kind: &str) -> Result<(), NotWritten> {
+    match access {
+        Access::Ordinary => Ok(()),
+        Access::Private => Err(NotWritten {
+            error: io::Error::other(format!("it is {kind}, not a regular file")),
+            hint: Some("point --config or CHAIN_METRICS_CONFIG at a regular file".into()),
+        }),
+    }
+}
+
+/// A read-only file is one its owner chose to protect: replacing it by rename would be allowed
+/// by the folder, but not by what the user meant.
+fn refuse_read_only(metadata: &Metadata) -> Result<(), NotWritten> {
+    if !metadata.permissions().readonly() {
+        return Ok(());
+    }
+    #[cfg(unix)]
+    let why = format!(
+        "it is read-only (mode {:04o})",
+        std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o777
+    );
+    #[cfg(not(unix))]
+    let why = "it is read-only".to_owned();
+    Err(NotWritten {
+        error: io::Error::new(io::ErrorKind::PermissionDenied, why),
+        hint: Some("make it writable (chmod u+w) or write to another file".into()),
+    })
+}
+
+/// The temp file beside the target could not be made (a read-only folder, a full disk): say
+/// that one is needed, since the user only asked for the target.
+fn no_temp_file(target: &Path, e: io::Error) -> NotWritten {
+    use io::ErrorKind::{PermissionDenied, ReadOnlyFilesystem};
+    if !matches!(e.kind(), PermissionDenied | ReadOnlyFilesystem) {
+        // A missing folder, a full disk: the plain reason says it all.
+        return without_temp_name(e).into();
+    }
+    let folder = match temp::folder_of(target) {
+        f if f == Path::new(".") => "the current folder".to_owned(),
+        f => f.display().to_string(),
+    };
+    NotWritten {
+        error: io::Error::new(
+            e.kind(),
+            format!(
+                "{folder} refused a temporary file ({}), and one is needed beside the file: the new content goes there first, then is renamed over it",
+                without_temp_name(e)
+            ),
+        ),
+        hint: Some(format!(
+            "make {folder} writable, or write to a file in another folder"
+        )),
+    }
 }
 
 /// tempfile appends ` at path "<temp name>"`: the user knows only the target's name.
@@ -67,49 +170,8 @@ fn without_temp_name(e: io::Error) -> io::Error {
     }
 }
 
-/// The file a chain of symlinks ends at (the path itself when it is no link).
-fn follow_links(path: &Path) -> PathBuf {
-    let mut current = path.to_path_buf();
-    // As many hops as the kernel follows before it gives up (ELOOP).
-    for _ in 0..40 {
-        let Ok(next) = fs::read_link(&current) else {
-            break;
-        };
-        current = match current.parent() {
-            Some(folder) if next.is_relative() => folder.join(next),
-            _ => next,
-        };
-    }
-    current
-}
-
 fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut stream = fs::OpenOptions::new().write(true).open(path)?;
     stream.write_all(bytes)?;
     stream.flush()
-}
-
-/// Creates the temp file beside `target`: the one place a temp file comes into being, so that
-/// interrupt handling can register it for removal. Dropping it removes it.
-fn create_temp(folder: &Path, target: &Path, access: Access) -> io::Result<NamedTempFile> {
-    let name = target
-        .file_name()
-        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    // tempfile's own default is 0600; an export is an ordinary file, so the umask decides.
-    #[cfg(unix)]
-    if access == Access::Ordinary {
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    }
-    builder.tempfile_in(folder)
-}
-
-/// The folder a path is in; a bare file name is in the current folder.
-fn folder_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    }
 }

@@ -2,7 +2,7 @@
 //! that an interrupted run never leaves a partial output behind (the old file stays intact).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::error::Exit;
@@ -41,19 +41,58 @@ impl Drop for EchoOff {
 /// adds). Both exit 130: the `ctrlc` crate does not say which signal came, and to a script an
 /// interruption is an interruption.
 pub fn install() -> Result<(), ctrlc::Error> {
-    ctrlc::set_handler(|| {
-        INTERRUPTED.store(true, Ordering::SeqCst);
-        remove_tracked();
-        if ECHO_OFF.load(Ordering::SeqCst) {
-            // rpassword turns echo back on when its prompt returns, which `exit` skips.
-            let _ = std::process::Command::new("sh")
-                .args(["-c", "stty echo < /dev/tty"])
-                .status();
+    ctrlc::set_handler(|| stop())
+}
+
+/// Stops the run as interrupted: temporary files deleted, a running key command ended, the
+/// terminal's echo restored, exit 130. The signal handler calls it, and so does whatever learns
+/// of a Ctrl-C first: a password prompt reads the key itself (the signal comes after), a key
+/// command holding the terminal gets it instead of the run.
+pub fn stop() -> ! {
+    if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        // Another thread is stopping the run already, and exits the process.
+        loop {
+            std::thread::park();
         }
-        // `exit` runs no destructors: the tracked files are gone already and nothing else
-        // holds state worth saving; the in-flight requests simply stop.
-        std::process::exit(Exit::Interrupted as i32);
-    })
+    }
+    remove_tracked();
+    end_tracked_group();
+    if ECHO_OFF.load(Ordering::SeqCst) {
+        // rpassword turns echo back on when its prompt returns, which `exit` skips.
+        let _ = std::process::Command::new("sh")
+            .args(["-c", "stty echo < /dev/tty"])
+            .status();
+    }
+    // `exit` runs no destructors: the tracked files are gone already and nothing else
+    // holds state worth saving; the in-flight requests simply stop.
+    std::process::exit(Exit::Interrupted as i32);
+}
+
+/// The process group of the key command running now (its leader's id), 0 when none.
+static GROUP: AtomicU32 = AtomicU32::new(0);
+
+/// While the guard lives, an interruption ends the process group led by `leader` too: the key
+/// command has the terminal, so a signal to the run does not reach it otherwise.
+pub fn track_group(leader: u32) -> TrackedGroup {
+    GROUP.store(leader, Ordering::SeqCst);
+    TrackedGroup
+}
+
+#[must_use = "the group is untracked when the guard is dropped"]
+pub struct TrackedGroup;
+
+impl Drop for TrackedGroup {
+    fn drop(&mut self) {
+        GROUP.store(0, Ordering::SeqCst);
+    }
+}
+
+fn end_tracked_group() {
+    #[cfg(unix)]
+    if let Ok(leader @ 1..) = i32::try_from(GROUP.load(Ordering::SeqCst)) {
+        use nix::sys::signal::{killpg, Signal};
+        let _ = killpg(nix::unistd::Pid::from_raw(leader), Signal::SIGKILL);
+    }
 }
 
 /// Keeps `path` on the list of files to delete if the run is interrupted, until dropped.

@@ -9,6 +9,7 @@ use std::path::Path;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::stream;
 use crate::error::{Exit, Failure};
 use crate::model::chain::Chain;
 use crate::model::dates::parse_date;
@@ -36,10 +37,8 @@ pub fn merge_into(
     by: Period,
     warn: &dyn Fn(&str),
 ) -> Result<Dataset, Failure> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(fresh),
-        Err(e) => return Err(failure(path, format!("cannot read it to merge: {e}"))),
+    let Some(text) = read_old(path)? else {
+        return Ok(fresh);
     };
     let old = read_rows(&text, format, &fresh).map_err(|problem| refusal(path, &fresh, problem))?;
     let (merged, kept) = upsert(old, fresh, chain_order, by);
@@ -52,6 +51,30 @@ pub fn merge_into(
         ));
     }
     Ok(merged)
+}
+
+/// The old file's text, `None` when there is none yet. Anything but a regular file is refused
+/// before it is opened: reading a FIFO, or this run's own stdout, would wait forever.
+fn read_old(path: &Path) -> Result<Option<String>, Failure> {
+    let not_a_file = |kind: &str| {
+        failure(
+            path,
+            format!("is {kind}, not a regular file: --merge reads the old rows back and replaces the file"),
+        )
+        .with_hint("merge into a regular file, or leave out --merge to write to it as a stream")
+    };
+    if stream::own_descriptor(path).is_some() {
+        return Err(not_a_file("one of this run's own streams"));
+    }
+    match std::fs::metadata(path) {
+        Ok(metadata) if !metadata.is_file() => return Err(not_a_file(stream::kind_of(&metadata))),
+        _ => {}
+    }
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
+    }
 }
 
 /// Why the file cannot take the fresh rows, as the user sees it.
@@ -77,6 +100,8 @@ fn failure(path: &Path, message: String) -> Failure {
 }
 
 fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, MergeError> {
+    // A spreadsheet's UTF-8 byte order mark is no part of the first column's name.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
@@ -87,18 +112,24 @@ fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, Mer
             let objects: Vec<Object> = serde_json::from_str(text).map_err(|e| {
                 MergeError::Unreadable(format!("not a JSON array of row objects ({e})"))
             })?;
-            read_objects(objects.into_iter().map(Ok), data)
+            let rows = objects.into_iter().enumerate();
+            read_objects(
+                rows.map(|(i, object)| (format!("row {}", i + 1), Ok(object))),
+                data,
+            )
         }
         Format::Ndjson => {
+            // Numbered as an editor shows them: blank lines count, CRLF ends one line.
             let lines = text
                 .lines()
                 .enumerate()
                 .filter(|(_, l)| !l.trim().is_empty());
             read_objects(
                 lines.map(|(i, line)| {
-                    serde_json::from_str(line).map_err(|e| {
+                    let object = serde_json::from_str(line).map_err(|e| {
                         MergeError::Unreadable(format!("line {}: not a row object ({e})", i + 1))
-                    })
+                    });
+                    (format!("line {}", i + 1), object)
                 }),
                 data,
             )
@@ -129,7 +160,7 @@ fn read_delimited(
             len,
         } => MergeError::Unreadable(format!(
             "line {}: {len} cells where the header has {expected_len}",
-            pos.as_ref().map_or(0, |p| p.line())
+            line_at(text, pos.as_ref())
         )),
         _ => MergeError::Unreadable(e.to_string()),
     };
@@ -142,7 +173,7 @@ fn read_delimited(
     records
         .map(|record| {
             let record = record.map_err(bad)?;
-            let line = record.position().map_or(0, |p| p.line());
+            let line = line_at(text, record.position());
             let cells: Vec<Option<&str>> = record
                 .iter()
                 .map(|c| Some(c).filter(|c| !c.is_empty()))
@@ -153,34 +184,44 @@ fn read_delimited(
         .collect()
 }
 
+/// The line a record starts on, counted from its byte offset: the csv reader's own count is
+/// off with CRLF line ends, where a record's offset can point at the line end before it.
+fn line_at(text: &str, position: Option<&csv::Position>) -> usize {
+    let bytes = text.as_bytes();
+    let mut start = position.map_or(0, |p| p.byte() as usize).min(bytes.len());
+    while bytes.get(start).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
+        start += 1;
+    }
+    bytes[..start].iter().filter(|b| **b == b'\n').count() + 1
+}
+
+/// Rows from row objects, each labelled with where it is (`row 3`, `line 5`). The members
+/// may come in any order (`jq -S` sorts them), but they must be exactly the columns.
 fn read_objects(
-    objects: impl Iterator<Item = Result<Object, MergeError>>,
+    objects: impl Iterator<Item = (String, Result<Object, MergeError>)>,
     data: &Dataset,
 ) -> Result<Vec<Row>, MergeError> {
     let header = data.header();
     objects
-        .enumerate()
-        .map(|(index, object)| {
+        .map(|(place, object)| {
             let object = object?;
-            if !object
-                .0
+            let by_column: Option<Vec<&RawValue>> = header
                 .iter()
-                .map(|(k, _)| k.as_str())
-                .eq(header.iter().copied())
-            {
+                .map(|name| object.0.iter().find(|(k, _)| k == name).map(|(_, v)| &**v))
+                .collect();
+            let Some(raws) = by_column.filter(|_| object.0.len() == header.len()) else {
                 let keys: Vec<&str> = object.0.iter().map(|(k, _)| k.as_str()).collect();
                 return Err(MergeError::ColumnsDiffer(keys.join(",")));
-            }
-            let cells = object
-                .0
-                .iter()
-                .map(|(_, raw)| json_cell(raw))
+            };
+            let cells = raws
+                .into_iter()
+                .map(json_cell)
                 .collect::<Result<Vec<_>, _>>()
                 .and_then(|cells| {
                     let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
                     to_row(&cells, data)
                 });
-            cells.map_err(|why| MergeError::Unreadable(format!("row {}: {why}", index + 1)))
+            cells.map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))
         })
         .collect()
 }
@@ -227,7 +268,7 @@ fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
     })
 }
 
-/// A JSON object with its members in the order written: the order is part of the columns.
+/// A JSON object with its members in the order written, for naming them as the file has them.
 struct Object(Vec<(String, Box<RawValue>)>);
 
 impl<'de> Deserialize<'de> for Object {

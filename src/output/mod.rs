@@ -4,8 +4,11 @@
 pub mod atomic;
 pub mod diag;
 pub mod interrupt;
+pub(crate) mod lock;
 pub mod merge;
 pub mod progress;
+mod stream;
+mod temp;
 pub mod terminal;
 mod upsert;
 
@@ -17,6 +20,7 @@ use crate::client::plan::Plan;
 use crate::error::{Exit, Failure};
 use crate::model::period::{self, Period};
 use crate::model::{Dataset, Endpoint};
+use crate::output::lock::LockWait;
 use crate::render::wide::{self, Naming};
 use crate::render::{self, Format, RenderOptions};
 
@@ -37,10 +41,10 @@ impl Output {
     pub fn resolve(args: &QueryArgs, plan: &Plan) -> Result<Output, Failure> {
         // `-o -` is stdout, as with curl and xh.
         let file = args.output.clone().filter(|f| f.as_os_str() != "-");
-        let format = match (&args.format, &file) {
-            (Some(format), _) => *format,
-            (None, Some(file)) => Format::from_extension(file).unwrap_or(Format::Csv),
-            (None, None) => format_or_default(None),
+        let (format, by_default) = match (&args.format, &file) {
+            (Some(format), _) => (*format, false),
+            (None, Some(file)) => (Format::from_extension(file).unwrap_or(Format::Csv), false),
+            (None, None) => (format_or_default(None), true),
         };
         if args.merge && file.is_none() {
             return Err(
@@ -48,7 +52,7 @@ impl Output {
                     .with_hint("give --output FILE"),
             );
         }
-        check_flags_fit(args, format)?;
+        check_flags_fit(args, format, by_default)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
             _ => Naming::ChainAndMetric,
@@ -77,12 +81,14 @@ impl Output {
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
-    /// `warn` gets the warnings of the merge.
+    /// A merge holds the file's lock from reading the old rows to the rename, waiting for
+    /// another run's as `wait` allows; `warn` gets the warnings of the merge.
     pub fn write(
         &self,
         data: Dataset,
         plan: &Plan,
         color: bool,
+        wait: LockWait,
         warn: &dyn Fn(&str),
     ) -> anyhow::Result<()> {
         let data = self.shape(data, plan)?;
@@ -95,21 +101,34 @@ impl Output {
         let Some(file) = &self.file else {
             style.color = color;
             style.width = terminal::stdout_width().unwrap_or(0);
+            check_width(&data, self.format, style.width)?;
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
-        let data = match self.merge {
-            true => merge::merge_into(file, self.format, data, &plan.chains, self.by, warn)?,
-            false => data,
+        let (data, _lock) = match self.merge {
+            true => {
+                let lock = lock::lock_beside(file, wait).map_err(|e| {
+                    let what = file.display().to_string();
+                    e.failure(
+                        Exit::Output,
+                        &what,
+                        "not merged; the file is left as it was",
+                    )
+                })?;
+                let merged =
+                    merge::merge_into(file, self.format, data, &plan.chains, self.by, warn)?;
+                (merged, Some(lock))
+            }
+            false => (data, None),
         };
         let mut bytes = Vec::new();
         render::render(&data, self.format, style, &mut bytes).expect("writing to memory works");
-        Ok(atomic::write_atomically(file, &bytes)?)
+        atomic::write_atomically(file, &bytes)
     }
 
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
     pub fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) => Ok(atomic::write_atomically(file, body)?),
+            Some(file) => atomic::write_atomically(file, body),
             None => write_stdout(|out| out.write_all(body)),
         }
     }
@@ -132,6 +151,21 @@ impl Output {
     }
 }
 
+/// A terminal `width` columns wide (0: not a terminal) must fit the output: a chart drawn
+/// wider would wrap into a mess.
+fn check_width(data: &Dataset, format: Format, width: usize) -> Result<(), Failure> {
+    let needed = render::needed_width(data, format);
+    if width == 0 || width >= needed {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "the terminal is {width} columns wide, and this chart needs {needed}"
+    ))
+    .with_hint(format!(
+        "widen the terminal to {needed} columns, or pick another format, e.g. --format table"
+    )))
+}
+
 /// The format asked, else table on a terminal and csv otherwise.
 pub fn format_or_default(asked: Option<Format>) -> Format {
     asked.unwrap_or(if terminal::stdout_is_terminal() {
@@ -152,18 +186,32 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> any
         })
 }
 
-/// `--summary`, `--no-header` and `--merge` each work with some formats only.
-fn check_flags_fit(args: &QueryArgs, format: Format) -> Result<(), Failure> {
+/// `--summary`, `--no-header` and `--merge` each work with some formats only. A format the
+/// user did not choose (`by_default`: stdout decided) is named as the default it is.
+fn check_flags_fit(args: &QueryArgs, format: Format, by_default: bool) -> Result<(), Failure> {
     use Format::{Csv, Json, Markdown, Ndjson, Table, Tsv};
     let only = |flag: &str, allowed: &[Format], what: &str| {
         if allowed.contains(&format) {
             return Ok(());
         }
+        let (name, wanted) = (format.name(), allowed[0].name());
+        if !by_default {
+            return Err(Failure::usage(format!(
+                "{flag} works with {what}, not with the {name} format"
+            ))
+            .with_hint(format!("add --format {wanted}")));
+        }
+        let stdout = match format {
+            Table => "is a terminal",
+            _ => "is not a terminal (a pipe or a file)",
+        };
         Err(Failure::usage(format!(
-            "{flag} works with {what}, not with the {} format",
-            format.name()
+            "{flag} works with {what}, and the format is {name}: the default when stdout {stdout}"
         ))
-        .with_hint(format!("add --format {}", allowed[0].name())))
+        .with_hint(format!(
+            "pick {wanted} with --format {wanted} (or {})",
+            allowed[1].name()
+        )))
     };
     if args.summary {
         only("--summary", &[Table, Markdown], "table and markdown")?;

@@ -8,12 +8,15 @@ use chrono::NaiveDate;
 
 use crate::model::{Dataset, Number};
 
+mod label;
+
 /// Rows of the plot area; a label every `LABEL_EVERY` rows gives five value labels.
 const HEIGHT: usize = 13;
 const LABEL_EVERY: usize = 3;
 const DEFAULT_WIDTH: usize = 80;
-const MIN_WIDTH: usize = 40;
 const DATE_WIDTH: usize = 10;
+/// The narrowest plot: room for one date label under it.
+const MIN_PLOT_WIDTH: usize = DATE_WIDTH + 2;
 /// One mark per series, so that series stay apart without colour (and none is `+` or `|`,
 /// which the axes use).
 const MARKS: [char; 16] = [
@@ -32,15 +35,15 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     let Some((lo, hi)) = bounds(&series) else {
         return writeln!(out, "(no data to chart)");
     };
-    let width = if style.width == 0 {
-        DEFAULT_WIDTH
-    } else {
-        style.width
-    }
-    .max(MIN_WIDTH);
+    // As wide as the terminal, however narrow: the caller refuses one narrower than
+    // `needed_width` (the chart would wrap into a mess).
+    let width = match style.width {
+        0 => DEFAULT_WIDTH,
+        width => width,
+    };
     let labels = value_labels(lo, hi);
     let label_width = labels.iter().map(String::len).max().unwrap_or(0);
-    let plot_width = width.saturating_sub(label_width + 2).max(DATE_WIDTH + 2);
+    let plot_width = width.saturating_sub(label_width + 2).max(MIN_PLOT_WIDTH);
     let plot = Plot::new(plot_width, days.len(), lo, hi);
     let grid = plot.draw(&series);
     for (r, line) in grid.iter().enumerate() {
@@ -54,6 +57,21 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
     legend(data, style, label_width, width, out)
+}
+
+/// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,
+/// and the longest legend entry.
+pub fn needed_width(data: &Dataset) -> usize {
+    let Some((lo, hi)) = bounds(&series_by_day(data, &days(data))) else {
+        return 0;
+    };
+    let label_width = value_labels(lo, hi)
+        .iter()
+        .map(String::len)
+        .max()
+        .unwrap_or(0);
+    let legend = data.columns.iter().map(|name| name.chars().count() + 2);
+    label_width + 2 + legend.chain([MIN_PLOT_WIDTH]).max().unwrap_or(0)
 }
 
 /// Every day from the first row's date to the last row's, rows or not.
@@ -148,8 +166,8 @@ fn bounds(series: &[Vec<Option<f64>>]) -> Option<(f64, f64)> {
 /// A value-axis label with just enough decimals to tell the labels apart.
 fn axis_label(value: f64, range: f64) -> String {
     let step = range / (HEIGHT - 1) as f64 * LABEL_EVERY as f64;
-    let decimals = (-step.log10().floor()).clamp(0.0, 6.0) as usize;
-    let text = format!("{value:.decimals$}");
+    let decimals = (-step.log10().floor()).clamp(0.0, 30.0) as usize;
+    let text = label::plain_text(value, decimals);
     let text = if text.trim_start_matches(['-', '0', '.']).is_empty() {
         text.trim_start_matches('-').to_owned()
     } else {

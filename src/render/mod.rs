@@ -92,6 +92,15 @@ pub fn render(
     }
 }
 
+/// The fewest terminal columns `data` fits in, in `format`: a chart cannot wrap (0 for the
+/// others, which can).
+pub fn needed_width(data: &Dataset, format: Format) -> usize {
+    match format {
+        Format::Chart => chart::needed_width(data),
+        _ => 0,
+    }
+}
+
 /// The cells of a row as text, gaps empty, in header order.
 fn cells(data: &Dataset, row: &Row) -> Vec<String> {
     line(
@@ -129,8 +138,8 @@ fn for_each_display_row(
         ))?;
     }
     if style.summary {
-        for (label, values) in summary::rows(data) {
-            each(&line(data, label.to_owned(), "", &values, group_digits))?;
+        for (label, chain, values) in summary::rows(data) {
+            each(&line(data, label.to_owned(), chain, &values, group_digits))?;
         }
     }
     Ok(())

@@ -5,22 +5,52 @@ use std::str::FromStr;
 
 use bigdecimal::BigDecimal;
 
-use crate::model::{Dataset, Number};
+use crate::model::chain::Chain;
+use crate::model::{Dataset, Number, Row};
 
 /// Digits the mean keeps beyond the most precise value of its column.
 const MEAN_EXTRA_DIGITS: i64 = 2;
 
-/// One row per statistic, a value per column; a column with no value at all gets gaps.
-pub fn rows(data: &Dataset) -> Vec<(&'static str, Vec<Option<Number>>)> {
-    let stats: Vec<Option<Stats>> = (0..data.columns.len())
-        .map(|i| Stats::of(data.rows.iter().filter_map(|row| row.values[i].as_ref())))
+/// One summary row: the statistic's name, the chain cell, a value per column.
+pub type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
+
+/// One row per statistic, a value per column; a column with no value at all gets gaps. With a
+/// chain column, one block of rows per chain, in the order the chains first show: a total over
+/// several chains would add up different things.
+pub fn rows(data: &Dataset) -> Vec<SummaryRow> {
+    if !data.chain_column {
+        return block(data.columns.len(), "", data.rows.iter());
+    }
+    let mut chains: Vec<Option<Chain>> = Vec::new();
+    for row in &data.rows {
+        if !chains.contains(&row.chain) {
+            chains.push(row.chain);
+        }
+    }
+    chains
+        .into_iter()
+        .flat_map(|chain| {
+            let rows = data.rows.iter().filter(move |row| row.chain == chain);
+            block(data.columns.len(), chain.map_or("", Chain::name), rows)
+        })
+        .collect()
+}
+
+/// Total, mean, min and max of `rows`, each labelled with `chain`.
+fn block<'a>(
+    columns: usize,
+    chain: &'static str,
+    rows: impl Iterator<Item = &'a Row> + Clone,
+) -> Vec<SummaryRow> {
+    let stats: Vec<Option<Stats>> = (0..columns)
+        .map(|i| Stats::of(rows.clone().filter_map(|row| row.values[i].as_ref())))
         .collect();
     let pick = |f: fn(&Stats) -> Number| stats.iter().map(|s| s.as_ref().map(f)).collect();
     vec![
-        ("total", pick(|s| s.total.clone())),
-        ("mean", pick(|s| s.mean.clone())),
-        ("min", pick(|s| s.min.clone())),
-        ("max", pick(|s| s.max.clone())),
+        ("total", chain, pick(|s| s.total.clone())),
+        ("mean", chain, pick(|s| s.mean.clone())),
+        ("min", chain, pick(|s| s.min.clone())),
+        ("max", chain, pick(|s| s.max.clone())),
     ]
 }
 
@@ -70,7 +100,6 @@ fn plain(value: &BigDecimal) -> Number {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Row;
 
     #[test]
     fn exact_total_mean_min_max_skip_gaps() {
@@ -91,7 +120,7 @@ mod tests {
                 .map(|x| x.as_ref().map(|n| n.as_str().to_owned()))
                 .collect::<Vec<_>>()
         };
-        let got: Vec<_> = rows(&data).iter().map(|(l, v)| (*l, text(v))).collect();
+        let got: Vec<_> = rows(&data).iter().map(|(l, _, v)| (*l, text(v))).collect();
         assert_eq!(
             got,
             vec![
@@ -99,6 +128,42 @@ mod tests {
                 ("mean", vec![Some("16.767".to_owned()), None]),
                 ("min", vec![Some("0.1".to_owned()), None]),
                 ("max", vec![Some("5E+1".to_owned()), None]),
+            ]
+        );
+    }
+
+    #[test]
+    fn one_block_per_chain() {
+        let date = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap();
+        let row = |chain, value: &str| Row {
+            date,
+            chain: Some(chain),
+            values: vec![Number::from_json_token(value)],
+        };
+        let data = Dataset {
+            chain_column: true,
+            columns: vec!["fees".into()],
+            rows: vec![
+                row(Chain::Base, "1"),
+                row(Chain::Ethereum, "10"),
+                row(Chain::Base, "3"),
+            ],
+        };
+        let got: Vec<String> = rows(&data)
+            .iter()
+            .map(|(label, chain, v)| format!("{label} {chain} {}", v[0].as_ref().unwrap().as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "total BASE 4",
+                "mean BASE 2",
+                "min BASE 1",
+                "max BASE 3",
+                "total ETHEREUM 10",
+                "mean ETHEREUM 10",
+                "min ETHEREUM 10",
+                "max ETHEREUM 10",
             ]
         );
     }

@@ -80,15 +80,22 @@ impl Fault {
     }
 }
 
+/// The longest `Retry-After` the sandbox sends: a day, as for every wait.
+const MAX_SECONDS: u64 = 86_400;
+/// The largest `latency:MS` or `range-cap:DAYS`: a day of milliseconds.
+const MAX_ARG: u64 = 86_400_000;
+
 /// The `NAME[:ARG]` part of a fault; the error says why it is wrong.
 fn parse_kind(spec: &str) -> Result<FaultKind, String> {
     let (name, arg) = match spec.split_once(':') {
         Some((name, arg)) => (name, Some(arg)),
         None => (spec, None),
     };
+    // At most a day's worth, like every wait: more overflows the clock.
     let number = |what: &str| -> Result<u64, String> {
         arg.and_then(|a| a.parse::<u64>().ok())
-            .ok_or_else(|| format!("{name} needs {what}"))
+            .filter(|n| *n <= MAX_ARG)
+            .ok_or_else(|| format!("{name} needs {what}, at most {MAX_ARG}"))
     };
     Ok(match (name, arg) {
         ("latency", _) => FaultKind::Latency(Duration::from_millis(number("milliseconds")?)),
@@ -114,7 +121,13 @@ fn parse_kind(spec: &str) -> Result<FaultKind, String> {
 fn parse_retry_after(text: &str) -> Result<RetryAfter, String> {
     let seconds = |s: &str| {
         s.parse::<u64>()
-            .map_err(|_| format!("'{text}' is not a Retry-After: seconds or date+SECONDS"))
+            .ok()
+            .filter(|n| *n <= MAX_SECONDS)
+            .ok_or_else(|| {
+                format!(
+                    "'{text}' is not a Retry-After: seconds or date+SECONDS, at most {MAX_SECONDS}"
+                )
+            })
     };
     match text.strip_prefix("date+") {
         Some(s) => Ok(RetryAfter::DateIn(seconds(s)?)),

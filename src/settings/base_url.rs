@@ -2,9 +2,14 @@
 
 use reqwest::Url;
 
+/// What stands for a password in every URL the tool shows.
+pub const MASK: &str = "****";
+
 /// Checks a base URL: parses, is http(s), has a host, and is https unless loopback or allowed.
+/// The errors show the URL with its password masked.
 pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
-    let url = Url::parse(text.trim()).map_err(|e| format!("'{text}' is not a URL ({e})"))?;
+    let shown = hide_passwords(text);
+    let url = Url::parse(text.trim()).map_err(|e| format!("'{shown}' is not a URL ({e})"))?;
     match url.scheme() {
         "https" => {}
         "http" if allow_http || is_loopback(&url) => {}
@@ -14,17 +19,51 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
                 url.host_str().unwrap_or("")
             ))
         }
-        other => return Err(format!("'{text}' has scheme {other}: expected https (or http to loopback)")),
+        other => return Err(format!("'{shown}' has scheme {other}: expected https (or http to loopback)")),
     }
     if url.host_str().is_none() {
-        return Err(format!("'{text}' has no host"));
+        return Err(format!("'{shown}' has no host"));
     }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(format!(
-            "'{text}' has a query or fragment: endpoint paths are appended to the base URL, so give only scheme, host and path"
+            "'{shown}' has a query or fragment: endpoint paths are appended to the base URL, so give only scheme, host and path"
         ));
     }
     Ok(url)
+}
+
+/// `text` with the password of every URL in it (`https://user:pw@host/`) replaced by
+/// [`MASK`]: what the tool prints of a base URL, a redirect target or a failure, so that a
+/// password never shows (the user name does, to tell accounts apart).
+///
+/// Text, not a parsed URL: it also masks what does not parse (`https://u:pa/ss@h`), and more
+/// than a password is masked rather than less: everything from the first `:` after `://` to the
+/// last `@` before a space or quote (a `/`, `?`, `#` or `@` may be in a password typed raw).
+pub fn hide_passwords(text: &str) -> String {
+    let mut shown = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (before, after) = rest.split_at(at + 3);
+        shown.push_str(before);
+        let end = after
+            .find(|c: char| c.is_whitespace() || c == '\'' || c == '"')
+            .unwrap_or(after.len());
+        let url = &after[..end];
+        let password = url
+            .rfind('@')
+            .and_then(|user_end| Some((url[..user_end].find(':')?, user_end)));
+        match password {
+            Some((colon, user_end)) => {
+                shown.push_str(&url[..=colon]);
+                shown.push_str(MASK);
+                shown.push_str(&url[user_end..]);
+            }
+            None => shown.push_str(url),
+        }
+        rest = &after[end..];
+    }
+    shown.push_str(rest);
+    shown
 }
 
 /// Whether the URL's host is this machine: 127.0.0.0/8, ::1 or localhost.
@@ -49,6 +88,38 @@ mod tests {
             "{err}"
         );
         assert!(check_base_url("https://metrics.example/v2#top", false).is_err());
+    }
+
+    #[test]
+    fn passwords_are_masked_wherever_a_url_is_shown() {
+        assert_eq!(
+            hide_passwords("GET https://ann:s3cret@metrics.example/v2/fees: timed out"),
+            "GET https://ann:****@metrics.example/v2/fees: timed out"
+        );
+        assert_eq!(
+            hide_passwords("'http://u:p@w?d#x@h:8/' and http://v:q@h"),
+            "'http://u:****@h:8/' and http://v:****@h"
+        );
+        assert_eq!(
+            hide_passwords("https://ann@h/ https://h:443/"),
+            "https://ann@h/ https://h:443/"
+        );
+        assert_eq!(hide_passwords("no URL: a:b@c"), "no URL: a:b@c");
+        assert_eq!(
+            hide_passwords("'https://u:pa/ss@h/v2' is not a URL"),
+            "'https://u:****@h/v2' is not a URL"
+        );
+        let err = check_base_url("ftp://ann:s3cret@h/", false).unwrap_err();
+        assert_eq!(
+            err,
+            "'ftp://ann:****@h/' has scheme ftp: expected https (or http to loopback)"
+        );
+        let url = check_base_url("https://ann:s3cret@h/", false).unwrap();
+        assert_eq!(
+            url.password(),
+            Some("s3cret"),
+            "the URL used keeps its password"
+        );
     }
 
     #[test]

@@ -4,8 +4,10 @@
 use std::path::PathBuf;
 
 use super::environment::{Environment, ENV_XDG_CACHE_HOME};
+use super::limits;
 use super::precedence::{pick, Layer, Sources};
-use crate::error::{Failure, Result};
+use super::tuning::within;
+use crate::error::Result;
 
 /// Days before today (UTC) from which a day is settled, unless `cache_settle_days` says.
 pub const DEFAULT_SETTLE_DAYS: u32 = 7;
@@ -28,12 +30,13 @@ pub(super) fn resolve(
 ) -> Result<CacheSettings> {
     let enabled = sources.take("cache", pick(None, layers, |l| l.cache, false));
     let settle = pick(None, layers, |l| l.cache_settle_days, DEFAULT_SETTLE_DAYS);
-    if settle.value == 0 {
-        return Err(Failure::config(format!(
-            "cache_settle_days from {} must be at least 1 (today's values are not final)",
-            settle.source
-        )));
-    }
+    let bounds = limits::CACHE_SETTLE_DAYS;
+    within(
+        "cache_settle_days",
+        bounds,
+        settle.value.into(),
+        &settle.source,
+    )?;
     Ok(CacheSettings {
         enabled,
         settle_days: sources.take("cache_settle_days", settle),

@@ -1,14 +1,13 @@
 //! Edits of the config file that keep the user's comments and layout, with every value checked
 //! by the rules the resolver applies when it reads it back.
 
-use std::time::Duration;
-
 use clap::ValueEnum;
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use crate::error::{Exit, Failure, Result};
-use crate::settings::check_base_url;
+use crate::output::lock::{FileLock, LockWait};
 use crate::settings::config_file::{self, ConfigLocation, MethodChoice};
+use crate::settings::{check_base_url, config_comments, limits};
 
 /// The keys a config file may set, at its top level and in each profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -23,6 +22,8 @@ pub enum ConfigKey {
     ApiKeyCommandTimeout,
     #[value(name = "allow_http")]
     AllowHttp,
+    #[value(name = "ca_bundle")]
+    CaBundle,
     #[value(name = "timeout")]
     Timeout,
     #[value(name = "connect_timeout")]
@@ -49,6 +50,7 @@ impl ConfigKey {
             ConfigKey::ApiKeyCommand => "api_key_command",
             ConfigKey::ApiKeyCommandTimeout => "api_key_command_timeout",
             ConfigKey::AllowHttp => "allow_http",
+            ConfigKey::CaBundle => "ca_bundle",
             ConfigKey::Timeout => "timeout",
             ConfigKey::ConnectTimeout => "connect_timeout",
             ConfigKey::Retries => "retries",
@@ -69,6 +71,8 @@ impl ConfigKey {
             ConfigKey::ApiKey => Err("the key is not taken as an argument: it would be left in the shell history and in the process list".into()),
             ConfigKey::ApiKeyCommand if text.is_empty() => Err("expected a shell command".into()),
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
+            ConfigKey::CaBundle if text.is_empty() => Err("expected the path of a PEM file".into()),
+            ConfigKey::CaBundle => Ok(Value::from(text)),
             ConfigKey::AllowHttp | ConfigKey::Cache => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),
@@ -77,8 +81,10 @@ impl ConfigKey {
             ConfigKey::Timeout | ConfigKey::ConnectTimeout | ConfigKey::ApiKeyCommandTimeout => {
                 seconds(text)
             }
-            ConfigKey::Retries => whole(text, 0),
-            ConfigKey::Jobs | ConfigKey::ChunkDays | ConfigKey::CacheSettleDays => whole(text, 1),
+            ConfigKey::Retries => whole(text, limits::RETRIES),
+            ConfigKey::Jobs => whole(text, limits::JOBS),
+            ConfigKey::ChunkDays => whole(text, limits::CHUNK_DAYS),
+            ConfigKey::CacheSettleDays => whole(text, limits::CACHE_SETTLE_DAYS),
             ConfigKey::Method => MethodChoice::from_str(text, true)
                 .ok()
                 .and_then(|m| m.to_possible_value())
@@ -89,12 +95,8 @@ impl ConfigKey {
 }
 
 fn seconds(text: &str) -> Result<Value, String> {
-    let refused = || "expected a positive number of seconds".to_owned();
-    let value: f64 = text.parse().map_err(|_| refused())?;
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or_else(refused)?;
+    let value: f64 = text.parse().unwrap_or(f64::NAN);
+    limits::seconds(value).map_err(|why| why.expected().to_owned())?;
     // `30` stays an integer in the file, as a person would write it.
     Ok(match text.parse::<i64>() {
         Ok(whole) => Value::from(whole),
@@ -102,18 +104,19 @@ fn seconds(text: &str) -> Result<Value, String> {
     })
 }
 
-fn whole(text: &str, least: u32) -> Result<Value, String> {
-    text.parse::<u32>()
-        .ok()
-        .filter(|n| *n >= least)
+fn whole(text: &str, bounds: limits::Count) -> Result<Value, String> {
+    bounds
+        .parse(text)
         .map(|n| Value::from(i64::from(n)))
-        .ok_or_else(|| format!("expected a whole number, at least {least}"))
+        .ok_or_else(|| format!("expected a whole number {}", bounds.span()))
 }
 
 /// The config file as a format-preserving document, and where it lives.
 pub struct ConfigDocument {
     pub location: ConfigLocation,
     doc: DocumentMut,
+    /// Held by a document read for editing, until it is dropped after the save.
+    _lock: Option<FileLock>,
 }
 
 impl ConfigDocument {
@@ -138,7 +141,22 @@ impl ConfigDocument {
         let doc = text
             .parse::<DocumentMut>()
             .map_err(|e| invalid(e.to_string()))?;
-        Ok(ConfigDocument { location, doc })
+        Ok(ConfigDocument {
+            location,
+            doc,
+            _lock: None,
+        })
+    }
+
+    /// Reads the file for an edit under its lock, held until the document is dropped, so
+    /// that an edit by another run between this read and the save cannot be lost.
+    pub fn edit(location: ConfigLocation, wait: LockWait) -> Result<ConfigDocument> {
+        let lock = location.lock(wait)?;
+        let doc = ConfigDocument::load(location)?;
+        Ok(ConfigDocument {
+            _lock: Some(lock),
+            ..doc
+        })
     }
 
     /// The table a profile (or, without one, the top level) keeps its keys in, if present.
@@ -221,11 +239,13 @@ impl ConfigDocument {
     }
 
     /// Removes `key` from that table; false if it was not there.
+    /// The comment lines above it stay in the file.
     pub fn remove(&mut self, profile: Option<&str>, key: ConfigKey) -> bool {
         if self.get(profile, key).is_none() {
             return false;
         }
-        self.table_mut(profile).remove(key.name()).is_some()
+        config_comments::remove_keeping_comments(&mut self.doc, profile, key.name())
+            || self.table_mut(profile).remove(key.name()).is_some()
     }
 
     /// Writes the document back atomically, after checking it still reads as a valid config.
@@ -276,18 +296,22 @@ mod tests {
         );
         assert_eq!(
             bad(ConfigKey::Jobs, "0"),
-            "expected a whole number, at least 1"
+            "expected a whole number from 1 to 64"
         );
         assert_eq!(
             bad(ConfigKey::Retries, "1.5"),
-            "expected a whole number, at least 0"
+            "expected a whole number from 0 to 100"
+        );
+        assert_eq!(
+            bad(ConfigKey::Timeout, "1e19"),
+            "expected at most 86400 seconds (a day)"
         );
         assert_eq!(bad(ConfigKey::Method, "put"), "expected auto, post or get");
         assert_eq!(bad(ConfigKey::AllowHttp, "yes"), "expected true or false");
         assert_eq!(bad(ConfigKey::Cache, "on"), "expected true or false");
         assert_eq!(
             bad(ConfigKey::CacheSettleDays, "0"),
-            "expected a whole number, at least 1"
+            "expected a whole number from 1 to 36600"
         );
         assert!(
             bad(ConfigKey::BaseUrl, "http://metrics.example").starts_with("refusing plain http")

@@ -1,21 +1,31 @@
 //! The config file on disk: a private folder and file, atomic replacement, and a warning when
 //! others can read a file that may hold the API key.
 
-use std::fs::{self, DirBuilder};
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::fs::DirBuilder;
 use std::path::Path;
 
-use crate::error::{Failure, Result};
-use crate::output::atomic::{self, Access};
+use crate::error::{Exit, Failure, Result};
+use crate::output::atomic::{self, Access, NotWritten};
+use crate::output::lock::{self, FileLock, LockWait};
 use crate::settings::config_file::ConfigLocation;
 
-const FOLDER_MODE: u32 = 0o700;
+/// The file's permission bits; Windows has none to check (its folder is the user's own).
+#[cfg(unix)]
+fn mode_of(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::metadata(path).ok()?.permissions().mode() & 0o777)
+}
+
+#[cfg(not(unix))]
+fn mode_of(_path: &Path) -> Option<u32> {
+    None
+}
 
 impl ConfigLocation {
     /// A warning naming the `chmod` that fixes it, when group or others may read or write the
     /// file: reading exposes `api_key`, writing lets them choose `api_key_command`.
     pub fn permission_warning(&self) -> Option<String> {
-        let mode = fs::metadata(&self.path).ok()?.permissions().mode() & 0o777;
+        let mode = mode_of(&self.path)?;
         (mode & 0o077 != 0).then(|| {
             let path = shell_quote(&self.path);
             format!(
@@ -28,22 +38,44 @@ impl ConfigLocation {
     /// Replaces the file with `text` atomically and privately (0600), so a failed write
     /// leaves the old file intact. A missing folder is created 0700.
     pub fn write_private(&self, text: &str) -> Result<()> {
-        let failed = |e: std::io::Error| {
-            Failure::config(format!(
-                "cannot write config file {}: {e}",
-                self.path.display()
-            ))
-        };
-        if let Some(folder) = self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            if !folder.exists() {
-                DirBuilder::new()
-                    .recursive(true)
-                    .mode(FOLDER_MODE)
-                    .create(folder)
-                    .map_err(failed)?;
+        let failed = |e: NotWritten| {
+            let failure = Failure::config(format!(
+                "cannot write config file {}: {}",
+                self.path.display(),
+                e.error
+            ));
+            match e.hint {
+                Some(hint) => failure.with_hint(hint),
+                None => failure,
             }
-        }
+        };
+        self.make_folder().map_err(|e| failed(e.into()))?;
         atomic::replace(&self.path, text.as_bytes(), Access::Private).map_err(failed)
+    }
+
+    /// Takes the lock that config edits hold from reading the file to replacing it, so that
+    /// two edits at once (`config set` in parallel) keep both changes.
+    pub fn lock(&self, wait: LockWait) -> Result<FileLock> {
+        let what = format!("config file {}", self.path.display());
+        // The lock file goes beside the config file, so its folder must exist first.
+        self.make_folder()
+            .map_err(|e| Failure::config(format!("cannot create the folder of {what}: {e}")))?;
+        lock::lock_beside(&self.path, wait)
+            .map_err(|e| e.failure(Exit::Config, &what, "nothing was changed"))
+    }
+
+    /// Creates the file's folder, private (0700), when it is missing.
+    fn make_folder(&self) -> std::io::Result<()> {
+        match self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(folder) if !folder.exists() => {
+                let mut builder = DirBuilder::new();
+                builder.recursive(true);
+                #[cfg(unix)]
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                builder.create(folder)
+            }
+            _ => Ok(()),
+        }
     }
 }
 

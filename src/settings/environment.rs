@@ -10,6 +10,8 @@ pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
 pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
 /// Where the response cache's folder goes (the XDG base directory spec).
 pub const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
+/// Extra CA certificates (PEM).
+pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
 
 /// Every variable the tool reads; nothing else in the process environment matters to it.
 const HONOURED: &[&str] = &[
@@ -18,9 +20,27 @@ const HONOURED: &[&str] = &[
     ENV_PROFILE,
     ENV_CONFIG,
     ENV_XDG_CACHE_HOME,
+    ENV_CA_BUNDLE,
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "XDG_CONFIG_HOME",
     "NO_COLOR",
     "CLICOLOR",
     "CLICOLOR_FORCE",
+];
+
+/// The variables that choose a proxy, as curl reads them (see `proxy`).
+pub const PROXY_VARIABLES: [&str; 9] = [
+    "https_proxy",
+    "HTTPS_PROXY",
+    "http_proxy",
+    "HTTP_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
+    // Set under CGI, where HTTP_PROXY comes from a request header ("httpoxy"): then ignored.
+    "REQUEST_METHOD",
 ];
 
 /// A snapshot of the variables the tool honours; an empty value counts as unset.
@@ -30,12 +50,25 @@ pub struct Environment {
 }
 
 impl Environment {
-    pub fn from_process() -> Environment {
-        Environment::from_pairs(
-            HONOURED
-                .iter()
-                .filter_map(|&name| std::env::var(name).ok().map(|value| (name, value))),
-        )
+    /// The process's variables. One of ours that is not UTF-8 text is an error naming it: read
+    /// as unset, it would send the run to another service, profile or file without a word.
+    /// Others (NO_COLOR...) only matter by being set, so their bytes are taken as they come.
+    pub fn from_process() -> Result<Environment, String> {
+        let mut pairs = Vec::new();
+        for &name in HONOURED.iter().chain(&PROXY_VARIABLES) {
+            let Some(value) = std::env::var_os(name) else {
+                continue;
+            };
+            let value = match value.into_string() {
+                Ok(text) => text,
+                Err(_) if name.starts_with("CHAIN_METRICS_") => {
+                    return Err(format!("the environment variable {name} is not UTF-8 text"));
+                }
+                Err(bytes) => bytes.to_string_lossy().into_owned(),
+            };
+            pairs.push((name, value));
+        }
+        Ok(Environment::from_pairs(pairs))
     }
 
     /// An environment holding exactly these variables.

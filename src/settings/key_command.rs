@@ -1,27 +1,29 @@
 //! Runs `api_key_command` (a password manager, say) and takes its trimmed stdout as the key.
 
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::settings::command_group::{interrupted_by_user, CommandGroup};
 use crate::settings::secret::ApiKey;
 
 /// How long the command may take by default: long enough to unlock a password manager
 /// interactively; `api_key_command_timeout` changes it.
 pub const DEFAULT_LIMIT: Duration = Duration::from_secs(60);
 
-/// Runs `command` through the shell, for at most `limit`. The error never includes what the
-/// command printed.
+/// Runs `command` through the shell, for at most `limit`, in a process group of its own (see
+/// [`CommandGroup`]): when it overruns, it and everything it started are ended. The error never
+/// includes what the command printed.
 pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
-    let mut child = Command::new("sh")
+    let mut shell = Command::new("sh");
+    shell
         .arg("-c")
         .arg(command)
         .stdin(Stdio::inherit())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("could not start: {e}"))?;
-    let mut stdout = child.stdout.take().expect("stdout is piped");
+        .stderr(Stdio::inherit());
+    let mut group = CommandGroup::spawn(&mut shell).map_err(|e| format!("could not start: {e}"))?;
+    let mut stdout = group.child().stdout.take().expect("stdout is piped");
     // Read on a thread, and wait for it with the same deadline: a command that leaves a
     // background child holding stdout open must not hang the run.
     let (sender, reader) = std::sync::mpsc::channel();
@@ -30,23 +32,17 @@ pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
         let _ = sender.send(stdout.read_to_string(&mut text).map(|_| text));
     });
     let started = Instant::now();
-    let status = loop {
-        match child.try_wait().map_err(|e| format!("failed: {e}"))? {
-            Some(status) => break status,
-            None if started.elapsed() > limit => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("did not finish within {} s", limit.as_secs_f64()));
-            }
-            None => std::thread::sleep(Duration::from_millis(10)),
-        }
-    };
+    let status = wait(&mut group, started, limit)?;
+    if interrupted_by_user(status) {
+        crate::output::interrupt::stop();
+    }
     if !status.success() {
         return Err(format!("failed ({status})"));
     }
     let text = reader
         .recv_timeout(limit.saturating_sub(started.elapsed()))
         .map_err(|_| {
+            group.end();
             format!(
                 "did not close its output within {} s (a background process holding it?)",
                 limit.as_secs_f64()
@@ -54,6 +50,20 @@ pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
         })?
         .map_err(|_| "printed something that is not UTF-8 text".to_owned())?;
     ApiKey::new(&text).ok_or_else(|| "printed nothing".to_owned())
+}
+
+/// Waits for the command to end; past `limit`, ends its whole group.
+fn wait(group: &mut CommandGroup, started: Instant, limit: Duration) -> Result<ExitStatus, String> {
+    loop {
+        match group.try_wait().map_err(|e| format!("failed: {e}"))? {
+            Some(status) => return Ok(status),
+            None if started.elapsed() > limit => {
+                group.end();
+                return Err(format!("did not finish within {} s", limit.as_secs_f64()));
+            }
+            None => std::thread::sleep(Duration::from_millis(10)),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,13 +4,18 @@
 
 pub mod base_url;
 pub mod cache;
+mod command_group;
+mod config_comments;
 pub mod config_edit;
 pub mod config_file;
 pub mod config_store;
 mod environment;
 pub mod key_command;
+pub(crate) mod limits;
 mod precedence;
+pub mod proxy;
 pub mod secret;
+mod trust;
 mod tuning;
 
 use std::collections::BTreeMap;
@@ -19,15 +24,18 @@ use std::time::Duration;
 use reqwest::Url;
 
 pub use base_url::check_base_url;
-pub use environment::{Environment, ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use precedence::{Source, Sourced};
+pub use trust::TrustSources;
 pub use tuning::defaults;
 
 use crate::cli::GlobalArgs;
 use crate::error::{Failure, Result};
+use crate::output::lock::LockWait;
 use crate::output::terminal;
 use config_file::{ConfigLocation, FileSettings, MethodChoice};
 use precedence::{first_given, from_layers, named, Layer};
+use proxy::ProxyChoice;
 use secret::ApiKey;
 
 /// How the key is obtained: as text, or by running a command (only when needed).
@@ -57,6 +65,8 @@ pub struct Settings {
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
     pub allow_http: bool,
+    /// Where the certificates to trust come from, besides the platform's store.
+    pub trust: TrustSources,
     /// The whole of one request: connecting, sending, and reading the body.
     pub timeout: Duration,
     /// Connecting only.
@@ -69,6 +79,8 @@ pub struct Settings {
     pub chunk_days: Option<u32>,
     /// The response cache: on or off by config, the settle rule, the file.
     pub cache: cache::CacheSettings,
+    /// How long to wait for another run's lock on a file this run changes.
+    pub lock_timeout: Duration,
     /// Where each of the plain settings above came from, by config key, for `config show`.
     pub sources: BTreeMap<&'static str, Source>,
     /// Problems worth a warning that do not stop the run (a config file others can read).
@@ -82,6 +94,8 @@ pub struct Settings {
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
     /// whether it is a terminal.
     pub color: bool,
+    /// The proxy variables, as read once.
+    proxies: proxy::ProxyEnvironment,
 }
 
 impl Settings {
@@ -92,7 +106,10 @@ impl Settings {
         chunk_days: Option<u32>,
         file: FileUse,
     ) -> Result<Settings> {
-        Settings::resolve_in(&Environment::from_process(), global, chunk_days, file)
+        let env = Environment::from_process().map_err(|e| {
+            Failure::config(e).with_hint("set it to the text you meant, or unset it")
+        })?;
+        Settings::resolve_in(&env, global, chunk_days, file)
     }
 
     fn resolve_in(
@@ -101,7 +118,7 @@ impl Settings {
         chunk_days: Option<u32>,
         file_use: FileUse,
     ) -> Result<Settings> {
-        let config = ConfigLocation::find(global.config.as_deref(), env.get(ENV_CONFIG))?;
+        let config = ConfigLocation::find(global.config.as_deref(), env)?;
         let file = match file_use {
             FileUse::LocateOnly => FileSettings::default(),
             FileUse::Read | FileUse::ReadNewProfileOk => config.load()?,
@@ -130,6 +147,7 @@ impl Settings {
             base_url,
             key: key_setting(env, &layers),
             allow_http: tuning.allow_http,
+            trust: trust::sources(env, global, &layers, &config),
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
             retries: tuning.retries,
@@ -138,6 +156,10 @@ impl Settings {
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
             cache,
+            lock_timeout: global
+                .lock_timeout
+                .and_then(|secs| limits::seconds(secs).ok())
+                .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS)),
             sources: tuning.sources.0,
             warnings,
             config,
@@ -145,7 +167,16 @@ impl Settings {
             quiet: global.quiet,
             verbose: global.verbose,
             color: terminal::stdout_color(global.color, env),
+            proxies: proxy::ProxyEnvironment::from(env),
         })
+    }
+
+    /// How a run that changes a file waits for another run's lock on it.
+    pub fn lock_wait(&self) -> LockWait {
+        LockWait {
+            limit: self.lock_timeout,
+            quiet: self.quiet,
+        }
     }
 
     /// The service address, checked: a URL, http(s), and plain http only to loopback.
@@ -156,6 +187,11 @@ impl Settings {
         };
         check_base_url(&base.value, self.allow_http)
             .map_err(|e| Failure::config(format!("base URL from {}: {e}", base.source)))
+    }
+
+    /// The proxy for requests to `target` (exit 3 if its variable is not a usable proxy URL).
+    pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
+        self.proxies.proxy_for(target)
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be
@@ -287,6 +323,7 @@ mod tests {
         assert!(line("--connect-timeout").ends_with(&secs(s.connect_timeout)));
         assert!(line("--retries").ends_with(&format!("[default: {}]", s.retries)));
         assert!(line("--jobs").ends_with(&format!("[default: {}]", s.jobs)));
+        assert!(line("--lock-timeout").ends_with(&secs(s.lock_timeout)));
         assert_eq!(s.timeout, Duration::from_secs(30));
         assert_eq!((s.retries, s.jobs), (3, 8));
     }

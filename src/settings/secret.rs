@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+/// What stands for the key wherever it would have shown.
+const MASK: &str = "****";
+
 /// An API key. Only [`ApiKey::expose`] gives its text, for the one header that carries it.
 #[derive(Clone, PartialEq, Eq)]
 pub struct ApiKey(String);
@@ -40,7 +43,28 @@ impl ApiKey {
 
     /// Replaces every occurrence of the key in `text` (a service may echo it back).
     pub fn scrub(&self, text: &str) -> String {
-        text.replace(&self.0, "****")
+        text.replace(&self.0, MASK)
+    }
+
+    /// Replaces every occurrence of the key in a body (`--raw`), byte for byte otherwise;
+    /// says whether there was one. A key inside a JSON string leaves a JSON string.
+    pub fn scrub_bytes(&self, body: Vec<u8>) -> (Vec<u8>, bool) {
+        let key = self.0.as_bytes();
+        if !body.windows(key.len()).any(|w| w == key) {
+            return (body, false);
+        }
+        let mut clean = Vec::with_capacity(body.len());
+        let mut i = 0;
+        while i < body.len() {
+            if body[i..].starts_with(key) {
+                clean.extend_from_slice(MASK.as_bytes());
+                i += key.len();
+            } else {
+                clean.push(body[i]);
+                i += 1;
+            }
+        }
+        (clean, true)
     }
 }
 
@@ -71,6 +95,12 @@ mod tests {
             key.scrub("bad key sk-live-1234567890abcd!"),
             "bad key ****!"
         );
+        let echoed = br#"{"key":"sk-live-1234567890abcd","k2":"sk-live-1234567890abcd"}"#;
+        assert_eq!(
+            key.scrub_bytes(echoed.to_vec()),
+            (br#"{"key":"****","k2":"****"}"#.to_vec(), true)
+        );
+        assert_eq!(key.scrub_bytes(b"[]".to_vec()), (b"[]".to_vec(), false));
         assert!(ApiKey::new("  ").is_none());
         assert!(key.check_header().is_ok());
         assert!(ApiKey::new("ab\u{1}cd").unwrap().check_header().is_err());

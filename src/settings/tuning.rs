@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::config_file::MethodChoice;
 use super::precedence::{first_given, named, pick, Layer, Sources};
-use super::{key_command, Source, Sourced};
+use super::{key_command, limits, Source, Sourced};
 use crate::cli::GlobalArgs;
 use crate::error::{Failure, Result};
 
@@ -19,6 +19,8 @@ pub mod defaults {
     pub const RETRIES: u32 = 3;
     /// Requests in flight at once.
     pub const JOBS: usize = 8;
+    /// Seconds to wait for another run's lock on a file being changed.
+    pub const LOCK_TIMEOUT_SECS: f64 = 30.0;
 }
 
 /// The tuning settings, and where each came from.
@@ -47,12 +49,17 @@ pub(super) fn resolve(
         |l| l.jobs,
         defaults::JOBS,
     );
-    at_least_one("jobs", jobs.value == 0, &jobs.source)?;
+    within("jobs", limits::JOBS, jobs.value as u64, &jobs.source)?;
     let chunk_days = first_given(named(chunk_days, "--chunk-days"), None, layers, |l| {
         l.chunk_days
     });
     if let Some(days) = &chunk_days {
-        at_least_one("chunk_days", days.value == 0, &days.source)?;
+        within(
+            "chunk_days",
+            limits::CHUNK_DAYS,
+            days.value.into(),
+            &days.source,
+        )?;
     }
     let retries = pick(
         named(global.retries, "--retries"),
@@ -60,6 +67,12 @@ pub(super) fn resolve(
         |l| l.retries,
         defaults::RETRIES,
     );
+    within(
+        "retries",
+        limits::RETRIES,
+        retries.value.into(),
+        &retries.source,
+    )?;
     let method = pick(
         named(global.method, "--method"),
         layers,
@@ -85,8 +98,11 @@ fn timeouts(
     layers: &[Layer],
     sources: &mut Sources,
 ) -> Result<(Duration, Duration, Duration)> {
-    let mut secs =
-        |key: &'static str, setting: Sourced<f64>| seconds(key, sources.take(key, setting));
+    let mut secs = |key: &'static str, setting: Sourced<f64>| {
+        let checked = seconds(key, setting.clone());
+        sources.take(key, setting);
+        checked
+    };
     let timeout = secs(
         "timeout",
         pick(
@@ -117,23 +133,31 @@ fn timeouts(
     Ok((timeout, connect_timeout, key_command_timeout))
 }
 
-/// Seconds as a positive duration, or a configuration error naming the setting.
-fn seconds(setting: &str, value: f64) -> Result<Duration> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| {
-            Failure::config(format!(
-                "{setting} {value} is not a positive number of seconds"
-            ))
-        })
+/// Seconds as a positive duration of at most a day, or a configuration error naming the
+/// setting and where it came from.
+fn seconds(setting: &str, value: Sourced<f64>) -> Result<Duration> {
+    limits::seconds(value.value).map_err(|why| {
+        // 1e19 as written, not as twenty digits.
+        let shown = match value.value.abs() < 1e15 {
+            true => value.value.to_string(),
+            false => format!("{:e}", value.value),
+        };
+        Failure::config(format!(
+            "{setting} {shown} from {} {}",
+            value.source,
+            why.phrase()
+        ))
+        .with_hint(why.expected())
+    })
 }
 
-fn at_least_one(name: &str, is_zero: bool, source: &Source) -> Result<()> {
-    if is_zero {
-        return Err(Failure::config(format!(
-            "{name} from {source} must be at least 1"
-        )));
+/// A whole-number setting within its bounds, or a configuration error naming it.
+pub(super) fn within(name: &str, bounds: limits::Count, value: u64, source: &Source) -> Result<()> {
+    match bounds.check(value) {
+        Some(_) => Ok(()),
+        None => Err(Failure::config(format!(
+            "{name} {value} from {source} is out of bounds: expected {}",
+            bounds.span()
+        ))),
     }
-    Ok(())
 }

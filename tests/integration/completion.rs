@@ -18,7 +18,7 @@ use crate::support::Env;
 
 const CHAINS: &str = "1 10 137 42161 56 8453 all arb arbitrum base bnb bsc eth ethereum matic op optimism pol polygon";
 const GLOBAL_FLAGS: &str =
-    "--base-url --color --config --connect-timeout --help --jobs --method --profile --quiet --retries --sandbox --timeout --verbose";
+    "--base-url --ca-bundle --color --config --connect-timeout --help --jobs --lock-timeout --method --profile --quiet --retries --sandbox --timeout --verbose";
 
 #[derive(Clone, Copy, Debug)]
 enum Shell {

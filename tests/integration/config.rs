@@ -36,6 +36,30 @@ fn path_follows_the_flag_the_environment_and_the_default() {
     assert_eq!(run.stdout, "/tmp/flag.toml\n");
 }
 
+/// On every Unix, macOS too: $XDG_CONFIG_HOME when absolute, else ~/.config (never
+/// ~/Library/Application Support).
+#[test]
+fn the_default_file_is_in_xdg_config_home_else_dot_config() {
+    let mut env = Env::new();
+    let home = env.home.path().to_owned();
+    env.set("XDG_CONFIG_HOME", "");
+    let expected = home.join(".config/chain-metrics/config.toml");
+    assert_eq!(
+        env.run(&["config", "path"]).stdout,
+        format!("{}\n", expected.display())
+    );
+    env.set("XDG_CONFIG_HOME", "relative/dir");
+    assert_eq!(
+        env.run(&["config", "path"]).stdout,
+        format!("{}\n", expected.display())
+    );
+    env.set("XDG_CONFIG_HOME", "/srv/xdg");
+    assert_eq!(
+        env.run(&["config", "path"]).stdout,
+        "/srv/xdg/chain-metrics/config.toml\n"
+    );
+}
+
 #[test]
 fn set_creates_a_private_folder_and_file() {
     let env = Env::new();
@@ -90,11 +114,18 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
     let env = Env::new();
     let before = "# keep me\ntimeout = 30\n";
     env.write_config(before);
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 13] = [
         (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a positive number of seconds"),
         (&["timeout", "0"], "error: invalid value '0' for timeout: expected a positive number of seconds"),
-        (&["jobs", "0"], "error: invalid value '0' for jobs: expected a whole number, at least 1"),
-        (&["retries", "-1"], "error: invalid value '-1' for retries: expected a whole number, at least 0"),
+        // Past a day, and far past it where the clock overflows: every later query panicked.
+        (&["timeout", "1e19"], "error: invalid value '1e19' for timeout: expected at most 86400 seconds (a day)"),
+        (&["connect_timeout", "86401"], "error: invalid value '86401' for connect_timeout: expected at most 86400 seconds (a day)"),
+        (&["api_key_command_timeout", "1e300"], "error: invalid value '1e300' for api_key_command_timeout: expected at most 86400 seconds (a day)"),
+        (&["jobs", "0"], "error: invalid value '0' for jobs: expected a whole number from 1 to 64"),
+        (&["jobs", "65"], "error: invalid value '65' for jobs: expected a whole number from 1 to 64"),
+        (&["retries", "-1"], "error: invalid value '-1' for retries: expected a whole number from 0 to 100"),
+        (&["retries", "4294967296"], "error: invalid value '4294967296' for retries: expected a whole number from 0 to 100"),
+        (&["chunk_days", "36601"], "error: invalid value '36601' for chunk_days: expected a whole number from 1 to 36600"),
         (&["method", "put"], "error: invalid value 'put' for method: expected auto, post or get"),
         (&["allow_http", "yes"], "error: invalid value 'yes' for allow_http: expected true or false"),
         (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' is not a URL (relative URL without a base)"),
@@ -153,7 +184,7 @@ fn an_invalid_file_is_not_edited() {
     assert_eq!(
         run.error_line(),
         format!(
-            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `cache`, `cache_settle_days`, `profiles`",
+            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `ca_bundle`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `cache`, `cache_settle_days`, `profiles`",
             env.config_path().display()
         )
     );
@@ -246,6 +277,7 @@ fn show_lists_every_setting_with_its_source() {
         line("api_key", "****51d4", "environment CHAIN_METRICS_API_KEY"),
         line("api_key_command_timeout", "60", "default"),
         line("allow_http", "false", "default"),
+        format!("{:<23}  {:<w$}  (-)\n", "ca_bundle", "(not set)"),
         line("timeout", "9", "flag --timeout"),
         line("connect_timeout", "10", "default"),
         line("retries", "5", "config file"),

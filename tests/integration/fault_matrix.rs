@@ -291,7 +291,7 @@ fn a_range_cap_is_refused_without_retry_and_the_hint_names_chunk_days() {
         out.assert_no_output();
         assert_eq!((out.code, out.attempts), (5, 1), "{}", family.command);
         assert_eq!(out.error_line(), format!("error: the service rejected the request: POST {} for ETHEREUM answered HTTP 400 Bad Request: date range too long: 3 days asked, at most 2 days per request", family.path));
-        assert_eq!(out.hint(), Some("the request asked for 3 days; split the range into shorter windows with --chunk-days N (e.g. --chunk-days 1)"));
+        assert_eq!(out.hint(), Some("the request asked for 3 days and the service takes at most 2: split the range with --chunk-days 2 (or chunk_days = 2 in the config file)"));
     }
 }
 

@@ -280,7 +280,7 @@ fn chains_in_the_new_formats() {
     let chart = env.run(&["chains", "-f", "chart"]);
     assert_eq!(
         (chart.code, chart.error_line()),
-        (2, "error: chains is a list, not a daily series to chart")
+        (2, "error: invalid value 'chart' for '--format <FMT>'")
     );
 }
 

@@ -160,7 +160,7 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
          hint: merge only the same command with the same chains, --include and --wide; or write to another file\n"
     );
     assert_eq!(read(&env, "fees.csv"), old);
-    // The same for json: member names and their order are the columns.
+    // The same for json: the member names are the columns.
     let old_json = "[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"active_users\":3}]";
     write(&env, "users.json", old_json);
     let run = env.run(&[

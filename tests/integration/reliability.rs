@@ -92,7 +92,6 @@ fn bad_timeouts_are_refused() {
         ("--connect-timeout", "0"),
         ("--timeout", "-1"),
         ("--timeout", "nan"),
-        ("--timeout", "1e30"),
     ] {
         let run = Env::with_service("http://127.0.0.1:9")
             .run(&[&[&format!("{flag}={value}"), "fees"][..], &RANGE].concat());
@@ -111,7 +110,7 @@ fn bad_timeouts_are_refused() {
     assert_eq!(run.code, 3);
     assert_eq!(
         run.error_line(),
-        "error: connect_timeout 0 is not a positive number of seconds"
+        "error: connect_timeout 0 from config file is not a positive number of seconds"
     );
     let run = Env::with_service("http://127.0.0.1:9")
         .run(&[&["fees", "--chunk-days", "0"][..], &RANGE].concat());
@@ -205,7 +204,7 @@ fn chunks_of_several_chains_fetched_concurrently_come_out_in_order() {
     ];
     let refused = env.run(&args);
     assert_eq!(refused.code, 5);
-    assert_eq!(refused.stderr.lines().nth(1), Some("hint: the request asked for 9 days; split the range into shorter windows with --chunk-days N (e.g. --chunk-days 4)"));
+    assert_eq!(refused.stderr.lines().nth(1), Some("hint: the request asked for 9 days and the service takes at most 3: split the range with --chunk-days 3 (or chunk_days = 3 in the config file)"));
     env.write_config("chunk_days = 3\n");
     let run = env.run(&[&["--jobs", "4"][..], &args].concat());
     assert_eq!(run.code, 0, "{run:?}");

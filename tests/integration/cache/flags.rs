@@ -173,13 +173,13 @@ fn the_config_keys_are_set_shown_and_checked() {
     assert_eq!(bad.code, 2);
     assert_eq!(
         bad.error_line(),
-        "error: invalid value '0' for cache_settle_days: expected a whole number, at least 1"
+        "error: invalid value '0' for cache_settle_days: expected a whole number from 1 to 36600"
     );
     env.write_config("cache_settle_days = 0\n");
     let run = env.run(&["--sandbox", "fees", "-c", "eth", "--last", "2"]);
     assert_eq!(run.code, 3);
     assert_eq!(
         run.error_line(),
-        "error: cache_settle_days from config file must be at least 1 (today's values are not final)"
+        "error: cache_settle_days 0 from config file is out of bounds: expected from 1 to 36600"
     );
 }

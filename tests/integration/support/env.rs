@@ -113,6 +113,7 @@ impl Env {
             stdin: None,
             stdout_to: None,
             terminal: None,
+            columns: 80,
         }
     }
 
@@ -149,6 +150,7 @@ pub struct Cmd<'e> {
     stdin: Option<String>,
     stdout_to: Option<PathBuf>,
     terminal: Option<terminal::Typing>,
+    columns: u16,
 }
 
 impl Cmd<'_> {
@@ -168,6 +170,12 @@ impl Cmd<'_> {
     pub fn on_terminal(mut self) -> Self {
         self.terminal.get_or_insert_with(terminal::Typing::default);
         self
+    }
+
+    /// On a terminal `columns` wide (80 unless told).
+    pub fn terminal_columns(mut self, columns: u16) -> Self {
+        self.columns = columns;
+        self.on_terminal()
     }
 
     /// On a terminal: waits for `prompt`, then for the echo to be switched off (a password
@@ -203,6 +211,7 @@ impl Cmd<'_> {
                     &self.args,
                     self.stdout_to.as_deref(),
                     typing,
+                    self.columns,
                 );
                 Run {
                     code,

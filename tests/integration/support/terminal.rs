@@ -21,7 +21,8 @@ impl Typing {
     }
 }
 
-/// Runs the binary with `args` on a new pseudo-terminal (80 x 24), in `cwd` with only `vars`.
+/// Runs the binary with `args` on a new pseudo-terminal (`columns` x 24), in `cwd` with only
+/// `vars`.
 /// With `stdout_to`, a shell sends stdout into that file first (the terminal keeps stderr).
 /// Returns the exit code and everything the terminal showed (line ends are `\r\n` there).
 pub fn run(
@@ -30,10 +31,13 @@ pub fn run(
     args: &[String],
     stdout_to: Option<&Path>,
     typing: &Typing,
+    columns: u16,
 ) -> (i32, String) {
-    let pty = portable_pty::native_pty_system()
-        .openpty(PtySize::default())
-        .unwrap();
+    let size = PtySize {
+        cols: columns,
+        ..PtySize::default()
+    };
+    let pty = portable_pty::native_pty_system().openpty(size).unwrap();
     let mut command = match stdout_to {
         Some(path) => {
             let mut c = CommandBuilder::new("bash");
@@ -78,20 +82,33 @@ pub fn run(
         writer = Some(keyboard);
     }
     let code = child.wait().unwrap().exit_code() as i32;
+    let echo = echo_is_on(pty.master.as_raw_fd().unwrap());
     drop(writer);
     drop(pty.master);
     shown.extend(chunks.iter().flatten());
-    (code, String::from_utf8_lossy(&shown).into_owned())
+    let shown = String::from_utf8_lossy(&shown).into_owned();
+    // Whatever happened (a prompt, Ctrl-C, a key command killed), the person can type again.
+    assert_ne!(
+        echo,
+        Some(false),
+        "the run left the terminal's echo off: {shown:?}"
+    );
+    (code, shown)
+}
+
+/// Whether the terminal echoes what is typed; `None` if its settings cannot be read.
+fn echo_is_on(master: std::os::unix::io::RawFd) -> Option<bool> {
+    // SAFETY: `termios` is plain data, and `master` is an open terminal descriptor.
+    let mut settings: libc::termios = unsafe { std::mem::zeroed() };
+    let read = unsafe { libc::tcgetattr(master, &mut settings) };
+    (read == 0).then_some(settings.c_lflag & libc::ECHO != 0)
 }
 
 /// Waits until the program has switched the terminal's echo off (a password prompt does so
 /// just after printing itself); after 10 s it gives up, and the typed text will show.
 fn wait_for_echo_off(master: std::os::unix::io::RawFd) {
     for _ in 0..10_000 {
-        // SAFETY: `termios` is plain data, and `master` is an open terminal descriptor.
-        let mut settings: libc::termios = unsafe { std::mem::zeroed() };
-        let read = unsafe { libc::tcgetattr(master, &mut settings) };
-        if read == 0 && settings.c_lflag & libc::ECHO == 0 {
+        if echo_is_on(master) == Some(false) {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(1));

@@ -1,0 +1,160 @@
+//! An advisory lock on a `.NAME.lock` file beside a file that a run reads, changes and
+//! replaces (`--merge`, config edits): two runs at once take turns, so neither loses the
+//! other's change. The lock is on a file of its own because the rename replaces the target,
+//! and with it any lock held on the target itself.
+
+use std::fs::{self, File, OpenOptions, TryLockError};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use super::{atomic, diag, temp};
+use crate::error::{Exit, Failure};
+
+/// How long to wait for another run's lock, and whether the wait may be said on stderr.
+#[derive(Clone, Copy, Debug)]
+pub struct LockWait {
+    pub limit: Duration,
+    pub quiet: bool,
+}
+
+/// Why no lock was taken.
+#[derive(Debug)]
+pub enum LockError {
+    /// Another run still held it when the wait ran out.
+    Busy { waited: Duration },
+    /// The lock file could not be made or locked.
+    Failed {
+        lock_file: PathBuf,
+        error: io::Error,
+    },
+}
+
+/// The lock, held until dropped.
+#[derive(Debug)]
+pub struct FileLock {
+    path: PathBuf,
+    _file: File,
+}
+
+/// How often a waiting run tries again.
+const POLL: Duration = Duration::from_millis(20);
+
+/// Takes the lock for `target` (the file a chain of links ends at), waiting as `wait` allows;
+/// a run that has to wait says so once on stderr.
+pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError> {
+    let real = atomic::final_target(target).unwrap_or_else(|_| target.to_path_buf());
+    let path = temp::sibling(&real, ".lock");
+    let failed = |error| LockError::Failed {
+        lock_file: path.clone(),
+        error,
+    };
+    let mut waiting = Waiting {
+        target,
+        wait,
+        started: Instant::now(),
+        told: false,
+    };
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(failed)?;
+        loop {
+            match file.try_lock() {
+                Ok(()) => break,
+                Err(TryLockError::WouldBlock) => waiting.pause()?,
+                Err(TryLockError::Error(error)) => return Err(failed(error)),
+            }
+        }
+        // The run before removes the lock file as it lets go: a lock then taken on the removed
+        // file guards nothing, and the file now at the path is the one to lock.
+        if is_at(&file, &path) {
+            return Ok(FileLock { path, _file: file });
+        }
+    }
+}
+
+/// A run waiting for another's lock.
+struct Waiting<'a> {
+    target: &'a Path,
+    wait: LockWait,
+    started: Instant,
+    told: bool,
+}
+
+impl Waiting<'_> {
+    /// Waits a moment before the next try, saying so the first time; gives up at the limit.
+    fn pause(&mut self) -> Result<(), LockError> {
+        let waited = self.started.elapsed();
+        if waited >= self.wait.limit {
+            return Err(LockError::Busy {
+                waited: self.wait.limit,
+            });
+        }
+        if !std::mem::replace(&mut self.told, true) && !self.wait.quiet {
+            diag::line(&format!(
+                "note: waiting for another run that is changing {} (up to {} s, --lock-timeout)",
+                self.target.display(),
+                self.wait.limit.as_secs_f64()
+            ));
+        }
+        std::thread::sleep(POLL.min(self.wait.limit - waited));
+        Ok(())
+    }
+}
+
+fn is_at(file: &File, path: &Path) -> bool {
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(held), Ok(named)) => same_file(&held, &named),
+        _ => false,
+    }
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Windows: std has no file identity; an open file cannot be replaced there anyway.
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    true
+}
+
+impl Drop for FileLock {
+    /// Removes the lock file while still holding it, so that no folder fills with them; the
+    /// lock goes when the file closes, right after.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.path);
+    }
+}
+
+impl LockError {
+    /// The failure to report, for `what` (the file, as the user knows it), with `exit`;
+    /// `untouched` says what was not done.
+    pub fn failure(self, exit: Exit, what: &str, untouched: &str) -> Failure {
+        match self {
+            LockError::Busy { waited } => Failure::new(
+                exit,
+                format!(
+                    "another run was still changing {what} after {} s; {untouched}",
+                    waited.as_secs_f64()
+                ),
+            )
+            .with_hint("try again when that run is done, or wait longer with --lock-timeout SECS"),
+            LockError::Failed { lock_file, error } => Failure::new(
+                exit,
+                format!(
+                    "cannot lock {what}: cannot use the lock file {} ({error}); {untouched}",
+                    lock_file.display()
+                ),
+            )
+            .with_hint("a lock file is made beside the file while it is changed: make its folder writable, or use another folder"),
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! Paths that name one of this run's own open streams (`/dev/stdout`, `/dev/stderr`,
+//! `/dev/fd/N`, `/proc/self/fd/N`), also through symlinks. Such a path is written to, never
+//! replaced: with `-o /dev/stdout >> log.csv`, the log is what the shell opened, and a rename
+//! over it would throw its earlier lines away.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+
+/// As many symlink hops as the kernel follows before it gives up (ELOOP).
+pub(super) const MAX_HOPS: usize = 40;
+
+/// The descriptor `path` names when it is one of this process's own, such as 1 for
+/// `/dev/stdout` or for a symlink to it.
+pub(crate) fn own_descriptor(path: &Path) -> Option<u32> {
+    hops(path).iter().find_map(|hop| descriptor_named(hop))
+}
+
+/// Writes `bytes` to the process's descriptor `fd`, which `path` names. Standard output and
+/// error are written through their handles, so the shell's position in a file is shared:
+/// `{ echo head; chain-metrics ... -o /dev/stdout; echo tail; } > f` keeps all three parts.
+pub(super) fn write_to_own(fd: u32, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    fn all(mut out: impl Write, bytes: &[u8]) -> io::Result<()> {
+        out.write_all(bytes)?;
+        out.flush()
+    }
+    match fd {
+        1 => all(io::stdout().lock(), bytes),
+        2 => all(io::stderr().lock(), bytes),
+        // Another descriptor can only be reopened; appending adds to what is there, as the
+        // shell's `N>>` would, rather than overwrite it from the start.
+        _ => all(OpenOptions::new().append(true).open(path)?, bytes),
+    }
+}
+
+/// What a file that is not a regular one is, for messages: "a FIFO", "a folder"...
+pub(crate) fn kind_of(metadata: &fs::Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return "a folder";
+    }
+    unix_kind(&kind).unwrap_or("a special file")
+}
+
+#[cfg(not(unix))]
+fn unix_kind(_: &fs::FileType) -> Option<&'static str> {
+    None
+}
+
+#[cfg(unix)]
+fn unix_kind(kind: &fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    Some(match () {
+        _ if kind.is_fifo() => "a FIFO (named pipe)",
+        _ if kind.is_char_device() => "a device",
+        _ if kind.is_block_device() => "a block device",
+        _ if kind.is_socket() => "a socket",
+        _ => return None,
+    })
+}
+
+/// The path, then each symlink it leads through, relative links taken from their folder.
+pub(super) fn hops(path: &Path) -> Vec<PathBuf> {
+    let mut current = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut hops = vec![current.clone()];
+    for _ in 0..MAX_HOPS {
+        let Ok(next) = fs::read_link(&current) else {
+            break;
+        };
+        current = match current.parent() {
+            Some(folder) if next.is_relative() => folder.join(next),
+            _ => next,
+        };
+        hops.push(current.clone());
+    }
+    hops
+}
+
+/// The descriptor an absolute path names by its spelling alone.
+fn descriptor_named(path: &Path) -> Option<u32> {
+    let parts: Vec<String> = path
+        .components()
+        .filter_map(|part| match part {
+            Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    let me = std::process::id().to_string();
+    let number = |n: &str| n.parse::<u32>().ok();
+    match parts.as_slice() {
+        ["dev", "stdin"] => Some(0),
+        ["dev", "stdout"] => Some(1),
+        ["dev", "stderr"] => Some(2),
+        ["dev", "fd", n] => number(n),
+        ["proc", "self" | "thread-self", "fd", n] => number(n),
+        ["proc", pid, "fd", n] if *pid == me => number(n),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_of_own_descriptors() {
+        let me = format!("/proc/{}/fd/7", std::process::id());
+        let other = format!("/proc/{}/fd/1", std::process::id() + 1);
+        for (path, fd) in [
+            ("/dev/stdout", Some(1)),
+            ("//dev/./stderr", Some(2)),
+            ("/dev/fd/63", Some(63)),
+            ("/proc/self/fd/3", Some(3)),
+            ("/proc/thread-self/fd/1", Some(1)),
+            (me.as_str(), Some(7)),
+            (other.as_str(), None),
+            ("/dev/null", None),
+            ("/dev/fd/x", None),
+            ("/home/dev/stdout", None),
+        ] {
+            assert_eq!(descriptor_named(Path::new(path)), fd, "{path}");
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! Every number a user sets is bounded where it enters: past the bounds a timer overflowed
+//! (`--timeout 1e19` panicked with exit 101) or a run never ended. A flag out of bounds is a
+//! usage error (exit 2), a config file value a configuration error (exit 3), before any request.
+
+use crate::support::{Env, Reply, Stub};
+
+const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
+
+#[test]
+fn flags_out_of_bounds_are_exit_2_naming_the_value() {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    let over_a_day = "is more than a day (86400 seconds)";
+    let cases: [(&[&str], String); 10] = [
+        (
+            &["--timeout", "1e19"],
+            format!("'--timeout <SECS>': '1e19' {over_a_day}"),
+        ),
+        // Within what a Duration holds, but an Instant that far ahead overflows.
+        (
+            &["--timeout", "9.3e18"],
+            format!("'--timeout <SECS>': '9.3e18' {over_a_day}"),
+        ),
+        (
+            &["--timeout", "86400.5"],
+            format!("'--timeout <SECS>': '86400.5' {over_a_day}"),
+        ),
+        (
+            &["--connect-timeout", "inf"],
+            format!("'--connect-timeout <SECS>': 'inf' {over_a_day}"),
+        ),
+        (
+            &["--lock-timeout", "1e19"],
+            format!("'--lock-timeout <SECS>': '1e19' {over_a_day}"),
+        ),
+        (
+            &["--timeout", "NaN"],
+            "'--timeout <SECS>': 'NaN' is not a positive number of seconds".into(),
+        ),
+        (
+            &["--retries", "4294967296"],
+            "'--retries <N>': '4294967296' is not a number of retries from 0 to 100".into(),
+        ),
+        (
+            &["--jobs", "65"],
+            "'--jobs <N>': '65' is not a number of requests from 1 to 64".into(),
+        ),
+        (
+            &["--chunk-days", "4294967295"],
+            "'--chunk-days <N>': '4294967295' is not a number of days from 1 to 36600".into(),
+        ),
+        (
+            &["--chunk-days", "0"],
+            "'--chunk-days <N>': '0' is not a number of days from 1 to 36600".into(),
+        ),
+    ];
+    for (flag, why) in cases {
+        let run = env.run(&[&DAY[..], flag].concat());
+        let value = flag[1];
+        assert_eq!(
+            (run.code, run.error_line()),
+            (
+                2,
+                format!("error: invalid value '{value}' for {why}").as_str()
+            ),
+            "{flag:?}"
+        );
+    }
+    assert!(stub.seen().is_empty());
+    // The largest value each takes still runs.
+    let run = env.run(
+        &[
+            &DAY[..],
+            &["--timeout", "86400", "--retries", "100", "--jobs", "64"],
+        ]
+        .concat(),
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+}
+
+#[test]
+fn config_file_values_out_of_bounds_are_exit_3_before_any_request() {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    let cases = [
+        ("timeout = 1e19", "error: timeout 1e19 from config file is more than a day (86400 seconds)"),
+        ("timeout = 9.3e18", "error: timeout 9.3e18 from config file is more than a day (86400 seconds)"),
+        ("connect_timeout = 86401", "error: connect_timeout 86401 from config file is more than a day (86400 seconds)"),
+        ("api_key_command_timeout = 1e300", "error: api_key_command_timeout 1e300 from config file is more than a day (86400 seconds)"),
+        ("timeout = -1", "error: timeout -1 from config file is not a positive number of seconds"),
+        ("retries = 1000", "error: retries 1000 from config file is out of bounds: expected from 0 to 100"),
+        ("jobs = 100000", "error: jobs 100000 from config file is out of bounds: expected from 1 to 64"),
+        ("[profiles.p]\nchunk_days = 99999", "error: chunk_days 99999 from config file, profile p is out of bounds: expected from 1 to 36600"),
+    ];
+    for (text, error) in cases {
+        env.write_config(&format!("{text}\n"));
+        let profile: &[&str] = match text.starts_with('[') {
+            true => &["--profile", "p"],
+            false => &[],
+        };
+        let run = env.run(&[profile, &DAY[..]].concat());
+        assert_eq!((run.code, run.error_line()), (3, error), "{text}");
+    }
+    assert!(stub.seen().is_empty());
+}
+
+#[test]
+fn sandbox_waits_are_bounded_too() {
+    let cases = [
+        (&["--latency", "86400001"][..], "error: invalid value '86400001' for '--latency <MS>': '86400001' is not a number of milliseconds from 0 to 86400000 (a day)"),
+        (&["--fault", "latency:18446744073709551615"], "error: invalid value 'latency:18446744073709551615' for '--fault <FAULT>': bad fault 'latency:18446744073709551615': latency needs milliseconds, at most 86400000; expected one of"),
+        (&["--fault", "503:date+18446744073709551615"], "error: invalid value '503:date+18446744073709551615' for '--fault <FAULT>': bad fault '503:date+18446744073709551615': 'date+18446744073709551615' is not a Retry-After: seconds or date+SECONDS, at most 86400; expected one of"),
+    ];
+    for (args, error) in cases {
+        let run = Env::new().run(&[&["sandbox", "--listen", "127.0.0.1:0"], args].concat());
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.error_line().starts_with(error), "{}", run.error_line());
+    }
+}

@@ -1,0 +1,165 @@
+//! Runs that change one file at the same moment (`--merge` from overlapping cron jobs, `config
+//! set` in parallel) take turns under a lock, so none loses another's change; a run that cannot
+//! get the lock in time gives up with the file intact.
+
+use std::fs::File;
+use std::path::Path;
+
+use crate::support::files::{names, read, write};
+use crate::support::{Env, Sandbox};
+
+/// The sandbox's fees of ETHEREUM for 2024-01-01 to 2024-01-08.
+const FEES: [&str; 8] = [
+    "879768.88",
+    "826665.76",
+    "821920.42",
+    "812822.09",
+    "892489.72",
+    "924278.40",
+    "631422.21",
+    "756164.42",
+];
+
+/// Holds the lock a run of the binary takes for `target`, as another run would.
+fn hold_lock(target: &Path) -> File {
+    let name = target.file_name().unwrap().to_string_lossy();
+    let lock = File::create(target.with_file_name(format!(".{name}.lock"))).unwrap();
+    lock.lock().unwrap();
+    lock
+}
+
+#[test]
+fn merges_started_together_keep_every_run_s_rows() {
+    // Every run waits for its answer about as long, so all of them merge at the same moment.
+    let sandbox = Sandbox::start(&["--latency", "300"]);
+    let env = Env::with_service(&sandbox.url);
+    let days: Vec<String> = (1..=8).map(|d| format!("2024-01-0{d}")).collect();
+    let runs: Vec<_> = days
+        .iter()
+        .map(|day| {
+            let args = [
+                "fees", "-c", "eth", "-s", day, "-e", day, "-o", "fees.csv", "--merge",
+            ];
+            env.cmd(&args).spawn()
+        })
+        .collect();
+    let waiting =
+        "note: waiting for another run that is changing fees.csv (up to 30 s, --lock-timeout)";
+    for run in runs {
+        let run = run.finish();
+        assert_eq!(run.code, 0, "{run:?}");
+        assert!(run.stderr.lines().all(|l| l == waiting), "{run:?}");
+    }
+    let rows: Vec<String> = days
+        .iter()
+        .zip(FEES)
+        .map(|(day, fees)| format!("{day},{fees}\n"))
+        .collect();
+    assert_eq!(
+        read(&env, "fees.csv"),
+        format!("date,fees\n{}", rows.concat())
+    );
+    assert_eq!(
+        names(env.home.path()),
+        ["fees.csv"],
+        "no lock or temp file left"
+    );
+}
+
+#[test]
+fn a_merge_that_cannot_get_the_lock_in_time_gives_up_with_exit_9_and_the_file_intact() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let old = "date,fees\n2023-12-31,1\n";
+    write(&env, "fees.csv", old);
+    let day = ["-s", "2024-01-01", "-e", "2024-01-01"];
+    let merge = [
+        &["fees", "-c", "eth", "-o", "fees.csv", "--merge"],
+        &day[..],
+    ]
+    .concat();
+    let held = hold_lock(&env.home.path().join("fees.csv"));
+    let run = env.run(&[&["--lock-timeout", "0.3"], &merge[..]].concat());
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            9,
+            "note: waiting for another run that is changing fees.csv (up to 0.3 s, --lock-timeout)\n\
+             error: another run was still changing fees.csv after 0.3 s; not merged; the file is left as it was\n\
+             hint: try again when that run is done, or wait longer with --lock-timeout SECS\n"
+        ),
+        "{run:?}"
+    );
+    assert_eq!(read(&env, "fees.csv"), old);
+    // --quiet leaves out the note, not the error.
+    let quiet = env.run(&[&["-q", "--lock-timeout", "0.1"], &merge[..]].concat());
+    assert_eq!(quiet.code, 9);
+    assert!(quiet.stderr.starts_with("error: another run"), "{quiet:?}");
+    drop(held);
+    let run = env.run(&merge);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    assert_eq!(
+        read(&env, "fees.csv"),
+        format!("{old}2024-01-01,{}\n", FEES[0])
+    );
+    assert_eq!(names(env.home.path()), ["fees.csv"]);
+}
+
+#[test]
+fn config_edits_at_once_keep_every_setting() {
+    let env = Env::new();
+    env.write_config("# mine\n");
+    let settings = [
+        ("timeout", "5"),
+        ("connect_timeout", "4"),
+        ("retries", "2"),
+        ("jobs", "3"),
+        ("method", "get"),
+        ("chunk_days", "9"),
+    ];
+    let runs: Vec<_> = settings
+        .iter()
+        .map(|(key, value)| env.cmd(&["-q", "config", "set", key, value]).spawn())
+        .collect();
+    for run in runs {
+        let run = run.finish();
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    }
+    let text = std::fs::read_to_string(env.config_path()).unwrap();
+    assert!(text.starts_with("# mine\n"), "{text}");
+    for (key, value) in settings {
+        let shown = env.run(&["config", "get", key]);
+        assert_eq!(shown.stdout, format!("{value}\n"), "{key} in {text}");
+    }
+    assert_eq!(names(&env.config_dir()), ["config.toml"]);
+}
+
+#[test]
+fn a_config_edit_that_cannot_get_the_lock_in_time_gives_up_with_exit_3() {
+    let env = Env::new();
+    let old = "timeout = 30\n";
+    env.write_config(old);
+    let held = hold_lock(&env.config_path());
+    for args in [
+        &["config", "set", "jobs", "2"][..],
+        &["config", "unset", "timeout"],
+        &["auth", "logout"],
+    ] {
+        let run = env.run(&[&["-q", "--lock-timeout", "0.2"], args].concat());
+        assert_eq!(run.code, 3, "{args:?}: {run:?}");
+        assert_eq!(
+            run.error_line(),
+            format!(
+                "error: another run was still changing config file {} after 0.2 s; nothing was changed",
+                env.config_path().display()
+            )
+        );
+        assert_eq!(std::fs::read_to_string(env.config_path()).unwrap(), old);
+    }
+    drop(held);
+    assert_eq!(env.run(&["-q", "config", "set", "jobs", "2"]).code, 0);
+    assert_eq!(
+        std::fs::read_to_string(env.config_path()).unwrap(),
+        "timeout = 30\njobs = 2\n"
+    );
+}

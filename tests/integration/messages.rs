@@ -1,0 +1,200 @@
+//! Messages that say what is really going on (issue 12 point 8): the default format in a pipe,
+//! a rejected key from the environment, the formats `chains` takes, the chart's labels and
+//! width, and `--summary` over several chains.
+
+use crate::support::{Env, Reply, Sandbox, Stub};
+
+#[test]
+fn summary_in_a_pipe_names_the_default_and_how_to_pick_table() {
+    let sandbox = Sandbox::start(&[]);
+    let run =
+        Env::with_service(&sandbox.url).run(&["fees", "-c", "eth", "--last", "2", "--summary"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: --summary works with table and markdown, and the format is csv: the default when stdout is not a terminal (a pipe or a file)\nhint: pick table with --format table (or markdown)\n"
+    );
+    assert_eq!(run.stdout, "");
+}
+
+#[test]
+fn a_rejected_key_from_the_environment_is_to_be_fixed_there() {
+    let sandbox = Sandbox::start(&[]);
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", &sandbox.url)
+        .set("CHAIN_METRICS_API_KEY", "revoked-key-00009999");
+    let run = env.run(&["auth", "status"]);
+    assert_eq!(run.code, 4, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key\nhint: the key came from the environment variable CHAIN_METRICS_API_KEY, which outranks any stored key: correct it, or unset it (auth login changes nothing while it is set)\n"
+    );
+}
+
+#[test]
+fn chains_offers_only_the_formats_it_takes() {
+    let env = Env::new();
+    let help = env.run(&["chains", "--help"]);
+    assert_eq!(help.code, 0, "{help:?}");
+    assert!(
+        help.stdout.contains("- markdown: a Markdown table\n"),
+        "{}",
+        help.stdout
+    );
+    assert!(!help.stdout.contains("chart"), "{}", help.stdout);
+    let run = env.run(&["chains", "-f", "chart"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "error: invalid value 'chart' for '--format <FMT>'\n  [possible values: table, csv, tsv, json, ndjson, markdown]\n\nFor more information, try '--help'.\n"
+    );
+    let mut completing = Env::new();
+    completing.set("_CHAIN_METRICS_COMPLETE", "fish");
+    let offered = completing.run(&["--", "chain-metrics", "chains", "-f", ""]);
+    let names: Vec<&str> = offered
+        .stdout
+        .lines()
+        .filter_map(|l| l.split('\t').next())
+        .collect();
+    assert_eq!(names, ["table", "csv", "tsv", "json", "ndjson", "markdown"]);
+}
+
+/// A stub with fees far beyond what an f64 holds exactly (wei-sized numbers).
+fn huge_fees() -> Stub {
+    Stub::always(Reply::json(
+        200,
+        r#"[{"date":"2024-01-01","fees":12345000000000000000000000},{"date":"2024-01-02","fees":24690000000000000000000000},{"date":"2024-01-03","fees":18517500000000000000000000}]"#,
+    ))
+}
+
+const CHART: [&str; 9] = [
+    "fees",
+    "-c",
+    "eth",
+    "-s",
+    "2024-01-01",
+    "-e",
+    "2024-01-03",
+    "-f",
+    "chart",
+];
+
+#[test]
+fn chart_labels_show_no_float_artefacts() {
+    let stub = huge_fees();
+    let run = Env::with_service(&stub.url).run(&CHART);
+    assert_eq!(run.code, 0, "{run:?}");
+    // Each label is the exact value at its row, with no digits made up past what an f64 holds.
+    assert_eq!(
+        run.stdout,
+        "\
+24,690,000,000,000,000,000,000,000 +                     ***
+                                   |                   *** *****
+                                   |                 ***       ****
+21,603,750,000,000,000,000,000,000 +               ***            *****
+                                   |             ***                  *****
+                                   |            **                        ****
+18,517,500,000,000,000,000,000,000 +          ***                            ***
+                                   |        ***
+                                   |      ***
+15,431,250,000,000,000,000,000,000 +    ***
+                                   |   **
+                                   | ***
+12,345,000,000,000,000,000,000,000 +**
+                                   ++---------------------+--------------------+
+                                    2024-01-01       2024-01-02       2024-01-03
+                                    * ETHEREUM
+"
+    );
+}
+
+#[test]
+fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let args = [
+        "users",
+        "-c",
+        "eth",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-09",
+        "-f",
+        "chart",
+        "--color",
+        "never",
+    ];
+    let run = env.cmd(&args).terminal_columns(32).run();
+    assert_eq!(run.code, 0, "{run:?}");
+    let shown = run.stdout.replace("\r\n", "\n");
+    assert_eq!(
+        shown,
+        "\
+472,251 +    ***
+        |  *** **
+        | **    **
+429,978 + *      **         **
+        |**       **        ****
+        |          **       *  *
+387,704 +           *      **
+        |           **     *
+        |            **    *
+345,431 +             *   **
+        |             **  *
+        |              ****
+303,158 +                **
+        ++---------------------+
+         2024-01-01   2024-01-09
+         * ETHEREUM
+"
+    );
+    assert_eq!(shown.lines().map(str::len).max(), Some(32));
+    // Labels of 7 and the legend's `* ETHEREUM` need 21 columns.
+    let run = env.cmd(&args).terminal_columns(20).run();
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stdout.replace("\r\n", "\n"),
+        "error: the terminal is 20 columns wide, and this chart needs 21\nhint: widen the terminal to 21 columns, or pick another format, e.g. --format table\n"
+    );
+    let run = env.cmd(&args).terminal_columns(21).run();
+    assert_eq!(run.code, 0, "{run:?}");
+}
+
+#[test]
+fn summary_over_several_chains_gives_one_block_per_chain() {
+    let sandbox = Sandbox::start(&[]);
+    let run = Env::with_service(&sandbox.url).run(&[
+        "fees",
+        "-c",
+        "eth,arb",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-02",
+        "--summary",
+        "-f",
+        "markdown",
+    ]);
+    assert_eq!(run.code, 0, "{run:?}");
+    // Two chains' fees are not one quantity: each chain gets its own total, mean, min and max.
+    assert_eq!(
+        run.stdout,
+        "\
+| date       | chain    |         fees |
+|------------|----------|-------------:|
+| 2024-01-01 | ETHEREUM |   879,768.88 |
+| 2024-01-01 | ARBITRUM |    59,575.78 |
+| 2024-01-02 | ETHEREUM |   826,665.76 |
+| 2024-01-02 | ARBITRUM |    71,927.52 |
+| total      | ETHEREUM | 1,706,434.64 |
+| mean       | ETHEREUM |   853,217.32 |
+| min        | ETHEREUM |   826,665.76 |
+| max        | ETHEREUM |   879,768.88 |
+| total      | ARBITRUM |   131,503.30 |
+| mean       | ARBITRUM |    65,751.65 |
+| min        | ARBITRUM |    59,575.78 |
+| max        | ARBITRUM |    71,927.52 |
+"
+    );
+}

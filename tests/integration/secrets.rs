@@ -1,0 +1,209 @@
+//! Secrets beyond the key (issue 12 point 5): a password in the base URL is masked wherever
+//! the URL shows, a key command that overruns is ended with everything it started, and `--raw`
+//! never prints a key the service echoes.
+
+use crate::support::{Env, Reply, Sandbox, Stub, KEY};
+
+const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
+
+/// The sandbox's URL with a user and password in it: `http://ann:s3cret-pw@127.0.0.1:PORT`.
+fn with_password(url: &str) -> String {
+    url.replacen("http://", "http://ann:s3cret-pw@", 1)
+}
+
+fn assert_no_password(run: &crate::support::Run) {
+    assert!(
+        !run.stdout.contains("s3cret") && !run.stderr.contains("s3cret"),
+        "the password shows: {run:?}"
+    );
+}
+
+#[test]
+fn verbose_and_dry_run_mask_the_password_of_the_base_url() {
+    let sandbox = Sandbox::start(&[]);
+    let url = with_password(&sandbox.url);
+    let shown = sandbox.url.replacen("http://", "http://ann:****@", 1);
+    let mut env = Env::with_service(&sandbox.url);
+    env.set("CHAIN_METRICS_BASE_URL", &url);
+    let run = env.run(&[&["-v"], &DAY[..]].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_no_password(&run);
+    assert_eq!(
+        run.stderr.lines().next().unwrap(),
+        format!("* POST {shown}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}")
+    );
+    let dry = env.run(&[&DAY[..], &["--dry-run"]].concat());
+    assert_eq!(dry.code, 0, "{dry:?}");
+    assert_no_password(&dry);
+    assert_eq!(
+        dry.stdout,
+        format!("curl -sS -u 'ann' -X POST '{}/api/chain-insights/fees' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/0.1.0' --data-raw '{{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}'\n", sandbox.url)
+    );
+}
+
+#[test]
+fn errors_mask_the_password_of_the_base_url() {
+    // A port nothing listens on: the connection is refused.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_API_KEY", KEY).set(
+        "CHAIN_METRICS_BASE_URL",
+        &format!("http://ann:s3cret-pw@127.0.0.1:{port}"),
+    );
+    let run = env.run(&[&["--retries", "0"], &DAY[..]].concat());
+    assert_eq!(run.code, 7, "{run:?}");
+    assert_no_password(&run);
+    assert_eq!(
+        run.error_line(),
+        format!("error: POST /api/chain-insights/fees for ETHEREUM at http://ann:****@127.0.0.1:{port}/api/chain-insights/fees: cannot connect (Connection refused (os error 111))")
+    );
+    env.set("CHAIN_METRICS_BASE_URL", "ftp://ann:s3cret-pw@127.0.0.1/");
+    let run = env.run(&DAY);
+    assert_eq!(run.code, 3, "{run:?}");
+    assert_no_password(&run);
+    assert_eq!(
+        run.error_line(),
+        "error: base URL from environment CHAIN_METRICS_BASE_URL: 'ftp://ann:****@127.0.0.1/' has scheme ftp: expected https (or http to loopback)"
+    );
+    // A `/` typed raw in the password: the URL does not parse, and the password still hides.
+    let set = env.run(&["config", "set", "base_url", "https://ann:pa/s3cret@h"]);
+    assert_eq!(set.code, 2, "{set:?}");
+    assert_eq!(
+        set.error_line(),
+        "error: invalid value 'https://ann:****@h' for base_url: 'https://ann:****@h' is not a URL (invalid port number)"
+    );
+}
+
+#[test]
+fn config_and_auth_status_mask_the_password_of_the_base_url() {
+    let sandbox = Sandbox::start(&[]);
+    let url = with_password(&sandbox.url);
+    let shown = sandbox.url.replacen("http://", "http://ann:****@", 1);
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_API_KEY", KEY);
+    let set = env.run(&["config", "set", "base_url", &url]);
+    assert_eq!(set.code, 0, "{set:?}");
+    assert_no_password(&set);
+    assert_eq!(
+        set.stderr,
+        format!(
+            "base_url = {shown} in config file {}\n",
+            env.config_path().display()
+        )
+    );
+    let get = env.run(&["config", "get", "base_url"]);
+    assert_eq!(
+        (get.code, get.stdout.as_str()),
+        (0, format!("{shown}\n").as_str())
+    );
+    let show = env.run(&["config", "show"]);
+    assert_no_password(&show);
+    assert!(
+        show.stdout
+            .contains(&format!("base_url                 {shown}  ")),
+        "{show:?}"
+    );
+    let status = env.run(&["auth", "status"]);
+    assert_eq!(status.code, 0, "{status:?}");
+    assert_no_password(&status);
+    assert!(
+        status.stdout.contains(&format!("\nservice      {shown}\n")),
+        "{status:?}"
+    );
+    // The stored URL keeps its password: it is what the client sends.
+    let stored = std::fs::read_to_string(env.config_path()).unwrap();
+    assert_eq!(stored, format!("base_url = \"{url}\"\n"));
+}
+
+/// Whether process `pid` has ended (a zombie waiting for its parent has).
+fn ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+    }
+}
+
+#[test]
+fn a_key_command_that_overruns_is_ended_with_everything_it_started() {
+    let sandbox = Sandbox::start(&[]);
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
+    env.write_config(
+        "api_key_command = \"sleep 30 & echo $! > \\\"$HOME/pids\\\"; (sleep 30; echo late) & echo $! >> \\\"$HOME/pids\\\"; sleep 30\"\napi_key_command_timeout = 0.5\n",
+    );
+    let run = env.run(&DAY);
+    assert_eq!(run.code, 3, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        r#"error: api_key_command from config file (sleep 30 & echo $! > "$HOME/pids"; (sleep 30; echo late) & echo $! >> "$HOME/pids"; sleep 30) did not finish within 0.5 s"#
+    );
+    let pids = std::fs::read_to_string(env.home.path().join("pids")).unwrap();
+    let started: Vec<&str> = pids.split_whitespace().collect();
+    assert_eq!(started.len(), 2, "{pids}");
+    for _ in 0..200 {
+        if started.iter().all(|pid| ended(pid)) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("what the key command started still runs: {started:?}");
+}
+
+#[test]
+fn raw_masks_a_key_the_service_echoes() {
+    let body = format!(r#"[{{"date":"2024-01-01","fees":1,"you_sent":"{KEY}"}}]"#);
+    let stub = Stub::always(Reply::json(200, &body));
+    let run = Env::with_service(&stub.url).run(&[&DAY[..], &["--raw"]].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#
+    );
+    assert_eq!(
+        run.stderr,
+        "warning: the service echoed the API key in its answer; --raw shows it as ****\n"
+    );
+}
+
+/// A key command that asks for a passphrase on the terminal, as password managers do, and
+/// prints the key when it is `sesame`.
+fn passphrase_env(sandbox: &Sandbox) -> Env {
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
+    std::fs::write(env.home.path().join("key.txt"), KEY).unwrap();
+    env.write_config(
+        "api_key_command = \"printf 'Passphrase: ' >&2; stty -echo; read p; stty echo; [ \\\"$p\\\" = sesame ] && cat \\\"$HOME/key.txt\\\"\"\napi_key_command_timeout = 10\n",
+    );
+    env
+}
+
+#[test]
+fn a_key_command_in_its_own_group_can_still_ask_on_the_terminal() {
+    let sandbox = Sandbox::start(&[]);
+    let env = passphrase_env(&sandbox);
+    let run = env
+        .cmd(&["auth", "status"])
+        .typing("Passphrase: ", "sesame")
+        .run();
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stdout.contains("\r\naccepted     yes\r\n"), "{run:?}");
+}
+
+/// The command dies with the terminal's echo off: the runner checks that it is on again.
+#[test]
+fn ctrl_c_at_the_key_command_prompt_stops_the_run_with_130() {
+    let sandbox = Sandbox::start(&[]);
+    let env = passphrase_env(&sandbox);
+    let run = env.cmd(&DAY).typing("Passphrase: ", "\x03").run();
+    assert_eq!(run.code, 130, "{run:?}");
+    assert!(sandbox.requests().is_empty());
+}
