@@ -61,7 +61,7 @@ fn stats(settings: &Settings, path: &Path, format: Option<Format>) -> anyhow::Re
     write_stdout(|out| render::listing::write(&HEADER, &rows, format, out))
 }
 
-/// Removes values (those before `before` only, when given); a damaged file is removed whole.
+/// Removes values (those before `before` only, when given); an unreadable file is removed whole.
 fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::Result<()> {
     if !path.exists() {
         note(
@@ -76,12 +76,12 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
     let before = before.map(|day| day.resolve(today_utc()));
     let opened = Store::open(path);
     if let (Err(e), None) = (&opened, before) {
-        if is_damaged(e) {
+        if is_unreadable(e) {
             remove_files(path)?;
-            note(
-                settings,
-                &format!("removed the damaged response cache {}", path.display()),
-            );
+            let path = path.display();
+            let removed =
+                format!("removed the response cache {path}, which this version cannot read");
+            note(settings, &removed);
             return Ok(());
         }
     }
@@ -99,10 +99,12 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
     Ok(())
 }
 
-fn is_damaged(error: &rusqlite::Error) -> bool {
+/// A file that is damaged, not SQLite, or of another schema version (`TypeMismatch`): what it
+/// holds can never be served, so `cache clear` removes it whole.
+fn is_unreadable(error: &rusqlite::Error) -> bool {
     matches!(
         error.sqlite_error_code(),
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt)
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt | ErrorCode::TypeMismatch)
     )
 }
 

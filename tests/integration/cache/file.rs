@@ -147,7 +147,10 @@ fn a_damaged_file_is_one_warning_and_the_run_goes_on_then_clear_removes_it() {
     let clear = run_ok(&env, &["cache", "clear"]);
     assert_eq!(
         clear.stderr,
-        format!("removed the damaged response cache {}\n", file.display())
+        format!(
+            "removed the response cache {}, which this version cannot read\n",
+            file.display()
+        )
     );
     run_ok(&env, &cached(&FEES));
     run_ok(&env, &cached(&FEES));
@@ -171,6 +174,13 @@ fn a_file_from_a_newer_version_is_left_alone_with_a_warning() {
         run.stderr,
         format!("warning: the response cache {} cannot be used (schema version 99, written by another version of chain-metrics (this one reads 1)): asking the service for every day\n", file.display())
     );
+    let stats = env.run(&["cache", "stats"]);
+    assert_eq!((stats.code, stats.stdout.as_str()), (3, ""));
+    let kept = env.run(&["cache", "clear", "--before", "2024-01-05"]);
+    assert_eq!(kept.code, 3);
+    assert!(file.exists(), "--before never removes the whole file");
+    run_ok(&env, &["cache", "clear"]);
+    assert!(!file.exists());
 }
 
 #[test]
