@@ -7,6 +7,7 @@
 //! The modules are private so that the compiler keeps each step in its room; what is public
 //! below is what the binary, the man-page generator (`examples/generate`) and the tests use.
 
+mod cache;
 mod cli;
 mod client;
 mod commands;

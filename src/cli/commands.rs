@@ -1,4 +1,5 @@
-//! The flags of the other commands: `chains`, `auth`, `config`, `sandbox`, `completions`.
+//! The flags of the other commands: `chains`, `auth`, `config`, `cache`, `sandbox`,
+//! `completions`.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -8,6 +9,7 @@ use clap::{Args, Subcommand, ValueEnum, ValueHint};
 
 use super::completion::Shell;
 use super::{parse_milliseconds, parse_rate};
+use crate::model::dates::DaySpec;
 use crate::render::Format;
 use crate::sandbox::fault::Fault;
 use crate::settings::config_edit::ConfigKey;
@@ -104,6 +106,35 @@ pub enum ConfigCommand {
         /// The setting to remove
         #[arg(value_name = "KEY")]
         key: ConfigKey,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Print the cache file's path
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache path\n  XDG_CACHE_HOME=/var/cache/ci chain-metrics cache path"
+    )]
+    Path,
+
+    /// Print the values kept, the file's size, and the oldest and newest day of each series
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache stats\n  chain-metrics cache stats --format json"
+    )]
+    Stats {
+        /// Output format [default: table on a terminal, csv otherwise]
+        #[arg(short, long, value_name = "FMT")]
+        format: Option<Format>,
+    },
+
+    /// Remove every cached value, or only those of days before DAY
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache clear\n  chain-metrics cache clear --before 2020-01-01"
+    )]
+    Clear {
+        /// Remove only the values of days before this one: YYYY-MM-DD, today or yesterday
+        #[arg(long, value_name = "DAY", value_parser = DaySpec::parse)]
+        before: Option<DaySpec>,
     },
 }
 

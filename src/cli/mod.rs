@@ -6,8 +6,8 @@ mod query;
 mod suggest;
 
 pub use commands::{
-    AuthCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs, StatusArgs,
-    StatusFormat,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
+    StatusArgs, StatusFormat,
 };
 pub use query::{QueryArgs, SocialArgs};
 
@@ -27,7 +27,7 @@ use crate::settings::{defaults, limits};
     name = "chain-metrics",
     version,
     max_term_width = 100,
-    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv\n  chain-metrics social --chain op --include tweet,reply --last 4w --format json"
+    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -169,6 +169,13 @@ pub enum Command {
         after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics config set timeout 60 --profile staging\n  chain-metrics config show"
     )]
     Config(ConfigCommand),
+
+    /// The local response cache of settled days: path | stats | clear [--before DAY]
+    #[command(
+        subcommand,
+        after_help = "Queries use it with --cache (or config cache = true); a day is settled, and served from it,\nonce it is cache_settle_days (default 7) or more days before today (UTC).\n\nExamples:\n  chain-metrics cache stats\n  chain-metrics cache clear --before 2020-01-01"
+    )]
+    Cache(CacheCommand),
 
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(

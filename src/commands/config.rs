@@ -186,6 +186,8 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
             Some(days) => plain("chunk_days", days.to_string()),
             None => ("chunk_days", "(not set)".into(), "-".into()),
         },
+        plain("cache", s.cache.enabled.to_string()),
+        plain("cache_settle_days", s.cache.settle_days.to_string()),
     ]);
     rows
 }

@@ -1,6 +1,7 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
 mod auth;
+mod cache;
 mod chains;
 mod completions;
 mod config;
@@ -39,6 +40,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Chains(args) => chains::run(args),
         Command::Auth(command) => auth::run(global, command),
         Command::Config(command) => config::run(global, command),
+        Command::Cache(command) => cache::run(global, command),
         Command::Sandbox(args) => sandbox::run(global, args),
         Command::Completions(args) => completions::run(args),
     }

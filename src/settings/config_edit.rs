@@ -36,6 +36,10 @@ pub enum ConfigKey {
     Method,
     #[value(name = "chunk_days")]
     ChunkDays,
+    #[value(name = "cache")]
+    Cache,
+    #[value(name = "cache_settle_days")]
+    CacheSettleDays,
 }
 
 impl ConfigKey {
@@ -53,6 +57,8 @@ impl ConfigKey {
             ConfigKey::Jobs => "jobs",
             ConfigKey::Method => "method",
             ConfigKey::ChunkDays => "chunk_days",
+            ConfigKey::Cache => "cache",
+            ConfigKey::CacheSettleDays => "cache_settle_days",
         }
     }
 
@@ -67,7 +73,7 @@ impl ConfigKey {
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
             ConfigKey::CaBundle if text.is_empty() => Err("expected the path of a PEM file".into()),
             ConfigKey::CaBundle => Ok(Value::from(text)),
-            ConfigKey::AllowHttp => match text {
+            ConfigKey::AllowHttp | ConfigKey::Cache => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),
                 _ => Err("expected true or false".into()),
@@ -78,6 +84,7 @@ impl ConfigKey {
             ConfigKey::Retries => whole(text, limits::RETRIES),
             ConfigKey::Jobs => whole(text, limits::JOBS),
             ConfigKey::ChunkDays => whole(text, limits::CHUNK_DAYS),
+            ConfigKey::CacheSettleDays => whole(text, limits::CACHE_SETTLE_DAYS),
             ConfigKey::Method => MethodChoice::from_str(text, true)
                 .ok()
                 .and_then(|m| m.to_possible_value())
@@ -276,6 +283,8 @@ mod tests {
         assert_eq!(ok(ConfigKey::Method, "both"), "auto");
         assert_eq!(ok(ConfigKey::Retries, "0"), "0");
         assert_eq!(ok(ConfigKey::AllowHttp, "true"), "true");
+        assert_eq!(ok(ConfigKey::Cache, "false"), "false");
+        assert_eq!(ok(ConfigKey::CacheSettleDays, "14"), "14");
         let bad = |key: ConfigKey, text| key.value(text, false).unwrap_err();
         assert_eq!(
             bad(ConfigKey::Timeout, "0"),
@@ -299,6 +308,11 @@ mod tests {
         );
         assert_eq!(bad(ConfigKey::Method, "put"), "expected auto, post or get");
         assert_eq!(bad(ConfigKey::AllowHttp, "yes"), "expected true or false");
+        assert_eq!(bad(ConfigKey::Cache, "on"), "expected true or false");
+        assert_eq!(
+            bad(ConfigKey::CacheSettleDays, "0"),
+            "expected a whole number from 1 to 36600"
+        );
         assert!(
             bad(ConfigKey::BaseUrl, "http://metrics.example").starts_with("refusing plain http")
         );

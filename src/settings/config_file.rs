@@ -37,6 +37,10 @@ pub struct FileSettings {
     pub jobs: Option<usize>,
     pub method: Option<MethodChoice>,
     pub chunk_days: Option<u32>,
+    /// Use the response cache without `--cache`.
+    pub cache: Option<bool>,
+    /// Days before today from which a day is settled and served from the cache.
+    pub cache_settle_days: Option<u32>,
     /// Only at the top level.
     pub profiles: Option<BTreeMap<String, FileSettings>>,
 }

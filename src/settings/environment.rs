@@ -8,6 +8,8 @@ pub const ENV_BASE_URL: &str = "CHAIN_METRICS_BASE_URL";
 pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
 /// The config file.
 pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
+/// Where the response cache's folder goes (the XDG base directory spec).
+pub const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
 /// Extra CA certificates (PEM).
 pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
 
@@ -17,6 +19,7 @@ const HONOURED: &[&str] = &[
     ENV_BASE_URL,
     ENV_PROFILE,
     ENV_CONFIG,
+    ENV_XDG_CACHE_HOME,
     ENV_CA_BUNDLE,
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",

@@ -3,6 +3,7 @@
 //! environment again.
 
 pub mod base_url;
+pub mod cache;
 mod command_group;
 mod config_comments;
 pub mod config_edit;
@@ -76,6 +77,8 @@ pub struct Settings {
     pub key_command_timeout: Duration,
     /// Days per request window; `None` sends the whole range at once.
     pub chunk_days: Option<u32>,
+    /// The response cache: on or off by config, the settle rule, the file.
+    pub cache: cache::CacheSettings,
     /// How long to wait for another run's lock on a file this run changes.
     pub lock_timeout: Duration,
     /// Where each of the plain settings above came from, by config key, for `config show`.
@@ -133,7 +136,8 @@ impl Settings {
             &layers,
             |l| l.base_url.clone(),
         );
-        let tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let mut tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let cache = cache::resolve(env, &layers, &mut tuning.sources)?;
         let warnings = match file_use {
             FileUse::LocateOnly => Vec::new(),
             _ => config.permission_warning().into_iter().collect(),
@@ -151,11 +155,12 @@ impl Settings {
             method: tuning.method,
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
+            cache,
             lock_timeout: global
                 .lock_timeout
                 .and_then(|secs| limits::seconds(secs).ok())
                 .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS)),
-            sources: tuning.sources,
+            sources: tuning.sources.0,
             warnings,
             config,
             sandbox: global.sandbox,

@@ -132,12 +132,12 @@ fn check(shell: Shell, line: &str, expected: &str) {
 fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) {
     let env = home();
     let mut top: Vec<&str> =
-        "auth chains completions config fees help report sandbox social users --version"
+        "auth cache chains completions config fees help report sandbox social users --version"
             .split(' ')
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --chain --chunk-days --dry-run --end --format --last --merge --no-header --output --raw --start --summary --wide"
+    let mut fees: Vec<&str> = "--by --cache --chain --chunk-days --dry-run --end --format --last --merge --no-cache --no-header --output --raw --refresh --start --summary --wide"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();

@@ -5,6 +5,7 @@
 mod support;
 
 mod auth;
+mod cache;
 mod completion;
 mod config;
 mod exit_codes;

@@ -77,6 +77,10 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "Where the config folder is; HOME/.config when unset, on every Unix, macOS included.",
     ),
     (
+        "XDG_CACHE_HOME",
+        "Where the response cache's folder is, when absolute; HOME/.cache otherwise.",
+    ),
+    (
         "NO_COLOR",
         "When set and not empty, no colour (unless --color always).",
     ),
@@ -104,7 +108,12 @@ pub(super) fn files(roff: &mut Roff) {
     roff.control("TP", [])
         .text([italic("$XDG_CONFIG_HOME/chain-metrics/config.toml")])
         .text([roman(
-            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, ca_bundle (a PEM file of extra CA certificates, relative to the config file's folder), timeout, connect_timeout, retries, jobs, method, chunk_days. An unknown key is an error that names it and its line.",
+            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, ca_bundle (a PEM file of extra CA certificates, relative to the config file's folder), timeout, connect_timeout, retries, jobs, method, chunk_days, cache, cache_settle_days. An unknown key is an error that names it and its line.",
+        )]);
+    roff.control("TP", [])
+        .text([italic("$XDG_CACHE_HOME/chain-metrics/cache.sqlite3")])
+        .text([roman(
+            "The response cache (~/.cache/chain-metrics/cache.sqlite3 by default), used with --cache or config cache = true: the values of settled days, each as the service wrote it, per base URL, endpoint, chain, metric and day; never the key. See chain-metrics-cache(1).",
         )]);
     roff.control("TP", [])
         .text([italic(".NAME.lock")])
