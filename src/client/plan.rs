@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::mpsc;
 
 use chrono::NaiveDate;
 
@@ -124,15 +124,20 @@ pub struct Outcome {
     pub warnings: Vec<String>,
 }
 
-/// Sends every request (at most `jobs` at once). `done` is called after each request, from the
-/// worker that made it. Answers come back in request order, whatever order they finish in.
-pub fn fetch(
+/// Sends every request (at most `jobs` at once) and hands each answer to `take` on the calling
+/// thread, in request order, as soon as it and every answer before it are in. `done` is called
+/// after each request, from the worker that made it.
+///
+/// An answer is joined and dropped while later ones are still on the wire, so a long run never
+/// holds the records of every body at once (a ten-year `report --chain all` is 18 bodies).
+pub fn fetch_each(
     client: &Client,
     requests: &[Request],
     jobs: usize,
     done: &(dyn Fn() + Sync),
-) -> Vec<Result<Fetched>> {
-    for_each_concurrently(requests, jobs, |request| {
+    take: &mut dyn FnMut(Result<Fetched>),
+) {
+    let work = |request: &Request| {
         let result = client
             .fetch_records(request, &request.columns())
             .map(|records| {
@@ -145,56 +150,71 @@ pub fn fetch(
             });
         done();
         result
-    })
+    };
+    in_order_concurrently(requests, jobs, work, take);
 }
 
 /// Joins the cached values and the answers by (date, chain) into the plan's rows; the data
 /// notes of each (chain, endpoint) are reported once, in plan order.
-///
-/// The error reported is the first failed request in plan order, so it never depends on timing.
-pub fn assemble(
-    plan: &Plan,
-    from_cache: Vec<CachedValue>,
-    fetched: Vec<Result<Fetched>>,
-) -> Result<Outcome> {
-    let columns = plan.columns();
-    let mut joined: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
-    let mut put = |chain: Chain, date: NaiveDate, column: Column, value: Option<Number>| {
-        let position = plan.chains.iter().position(|c| *c == chain);
-        let row = joined.entry((date, position)).or_insert_with(|| Row {
-            date,
-            chain: Some(chain),
-            values: vec![None; columns.len()],
-        });
-        if let Some(at) = columns.iter().position(|c| *c == column) {
-            row.values[at] = value;
+pub struct Assembly<'a> {
+    plan: &'a Plan,
+    columns: Vec<Column>,
+    joined: BTreeMap<(NaiveDate, Option<usize>), Row>,
+    notes: BTreeMap<(usize, usize), DataNotes>,
+}
+
+impl<'a> Assembly<'a> {
+    pub fn new(plan: &'a Plan, from_cache: Vec<CachedValue>) -> Assembly<'a> {
+        let mut assembly = Assembly {
+            plan,
+            columns: plan.columns(),
+            joined: BTreeMap::new(),
+            notes: BTreeMap::new(),
+        };
+        for known in from_cache {
+            assembly.put(known.chain, known.date, known.column, Some(known.value));
         }
-    };
-    for known in from_cache {
-        put(known.chain, known.date, known.column, Some(known.value));
+        assembly
     }
-    let mut notes: BTreeMap<(usize, usize), DataNotes> = BTreeMap::new();
-    for answer in fetched {
+
+    /// Joins one answer's records; they are dropped as they are moved into the rows.
+    pub fn add(&mut self, answer: Fetched) {
         let Fetched {
             request,
             records,
-            notes: found,
-        } = answer?;
-        notes
-            .entry(series_position(plan, &request))
+            notes,
+        } = answer;
+        self.notes
+            .entry(series_position(self.plan, &request))
             .or_default()
-            .absorb(found);
+            .absorb(notes);
         let asked = request.columns();
         for Record { date, values } in records {
             for (column, value) in asked.iter().zip(values) {
-                put(request.chain, date, *column, value);
+                self.put(request.chain, date, *column, value);
             }
         }
     }
-    Ok(Outcome {
-        dataset: plan.dataset(joined.into_values().collect()),
-        warnings: warnings(plan, notes),
-    })
+
+    fn put(&mut self, chain: Chain, date: NaiveDate, column: Column, value: Option<Number>) {
+        let width = self.columns.len();
+        let position = self.plan.chains.iter().position(|c| *c == chain);
+        let row = self.joined.entry((date, position)).or_insert_with(|| Row {
+            date,
+            chain: Some(chain),
+            values: vec![None; width],
+        });
+        if let Some(at) = self.columns.iter().position(|c| *c == column) {
+            row.values[at] = value;
+        }
+    }
+
+    pub fn finish(self) -> Outcome {
+        Outcome {
+            dataset: self.plan.dataset(self.joined.into_values().collect()),
+            warnings: warnings(self.plan, self.notes),
+        }
+    }
 }
 
 /// The warning lines of the notes, series by series in plan order.
@@ -219,30 +239,39 @@ fn series_position(plan: &Plan, request: &Request) -> (usize, usize) {
     (chain.unwrap_or(0), endpoint.unwrap_or(0))
 }
 
-/// Applies `work` to every item on up to `jobs` threads; results come back in input order.
-pub fn for_each_concurrently<T: Sync, R: Send>(
+/// Applies `work` to every item on up to `jobs` threads and hands the results to `take` on the
+/// calling thread in input order, each as soon as it and every one before it are done.
+pub fn in_order_concurrently<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     work: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
+    take: &mut dyn FnMut(R),
+) {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
+    let (sender, results) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|scope| {
         for _ in 0..jobs.clamp(1, items.len().max(1)) {
-            scope.spawn(|| loop {
+            let sender = sender.clone();
+            let (next, work) = (&next, &work);
+            scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(item) = items.get(index) else { break };
-                let result = work(item);
-                results.lock().expect("no worker panics while holding it")[index] = Some(result);
+                // The receiver outlives the workers (same scope), so a send cannot fail.
+                let _ = sender.send((index, work(item)));
             });
         }
+        drop(sender);
+        // Results that came early wait here until those before them are in.
+        let mut early = BTreeMap::new();
+        let mut wanted = 0;
+        for (index, result) in results {
+            early.insert(index, result);
+            while let Some(result) = early.remove(&wanted) {
+                take(result);
+                wanted += 1;
+            }
+        }
     });
-    results
-        .into_inner()
-        .expect("workers are done")
-        .into_iter()
-        .map(|r| r.expect("every item was worked on"))
-        .collect()
 }
 
 #[cfg(test)]
@@ -283,10 +312,12 @@ mod tests {
     #[test]
     fn results_keep_input_order() {
         let items: Vec<u64> = (0..20).collect();
-        let out = for_each_concurrently(&items, 4, |n| {
+        let mut out = Vec::new();
+        let work = |n: &u64| {
             std::thread::sleep(std::time::Duration::from_millis(20 - n));
             n * 2
-        });
+        };
+        in_order_concurrently(&items, 4, work, &mut |n| out.push(n));
         assert_eq!(out, (0..20).map(|n| n * 2).collect::<Vec<_>>());
     }
 }
