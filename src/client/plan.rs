@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{mpsc, Condvar, Mutex};
 
 use chrono::NaiveDate;
 
 use crate::client::response::{clean, DataNotes};
-use crate::client::{Client, Request};
+use crate::client::{Client, Fetch, Request};
 use crate::error::Result;
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
@@ -128,8 +128,10 @@ pub struct Outcome {
 /// thread, in request order, as soon as it and every answer before it are in. `done` is called
 /// after each request, from the worker that made it.
 ///
-/// An answer is joined and dropped while later ones are still on the wire, so a long run never
-/// holds the records of every body at once (a ten-year `report --chain all` is 18 bodies).
+/// The workers only fetch; each body is parsed here, on the calling thread, and its records are
+/// joined and dropped while later ones are still on the wire. So a long run never holds every
+/// body or its records at once (a ten-year `report --chain all` is 18 bodies), and the data
+/// lives in one memory arena rather than one per worker.
 pub fn fetch_each(
     client: &Client,
     requests: &[Request],
@@ -138,18 +140,24 @@ pub fn fetch_each(
     take: &mut dyn FnMut(Result<Fetched>),
 ) {
     let work = |request: &Request| {
-        let result = client
-            .fetch_records(request, &request.columns())
-            .map(|records| {
-                let (records, notes) = clean(records, &request.range);
-                Fetched {
-                    request: request.clone(),
-                    records,
-                    notes,
-                }
-            });
+        let answer = client.fetch_answer(request);
         done();
-        result
+        answer
+    };
+    let read = |request: &Request, answer: Result<Fetch>| {
+        let records = client.records(request, &request.columns(), answer?)?;
+        let (records, notes) = clean(records, &request.range);
+        Ok(Fetched {
+            request: request.clone(),
+            records,
+            notes,
+        })
+    };
+    let mut requests_in_order = requests.iter();
+    let take = &mut |answer| {
+        if let Some(request) = requests_in_order.next() {
+            take(read(request, answer));
+        }
     };
     in_order_concurrently(requests, jobs, work, take);
 }
@@ -241,21 +249,28 @@ fn series_position(plan: &Plan, request: &Request) -> (usize, usize) {
 
 /// Applies `work` to every item on up to `jobs` threads and hands the results to `take` on the
 /// calling thread in input order, each as soon as it and every one before it are done.
+///
+/// No worker starts an item more than `jobs` places ahead of the next one `take` is waiting
+/// for: results (response bodies) never pile up faster than they are taken, whatever the order
+/// they finish in.
 pub fn in_order_concurrently<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     work: impl Fn(&T) -> R + Sync,
     take: &mut dyn FnMut(R),
 ) {
+    let jobs = jobs.clamp(1, items.len().max(1));
     let next = AtomicUsize::new(0);
+    let window = Window::default();
     let (sender, results) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, items.len().max(1)) {
+        for _ in 0..jobs {
             let sender = sender.clone();
-            let (next, work) = (&next, &work);
+            let (next, work, window) = (&next, &work, &window);
             scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(item) = items.get(index) else { break };
+                window.wait_for(index.saturating_sub(jobs - 1));
                 // The receiver outlives the workers (same scope), so a send cannot fail.
                 let _ = sender.send((index, work(item)));
             });
@@ -269,9 +284,33 @@ pub fn in_order_concurrently<T: Sync, R: Send>(
             while let Some(result) = early.remove(&wanted) {
                 take(result);
                 wanted += 1;
+                window.taken(wanted);
             }
         }
     });
+}
+
+/// How many results have been taken, for the workers that must not run too far ahead.
+#[derive(Default)]
+struct Window {
+    taken: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Window {
+    /// Waits until at least `count` results have been taken.
+    fn wait_for(&self, count: usize) {
+        // A poisoned lock only means a `take` panicked; the count is still right.
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        while *taken < count {
+            taken = self.moved.wait(taken).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn taken(&self, count: usize) {
+        *self.taken.lock().unwrap_or_else(|e| e.into_inner()) = count;
+        self.moved.notify_all();
+    }
 }
 
 #[cfg(test)]
@@ -306,6 +345,29 @@ mod tests {
                 "ETHEREUM 2024-02-02..2024-02-04",
                 "ETHEREUM 2024-02-05..2024-02-05",
             ]
+        );
+    }
+
+    #[test]
+    fn no_worker_runs_more_than_jobs_ahead_of_the_taker() {
+        let items: Vec<u64> = (0..30).collect();
+        let taken = AtomicUsize::new(0);
+        let furthest = AtomicUsize::new(0);
+        let work = |n: &u64| {
+            let ahead = *n as usize - taken.load(Ordering::SeqCst);
+            furthest.fetch_max(ahead, Ordering::SeqCst);
+            *n
+        };
+        in_order_concurrently(&items, 3, work, &mut |_| {
+            // A slow taker: the workers would race ahead without the window.
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            taken.fetch_add(1, Ordering::SeqCst);
+        });
+        assert_eq!(taken.load(Ordering::SeqCst), 30);
+        assert!(
+            furthest.load(Ordering::SeqCst) < 3,
+            "ran {} ahead",
+            furthest.load(Ordering::SeqCst)
         );
     }
 
