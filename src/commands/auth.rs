@@ -14,7 +14,7 @@ use crate::model::chain::Chain;
 use crate::model::dates::{today_utc, DayRange};
 use crate::model::Endpoint;
 use crate::output::{interrupt, write_stdout};
-use crate::settings::base_url::hide_passwords;
+use crate::settings::base_url::shown_url;
 use crate::settings::config_edit::{ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
@@ -196,7 +196,7 @@ fn status_report(
         "profile": match &setting.source { Source::Profile(name) => Some(name), _ => None },
         "api_key_command": command,
         "config_file": settings.config.path.display().to_string(),
-        "base_url": settings.base_url.as_ref().map(|b| hide_passwords(&b.value)),
+        "base_url": settings.base_url.as_ref().map(|b| shown_url(&b.value)),
         "accepted": accepted,
     })
 }

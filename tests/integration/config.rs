@@ -104,7 +104,7 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
         (&["chunk_days", "36601"], "error: invalid value '36601' for chunk_days: expected a whole number from 1 to 36600"),
         (&["method", "put"], "error: invalid value 'put' for method: expected auto, post or get"),
         (&["allow_http", "yes"], "error: invalid value 'yes' for allow_http: expected true or false"),
-        (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' is not a URL (relative URL without a base)"),
+        (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' has no scheme: start it with https:// (or http:// to loopback)"),
     ];
     for (args, error) in cases {
         let run = env.run(&[&["config", "set"], args].concat());
