@@ -22,12 +22,12 @@ pub fn run(
     includes: Vec<SocialMetric>,
 ) -> anyhow::Result<()> {
     let today = today_utc();
-    let range =
+    let asked =
         DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
     let plan = Plan {
         endpoints,
         chains: chain::expand(&args.chains),
-        range,
+        range: merge_range(args, asked),
         includes,
         chunk_days: None,
     };
@@ -38,6 +38,10 @@ pub fn run(
         check_raw(&plan)?;
     }
     let settings = resolve_settings(global, args.chunk_days, FileUse::Read)?;
+    if plan.range.start != asked.start {
+        let (start, by) = (plan.range.start, args.by.name());
+        note(&settings, &format!("note: --merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));
+    }
     if plan.range.end > today {
         let end = plan.range.end;
         note(&settings, &format!("warning: the range ends {end}, after today (UTC): the service has no data for days to come"));
@@ -53,6 +57,19 @@ pub fn run(
         return print_curl_lines(&settings, &plan);
     }
     fetch_and_write(&settings, &plan, &output)
+}
+
+/// The range to ask for: with `--merge` and a `--by` period, from the first day of the period
+/// that holds the start, so that a fresh row covers the days an older row of that period had
+/// (a cron job's `--last 2 --by month` would otherwise never replace the month's row).
+fn merge_range(args: &QueryArgs, asked: DayRange) -> DayRange {
+    match args.merge {
+        true => DayRange {
+            start: args.by.start(asked.start),
+            ..asked
+        },
+        false => asked,
+    }
 }
 
 /// Every request of the plan, then the rows, warnings first.

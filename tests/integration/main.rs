@@ -21,6 +21,7 @@ mod locks;
 mod merge;
 mod messages;
 mod periods;
+mod periods_merge;
 mod periods_output;
 mod query;
 mod reliability;
