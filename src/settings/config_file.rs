@@ -74,12 +74,19 @@ impl ConfigLocation {
 
     /// Reads the file; a default file that does not exist reads as empty.
     pub fn load(&self) -> Result<FileSettings> {
+        self.read(self.source == Source::Default)
+    }
+
+    /// Reads the file, one that does not exist as empty wherever it is: `auth login` creates it.
+    pub fn load_or_new(&self) -> Result<FileSettings> {
+        self.read(true)
+    }
+
+    fn read(&self, missing_ok: bool) -> Result<FileSettings> {
         match std::fs::read_to_string(&self.path) {
             Ok(text) => parse(&text)
                 .map_err(|e| Failure::config(format!("config file {}: {e}", self.path.display()))),
-            Err(e)
-                if e.kind() == std::io::ErrorKind::NotFound && self.source == Source::Default =>
-            {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && missing_ok => {
                 Ok(FileSettings::default())
             }
             Err(e) => Err(Failure::config(format!(

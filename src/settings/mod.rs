@@ -45,7 +45,8 @@ pub enum KeySetting {
 pub enum FileUse {
     /// Read it; a selected profile must exist in it.
     Read,
-    /// Read it; a selected profile missing from it reads as empty (`auth login` creates it).
+    /// Read it; a missing file, or a selected profile missing from it, reads as empty (`auth
+    /// login` creates them).
     ReadNewProfileOk,
     /// Only locate it: commands that edit the file, or need none of it, still work when it is
     /// broken, so that `config set` can mend it.
@@ -110,7 +111,8 @@ impl Settings {
         let config = ConfigLocation::find(global.config.as_deref(), env.get(ENV_CONFIG))?;
         let file = match file_use {
             FileUse::LocateOnly => FileSettings::default(),
-            FileUse::Read | FileUse::ReadNewProfileOk => config.load()?,
+            FileUse::Read => config.load()?,
+            FileUse::ReadNewProfileOk => config.load_or_new()?,
         };
         let profile = first_given(
             named(global.profile.clone(), "--profile"),
