@@ -82,7 +82,8 @@ pub struct GlobalArgs {
         long,
         global = true,
         value_name = "METHOD",
-        hide_possible_values = true
+        hide_possible_values = true,
+        ignore_case = true
     )]
     pub method: Option<MethodChoice>,
 

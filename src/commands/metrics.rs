@@ -8,6 +8,7 @@ use crate::client::Client;
 use crate::error::{Exit, Failure};
 use crate::model::chain;
 use crate::model::dates::{today_utc, DayRange};
+use crate::model::period::Period;
 use crate::model::{Endpoint, SocialMetric};
 use crate::output::progress::Progress;
 use crate::output::{write_stdout, Output};
@@ -35,7 +36,7 @@ pub fn run(
     let output = Output::resolve(args, &plan)?;
     output.check_merge_target(&plan)?;
     if args.raw {
-        check_raw(&plan)?;
+        check_raw(&plan, args.by)?;
     }
     let settings = resolve_settings(global, args.chunk_days, FileUse::Read)?;
     if plan.range.start != asked.start {
@@ -103,8 +104,16 @@ fn print_raw(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Resul
     output.write_bytes(&raw.body)
 }
 
-/// `--raw` shows one body as sent, so it needs exactly one request.
-fn check_raw(plan: &Plan) -> Result<(), Failure> {
+/// `--raw` shows one body as sent, so it needs exactly one request, and its daily rows as they
+/// are (`--by day`, the default, may be given).
+fn check_raw(plan: &Plan, by: Period) -> Result<(), Failure> {
+    if by != Period::Day {
+        return Err(Failure::usage(format!(
+            "--raw prints the service's body as sent, one entry a day, and cannot roll it up by {}",
+            by.name()
+        ))
+        .with_hint("leave out --raw, or --by"));
+    }
     if plan.endpoints.len() > 1 {
         return Err(Failure::usage(
             "--raw prints one service body, and report makes three requests per chain",

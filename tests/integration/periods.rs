@@ -203,8 +203,12 @@ fn an_unknown_period_lists_the_choices_and_suggests_one() {
         (run.code, run.error_line()),
         (
             2,
-            "error: the argument '--raw' cannot be used with '--by <PERIOD>'"
+            "error: --raw prints the service's body as sent, one entry a day, and cannot roll it up by week"
         )
+    );
+    assert!(
+        run.stderr.ends_with("hint: leave out --raw, or --by\n"),
+        "{run:?}"
     );
     assert!(stub.seen().is_empty(), "a usage error sent a request");
 }
