@@ -143,7 +143,7 @@ fn verify(settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
 fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
     let Some(setting) = &settings.key else {
         let hint = "store one with: chain-metrics auth login (or set CHAIN_METRICS_API_KEY)";
-        return Err(Failure::config("no API key is set").with_hint(hint).into());
+        return Err(Failure::config(settings.no_key()).with_hint(hint).into());
     };
     let key = settings.api_key()?;
     let mut rejected = None;

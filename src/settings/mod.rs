@@ -60,6 +60,8 @@ pub struct Settings {
     pub profile: Option<Sourced<String>>,
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
+    /// `CHAIN_METRICS_API_KEY` is set but empty (or blank): said when no key is found.
+    pub key_var_empty: bool,
     pub allow_http: bool,
     /// The whole of one request: connecting, sending, and reading the body.
     pub timeout: Duration,
@@ -136,6 +138,7 @@ impl Settings {
             profile,
             base_url,
             key: key_setting(env, &layers),
+            key_var_empty: env.is_blank(ENV_KEY),
             allow_http: tuning.allow_http,
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
@@ -191,9 +194,18 @@ impl Settings {
         Ok(key)
     }
 
+    /// Why there is no key: none is set, or the variable is there but empty (`export
+    /// CHAIN_METRICS_API_KEY=$UNSET_SECRET` in a CI job).
+    pub fn no_key(&self) -> String {
+        match self.key_var_empty {
+            true => format!("{ENV_KEY} is set but empty, and no other API key is set"),
+            false => "no API key is set".into(),
+        }
+    }
+
     fn find_key(&self) -> Result<ApiKey> {
         match &self.key {
-            None => Err(Failure::config("no API key is set").with_hint(format!(
+            None => Err(Failure::config(self.no_key()).with_hint(format!(
                 "set {ENV_KEY}, or api_key or api_key_command in {}; or try --sandbox, which needs no account",
                 self.config.path.display()
             ))),

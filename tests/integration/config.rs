@@ -91,8 +91,8 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
     let before = "# keep me\ntimeout = 30\n";
     env.write_config(before);
     let cases: [(&[&str], &str); 13] = [
-        (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a positive number of seconds"),
-        (&["timeout", "0"], "error: invalid value '0' for timeout: expected a positive number of seconds"),
+        (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a number of seconds from 0.001 to 86400"),
+        (&["timeout", "0"], "error: invalid value '0' for timeout: expected at least 0.001 seconds (a millisecond)"),
         // Past a day, and far past it where the clock overflows: every later query panicked.
         (&["timeout", "1e19"], "error: invalid value '1e19' for timeout: expected at most 86400 seconds (a day)"),
         (&["connect_timeout", "86401"], "error: invalid value '86401' for connect_timeout: expected at most 86400 seconds (a day)"),

@@ -88,17 +88,18 @@ fn total_timeout_comes_from_the_config_file_too() {
 fn bad_timeouts_are_refused() {
     // A bad flag is a usage error (2); the same value in the config file is a configuration
     // error (3).
-    for (flag, value) in [
-        ("--connect-timeout", "0"),
-        ("--timeout", "-1"),
-        ("--timeout", "nan"),
+    let short = "is less than 0.001 seconds (a millisecond), the shortest wait";
+    for (flag, value, why) in [
+        ("--connect-timeout", "0", short),
+        ("--timeout", "-1", short),
+        ("--timeout", "nan", "is not a number of seconds"),
     ] {
         let run = Env::with_service("http://127.0.0.1:9")
             .run(&[&[&format!("{flag}={value}"), "fees"][..], &RANGE].concat());
         assert_eq!(run.code, 2, "{flag} {value}: {run:?}");
         assert_eq!(
             run.error_line(),
-            format!("error: invalid value '{value}' for '{flag} <SECS>': '{value}' is not a positive number of seconds")
+            format!("error: invalid value '{value}' for '{flag} <SECS>': '{value}' {why}")
         );
     }
     let run = Env::with_service("http://127.0.0.1:9")
@@ -110,7 +111,7 @@ fn bad_timeouts_are_refused() {
     assert_eq!(run.code, 3);
     assert_eq!(
         run.error_line(),
-        "error: connect_timeout 0 from config file is not a positive number of seconds"
+        "error: connect_timeout 0 from config file is less than 0.001 seconds (a millisecond), the shortest wait"
     );
     let run = Env::with_service("http://127.0.0.1:9")
         .run(&[&["fees", "--chunk-days", "0"][..], &RANGE].concat());
