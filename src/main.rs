@@ -26,7 +26,7 @@ fn report(err: &anyhow::Error) -> ExitCode {
         // and then exits 130 itself; returning now would end the process under it. Wait for it,
         // with a bound in case the cleanup hangs (a `stty` on a terminal gone away).
         std::thread::sleep(std::time::Duration::from_secs(5));
-        return ExitCode::from(Exit::Interrupted as u8);
+        return ExitCode::from(chain_metrics::interrupt::exit_code());
     }
     let broken_pipe = err.chain().any(|cause| {
         cause

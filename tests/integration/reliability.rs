@@ -316,8 +316,9 @@ fn ctrl_c_stops_at_once_with_exit_130() {
 }
 
 #[test]
-fn sigterm_stops_at_once_with_exit_130() {
-    assert_eq!(interrupted_by("-TERM", None), (130, String::new()));
+fn sigterm_and_sighup_stop_at_once_with_128_plus_the_signal() {
+    assert_eq!(interrupted_by("-TERM", None), (143, String::new()));
+    assert_eq!(interrupted_by("-HUP", None), (129, String::new()));
 }
 
 #[test]
@@ -328,7 +329,7 @@ fn an_interrupted_export_leaves_the_old_file_intact() {
     );
     assert_eq!(
         interrupted_by("-TERM", Some("fees.json")),
-        (130, String::new())
+        (143, String::new())
     );
 }
 
