@@ -9,14 +9,17 @@ curl jq). Usage: python3 benches/bench.py [--runs N]. It prints a Markdown repor
 import argparse
 import os
 import platform
+import shlex
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BIN = os.path.join(ROOT, "target", "release", "chain-metrics")
+TARGET = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+BIN = os.path.join(TARGET, "release", "chain-metrics")
 KEY = "bench-key-0000000000"
 FEES = "/api/chain-insights/fees"
 PATHS = [FEES, "/api/chain-insights/active_users", "/api/social-metrics/official-account"]
@@ -74,6 +77,26 @@ def curl(url, path, chain, start, end):
             f"-d '{body}' '{url}{path}'")
 
 
+def cache_runs(url, year, runs):
+    """report --chain all over `year` without the cache, with an emptied one, with a full one."""
+    folder = tempfile.mkdtemp(prefix="chain-metrics-bench-cache-")
+    env = dict(tool_env(url), XDG_CACHE_HOME=folder)
+    report = [BIN, "report", "-c", "all", "-s", year[0], "-e", year[1], "-f", "csv"]
+    # The cold run starts from no file: the shell removes it (about 1 ms of its own).
+    cold = f"rm -rf '{folder}/chain-metrics' && {shlex.join(report + ['--cache'])}"
+    try:
+        # A separate warm-up fills the cache that the warm runs read.
+        run(report + ["--cache"], env)
+        warm = alternate({"warm cache": (report + ["--cache"], env, False)}, runs)
+        others = alternate({
+            "no cache": (report, env, False),
+            "cold cache": (cold, env, True),
+        }, runs)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return dict(others, **warm)
+
+
 def ms(seconds):
     return f"{seconds * 1000:.1f} ms"
 
@@ -126,6 +149,17 @@ def main():
         f"ratio **{b['default'][0] / b['sequential'][0]:.2f}x** (target <= 0.25x)")
     say(f"- --jobs 18: {ms(b['jobs18'][0])}; one single curl request: {ms(b['single'][0])}; "
         f"ratio **{b['jobs18'][0] / b['single'][0]:.2f}x** (target <= 1.5x)\n")
+
+    # (e) the response cache: report --chain all over a year, cold against warm, 50 ms latency.
+    sandbox = Sandbox(50)
+    e = cache_runs(sandbox.url, year, max(5, runs // 3))
+    sandbox.close()
+    say("## (e) report --chain all, 365 days, 50 ms server latency: the response cache\n")
+    say("| run | requests | wall | tool CPU (user+sys) | peak RSS |\n|---|---|---|---|---|")
+    for name, requests in (("no cache", 18), ("cold cache", 18), ("warm cache", 0)):
+        wall, cpu, rss = e[name]
+        say(f"| {name} | {requests} | {ms(wall)} | {ms(cpu)} | {rss / 1024:.1f} MiB |")
+    say(f"\nWarm against cold: **{e['warm cache'][0] / e['cold cache'][0]:.2f}x** the wall time.\n")
 
     # (c) report --chain all over ten years, per format.
     sandbox = Sandbox(0)

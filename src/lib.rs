@@ -7,6 +7,7 @@
 //! The modules are private so that the compiler keeps each step in its room; what is public
 //! below is what the binary, the man-page generator (`examples/generate`) and the tests use.
 
+mod cache;
 mod cli;
 mod client;
 mod commands;
@@ -25,4 +26,4 @@ pub use model::dates::{parse_date, parse_last, DayRange, DaySpec};
 pub use model::period::{aggregate, Period};
 pub use model::{Column, Dataset, Endpoint, Number, Row, SocialMetric};
 pub use output::{diag, interrupt};
-pub use settings::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};

@@ -1,12 +1,15 @@
-//! The flags of the other commands: `chains`, `auth`, `config`, `sandbox`, `completions`.
+//! The flags of the other commands: `chains`, `auth`, `config`, `cache`, `sandbox`,
+//! `completions`.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum, ValueHint};
 
 use super::completion::Shell;
 use super::{parse_milliseconds, parse_rate};
+use crate::model::dates::DaySpec;
 use crate::render::Format;
 use crate::sandbox::fault::Fault;
 use crate::settings::config_edit::ConfigKey;
@@ -112,6 +115,35 @@ pub enum ConfigCommand {
     },
 }
 
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Print the cache file's path
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache path\n  XDG_CACHE_HOME=/var/cache/ci chain-metrics cache path"
+    )]
+    Path,
+
+    /// Print the values kept, the file's size, and the oldest and newest day of each series
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache stats\n  chain-metrics cache stats --format json"
+    )]
+    Stats {
+        /// Output format [default: table on a terminal, csv otherwise]
+        #[arg(short, long, value_name = "FMT")]
+        format: Option<Format>,
+    },
+
+    /// Remove every cached value, or only those of days before DAY
+    #[command(
+        after_help = "Examples:\n  chain-metrics cache clear\n  chain-metrics cache clear --before 2020-01-01"
+    )]
+    Clear {
+        /// Remove only the values of days before this one: YYYY-MM-DD, today or yesterday
+        #[arg(long, value_name = "DAY", value_parser = DaySpec::parse)]
+        before: Option<DaySpec>,
+    },
+}
+
 #[derive(Debug, Args)]
 pub struct ChainsArgs {
     /// Output format [default: table on a terminal, csv otherwise]
@@ -151,6 +183,14 @@ pub struct SandboxArgs {
     /// it on the first N attempts only
     #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
     pub faults: Vec<Fault>,
+
+    /// Serve HTTPS, with a fresh self-signed certificate
+    #[arg(long)]
+    pub tls: bool,
+
+    /// Write that certificate (PEM) to FILE, for a client's --ca-bundle
+    #[arg(long, value_name = "FILE", requires = "tls", value_hint = ValueHint::FilePath)]
+    pub cert_out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

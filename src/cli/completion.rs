@@ -126,7 +126,7 @@ pub fn profiles() -> Vec<CompletionCandidate> {
     let Ok(env) = settings::Environment::from_process() else {
         return Vec::new();
     };
-    let Ok(location) = ConfigLocation::find(flag.as_deref(), env.get(settings::ENV_CONFIG)) else {
+    let Ok(location) = ConfigLocation::find(flag.as_deref(), &env) else {
         return Vec::new();
     };
     let Ok(text) = std::fs::read_to_string(&location.path) else {

@@ -6,8 +6,8 @@ mod query;
 mod suggest;
 
 pub use commands::{
-    AuthCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs, StatusArgs,
-    StatusFormat,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
+    StatusArgs, StatusFormat,
 };
 pub use query::{QueryArgs, SocialArgs};
 
@@ -27,7 +27,7 @@ use crate::settings::{defaults, limits};
     name = "chain-metrics",
     version,
     max_term_width = 100,
-    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv\n  chain-metrics social --chain op --include tweet,reply --last 4w --format json"
+    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv"
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -50,6 +50,10 @@ pub struct GlobalArgs {
     /// Config file (see FILES in the man page) [env: CHAIN_METRICS_CONFIG]
     #[arg(help_heading = "Settings", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
+
+    /// Extra CA certificates (PEM) to trust [env: CHAIN_METRICS_CA_BUNDLE]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub ca_bundle: Option<PathBuf>,
 
     /// Run against the built-in sandbox (synthetic data, no account needed)
     #[arg(help_heading = "Connection", long, global = true)]
@@ -167,6 +171,13 @@ pub enum Command {
     )]
     Config(ConfigCommand),
 
+    /// The local response cache of settled days: path | stats | clear [--before DAY]
+    #[command(
+        subcommand,
+        after_help = "Queries use it with --cache (or config cache = true); a day is settled, and served from it,\nonce it is cache_settle_days (default 7) or more days before today (UTC).\n\nExamples:\n  chain-metrics cache stats\n  chain-metrics cache clear --before 2020-01-01"
+    )]
+    Cache(CacheCommand),
+
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(
         after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\nWithout --key it makes up a key and prints the `export` line that points the other commands at it.\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  chain-metrics sandbox --listen 127.0.0.1:0 --latency 200 --fail-rate 0.1"
@@ -180,7 +191,7 @@ pub enum Command {
     Completions(CompletionsArgs),
 }
 
-/// A number of seconds, positive and at most a day (a far longer one overflows the clock).
+/// A number of seconds, from a millisecond to a day (a far longer one overflows the clock).
 fn parse_seconds(text: &str) -> Result<f64, String> {
     let value = text.trim().parse::<f64>().unwrap_or(f64::NAN);
     limits::seconds(value)

@@ -76,7 +76,7 @@ pub struct QueryArgs {
     pub summary: bool,
 
     /// Print the service's body unchanged (one chain, one request; not for report)
-    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days"])]
+    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
     pub raw: bool,
 
     /// Print the equivalent curl command lines and send nothing (needs no key)
@@ -86,6 +86,18 @@ pub struct QueryArgs {
     /// Split the range into windows of N days, fetched concurrently and stitched in order
     #[arg(help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days)]
     pub chunk_days: Option<u32>,
+
+    /// Serve settled days from the response cache and keep what the service sends [config: cache]
+    #[arg(help_heading = "Connection", long)]
+    pub cache: bool,
+
+    /// Leave the response cache alone for this run, whatever the config says
+    #[arg(help_heading = "Connection", long, conflicts_with_all = ["cache", "refresh"])]
+    pub no_cache: bool,
+
+    /// Ask the service for every day and update the response cache with its answers
+    #[arg(help_heading = "Connection", long)]
+    pub refresh: bool,
 }
 
 #[derive(Debug, Args)]

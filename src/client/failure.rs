@@ -5,10 +5,12 @@ use reqwest::header::{CONTENT_TYPE, LOCATION};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 
+use super::connection::Finding;
 use super::range_refusal::{range_hint, speaks_of_range};
 use super::transport::{Answer, TransportError};
 use super::Request;
 use crate::error::{Exit, Failure};
+use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 
 const MAX_CHARS: usize = 200;
@@ -149,7 +151,8 @@ fn service_failed(answered: &str, retries: u32, refusal: Option<String>) -> Fail
     .with_hint(hint)
 }
 
-/// No complete answer came back from `url` (`description` says why), after `attempts` tries.
+/// No complete answer came back from `url` (`description` says why), after `attempts` tries,
+/// going through `proxy` if one is set.
 pub(super) fn transport_failure(
     request: &Request,
     method: &Method,
@@ -157,6 +160,7 @@ pub(super) fn transport_failure(
     problem: &TransportError,
     description: &str,
     attempts: u32,
+    proxy: Option<&ProxyChoice>,
 ) -> Failure {
     let tries = match attempts {
         1 => String::new(),
@@ -166,8 +170,16 @@ pub(super) fn transport_failure(
         "{method} {} at {url}: {description}{tries}",
         request.subject()
     );
+    if let Some(proxy) = proxy {
+        if let Some(failure) = proxy_failure(problem, &message, proxy) {
+            return failure;
+        }
+    }
     match problem {
-        TransportError::TooLarge => Failure::new(Exit::BadResponse, message),
+        TransportError::Found(finding, _) => found_failure(finding, message),
+        TransportError::TooLarge | TransportError::Undecodable(_) => {
+            Failure::new(Exit::BadResponse, message)
+        }
         TransportError::Timeout => Failure::new(Exit::Network, message).with_hint(
             "raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N",
         ),
@@ -177,6 +189,47 @@ pub(super) fn transport_failure(
             .with_hint("check the base URL and your connection"),
         _ => Failure::new(Exit::Network, message).with_hint("try again later, or raise --retries"),
     }
+}
+
+/// A failure to reach the proxy, or its refusal, named as the proxy's (the variable too, as
+/// the user may not know it is set).
+fn proxy_failure(problem: &TransportError, message: &str, proxy: &ProxyChoice) -> Option<Failure> {
+    let unset = format!(
+        "check the proxy, or unset {} (NO_PROXY=HOST skips it for one host)",
+        proxy.var
+    );
+    let (says, hint) = match problem {
+        TransportError::Connect(_) | TransportError::ConnectTimeout => {
+            ("cannot reach the proxy", unset)
+        }
+        TransportError::Found(Finding::ProxyRefused, _) => ("through the proxy", unset),
+        TransportError::Found(Finding::ProxyAuth, _) => (
+            "through the proxy",
+            format!(
+                "put the proxy's user name and password in {}, before its host: USER:PASSWORD@HOST:PORT",
+                proxy.var
+            ),
+        ),
+        _ => return None,
+    };
+    Some(
+        Failure::new(
+            Exit::Network,
+            format!("{message}; {says} {}", proxy.describe()),
+        )
+        .with_hint(hint),
+    )
+}
+
+/// A certificate refused or the wrong scheme for the port: exit 7, with what to change.
+fn found_failure(finding: &Finding, message: String) -> Failure {
+    let hint = match finding {
+        Finding::Certificate(_) => "if a company proxy or a private CA signs it, trust that CA's certificate with --ca-bundle FILE (or CHAIN_METRICS_CA_BUNDLE, or SSL_CERT_FILE); check the base URL's host name",
+        Finding::NotTls => "the port speaks plain HTTP: check the base URL's scheme and port",
+        Finding::NotPlainHttp => "the port speaks TLS: use https:// in the base URL",
+        Finding::ProxyAuth | Finding::ProxyRefused => "check the proxy settings",
+    };
+    Failure::new(Exit::Network, message).with_hint(hint)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
+mod connection;
 pub mod dry_run;
 pub mod failure;
 pub mod plan;
@@ -8,7 +9,9 @@ mod range_refusal;
 mod request;
 mod response;
 pub mod retry;
+mod setup;
 pub mod transport;
+pub mod trust;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -21,12 +24,14 @@ use crate::error::{Exit, Failure, Result};
 use crate::model::{Column, Endpoint, Record};
 use crate::settings::base_url::hide_passwords;
 use crate::settings::config_file::MethodChoice;
+use crate::settings::proxy::ProxyChoice;
 use crate::settings::secret::ApiKey;
 use failure::{service_message, status_failure, status_text, transport_failure};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
-use transport::{classify, read_answer, same_origin_redirects, Answer, TransportError};
+use transport::{classify, read_answer, Answer, TransportError};
+use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;
@@ -39,6 +44,9 @@ pub struct ClientOptions {
     pub retries: u32,
     pub method: MethodChoice,
     pub trace: Option<Trace>,
+    pub roots: Roots,
+    /// `None`: connect directly (reqwest never reads the proxy variables itself).
+    pub proxy: Option<ProxyChoice>,
 }
 
 /// A body for `--raw`, and whether the key had to be masked in it.
@@ -69,17 +77,15 @@ pub struct Client {
     /// Set once `auto` has seen a 405 on POST: GET for the rest of the run.
     use_get: AtomicBool,
     trace: Option<Trace>,
+    proxy: Option<ProxyChoice>,
 }
 
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
-        let http = reqwest::blocking::Client::builder()
-            .default_headers(fixed_headers())
-            .timeout(options.timeout)
-            .connect_timeout(options.connect_timeout)
-            .redirect(same_origin_redirects())
-            .build()
-            .map_err(|e| Failure::new(Exit::Internal, format!("cannot set up HTTP: {e}")))?;
+        let http = setup::http_client(&options)?;
+        if let (Some(trace), Some(proxy)) = (&options.trace, &options.proxy) {
+            trace(&format!("via proxy {}", proxy.describe()));
+        }
         Ok(Client {
             http,
             base_url: options.base_url,
@@ -90,6 +96,7 @@ impl Client {
             method: options.method,
             use_get: AtomicBool::new(false),
             trace: options.trace,
+            proxy: options.proxy,
         })
     }
 
@@ -296,6 +303,7 @@ impl Client {
             problem,
             &description,
             backoff.attempts(),
+            self.proxy.as_ref(),
         )
     }
 
@@ -342,18 +350,4 @@ fn check_content_type(request: &Request, method: &Method, answer: &Answer) -> Re
         )),
         _ => Ok(()),
     }
-}
-
-/// [`FIXED_HEADERS`] as reqwest takes them.
-fn fixed_headers() -> reqwest::header::HeaderMap {
-    FIXED_HEADERS
-        .iter()
-        .map(|(name, value)| {
-            (
-                reqwest::header::HeaderName::from_bytes(name.as_bytes())
-                    .expect("the fixed header names are valid"),
-                reqwest::header::HeaderValue::from_static(value),
-            )
-        })
-        .collect()
 }

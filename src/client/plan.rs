@@ -1,4 +1,5 @@
-//! Runs the requests of one command, concurrently, and assembles the rows in a fixed order.
+//! Runs the requests of one command, concurrently, and assembles the rows (with any values
+//! from the cache) in a fixed order.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -11,7 +12,7 @@ use crate::client::{Client, Request};
 use crate::error::Result;
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
-use crate::model::{Column, Dataset, Endpoint, Record, Row, SocialMetric};
+use crate::model::{Column, Dataset, Endpoint, Number, Record, Row, SocialMetric};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
@@ -28,7 +29,7 @@ pub struct Plan {
 
 impl Plan {
     /// The columns one endpoint fills.
-    fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Column> {
+    pub fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Column> {
         match endpoint {
             Endpoint::Fees => vec![Column::Fees],
             Endpoint::ActiveUsers => vec![Column::ActiveUsers],
@@ -79,15 +80,42 @@ impl Plan {
             rows,
         }
     }
+}
 
-    /// Where an endpoint's values start in a row.
-    fn offset(&self, endpoint: Endpoint) -> usize {
-        self.endpoints
-            .iter()
-            .take_while(|e| **e != endpoint)
-            .map(|e| self.endpoint_columns(*e).len())
-            .sum()
+/// What a run asks the service, and the values it already has from the cache.
+#[derive(Debug, Default)]
+pub struct Work {
+    /// In plan order: chains as asked, then endpoints, then days.
+    pub requests: Vec<Request>,
+    pub from_cache: Vec<CachedValue>,
+    /// The (chain, endpoint, day)s answered wholly from the cache, for `-v`.
+    pub days_from_cache: usize,
+}
+
+impl Work {
+    /// Every request of the plan, nothing known: a run without the cache.
+    pub fn everything(plan: &Plan) -> Work {
+        Work {
+            requests: plan.requests(),
+            ..Work::default()
+        }
     }
+}
+
+/// One value served from the cache instead of the service.
+#[derive(Clone, Debug)]
+pub struct CachedValue {
+    pub chain: Chain,
+    pub date: NaiveDate,
+    pub column: Column,
+    pub value: Number,
+}
+
+/// The answer to one request, cleaned against its range (see [`clean`]).
+pub struct Fetched {
+    pub request: Request,
+    pub records: Vec<Record>,
+    pub notes: DataNotes,
 }
 
 /// The rows of a plan, and one warning line per data problem found.
@@ -96,51 +124,99 @@ pub struct Outcome {
     pub warnings: Vec<String>,
 }
 
-/// Fetches every request of the plan (at most `jobs` at once) and joins the rows by (date,
-/// chain). `done` is called after each request, from the worker that made it.
-///
-/// Results are taken in plan order whatever order they finish in, so the output, the warnings
-/// and the error reported (the first failed request of the plan) never depend on timing.
-pub fn run(client: &Client, plan: &Plan, jobs: usize, done: &(dyn Fn() + Sync)) -> Result<Outcome> {
-    let width = plan.columns().len();
-    let queries = plan.requests();
-    let results = for_each_concurrently(&queries, jobs, |request| {
-        let result = client.fetch_records(request, &plan.endpoint_columns(request.endpoint));
+/// Sends every request (at most `jobs` at once). `done` is called after each request, from the
+/// worker that made it. Answers come back in request order, whatever order they finish in.
+pub fn fetch(
+    client: &Client,
+    requests: &[Request],
+    jobs: usize,
+    done: &(dyn Fn() + Sync),
+) -> Vec<Result<Fetched>> {
+    for_each_concurrently(requests, jobs, |request| {
+        let result = client
+            .fetch_records(request, &request.columns())
+            .map(|records| {
+                let (records, notes) = clean(records, &request.range);
+                Fetched {
+                    request: request.clone(),
+                    records,
+                    notes,
+                }
+            });
         done();
         result
-    });
-    let position = |chain: Chain| plan.chains.iter().position(|c| *c == chain);
-    let mut warnings = Vec::new();
+    })
+}
+
+/// Joins the cached values and the answers by (date, chain) into the plan's rows; the data
+/// notes of each (chain, endpoint) are reported once, in plan order.
+///
+/// The error reported is the first failed request in plan order, so it never depends on timing.
+pub fn assemble(
+    plan: &Plan,
+    from_cache: Vec<CachedValue>,
+    fetched: Vec<Result<Fetched>>,
+) -> Result<Outcome> {
+    let columns = plan.columns();
     let mut joined: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
-    let mut results = results.into_iter();
-    // The windows of one (chain, endpoint) are consecutive: each is cleaned against its own
-    // range, and their notes are reported once.
-    for series in queries.chunks(plan.windows().len()) {
-        let mut notes = DataNotes::default();
-        let (chain, endpoint) = (series[0].chain, series[0].endpoint);
-        let offset = plan.offset(endpoint);
-        for (request, result) in series.iter().zip(results.by_ref()) {
-            let (records, window_notes) = clean(result?, &request.range);
-            notes.absorb(window_notes);
-            for Record { date, values } in records {
-                let row = joined
-                    .entry((date, position(chain)))
-                    .or_insert_with(|| Row {
-                        date,
-                        chain: Some(chain),
-                        values: vec![None; width],
-                    });
-                for (i, value) in values.into_iter().enumerate() {
-                    row.values[offset + i] = value;
-                }
+    let mut put = |chain: Chain, date: NaiveDate, column: Column, value: Option<Number>| {
+        let position = plan.chains.iter().position(|c| *c == chain);
+        let row = joined.entry((date, position)).or_insert_with(|| Row {
+            date,
+            chain: Some(chain),
+            values: vec![None; columns.len()],
+        });
+        if let Some(at) = columns.iter().position(|c| *c == column) {
+            row.values[at] = value;
+        }
+    };
+    for known in from_cache {
+        put(known.chain, known.date, known.column, Some(known.value));
+    }
+    let mut notes: BTreeMap<(usize, usize), DataNotes> = BTreeMap::new();
+    for answer in fetched {
+        let Fetched {
+            request,
+            records,
+            notes: found,
+        } = answer?;
+        notes
+            .entry(series_position(plan, &request))
+            .or_default()
+            .absorb(found);
+        let asked = request.columns();
+        for Record { date, values } in records {
+            for (column, value) in asked.iter().zip(values) {
+                put(request.chain, date, *column, value);
             }
         }
-        warnings.extend(notes.warnings(&format!("{chain} {}", endpoint.label())));
     }
     Ok(Outcome {
         dataset: plan.dataset(joined.into_values().collect()),
-        warnings,
+        warnings: warnings(plan, notes),
     })
+}
+
+/// The warning lines of the notes, series by series in plan order.
+fn warnings(plan: &Plan, notes: BTreeMap<(usize, usize), DataNotes>) -> Vec<String> {
+    notes
+        .into_iter()
+        .flat_map(|((chain, endpoint), found)| {
+            let subject = format!(
+                "{} {}",
+                plan.chains[chain],
+                plan.endpoints[endpoint].label()
+            );
+            found.warnings(&subject)
+        })
+        .collect()
+}
+
+/// Where a request's (chain, endpoint) comes in the plan: the order its notes are reported in.
+fn series_position(plan: &Plan, request: &Request) -> (usize, usize) {
+    let chain = plan.chains.iter().position(|c| *c == request.chain);
+    let endpoint = plan.endpoints.iter().position(|e| *e == request.endpoint);
+    (chain.unwrap_or(0), endpoint.unwrap_or(0))
 }
 
 /// Applies `work` to every item on up to `jobs` threads; results come back in input order.

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
-use crate::model::{Endpoint, SocialMetric};
+use crate::model::{Column, Endpoint, SocialMetric};
 
 /// The User-Agent every request carries.
 pub const USER_AGENT: &str = concat!("chain-metrics/", env!("CARGO_PKG_VERSION"));
@@ -60,6 +60,20 @@ impl Request {
                 .includes
                 .as_ref()
                 .map(|items| items.iter().map(|i| i.name()).collect::<Vec<_>>().join(",")),
+        }
+    }
+
+    /// The fields asked, in the order the values of its records come.
+    pub fn columns(&self) -> Vec<Column> {
+        match self.endpoint {
+            Endpoint::Fees => vec![Column::Fees],
+            Endpoint::ActiveUsers => vec![Column::ActiveUsers],
+            Endpoint::OfficialAccount => self
+                .includes
+                .iter()
+                .flatten()
+                .map(|item| Column::Social(*item))
+                .collect(),
         }
     }
 

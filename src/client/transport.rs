@@ -8,6 +8,8 @@ use reqwest::blocking::Response;
 use reqwest::header::{HeaderMap, CONTENT_LENGTH};
 use reqwest::StatusCode;
 
+use super::connection::{self, Finding};
+
 /// Bodies above this are refused: no daily series comes near it.
 pub const MAX_BODY: u64 = 64 * 1024 * 1024;
 
@@ -33,12 +35,22 @@ pub enum TransportError {
     CutShort(String),
     Broken(String),
     TooLarge,
+    /// A certificate refused, the wrong scheme for the port, a proxy's refusal; the deepest
+    /// cause's text.
+    Found(Finding, String),
+    /// The body could not be decoded (a broken gzip stream).
+    Undecodable(String),
 }
 
 impl TransportError {
-    /// Whether trying again may help: everything but a body too large to accept.
+    /// Whether trying again may help: not for a body too large or undecodable, a refused
+    /// certificate, the wrong scheme or missing proxy credentials.
     pub fn is_transient(&self) -> bool {
-        !matches!(self, TransportError::TooLarge)
+        match self {
+            TransportError::TooLarge | TransportError::Undecodable(_) => false,
+            TransportError::Found(finding, _) => *finding == Finding::ProxyRefused,
+            _ => true,
+        }
     }
 
     /// What happened, naming the limit that was reached.
@@ -56,11 +68,30 @@ impl TransportError {
                 "the response is larger than {} MiB, the most this tool reads",
                 MAX_BODY >> 20
             ),
+            TransportError::Undecodable(e) => format!("the response body cannot be decoded ({e})"),
+            TransportError::Found(finding, e) => format!("{} ({e})", describe_finding(finding)),
         }
     }
 }
 
+fn describe_finding(finding: &Finding) -> String {
+    match finding {
+        Finding::Certificate(problem) => {
+            format!(
+                "the server's certificate was refused: {}",
+                problem.describe()
+            )
+        }
+        Finding::NotTls => "the server answered https:// in plain HTTP (an http:// port?)".into(),
+        Finding::NotPlainHttp => "the server does not speak plain HTTP (an https:// port?)".into(),
+        Finding::ProxyAuth => "the proxy asks for credentials (407)".into(),
+        Finding::ProxyRefused => "the proxy refused to open a tunnel to the service".into(),
+    }
+}
+
 /// Reads the whole body, refusing more than `MAX_BODY` bytes (by Content-Length or by count).
+/// A compressed body is counted decoded (reqwest decodes it and drops its Content-Length), so
+/// one that inflates without end stops at the cap, holding no more than that.
 ///
 /// `deadline` bounds the whole read: reqwest's own timeout restarts with every read, so a
 /// service that trickles its body a byte at a time would otherwise hold the run forever.
@@ -77,17 +108,7 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
     let mut reader = response.take(MAX_BODY + 1);
     let mut chunk = vec![0; 64 * 1024];
     loop {
-        let read = reader.read(&mut chunk).map_err(|e| {
-            let timed_out = e.kind() == std::io::ErrorKind::TimedOut
-                || e.get_ref()
-                    .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
-                    .is_some_and(reqwest::Error::is_timeout);
-            if timed_out {
-                TransportError::Timeout
-            } else {
-                TransportError::CutShort(innermost(&e))
-            }
-        })?;
+        let read = reader.read(&mut chunk).map_err(read_failure)?;
         if read == 0 {
             break;
         }
@@ -106,11 +127,41 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
     })
 }
 
+/// Sorts a failed body read: a timeout, a body that cannot be decoded, or one cut short.
+fn read_failure(e: std::io::Error) -> TransportError {
+    let inner = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<reqwest::Error>());
+    if e.kind() == std::io::ErrorKind::TimedOut || inner.is_some_and(reqwest::Error::is_timeout) {
+        TransportError::Timeout
+    } else if is_undecodable(&e) {
+        TransportError::Undecodable(innermost(&e))
+    } else {
+        TransportError::CutShort(innermost(&e))
+    }
+}
+
+/// A body the gzip decoder refused: reqwest reports it as a decode error, or passes the
+/// decoder's own `InvalidData` on.
+fn is_undecodable(e: &std::io::Error) -> bool {
+    connection::causes(e).iter().any(|cause| {
+        cause
+            .downcast_ref::<reqwest::Error>()
+            .is_some_and(reqwest::Error::is_decode)
+            || cause
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::InvalidData)
+    })
+}
+
 /// Sorts a failed send: a connect timeout is told apart from the total one, as each has its
 /// own setting.
 pub fn classify(error: reqwest::Error) -> TransportError {
     let detail = innermost(&error);
-    if error.is_timeout() && error.is_connect() {
+    // Certificate failures are connect errors too: they are told apart first.
+    if let Some(finding) = connection::find(&error) {
+        TransportError::Found(finding, detail)
+    } else if error.is_timeout() && error.is_connect() {
         TransportError::ConnectTimeout
     } else if error.is_timeout() {
         TransportError::Timeout
@@ -124,12 +175,16 @@ pub fn classify(error: reqwest::Error) -> TransportError {
 }
 
 /// The deepest cause's text: reqwest's own text repeats the URL and hides the reason.
-fn innermost(error: &dyn std::error::Error) -> String {
-    let mut cause = error;
-    while let Some(next) = cause.source() {
-        cause = next;
+pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
+    let text = connection::causes(error)
+        .last()
+        .map(|cause| cause.to_string())
+        .unwrap_or_default();
+    // rustls appends a link to its manual to some texts: not for the user's terminal.
+    match text.split_once(": https://docs.rs/") {
+        Some((said, _)) => said.to_owned(),
+        None => text,
     }
-    cause.to_string()
 }
 
 /// Follows redirects within the configured origin only: reqwest would otherwise carry the

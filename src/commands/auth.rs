@@ -126,7 +126,7 @@ fn read_key() -> Result<ApiKey> {
 
 /// Asks for one day of ETHEREUM fees, the smallest request that needs a valid key.
 fn verify(settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
-    let client = super::client(settings, url, key.clone())?;
+    let client = super::client(settings, url, key.clone(), None)?;
     let yesterday = today_utc().pred_opt().expect("today has a day before it");
     let request = Request {
         endpoint: Endpoint::Fees,

@@ -171,6 +171,12 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
     rows.extend([
         plain("api_key_command_timeout", seconds(s.key_command_timeout)),
         plain("allow_http", s.allow_http.to_string()),
+        optional(
+            "ca_bundle",
+            s.trust.ca_bundle.as_ref(),
+            "(not set)",
+            |path| path.display().to_string(),
+        ),
         plain("timeout", seconds(s.timeout)),
         plain("connect_timeout", seconds(s.connect_timeout)),
         plain("retries", s.retries.to_string()),
@@ -180,6 +186,8 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
             Some(days) => plain("chunk_days", days.to_string()),
             None => ("chunk_days", "(not set)".into(), "-".into()),
         },
+        plain("cache", s.cache.enabled.to_string()),
+        plain("cache_settle_days", s.cache.settle_days.to_string()),
     ]);
     rows
 }

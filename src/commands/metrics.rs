@@ -1,9 +1,10 @@
 //! `fees`, `users`, `social` and `report`: resolve, fetch every request, then write the result.
 
 use super::{note, random_key, resolve_settings};
+use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::dry_run;
-use crate::client::plan::{self, Plan};
+use crate::client::plan::{self, Plan, Work};
 use crate::client::Client;
 use crate::error::{Exit, Failure};
 use crate::model::chain;
@@ -11,7 +12,7 @@ use crate::model::dates::{today_utc, DayRange};
 use crate::model::period::Period;
 use crate::model::{Endpoint, SocialMetric};
 use crate::output::progress::Progress;
-use crate::output::{write_stdout, Output};
+use crate::output::{diag, write_stdout, Output};
 use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, Settings};
@@ -54,10 +55,13 @@ pub fn run(
         chunk_days: settings.chunk_days,
         ..plan
     };
+    let mode = cache_mode(args, &settings);
     if args.dry_run {
-        return print_curl_lines(&settings, &plan);
+        // Read only; with --refresh every request would be sent, so the cache is not read.
+        let look = mode.filter(|m| *m != Mode::Refresh).map(|_| Mode::Look);
+        return print_curl_lines(&settings, &plan, look);
     }
-    fetch_and_write(&settings, &plan, &output)
+    fetch_and_write(&settings, &plan, &output, mode)
 }
 
 /// The range to ask for: with `--merge` and a `--by` period, from the first day of the period
@@ -73,13 +77,80 @@ fn merge_range(args: &QueryArgs, asked: DayRange) -> DayRange {
     }
 }
 
-/// Every request of the plan, then the rows, warnings first.
-fn fetch_and_write(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Result<()> {
-    let (client, _sandbox) = connect(settings)?;
-    let progress = Progress::new(plan.requests().len(), settings.quiet);
-    let outcome = plan::run(&client, plan, settings.jobs, &|| progress.tick());
-    progress.finish();
-    let outcome = outcome.map_err(|failure| add_key_hint(failure, settings))?;
+/// How this run uses the response cache: the flags, else config `cache`; `None`: not at all.
+fn cache_mode(args: &QueryArgs, settings: &Settings) -> Option<Mode> {
+    if args.refresh {
+        Some(Mode::Refresh)
+    } else if args.cache || (settings.cache.enabled && !args.no_cache) {
+        Some(Mode::Use)
+    } else {
+        None
+    }
+}
+
+/// What to ask the service (and what the cache has), with the cache's warning and its `-v`
+/// line on stderr.
+fn plan_work(
+    settings: &Settings,
+    plan: &Plan,
+    mode: Option<Mode>,
+) -> anyhow::Result<(Work, Option<RunCache>)> {
+    let Some(mode) = mode else {
+        return Ok((Work::everything(plan), None));
+    };
+    let base_url = match settings.sandbox {
+        true => None,
+        false => Some(settings.service_url()?),
+    };
+    let mut cache = RunCache::open(settings, cache::service_name(base_url.as_ref()), mode);
+    let work = cache.work(plan, today_utc());
+    if let Some(warning) = cache.take_warning() {
+        note(settings, &format!("warning: {warning}"));
+    }
+    if settings.verbose {
+        diag::line(&format!("* cache: {}", cache_summary(plan, &work, mode)));
+    }
+    Ok((work, Some(cache)))
+}
+
+/// `-v`: how many days came from the cache, and what is left to ask.
+fn cache_summary(plan: &Plan, work: &Work, mode: Mode) -> String {
+    let series = plan.chains.len() * plan.endpoints.len();
+    let days = plan.range.days().count();
+    let requests = match work.requests.len() {
+        1 => "1 request".to_owned(),
+        n => format!("{n} requests"),
+    };
+    let of = match series {
+        1 => format!("{days} days"),
+        _ => format!("{} days ({series} series of {days} days)", series * days),
+    };
+    match mode {
+        Mode::Refresh => format!("--refresh: asking for all {of} in {requests}"),
+        _ => format!(
+            "{} of {of} came from the cache; {requests} to send",
+            work.days_from_cache
+        ),
+    }
+}
+
+/// Every request the cache cannot answer, then the rows, warnings first.
+fn fetch_and_write(
+    settings: &Settings,
+    plan: &Plan,
+    output: &Output,
+    mode: Option<Mode>,
+) -> anyhow::Result<()> {
+    let (work, mut cache) = plan_work(settings, plan, mode)?;
+    let fetched = fetch(settings, &work)?;
+    if let Some(cache) = &mut cache {
+        cache.keep(&fetched);
+        if let Some(warning) = cache.take_warning() {
+            note(settings, &format!("warning: {warning}"));
+        }
+    }
+    let outcome = plan::assemble(plan, work.from_cache, fetched)
+        .map_err(|failure| add_key_hint(failure, settings))?;
     for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
     }
@@ -87,6 +158,21 @@ fn fetch_and_write(settings: &Settings, plan: &Plan, output: &Output) -> anyhow:
     output.write(outcome.dataset, plan, settings.color, wait, &|line| {
         note(settings, line)
     })
+}
+
+/// Sends the requests; with none to send, needs neither the key nor a connection.
+fn fetch(
+    settings: &Settings,
+    work: &Work,
+) -> anyhow::Result<Vec<crate::error::Result<plan::Fetched>>> {
+    if work.requests.is_empty() {
+        return Ok(Vec::new());
+    }
+    let (client, _sandbox) = connect(settings)?;
+    let progress = Progress::new(work.requests.len(), settings.quiet);
+    let fetched = plan::fetch(&client, &work.requests, settings.jobs, &|| progress.tick());
+    progress.finish();
+    Ok(fetched)
 }
 
 /// `--raw`: one body as sent, the whole range in one request whatever the chunking.
@@ -131,7 +217,7 @@ fn check_raw(plan: &Plan, by: Period) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_curl_lines(settings: &Settings, plan: &Plan) -> anyhow::Result<()> {
+fn print_curl_lines(settings: &Settings, plan: &Plan, mode: Option<Mode>) -> anyhow::Result<()> {
     if settings.sandbox {
         return Err(Failure::usage(
             "--dry-run prints commands for a service that outlives the run; --sandbox lasts only one run",
@@ -139,7 +225,14 @@ fn print_curl_lines(settings: &Settings, plan: &Plan) -> anyhow::Result<()> {
         .with_hint("start `chain-metrics sandbox` and set CHAIN_METRICS_BASE_URL to its URL")
         .into());
     }
-    let lines = dry_run::curl_lines(&settings.service_url()?, settings.method, &plan.requests());
+    let (work, _) = plan_work(settings, plan, mode)?;
+    if work.requests.is_empty() {
+        note(
+            settings,
+            "note: every day asked is in the cache: nothing would be sent",
+        );
+    }
+    let lines = dry_run::curl_lines(&settings.service_url()?, settings.method, &work.requests);
     write_stdout(|out| lines.iter().try_for_each(|line| writeln!(out, "{line}")))
 }
 
@@ -156,14 +249,19 @@ fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
             faults: Vec::new(),
             log: false,
         };
-        // The same failure as `chain-metrics sandbox` failing to listen: the machine's setup.
-        let sandbox = sandbox::start("127.0.0.1:0".parse().expect("a socket address"), behaviour)
-            .map_err(|e| {
+        // Over HTTPS, so that the quickstart takes the production path; the same failure as
+        // `chain-metrics sandbox` failing to listen: the machine's setup.
+        let failed = |e: String| {
             Failure::new(
                 Exit::Config,
                 format!("cannot start the built-in sandbox: {e}"),
             )
-        })?;
+        };
+        let certificate = sandbox::self_signed().map_err(failed)?;
+        let pem = certificate.pem.clone();
+        let listen = "127.0.0.1:0".parse().expect("a socket address");
+        let sandbox = sandbox::start(listen, behaviour, Some(certificate))
+            .map_err(|e| failed(e.to_string()))?;
         note(
             settings,
             &format!(
@@ -172,11 +270,13 @@ fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
             ),
         );
         let url = reqwest::Url::parse(&sandbox.url).expect("the sandbox URL parses");
-        (url, key, Some(sandbox))
+        (url, key, Some((sandbox, pem)))
     } else {
         (settings.service_url()?, settings.api_key()?, None)
     };
-    Ok((super::client(settings, base_url, key)?, sandbox))
+    let pem = sandbox.as_ref().map(|(_, pem)| pem.as_str());
+    let client = super::client(settings, base_url, key, pem)?;
+    Ok((client, sandbox.map(|(running, _)| running)))
 }
 
 /// A rejected key gets a hint naming where the key came from.

@@ -1,6 +1,7 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
 mod auth;
+mod cache;
 mod chains;
 mod completions;
 mod config;
@@ -9,6 +10,7 @@ mod metrics;
 mod sandbox;
 
 use crate::cli::{Cli, Command, GlobalArgs};
+use crate::client::trust::Roots;
 use crate::error::Failure;
 use crate::model::{Endpoint, SocialMetric};
 use crate::output::diag;
@@ -38,6 +40,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Chains(args) => chains::run(args),
         Command::Auth(command) => auth::run(global, command),
         Command::Config(command) => config::run(global, command),
+        Command::Cache(command) => cache::run(global, command),
         Command::Sandbox(args) => sandbox::run(global, args),
         Command::Completions(args) => completions::run(args),
     }
@@ -75,13 +78,24 @@ pub(crate) fn resolve_settings(
     Ok(settings)
 }
 
-/// The client for a run: the resolved settings, pointed at `base_url` with `key`.
+/// The client for a run: the resolved settings, pointed at `base_url` with `key`. The built-in
+/// sandbox's client trusts its certificate alone, and never goes through a proxy.
 pub(crate) fn client(
     settings: &Settings,
     base_url: reqwest::Url,
     key: crate::settings::secret::ApiKey,
+    sandbox_cert: Option<&str>,
 ) -> Result<crate::client::Client, Failure> {
+    let (roots, proxy) = match sandbox_cert {
+        Some(pem) => (Roots::Only(pem.as_bytes().to_vec()), None),
+        None => (
+            Roots::Platform(settings.trust.clone()),
+            settings.proxy_for(&base_url)?,
+        ),
+    };
     crate::client::Client::new(crate::client::ClientOptions {
+        roots,
+        proxy,
         base_url,
         key,
         timeout: settings.timeout,

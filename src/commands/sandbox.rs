@@ -1,11 +1,13 @@
 //! `sandbox`: serve the reference service in the foreground until interrupted.
 
 use std::io::{self, Write};
+use std::path::Path;
 
 use super::{note, random_key, resolve_settings};
 use crate::cli::{GlobalArgs, SandboxArgs};
 use crate::error::{Exit, Failure};
-use crate::sandbox::{self, Behaviour, Methods};
+use crate::output::atomic::write_atomically;
+use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
 use crate::settings::FileUse;
@@ -30,12 +32,25 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
         faults: args.faults.clone(),
         log: !settings.quiet,
     };
+    let certificate = match args.tls {
+        true => Some(certificate(args.cert_out.as_deref())?),
+        false => None,
+    };
     let ready = |url: &str| {
         // The URL alone on stdout, for scripts and tests; the rest is for people. A stdout that
         // cannot take it (closed, /dev/full) does not stop the service: the note below names it.
         let mut out = io::stdout().lock();
         let _ = writeln!(out, "{url}").and_then(|()| out.flush());
         note(&settings, &format!("chain-metrics sandbox: serving SERVICE.md on {url} with synthetic data; Ctrl-C stops it"));
+        if let Some(path) = &args.cert_out {
+            note(
+                &settings,
+                &format!(
+                    "  the certificate is in {}: trust it with --ca-bundle {0}",
+                    path.display()
+                ),
+            );
+        }
         if generated {
             note(
                 &settings,
@@ -43,11 +58,26 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
             );
         }
     };
-    sandbox::serve(args.listen, behaviour, ready).map_err(|e| {
+    sandbox::serve(args.listen, behaviour, certificate.as_ref(), ready).map_err(|e| {
         Failure::new(
             Exit::Config,
             format!("sandbox cannot listen on {}: {e}", args.listen),
         )
         .into()
     })
+}
+
+/// A fresh self-signed certificate, written to `cert_out` before serving (a file that cannot
+/// be written is exit 9, and nothing is served).
+fn certificate(cert_out: Option<&Path>) -> anyhow::Result<SandboxCertificate> {
+    let certificate = sandbox::self_signed().map_err(|e| {
+        Failure::new(
+            Exit::Internal,
+            format!("cannot make the sandbox's certificate: {e}"),
+        )
+    })?;
+    if let Some(path) = cert_out {
+        write_atomically(path, certificate.pem.as_bytes())?;
+    }
+    Ok(certificate)
 }

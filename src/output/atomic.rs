@@ -122,12 +122,15 @@ fn refuse_read_only(metadata: &Metadata) -> Result<(), NotWritten> {
     if !metadata.permissions().readonly() {
         return Ok(());
     }
-    let mode = std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o777;
+    #[cfg(unix)]
+    let why = format!(
+        "it is read-only (mode {:04o})",
+        std::os::unix::fs::PermissionsExt::mode(&metadata.permissions()) & 0o777
+    );
+    #[cfg(not(unix))]
+    let why = "it is read-only".to_owned();
     Err(NotWritten {
-        error: io::Error::new(
-            io::ErrorKind::PermissionDenied,
-            format!("it is read-only (mode {mode:04o})"),
-        ),
+        error: io::Error::new(io::ErrorKind::PermissionDenied, why),
         hint: Some("make it writable (chmod u+w) or write to another file".into()),
     })
 }

@@ -59,16 +59,22 @@ pub fn install() -> Result<(), String> {
             set.add(signal);
         }
         set.thread_block().map_err(|e| e.to_string())?;
-        std::thread::Builder::new()
+        let waiter = std::thread::Builder::new()
             .name("signals".into())
             .spawn(move || {
                 // `wait` fails only on an invalid set; then the signals stay blocked.
                 if let Ok(signal) = set.wait() {
                     stop_with(128 + signal as i32);
                 }
-            })
-            .map_err(|e| e.to_string())?;
+            });
+        if let Err(e) = waiter {
+            // With no thread to take them, blocked signals would be lost: let them kill.
+            let _ = set.thread_unblock();
+            return Err(e.to_string());
+        }
     }
+    #[cfg(not(unix))]
+    ctrlc::set_handler(|| stop()).map_err(|e| e.to_string())?;
     Ok(())
 }
 

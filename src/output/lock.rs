@@ -5,7 +5,6 @@
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -110,9 +109,21 @@ impl Waiting<'_> {
 
 fn is_at(file: &File, path: &Path) -> bool {
     match (file.metadata(), fs::metadata(path)) {
-        (Ok(held), Ok(named)) => held.dev() == named.dev() && held.ino() == named.ino(),
+        (Ok(held), Ok(named)) => same_file(&held, &named),
         _ => false,
     }
+}
+
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+/// Windows: std has no file identity; an open file cannot be replaced there anyway.
+#[cfg(not(unix))]
+fn same_file(_: &fs::Metadata, _: &fs::Metadata) -> bool {
+    true
 }
 
 impl Drop for FileLock {

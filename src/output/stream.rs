@@ -35,16 +35,28 @@ pub(super) fn write_to_own(fd: u32, path: &Path, bytes: &[u8]) -> io::Result<()>
 
 /// What a file that is not a regular one is, for messages: "a FIFO", "a folder"...
 pub(crate) fn kind_of(metadata: &fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
     let kind = metadata.file_type();
-    match () {
-        _ if kind.is_dir() => "a folder",
+    if kind.is_dir() {
+        return "a folder";
+    }
+    unix_kind(&kind).unwrap_or("a special file")
+}
+
+#[cfg(not(unix))]
+fn unix_kind(_: &fs::FileType) -> Option<&'static str> {
+    None
+}
+
+#[cfg(unix)]
+fn unix_kind(kind: &fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    Some(match () {
         _ if kind.is_fifo() => "a FIFO (named pipe)",
         _ if kind.is_char_device() => "a device",
         _ if kind.is_block_device() => "a block device",
         _ if kind.is_socket() => "a socket",
-        _ => "a special file",
-    }
+        _ => return None,
+    })
 }
 
 /// The path, then each symlink it leads through, relative links taken from their folder.

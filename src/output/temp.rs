@@ -47,6 +47,7 @@ fn temp_prefix(target: &Path) -> String {
 
 /// Creates the temp file beside `target`, locked while it is written so that no other run
 /// takes it for a leftover. Dropping it removes it.
+#[cfg_attr(not(unix), allow(unused_variables))]
 pub(super) fn create(target: &Path, access: Access) -> io::Result<NamedTempFile> {
     let prefix = temp_prefix(target);
     let mut builder = tempfile::Builder::new();

@@ -7,6 +7,7 @@ mod injection;
 mod listener;
 mod request;
 mod server;
+mod tls;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,6 +17,7 @@ use std::time::Duration;
 use self::fault::Fault;
 use self::listener::FaultyListener;
 use self::server::app;
+pub use self::tls::{self_signed, SandboxCertificate};
 
 /// Which methods the sandbox answers (the other gets 405).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,25 +101,22 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
-/// Starts the sandbox on `listen` in the background and returns once it accepts connections.
-pub fn start(listen: SocketAddr, behaviour: Behaviour) -> std::io::Result<Running> {
+/// Starts the sandbox on `listen` in the background (over HTTPS with `tls`) and returns once
+/// it accepts connections.
+pub fn start(
+    listen: SocketAddr,
+    behaviour: Behaviour,
+    tls: Option<SandboxCertificate>,
+) -> std::io::Result<Running> {
     let runtime = runtime()?;
     let listener = runtime.block_on(tokio::net::TcpListener::bind(listen))?;
-    let url = format!("http://{}", listener.local_addr()?);
+    let url = url(listener.local_addr()?, tls.is_some());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let shared = ServiceState::new(behaviour);
-    let listener = FaultyListener {
-        inner: listener,
-        shared: shared.clone(),
-    };
     let thread = std::thread::spawn(move || {
-        runtime.block_on(async move {
-            let _ = axum::serve(listener, app(shared))
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await;
-        });
+        let stopped = async {
+            let _ = stopped.await;
+        };
+        let _ = runtime.block_on(serve_on(listener, behaviour, tls.as_ref(), stopped));
     });
     Ok(Running {
         url,
@@ -126,21 +125,49 @@ pub fn start(listen: SocketAddr, behaviour: Behaviour) -> std::io::Result<Runnin
     })
 }
 
-/// Serves on `listen` until the process ends; `ready` gets the URL once it accepts connections.
+/// Serves on `listen` (over HTTPS with `tls`) until the process ends; `ready` gets the URL
+/// once it accepts connections.
 pub fn serve(
     listen: SocketAddr,
     behaviour: Behaviour,
+    tls: Option<&SandboxCertificate>,
     ready: impl FnOnce(&str),
 ) -> std::io::Result<()> {
     let runtime = runtime()?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen).await?;
-        ready(&format!("http://{}", listener.local_addr()?));
-        let shared = ServiceState::new(behaviour);
-        let listener = FaultyListener {
-            inner: listener,
-            shared: shared.clone(),
-        };
-        axum::serve(listener, app(shared)).await
+        ready(&url(listener.local_addr()?, tls.is_some()));
+        serve_on(listener, behaviour, tls, std::future::pending()).await
     })
+}
+
+fn url(address: SocketAddr, tls: bool) -> String {
+    let scheme = if tls { "https" } else { "http" };
+    format!("{scheme}://{address}")
+}
+
+async fn serve_on(
+    listener: tokio::net::TcpListener,
+    behaviour: Behaviour,
+    tls: Option<&SandboxCertificate>,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let shared = ServiceState::new(behaviour);
+    let listener = FaultyListener {
+        inner: listener,
+        shared: shared.clone(),
+    };
+    match tls {
+        None => {
+            axum::serve(listener, app(shared))
+                .with_graceful_shutdown(stop)
+                .await
+        }
+        Some(certificate) => {
+            let listener = tls::TlsListener::new(listener, certificate)?;
+            axum::serve(listener, app(shared))
+                .with_graceful_shutdown(stop)
+                .await
+        }
+    }
 }

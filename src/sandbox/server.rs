@@ -16,6 +16,9 @@ use super::{Behaviour, Methods, ServiceState};
 use crate::model::Endpoint;
 
 pub(super) fn app(state: Arc<ServiceState>) -> Router {
+    // Gzip when the client asks, as a production server does; not while showing faults, whose
+    // bodies (cut short, 65 MiB) must reach the client as they are made.
+    let compress = state.behaviour.faults.is_empty();
     let mut router = Router::new();
     for endpoint in [
         Endpoint::Fees,
@@ -27,9 +30,13 @@ pub(super) fn app(state: Arc<ServiceState>) -> Router {
             any(move |state, method, headers, body| answer(endpoint, state, method, headers, body)),
         );
     }
-    router
+    let router = router
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such endpoint") })
-        .with_state(state)
+        .with_state(state);
+    match compress {
+        true => router.layer(tower_http::compression::CompressionLayer::new()),
+        false => router,
+    }
 }
 
 async fn answer(

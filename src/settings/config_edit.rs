@@ -22,6 +22,8 @@ pub enum ConfigKey {
     ApiKeyCommandTimeout,
     #[value(name = "allow_http")]
     AllowHttp,
+    #[value(name = "ca_bundle")]
+    CaBundle,
     #[value(name = "timeout")]
     Timeout,
     #[value(name = "connect_timeout")]
@@ -34,6 +36,10 @@ pub enum ConfigKey {
     Method,
     #[value(name = "chunk_days")]
     ChunkDays,
+    #[value(name = "cache")]
+    Cache,
+    #[value(name = "cache_settle_days")]
+    CacheSettleDays,
 }
 
 impl ConfigKey {
@@ -44,12 +50,15 @@ impl ConfigKey {
             ConfigKey::ApiKeyCommand => "api_key_command",
             ConfigKey::ApiKeyCommandTimeout => "api_key_command_timeout",
             ConfigKey::AllowHttp => "allow_http",
+            ConfigKey::CaBundle => "ca_bundle",
             ConfigKey::Timeout => "timeout",
             ConfigKey::ConnectTimeout => "connect_timeout",
             ConfigKey::Retries => "retries",
             ConfigKey::Jobs => "jobs",
             ConfigKey::Method => "method",
             ConfigKey::ChunkDays => "chunk_days",
+            ConfigKey::Cache => "cache",
+            ConfigKey::CacheSettleDays => "cache_settle_days",
         }
     }
 
@@ -62,7 +71,9 @@ impl ConfigKey {
             ConfigKey::ApiKey => Err("the key is not taken as an argument: it would be left in the shell history and in the process list".into()),
             ConfigKey::ApiKeyCommand if text.is_empty() => Err("expected a shell command".into()),
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
-            ConfigKey::AllowHttp => match text {
+            ConfigKey::CaBundle if text.is_empty() => Err("expected the path of a PEM file".into()),
+            ConfigKey::CaBundle => Ok(Value::from(text)),
+            ConfigKey::AllowHttp | ConfigKey::Cache => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),
                 _ => Err("expected true or false".into()),
@@ -73,6 +84,7 @@ impl ConfigKey {
             ConfigKey::Retries => whole(text, limits::RETRIES),
             ConfigKey::Jobs => whole(text, limits::JOBS),
             ConfigKey::ChunkDays => whole(text, limits::CHUNK_DAYS),
+            ConfigKey::CacheSettleDays => whole(text, limits::CACHE_SETTLE_DAYS),
             ConfigKey::Method => MethodChoice::from_str(text, true)
                 .ok()
                 .and_then(|m| m.to_possible_value())
@@ -271,6 +283,8 @@ mod tests {
         assert_eq!(ok(ConfigKey::Method, "both"), "auto");
         assert_eq!(ok(ConfigKey::Retries, "0"), "0");
         assert_eq!(ok(ConfigKey::AllowHttp, "true"), "true");
+        assert_eq!(ok(ConfigKey::Cache, "false"), "false");
+        assert_eq!(ok(ConfigKey::CacheSettleDays, "14"), "14");
         let bad = |key: ConfigKey, text| key.value(text, false).unwrap_err();
         assert_eq!(
             bad(ConfigKey::Timeout, "0"),
@@ -294,6 +308,11 @@ mod tests {
         );
         assert_eq!(bad(ConfigKey::Method, "put"), "expected auto, post or get");
         assert_eq!(bad(ConfigKey::AllowHttp, "yes"), "expected true or false");
+        assert_eq!(bad(ConfigKey::Cache, "on"), "expected true or false");
+        assert_eq!(
+            bad(ConfigKey::CacheSettleDays, "0"),
+            "expected a whole number from 1 to 36600"
+        );
         assert!(
             bad(ConfigKey::BaseUrl, "http://metrics.example").starts_with("refusing plain http")
         );

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Failure, Result};
-use crate::settings::{limits, Source, ENV_CONFIG};
+use crate::settings::{limits, Environment, Source, ENV_CONFIG};
 
 /// The `--method` choice of CLI.md §3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
@@ -29,12 +29,18 @@ pub struct FileSettings {
     /// Seconds `api_key_command` may take (default 60).
     pub api_key_command_timeout: Option<f64>,
     pub allow_http: Option<bool>,
+    /// Extra CA certificates (PEM); a relative path is taken from the config file's folder.
+    pub ca_bundle: Option<PathBuf>,
     pub timeout: Option<f64>,
     pub connect_timeout: Option<f64>,
     pub retries: Option<u32>,
     pub jobs: Option<usize>,
     pub method: Option<MethodChoice>,
     pub chunk_days: Option<u32>,
+    /// Use the response cache without `--cache`.
+    pub cache: Option<bool>,
+    /// Days before today from which a day is settled and served from the cache.
+    pub cache_settle_days: Option<u32>,
     /// Only at the top level.
     pub profiles: Option<BTreeMap<String, FileSettings>>,
 }
@@ -49,20 +55,20 @@ pub struct ConfigLocation {
 
 impl ConfigLocation {
     /// `--config`, else `CHAIN_METRICS_CONFIG`, else `<user config dir>/chain-metrics/config.toml`.
-    pub fn find(flag: Option<&Path>, env: Option<&str>) -> Result<ConfigLocation> {
+    pub fn find(flag: Option<&Path>, env: &Environment) -> Result<ConfigLocation> {
         if let Some(path) = flag {
             return Ok(ConfigLocation {
                 path: path.to_owned(),
                 source: Source::Flag("--config"),
             });
         }
-        if let Some(path) = env {
+        if let Some(path) = env.get(ENV_CONFIG) {
             return Ok(ConfigLocation {
                 path: path.into(),
                 source: Source::Env(ENV_CONFIG),
             });
         }
-        let dir = dirs::config_dir().ok_or_else(|| {
+        let dir = user_config_dir(env).ok_or_else(|| {
             Failure::config("cannot tell where the user config folder is (HOME is not set)")
                 .with_hint("set HOME or XDG_CONFIG_HOME, or name a file with --config FILE")
         })?;
@@ -94,6 +100,19 @@ impl ConfigLocation {
                 self.path.display()
             ))),
         }
+    }
+}
+
+/// `$XDG_CONFIG_HOME`, else `~/.config`, on every Unix, macOS included (as gh and git do: not
+/// `~/Library/Application Support`); Windows keeps its own folder (`%APPDATA%`).
+fn user_config_dir(env: &Environment) -> Option<PathBuf> {
+    if cfg!(unix) {
+        // A relative XDG_CONFIG_HOME is invalid by the XDG spec: ignored.
+        let xdg = env.get("XDG_CONFIG_HOME").map(PathBuf::from);
+        xdg.filter(|p| p.is_absolute())
+            .or_else(|| dirs::home_dir().map(|home| home.join(".config")))
+    } else {
+        dirs::config_dir()
     }
 }
 
@@ -143,11 +162,13 @@ fn in_user_words(message: &str, key: &str, written: &str) -> String {
     let expected = match key {
         "base_url" => "a URL in quotes".into(),
         "api_key" | "api_key_command" => "a string in quotes".into(),
-        "allow_http" => "true or false".into(),
+        "ca_bundle" => "a file path in quotes".into(),
+        "allow_http" | "cache" => "true or false".into(),
         "timeout" | "connect_timeout" | "api_key_command_timeout" => seconds(),
         "retries" => format!("a whole number {}", limits::RETRIES.span()),
         "jobs" => format!("a whole number {}", limits::JOBS.span()),
         "chunk_days" => format!("a whole number {}", limits::CHUNK_DAYS.span()),
+        "cache_settle_days" => format!("a whole number {}", limits::CACHE_SETTLE_DAYS.span()),
         "method" => "\"auto\", \"post\" or \"get\"".into(),
         _ => return message.to_owned(),
     };

@@ -1,8 +1,7 @@
 //! The config file on disk: a private folder and file, atomic replacement, and a warning when
 //! others can read a file that may hold the API key.
 
-use std::fs::{self, DirBuilder};
-use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+use std::fs::DirBuilder;
 use std::path::Path;
 
 use crate::error::{Exit, Failure, Result};
@@ -10,13 +9,23 @@ use crate::output::atomic::{self, Access, NotWritten};
 use crate::output::lock::{self, FileLock, LockWait};
 use crate::settings::config_file::ConfigLocation;
 
-const FOLDER_MODE: u32 = 0o700;
+/// The file's permission bits; Windows has none to check (its folder is the user's own).
+#[cfg(unix)]
+fn mode_of(path: &Path) -> Option<u32> {
+    use std::os::unix::fs::PermissionsExt;
+    Some(std::fs::metadata(path).ok()?.permissions().mode() & 0o777)
+}
+
+#[cfg(not(unix))]
+fn mode_of(_path: &Path) -> Option<u32> {
+    None
+}
 
 impl ConfigLocation {
     /// A warning naming the `chmod` that fixes it, when group or others may read or write the
     /// file: reading exposes `api_key`, writing lets them choose `api_key_command`.
     pub fn permission_warning(&self) -> Option<String> {
-        let mode = fs::metadata(&self.path).ok()?.permissions().mode() & 0o777;
+        let mode = mode_of(&self.path)?;
         (mode & 0o077 != 0).then(|| {
             let path = shell_quote(&self.path);
             format!(
@@ -58,10 +67,13 @@ impl ConfigLocation {
     /// Creates the file's folder, private (0700), when it is missing.
     fn make_folder(&self) -> std::io::Result<()> {
         match self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(folder) if !folder.exists() => DirBuilder::new()
-                .recursive(true)
-                .mode(FOLDER_MODE)
-                .create(folder),
+            Some(folder) if !folder.exists() => {
+                let mut builder = DirBuilder::new();
+                builder.recursive(true);
+                #[cfg(unix)]
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                builder.create(folder)
+            }
             _ => Ok(()),
         }
     }

@@ -8,6 +8,10 @@ pub const ENV_BASE_URL: &str = "CHAIN_METRICS_BASE_URL";
 pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
 /// The config file.
 pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
+/// Where the response cache's folder goes (the XDG base directory spec).
+pub const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
+/// Extra CA certificates (PEM).
+pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
 
 /// Every variable the tool reads; nothing else in the process environment matters to it.
 const HONOURED: &[&str] = &[
@@ -15,9 +19,28 @@ const HONOURED: &[&str] = &[
     ENV_BASE_URL,
     ENV_PROFILE,
     ENV_CONFIG,
+    ENV_XDG_CACHE_HOME,
+    ENV_CA_BUNDLE,
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "XDG_CONFIG_HOME",
     "NO_COLOR",
     "CLICOLOR",
     "CLICOLOR_FORCE",
+];
+
+/// The variables that choose a proxy, as curl reads them (see `proxy`).
+pub const PROXY_VARIABLES: [&str; 9] = [
+    "https_proxy",
+    "HTTPS_PROXY",
+    "http_proxy",
+    "HTTP_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+    "no_proxy",
+    "NO_PROXY",
+    // Set under CGI, where HTTP_PROXY comes from a request header ("httpoxy"): then ignored.
+    "REQUEST_METHOD",
 ];
 
 /// A snapshot of the variables the tool honours; an empty value counts as unset.
@@ -34,7 +57,7 @@ impl Environment {
     /// Others (NO_COLOR...) only matter by being set, so their bytes are taken as they come.
     pub fn from_process() -> Result<Environment, String> {
         let mut pairs = Vec::new();
-        for &name in HONOURED {
+        for &name in HONOURED.iter().chain(&PROXY_VARIABLES) {
             let Some(value) = std::env::var_os(name) else {
                 continue;
             };

@@ -73,6 +73,13 @@ pub const CHUNK_DAYS: Count = Count {
     most: 100 * 366,
 };
 
+/// Days before today from which a day is settled: today's values are not final; past the
+/// longest range (`--last` allows 100 years) nothing would ever be settled.
+pub const CACHE_SETTLE_DAYS: Count = Count {
+    least: 1,
+    most: 100 * 366,
+};
+
 impl Count {
     /// `text` as a number within the bounds, or `None`.
     pub fn parse(self, text: &str) -> Option<u32> {

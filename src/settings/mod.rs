@@ -3,6 +3,7 @@
 //! environment again.
 
 pub mod base_url;
+pub mod cache;
 mod command_group;
 mod config_comments;
 pub mod config_edit;
@@ -12,7 +13,9 @@ mod environment;
 pub mod key_command;
 pub(crate) mod limits;
 mod precedence;
+pub mod proxy;
 pub mod secret;
+mod trust;
 mod tuning;
 
 use std::collections::BTreeMap;
@@ -21,8 +24,9 @@ use std::time::Duration;
 use reqwest::Url;
 
 pub use base_url::check_base_url;
-pub use environment::{Environment, ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use precedence::{Source, Sourced};
+pub use trust::TrustSources;
 pub use tuning::defaults;
 
 use crate::cli::GlobalArgs;
@@ -31,6 +35,7 @@ use crate::output::lock::LockWait;
 use crate::output::terminal;
 use config_file::{ConfigLocation, FileSettings, MethodChoice};
 use precedence::{first_given, from_layers, named, Layer};
+use proxy::ProxyChoice;
 use secret::ApiKey;
 
 /// How the key is obtained: as text, or by running a command (only when needed).
@@ -63,6 +68,8 @@ pub struct Settings {
     /// `CHAIN_METRICS_API_KEY` is set but empty (or blank): said when no key is found.
     pub key_var_empty: bool,
     pub allow_http: bool,
+    /// Where the certificates to trust come from, besides the platform's store.
+    pub trust: TrustSources,
     /// The whole of one request: connecting, sending, and reading the body.
     pub timeout: Duration,
     /// Connecting only.
@@ -73,6 +80,8 @@ pub struct Settings {
     pub key_command_timeout: Duration,
     /// Days per request window; `None` sends the whole range at once.
     pub chunk_days: Option<u32>,
+    /// The response cache: on or off by config, the settle rule, the file.
+    pub cache: cache::CacheSettings,
     /// How long to wait for another run's lock on a file this run changes.
     pub lock_timeout: Duration,
     /// Where each of the plain settings above came from, by config key, for `config show`.
@@ -88,6 +97,8 @@ pub struct Settings {
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
     /// whether it is a terminal.
     pub color: bool,
+    /// The proxy variables, as read once.
+    proxies: proxy::ProxyEnvironment,
 }
 
 impl Settings {
@@ -110,7 +121,7 @@ impl Settings {
         chunk_days: Option<u32>,
         file_use: FileUse,
     ) -> Result<Settings> {
-        let config = ConfigLocation::find(global.config.as_deref(), env.get(ENV_CONFIG))?;
+        let config = ConfigLocation::find(global.config.as_deref(), env)?;
         let file = match file_use {
             FileUse::LocateOnly => FileSettings::default(),
             FileUse::Read => config.load()?,
@@ -129,7 +140,8 @@ impl Settings {
             &layers,
             |l| l.base_url.clone(),
         );
-        let tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let mut tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let cache = cache::resolve(env, &layers, &mut tuning.sources)?;
         let warnings = match file_use {
             FileUse::LocateOnly => Vec::new(),
             _ => config.permission_warning().into_iter().collect(),
@@ -140,6 +152,7 @@ impl Settings {
             key: key_setting(env, &layers),
             key_var_empty: env.is_blank(ENV_KEY),
             allow_http: tuning.allow_http,
+            trust: trust::sources(env, global, &layers, &config),
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
             retries: tuning.retries,
@@ -147,17 +160,19 @@ impl Settings {
             method: tuning.method,
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
+            cache,
             lock_timeout: global
                 .lock_timeout
                 .and_then(|secs| limits::seconds(secs).ok())
                 .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS)),
-            sources: tuning.sources,
+            sources: tuning.sources.0,
             warnings,
             config,
             sandbox: global.sandbox,
             quiet: global.quiet,
             verbose: global.verbose,
             color: terminal::stdout_color(global.color, env),
+            proxies: proxy::ProxyEnvironment::from(env),
         })
     }
 
@@ -177,6 +192,11 @@ impl Settings {
         };
         check_base_url(&base.value, self.allow_http)
             .map_err(|e| Failure::config(format!("base URL from {}: {e}", base.source)))
+    }
+
+    /// The proxy for requests to `target` (exit 3 if its variable is not a usable proxy URL).
+    pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
+        self.proxies.proxy_for(target)
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be

@@ -1,7 +1,6 @@
 //! The settings that tune a run (timeouts, retries, jobs, method, chunking), each from its flag,
 //! the config file or its default, validated where it enters.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use super::config_file::MethodChoice;
@@ -34,7 +33,7 @@ pub(super) struct Tuning {
     pub method: MethodChoice,
     pub key_command_timeout: Duration,
     pub chunk_days: Option<u32>,
-    pub sources: BTreeMap<&'static str, Source>,
+    pub sources: Sources,
 }
 
 pub(super) fn resolve(
@@ -89,7 +88,7 @@ pub(super) fn resolve(
         method: sources.take("method", method),
         key_command_timeout,
         chunk_days: chunk_days.map(|c| sources.take("chunk_days", c)),
-        sources: sources.0,
+        sources,
     })
 }
 
@@ -153,7 +152,7 @@ fn seconds(setting: &str, value: Sourced<f64>) -> Result<Duration> {
 }
 
 /// A whole-number setting within its bounds, or a configuration error naming it.
-fn within(name: &str, bounds: limits::Count, value: u64, source: &Source) -> Result<()> {
+pub(super) fn within(name: &str, bounds: limits::Count, value: u64, source: &Source) -> Result<()> {
     match bounds.check(value) {
         Some(_) => Ok(()),
         None => Err(Failure::config(format!(

@@ -18,7 +18,7 @@ use crate::support::Env;
 
 const CHAINS: &str = "1 10 137 42161 56 8453 all arb arbitrum base bnb bsc eth ethereum matic op optimism pol polygon";
 const GLOBAL_FLAGS: &str =
-    "--base-url --color --config --connect-timeout --help --jobs --lock-timeout --method --profile --quiet --retries --sandbox --timeout --verbose";
+    "--base-url --ca-bundle --color --config --connect-timeout --help --jobs --lock-timeout --method --profile --quiet --retries --sandbox --timeout --verbose";
 
 #[derive(Clone, Copy, Debug)]
 enum Shell {
@@ -132,12 +132,12 @@ fn check(shell: Shell, line: &str, expected: &str) {
 fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) {
     let env = home();
     let mut top: Vec<&str> =
-        "auth chains completions config fees help report sandbox social users --version"
+        "auth cache chains completions config fees help report sandbox social users --version"
             .split(' ')
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --chain --chunk-days --dry-run --end --format --last --merge --no-header --output --raw --start --summary --wide"
+    let mut fees: Vec<&str> = "--by --cache --chain --chunk-days --dry-run --end --format --last --merge --no-cache --no-header --output --raw --refresh --start --summary --wide"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();

@@ -36,6 +36,30 @@ fn path_follows_the_flag_the_environment_and_the_default() {
     assert_eq!(run.stdout, "/tmp/flag.toml\n");
 }
 
+/// On every Unix, macOS too: $XDG_CONFIG_HOME when absolute, else ~/.config (never
+/// ~/Library/Application Support).
+#[test]
+fn the_default_file_is_in_xdg_config_home_else_dot_config() {
+    let mut env = Env::new();
+    let home = env.home.path().to_owned();
+    env.set("XDG_CONFIG_HOME", "");
+    let expected = home.join(".config/chain-metrics/config.toml");
+    assert_eq!(
+        env.run(&["config", "path"]).stdout,
+        format!("{}\n", expected.display())
+    );
+    env.set("XDG_CONFIG_HOME", "relative/dir");
+    assert_eq!(
+        env.run(&["config", "path"]).stdout,
+        format!("{}\n", expected.display())
+    );
+    env.set("XDG_CONFIG_HOME", "/srv/xdg");
+    assert_eq!(
+        env.run(&["config", "path"]).stdout,
+        "/srv/xdg/chain-metrics/config.toml\n"
+    );
+}
+
 #[test]
 fn set_creates_a_private_folder_and_file() {
     let env = Env::new();
@@ -160,7 +184,7 @@ fn an_invalid_file_is_not_edited() {
     assert_eq!(
         run.error_line(),
         format!(
-            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `profiles`",
+            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `ca_bundle`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `cache`, `cache_settle_days`, `profiles`",
             env.config_path().display()
         )
     );
@@ -253,12 +277,15 @@ fn show_lists_every_setting_with_its_source() {
         line("api_key", "****51d4", "environment CHAIN_METRICS_API_KEY"),
         line("api_key_command_timeout", "60", "default"),
         line("allow_http", "false", "default"),
+        format!("{:<23}  {:<w$}  (-)\n", "ca_bundle", "(not set)"),
         line("timeout", "9", "flag --timeout"),
         line("connect_timeout", "10", "default"),
         line("retries", "5", "config file"),
         line("jobs", "4", "config file, profile work"),
         line("method", "auto", "default"),
         line("chunk_days", "90", "config file"),
+        line("cache", "false", "default"),
+        line("cache_settle_days", "7", "default"),
     ]
     .concat();
     assert_eq!(run.stdout, expected);

@@ -109,6 +109,10 @@ fn there_is_a_page_for_the_tool_and_each_subcommand() {
             "chain-metrics-config-get.1",
             "chain-metrics-config-set.1",
             "chain-metrics-config-unset.1",
+            "chain-metrics-cache.1",
+            "chain-metrics-cache-path.1",
+            "chain-metrics-cache-stats.1",
+            "chain-metrics-cache-clear.1",
             "chain-metrics-sandbox.1",
             "chain-metrics-completions.1"
         ]

@@ -5,6 +5,7 @@
 mod support;
 
 mod auth;
+mod cache;
 mod completion;
 mod config;
 mod exit_codes;
@@ -23,6 +24,7 @@ mod messages;
 mod periods;
 mod periods_merge;
 mod periods_output;
+mod proxy;
 mod query;
 mod reliability;
 mod report;
@@ -31,5 +33,6 @@ mod secrets;
 mod settings;
 mod snapshots;
 mod streams;
+mod tls;
 mod usage;
 mod wire;

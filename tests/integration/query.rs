@@ -309,7 +309,7 @@ fn sandbox_flag_needs_no_account_and_says_its_data_is_synthetic() {
     assert_eq!(run.stdout, "date,fees\n2024-01-01,879768.88\n");
     assert!(
         run.stderr.starts_with(
-            "note: --sandbox: synthetic data from the built-in sandbox at http://127.0.0.1:"
+            "note: --sandbox: synthetic data from the built-in sandbox at https://127.0.0.1:"
         ),
         "{}",
         run.stderr

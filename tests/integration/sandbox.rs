@@ -2,7 +2,15 @@
 //! spoken to over plain HTTP.
 
 use crate::support::{check_output, Env, Sandbox, KEY};
-use reqwest::blocking::Client;
+
+/// A plain client of the tests' own (reqwest's rustls needs its crypto provider first).
+fn client() -> reqwest::blocking::Client {
+    crate::support::install_crypto();
+    reqwest::blocking::Client::builder()
+        .no_proxy()
+        .build()
+        .unwrap()
+}
 
 fn call(
     sandbox: &Sandbox,
@@ -11,7 +19,7 @@ fn call(
     key: Option<&str>,
     body: &str,
 ) -> (u16, String) {
-    let mut request = Client::new()
+    let mut request = client()
         .request(method, format!("{}{path}", sandbox.url))
         .body(body.to_owned());
     if let Some(key) = key {
@@ -133,7 +141,7 @@ fn respects_includes_and_defaults_to_all_four() {
 #[test]
 fn a_method_restriction_answers_405_with_allow() {
     let sandbox = Sandbox::start(&["--method", "post"]);
-    let response = Client::new()
+    let response = client()
         .get(format!("{}{FEES}", sandbox.url))
         .header("x-api-key", KEY)
         .body(BODY)
@@ -178,4 +186,45 @@ fn prints_its_url_and_says_the_data_is_synthetic() {
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     check_output("sandbox --key KEY", &url, &format!("{note}{rest}"));
+}
+
+/// The sandbox answers gzip when asked (so `--sandbox` takes the decoding path), and plain
+/// bytes otherwise; the same records either way.
+#[test]
+fn answers_gzip_when_asked() {
+    use std::io::Read;
+    let sandbox = Sandbox::start(&[]);
+    crate::support::install_crypto();
+    let client = reqwest::blocking::Client::builder()
+        .no_proxy()
+        .no_gzip()
+        .build()
+        .unwrap();
+    let fetch = |encoding: &str| {
+        let body = r#"{"chain":"ETHEREUM","start_date":"2024-01-01","end_date":"2024-03-31"}"#;
+        let response = client
+            .post(format!("{}{FEES}", sandbox.url))
+            .header("x-api-key", KEY)
+            .header("accept-encoding", encoding)
+            .body(body)
+            .send()
+            .unwrap();
+        let coding = response.headers().get("content-encoding").cloned();
+        (coding, response.bytes().unwrap().to_vec())
+    };
+    let (coding, plain) = fetch("identity");
+    assert_eq!(coding, None);
+    let (coding, gzipped) = fetch("gzip");
+    assert_eq!(coding.unwrap(), "gzip");
+    assert!(
+        gzipped.len() < plain.len() / 3,
+        "{} of {}",
+        gzipped.len(),
+        plain.len()
+    );
+    let mut decoded = Vec::new();
+    flate2::read::GzDecoder::new(&gzipped[..])
+        .read_to_end(&mut decoded)
+        .unwrap();
+    assert_eq!(decoded, plain);
 }

@@ -3,7 +3,7 @@
 use roff::{bold, italic, roman, Roff};
 
 use chain_metrics::Exit;
-use chain_metrics::{ENV_BASE_URL, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+use chain_metrics::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 
 /// Every exit code of CLI.md §5 and what it means; the README's table is checked against it.
 pub const EXIT_CODES: &[(u8, &str)] = &[
@@ -31,7 +31,7 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     ),
     (
         Exit::Network as u8,
-        "network: cannot connect, timed out, body cut short, TLS failure (after the retries), or a redirect to another origin refused",
+        "network: cannot connect, timed out, body cut short (after the retries); a certificate refused, the wrong scheme for the port, a proxy refusing (at once); or a redirect to another origin refused",
     ),
     (
         Exit::BadResponse as u8,
@@ -65,8 +65,28 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     (ENV_PROFILE, "The profile of the config file, as --profile."),
     (ENV_CONFIG, "The config file, as --config."),
     (
+        ENV_CA_BUNDLE,
+        "Extra CA certificates (a PEM file) to trust besides the platform's store, as --ca-bundle.",
+    ),
+    (
+        "SSL_CERT_FILE, SSL_CERT_DIR",
+        "Extra CA certificates (a PEM file; folders separated by colons), as curl and OpenSSL read them; they add to the platform's store. A set SSL_CERT_FILE that cannot be read is an error (exit 3).",
+    ),
+    (
+        "HTTPS_PROXY, HTTP_PROXY, ALL_PROXY",
+        "The proxy for https and http addresses, and for both; either letter case, lowercase first, as curl reads them (HTTP_PROXY in capitals is ignored under CGI). An https request goes through it as a CONNECT tunnel, so the proxy never sees the key. No scheme means http://, no port means 1080; socks proxies are not supported. A password in it is never printed.",
+    ),
+    (
+        "NO_PROXY",
+        "Hosts reached directly, comma-separated: * for all, a domain (with or without a leading dot) and its subdomains, IP addresses and CIDR ranges. Loopback hosts (localhost, 127.0.0.0/8, ::1) and --sandbox never go through a proxy.",
+    ),
+    (
         "XDG_CONFIG_HOME",
-        "Where the config folder is; HOME/.config when unset.",
+        "Where the config folder is; HOME/.config when unset, on every Unix, macOS included.",
+    ),
+    (
+        "XDG_CACHE_HOME",
+        "Where the response cache's folder is, when absolute; HOME/.cache otherwise.",
     ),
     (
         "NO_COLOR",
@@ -96,7 +116,12 @@ pub(super) fn files(roff: &mut Roff) {
     roff.control("TP", [])
         .text([italic("$XDG_CONFIG_HOME/chain-metrics/config.toml")])
         .text([roman(
-            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, timeout, connect_timeout, retries, jobs, method, chunk_days. An unknown key is an error that names it and its line.",
+            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, ca_bundle (a PEM file of extra CA certificates, relative to the config file's folder), timeout, connect_timeout, retries, jobs, method, chunk_days, cache, cache_settle_days. An unknown key is an error that names it and its line.",
+        )]);
+    roff.control("TP", [])
+        .text([italic("$XDG_CACHE_HOME/chain-metrics/cache.sqlite3")])
+        .text([roman(
+            "The response cache (~/.cache/chain-metrics/cache.sqlite3 by default), used with --cache or config cache = true: the values of settled days, each as the service wrote it, per base URL, endpoint, chain, metric and day; never the key. See chain-metrics-cache(1).",
         )]);
     roff.control("TP", [])
         .text([italic(".NAME.lock")])

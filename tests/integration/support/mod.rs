@@ -4,16 +4,20 @@
 
 mod env;
 pub mod files;
+mod proxy;
 mod servers;
 mod snapshot;
 mod terminal;
+mod tls;
 mod transcript;
 
 use std::path::PathBuf;
 
 pub use env::{Env, Run};
+pub use proxy::TestProxy;
 pub use servers::{Reply, Sandbox, Stub};
 pub use snapshot::{assert_snapshot, check_snapshot, snapshots_dir};
+pub use tls::{install_crypto, Leaf, TestCa};
 pub use transcript::{check_output, transcripts_dir};
 
 /// The key every test uses; no output may ever contain it.

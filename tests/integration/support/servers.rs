@@ -3,12 +3,14 @@
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::body::Bytes;
 use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
+use super::tls::{Leaf, TlsListener};
 use super::{binary, check_output, KEY};
 
 /// The sandbox, run as `chain-metrics sandbox` on an ephemeral loopback port. Its stderr (one
@@ -37,8 +39,10 @@ impl Sandbox {
             .read_line(&mut line)
             .unwrap();
         let url = line.trim().to_owned();
+        let tls = extra.contains(&"--tls");
+        let scheme = if tls { "https" } else { "http" };
         assert!(
-            url.starts_with("http://127.0.0.1:"),
+            url.starts_with(&format!("{scheme}://127.0.0.1:")),
             "sandbox printed {line:?}"
         );
         Sandbox { child, url, log }
@@ -124,6 +128,11 @@ impl Reply {
         Reply::new(status, "application/json", body)
     }
 
+    pub fn body(mut self, body: Vec<u8>) -> Reply {
+        self.body = body;
+        self
+    }
+
     pub fn header(mut self, name: &'static str, value: &str) -> Reply {
         self.headers.push((name, value.to_owned()));
         self
@@ -136,11 +145,21 @@ type Script = dyn Fn(&Seen) -> Reply + Send + Sync;
 pub struct Stub {
     pub url: String,
     seen: Arc<Mutex<Vec<Seen>>>,
+    connections: Arc<AtomicUsize>,
     _runtime: tokio::runtime::Runtime,
 }
 
 impl Stub {
     pub fn start(script: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Stub {
+        Stub::serve(None, script)
+    }
+
+    /// The same over HTTPS with `leaf`, at `https://127.0.0.1:PORT`.
+    pub fn start_tls(leaf: &Leaf, script: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Stub {
+        Stub::serve(Some(leaf), script)
+    }
+
+    fn serve(tls: Option<&Leaf>, script: impl Fn(&Seen) -> Reply + Send + Sync + 'static) -> Stub {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
@@ -151,7 +170,8 @@ impl Stub {
         let listener = runtime
             .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
             .unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let url = format!("{scheme}://{}", listener.local_addr().unwrap());
         let log = seen.clone();
         let app = axum::Router::new().fallback(
             move |method: Method, uri: Uri, headers: HeaderMap, body: Bytes| {
@@ -174,10 +194,19 @@ impl Stub {
                 }
             },
         );
-        runtime.spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let connections = Arc::new(AtomicUsize::new(0));
+        match tls {
+            None => runtime.spawn(async move { axum::serve(listener, app).await.unwrap() }),
+            Some(leaf) => {
+                let _inside = runtime.enter();
+                let listener = TlsListener::new(listener, leaf, connections.clone());
+                runtime.spawn(async move { axum::serve(listener, app).await.unwrap() })
+            }
+        };
         Stub {
             url,
             seen,
+            connections,
             _runtime: runtime,
         }
     }
@@ -189,5 +218,10 @@ impl Stub {
 
     pub fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
+    }
+
+    /// TCP connections accepted over TLS, a failed handshake included (not counted without TLS).
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
     }
 }

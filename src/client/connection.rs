@@ -1,0 +1,114 @@
+//! Failures below HTTP that the user fixes differently from a network outage: a certificate
+//! refused, the wrong scheme for the port, a proxy that refuses or wants credentials.
+
+use std::error::Error as StdError;
+
+use rustls::CertificateError;
+
+/// Why the server's certificate was refused. None is retried: the next try gets the same one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CertificateProblem {
+    UnknownIssuer,
+    Expired,
+    NotYetValid,
+    WrongHost,
+    /// Another refusal (macOS and Windows report some, expiry included, this way).
+    Other,
+}
+
+impl CertificateProblem {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            CertificateProblem::UnknownIssuer => "it is signed by an unknown issuer",
+            CertificateProblem::Expired => "it has expired",
+            CertificateProblem::NotYetValid => "it is not valid yet",
+            CertificateProblem::WrongHost => "it is for another host name",
+            CertificateProblem::Other => "it is not trusted",
+        }
+    }
+}
+
+/// What a failed connection says about itself, once TLS and proxy errors are looked for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Finding {
+    Certificate(CertificateProblem),
+    /// https:// to a port that answers in plain HTTP.
+    NotTls,
+    /// http:// to a port that speaks TLS.
+    NotPlainHttp,
+    /// The proxy answered CONNECT with 407.
+    ProxyAuth,
+    /// The proxy answered CONNECT with another refusal (502: it cannot reach the service).
+    ProxyRefused,
+}
+
+/// Every cause of `error`, looking inside `io::Error`s too: their `source()` skips their own
+/// payload, and tokio-rustls hands its `rustls::Error` over inside one.
+pub fn causes<'a>(error: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'static)> {
+    let mut all = Vec::new();
+    let mut next = Some(error);
+    while let Some(cause) = next {
+        all.push(cause);
+        next = match cause
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+        {
+            Some(inner) => Some(inner as &(dyn StdError + 'static)),
+            None => cause.source(),
+        };
+    }
+    all
+}
+
+/// The TLS or proxy failure behind `error`, if it is one.
+pub fn find(error: &(dyn StdError + 'static)) -> Option<Finding> {
+    let causes = causes(error);
+    if let Some(tls) = causes
+        .iter()
+        .find_map(|c| c.downcast_ref::<rustls::Error>())
+    {
+        return match tls {
+            rustls::Error::InvalidCertificate(problem) => {
+                Some(Finding::Certificate(certificate(problem)))
+            }
+            // The first bytes back were no TLS record ("HTTP/1.1 400 ..."): a plain HTTP port.
+            rustls::Error::InvalidMessage(_) => Some(Finding::NotTls),
+            _ => None,
+        };
+    }
+    // hyper-util's TunnelError is private: its text is the way to know it.
+    let tunnel = causes
+        .iter()
+        .map(|c| c.to_string())
+        .find(|text| text.starts_with("tunnel error: "));
+    if let Some(text) = tunnel {
+        return match text {
+            t if t.contains("proxy authorization required") => Some(Finding::ProxyAuth),
+            // The TCP connection to the proxy failed: an ordinary connect failure.
+            t if t.contains("failed to create underlying connection") => None,
+            _ => Some(Finding::ProxyRefused),
+        };
+    }
+    // An http:// URL on a TLS port: the TLS alert that comes back does not parse as HTTP.
+    let unparsable = causes
+        .iter()
+        .find_map(|c| c.downcast_ref::<hyper::Error>())
+        .is_some_and(hyper::Error::is_parse);
+    unparsable.then_some(Finding::NotPlainHttp)
+}
+
+fn certificate(problem: &CertificateError) -> CertificateProblem {
+    match problem {
+        CertificateError::UnknownIssuer => CertificateProblem::UnknownIssuer,
+        CertificateError::Expired | CertificateError::ExpiredContext { .. } => {
+            CertificateProblem::Expired
+        }
+        CertificateError::NotValidYet | CertificateError::NotValidYetContext { .. } => {
+            CertificateProblem::NotYetValid
+        }
+        CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. } => {
+            CertificateProblem::WrongHost
+        }
+        _ => CertificateProblem::Other,
+    }
+}

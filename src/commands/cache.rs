@@ -1,0 +1,141 @@
+//! `cache path | stats | clear [--before DAY]`: the response cache, looked at and emptied by hand.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::ErrorCode;
+
+use super::{note, resolve_settings};
+use crate::cache::{self, Store};
+use crate::cli::{CacheCommand, GlobalArgs};
+use crate::error::Failure;
+use crate::model::dates::{today_utc, DaySpec};
+use crate::output::{format_or_default, write_stdout};
+use crate::render::{self, Format};
+use crate::settings::{FileUse, Settings};
+
+const HEADER: [&str; 6] = ["service", "endpoint", "chain", "values", "oldest", "newest"];
+
+pub fn run(global: &GlobalArgs, command: &CacheCommand) -> anyhow::Result<()> {
+    // The cache does not depend on the config file: a broken one does not stop `cache clear`.
+    let settings = resolve_settings(global, None, FileUse::LocateOnly)?;
+    let path = settings.cache.file.clone().map_err(|why| {
+        Failure::config(format!("no response cache: {why}"))
+            .with_hint("set HOME, or XDG_CACHE_HOME to an absolute path")
+    })?;
+    match command {
+        CacheCommand::Path => write_stdout(|out| writeln!(out, "{}", path.display())),
+        CacheCommand::Stats { format } => stats(&settings, &path, *format),
+        CacheCommand::Clear { before } => clear(&settings, &path, *before),
+    }
+}
+
+/// One row per (service, endpoint, chain) on stdout; the file and its size on stderr.
+fn stats(settings: &Settings, path: &Path, format: Option<Format>) -> anyhow::Result<()> {
+    let format = format_or_default(format);
+    if format == Format::Chart {
+        return Err(
+            Failure::usage("cache stats is a list, not a daily series to chart")
+                .with_hint("use --format table, csv, tsv, json, ndjson or markdown")
+                .into(),
+        );
+    }
+    let store = Store::open_read_only(path).map_err(|e| unusable(path, &e))?;
+    let series = match &store {
+        Some(store) => store.stats().map_err(|e| unusable(path, &e))?,
+        None => Vec::new(),
+    };
+    let values: i64 = series.iter().map(|s| s.values).sum();
+    let rows: Vec<Vec<serde_json::Value>> = series
+        .into_iter()
+        .map(|s| {
+            let cells = [s.service, s.endpoint, s.chain];
+            let mut row: Vec<serde_json::Value> = cells.into_iter().map(Into::into).collect();
+            row.extend([s.values.into(), s.oldest.into(), s.newest.into()]);
+            row
+        })
+        .collect();
+    note(
+        settings,
+        &format!("{}: {values} values, {} bytes", path.display(), size(path)),
+    );
+    write_stdout(|out| render::listing::write(&HEADER, &rows, format, out))
+}
+
+/// Removes values (those before `before` only, when given); an unreadable file is removed whole.
+fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::Result<()> {
+    if !path.exists() {
+        note(
+            settings,
+            &format!(
+                "{}: no response cache yet, nothing to clear",
+                path.display()
+            ),
+        );
+        return Ok(());
+    }
+    let before = before.map(|day| day.resolve(today_utc()));
+    let opened = Store::open(path);
+    if let (Err(e), None) = (&opened, before) {
+        if is_unreadable(e) {
+            remove_files(path)?;
+            let path = path.display();
+            let removed =
+                format!("removed the response cache {path}, which this version cannot read");
+            note(settings, &removed);
+            return Ok(());
+        }
+    }
+    let removed = opened
+        .and_then(|mut store| store.clear(before))
+        .map_err(|e| unusable(path, &e))?;
+    let which = match before {
+        Some(day) => format!(" of days before {day}"),
+        None => String::new(),
+    };
+    note(
+        settings,
+        &format!("removed {removed} values{which} from {}", path.display()),
+    );
+    Ok(())
+}
+
+/// A file that is damaged, not SQLite, or of another schema version (`TypeMismatch`): what it
+/// holds can never be served, so `cache clear` removes it whole.
+fn is_unreadable(error: &rusqlite::Error) -> bool {
+    matches!(
+        error.sqlite_error_code(),
+        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt | ErrorCode::TypeMismatch)
+    )
+}
+
+fn remove_files(path: &Path) -> Result<(), Failure> {
+    for file in cache::files(path) {
+        match std::fs::remove_file(&file) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(Failure::config(format!(
+                    "cannot remove {}: {e}",
+                    file.display()
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The bytes the cache takes on disk: the file and its WAL and shared-memory companions.
+fn size(path: &Path) -> u64 {
+    cache::files(path)
+        .iter()
+        .filter_map(|f: &PathBuf| std::fs::metadata(f).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+fn unusable(path: &Path, error: &rusqlite::Error) -> Failure {
+    Failure::config(format!(
+        "the response cache {} {}",
+        path.display(),
+        cache::describe(error)
+    ))
+}
