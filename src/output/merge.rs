@@ -71,11 +71,10 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
     Err(failure(
         path,
         format!(
-            "has a row dated {}, which is not the first day of a {by} ({first}): the file holds rows of another period; not merged",
+            "has a row dated {}, not the first day of a {by} ({first}): it holds rows of another period; merge with the file's own --by, or write --by {by} to another file; not merged",
             row.date
         ),
-    )
-    .with_hint(format!("merge with the --by the file was written with, or write --by {by} to another file")))
+    ))
 }
 
 /// The old file's text, `None` when there is none yet. Anything but a regular file is refused
