@@ -23,10 +23,10 @@ fn main() -> ExitCode {
 fn report(err: &anyhow::Error) -> ExitCode {
     if chain_metrics::interrupt::interrupted() {
         // The signal handler is removing temp files (and may be restoring the terminal's echo)
-        // and then exits 130 itself; returning now would end the process under it. Wait for it,
+        // and then exits 128 + the signal itself; returning now would end the process under it. Wait for it,
         // with a bound in case the cleanup hangs (a `stty` on a terminal gone away).
         std::thread::sleep(std::time::Duration::from_secs(5));
-        return ExitCode::from(Exit::Interrupted as u8);
+        return ExitCode::from(chain_metrics::interrupt::exit_code());
     }
     let broken_pipe = err.chain().any(|cause| {
         cause

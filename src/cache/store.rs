@@ -3,6 +3,7 @@
 //! (service, endpoint, chain, metric, day). The API key is never part of it.
 
 use std::fs::{DirBuilder, OpenOptions};
+#[cfg(unix)]
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -261,20 +262,19 @@ fn series_id(db: &Connection, key: &SeriesKey) -> rusqlite::Result<i64> {
 }
 
 /// The folder (0700) and an empty file (0600) before SQLite opens it: SQLite gives its WAL
-/// and shared-memory files the database file's mode.
+/// and shared-memory files the database file's mode. (On Windows the user's profile folder
+/// is already private to the user.)
 fn create_private(path: &Path) -> std::io::Result<()> {
     if let Some(folder) = path.parent().filter(|p| !p.exists()) {
-        DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(folder)?;
+        let mut builder = DirBuilder::new();
+        #[cfg(unix)]
+        builder.mode(0o700);
+        builder.recursive(true).create(folder)?;
     }
-    match OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-    {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    options.mode(0o600);
+    match options.write(true).create_new(true).open(path) {
         Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e),
         _ => Ok(()),
     }

@@ -51,7 +51,13 @@ pub struct StatusArgs {
     pub no_verify: bool,
 
     /// Output format
-    #[arg(short, long, value_name = "FMT", default_value = "text")]
+    #[arg(
+        short,
+        long,
+        value_name = "FMT",
+        default_value = "text",
+        ignore_case = true
+    )]
     pub format: StatusFormat,
 }
 
@@ -141,7 +147,7 @@ pub enum CacheCommand {
 #[derive(Debug, Args)]
 pub struct ChainsArgs {
     /// Output format [default: table on a terminal, csv otherwise]
-    #[arg(short, long, value_name = "FMT", value_parser = list_formats())]
+    #[arg(short, long, value_name = "FMT", value_parser = list_formats(), ignore_case = true)]
     pub format: Option<Format>,
 }
 
@@ -190,6 +196,6 @@ pub struct SandboxArgs {
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for
-    #[arg(value_name = "SHELL")]
+    #[arg(value_name = "SHELL", ignore_case = true)]
     pub shell: Shell,
 }

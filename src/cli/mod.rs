@@ -86,7 +86,8 @@ pub struct GlobalArgs {
         long,
         global = true,
         value_name = "METHOD",
-        hide_possible_values = true
+        hide_possible_values = true,
+        ignore_case = true
     )]
     pub method: Option<MethodChoice>,
 
@@ -190,7 +191,7 @@ pub enum Command {
     Completions(CompletionsArgs),
 }
 
-/// A number of seconds, positive and at most a day (a far longer one overflows the clock).
+/// A number of seconds, from a millisecond to a day (a far longer one overflows the clock).
 fn parse_seconds(text: &str) -> Result<f64, String> {
     let value = text.trim().parse::<f64>().unwrap_or(f64::NAN);
     limits::seconds(value)

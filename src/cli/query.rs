@@ -40,12 +40,19 @@ pub struct QueryArgs {
         long,
         value_name = "PERIOD",
         default_value = "day",
-        hide_default_value = true
+        hide_default_value = true,
+        ignore_case = true
     )]
     pub by: Period,
 
     /// Output format [default: from --output's extension, else table on a terminal, csv otherwise]
-    #[arg(help_heading = "Output", short, long, value_name = "FMT")]
+    #[arg(
+        help_heading = "Output",
+        short,
+        long,
+        value_name = "FMT",
+        ignore_case = true
+    )]
     pub format: Option<Format>,
 
     /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md set the format)
@@ -69,7 +76,7 @@ pub struct QueryArgs {
     pub summary: bool,
 
     /// Print the service's body unchanged (one chain, one request; not for report)
-    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "by", "cache", "refresh"])]
+    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
     pub raw: bool,
 
     /// Print the equivalent curl command lines and send nothing (needs no key)

@@ -14,7 +14,7 @@ use crate::model::chain::Chain;
 use crate::model::dates::{today_utc, DayRange};
 use crate::model::Endpoint;
 use crate::output::{interrupt, write_stdout};
-use crate::settings::base_url::hide_passwords;
+use crate::settings::base_url::shown_url;
 use crate::settings::config_edit::{ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
@@ -143,7 +143,7 @@ fn verify(settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
 fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
     let Some(setting) = &settings.key else {
         let hint = "store one with: chain-metrics auth login (or set CHAIN_METRICS_API_KEY)";
-        return Err(Failure::config("no API key is set").with_hint(hint).into());
+        return Err(Failure::config(settings.no_key()).with_hint(hint).into());
     };
     let key = settings.api_key()?;
     let mut rejected = None;
@@ -196,7 +196,7 @@ fn status_report(
         "profile": match &setting.source { Source::Profile(name) => Some(name), _ => None },
         "api_key_command": command,
         "config_file": settings.config.path.display().to_string(),
-        "base_url": settings.base_url.as_ref().map(|b| hide_passwords(&b.value)),
+        "base_url": settings.base_url.as_ref().map(|b| shown_url(&b.value)),
         "accepted": accepted,
     })
 }

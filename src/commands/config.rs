@@ -4,7 +4,7 @@ use super::{note, resolve_settings};
 use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
 use crate::output::write_stdout;
-use crate::settings::base_url::hide_passwords;
+use crate::settings::base_url::shown_url;
 use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
@@ -78,7 +78,7 @@ fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
         // scrollback or a CI log.
         ConfigKey::ApiKey => ApiKey::new(&plain(value)).map_or("****".into(), |k| k.redacted()),
         // Nor is a password in a URL, for the same reason.
-        _ => hide_passwords(&plain(value)),
+        _ => shown_url(&plain(value)),
     };
     write_stdout(|out| writeln!(out, "{text}"))
 }
@@ -96,10 +96,10 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
     let value = key
         .value(text, doc.allow_http(profile.as_deref()))
         .map_err(|why| {
-            let text = hide_passwords(text);
+            let text = shown_url(text);
             Failure::usage(format!("invalid value '{text}' for {}: {why}", key.name()))
         })?;
-    let shown = hide_passwords(&plain(&value));
+    let shown = shown_url(&plain(&value));
     doc.set(profile.as_deref(), key, value);
     doc.save()?;
     note(
@@ -159,7 +159,7 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
         ("config file", config, s.config.source.to_string()),
         optional("profile", s.profile.as_ref(), "(none)", Clone::clone),
         optional("base_url", s.base_url.as_ref(), "(not set)", |url| {
-            hide_passwords(url)
+            shown_url(url)
         }),
         optional("api_key", s.key.as_ref(), "(not set)", |key| match key {
             KeySetting::Key(key) => key.redacted(),

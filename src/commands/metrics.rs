@@ -9,6 +9,7 @@ use crate::client::{Client, Request};
 use crate::error::{Exit, Failure};
 use crate::model::chain;
 use crate::model::dates::{today_utc, DayRange};
+use crate::model::period::Period;
 use crate::model::{Endpoint, SocialMetric};
 use crate::output::progress::Progress;
 use crate::output::{diag, write_stdout, Output};
@@ -23,12 +24,12 @@ pub fn run(
     includes: Vec<SocialMetric>,
 ) -> anyhow::Result<()> {
     let today = today_utc();
-    let range =
+    let asked =
         DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
     let plan = Plan {
         endpoints,
         chains: chain::expand(&args.chains),
-        range,
+        range: merge_range(args, asked),
         includes,
         chunk_days: None,
     };
@@ -36,9 +37,13 @@ pub fn run(
     let output = Output::resolve(args, &plan)?;
     output.check_merge_target(&plan)?;
     if args.raw {
-        check_raw(&plan)?;
+        check_raw(&plan, args.by)?;
     }
     let settings = resolve_settings(global, args.chunk_days, FileUse::Read)?;
+    if plan.range.start != asked.start {
+        let (start, by) = (plan.range.start, args.by.name());
+        note(&settings, &format!("note: --merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));
+    }
     if plan.range.end > today {
         let end = plan.range.end;
         note(&settings, &format!("warning: the range ends {end}, after today (UTC): the service has no data for days to come"));
@@ -57,6 +62,19 @@ pub fn run(
         return print_curl_lines(&settings, &plan, look);
     }
     fetch_and_write(&settings, &plan, &output, mode)
+}
+
+/// The range to ask for: with `--merge` and a `--by` period, from the first day of the period
+/// that holds the start, so that a fresh row covers the days an older row of that period had
+/// (a cron job's `--last 2 --by month` would otherwise never replace the month's row).
+fn merge_range(args: &QueryArgs, asked: DayRange) -> DayRange {
+    match args.merge {
+        true => DayRange {
+            start: args.by.start(asked.start),
+            ..asked
+        },
+        false => asked,
+    }
 }
 
 /// How this run uses the response cache: the flags, else config `cache`; `None`: not at all.
@@ -186,8 +204,16 @@ fn print_raw(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Resul
     output.write_bytes(&raw.body)
 }
 
-/// `--raw` shows one body as sent, so it needs exactly one request.
-fn check_raw(plan: &Plan) -> Result<(), Failure> {
+/// `--raw` shows one body as sent, so it needs exactly one request, and its daily rows as they
+/// are (`--by day`, the default, may be given).
+fn check_raw(plan: &Plan, by: Period) -> Result<(), Failure> {
+    if by != Period::Day {
+        return Err(Failure::usage(format!(
+            "--raw prints the service's body as sent, one entry a day, and cannot roll it up by {}",
+            by.name()
+        ))
+        .with_hint("leave out --raw, or --by"));
+    }
     if plan.endpoints.len() > 1 {
         return Err(Failure::usage(
             "--raw prints one service body, and report makes three requests per chain",

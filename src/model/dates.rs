@@ -74,15 +74,30 @@ pub fn parse_last(text: &str) -> Result<u32, String> {
         Some(d) => (d, 7),
         None => (lower.strip_suffix('d').unwrap_or(&lower), 1),
     };
-    let count: u32 =
-        digits.parse().ok().filter(|n| *n > 0).ok_or_else(|| {
-            format!("'{text}' is not a number of days: expected e.g. 30, 30d or 4w")
-        })?;
+    let digits = digits.strip_prefix('+').unwrap_or(digits);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "'{text}' is not a number of days: expected e.g. 30, 30d or 4w"
+        ));
+    }
+    // Only digits: a number too large for u64 is just as much too many days.
+    let count = digits.parse::<u64>().unwrap_or(u64::MAX);
+    if count == 0 {
+        return Err(format!(
+            "'{text}' is zero days: --last takes at least 1 day"
+        ));
+    }
     count
         .checked_mul(unit)
-        .filter(|days| *days <= 100 * 366)
-        .ok_or_else(|| format!("'{text}' is more than 100 years"))
+        .and_then(|days| u32::try_from(days).ok())
+        .filter(|days| *days <= MAX_LAST_DAYS)
+        .ok_or_else(|| {
+            format!("'{text}' is more than 100 years: --last takes at most {MAX_LAST_DAYS} days")
+        })
 }
+
+/// The most days `--last` takes: 100 years.
+const MAX_LAST_DAYS: u32 = 100 * 366;
 
 impl DayRange {
     /// Resolves `--start`/`--end`/`--last` (clap has already made start and last exclusive).

@@ -30,6 +30,17 @@ pub enum Period {
 }
 
 impl Period {
+    /// The name `--by` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Period::Day => "day",
+            Period::Week => "week",
+            Period::Month => "month",
+            Period::Quarter => "quarter",
+            Period::Year => "year",
+        }
+    }
+
     /// The first day of the period that holds `date`.
     pub fn start(self, date: NaiveDate) -> NaiveDate {
         let first_of = |month: u32| NaiveDate::from_ymd_opt(date.year(), month, 1);

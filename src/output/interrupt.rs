@@ -1,8 +1,9 @@
-//! Ctrl-C and SIGTERM: stop at once with exit 130, deleting the temporary files in progress so
-//! that an interrupted run never leaves a partial output behind (the old file stays intact).
+//! Ctrl-C, SIGTERM and SIGHUP: stop at once with exit 128 + the signal (130, 143, 129),
+//! deleting the temporary files in progress so that an interrupted run never leaves a partial
+//! output behind (the old file stays intact).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use crate::error::Exit;
@@ -10,13 +11,21 @@ use crate::error::Exit;
 /// The temporary files being written now, by ticket.
 static TRACKED: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
 static NEXT_TICKET: AtomicU64 = AtomicU64::new(1);
-/// Set once a signal arrived: the handler is cleaning up and will exit 130.
+/// Set once a signal arrived: the handler is cleaning up and will exit with [`EXIT_CODE`].
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+/// The exit code of the interruption: 128 + the signal's number.
+static EXIT_CODE: AtomicI32 = AtomicI32::new(Exit::Interrupted as i32);
 
 /// Whether the run was interrupted. `main` then leaves the exit to the handler (which may
 /// still be restoring the terminal) instead of reporting the failed read the signal caused.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// The exit code of the interruption, by the shells' convention 128 + the signal: 130 for
+/// Ctrl-C (SIGINT), 143 for SIGTERM, 129 for SIGHUP.
+pub fn exit_code() -> u8 {
+    u8::try_from(EXIT_CODE.load(Ordering::SeqCst)).unwrap_or(Exit::Interrupted as u8)
 }
 
 /// Set while a hidden prompt has the terminal's echo off.
@@ -37,24 +46,55 @@ impl Drop for EchoOff {
     }
 }
 
-/// Installs the handler for SIGINT and SIGTERM (and SIGHUP, which the `termination` feature
-/// adds). Both exit 130: the `ctrlc` crate does not say which signal came, and to a script an
-/// interruption is an interruption.
-pub fn install() -> Result<(), ctrlc::Error> {
-    ctrlc::set_handler(|| stop())
+/// Handles SIGINT, SIGTERM and SIGHUP: they are blocked in this thread, so in every thread
+/// started after it, and one thread waits for them and stops the run with 128 + the signal.
+/// Called first thing, before any other thread starts. Child processes start with no signal
+/// blocked (the standard library resets the mask).
+pub fn install() -> Result<(), String> {
+    #[cfg(unix)]
+    {
+        use nix::sys::signal::{SigSet, Signal};
+        let mut set = SigSet::empty();
+        for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+            set.add(signal);
+        }
+        set.thread_block().map_err(|e| e.to_string())?;
+        let waiter = std::thread::Builder::new()
+            .name("signals".into())
+            .spawn(move || {
+                // `wait` fails only on an invalid set; then the signals stay blocked.
+                if let Ok(signal) = set.wait() {
+                    stop_with(128 + signal as i32);
+                }
+            });
+        if let Err(e) = waiter {
+            // With no thread to take them, blocked signals would be lost: let them kill.
+            let _ = set.thread_unblock();
+            return Err(e.to_string());
+        }
+    }
+    #[cfg(not(unix))]
+    ctrlc::set_handler(|| stop()).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// Stops the run as interrupted by Ctrl-C (exit 130): whatever learns of a Ctrl-C before the
+/// signal does calls it: a password prompt reads the key itself (the signal comes after), a key
+/// command holding the terminal gets it instead of the run.
+pub fn stop() -> ! {
+    stop_with(Exit::Interrupted as i32)
 }
 
 /// Stops the run as interrupted: temporary files deleted, a running key command ended, the
-/// terminal's echo restored, exit 130. The signal handler calls it, and so does whatever learns
-/// of a Ctrl-C first: a password prompt reads the key itself (the signal comes after), a key
-/// command holding the terminal gets it instead of the run.
-pub fn stop() -> ! {
+/// terminal's echo restored, exit `code`.
+fn stop_with(code: i32) -> ! {
     if INTERRUPTED.swap(true, Ordering::SeqCst) {
         // Another thread is stopping the run already, and exits the process.
         loop {
             std::thread::park();
         }
     }
+    EXIT_CODE.store(code, Ordering::SeqCst);
     remove_tracked();
     end_tracked_group();
     if ECHO_OFF.load(Ordering::SeqCst) {
@@ -65,7 +105,7 @@ pub fn stop() -> ! {
     }
     // `exit` runs no destructors: the tracked files are gone already and nothing else
     // holds state worth saving; the in-flight requests simply stop.
-    std::process::exit(Exit::Interrupted as i32);
+    std::process::exit(code);
 }
 
 /// The process group of the key command running now (its leader's id), 0 when none.

@@ -41,16 +41,40 @@ pub fn merge_into(
         return Ok(fresh);
     };
     let old = read_rows(&text, format, &fresh).map_err(|problem| refusal(path, &fresh, problem))?;
+    check_period_starts(path, &old, by)?;
     let (merged, kept) = upsert(old, fresh, chain_order, by);
     if !kept.is_empty() {
         warn(&format!(
             "warning: {} keeps its rows for {}: this run covers fewer days of those periods; \
-             to replace them, ask from each period's first day",
+             to replace them, ask up to each period's last day, or write without --merge",
             path.display(),
             kept.join(", ")
         ));
     }
     Ok(merged)
+}
+
+/// Under `--by`, every stored date must start a period of that kind: rows of another period
+/// (weeks in a month file) would be mixed in and double-count every total. A year file's dates
+/// also start quarters and months, so that mix-up alone goes unseen.
+fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failure> {
+    let Some(row) = old.iter().find(|row| by.start(row.date) != row.date) else {
+        return Ok(());
+    };
+    let first = match by {
+        Period::Week => "a Monday",
+        Period::Quarter => "January, April, July or October 1",
+        Period::Year => "January 1",
+        _ => "the 1st of a month",
+    };
+    let by = by.name();
+    Err(failure(
+        path,
+        format!(
+            "has a row dated {}, not the first day of a {by} ({first}): it holds rows of another period; merge with the file's own --by, or write --by {by} to another file; not merged",
+            row.date
+        ),
+    ))
 }
 
 /// The old file's text, `None` when there is none yet. Anything but a regular file is refused

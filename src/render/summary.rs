@@ -6,7 +6,8 @@ use std::str::FromStr;
 use bigdecimal::BigDecimal;
 
 use crate::model::chain::Chain;
-use crate::model::{Dataset, Number, Row};
+use crate::model::period::label;
+use crate::model::{Column, Dataset, Number, Row};
 
 /// Digits the mean keeps beyond the most precise value of its column.
 const MEAN_EXTRA_DIGITS: i64 = 2;
@@ -19,7 +20,7 @@ pub type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 /// several chains would add up different things.
 pub fn rows(data: &Dataset) -> Vec<SummaryRow> {
     if !data.chain_column {
-        return block(data.columns.len(), "", data.rows.iter());
+        return block(&data.columns, "", data.rows.iter());
     }
     let mut chains: Vec<Option<Chain>> = Vec::new();
     for row in &data.rows {
@@ -31,27 +32,41 @@ pub fn rows(data: &Dataset) -> Vec<SummaryRow> {
         .into_iter()
         .flat_map(|chain| {
             let rows = data.rows.iter().filter(move |row| row.chain == chain);
-            block(data.columns.len(), chain.map_or("", Chain::name), rows)
+            block(&data.columns, chain.map_or("", Chain::name), rows)
         })
         .collect()
 }
 
-/// Total, mean, min and max of `rows`, each labelled with `chain`.
+/// Total, mean, min and max of `rows`, each labelled with `chain`. An averaged column (`--by`'s
+/// `active_users_avg`) has no total: a sum of averages counts nothing.
 fn block<'a>(
-    columns: usize,
+    columns: &[String],
     chain: &'static str,
     rows: impl Iterator<Item = &'a Row> + Clone,
 ) -> Vec<SummaryRow> {
-    let stats: Vec<Option<Stats>> = (0..columns)
+    let stats: Vec<Option<Stats>> = (0..columns.len())
         .map(|i| Stats::of(rows.clone().filter_map(|row| row.values[i].as_ref())))
         .collect();
     let pick = |f: fn(&Stats) -> Number| stats.iter().map(|s| s.as_ref().map(f)).collect();
+    let mut totals: Vec<Option<Number>> = pick(|s| s.total.clone());
+    for (total, name) in totals.iter_mut().zip(columns) {
+        if is_averaged(name) {
+            *total = None;
+        }
+    }
     vec![
-        ("total", chain, pick(|s| s.total.clone())),
+        ("total", chain, totals),
         ("mean", chain, pick(|s| s.mean.clone())),
         ("min", chain, pick(|s| s.min.clone())),
         ("max", chain, pick(|s| s.max.clone())),
     ]
+}
+
+/// Whether a column holds averages: `active_users_avg`, or `ETHEREUM.active_users_avg` wide.
+fn is_averaged(name: &str) -> bool {
+    let averaged = label(Column::ActiveUsers);
+    name.strip_suffix(averaged)
+        .is_some_and(|chain| chain.is_empty() || chain.ends_with('.'))
 }
 
 struct Stats {

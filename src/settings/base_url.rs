@@ -8,8 +8,15 @@ pub const MASK: &str = "****";
 /// Checks a base URL: parses, is http(s), has a host, and is https unless loopback or allowed.
 /// The errors show the URL with its password masked.
 pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
-    let shown = hide_passwords(text);
-    let url = Url::parse(text.trim()).map_err(|e| format!("'{shown}' is not a URL ({e})"))?;
+    let shown = shown_url(text);
+    let url = Url::parse(text.trim());
+    let web = matches!(&url, Ok(url) if matches!(url.scheme(), "http" | "https"));
+    if !web && !text.contains("://") {
+        return Err(format!(
+            "'{shown}' has no scheme: start it with https:// (or http:// to loopback)"
+        ));
+    }
+    let url = url.map_err(|e| format!("'{shown}' is not a URL ({e})"))?;
     match url.scheme() {
         "https" => {}
         "http" if allow_http || is_loopback(&url) => {}
@@ -64,6 +71,22 @@ pub fn hide_passwords(text: &str) -> String {
     }
     shown.push_str(rest);
     shown
+}
+
+/// One URL as typed (a flag, a variable, a config value), with its password masked: like
+/// [`hide_passwords`], and also without a scheme (`ann:pw@host`, the scheme forgotten), where
+/// everything from the first `:` to the last `@` is masked.
+pub fn shown_url(text: &str) -> String {
+    if text.contains("://") {
+        return hide_passwords(text);
+    }
+    let password = text
+        .rfind('@')
+        .and_then(|user_end| Some((text[..user_end].find(':')?, user_end)));
+    match password {
+        Some((colon, user_end)) => format!("{}{MASK}{}", &text[..=colon], &text[user_end..]),
+        None => text.to_owned(),
+    }
 }
 
 /// Whether the URL's host is this machine: 127.0.0.0/8, ::1 or localhost.
@@ -137,5 +160,19 @@ mod tests {
         assert!(check_base_url("http://metrics.example", true).is_ok());
         assert!(check_base_url("ftp://metrics.example", true).is_err());
         assert!(check_base_url("metrics.example", true).is_err());
+    }
+
+    #[test]
+    fn a_forgotten_scheme_still_hides_the_password() {
+        let err = check_base_url("bob:hunter2pw@127.0.0.1:46827", false).unwrap_err();
+        assert_eq!(
+            err,
+            "'bob:****@127.0.0.1:46827' has no scheme: start it with https:// (or http:// to loopback)"
+        );
+        let err = check_base_url("metrics.example", false).unwrap_err();
+        assert!(err.starts_with("'metrics.example' has no scheme"), "{err}");
+        assert_eq!(shown_url("https:ann:pw@h"), "https:****@h");
+        assert_eq!(shown_url("ann@h:1"), "ann@h:1");
+        assert_eq!(shown_url("http://ann:pw@h"), "http://ann:****@h");
     }
 }

@@ -288,11 +288,11 @@ mod tests {
         let bad = |key: ConfigKey, text| key.value(text, false).unwrap_err();
         assert_eq!(
             bad(ConfigKey::Timeout, "0"),
-            "expected a positive number of seconds"
+            "expected at least 0.001 seconds (a millisecond)"
         );
         assert_eq!(
             bad(ConfigKey::Timeout, "-1"),
-            "expected a positive number of seconds"
+            "expected at least 0.001 seconds (a millisecond)"
         );
         assert_eq!(
             bad(ConfigKey::Jobs, "0"),

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Failure, Result};
-use crate::settings::{Environment, Source, ENV_CONFIG};
+use crate::settings::{limits, Environment, Source, ENV_CONFIG};
 
 /// The `--method` choice of CLI.md §3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
@@ -80,12 +80,19 @@ impl ConfigLocation {
 
     /// Reads the file; a default file that does not exist reads as empty.
     pub fn load(&self) -> Result<FileSettings> {
+        self.read(self.source == Source::Default)
+    }
+
+    /// Reads the file, one that does not exist as empty wherever it is: `auth login` creates it.
+    pub fn load_or_new(&self) -> Result<FileSettings> {
+        self.read(true)
+    }
+
+    fn read(&self, missing_ok: bool) -> Result<FileSettings> {
         match std::fs::read_to_string(&self.path) {
             Ok(text) => parse(&text)
                 .map_err(|e| Failure::config(format!("config file {}: {e}", self.path.display()))),
-            Err(e)
-                if e.kind() == std::io::ErrorKind::NotFound && self.source == Source::Default =>
-            {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && missing_ok => {
                 Ok(FileSettings::default())
             }
             Err(e) => Err(Failure::config(format!(
@@ -115,8 +122,15 @@ pub fn parse(text: &str) -> Result<FileSettings, String> {
         let message = without_values(&e.message().trim().replace('\n', " "));
         match e.span() {
             Some(span) => {
-                let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                format!("line {line}: {message}")
+                let start = span.start.min(text.len());
+                let line = text[..start].matches('\n').count() + 1;
+                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+                let key = text[line_start..]
+                    .split(['=', '\n'])
+                    .next()
+                    .unwrap_or_default();
+                let written = text.get(span).unwrap_or_default().trim();
+                format!("line {line}: {}", in_user_words(&message, key, written))
             }
             None => message,
         }
@@ -127,6 +141,47 @@ pub fn parse(text: &str) -> Result<FileSettings, String> {
         }
     }
     Ok(settings)
+}
+
+/// A wrong kind of value said with the key and what it takes: serde names Rust types
+/// (`invalid type: floating point `1e11`, expected u32`), which the user never wrote.
+fn in_user_words(message: &str, key: &str, written: &str) -> String {
+    let key = key
+        .trim()
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .trim_matches('"');
+    let found = ["invalid type: ", "invalid value: "]
+        .iter()
+        .find_map(|start| message.strip_prefix(start)?.split_once(", expected"));
+    let seconds = || {
+        let (least, most) = (limits::MIN_SECONDS, limits::MAX_SECONDS);
+        format!("a number of seconds from {least} to {most}")
+    };
+    let expected = match key {
+        "base_url" => "a URL in quotes".into(),
+        "api_key" | "api_key_command" => "a string in quotes".into(),
+        "ca_bundle" => "a file path in quotes".into(),
+        "allow_http" | "cache" => "true or false".into(),
+        "timeout" | "connect_timeout" | "api_key_command_timeout" => seconds(),
+        "retries" => format!("a whole number {}", limits::RETRIES.span()),
+        "jobs" => format!("a whole number {}", limits::JOBS.span()),
+        "chunk_days" => format!("a whole number {}", limits::CHUNK_DAYS.span()),
+        "cache_settle_days" => format!("a whole number {}", limits::CACHE_SETTLE_DAYS.span()),
+        "method" => "\"auto\", \"post\" or \"get\"".into(),
+        _ => return message.to_owned(),
+    };
+    // A number as written (`1e11`, not serde's `100000000000.0`); a string never: it may be a
+    // key put on the wrong line.
+    let number = ["floating point `", "integer `"]
+        .iter()
+        .find_map(|kind| found?.0.strip_prefix(kind).map(|_| kind));
+    match (found, number) {
+        (Some(_), Some(kind)) => format!("{key}: expected {expected}, found {kind}{written}`"),
+        (Some((found, _)), None) => format!("{key}: expected {expected}, found {found}"),
+        (None, _) => message.to_owned(),
+    }
 }
 
 /// A parse message with the offending value left out: serde quotes it (`invalid type: string
@@ -175,7 +230,20 @@ mod tests {
         let err = parse("[profiles.p]\n\nbase = 1\n").unwrap_err();
         assert!(err.starts_with("line 3: unknown field `base`"), "{err}");
         let err = parse("timeout = \"slow\"\n").unwrap_err();
-        assert_eq!(err, "line 1: invalid type: a string, expected f64");
+        assert_eq!(
+            err,
+            "line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string"
+        );
+        let err = parse("[profiles.p]\nretries = 1e11\n").unwrap_err();
+        assert_eq!(
+            err,
+            "line 2: retries: expected a whole number from 0 to 100, found floating point `1e11`"
+        );
+        let err = parse("profiles.p.retries = 99999999999\n").unwrap_err();
+        assert_eq!(
+            err,
+            "line 1: retries: expected a whole number from 0 to 100, found integer `99999999999`"
+        );
         let err = parse("method = \"sk-12345\"\n").unwrap_err();
         assert_eq!(
             err,

@@ -47,6 +47,8 @@ pub const PROXY_VARIABLES: [&str; 9] = [
 #[derive(Clone, Debug, Default)]
 pub struct Environment {
     values: Vec<(&'static str, String)>,
+    /// The variables set to nothing, for saying so where their absence is an error.
+    empty: Vec<&'static str>,
 }
 
 impl Environment {
@@ -73,9 +75,16 @@ impl Environment {
 
     /// An environment holding exactly these variables.
     pub fn from_pairs(pairs: impl IntoIterator<Item = (&'static str, String)>) -> Environment {
+        let (empty, values): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(_, v)| v.is_empty());
         Environment {
-            values: pairs.into_iter().filter(|(_, v)| !v.is_empty()).collect(),
+            values,
+            empty: empty.into_iter().map(|(name, _)| name).collect(),
         }
+    }
+
+    /// Whether the variable is set, to nothing or to blanks only.
+    pub fn is_blank(&self, name: &str) -> bool {
+        self.empty.contains(&name) || self.get(name).is_some_and(|v| v.trim().is_empty())
     }
 
     /// The variable's value, if it is set and not empty.

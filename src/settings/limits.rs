@@ -8,10 +8,15 @@ use std::time::Duration;
 /// longer overflows the clock.
 pub const MAX_SECONDS: f64 = 86_400.0;
 
+/// The shortest wait a seconds setting takes: a millisecond. Shorter ends every request before
+/// it starts (and `1e-10` rounds to no time at all).
+pub const MIN_SECONDS: f64 = 0.001;
+
 /// Why a number of seconds is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SecondsRefused {
-    NotPositive,
+    NotANumber,
+    UnderAMillisecond,
     OverADay,
 }
 
@@ -19,29 +24,32 @@ impl SecondsRefused {
     /// As said of the value: "'1e19' is more than a day (86400 seconds)".
     pub fn phrase(self) -> &'static str {
         match self {
-            SecondsRefused::NotPositive => "is not a positive number of seconds",
+            SecondsRefused::NotANumber => "is not a number of seconds",
+            SecondsRefused::UnderAMillisecond => {
+                "is less than 0.001 seconds (a millisecond), the shortest wait"
+            }
             SecondsRefused::OverADay => "is more than a day (86400 seconds)",
         }
     }
 
-    /// As said to the user of what is wanted: "expected a positive number of seconds".
+    /// As said to the user of what is wanted: "expected at least 0.001 seconds (a millisecond)".
     pub fn expected(self) -> &'static str {
         match self {
-            SecondsRefused::NotPositive => "expected a positive number of seconds",
+            SecondsRefused::NotANumber => "expected a number of seconds from 0.001 to 86400",
+            SecondsRefused::UnderAMillisecond => "expected at least 0.001 seconds (a millisecond)",
             SecondsRefused::OverADay => "expected at most 86400 seconds (a day)",
         }
     }
 }
 
-/// `value` seconds as a duration: positive and at most a day.
+/// `value` seconds as a duration: at least a millisecond and at most a day.
 pub fn seconds(value: f64) -> Result<Duration, SecondsRefused> {
-    if value > MAX_SECONDS {
-        return Err(SecondsRefused::OverADay);
+    match value {
+        _ if value.is_nan() => Err(SecondsRefused::NotANumber),
+        _ if value > MAX_SECONDS => Err(SecondsRefused::OverADay),
+        _ if value < MIN_SECONDS => Err(SecondsRefused::UnderAMillisecond),
+        _ => Ok(Duration::from_secs_f64(value)),
     }
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|d| !d.is_zero())
-        .ok_or(SecondsRefused::NotPositive)
 }
 
 /// The bounds of a whole-number setting, both included.
@@ -99,11 +107,14 @@ mod tests {
     fn seconds_are_bounded_on_both_sides() {
         assert_eq!(seconds(2.5), Ok(Duration::from_millis(2500)));
         assert_eq!(seconds(86_400.0), Ok(Duration::from_secs(86_400)));
+        assert_eq!(seconds(0.001), Ok(Duration::from_millis(1)));
         for (value, why) in [
-            (0.0, SecondsRefused::NotPositive),
-            (-1.0, SecondsRefused::NotPositive),
-            (f64::NAN, SecondsRefused::NotPositive),
-            (f64::NEG_INFINITY, SecondsRefused::NotPositive),
+            (0.0, SecondsRefused::UnderAMillisecond),
+            (-1.0, SecondsRefused::UnderAMillisecond),
+            (1e-10, SecondsRefused::UnderAMillisecond),
+            (0.000_999, SecondsRefused::UnderAMillisecond),
+            (f64::NAN, SecondsRefused::NotANumber),
+            (f64::NEG_INFINITY, SecondsRefused::UnderAMillisecond),
             (f64::INFINITY, SecondsRefused::OverADay),
             (1e300, SecondsRefused::OverADay),
             (86_400.5, SecondsRefused::OverADay),

@@ -50,7 +50,8 @@ pub enum KeySetting {
 pub enum FileUse {
     /// Read it; a selected profile must exist in it.
     Read,
-    /// Read it; a selected profile missing from it reads as empty (`auth login` creates it).
+    /// Read it; a missing file, or a selected profile missing from it, reads as empty (`auth
+    /// login` creates them).
     ReadNewProfileOk,
     /// Only locate it: commands that edit the file, or need none of it, still work when it is
     /// broken, so that `config set` can mend it.
@@ -64,6 +65,8 @@ pub struct Settings {
     pub profile: Option<Sourced<String>>,
     pub base_url: Option<Sourced<String>>,
     pub key: Option<Sourced<KeySetting>>,
+    /// `CHAIN_METRICS_API_KEY` is set but empty (or blank): said when no key is found.
+    pub key_var_empty: bool,
     pub allow_http: bool,
     /// Where the certificates to trust come from, besides the platform's store.
     pub trust: TrustSources,
@@ -121,7 +124,8 @@ impl Settings {
         let config = ConfigLocation::find(global.config.as_deref(), env)?;
         let file = match file_use {
             FileUse::LocateOnly => FileSettings::default(),
-            FileUse::Read | FileUse::ReadNewProfileOk => config.load()?,
+            FileUse::Read => config.load()?,
+            FileUse::ReadNewProfileOk => config.load_or_new()?,
         };
         let profile = first_given(
             named(global.profile.clone(), "--profile"),
@@ -146,6 +150,7 @@ impl Settings {
             profile,
             base_url,
             key: key_setting(env, &layers),
+            key_var_empty: env.is_blank(ENV_KEY),
             allow_http: tuning.allow_http,
             trust: trust::sources(env, global, &layers, &config),
             timeout: tuning.timeout,
@@ -209,9 +214,18 @@ impl Settings {
         Ok(key)
     }
 
+    /// Why there is no key: none is set, or the variable is there but empty (`export
+    /// CHAIN_METRICS_API_KEY=$UNSET_SECRET` in a CI job).
+    pub fn no_key(&self) -> String {
+        match self.key_var_empty {
+            true => format!("{ENV_KEY} is set but empty, and no other API key is set"),
+            false => "no API key is set".into(),
+        }
+    }
+
     fn find_key(&self) -> Result<ApiKey> {
         match &self.key {
-            None => Err(Failure::config("no API key is set").with_hint(format!(
+            None => Err(Failure::config(self.no_key()).with_hint(format!(
                 "set {ENV_KEY}, or api_key or api_key_command in {}; or try --sandbox, which needs no account",
                 self.config.path.display()
             ))),

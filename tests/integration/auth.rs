@@ -318,3 +318,37 @@ fn auth_refuses_sandbox() {
         "error: --sandbox does not apply to auth: the sandbox makes a fresh key for each query command"
     );
 }
+
+#[test]
+fn login_creates_a_named_config_file_that_does_not_exist_yet() {
+    let sandbox = Sandbox::start(&[]);
+    for via_env in [false, true] {
+        let mut env = env_for(&sandbox.url);
+        let file = env.home.path().join("new.toml");
+        let file_arg = file.to_str().unwrap().to_owned();
+        let args = match via_env {
+            true => {
+                env.set("CHAIN_METRICS_CONFIG", &file_arg);
+                vec!["auth", "login"]
+            }
+            false => vec!["--config", &file_arg, "auth", "login"],
+        };
+        let run = env.cmd(&args).stdin(&format!("{KEY}\n")).run();
+        assert_eq!(
+            (run.code, run.stderr.clone()),
+            (
+                0,
+                format!(
+                    "stored the API key ****51d4 in config file {} (the service accepted it)\n",
+                    file.display()
+                )
+            ),
+            "{run:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap(),
+            format!("api_key = \"{KEY}\"\n")
+        );
+        assert_eq!(mode(&file), 0o600);
+    }
+}

@@ -115,8 +115,8 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
     let before = "# keep me\ntimeout = 30\n";
     env.write_config(before);
     let cases: [(&[&str], &str); 13] = [
-        (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a positive number of seconds"),
-        (&["timeout", "0"], "error: invalid value '0' for timeout: expected a positive number of seconds"),
+        (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a number of seconds from 0.001 to 86400"),
+        (&["timeout", "0"], "error: invalid value '0' for timeout: expected at least 0.001 seconds (a millisecond)"),
         // Past a day, and far past it where the clock overflows: every later query panicked.
         (&["timeout", "1e19"], "error: invalid value '1e19' for timeout: expected at most 86400 seconds (a day)"),
         (&["connect_timeout", "86401"], "error: invalid value '86401' for connect_timeout: expected at most 86400 seconds (a day)"),
@@ -128,7 +128,7 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
         (&["chunk_days", "36601"], "error: invalid value '36601' for chunk_days: expected a whole number from 1 to 36600"),
         (&["method", "put"], "error: invalid value 'put' for method: expected auto, post or get"),
         (&["allow_http", "yes"], "error: invalid value 'yes' for allow_http: expected true or false"),
-        (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' is not a URL (relative URL without a base)"),
+        (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' has no scheme: start it with https:// (or http:// to loopback)"),
     ];
     for (args, error) in cases {
         let run = env.run(&[&["config", "set"], args].concat());

@@ -19,7 +19,7 @@ fn usage_errors_exit_2_before_any_request() {
         (&["fees", "-c", "eth", "-s", "2024-01-01", "-e", "01/02/2024"], "error: invalid value '01/02/2024' for '--end <DAY>': '01/02/2024' is not a date: expected YYYY-MM-DD (or today, yesterday)"),
         (&["fees", "-c", "eth", "-s", "2024-01-05", "-e", "2024-01-04"], "error: the start 2024-01-05 is after the end 2024-01-04: give --start on or before --end"),
         (&["social", "-c", "eth", "--last", "2", "-i", "tweet,likes"], "error: invalid value 'likes' for '--include <ITEMS>': unknown include 'likes': expected reply, retweet, tweet or quote"),
-        (&["fees", "-c", "eth", "--last", "0"], "error: invalid value '0' for '--last <N>': '0' is not a number of days: expected e.g. 30, 30d or 4w"),
+        (&["fees", "-c", "eth", "--last", "0"], "error: invalid value '0' for '--last <N>': '0' is zero days: --last takes at least 1 day"),
         (&["fees", "-c", "eth", "--last", "3", "--start", "2024-01-01"], "error: the argument '--last <N>' cannot be used with '--start <DAY>'"),
         (&["fees", "--last", "3"], "error: the following required arguments were not provided:"),
     ];

@@ -204,7 +204,7 @@ fn config_errors_never_quote_the_value() {
     assert_eq!(
         run.stderr,
         format!(
-            "error: config file {}: line 1: invalid type: a string, expected f64\n",
+            "error: config file {}: line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string\n",
             env.config_path().display()
         )
     );

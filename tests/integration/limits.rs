@@ -11,7 +11,7 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
     let over_a_day = "is more than a day (86400 seconds)";
-    let cases: [(&[&str], String); 10] = [
+    let cases: [(&[&str], String); 11] = [
         (
             &["--timeout", "1e19"],
             format!("'--timeout <SECS>': '1e19' {over_a_day}"),
@@ -35,7 +35,11 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
         ),
         (
             &["--timeout", "NaN"],
-            "'--timeout <SECS>': 'NaN' is not a positive number of seconds".into(),
+            "'--timeout <SECS>': 'NaN' is not a number of seconds".into(),
+        ),
+        (
+            &["--timeout", "1e-10"],
+            "'--timeout <SECS>': '1e-10' is less than 0.001 seconds (a millisecond), the shortest wait".into(),
         ),
         (
             &["--retries", "4294967296"],
@@ -87,7 +91,7 @@ fn config_file_values_out_of_bounds_are_exit_3_before_any_request() {
         ("timeout = 9.3e18", "error: timeout 9.3e18 from config file is more than a day (86400 seconds)"),
         ("connect_timeout = 86401", "error: connect_timeout 86401 from config file is more than a day (86400 seconds)"),
         ("api_key_command_timeout = 1e300", "error: api_key_command_timeout 1e300 from config file is more than a day (86400 seconds)"),
-        ("timeout = -1", "error: timeout -1 from config file is not a positive number of seconds"),
+        ("timeout = -1", "error: timeout -1 from config file is less than 0.001 seconds (a millisecond), the shortest wait"),
         ("retries = 1000", "error: retries 1000 from config file is out of bounds: expected from 0 to 100"),
         ("jobs = 100000", "error: jobs 100000 from config file is out of bounds: expected from 1 to 64"),
         ("[profiles.p]\nchunk_days = 99999", "error: chunk_days 99999 from config file, profile p is out of bounds: expected from 1 to 36600"),

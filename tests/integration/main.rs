@@ -22,6 +22,7 @@ mod locks;
 mod merge;
 mod messages;
 mod periods;
+mod periods_merge;
 mod periods_output;
 mod proxy;
 mod query;

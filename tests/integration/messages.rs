@@ -198,3 +198,65 @@ fn summary_over_several_chains_gives_one_block_per_chain() {
 "
     );
 }
+
+#[test]
+fn limits_say_the_bound_that_was_crossed() {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    let cases: [(&[&str], &str); 4] = [
+        (&["--last", "0"], "error: invalid value '0' for '--last <N>': '0' is zero days: --last takes at least 1 day"),
+        (&["--last", "99999999999"], "error: invalid value '99999999999' for '--last <N>': '99999999999' is more than 100 years: --last takes at most 36600 days"),
+        (&["--last", "2", "--timeout", "1e-10"], "error: invalid value '1e-10' for '--timeout <SECS>': '1e-10' is less than 0.001 seconds (a millisecond), the shortest wait"),
+        (&["--last", "2", "--timeout", "soon"], "error: invalid value 'soon' for '--timeout <SECS>': 'soon' is not a number of seconds"),
+    ];
+    for (args, line) in cases {
+        let run = env.run(&[&["fees", "-c", "eth"][..], args].concat());
+        assert_eq!((run.code, run.error_line()), (2, line), "{args:?}");
+    }
+    assert!(stub.seen().is_empty(), "a usage error sent a request");
+}
+
+#[test]
+fn an_empty_key_variable_and_a_wrong_kind_in_the_config_file_are_named() {
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", "https://metrics.example")
+        .set("CHAIN_METRICS_API_KEY", "");
+    let fees = ["fees", "-c", "eth", "--last", "2"];
+    let run = env.run(&fees);
+    assert_eq!(
+        (run.code, run.error_line()),
+        (
+            3,
+            "error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set"
+        )
+    );
+    let run = env.run(&["auth", "status"]);
+    assert_eq!(
+        (run.code, run.error_line()),
+        (
+            3,
+            "error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set"
+        )
+    );
+    let path = env.config_path();
+    let cases = [
+        (
+            "retries = 1e11",
+            "line 1: retries: expected a whole number from 0 to 100, found floating point `1e11`",
+        ),
+        (
+            "timeout = \"abc\"",
+            "line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string",
+        ),
+        (
+            "[profiles.p]\nallow_http = 1",
+            "line 2: allow_http: expected true or false, found integer `1`",
+        ),
+    ];
+    for (text, why) in cases {
+        env.write_config(&format!("{text}\n"));
+        let run = env.run(&fees);
+        let line = format!("error: config file {}: {why}", path.display());
+        assert_eq!((run.code, run.error_line()), (3, line.as_str()), "{text}");
+    }
+}

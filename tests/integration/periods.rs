@@ -2,7 +2,7 @@
 //! from scripted bodies (a range cutting two quarters, a leap year, an ISO week across a year
 //! boundary, gaps, exact numbers), and the errors.
 
-use crate::support::{Env, Reply, Run, Stub};
+use crate::support::{Env, Reply, Run, Sandbox, Stub};
 
 /// Fees from 2024-03-30 (a Saturday) to 2024-04-02: ETHEREUM has `0.1`, `0.2` and `5E+3`;
 /// ARBITRUM has a 31-digit value and no record for 2024-04-01.
@@ -203,8 +203,12 @@ fn an_unknown_period_lists_the_choices_and_suggests_one() {
         (run.code, run.error_line()),
         (
             2,
-            "error: the argument '--raw' cannot be used with '--by <PERIOD>'"
+            "error: --raw prints the service's body as sent, one entry a day, and cannot roll it up by week"
         )
+    );
+    assert!(
+        run.stderr.ends_with("hint: leave out --raw, or --by\n"),
+        "{run:?}"
     );
     assert!(stub.seen().is_empty(), "a usage error sent a request");
 }
@@ -229,4 +233,51 @@ fn a_number_too_large_to_add_up_exactly_is_a_bad_response_naming_it() {
     assert!(!env.home.path().join("fees.csv").exists());
     let run = by(&env, "fees", &range, "day");
     assert_eq!(run.stdout, "date,fees\n2024-01-03,1e999999999\n");
+}
+
+#[test]
+fn summary_leaves_the_total_of_an_average_empty() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let args = [
+        "users",
+        "--by",
+        "quarter",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-04-29",
+        "-f",
+        "markdown",
+        "--summary",
+    ];
+    let run = env.run(&[&args[..], &["-c", "eth,base", "--wide"]].concat());
+    assert_eq!(run.code, 0, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "\
+| date       | ETHEREUM.days | ETHEREUM.active_users_avg | BASE.days | BASE.active_users_avg |
+|------------|--------------:|--------------------------:|----------:|----------------------:|
+| 2024-01-01 |            91 |                   404,453 |        91 |               842,123 |
+| 2024-04-01 |            29 |                   400,300 |        29 |               840,521 |
+| total      |           120 |                           |       120 |                       |
+| mean       |            60 |                 402,376.5 |        60 |               841,322 |
+| min        |            29 |                   400,300 |        29 |               840,521 |
+| max        |            91 |                   404,453 |        91 |               842,123 |
+"
+    );
+    let long = env.run(&[&args[..], &["-c", "eth"]].concat());
+    assert_eq!(
+        long.stdout,
+        "\
+| date       | days | active_users_avg |
+|------------|-----:|-----------------:|
+| 2024-01-01 |   91 |          404,453 |
+| 2024-04-01 |   29 |          400,300 |
+| total      |  120 |                  |
+| mean       |   60 |        402,376.5 |
+| min        |   29 |          400,300 |
+| max        |   91 |          404,453 |
+"
+    );
 }

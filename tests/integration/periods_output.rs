@@ -1,7 +1,7 @@
 //! `--by` with the rest of the output: `--by day` unchanged, every format, `--wide`,
 //! `--summary`, `--merge` keyed by period start and chain, and the chart.
 
-use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
+use crate::periods::{serve, FEES, FEES_RANGE};
 use crate::support::files::{names, read, write};
 use crate::support::{Env, Sandbox};
 
@@ -90,13 +90,15 @@ fn every_format_shows_the_days_column_after_chain() {
 fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
     let stub = serve(&FEES);
     let env = Env::with_service(&stub.url);
+    // The run asks from March 1st; the stub has the range's days only.
+    const EARLY_GAP: &str = "warning: ETHEREUM fees: no data for 2024-03-01..2024-03-29 (left out, not zero)\nwarning: ARBITRUM fees: no data for 2024-03-01..2024-03-29, 2024-04-01 (left out, not zero)\n";
     let before = "date,chain,days,fees\n2024-03-01,ETHEREUM,31,100\n2024-03-01,ARBITRUM,2,7\n2024-04-01,ETHEREUM,1,9\n";
     write(&env, "months.csv", before);
     let args = ["fees", "--by", "month", "-o", "months.csv", "--merge"];
     let run = env.run(&[&args[..], &FEES_RANGE].concat());
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, "", format!("{ARBITRUM_GAP}warning: months.csv keeps its rows for 2024-03-01 ETHEREUM (31 days; this run has 2): this run covers fewer days of those periods; to replace them, ask from each period's first day\n").as_str())
+        (0, "", format!("note: --merge --by month: asking from 2024-03-01, the first day of the month that holds 2024-03-30, so that the month's row in the file is replaced whole\n{EARLY_GAP}warning: months.csv keeps its rows for 2024-03-01 ETHEREUM (31 days; this run has 2): this run covers fewer days of those periods; to replace them, ask up to each period's last day, or write without --merge\n").as_str())
     );
     assert_eq!(
         read(&env, "months.csv"),

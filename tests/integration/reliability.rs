@@ -88,17 +88,18 @@ fn total_timeout_comes_from_the_config_file_too() {
 fn bad_timeouts_are_refused() {
     // A bad flag is a usage error (2); the same value in the config file is a configuration
     // error (3).
-    for (flag, value) in [
-        ("--connect-timeout", "0"),
-        ("--timeout", "-1"),
-        ("--timeout", "nan"),
+    let short = "is less than 0.001 seconds (a millisecond), the shortest wait";
+    for (flag, value, why) in [
+        ("--connect-timeout", "0", short),
+        ("--timeout", "-1", short),
+        ("--timeout", "nan", "is not a number of seconds"),
     ] {
         let run = Env::with_service("http://127.0.0.1:9")
             .run(&[&[&format!("{flag}={value}"), "fees"][..], &RANGE].concat());
         assert_eq!(run.code, 2, "{flag} {value}: {run:?}");
         assert_eq!(
             run.error_line(),
-            format!("error: invalid value '{value}' for '{flag} <SECS>': '{value}' is not a positive number of seconds")
+            format!("error: invalid value '{value}' for '{flag} <SECS>': '{value}' {why}")
         );
     }
     let run = Env::with_service("http://127.0.0.1:9")
@@ -110,7 +111,7 @@ fn bad_timeouts_are_refused() {
     assert_eq!(run.code, 3);
     assert_eq!(
         run.error_line(),
-        "error: connect_timeout 0 from config file is not a positive number of seconds"
+        "error: connect_timeout 0 from config file is less than 0.001 seconds (a millisecond), the shortest wait"
     );
     let run = Env::with_service("http://127.0.0.1:9")
         .run(&[&["fees", "--chunk-days", "0"][..], &RANGE].concat());
@@ -315,8 +316,9 @@ fn ctrl_c_stops_at_once_with_exit_130() {
 }
 
 #[test]
-fn sigterm_stops_at_once_with_exit_130() {
-    assert_eq!(interrupted_by("-TERM", None), (130, String::new()));
+fn sigterm_and_sighup_stop_at_once_with_128_plus_the_signal() {
+    assert_eq!(interrupted_by("-TERM", None), (143, String::new()));
+    assert_eq!(interrupted_by("-HUP", None), (129, String::new()));
 }
 
 #[test]
@@ -327,7 +329,7 @@ fn an_interrupted_export_leaves_the_old_file_intact() {
     );
     assert_eq!(
         interrupted_by("-TERM", Some("fees.json")),
-        (130, String::new())
+        (143, String::new())
     );
 }
 

@@ -207,3 +207,51 @@ fn ctrl_c_at_the_key_command_prompt_stops_the_run_with_130() {
     assert_eq!(run.code, 130, "{run:?}");
     assert!(sandbox.requests().is_empty());
 }
+
+#[test]
+fn a_password_hides_when_the_scheme_is_forgotten() {
+    // `ann:pw@host`: without `://` the URL parses as scheme `ann`; the password still hides.
+    let url = "bob:hunter2pw@127.0.0.1:46827";
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_API_KEY", KEY);
+    let hint =
+        "'bob:****@127.0.0.1:46827' has no scheme: start it with https:// (or http:// to loopback)";
+    let flag = env.run(&[&["--base-url", url], &DAY[..]].concat());
+    let shown = |run: &crate::support::Run| {
+        assert!(!format!("{run:?}").contains("hunter2pw"), "{run:?}");
+        (run.code, run.error_line().to_owned())
+    };
+    assert_eq!(
+        shown(&flag),
+        (3, format!("error: base URL from flag --base-url: {hint}"))
+    );
+    let set = env.run(&["config", "set", "base_url", url]);
+    assert_eq!(
+        shown(&set),
+        (
+            2,
+            format!("error: invalid value 'bob:****@127.0.0.1:46827' for base_url: {hint}")
+        )
+    );
+    env.write_config(&format!("base_url = \"{url}\"\n"));
+    let file = env.run(&DAY);
+    let from_file = format!("error: base URL from config file: {hint}");
+    assert_eq!(shown(&file), (3, from_file));
+    for args in [
+        &["config", "get", "base_url"][..],
+        &["config", "show"],
+        &["auth", "status"],
+    ] {
+        let run = env.run(args);
+        assert!(!format!("{run:?}").contains("hunter2pw"), "{run:?}");
+    }
+    env.set("CHAIN_METRICS_BASE_URL", url);
+    let var = env.run(&DAY);
+    assert_eq!(
+        shown(&var),
+        (
+            3,
+            format!("error: base URL from environment CHAIN_METRICS_BASE_URL: {hint}")
+        )
+    );
+}

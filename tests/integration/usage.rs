@@ -167,3 +167,45 @@ fn a_range_refused_as_too_long_suggests_the_limit_the_service_states() {
         "error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM answered HTTP 400 Bad Request: date range too long: 20 days asked, at most 7 days per request\nhint: the request asked for 20 days and the service takes at most 7: split the range with --chunk-days 7 (or chunk_days = 7 in the config file)\n"
     );
 }
+
+#[test]
+fn value_names_are_taken_in_any_case_like_chains() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let day = ["fees", "-c", "ETH", "-s", "2024-01-01", "-e", "2024-01-02"];
+    let pairs: [(&[&str], &[&str]); 5] = [
+        (
+            &["--by", "QUARTER", "-f", "CSV", "--method", "POST"],
+            &["--by", "quarter", "-f", "csv", "--method", "post"],
+        ),
+        (
+            &["--by", "Week", "-f", "Json"],
+            &["--by", "week", "-f", "json"],
+        ),
+        (&["chains", "-f", "JSON"], &["chains", "-f", "json"]),
+        (
+            &["auth", "status", "--no-verify", "-f", "JSON"],
+            &["auth", "status", "--no-verify", "-f", "json"],
+        ),
+        (&["completions", "BASH"], &["completions", "bash"]),
+    ];
+    for (upper, lower) in pairs {
+        let with = |extra: &[&str]| match extra[0].starts_with("--") {
+            true => env.run(&[&day[..], extra].concat()),
+            false => env.run(extra),
+        };
+        let (upper_run, lower_run) = (with(upper), with(lower));
+        assert_eq!(upper_run.code, 0, "{upper:?}: {upper_run:?}");
+        assert!(!lower_run.stdout.is_empty(), "{lower:?}");
+        assert_eq!(upper_run.stdout, lower_run.stdout, "{upper:?}");
+    }
+    // `--by day` is the default, so `--raw` takes it; the body is the same as without it.
+    let raw = env.run(&[&day[..], &["--raw"]].concat());
+    let by_day = env.run(&[&day[..], &["--raw", "--by", "DAY"]].concat());
+    assert_eq!((by_day.code, by_day.stderr.as_str()), (0, ""), "{by_day:?}");
+    assert!(
+        raw.stdout.starts_with('{') || raw.stdout.starts_with('['),
+        "{raw:?}"
+    );
+    assert_eq!(by_day.stdout, raw.stdout);
+}

@@ -39,11 +39,19 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     ),
     (
         Exit::Output as u8,
-        "output: cannot write the file, or --merge found other columns",
+        "output: cannot write the file, or --merge found other columns or another --by period",
+    ),
+    (
+        128 + 1,
+        "hung up (SIGHUP); no partial output file is left",
     ),
     (
         Exit::Interrupted as u8,
-        "interrupted (Ctrl-C, SIGTERM); no partial output file is left",
+        "interrupted (Ctrl-C, SIGINT); no partial output file is left",
+    ),
+    (
+        128 + 15,
+        "terminated (SIGTERM); no partial output file is left",
     ),
 ];
 
@@ -208,6 +216,11 @@ mod tests {
             let listed = EXIT_CODES.iter().filter(|(c, _)| *c == exit as u8).count();
             assert_eq!(listed, 1, "{exit:?}");
         }
-        assert_eq!(EXIT_CODES.len(), all.len() + 1, "0 and the failures");
+        // 0, the failures, and the signals other than Ctrl-C (129 SIGHUP, 143 SIGTERM).
+        assert_eq!(
+            EXIT_CODES.len(),
+            all.len() + 3,
+            "0, the failures, 129 and 143"
+        );
     }
 }
