@@ -55,12 +55,6 @@ pub struct RawBody {
     pub key_masked: bool,
 }
 
-/// A JSON answer to one request, not yet read.
-pub struct Fetch {
-    answer: Answer,
-    method: Method,
-}
-
 /// What to do after an answer.
 enum Step {
     Done(Answer),
@@ -111,28 +105,9 @@ impl Client {
         endpoint_url(&self.base_url, endpoint)
     }
 
-    /// Fetches the answer to one request, checked to be JSON; [`Client::records`] reads it.
-    ///
-    /// The two halves are apart so that concurrent fetches hand their bodies to one thread
-    /// that parses them (one memory arena for the data, not one per worker).
-    pub fn fetch_answer(&self, request: &Request) -> Result<Fetch> {
-        let fetch = || {
-            let (answer, method) = self.fetch(request)?;
-            check_content_type(request, &method, &answer)?;
-            Ok(Fetch { answer, method })
-        };
-        fetch().map_err(|f| self.scrubbed(f))
-    }
-
-    /// The records of a fetched answer, values in `columns` order; the body is dropped here.
-    pub fn records(
-        &self,
-        request: &Request,
-        columns: &[Column],
-        fetch: Fetch,
-    ) -> Result<Vec<Record>> {
-        self.parse(request, columns, fetch)
-            .map_err(|f| self.scrubbed(f))
+    /// Fetches and parses the records of one request, values in `columns` order.
+    pub fn fetch_records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
+        self.records(request, columns).map_err(|f| self.scrubbed(f))
     }
 
     /// Fetches the body of one request as the service sent it, for `--raw`: byte for byte,
@@ -164,8 +139,9 @@ impl Client {
         }
     }
 
-    fn parse(&self, request: &Request, columns: &[Column], fetch: Fetch) -> Result<Vec<Record>> {
-        let Fetch { answer, method } = fetch;
+    fn records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
+        let (answer, method) = self.fetch(request)?;
+        check_content_type(request, &method, &answer)?;
         parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
             let content_type = answer
                 .header(CONTENT_TYPE)

@@ -8,7 +8,7 @@ use std::sync::{mpsc, Condvar, Mutex};
 use chrono::NaiveDate;
 
 use crate::client::response::{clean, DataNotes};
-use crate::client::{Client, Fetch, Request};
+use crate::client::{Client, Request};
 use crate::error::Result;
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
@@ -128,10 +128,10 @@ pub struct Outcome {
 /// thread, in request order, as soon as it and every answer before it are in. `done` is called
 /// after each request, from the worker that made it.
 ///
-/// The workers only fetch; each body is parsed here, on the calling thread, and its records are
-/// joined and dropped while later ones are still on the wire. So a long run never holds every
-/// body or its records at once (a ten-year `report --chain all` is 18 bodies), and the data
-/// lives in one memory arena rather than one per worker.
+/// Each answer is joined and dropped while later ones are still on the wire, and no worker
+/// runs more than `jobs` requests ahead of the one being joined: a long run never holds every
+/// body's records at once (a ten-year `report --chain all` is 18 bodies). The workers parse
+/// their own bodies, so parsing stays parallel.
 pub fn fetch_each(
     client: &Client,
     requests: &[Request],
@@ -140,24 +140,18 @@ pub fn fetch_each(
     take: &mut dyn FnMut(Result<Fetched>),
 ) {
     let work = |request: &Request| {
-        let answer = client.fetch_answer(request);
+        let result = client
+            .fetch_records(request, &request.columns())
+            .map(|records| {
+                let (records, notes) = clean(records, &request.range);
+                Fetched {
+                    request: request.clone(),
+                    records,
+                    notes,
+                }
+            });
         done();
-        answer
-    };
-    let read = |request: &Request, answer: Result<Fetch>| {
-        let records = client.records(request, &request.columns(), answer?)?;
-        let (records, notes) = clean(records, &request.range);
-        Ok(Fetched {
-            request: request.clone(),
-            records,
-            notes,
-        })
-    };
-    let mut requests_in_order = requests.iter();
-    let take = &mut |answer| {
-        if let Some(request) = requests_in_order.next() {
-            take(read(request, answer));
-        }
+        result
     };
     in_order_concurrently(requests, jobs, work, take);
 }
