@@ -233,7 +233,7 @@ def main():
     say(f"- stripped release binary: {size / 1024 / 1024:.2f} MiB\n")
     worst_rss = max(rss for _, _, rss in c.values()) / 1024
     checks = [
-        ("(a) fees to csv vs curl | jq", a['tool'][0] / a['curl+jq'][0], "<= 1.0x", 1.0),
+        ("(a) fees to csv vs curl \\| jq", a['tool'][0] / a['curl+jq'][0], "<= 1.0x", 1.0),
         ("(b) report, default vs 18 sequential curls", b['default'][0] / b['sequential'][0], "<= 0.25x", 0.25),
         ("(b) report --jobs 18 vs one curl", b['jobs18'][0] / b['single'][0], "<= 1.3x", 1.3),
         ("(b2) HTTPS: report --jobs 18 vs one curl", h['jobs18'][0] / h['single'][0], "<= 1.5x", 1.5),
