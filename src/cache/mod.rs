@@ -13,7 +13,6 @@ use chrono::{Days, NaiveDate};
 use rusqlite::ErrorCode;
 
 use crate::client::plan::{Fetched, Plan, Work};
-use crate::error::Result;
 use crate::model::chain::Chain;
 use crate::model::{Column, Record};
 use crate::settings::Settings;
@@ -116,19 +115,16 @@ impl RunCache {
     /// Keeps the answers that came: the values of the settled days each covers replace the
     /// old ones. Days the service left out, sent several records for or sent as null are not
     /// kept (asked again next time), nor days not yet settled (their values may be revised).
-    pub fn keep(&mut self, fetched: &[Result<Fetched>]) {
+    pub fn keep(&mut self, answer: &Fetched) {
         let Some(last_settled) = self.last_settled.filter(|_| self.mode != Mode::Look) else {
             return;
         };
         // An answer with records outside the days asked is not trusted: none of it is kept,
         // so the next run asks the same again and warns the same.
-        let trusted = fetched
-            .iter()
-            .flatten()
-            .filter(|a| a.notes.out_of_range.is_empty());
-        let replacements: Vec<_> = trusted
-            .flat_map(|answer| self.replacements(answer, last_settled))
-            .collect();
+        if !answer.notes.out_of_range.is_empty() {
+            return;
+        }
+        let replacements = self.replacements(answer, last_settled);
         let Some(store) = &mut self.store else { return };
         if let Err(e) = store.replace(&replacements) {
             self.fail(&e, "this run's answers were not kept");

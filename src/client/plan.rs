@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{mpsc, Condvar, Mutex};
 
 use chrono::NaiveDate;
 
@@ -124,15 +124,22 @@ pub struct Outcome {
     pub warnings: Vec<String>,
 }
 
-/// Sends every request (at most `jobs` at once). `done` is called after each request, from the
-/// worker that made it. Answers come back in request order, whatever order they finish in.
-pub fn fetch(
+/// Sends every request (at most `jobs` at once) and hands each answer to `take` on the calling
+/// thread, in request order, as soon as it and every answer before it are in. `done` is called
+/// after each request, from the worker that made it.
+///
+/// Each answer is joined and dropped while later ones are still on the wire, and no worker
+/// runs more than `jobs` requests ahead of the one being joined: a long run never holds every
+/// body's records at once (a ten-year `report --chain all` is 18 bodies). The workers parse
+/// their own bodies, so parsing stays parallel.
+pub fn fetch_each(
     client: &Client,
     requests: &[Request],
     jobs: usize,
     done: &(dyn Fn() + Sync),
-) -> Vec<Result<Fetched>> {
-    for_each_concurrently(requests, jobs, |request| {
+    take: &mut dyn FnMut(Result<Fetched>),
+) {
+    let work = |request: &Request| {
         let result = client
             .fetch_records(request, &request.columns())
             .map(|records| {
@@ -145,56 +152,71 @@ pub fn fetch(
             });
         done();
         result
-    })
+    };
+    in_order_concurrently(requests, jobs, work, take);
 }
 
 /// Joins the cached values and the answers by (date, chain) into the plan's rows; the data
 /// notes of each (chain, endpoint) are reported once, in plan order.
-///
-/// The error reported is the first failed request in plan order, so it never depends on timing.
-pub fn assemble(
-    plan: &Plan,
-    from_cache: Vec<CachedValue>,
-    fetched: Vec<Result<Fetched>>,
-) -> Result<Outcome> {
-    let columns = plan.columns();
-    let mut joined: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();
-    let mut put = |chain: Chain, date: NaiveDate, column: Column, value: Option<Number>| {
-        let position = plan.chains.iter().position(|c| *c == chain);
-        let row = joined.entry((date, position)).or_insert_with(|| Row {
-            date,
-            chain: Some(chain),
-            values: vec![None; columns.len()],
-        });
-        if let Some(at) = columns.iter().position(|c| *c == column) {
-            row.values[at] = value;
+pub struct Assembly<'a> {
+    plan: &'a Plan,
+    columns: Vec<Column>,
+    joined: BTreeMap<(NaiveDate, Option<usize>), Row>,
+    notes: BTreeMap<(usize, usize), DataNotes>,
+}
+
+impl<'a> Assembly<'a> {
+    pub fn new(plan: &'a Plan, from_cache: Vec<CachedValue>) -> Assembly<'a> {
+        let mut assembly = Assembly {
+            plan,
+            columns: plan.columns(),
+            joined: BTreeMap::new(),
+            notes: BTreeMap::new(),
+        };
+        for known in from_cache {
+            assembly.put(known.chain, known.date, known.column, Some(known.value));
         }
-    };
-    for known in from_cache {
-        put(known.chain, known.date, known.column, Some(known.value));
+        assembly
     }
-    let mut notes: BTreeMap<(usize, usize), DataNotes> = BTreeMap::new();
-    for answer in fetched {
+
+    /// Joins one answer's records; they are dropped as they are moved into the rows.
+    pub fn add(&mut self, answer: Fetched) {
         let Fetched {
             request,
             records,
-            notes: found,
-        } = answer?;
-        notes
-            .entry(series_position(plan, &request))
+            notes,
+        } = answer;
+        self.notes
+            .entry(series_position(self.plan, &request))
             .or_default()
-            .absorb(found);
+            .absorb(notes);
         let asked = request.columns();
         for Record { date, values } in records {
             for (column, value) in asked.iter().zip(values) {
-                put(request.chain, date, *column, value);
+                self.put(request.chain, date, *column, value);
             }
         }
     }
-    Ok(Outcome {
-        dataset: plan.dataset(joined.into_values().collect()),
-        warnings: warnings(plan, notes),
-    })
+
+    fn put(&mut self, chain: Chain, date: NaiveDate, column: Column, value: Option<Number>) {
+        let width = self.columns.len();
+        let position = self.plan.chains.iter().position(|c| *c == chain);
+        let row = self.joined.entry((date, position)).or_insert_with(|| Row {
+            date,
+            chain: Some(chain),
+            values: vec![None; width],
+        });
+        if let Some(at) = self.columns.iter().position(|c| *c == column) {
+            row.values[at] = value;
+        }
+    }
+
+    pub fn finish(self) -> Outcome {
+        Outcome {
+            dataset: self.plan.dataset(self.joined.into_values().collect()),
+            warnings: warnings(self.plan, self.notes),
+        }
+    }
 }
 
 /// The warning lines of the notes, series by series in plan order.
@@ -219,30 +241,70 @@ fn series_position(plan: &Plan, request: &Request) -> (usize, usize) {
     (chain.unwrap_or(0), endpoint.unwrap_or(0))
 }
 
-/// Applies `work` to every item on up to `jobs` threads; results come back in input order.
-pub fn for_each_concurrently<T: Sync, R: Send>(
+/// Applies `work` to every item on up to `jobs` threads and hands the results to `take` on the
+/// calling thread in input order, each as soon as it and every one before it are done.
+///
+/// No worker starts an item more than `jobs` places ahead of the next one `take` is waiting
+/// for: results (response bodies) never pile up faster than they are taken, whatever the order
+/// they finish in.
+pub fn in_order_concurrently<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     work: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
+    take: &mut dyn FnMut(R),
+) {
+    let jobs = jobs.clamp(1, items.len().max(1));
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
+    let window = Window::default();
+    let (sender, results) = mpsc::channel::<(usize, R)>();
     std::thread::scope(|scope| {
-        for _ in 0..jobs.clamp(1, items.len().max(1)) {
-            scope.spawn(|| loop {
+        for _ in 0..jobs {
+            let sender = sender.clone();
+            let (next, work, window) = (&next, &work, &window);
+            scope.spawn(move || loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(item) = items.get(index) else { break };
-                let result = work(item);
-                results.lock().expect("no worker panics while holding it")[index] = Some(result);
+                window.wait_for(index.saturating_sub(jobs - 1));
+                // The receiver outlives the workers (same scope), so a send cannot fail.
+                let _ = sender.send((index, work(item)));
             });
         }
+        drop(sender);
+        // Results that came early wait here until those before them are in.
+        let mut early = BTreeMap::new();
+        let mut wanted = 0;
+        for (index, result) in results {
+            early.insert(index, result);
+            while let Some(result) = early.remove(&wanted) {
+                take(result);
+                wanted += 1;
+                window.taken(wanted);
+            }
+        }
     });
-    results
-        .into_inner()
-        .expect("workers are done")
-        .into_iter()
-        .map(|r| r.expect("every item was worked on"))
-        .collect()
+}
+
+/// How many results have been taken, for the workers that must not run too far ahead.
+#[derive(Default)]
+struct Window {
+    taken: Mutex<usize>,
+    moved: Condvar,
+}
+
+impl Window {
+    /// Waits until at least `count` results have been taken.
+    fn wait_for(&self, count: usize) {
+        // A poisoned lock only means a `take` panicked; the count is still right.
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        while *taken < count {
+            taken = self.moved.wait(taken).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn taken(&self, count: usize) {
+        *self.taken.lock().unwrap_or_else(|e| e.into_inner()) = count;
+        self.moved.notify_all();
+    }
 }
 
 #[cfg(test)]
@@ -281,12 +343,37 @@ mod tests {
     }
 
     #[test]
+    fn no_worker_runs_more_than_jobs_ahead_of_the_taker() {
+        let items: Vec<u64> = (0..30).collect();
+        let taken = AtomicUsize::new(0);
+        let furthest = AtomicUsize::new(0);
+        let work = |n: &u64| {
+            let ahead = *n as usize - taken.load(Ordering::SeqCst);
+            furthest.fetch_max(ahead, Ordering::SeqCst);
+            *n
+        };
+        in_order_concurrently(&items, 3, work, &mut |_| {
+            // A slow taker: the workers would race ahead without the window.
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            taken.fetch_add(1, Ordering::SeqCst);
+        });
+        assert_eq!(taken.load(Ordering::SeqCst), 30);
+        assert!(
+            furthest.load(Ordering::SeqCst) < 3,
+            "ran {} ahead",
+            furthest.load(Ordering::SeqCst)
+        );
+    }
+
+    #[test]
     fn results_keep_input_order() {
         let items: Vec<u64> = (0..20).collect();
-        let out = for_each_concurrently(&items, 4, |n| {
+        let mut out = Vec::new();
+        let work = |n: &u64| {
             std::thread::sleep(std::time::Duration::from_millis(20 - n));
             n * 2
-        });
+        };
+        in_order_concurrently(&items, 4, work, &mut |n| out.push(n));
         assert_eq!(out, (0..20).map(|n| n * 2).collect::<Vec<_>>());
     }
 }

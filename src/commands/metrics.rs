@@ -4,8 +4,8 @@ use super::{note, random_key, resolve_settings};
 use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::dry_run;
-use crate::client::plan::{self, Plan, Work};
-use crate::client::Client;
+use crate::client::plan::{self, Assembly, Fetched, Plan, Work};
+use crate::client::{Client, Request};
 use crate::error::{Exit, Failure};
 use crate::model::chain;
 use crate::model::dates::{today_utc, DayRange};
@@ -142,15 +142,28 @@ fn fetch_and_write(
     mode: Option<Mode>,
 ) -> anyhow::Result<()> {
     let (work, mut cache) = plan_work(settings, plan, mode)?;
-    let fetched = fetch(settings, &work)?;
-    if let Some(cache) = &mut cache {
-        cache.keep(&fetched);
-        if let Some(warning) = cache.take_warning() {
-            note(settings, &format!("warning: {warning}"));
+    let mut assembly = Assembly::new(plan, work.from_cache);
+    // Every answer is kept and joined as it comes; the error reported is the first failed
+    // request in plan order, so it never depends on timing.
+    let mut failure = None;
+    fetch(settings, &work.requests, &mut |answer| match answer {
+        Ok(answer) => {
+            if let Some(cache) = &mut cache {
+                cache.keep(&answer);
+            }
+            assembly.add(answer);
         }
+        Err(e) => {
+            failure.get_or_insert(e);
+        }
+    })?;
+    if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
+        note(settings, &format!("warning: {warning}"));
     }
-    let outcome = plan::assemble(plan, work.from_cache, fetched)
-        .map_err(|failure| add_key_hint(failure, settings))?;
+    if let Some(failure) = failure {
+        return Err(add_key_hint(failure, settings).into());
+    }
+    let outcome = assembly.finish();
     for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
     }
@@ -163,16 +176,17 @@ fn fetch_and_write(
 /// Sends the requests; with none to send, needs neither the key nor a connection.
 fn fetch(
     settings: &Settings,
-    work: &Work,
-) -> anyhow::Result<Vec<crate::error::Result<plan::Fetched>>> {
-    if work.requests.is_empty() {
-        return Ok(Vec::new());
+    requests: &[Request],
+    take: &mut dyn FnMut(crate::error::Result<Fetched>),
+) -> anyhow::Result<()> {
+    if requests.is_empty() {
+        return Ok(());
     }
     let (client, _sandbox) = connect(settings)?;
-    let progress = Progress::new(work.requests.len(), settings.quiet);
-    let fetched = plan::fetch(&client, &work.requests, settings.jobs, &|| progress.tick());
+    let progress = Progress::new(requests.len(), settings.quiet);
+    plan::fetch_each(&client, requests, settings.jobs, &|| progress.tick(), take);
     progress.finish();
-    Ok(fetched)
+    Ok(())
 }
 
 /// `--raw`: one body as sent, the whole range in one request whatever the chunking.

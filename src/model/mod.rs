@@ -2,11 +2,11 @@
 
 pub mod chain;
 pub mod dates;
+mod number;
 pub mod period;
 
-use std::str::FromStr;
+pub use number::Number;
 
-use bigdecimal::BigDecimal;
 use chrono::NaiveDate;
 
 use crate::model::chain::Chain;
@@ -109,102 +109,6 @@ impl Column {
     }
 }
 
-/// The largest power of ten `Number::to_decimal` takes: far beyond a float's ±308, the most
-/// SERVICE.md's floating-point fees can be.
-const MAX_EXPONENT: u64 = 1000;
-
-/// A number exactly as the service wrote it (`0.1`, `5E+3`, twenty digits…): never a float.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Number(String);
-
-impl Number {
-    /// Accepts the text of a JSON number token, whitespace trimmed.
-    pub fn from_json_token(token: &str) -> Option<Number> {
-        let text = token.trim();
-        is_json_number(text).then(|| Number(text.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The exact value, for arithmetic; `None` for an exponent beyond ±`MAX_EXPONENT`, whose
-    /// sum with an ordinary number would take gigabytes of digits (`1e999999999 + 0.1`).
-    pub(crate) fn to_decimal(&self) -> Option<BigDecimal> {
-        if let Some(at) = self.0.find(['e', 'E']) {
-            let exponent = self.0[at + 1..].parse::<i64>().ok()?;
-            if exponent.unsigned_abs() > MAX_EXPONENT {
-                return None;
-            }
-        }
-        BigDecimal::from_str(&self.0).ok()
-    }
-
-    /// A computed value, written in plain decimals (no exponent).
-    pub(crate) fn from_decimal(value: &BigDecimal) -> Number {
-        Number(value.to_plain_string())
-    }
-
-    /// Whether the value is whole (`12`, `12.0`, `1.5e1`), judged on the text alone.
-    pub fn is_whole(&self) -> bool {
-        let text = self.0.trim_start_matches('-');
-        let (mantissa, exponent) = match text.find(['e', 'E']) {
-            Some(at) => match text[at + 1..].parse::<i64>() {
-                Ok(exponent) => (&text[..at], exponent),
-                Err(_) => return false,
-            },
-            None => (text, 0),
-        };
-        let (int_part, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        let digits = format!("{int_part}{fraction}");
-        let significant = digits.trim_end_matches('0');
-        if significant.trim_start_matches('0').is_empty() {
-            return true;
-        }
-        // value = digits * 10^-scale, whole when the trailing zeros cover the scale
-        let scale = (fraction.len() as i64).saturating_sub(exponent);
-        scale <= (digits.len() - significant.len()) as i64
-    }
-}
-
-/// Whether `text` is exactly one JSON number (RFC 8259 §6).
-fn is_json_number(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    match b.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            skip_digits(b, &mut i);
-        }
-        _ => return false,
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if skip_digits(b, &mut i) == 0 {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if skip_digits(b, &mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
-}
-
-/// Moves `i` past ASCII digits; returns how many there were.
-fn skip_digits(b: &[u8], i: &mut usize) -> usize {
-    let start = *i;
-    while b.get(*i).is_some_and(u8::is_ascii_digit) {
-        *i += 1;
-    }
-    *i - start
-}
-
 /// One day of one chain: a value (or a gap) for each asked column, in column order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
@@ -252,47 +156,6 @@ impl Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn number_texts_are_kept_exactly() {
-        for text in [
-            "0",
-            "0.1",
-            "-3",
-            "5E+3",
-            "1e-7",
-            "12345678901234567890.123456789",
-        ] {
-            assert_eq!(Number::from_json_token(text).unwrap().as_str(), text);
-        }
-        assert_eq!(Number::from_json_token(" 7 ").unwrap().as_str(), "7");
-        for bad in [
-            "", "-", "01", "1.", ".5", "1e", "+1", "NaN", "\"1\"", "1 2", "0x10",
-        ] {
-            assert!(Number::from_json_token(bad).is_none(), "{bad:?} accepted");
-        }
-    }
-
-    #[test]
-    fn wholeness_is_judged_on_the_text() {
-        for whole in [
-            "0",
-            "12",
-            "-4",
-            "12.000",
-            "5E+3",
-            "1.5e1",
-            "18446744073709551617",
-        ] {
-            assert!(
-                Number::from_json_token(whole).unwrap().is_whole(),
-                "{whole}"
-            );
-        }
-        for not in ["1.5", "0.1", "1e-1", "15e-1", "1.25e1"] {
-            assert!(!Number::from_json_token(not).unwrap().is_whole(), "{not}");
-        }
-    }
 
     #[test]
     fn items_parse_in_any_case() {
