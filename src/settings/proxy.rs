@@ -6,6 +6,7 @@ use std::net::IpAddr;
 
 use reqwest::Url;
 
+use super::base_url::{shown_url, MASK};
 use super::environment::PROXY_VARIABLES;
 use super::Environment;
 use crate::error::{Failure, Result};
@@ -57,7 +58,7 @@ impl ProxyChoice {
     pub fn masked(&self) -> String {
         let mut url = self.url.clone();
         if url.password().is_some() {
-            let _ = url.set_password(Some("****"));
+            let _ = url.set_password(Some(MASK));
         }
         url.as_str().trim_end_matches('/').to_owned()
     }
@@ -111,7 +112,7 @@ fn parse_proxy(var: &'static str, raw: &str) -> Result<ProxyChoice, String> {
         true => raw.to_owned(),
         false => format!("http://{raw}"),
     };
-    let shown = mask_raw(raw);
+    let shown = shown_url(raw);
     let mut url =
         Url::parse(&with_scheme).map_err(|e| format!("{var}={shown} is not a proxy URL ({e})"))?;
     match url.scheme() {
@@ -147,20 +148,6 @@ fn has_port(with_scheme: &str) -> bool {
         && host_port
             .rsplit_once(':')
             .is_some_and(|(_, p)| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// A proxy value that did not parse, with any password masked.
-fn mask_raw(raw: &str) -> String {
-    let Some((scheme, rest)) = raw.split_once("://") else {
-        return match raw.rsplit_once('@') {
-            Some((userinfo, host)) if userinfo.contains(':') => {
-                let user = userinfo.split(':').next().unwrap_or("");
-                format!("{user}:****@{host}")
-            }
-            _ => raw.to_owned(),
-        };
-    };
-    format!("{scheme}://{}", mask_raw(rest))
 }
 
 /// `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`.

@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-/// What stands for the key wherever it would have shown.
-const MASK: &str = "****";
+// What stands for the key wherever it would have shown: the same mask as a URL password.
+use super::base_url::MASK;
 
 /// An API key. Only [`ApiKey::expose`] gives its text, for the one header that carries it.
 #[derive(Clone, PartialEq, Eq)]
