@@ -15,8 +15,10 @@ mod error;
 mod model;
 mod output;
 mod render;
+mod report;
 mod sandbox;
 mod settings;
+mod system;
 
 pub use cli::{completion, Cli};
 pub use client::parse_records;
@@ -25,5 +27,22 @@ pub use error::{Exit, Failure};
 pub use model::dates::{parse_date, parse_last, DayRange, DaySpec};
 pub use model::period::{aggregate, Period};
 pub use model::{Column, Dataset, Endpoint, Number, Row, SocialMetric};
-pub use output::{diag, interrupt};
 pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+
+/// The whole run of the binary: answer a completion request, parse the command line, handle
+/// signals, run the command, and report the outcome as an exit code.
+pub fn main() -> std::process::ExitCode {
+    // A TAB in a shell with our completion script runs us this way; nothing else may print first.
+    completion::answer_if_asked();
+    let cli = <Cli as clap::Parser>::parse();
+    if let Err(e) = system::interrupt::install() {
+        // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
+        system::diag::line(&format!(
+            "warning: cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file"
+        ));
+    }
+    match run(cli) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => report::report(&err),
+    }
+}

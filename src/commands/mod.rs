@@ -13,7 +13,7 @@ use crate::cli::{Cli, Command, GlobalArgs};
 use crate::client::trust::Roots;
 use crate::error::Failure;
 use crate::model::{Endpoint, SocialMetric};
-use crate::output::diag;
+use crate::system::diag;
 use crate::settings::{FileUse, Settings};
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::{note, random_key, resolve_settings};
 use crate::cli::{GlobalArgs, SandboxArgs};
 use crate::error::{Exit, Failure};
-use crate::output::atomic::write_atomically;
+use crate::system::atomic::write_atomically;
 use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;

@@ -9,7 +9,7 @@ use std::path::Path;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use super::stream;
+use crate::system::stream;
 use crate::error::{Exit, Failure};
 use crate::model::chain::Chain;
 use crate::model::dates::parse_date;

@@ -1,15 +1,8 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
-pub mod atomic;
-pub mod diag;
-pub mod interrupt;
-pub(crate) mod lock;
 pub mod merge;
 pub mod progress;
-mod stream;
-mod temp;
-pub mod terminal;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};
@@ -20,7 +13,9 @@ use crate::client::plan::Plan;
 use crate::error::{Exit, Failure};
 use crate::model::period::{self, Period};
 use crate::model::{Dataset, Endpoint};
-use crate::output::lock::LockWait;
+use crate::settings::terminal;
+use crate::system::atomic;
+use crate::system::lock::{self, LockWait};
 use crate::render::wide::{self, Naming};
 use crate::render::{self, Format, RenderOptions};
 

@@ -71,7 +71,7 @@ impl ServiceState {
 
     fn log(&self, line: &str) {
         if self.behaviour.log {
-            crate::output::diag::line(&format!("sandbox: {line}"));
+            crate::system::diag::line(&format!("sandbox: {line}"));
         }
     }
 }

@@ -5,7 +5,7 @@ use clap::ValueEnum;
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use crate::error::{Exit, Failure, Result};
-use crate::output::lock::{FileLock, LockWait};
+use crate::system::lock::{FileLock, LockWait};
 use crate::settings::config_file::{self, ConfigLocation, MethodChoice};
 use crate::settings::{check_base_url, config_comments, limits};
 

@@ -5,8 +5,8 @@ use std::fs::DirBuilder;
 use std::path::Path;
 
 use crate::error::{Exit, Failure, Result};
-use crate::output::atomic::{self, Access, NotWritten};
-use crate::output::lock::{self, FileLock, LockWait};
+use crate::system::atomic::{self, Access, NotWritten};
+use crate::system::lock::{self, FileLock, LockWait};
 use crate::settings::config_file::ConfigLocation;
 
 /// The file's permission bits; Windows has none to check (its folder is the user's own).

@@ -4,7 +4,7 @@ use std::io::Read;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::settings::command_group::{interrupted_by_user, CommandGroup};
+use crate::system::command_group::{interrupted_by_user, CommandGroup};
 use crate::settings::secret::ApiKey;
 
 /// How long the command may take by default: long enough to unlock a password manager
@@ -34,7 +34,7 @@ pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
     let started = Instant::now();
     let status = wait(&mut group, started, limit)?;
     if interrupted_by_user(status) {
-        crate::output::interrupt::stop();
+        crate::system::interrupt::stop();
     }
     if !status.success() {
         return Err(format!("failed ({status})"));

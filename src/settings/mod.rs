@@ -4,7 +4,6 @@
 
 pub mod base_url;
 pub mod cache;
-mod command_group;
 mod config_comments;
 pub mod config_edit;
 pub mod config_file;
@@ -15,6 +14,7 @@ pub(crate) mod limits;
 mod precedence;
 pub mod proxy;
 pub mod secret;
+pub(crate) mod terminal;
 mod trust;
 mod tuning;
 
@@ -31,8 +31,7 @@ pub use tuning::defaults;
 
 use crate::cli::GlobalArgs;
 use crate::error::{Failure, Result};
-use crate::output::lock::LockWait;
-use crate::output::terminal;
+use crate::system::lock::LockWait;
 use config_file::{ConfigLocation, FileSettings, MethodChoice};
 use precedence::{first_given, from_layers, named, Layer};
 use proxy::ProxyChoice;

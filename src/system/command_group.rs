@@ -17,7 +17,7 @@ pub struct CommandGroup {
     #[cfg(unix)]
     terminal: Option<unix::Terminal>,
     /// While set, an interruption of the run ends the group too.
-    _tracked: crate::output::interrupt::TrackedGroup,
+    _tracked: crate::system::interrupt::TrackedGroup,
 }
 
 impl CommandGroup {
@@ -30,7 +30,7 @@ impl CommandGroup {
         Ok(CommandGroup {
             #[cfg(unix)]
             terminal: unix::Terminal::hand_to(child.id()),
-            _tracked: crate::output::interrupt::track_group(child.id()),
+            _tracked: crate::system::interrupt::track_group(child.id()),
             child,
         })
     }

@@ -28,6 +28,15 @@ pub fn exit_code() -> u8 {
     u8::try_from(EXIT_CODE.load(Ordering::SeqCst)).unwrap_or(Exit::Interrupted as u8)
 }
 
+/// After a signal: the handler is removing temp files (and may be restoring the terminal's
+/// echo) and then exits 128 + the signal itself; ending the process first would cut that short.
+/// Waits for it, with a bound in case the cleanup hangs (a `stty` on a terminal gone away),
+/// and gives the code to exit with if it has not.
+pub fn wait_for_handler() -> u8 {
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    exit_code()
+}
+
 /// Set while a hidden prompt has the terminal's echo off.
 static ECHO_OFF: AtomicBool = AtomicBool::new(false);
 

@@ -74,7 +74,7 @@ pub fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritt
     temp::remove_leftovers(path);
     let mut temp = temp::create(path, access).map_err(|e| no_temp_file(path, e))?;
     // Ctrl-C or SIGTERM from here until the rename removes the temp file before exiting.
-    let _tracked = crate::output::interrupt::track(temp.path());
+    let _tracked = crate::system::interrupt::track(temp.path());
     // Through the plain file: its errors do not name the temp file, which the user never saw.
     let file = temp.as_file_mut();
     file.write_all(bytes)?;

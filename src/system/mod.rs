@@ -1,0 +1,11 @@
+//! What the tool asks of the operating system, below every other room: files replaced
+//! atomically, locks beside them, temp files, signals and process groups, and stderr lines that
+//! cannot panic. It imports nothing of the crate but the exit codes.
+
+pub(crate) mod atomic;
+pub(crate) mod command_group;
+pub(crate) mod diag;
+pub(crate) mod interrupt;
+pub(crate) mod lock;
+pub(crate) mod stream;
+mod temp;
