@@ -14,11 +14,11 @@ use crate::model::chain::Chain;
 use crate::model::dates::{today_utc, DayRange};
 use crate::model::Endpoint;
 use crate::output::write_stdout;
-use crate::system::interrupt;
 use crate::settings::base_url::shown_url;
 use crate::settings::config_edit::{ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
+use crate::system::interrupt;
 
 pub fn run(global: &GlobalArgs, command: &AuthCommand) -> anyhow::Result<()> {
     // `login` checks the key against the configured service, where a profile it is about to

@@ -11,11 +11,12 @@ use crate::error::Failure;
 use crate::model::dates::{today_utc, DaySpec};
 use crate::output::{format_or_default, write_stdout};
 use crate::render::{self, Format};
+use crate::settings::terminal::Terminal;
 use crate::settings::{FileUse, Settings};
 
 const HEADER: [&str; 6] = ["service", "endpoint", "chain", "values", "oldest", "newest"];
 
-pub fn run(global: &GlobalArgs, command: &CacheCommand) -> anyhow::Result<()> {
+pub fn run(global: &GlobalArgs, command: &CacheCommand, terminal: Terminal) -> anyhow::Result<()> {
     // The cache does not depend on the config file: a broken one does not stop `cache clear`.
     let settings = resolve_settings(global, None, FileUse::LocateOnly)?;
     let path = settings.cache.file.clone().map_err(|why| {
@@ -24,14 +25,15 @@ pub fn run(global: &GlobalArgs, command: &CacheCommand) -> anyhow::Result<()> {
     })?;
     match command {
         CacheCommand::Path => write_stdout(|out| writeln!(out, "{}", path.display())),
-        CacheCommand::Stats { format } => stats(&settings, &path, *format),
+        CacheCommand::Stats { format } => {
+            stats(&settings, &path, format_or_default(*format, terminal))
+        }
         CacheCommand::Clear { before } => clear(&settings, &path, *before),
     }
 }
 
 /// One row per (service, endpoint, chain) on stdout; the file and its size on stderr.
-fn stats(settings: &Settings, path: &Path, format: Option<Format>) -> anyhow::Result<()> {
-    let format = format_or_default(format);
+fn stats(settings: &Settings, path: &Path, format: Format) -> anyhow::Result<()> {
     if format == Format::Chart {
         return Err(
             Failure::usage("cache stats is a list, not a daily series to chart")

@@ -11,15 +11,16 @@ use crate::model::chain;
 use crate::model::dates::{today_utc, DayRange};
 use crate::model::period::Period;
 use crate::model::{Endpoint, SocialMetric};
-use crate::output::progress::Progress;
-use crate::output::{write_stdout, Output};
-use crate::system::diag;
+use crate::output::{write_stdout, Output, OutputRequest};
 use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::settings::secret::ApiKey;
+use crate::settings::terminal::Terminal;
 use crate::settings::{FileUse, Settings};
+use crate::system::diag;
 
 pub fn run(
     global: &GlobalArgs,
+    terminal: Terminal,
     args: &QueryArgs,
     endpoints: Vec<Endpoint>,
     includes: Vec<SocialMetric>,
@@ -35,7 +36,7 @@ pub fn run(
         chunk_days: None,
     };
     // Every usage error comes before any request, key lookup or file.
-    let output = Output::resolve(args, &plan)?;
+    let output = Output::resolve(&output_request(args), &plan, terminal)?;
     output.check_merge_target(&plan)?;
     if args.raw {
         check_raw(&plan, args.by)?;
@@ -63,6 +64,19 @@ pub fn run(
         return print_curl_lines(&settings, &plan, look);
     }
     fetch_and_write(&settings, &plan, &output, mode)
+}
+
+/// The query flags that shape the output, as plain values.
+fn output_request(args: &QueryArgs) -> OutputRequest {
+    OutputRequest {
+        format: args.format,
+        file: args.output.clone(),
+        merge: args.merge,
+        wide: args.wide,
+        no_header: args.no_header,
+        summary: args.summary,
+        by: args.by,
+    }
 }
 
 /// The range to ask for: with `--merge` and a `--by` period, from the first day of the period
@@ -147,17 +161,22 @@ fn fetch_and_write(
     // Every answer is kept and joined as it comes; the error reported is the first failed
     // request in plan order, so it never depends on timing.
     let mut failure = None;
-    fetch(settings, &work.requests, &mut |answer| match answer {
-        Ok(answer) => {
-            if let Some(cache) = &mut cache {
-                cache.keep(&answer);
+    fetch(
+        settings,
+        output,
+        &work.requests,
+        &mut |answer| match answer {
+            Ok(answer) => {
+                if let Some(cache) = &mut cache {
+                    cache.keep(&answer);
+                }
+                assembly.add(answer);
             }
-            assembly.add(answer);
-        }
-        Err(e) => {
-            failure.get_or_insert(e);
-        }
-    })?;
+            Err(e) => {
+                failure.get_or_insert(e);
+            }
+        },
+    )?;
     if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
         note(settings, &format!("warning: {warning}"));
     }
@@ -177,6 +196,7 @@ fn fetch_and_write(
 /// Sends the requests; with none to send, needs neither the key nor a connection.
 fn fetch(
     settings: &Settings,
+    output: &Output,
     requests: &[Request],
     take: &mut dyn FnMut(crate::error::Result<Fetched>),
 ) -> anyhow::Result<()> {
@@ -184,7 +204,7 @@ fn fetch(
         return Ok(());
     }
     let (client, _sandbox) = connect(settings)?;
-    let progress = Progress::new(requests.len(), settings.quiet);
+    let progress = output.progress(requests.len(), settings.quiet);
     plan::fetch_each(&client, requests, settings.jobs, &|| progress.tick(), take);
     progress.finish();
     Ok(())

@@ -13,22 +13,35 @@ use crate::cli::{Cli, Command, GlobalArgs};
 use crate::client::trust::Roots;
 use crate::error::Failure;
 use crate::model::{Endpoint, SocialMetric};
-use crate::system::diag;
+use crate::settings::terminal::Terminal;
 use crate::settings::{FileUse, Settings};
+use crate::system::diag;
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     let global = &cli.global;
+    // The terminal is asked once; every decision that depends on it reads this answer.
+    let terminal = Terminal::ask();
     match &cli.command {
-        Command::Fees(args) => metrics::run(global, args, vec![Endpoint::Fees], Vec::new()),
-        Command::Users(args) => metrics::run(global, args, vec![Endpoint::ActiveUsers], Vec::new()),
+        Command::Fees(args) => {
+            metrics::run(global, terminal, args, vec![Endpoint::Fees], Vec::new())
+        }
+        Command::Users(args) => metrics::run(
+            global,
+            terminal,
+            args,
+            vec![Endpoint::ActiveUsers],
+            Vec::new(),
+        ),
         Command::Social(args) => metrics::run(
             global,
+            terminal,
             &args.query,
             vec![Endpoint::OfficialAccount],
             includes(&args.includes),
         ),
         Command::Report(args) => metrics::run(
             global,
+            terminal,
             &args.query,
             vec![
                 Endpoint::Fees,
@@ -37,10 +50,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             ],
             includes(&args.includes),
         ),
-        Command::Chains(args) => chains::run(args),
+        Command::Chains(args) => chains::run(args, terminal),
         Command::Auth(command) => auth::run(global, command),
         Command::Config(command) => config::run(global, command),
-        Command::Cache(command) => cache::run(global, command),
+        Command::Cache(command) => cache::run(global, command, terminal),
         Command::Sandbox(args) => sandbox::run(global, args),
         Command::Completions(args) => completions::run(args),
     }

@@ -6,11 +6,11 @@ use std::path::Path;
 use super::{note, random_key, resolve_settings};
 use crate::cli::{GlobalArgs, SandboxArgs};
 use crate::error::{Exit, Failure};
-use crate::system::atomic::write_atomically;
 use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
 use crate::settings::FileUse;
+use crate::system::atomic::write_atomically;
 
 pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
     // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.

@@ -9,7 +9,6 @@ use std::path::Path;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::system::stream;
 use crate::error::{Exit, Failure};
 use crate::model::chain::Chain;
 use crate::model::dates::parse_date;
@@ -17,6 +16,7 @@ use crate::model::period::Period;
 use crate::model::{Dataset, Number, Row};
 use crate::output::upsert::upsert;
 use crate::render::Format;
+use crate::system::stream;
 
 /// What stops a merge.
 enum MergeError {

@@ -8,22 +8,38 @@ mod upsert;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use crate::cli::QueryArgs;
 use crate::client::plan::Plan;
 use crate::error::{Exit, Failure};
 use crate::model::period::{self, Period};
 use crate::model::{Dataset, Endpoint};
-use crate::settings::terminal;
-use crate::system::atomic;
-use crate::system::lock::{self, LockWait};
 use crate::render::wide::{self, Naming};
 use crate::render::{self, Format, RenderOptions};
+use crate::settings::terminal::Terminal;
+use crate::system::atomic;
+use crate::system::lock::{self, LockWait};
+use progress::Progress;
+
+/// What the user asked of the output, as plain values: the query flags that shape it.
+#[derive(Clone, Debug, Default)]
+pub struct OutputRequest {
+    /// `--format`; `None`: from the file's extension, else from the terminal.
+    pub format: Option<Format>,
+    /// `--output`; `-` is stdout, as with curl and xh.
+    pub file: Option<PathBuf>,
+    pub merge: bool,
+    pub wide: bool,
+    pub no_header: bool,
+    pub summary: bool,
+    pub by: Period,
+}
 
 /// The output of one query command, resolved and checked before anything is fetched.
 pub struct Output {
     format: Format,
     file: Option<PathBuf>,
     merge: bool,
+    /// The terminal as asked at the start: a chart's width, whether to show progress.
+    terminal: Terminal,
     /// How to name the pivoted columns; `None` keeps one row per (date, chain).
     wide: Option<Naming>,
     no_header: bool,
@@ -33,13 +49,16 @@ pub struct Output {
 
 impl Output {
     /// The output the flags ask for, every format-specific flag checked against the format.
-    pub fn resolve(args: &QueryArgs, plan: &Plan) -> Result<Output, Failure> {
-        // `-o -` is stdout, as with curl and xh.
-        let file = args.output.clone().filter(|f| f.as_os_str() != "-");
+    pub fn resolve(
+        args: &OutputRequest,
+        plan: &Plan,
+        terminal: Terminal,
+    ) -> Result<Output, Failure> {
+        let file = args.file.clone().filter(|f| f.as_os_str() != "-");
         let (format, by_default) = match (&args.format, &file) {
             (Some(format), _) => (*format, false),
             (None, Some(file)) => (Format::from_extension(file).unwrap_or(Format::Csv), false),
-            (None, None) => (format_or_default(None), true),
+            (None, None) => (format_or_default(None, terminal), true),
         };
         if args.merge && file.is_none() {
             return Err(
@@ -57,6 +76,7 @@ impl Output {
         Ok(Output {
             format,
             file,
+            terminal,
             merge: args.merge,
             wide,
             no_header: args.no_header,
@@ -95,7 +115,7 @@ impl Output {
         };
         let Some(file) = &self.file else {
             style.color = color;
-            style.width = terminal::stdout_width().unwrap_or(0);
+            style.width = self.terminal.stdout_width.unwrap_or(0);
             check_width(&data, self.format, style.width)?;
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
@@ -118,6 +138,11 @@ impl Output {
         let mut bytes = Vec::new();
         render::render(&data, self.format, style, &mut bytes).expect("writing to memory works");
         atomic::write_atomically(file, &bytes)
+    }
+
+    /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.
+    pub fn progress(&self, total: usize, quiet: bool) -> Progress {
+        Progress::new(total, quiet, self.terminal.stderr_is_terminal)
     }
 
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
@@ -162,8 +187,8 @@ fn check_width(data: &Dataset, format: Format, width: usize) -> Result<(), Failu
 }
 
 /// The format asked, else table on a terminal and csv otherwise.
-pub fn format_or_default(asked: Option<Format>) -> Format {
-    asked.unwrap_or(if terminal::stdout_is_terminal() {
+pub fn format_or_default(asked: Option<Format>, terminal: Terminal) -> Format {
+    asked.unwrap_or(if terminal.stdout_is_terminal {
         Format::Table
     } else {
         Format::Csv
@@ -183,7 +208,7 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> any
 
 /// `--summary`, `--no-header` and `--merge` each work with some formats only. A format the
 /// user did not choose (`by_default`: stdout decided) is named as the default it is.
-fn check_flags_fit(args: &QueryArgs, format: Format, by_default: bool) -> Result<(), Failure> {
+fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Result<(), Failure> {
     use Format::{Csv, Json, Markdown, Ndjson, Table, Tsv};
     let only = |flag: &str, allowed: &[Format], what: &str| {
         if allowed.contains(&format) {

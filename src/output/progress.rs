@@ -1,7 +1,7 @@
 //! Progress of a run of several requests, on stderr, only when stderr is a terminal: redirected
 //! stderr (cron mail, CI logs) stays free of carriage-return noise.
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A `requests: done/total` line rewritten in place, and erased when the work is over.
@@ -13,12 +13,12 @@ pub struct Progress {
 
 impl Progress {
     /// Shows progress when there are several requests, output is not quieted and stderr is a
-    /// terminal.
-    pub fn new(total: usize, quiet: bool) -> Progress {
+    /// terminal (`stderr_is_terminal`, as asked once at the start).
+    pub fn new(total: usize, quiet: bool, stderr_is_terminal: bool) -> Progress {
         Progress {
             total,
             done: AtomicUsize::new(0),
-            shown: total > 1 && !quiet && io::stderr().is_terminal(),
+            shown: total > 1 && !quiet && stderr_is_terminal,
         }
     }
 

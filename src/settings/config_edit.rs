@@ -5,9 +5,9 @@ use clap::ValueEnum;
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use crate::error::{Exit, Failure, Result};
-use crate::system::lock::{FileLock, LockWait};
 use crate::settings::config_file::{self, ConfigLocation, MethodChoice};
 use crate::settings::{check_base_url, config_comments, limits};
+use crate::system::lock::{FileLock, LockWait};
 
 /// The keys a config file may set, at its top level and in each profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -5,9 +5,9 @@ use std::fs::DirBuilder;
 use std::path::Path;
 
 use crate::error::{Exit, Failure, Result};
+use crate::settings::config_file::ConfigLocation;
 use crate::system::atomic::{self, Access, NotWritten};
 use crate::system::lock::{self, FileLock, LockWait};
-use crate::settings::config_file::ConfigLocation;
 
 /// The file's permission bits; Windows has none to check (its folder is the user's own).
 #[cfg(unix)]

@@ -4,8 +4,8 @@ use std::io::Read;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::system::command_group::{interrupted_by_user, CommandGroup};
 use crate::settings::secret::ApiKey;
+use crate::system::command_group::{interrupted_by_user, CommandGroup};
 
 /// How long the command may take by default: long enough to unlock a password manager
 /// interactively; `api_key_command_timeout` changes it.

@@ -24,14 +24,26 @@ pub fn stdout_color(choice: ColorChoice, env: &Environment) -> bool {
     }
 }
 
-pub fn stdout_is_terminal() -> bool {
-    std::io::stdout().is_terminal()
+/// What the terminal is, asked once at the start of a run: every later decision (the default
+/// format, colour, the chart's width, progress lines) reads this value instead of asking again.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Terminal {
+    pub stdout_is_terminal: bool,
+    pub stderr_is_terminal: bool,
+    /// The width of the terminal stdout is, if it is one.
+    pub stdout_width: Option<usize>,
 }
 
-/// The width of the terminal stdout is, if it is one.
-pub fn stdout_width() -> Option<usize> {
-    if !stdout_is_terminal() {
-        return None;
+impl Terminal {
+    pub fn ask() -> Terminal {
+        let stdout_is_terminal = std::io::stdout().is_terminal();
+        Terminal {
+            stdout_is_terminal,
+            stderr_is_terminal: std::io::stderr().is_terminal(),
+            stdout_width: stdout_is_terminal
+                .then(|| terminal_size::terminal_size_of(std::io::stdout()))
+                .flatten()
+                .map(|(width, _)| usize::from(width.0)),
+        }
     }
-    terminal_size::terminal_size_of(std::io::stdout()).map(|(width, _)| usize::from(width.0))
 }
