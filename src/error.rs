@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-/// The exit codes of CLI.md §5.
+/// The exit codes of CLI.md §6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
     Internal = 1,

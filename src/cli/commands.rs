@@ -8,6 +8,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
 
 use super::completion::Shell;
+use super::help_text;
 use super::{parse_milliseconds, parse_rate};
 use crate::model::dates::DaySpec;
 use crate::render::Format;
@@ -20,19 +21,19 @@ pub enum AuthCommand {
     ///
     /// It goes to the selected profile (--profile) of the config file (--config), created 0600.
     #[command(
-        after_help = "Examples:\n  chain-metrics auth login\n  printf '%s\\n' \"$KEY\" | chain-metrics auth login --profile ci --no-verify"
+        after_help = help_text::AUTH_LOGIN
     )]
     Login(LoginArgs),
 
     /// Where the API key comes from, and whether the service accepts it (exit 4 if not)
     #[command(
-        after_help = "Examples:\n  chain-metrics auth status\n  chain-metrics auth status --format json --no-verify"
+        after_help = help_text::AUTH_STATUS
     )]
     Status(StatusArgs),
 
     /// Remove the stored API key from the selected profile (other settings stay)
     #[command(
-        after_help = "Examples:\n  chain-metrics auth logout\n  chain-metrics auth logout --profile ci"
+        after_help = help_text::AUTH_LOGOUT
     )]
     Logout,
 }
@@ -71,19 +72,19 @@ pub enum StatusFormat {
 pub enum ConfigCommand {
     /// Print the config file's path
     #[command(
-        after_help = "Examples:\n  chain-metrics config path\n  chain-metrics config path --config ./team.toml"
+        after_help = help_text::CONFIG_PATH
     )]
     Path,
 
     /// Print the effective settings, each with where it comes from (the key redacted)
     #[command(
-        after_help = "Examples:\n  chain-metrics config show\n  chain-metrics config show --profile staging"
+        after_help = help_text::CONFIG_SHOW
     )]
     Show,
 
     /// Print a value stored in the file: the selected profile's, else the top level's
     #[command(
-        after_help = "Examples:\n  chain-metrics config get base_url\n  chain-metrics config get timeout --profile staging"
+        after_help = help_text::CONFIG_GET
     )]
     Get {
         /// The setting to read
@@ -93,7 +94,7 @@ pub enum ConfigCommand {
 
     /// Store a value in the selected profile (or the top level), checked first
     #[command(
-        after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics config set method get --profile staging"
+        after_help = help_text::CONFIG_SET
     )]
     Set {
         /// The setting to store
@@ -106,7 +107,7 @@ pub enum ConfigCommand {
 
     /// Remove a value from the selected profile (or the top level)
     #[command(
-        after_help = "Examples:\n  chain-metrics config unset timeout\n  chain-metrics config unset retries --profile staging"
+        after_help = help_text::CONFIG_UNSET
     )]
     Unset {
         /// The setting to remove
@@ -119,13 +120,13 @@ pub enum ConfigCommand {
 pub enum CacheCommand {
     /// Print the cache file's path
     #[command(
-        after_help = "Examples:\n  chain-metrics cache path\n  XDG_CACHE_HOME=/var/cache/ci chain-metrics cache path"
+        after_help = help_text::CACHE_PATH
     )]
     Path,
 
     /// Print the values kept, the file's size, and the oldest and newest day of each series
     #[command(
-        after_help = "Examples:\n  chain-metrics cache stats\n  chain-metrics cache stats --format json"
+        after_help = help_text::CACHE_STATS
     )]
     Stats {
         /// Output format [default: table on a terminal, csv otherwise]
@@ -135,7 +136,7 @@ pub enum CacheCommand {
 
     /// Remove every cached value, or only those of days before DAY
     #[command(
-        after_help = "Examples:\n  chain-metrics cache clear\n  chain-metrics cache clear --before 2020-01-01"
+        after_help = help_text::CACHE_CLEAR
     )]
     Clear {
         /// Remove only the values of days before this one: YYYY-MM-DD, today or yesterday

@@ -38,7 +38,7 @@ pub enum Shell {
 }
 
 impl Shell {
-    /// The file name the project keeps the script under in `completions/` (CLI.md §6).
+    /// The file name the project keeps the script under in `completions/` (CLI.md §7).
     pub fn file_name(self) -> &'static str {
         match self {
             Shell::Bash => "chain-metrics.bash",

@@ -2,6 +2,7 @@
 
 mod commands;
 pub mod completion;
+mod help_text;
 mod query;
 mod suggest;
 
@@ -27,7 +28,7 @@ use crate::settings::{defaults, limits};
     name = "chain-metrics",
     version,
     max_term_width = 100,
-    after_help = "The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.\n\nExamples:\n  chain-metrics --sandbox fees --chain eth --last 7\n  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv"
+    after_help = help_text::CLI
 )]
 pub struct Cli {
     #[command(flatten)]
@@ -129,64 +130,64 @@ pub enum ColorChoice {
 pub enum Command {
     /// Daily transaction fees collected on a chain
     #[command(
-        after_help = "Examples:\n  chain-metrics fees --chain eth --last 7\n  chain-metrics fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -f csv > fees.csv\n  chain-metrics fees -c eth,arb,base -s 2024-01-01 -e 2024-12-31 --by month --wide"
+        after_help = help_text::FEES
     )]
     Fees(QueryArgs),
 
     /// Daily active users on a chain
     #[command(
-        after_help = "Examples:\n  chain-metrics users --chain base --last 4w\n  chain-metrics users --chain all --start 2024-06-01 --format json\n  chain-metrics users --chain base --last 12w --by week"
+        after_help = help_text::USERS
     )]
     Users(QueryArgs),
 
     /// Daily activity of the chain's official social-media account
     #[command(
-        after_help = "Examples:\n  chain-metrics social --chain op --last 30\n  chain-metrics social -c eth -i tweet,reply -s 2024-01-01 -e 2024-01-31"
+        after_help = help_text::SOCIAL
     )]
     Social(SocialArgs),
 
     /// Fees, active users and social activity side by side, one row per date
     #[command(
-        after_help = "Examples:\n  chain-metrics report --chain eth --last 7\n  chain-metrics report -c eth,arb --wide -i tweet --last 30 -f markdown"
+        after_help = help_text::REPORT
     )]
     Report(SocialArgs),
 
     /// The supported chains and their aliases
     #[command(
-        after_help = "Examples:\n  chain-metrics chains\n  chain-metrics chains --format json"
+        after_help = help_text::CHAINS
     )]
     Chains(ChainsArgs),
 
     /// Store, check or remove the API key: login | status | logout
     #[command(
         subcommand,
-        after_help = "Examples:\n  chain-metrics auth login\n  chain-metrics auth status --format json\n  chain-metrics auth logout --profile ci"
+        after_help = help_text::AUTH
     )]
     Auth(AuthCommand),
 
     /// Read or change the config file: path | show | get KEY | set KEY VALUE | unset KEY
     #[command(
         subcommand,
-        after_help = "Examples:\n  chain-metrics config set base_url https://metrics.example.com/v2\n  chain-metrics config set timeout 60 --profile staging\n  chain-metrics config show"
+        after_help = help_text::CONFIG
     )]
     Config(ConfigCommand),
 
     /// The local response cache of settled days: path | stats | clear [--before DAY]
     #[command(
         subcommand,
-        after_help = "Queries use it with --cache (or config cache = true); a day is settled, and served from it,\nonce it is cache_settle_days (default 7) or more days before today (UTC).\n\nExamples:\n  chain-metrics cache stats\n  chain-metrics cache clear --before 2020-01-01"
+        after_help = help_text::CACHE
     )]
     Cache(CacheCommand),
 
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(
-        after_help = "The global --method post|get makes the sandbox accept only that method (405 for the other).\nWithout --key it makes up a key and prints the `export` line that points the other commands at it.\n\nExamples:\n  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key\n  chain-metrics sandbox --listen 127.0.0.1:0 --latency 200 --fail-rate 0.1"
+        after_help = help_text::SANDBOX
     )]
     Sandbox(SandboxArgs),
 
     /// Print a completion script for bash, zsh, fish, powershell or elvish
     #[command(
-        after_help = "Examples:\n  chain-metrics completions bash > ~/.local/share/bash-completion/completions/chain-metrics\n  chain-metrics completions fish > ~/.config/fish/completions/chain-metrics.fish"
+        after_help = help_text::COMPLETIONS
     )]
     Completions(CompletionsArgs),
 }

@@ -5,7 +5,7 @@ use roff::{bold, italic, roman, Roff};
 use chain_metrics::Exit;
 use chain_metrics::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 
-/// Every exit code of CLI.md §5 and what it means; the README's table is checked against it.
+/// Every exit code of CLI.md §6 and what it means; the README's table is checked against it.
 pub const EXIT_CODES: &[(u8, &str)] = &[
     (0, "success"),
     (Exit::Internal as u8, "internal error (a bug)"),

@@ -1,0 +1,124 @@
+//! The texts shown after the options in `--help` (`after_help`): examples and notes, one const
+//! per command, kept apart so that rustfmt formats the clap definitions around them.
+
+pub(super) const CLI: &str = "\
+The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.
+
+Examples:
+  chain-metrics --sandbox fees --chain eth --last 7
+  chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv";
+
+pub(super) const FEES: &str = "\
+Examples:
+  chain-metrics fees --chain eth --last 7
+  chain-metrics fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -f csv > fees.csv
+  chain-metrics fees -c eth,arb,base -s 2024-01-01 -e 2024-12-31 --by month --wide";
+
+pub(super) const USERS: &str = "\
+Examples:
+  chain-metrics users --chain base --last 4w
+  chain-metrics users --chain all --start 2024-06-01 --format json
+  chain-metrics users --chain base --last 12w --by week";
+
+pub(super) const SOCIAL: &str = "\
+Examples:
+  chain-metrics social --chain op --last 30
+  chain-metrics social -c eth -i tweet,reply -s 2024-01-01 -e 2024-01-31";
+
+pub(super) const REPORT: &str = "\
+Examples:
+  chain-metrics report --chain eth --last 7
+  chain-metrics report -c eth,arb --wide -i tweet --last 30 -f markdown";
+
+pub(super) const CHAINS: &str = "\
+Examples:
+  chain-metrics chains
+  chain-metrics chains --format json";
+
+pub(super) const AUTH: &str = "\
+Examples:
+  chain-metrics auth login
+  chain-metrics auth status --format json
+  chain-metrics auth logout --profile ci";
+
+pub(super) const CONFIG: &str = "\
+Examples:
+  chain-metrics config set base_url https://metrics.example.com/v2
+  chain-metrics config set timeout 60 --profile staging
+  chain-metrics config show";
+
+pub(super) const CACHE: &str = "\
+Queries use it with --cache (or config cache = true); a day is settled, and served from it,
+once it is cache_settle_days (default 7) or more days before today (UTC).
+
+Examples:
+  chain-metrics cache stats
+  chain-metrics cache clear --before 2020-01-01";
+
+pub(super) const SANDBOX: &str = "\
+The global --method post|get makes the sandbox accept only that method (405 for the other).
+Without --key it makes up a key and prints the `export` line that points the other commands at it.
+
+Examples:
+  chain-metrics sandbox --listen 127.0.0.1:8080 --key test-key
+  chain-metrics sandbox --listen 127.0.0.1:0 --latency 200 --fail-rate 0.1";
+
+pub(super) const COMPLETIONS: &str = "\
+Examples:
+  chain-metrics completions bash > ~/.local/share/bash-completion/completions/chain-metrics
+  chain-metrics completions fish > ~/.config/fish/completions/chain-metrics.fish";
+
+pub(super) const AUTH_LOGIN: &str = "\
+Examples:
+  chain-metrics auth login
+  printf '%s\\n' \"$KEY\" | chain-metrics auth login --profile ci --no-verify";
+
+pub(super) const AUTH_STATUS: &str = "\
+Examples:
+  chain-metrics auth status
+  chain-metrics auth status --format json --no-verify";
+
+pub(super) const AUTH_LOGOUT: &str = "\
+Examples:
+  chain-metrics auth logout
+  chain-metrics auth logout --profile ci";
+
+pub(super) const CONFIG_PATH: &str = "\
+Examples:
+  chain-metrics config path
+  chain-metrics config path --config ./team.toml";
+
+pub(super) const CONFIG_SHOW: &str = "\
+Examples:
+  chain-metrics config show
+  chain-metrics config show --profile staging";
+
+pub(super) const CONFIG_GET: &str = "\
+Examples:
+  chain-metrics config get base_url
+  chain-metrics config get timeout --profile staging";
+
+pub(super) const CONFIG_SET: &str = "\
+Examples:
+  chain-metrics config set base_url https://metrics.example.com/v2
+  chain-metrics config set method get --profile staging";
+
+pub(super) const CONFIG_UNSET: &str = "\
+Examples:
+  chain-metrics config unset timeout
+  chain-metrics config unset retries --profile staging";
+
+pub(super) const CACHE_PATH: &str = "\
+Examples:
+  chain-metrics cache path
+  XDG_CACHE_HOME=/var/cache/ci chain-metrics cache path";
+
+pub(super) const CACHE_STATS: &str = "\
+Examples:
+  chain-metrics cache stats
+  chain-metrics cache stats --format json";
+
+pub(super) const CACHE_CLEAR: &str = "\
+Examples:
+  chain-metrics cache clear
+  chain-metrics cache clear --before 2020-01-01";
