@@ -1,11 +1,30 @@
 //! chain-metrics: a command-line client for the chain-metrics service.
 //!
-//! The flow is cli (parse) -> settings (resolve) -> client (fetch) -> render (write) -> output
-//! (files, terminal); `model` is the data every step shares, `commands` glues the steps for each
-//! command and `main` maps the outcome to an exit code. `sandbox` is the reference service.
+//! A run flows cli (parse) -> settings (resolve flags, environment, config file) -> client
+//! (fetch, with the cache) -> output (render to stdout or a file); `main` maps the outcome to an
+//! exit code (`report`). The folders depend one way only, downwards
+//! (`python3 ../shared/tools/folder_cycles.py src` prints the arrows and any cycle):
 //!
-//! The modules are private so that the compiler keeps each step in its room; what is public
-//! below is what the binary, the man-page generator (`examples/generate`) and the tests use.
+//! ```text
+//!   commands ──> cli          glue each command's steps | the command line (clap)
+//!      │
+//!   output        sandbox     where a result goes | the reference service, apart
+//!      │
+//!   cache ──> client          settled days on disk | HTTP to the service
+//!      │
+//!   render     settings       write a dataset in a format | resolve flags, environment, file
+//!      │
+//!   model      system         the data every step shares | what the OS is asked (files,
+//!                             locks, signals, process groups, stderr)
+//! ```
+//!
+//! A folder imports only folders on rows below its own, and on its own row only along the
+//! arrow drawn. `sandbox` uses `model` and `system` alone, so the reference service shares no
+//! code with the client it checks.
+//!
+//! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
+//! the others use. What is public below is what the binary, the man-page generator
+//! (`examples/generate`) and the tests use.
 
 mod cache;
 mod cli;
