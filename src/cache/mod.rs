@@ -15,6 +15,7 @@ use rusqlite::ErrorCode;
 use crate::client::plan::{Fetched, Plan, Work};
 use crate::model::chain::Chain;
 use crate::model::{Column, Record};
+use crate::settings::base_url::without_credentials;
 use crate::settings::Settings;
 pub(crate) use store::{SeriesKey, Store};
 
@@ -192,12 +193,10 @@ fn key(service: &str, chain: Chain, endpoint: &str, column: Column) -> SeriesKey
 pub(crate) fn service_name(base_url: Option<&reqwest::Url>) -> String {
     match base_url {
         None => "(--sandbox)".to_owned(),
-        Some(url) => {
-            let mut url = url.clone();
-            let _ = url.set_username("");
-            let _ = url.set_password(None);
-            url.as_str().trim_end_matches('/').to_owned()
-        }
+        Some(url) => without_credentials(url)
+            .as_str()
+            .trim_end_matches('/')
+            .to_owned(),
     }
 }
 

@@ -2,9 +2,9 @@
 //! private folder and file, with a schema version, holding each value's exact text keyed by
 //! (service, endpoint, chain, metric, day). The API key is never part of it.
 
-use std::fs::{DirBuilder, OpenOptions};
+use std::fs::OpenOptions;
 #[cfg(unix)]
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -265,12 +265,7 @@ fn series_id(db: &Connection, key: &SeriesKey) -> rusqlite::Result<i64> {
 /// and shared-memory files the database file's mode. (On Windows the user's profile folder
 /// is already private to the user.)
 fn create_private(path: &Path) -> std::io::Result<()> {
-    if let Some(folder) = path.parent().filter(|p| !p.exists()) {
-        let mut builder = DirBuilder::new();
-        #[cfg(unix)]
-        builder.mode(0o700);
-        builder.recursive(true).create(folder)?;
-    }
+    crate::system::private_dir::create_parent(path)?;
     let mut options = OpenOptions::new();
     #[cfg(unix)]
     options.mode(0o600);

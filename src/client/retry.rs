@@ -1,7 +1,5 @@
 //! When to try a request again, and how long to wait first.
 
-use std::collections::hash_map::RandomState;
-use std::hash::{BuildHasher, Hasher};
 use std::time::{Duration, SystemTime};
 
 use reqwest::StatusCode;
@@ -66,20 +64,8 @@ impl Backoff {
             .saturating_mul(1 << (self.attempts - 1).min(16))
             .min(MAX_WAIT);
         self.attempts += 1;
-        Ok(asked.unwrap_or_else(|| ceiling.mul_f64(random_fraction())))
+        Ok(asked.unwrap_or_else(|| ceiling.mul_f64(fastrand::f64())))
     }
-}
-
-/// A number in [0, 1) from the standard library's per-process random hasher keys.
-pub fn random_fraction() -> f64 {
-    let mut hasher = RandomState::new().build_hasher();
-    // The time since the epoch varies between calls; `now().elapsed()` would be about zero.
-    hasher.write_u64(
-        SystemTime::now()
-            .duration_since(SystemTime::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64),
-    );
-    (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use crate::error::{Failure, Result};
 use crate::output::write_stdout;
 use crate::settings::base_url::shown_url;
 use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
-use crate::settings::secret::ApiKey;
+use crate::settings::secret::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
 
 pub fn run(global: &GlobalArgs, command: &ConfigCommand) -> anyhow::Result<()> {
@@ -76,7 +76,7 @@ fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
     let text = match key {
         // The key itself is never printed, even on request: it would land in a terminal's
         // scrollback or a CI log.
-        ConfigKey::ApiKey => ApiKey::new(&plain(value)).map_or("****".into(), |k| k.redacted()),
+        ConfigKey::ApiKey => ApiKey::new(&plain(value)).map_or(MASK.into(), |k| k.redacted()),
         // Nor is a password in a URL, for the same reason.
         _ => shown_url(&plain(value)),
     };

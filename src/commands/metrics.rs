@@ -13,7 +13,7 @@ use crate::model::period::Period;
 use crate::model::{Endpoint, SocialMetric};
 use crate::output::{write_stdout, Output, OutputRequest};
 use crate::sandbox::{self, Behaviour, Methods, Running};
-use crate::settings::secret::ApiKey;
+use crate::settings::secret::{ApiKey, MASK};
 use crate::settings::terminal::Terminal;
 use crate::settings::{FileUse, Settings};
 use crate::system::diag;
@@ -219,7 +219,7 @@ fn print_raw(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Resul
     if raw.key_masked {
         note(
             settings,
-            "warning: the service echoed the API key in its answer; --raw shows it as ****",
+            &format!("warning: the service echoed the API key in its answer; --raw shows it as {MASK}"),
         );
     }
     output.write_bytes(&raw.body)
@@ -275,7 +275,8 @@ fn print_curl_lines(settings: &Settings, plan: &Plan, mode: Option<Mode>) -> any
 /// since it serves only as long as it is kept).
 fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
     let (base_url, key, sandbox) = if settings.sandbox {
-        let key = ApiKey::new(&random_key()).expect("a fresh key is not empty");
+        let key = ApiKey::new(&random_key()?)
+            .ok_or_else(|| Failure::new(Exit::Internal, "the sandbox key came out empty"))?;
         let behaviour = Behaviour {
             key: key.expose().to_owned(),
             methods: Methods::Both,

@@ -11,7 +11,7 @@ mod sandbox;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::client::trust::Roots;
-use crate::error::Failure;
+use crate::error::{Exit, Failure, Result};
 use crate::model::{Endpoint, SocialMetric};
 use crate::settings::terminal::Terminal;
 use crate::settings::{FileUse, Settings};
@@ -133,14 +133,11 @@ pub(crate) fn note(settings: &Settings, line: &str) {
     }
 }
 
-/// A fresh random API key for the sandbox.
-pub(crate) fn random_key() -> String {
-    (0..4)
-        .map(|_| {
-            format!(
-                "{:08x}",
-                (crate::client::retry::random_fraction() * f64::from(u32::MAX)) as u32
-            )
-        })
-        .collect()
+/// A fresh random API key for the sandbox: 128 bits from the operating system's random source
+/// (a hash of the clock is not a key).
+pub(crate) fn random_key() -> Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| Failure::new(Exit::Internal, format!("the system's random source failed: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }

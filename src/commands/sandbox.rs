@@ -17,7 +17,7 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
     let settings = resolve_settings(global, None, FileUse::LocateOnly)?;
     let (key, generated) = match args.key.as_deref().and_then(ApiKey::new) {
         Some(key) => (key.expose().to_owned(), false),
-        None => (random_key(), true),
+        None => (random_key()?, true),
     };
     let methods = match settings.method {
         MethodChoice::Auto => Methods::Both,

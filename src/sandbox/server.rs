@@ -130,7 +130,7 @@ fn refuse_method(methods: Methods, method: &Method) -> Option<Response> {
 
 /// A 500 on a random share `fail_rate` of the requests (`--fail-rate`).
 fn synthetic_failure(fail_rate: f64) -> Option<Response> {
-    (fail_rate > 0.0 && crate::client::retry::random_fraction() < fail_rate).then(|| {
+    (fail_rate > 0.0 && fastrand::f64() < fail_rate).then(|| {
         error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "synthetic failure (--fail-rate)",

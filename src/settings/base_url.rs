@@ -2,8 +2,17 @@
 
 use reqwest::Url;
 
-/// What stands for a password in every URL the tool shows.
-pub const MASK: &str = "****";
+use super::secret::MASK;
+
+/// The URL without user name and password: what the cache files a service under and what
+/// `--dry-run` prints (with the user as curl's `-u`), so no password is written anywhere.
+pub fn without_credentials(url: &Url) -> Url {
+    let mut bare = url.clone();
+    // Only URLs that cannot have a user fail these, and then there is none to remove.
+    let _ = bare.set_username("");
+    let _ = bare.set_password(None);
+    bare
+}
 
 /// Checks a base URL: parses, is http(s), has a host, and is https unless loopback or allowed.
 /// The errors show the URL with its password masked.
@@ -19,7 +28,7 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
     let url = url.map_err(|e| format!("'{shown}' is not a URL ({e})"))?;
     match url.scheme() {
         "https" => {}
-        "http" if allow_http || is_loopback(&url) => {}
+        "http" if allow_http || super::loopback::is_loopback(&url) => {}
         "http" => {
             return Err(format!(
                 "refusing plain http to {}: the API key would travel in clear; use https, or set allow_http = true in the config file",
@@ -86,16 +95,6 @@ pub fn shown_url(text: &str) -> String {
     match password {
         Some((colon, user_end)) => format!("{}{MASK}{}", &text[..=colon], &text[user_end..]),
         None => text.to_owned(),
-    }
-}
-
-/// Whether the URL's host is this machine: 127.0.0.0/8, ::1 or localhost.
-pub fn is_loopback(url: &Url) -> bool {
-    match url.host() {
-        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
-        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
-        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
-        None => false,
     }
 }
 

@@ -1,13 +1,13 @@
 //! The config file on disk: a private folder and file, atomic replacement, and a warning when
 //! others can read a file that may hold the API key.
 
-use std::fs::DirBuilder;
 use std::path::Path;
 
 use crate::error::{Exit, Failure, Result};
 use crate::settings::config_file::ConfigLocation;
 use crate::system::atomic::{self, Access, NotWritten};
 use crate::system::lock::{self, FileLock, LockWait};
+use crate::system::{private_dir, shell};
 
 /// The file's permission bits; Windows has none to check (its folder is the user's own).
 #[cfg(unix)]
@@ -27,7 +27,7 @@ impl ConfigLocation {
     pub fn permission_warning(&self) -> Option<String> {
         let mode = mode_of(&self.path)?;
         (mode & 0o077 != 0).then(|| {
-            let path = shell_quote(&self.path);
+            let path = shell::quote(&self.path.display().to_string()).into_owned();
             format!(
                 "other users can read or change config file {} (mode {mode:04o}); fix it with: chmod 600 {path}",
                 self.path.display()
@@ -66,40 +66,7 @@ impl ConfigLocation {
 
     /// Creates the file's folder, private (0700), when it is missing.
     fn make_folder(&self) -> std::io::Result<()> {
-        match self.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(folder) if !folder.exists() => {
-                let mut builder = DirBuilder::new();
-                builder.recursive(true);
-                #[cfg(unix)]
-                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-                builder.create(folder)
-            }
-            _ => Ok(()),
-        }
+        private_dir::create_parent(&self.path)
     }
 }
 
-/// The path as a shell word, so the printed `chmod` can be pasted as is.
-fn shell_quote(path: &Path) -> String {
-    let text = path.display().to_string();
-    let plain = text
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@%".contains(c));
-    if plain {
-        text
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn quotes_paths_for_the_shell() {
-        assert_eq!(shell_quote(Path::new("/h/a.toml")), "/h/a.toml");
-        assert_eq!(shell_quote(Path::new("/h/my dir/a")), "'/h/my dir/a'");
-        assert_eq!(shell_quote(Path::new("/h/it's")), r"'/h/it'\''s'");
-    }
-}

@@ -11,6 +11,7 @@ pub mod config_store;
 mod environment;
 pub mod key_command;
 pub(crate) mod limits;
+mod loopback;
 mod precedence;
 pub mod proxy;
 pub mod secret;

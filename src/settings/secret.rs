@@ -2,8 +2,9 @@
 
 use std::fmt;
 
-// What stands for the key wherever it would have shown: the same mask as a URL password.
-use super::base_url::MASK;
+/// What stands for a secret wherever it would have shown, in one place: the key, a password
+/// in a base URL or proxy URL, and the key echoed in a body.
+pub const MASK: &str = "****";
 
 /// An API key. Only [`ApiKey::expose`] gives its text, for the one header that carries it.
 #[derive(Clone, PartialEq, Eq)]
@@ -26,9 +27,9 @@ impl ApiKey {
         let chars: Vec<char> = self.0.chars().collect();
         if chars.len() >= 12 {
             let tail: String = chars[chars.len() - 4..].iter().collect();
-            format!("****{tail}")
+            format!("{MASK}{tail}")
         } else {
-            "****".into()
+            MASK.into()
         }
     }
 

@@ -1,5 +1,5 @@
 //! What the tool asks of the operating system, below every other room: files replaced
-//! atomically, locks beside them, temp files, signals and process groups, and stderr lines that
+//! atomically, locks beside them, private folders, shell quoting, temp files, signals and process groups, and stderr lines that
 //! cannot panic. It imports nothing of the crate but the exit codes.
 
 pub(crate) mod atomic;
@@ -7,5 +7,7 @@ pub(crate) mod command_group;
 pub(crate) mod diag;
 pub(crate) mod interrupt;
 pub(crate) mod lock;
+pub(crate) mod private_dir;
+pub(crate) mod shell;
 pub(crate) mod stream;
 mod temp;

@@ -6,7 +6,8 @@ use std::net::IpAddr;
 
 use reqwest::Url;
 
-use super::base_url::{shown_url, MASK};
+use super::base_url::shown_url;
+use super::secret::MASK;
 use super::environment::PROXY_VARIABLES;
 use super::Environment;
 use crate::error::{Failure, Result};
@@ -82,7 +83,7 @@ fn first(env: &Environment, names: &[&'static str]) -> Option<(&'static str, Str
 /// `ALL_PROXY` for both.
 fn proxy_for(env: &Environment, target: &Url) -> Result<Option<ProxyChoice>> {
     let host = target.host_str().unwrap_or("");
-    if is_loopback(host) {
+    if super::loopback::is_loopback_host(host) {
         return Ok(None);
     }
     let no_proxy = first(env, &["no_proxy", "NO_PROXY"]).map(|(_, v)| v);
@@ -148,15 +149,6 @@ fn has_port(with_scheme: &str) -> bool {
         && host_port
             .rsplit_once(':')
             .is_some_and(|(_, p)| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-}
-
-/// `localhost`, `*.localhost`, 127.0.0.0/8 and `::1`.
-pub fn is_loopback(host: &str) -> bool {
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let lower = host.to_ascii_lowercase();
-    lower == "localhost"
-        || lower.ends_with(".localhost")
-        || host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 /// curl's `NO_PROXY`: a comma list; `*` alone matches everything; `example.com` and

@@ -46,10 +46,11 @@ fn loopback_and_no_proxy_are_direct() {
         "https://localhost:1",
         "https://127.0.0.9",
         "https://[::1]:8",
-        "https://a.localhost",
     ] {
         assert_eq!(chosen(&[p], target), None, "{target}");
     }
+    // Not loopback (CLI.md §3): `*.localhost` goes through the proxy like any name.
+    assert!(chosen(&[p], "https://a.localhost").is_some());
     for list in ["*", "example.com", ".example.com", "x, API.example.com:443"] {
         assert_eq!(
             chosen(&[p, ("NO_PROXY", list)], "https://api.example.com"),
