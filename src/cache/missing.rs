@@ -6,8 +6,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDate;
 
-use crate::client::plan::{CachedValue, Plan, Work};
-use crate::client::Request;
+use super::{CachedValue, Work};
+use crate::client::plan::Plan;
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
 use crate::model::{Column, Endpoint, Number};
@@ -22,19 +22,9 @@ pub(crate) fn work(plan: &Plan, known: &Known) -> Work {
     for chain in &plan.chains {
         for endpoint in &plan.endpoints {
             for (lacking, range) in lacking_runs(plan, *chain, *endpoint, known, &mut work) {
-                let windows = match plan.chunk_days {
-                    Some(days) => range.windows(days),
-                    None => vec![range],
-                };
-                work.requests.extend(windows.into_iter().map(|range| {
-                    Request {
-                        endpoint: *endpoint,
-                        chain: *chain,
-                        range,
-                        includes: (*endpoint == Endpoint::OfficialAccount)
-                            .then(|| lacking.iter().filter_map(|c| social(*c)).collect()),
-                    }
-                }));
+                let includes: Vec<_> = lacking.iter().filter_map(|c| social(*c)).collect();
+                work.requests
+                    .extend(plan.series_requests(*chain, *endpoint, range, &includes));
             }
         }
     }

@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use chrono::{Days, NaiveDate};
 use rusqlite::ErrorCode;
 
-use crate::client::plan::{Fetched, Plan, Work};
+use crate::client::plan::{Fetched, Plan};
+use crate::client::Request;
 use crate::model::chain::Chain;
-use crate::model::{Column, Record};
+use crate::model::{Column, Number, Record};
 use crate::settings::base_url::without_credentials;
 use crate::settings::Settings;
 pub(crate) use store::{SeriesKey, Store};
@@ -186,6 +187,35 @@ fn key(service: &str, chain: Chain, endpoint: &str, column: Column) -> SeriesKey
         chain: chain.name().to_owned(),
         metric: column.name().to_owned(),
     }
+}
+
+/// What a run asks the service, and the values it already has from the cache.
+#[derive(Debug, Default)]
+pub struct Work {
+    /// In plan order: chains as asked, then endpoints, then days.
+    pub requests: Vec<Request>,
+    pub from_cache: Vec<CachedValue>,
+    /// The (chain, endpoint, day)s answered wholly from the cache, for `-v`.
+    pub days_from_cache: usize,
+}
+
+impl Work {
+    /// Every request of the plan, nothing known: a run without the cache.
+    pub fn everything(plan: &Plan) -> Work {
+        Work {
+            requests: plan.requests(),
+            ..Work::default()
+        }
+    }
+}
+
+/// One value served from the cache instead of the service.
+#[derive(Clone, Debug)]
+pub struct CachedValue {
+    pub chain: Chain,
+    pub date: NaiveDate,
+    pub column: Column,
+    pub value: Number,
 }
 
 /// How the cache names a service: its base URL without user name or password (a password

@@ -45,28 +45,40 @@ impl Plan {
             .collect()
     }
 
-    /// The ranges each chain is asked for: the whole range, or its windows in order.
-    pub fn windows(&self) -> Vec<DayRange> {
+    /// The request windows of one series' range, in one place for the plan and the cache:
+    /// the whole range, or its `--chunk-days` windows in order.
+    pub fn windows(&self, range: DayRange) -> Vec<DayRange> {
         match self.chunk_days {
-            Some(days) => self.range.windows(days),
-            None => vec![self.range],
+            Some(days) => range.windows(days),
+            None => vec![range],
         }
+    }
+
+    /// The requests of one series over `range`, window by window; `includes` are the
+    /// official-account items asked (ignored by the other endpoints).
+    pub fn series_requests(
+        &self,
+        chain: Chain,
+        endpoint: Endpoint,
+        range: DayRange,
+        includes: &[SocialMetric],
+    ) -> impl Iterator<Item = Request> + use<'_> {
+        let includes = (endpoint == Endpoint::OfficialAccount).then(|| includes.to_vec());
+        self.windows(range).into_iter().map(move |range| Request {
+            endpoint,
+            chain,
+            range,
+            includes: includes.clone(),
+        })
     }
 
     /// One request per chain, endpoint and window: chains in the order asked, then endpoints,
     /// then windows in date order.
     pub fn requests(&self) -> Vec<Request> {
-        let windows = self.windows();
         let mut queries = Vec::new();
         for chain in &self.chains {
             for endpoint in &self.endpoints {
-                queries.extend(windows.iter().map(|range| Request {
-                    endpoint: *endpoint,
-                    chain: *chain,
-                    range: *range,
-                    includes:
-                        (*endpoint == Endpoint::OfficialAccount).then(|| self.includes.clone()),
-                }));
+                queries.extend(self.series_requests(*chain, *endpoint, self.range, &self.includes));
             }
         }
         queries
@@ -80,35 +92,6 @@ impl Plan {
             rows,
         }
     }
-}
-
-/// What a run asks the service, and the values it already has from the cache.
-#[derive(Debug, Default)]
-pub struct Work {
-    /// In plan order: chains as asked, then endpoints, then days.
-    pub requests: Vec<Request>,
-    pub from_cache: Vec<CachedValue>,
-    /// The (chain, endpoint, day)s answered wholly from the cache, for `-v`.
-    pub days_from_cache: usize,
-}
-
-impl Work {
-    /// Every request of the plan, nothing known: a run without the cache.
-    pub fn everything(plan: &Plan) -> Work {
-        Work {
-            requests: plan.requests(),
-            ..Work::default()
-        }
-    }
-}
-
-/// One value served from the cache instead of the service.
-#[derive(Clone, Debug)]
-pub struct CachedValue {
-    pub chain: Chain,
-    pub date: NaiveDate,
-    pub column: Column,
-    pub value: Number,
 }
 
 /// The answer to one request, cleaned against its range (see [`clean`]).
@@ -166,17 +149,18 @@ pub struct Assembly<'a> {
 }
 
 impl<'a> Assembly<'a> {
-    pub fn new(plan: &'a Plan, from_cache: Vec<CachedValue>) -> Assembly<'a> {
-        let mut assembly = Assembly {
+    pub fn new(plan: &'a Plan) -> Assembly<'a> {
+        Assembly {
             plan,
             columns: plan.columns(),
             joined: BTreeMap::new(),
             notes: BTreeMap::new(),
-        };
-        for known in from_cache {
-            assembly.put(known.chain, known.date, known.column, Some(known.value));
         }
-        assembly
+    }
+
+    /// Joins one value known without asking (from the cache).
+    pub fn know(&mut self, chain: Chain, date: NaiveDate, column: Column, value: Number) {
+        self.put(chain, date, column, Some(value));
     }
 
     /// Joins one answer's records; they are dropped as they are moved into the rows.

@@ -4,7 +4,8 @@ use super::{note, random_key, resolve_settings};
 use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::dry_run;
-use crate::client::plan::{self, Assembly, Fetched, Plan, Work};
+use crate::cache::Work;
+use crate::client::plan::{self, Assembly, Fetched, Plan};
 use crate::client::{Client, Request};
 use crate::error::{Exit, Failure};
 use crate::model::chain;
@@ -157,7 +158,10 @@ fn fetch_and_write(
     mode: Option<Mode>,
 ) -> anyhow::Result<()> {
     let (work, mut cache) = plan_work(settings, plan, mode)?;
-    let mut assembly = Assembly::new(plan, work.from_cache);
+    let mut assembly = Assembly::new(plan);
+    for known in work.from_cache {
+        assembly.know(known.chain, known.date, known.column, known.value);
+    }
     // Every answer is kept and joined as it comes; the error reported is the first failed
     // request in plan order, so it never depends on timing.
     let mut failure = None;

@@ -66,6 +66,21 @@ impl Chain {
         }
     }
 
+    /// The chain whose service name is exactly `name` (as the service and the tool's own files
+    /// write it: no alias, no other letter case).
+    pub fn from_name(name: &str) -> Option<Chain> {
+        Chain::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// Where rows of this chain sort, in one place: its position in the order asked, and a
+    /// chain not asked after every asked one, in the service's order.
+    pub fn rank(self, order: &[Chain]) -> usize {
+        order
+            .iter()
+            .position(|o| *o == self)
+            .unwrap_or(order.len() + self as usize)
+    }
+
     /// Parses one chain name, alias or chain id, in any letter case.
     pub fn parse(text: &str) -> Option<Chain> {
         let wanted = text.trim();
@@ -136,6 +151,25 @@ pub fn expand(args: &[ChainArg]) -> Vec<Chain> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exact_lookup_takes_only_service_names() {
+        for chain in Chain::ALL {
+            assert_eq!(Chain::from_name(chain.name()), Some(chain));
+        }
+        for name in ["ethereum", "eth", "1", " BASE", ""] {
+            assert_eq!(Chain::from_name(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn rank_follows_the_asked_order_then_the_service_order() {
+        let asked = [Chain::Base, Chain::Ethereum];
+        assert_eq!(Chain::Base.rank(&asked), 0);
+        assert_eq!(Chain::Ethereum.rank(&asked), 1);
+        assert!(Chain::Arbitrum.rank(&asked) < Chain::Polygon.rank(&asked));
+        assert!(Chain::Arbitrum.rank(&asked) > 1);
+    }
 
     #[test]
     fn names_aliases_and_ids_in_any_case() {

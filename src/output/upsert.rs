@@ -20,14 +20,7 @@ pub fn upsert(
     chain_order: &[Chain],
     by: Period,
 ) -> (Dataset, Vec<String>) {
-    let rank = |chain: Option<Chain>| {
-        chain.map(|c| {
-            chain_order
-                .iter()
-                .position(|o| *o == c)
-                .unwrap_or(chain_order.len() + c as usize)
-        })
-    };
+    let rank = |chain: Option<Chain>| chain.map(|c| c.rank(chain_order));
     let by_chain = fresh.chain_column;
     let key = |row: &Row| (row.date, if by_chain { rank(row.chain) } else { None });
     let mut rows: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();

@@ -95,14 +95,7 @@ pub fn aggregate(
     if by == Period::Day {
         return Ok(data);
     }
-    let rank = |chain: Option<Chain>| {
-        chain.map_or(0, |c| {
-            chains
-                .iter()
-                .position(|o| *o == c)
-                .unwrap_or(chains.len() + c as usize)
-        })
-    };
+    let rank = |chain: Option<Chain>| chain.map_or(0, |c| c.rank(chains));
     let mut tallies: BTreeMap<(NaiveDate, usize), Tally> = BTreeMap::new();
     for row in &data.rows {
         tallies
