@@ -160,6 +160,13 @@ impl Output {
             period::aggregate(data, &plan.columns(), &plan.chains, self.by).map_err(|why| {
                 Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
             })?;
+        if self.summary {
+            // Every number is bounded before any arithmetic: a huge exponent fails here at
+            // once, as `--by` does, instead of when the summary rows are drawn.
+            crate::render::summary_rows(&data).map_err(|why| {
+                Failure::new(Exit::BadResponse, why).with_hint("drop --summary to see the values as sent")
+            })?;
+        }
         let data = match self.format {
             Format::Chart => period::steps(data, self.by, &plan.range),
             _ => data,

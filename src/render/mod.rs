@@ -11,6 +11,8 @@ mod table;
 mod tsv;
 pub mod wide;
 
+pub(crate) use summary::rows as summary_rows;
+
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -138,7 +140,8 @@ fn for_each_display_row(
         ))?;
     }
     if style.summary {
-        for (label, chain, values) in summary::rows(data) {
+        // Output checks the summary before anything is written; this cannot fail after it.
+        for (label, chain, values) in summary::rows(data).map_err(io::Error::other)? {
             each(&line(data, label.to_owned(), chain, &values, group_digits))?;
         }
     }

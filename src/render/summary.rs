@@ -1,8 +1,6 @@
 //! The `--summary` rows: total, mean, min and max of each column, in exact decimal arithmetic
 //! so that a total of `0.1` and `0.2` is `0.3`, never a float's `0.30000000000000004`.
 
-use std::str::FromStr;
-
 use bigdecimal::BigDecimal;
 
 use crate::model::chain::Chain;
@@ -17,8 +15,9 @@ pub type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 
 /// One row per statistic, a value per column; a column with no value at all gets gaps. With a
 /// chain column, one block of rows per chain, in the order the chains first show: a total over
-/// several chains would add up different things.
-pub fn rows(data: &Dataset) -> Vec<SummaryRow> {
+/// several chains would add up different things. Fails, naming the value, on a number too
+/// large to add up exactly (see `Number::to_decimal`), as `--by` does.
+pub fn rows(data: &Dataset) -> Result<Vec<SummaryRow>, String> {
     if !data.chain_column {
         return block(&data.columns, "", data.rows.iter());
     }
@@ -28,13 +27,12 @@ pub fn rows(data: &Dataset) -> Vec<SummaryRow> {
             chains.push(row.chain);
         }
     }
-    chains
-        .into_iter()
-        .flat_map(|chain| {
-            let rows = data.rows.iter().filter(move |row| row.chain == chain);
-            block(&data.columns, chain.map_or("", Chain::name), rows)
-        })
-        .collect()
+    let mut blocks = Vec::new();
+    for chain in chains {
+        let rows = data.rows.iter().filter(move |row| row.chain == chain);
+        blocks.extend(block(&data.columns, chain.map_or("", Chain::name), rows)?);
+    }
+    Ok(blocks)
 }
 
 /// Total, mean, min and max of `rows`, each labelled with `chain`. An averaged column (`--by`'s
@@ -43,10 +41,10 @@ fn block<'a>(
     columns: &[String],
     chain: &'static str,
     rows: impl Iterator<Item = &'a Row> + Clone,
-) -> Vec<SummaryRow> {
-    let stats: Vec<Option<Stats>> = (0..columns.len())
-        .map(|i| Stats::of(rows.clone().filter_map(|row| row.values[i].as_ref())))
-        .collect();
+) -> Result<Vec<SummaryRow>, String> {
+    let stats = (0..columns.len())
+        .map(|i| Stats::of(&columns[i], rows.clone().filter_map(|row| row.values[i].as_ref())))
+        .collect::<Result<Vec<Option<Stats>>, String>>()?;
     let pick = |f: fn(&Stats) -> Number| stats.iter().map(|s| s.as_ref().map(f)).collect();
     let mut totals: Vec<Option<Number>> = pick(|s| s.total.clone());
     for (total, name) in totals.iter_mut().zip(columns) {
@@ -54,12 +52,12 @@ fn block<'a>(
             *total = None;
         }
     }
-    vec![
+    Ok(vec![
         ("total", chain, totals),
         ("mean", chain, pick(|s| s.mean.clone())),
         ("min", chain, pick(|s| s.min.clone())),
         ("max", chain, pick(|s| s.max.clone())),
-    ]
+    ])
 }
 
 /// Whether a column holds averages: `active_users_avg`, or `ETHEREUM.active_users_avg` wide.
@@ -78,15 +76,24 @@ struct Stats {
 }
 
 impl Stats {
-    fn of<'a>(values: impl Iterator<Item = &'a Number>) -> Option<Stats> {
-        let values: Vec<(&Number, BigDecimal)> = values
-            .map(|n| {
-                let exact = BigDecimal::from_str(n.as_str()).expect("a JSON number parses");
-                (n, exact)
+    fn of<'a>(
+        column: &str,
+        values: impl Iterator<Item = &'a Number>,
+    ) -> Result<Option<Stats>, String> {
+        let values = values
+            .map(|n| match n.to_decimal() {
+                Some(exact) => Ok((n, exact)),
+                None => Err(format!(
+                    "cannot summarise {column}: {} is beyond the range of a number",
+                    n.as_str()
+                )),
             })
-            .collect();
-        let min = values.iter().min_by(|a, b| a.1.cmp(&b.1))?.0.clone();
-        let max = values.iter().max_by(|a, b| a.1.cmp(&b.1))?.0.clone();
+            .collect::<Result<Vec<(&Number, BigDecimal)>, String>>()?;
+        let Some(min) = values.iter().min_by(|a, b| a.1.cmp(&b.1)) else {
+            return Ok(None);
+        };
+        let min = min.0.clone();
+        let max = values.iter().max_by(|a, b| a.1.cmp(&b.1)).map_or(&min, |m| m.0).clone();
         let total: BigDecimal = values.iter().map(|(_, v)| v).sum();
         let scale = values
             .iter()
@@ -97,24 +104,43 @@ impl Stats {
             scale + MEAN_EXTRA_DIGITS,
             bigdecimal::RoundingMode::HalfEven,
         );
-        Some(Stats {
+        Ok(Some(Stats {
             total: plain(&total),
             mean: plain(&mean.normalized()),
             min,
             max,
-        })
+        }))
     }
 }
 
 /// A decimal written without exponent, as a `Number`.
 fn plain(value: &BigDecimal) -> Number {
-    let text = value.to_plain_string();
-    Number::from_json_token(&text).expect("a plain decimal is a JSON number")
+    Number::from_decimal(value)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_exponent_is_refused_before_any_arithmetic() {
+        let date = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap();
+        let data = Dataset {
+            chain_column: false,
+            columns: vec!["fees".into()],
+            rows: ["0.1", "1e999999999"]
+                .map(|v| Row {
+                    date,
+                    chain: None,
+                    values: vec![Number::from_json_token(v)],
+                })
+                .to_vec(),
+        };
+        assert_eq!(
+            rows(&data).unwrap_err(),
+            "cannot summarise fees: 1e999999999 is beyond the range of a number"
+        );
+    }
 
     #[test]
     fn exact_total_mean_min_max_skip_gaps() {
@@ -135,7 +161,7 @@ mod tests {
                 .map(|x| x.as_ref().map(|n| n.as_str().to_owned()))
                 .collect::<Vec<_>>()
         };
-        let got: Vec<_> = rows(&data).iter().map(|(l, _, v)| (*l, text(v))).collect();
+        let got: Vec<_> = rows(&data).unwrap().iter().map(|(l, _, v)| (*l, text(v))).collect();
         assert_eq!(
             got,
             vec![
@@ -165,6 +191,7 @@ mod tests {
             ],
         };
         let got: Vec<String> = rows(&data)
+            .unwrap()
             .iter()
             .map(|(label, chain, v)| format!("{label} {chain} {}", v[0].as_ref().unwrap().as_str()))
             .collect();
