@@ -14,7 +14,7 @@ pub use query::{QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum, ValueHint};
+use clap::{Args, Parser, Subcommand, ValueHint};
 use clap_complete::ArgValueCandidates;
 
 use crate::settings::config_file::MethodChoice;
@@ -119,12 +119,7 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
+pub use crate::settings::keys::ColorChoice;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {

@@ -158,38 +158,50 @@ fn show_rows(s: &Settings) -> Vec<ShowRow> {
     let mut rows = vec![
         ("config file", config, s.config.source.to_string()),
         optional("profile", s.profile.as_ref(), "(none)", Clone::clone),
-        optional("base_url", s.base_url.as_ref(), "(not set)", |url| {
+    ];
+    rows.extend(
+        ConfigKey::ALL
+            .into_iter()
+            .filter_map(|key| show_row(s, key)),
+    );
+    rows
+}
+
+/// The row of one config key (none for `api_key_command`, which the `api_key` row shows).
+/// Every key is matched here, so a new key cannot be left out of `config show`.
+fn show_row(s: &Settings, key: ConfigKey) -> Option<ShowRow> {
+    let source = s.sources.get(&key).map_or("-".into(), ToString::to_string);
+    let plain = |value: String| (key.name(), value, source.clone());
+    let seconds = |d: std::time::Duration| plain(d.as_secs_f64().to_string());
+    Some(match key {
+        ConfigKey::BaseUrl => optional(key.name(), s.base_url.as_ref(), "(not set)", |url| {
             shown_url(url)
         }),
-        optional("api_key", s.key.as_ref(), "(not set)", |key| match key {
+        ConfigKey::ApiKey => optional(key.name(), s.key.as_ref(), "(not set)", |key| match key {
             KeySetting::Key(key) => key.redacted(),
             KeySetting::Command(command) => format!("from api_key_command `{command}`"),
         }),
-    ];
-    let plain = |key: &'static str, value: String| (key, value, s.sources[key].to_string());
-    let seconds = |d: std::time::Duration| d.as_secs_f64().to_string();
-    rows.extend([
-        plain("api_key_command_timeout", seconds(s.key_command_timeout)),
-        plain("allow_http", s.allow_http.to_string()),
-        optional(
-            "ca_bundle",
+        ConfigKey::ApiKeyCommand => return None,
+        ConfigKey::ApiKeyCommandTimeout => seconds(s.key_command_timeout),
+        ConfigKey::AllowHttp => plain(s.allow_http.to_string()),
+        ConfigKey::CaBundle => optional(
+            key.name(),
             s.trust.ca_bundle.as_ref(),
             "(not set)",
             |path| path.display().to_string(),
         ),
-        plain("timeout", seconds(s.timeout)),
-        plain("connect_timeout", seconds(s.connect_timeout)),
-        plain("retries", s.retries.to_string()),
-        plain("jobs", s.jobs.to_string()),
-        plain("method", format!("{:?}", s.method).to_lowercase()),
-        match s.chunk_days {
-            Some(days) => plain("chunk_days", days.to_string()),
-            None => ("chunk_days", "(not set)".into(), "-".into()),
+        ConfigKey::Timeout => seconds(s.timeout),
+        ConfigKey::ConnectTimeout => seconds(s.connect_timeout),
+        ConfigKey::Retries => plain(s.retries.to_string()),
+        ConfigKey::Jobs => plain(s.jobs.to_string()),
+        ConfigKey::Method => plain(s.method.name().to_owned()),
+        ConfigKey::ChunkDays => match s.chunk_days {
+            Some(days) => plain(days.to_string()),
+            None => (key.name(), "(not set)".into(), "-".into()),
         },
-        plain("cache", s.cache.enabled.to_string()),
-        plain("cache_settle_days", s.cache.settle_days.to_string()),
-    ]);
-    rows
+        ConfigKey::Cache => plain(s.cache.enabled.to_string()),
+        ConfigKey::CacheSettleDays => plain(s.cache.settle_days.to_string()),
+    })
 }
 
 /// A setting that may be unset: its value and source, or `unset` and `-`.

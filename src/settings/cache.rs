@@ -4,13 +4,11 @@
 use std::path::PathBuf;
 
 use super::environment::{Environment, ENV_XDG_CACHE_HOME};
+use super::keys::ConfigKey;
 use super::limits;
 use super::precedence::{pick, Layer, Sources};
-use super::tuning::within;
+use super::tuning::{defaults, within};
 use crate::error::Result;
-
-/// Days before today (UTC) from which a day is settled, unless `cache_settle_days` says.
-pub const DEFAULT_SETTLE_DAYS: u32 = 7;
 
 /// The cache as configured; the query flags (`--cache`, `--no-cache`, `--refresh`) decide last.
 #[derive(Clone, Debug)]
@@ -28,18 +26,23 @@ pub(super) fn resolve(
     layers: &[Layer],
     sources: &mut Sources,
 ) -> Result<CacheSettings> {
-    let enabled = sources.take("cache", pick(None, layers, |l| l.cache, false));
-    let settle = pick(None, layers, |l| l.cache_settle_days, DEFAULT_SETTLE_DAYS);
+    let enabled = sources.take(ConfigKey::Cache, pick(None, layers, |l| l.cache, false));
+    let settle = pick(
+        None,
+        layers,
+        |l| l.cache_settle_days,
+        defaults::CACHE_SETTLE_DAYS,
+    );
     let bounds = limits::CACHE_SETTLE_DAYS;
     within(
-        "cache_settle_days",
+        ConfigKey::CacheSettleDays,
         bounds,
         settle.value.into(),
         &settle.source,
     )?;
     Ok(CacheSettings {
         enabled,
-        settle_days: sources.take("cache_settle_days", settle),
+        settle_days: sources.take(ConfigKey::CacheSettleDays, settle),
         file: cache_file(env),
     })
 }

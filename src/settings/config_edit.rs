@@ -5,63 +5,12 @@ use clap::ValueEnum;
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use crate::error::{Exit, Failure, Result};
-use crate::settings::config_file::{self, ConfigLocation, MethodChoice};
+use crate::settings::config_file::{self, ConfigLocation};
+pub use crate::settings::keys::{ConfigKey, MethodChoice};
 use crate::settings::{check_base_url, config_comments, limits};
 use crate::system::lock::{FileLock, LockWait};
 
-/// The keys a config file may set, at its top level and in each profile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ConfigKey {
-    #[value(name = "base_url")]
-    BaseUrl,
-    #[value(name = "api_key")]
-    ApiKey,
-    #[value(name = "api_key_command")]
-    ApiKeyCommand,
-    #[value(name = "api_key_command_timeout")]
-    ApiKeyCommandTimeout,
-    #[value(name = "allow_http")]
-    AllowHttp,
-    #[value(name = "ca_bundle")]
-    CaBundle,
-    #[value(name = "timeout")]
-    Timeout,
-    #[value(name = "connect_timeout")]
-    ConnectTimeout,
-    #[value(name = "retries")]
-    Retries,
-    #[value(name = "jobs")]
-    Jobs,
-    #[value(name = "method")]
-    Method,
-    #[value(name = "chunk_days")]
-    ChunkDays,
-    #[value(name = "cache")]
-    Cache,
-    #[value(name = "cache_settle_days")]
-    CacheSettleDays,
-}
-
 impl ConfigKey {
-    pub fn name(self) -> &'static str {
-        match self {
-            ConfigKey::BaseUrl => "base_url",
-            ConfigKey::ApiKey => "api_key",
-            ConfigKey::ApiKeyCommand => "api_key_command",
-            ConfigKey::ApiKeyCommandTimeout => "api_key_command_timeout",
-            ConfigKey::AllowHttp => "allow_http",
-            ConfigKey::CaBundle => "ca_bundle",
-            ConfigKey::Timeout => "timeout",
-            ConfigKey::ConnectTimeout => "connect_timeout",
-            ConfigKey::Retries => "retries",
-            ConfigKey::Jobs => "jobs",
-            ConfigKey::Method => "method",
-            ConfigKey::ChunkDays => "chunk_days",
-            ConfigKey::Cache => "cache",
-            ConfigKey::CacheSettleDays => "cache_settle_days",
-        }
-    }
-
     /// The TOML value for `text`, or why it is refused. `allow_http` is what the file says
     /// where the value would go, for checking a `base_url`.
     pub fn value(self, text: &str, allow_http: bool) -> Result<Value, String> {
@@ -76,15 +25,15 @@ impl ConfigKey {
             ConfigKey::AllowHttp | ConfigKey::Cache => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),
-                _ => Err("expected true or false".into()),
+                _ => Err(format!("expected {}", self.expected())),
             },
             ConfigKey::Timeout | ConfigKey::ConnectTimeout | ConfigKey::ApiKeyCommandTimeout => {
                 seconds(text)
             }
-            ConfigKey::Retries => whole(text, limits::RETRIES),
-            ConfigKey::Jobs => whole(text, limits::JOBS),
-            ConfigKey::ChunkDays => whole(text, limits::CHUNK_DAYS),
-            ConfigKey::CacheSettleDays => whole(text, limits::CACHE_SETTLE_DAYS),
+            ConfigKey::Retries => whole(self, text, limits::RETRIES),
+            ConfigKey::Jobs => whole(self, text, limits::JOBS),
+            ConfigKey::ChunkDays => whole(self, text, limits::CHUNK_DAYS),
+            ConfigKey::CacheSettleDays => whole(self, text, limits::CACHE_SETTLE_DAYS),
             ConfigKey::Method => MethodChoice::from_str(text, true)
                 .ok()
                 .and_then(|m| m.to_possible_value())
@@ -104,11 +53,11 @@ fn seconds(text: &str) -> Result<Value, String> {
     })
 }
 
-fn whole(text: &str, bounds: limits::Count) -> Result<Value, String> {
+fn whole(key: ConfigKey, text: &str, bounds: limits::Count) -> Result<Value, String> {
     bounds
         .parse(text)
         .map(|n| Value::from(i64::from(n)))
-        .ok_or_else(|| format!("expected a whole number {}", bounds.span()))
+        .ok_or_else(|| format!("expected {}", key.expected()))
 }
 
 /// The config file as a format-preserving document, and where it lives.

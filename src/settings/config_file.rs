@@ -6,18 +6,10 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::error::{Failure, Result};
-use crate::settings::{limits, Environment, Source, ENV_CONFIG};
+use crate::settings::{Environment, Source, ENV_CONFIG};
 
-/// The `--method` choice of CLI.md §3.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum MethodChoice {
-    /// POST, and GET for the rest of the run if the service answers 405
-    #[value(alias = "both")]
-    Auto,
-    Post,
-    Get,
-}
+use super::keys::ConfigKey;
+pub use super::keys::MethodChoice;
 
 /// The settings a config file may hold, at its top level and in each `[profiles.NAME]`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -155,23 +147,13 @@ fn in_user_words(message: &str, key: &str, written: &str) -> String {
     let found = ["invalid type: ", "invalid value: "]
         .iter()
         .find_map(|start| message.strip_prefix(start)?.split_once(", expected"));
-    let seconds = || {
-        let (least, most) = (limits::MIN_SECONDS, limits::MAX_SECONDS);
-        format!("a number of seconds from {least} to {most}")
+    let Some(expected) = ConfigKey::from_name(key).map(ConfigKey::expected) else {
+        return message.to_owned();
     };
-    let expected = match key {
-        "base_url" => "a URL in quotes".into(),
-        "api_key" | "api_key_command" => "a string in quotes".into(),
-        "ca_bundle" => "a file path in quotes".into(),
-        "allow_http" | "cache" => "true or false".into(),
-        "timeout" | "connect_timeout" | "api_key_command_timeout" => seconds(),
-        "retries" => format!("a whole number {}", limits::RETRIES.span()),
-        "jobs" => format!("a whole number {}", limits::JOBS.span()),
-        "chunk_days" => format!("a whole number {}", limits::CHUNK_DAYS.span()),
-        "cache_settle_days" => format!("a whole number {}", limits::CACHE_SETTLE_DAYS.span()),
-        "method" => "\"auto\", \"post\" or \"get\"".into(),
-        _ => return message.to_owned(),
-    };
+    // toml's own words for a choice (`method`) given a number or a list.
+    if message == "wanted string or table" {
+        return format!("{key}: expected {expected}");
+    }
     // A number as written (`1e11`, not serde's `100000000000.0`); a string never: it may be a
     // key put on the wrong line.
     let number = ["floating point `", "integer `"]
@@ -210,6 +192,44 @@ fn without_values(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The file reader takes every key `config set` writes, under the same name, and says
+    /// what each key expects in the same words.
+    #[test]
+    fn every_config_key_is_a_file_setting() {
+        for key in ConfigKey::ALL {
+            let sample = match key {
+                ConfigKey::AllowHttp | ConfigKey::Cache => "true",
+                ConfigKey::Method => "\"get\"",
+                ConfigKey::Timeout
+                | ConfigKey::ConnectTimeout
+                | ConfigKey::ApiKeyCommandTimeout => "2.5",
+                ConfigKey::Retries
+                | ConfigKey::Jobs
+                | ConfigKey::ChunkDays
+                | ConfigKey::CacheSettleDays => "3",
+                _ => "\"text\"",
+            };
+            let text = format!(
+                "{} = {sample}\n[profiles.p]\n{} = {sample}\n",
+                key.name(),
+                key.name()
+            );
+            assert!(parse(&text).is_ok(), "{text}");
+            let other_kind = if sample.starts_with('"') {
+                "1"
+            } else {
+                "\"x\""
+            };
+            let wrong = format!("{} = {other_kind}\n", key.name());
+            let message = parse(&wrong).unwrap_err();
+            assert!(
+                message.contains(&key.expected()),
+                "{}: {message}",
+                key.name()
+            );
+        }
+    }
 
     #[test]
     fn reads_top_level_and_profiles() {

@@ -7,10 +7,6 @@ use std::time::{Duration, Instant};
 use crate::settings::secret::ApiKey;
 use crate::system::command_group::{interrupted_by_user, CommandGroup};
 
-/// How long the command may take by default: long enough to unlock a password manager
-/// interactively; `api_key_command_timeout` changes it.
-pub const DEFAULT_LIMIT: Duration = Duration::from_secs(60);
-
 /// Runs `command` through the shell, for at most `limit`, in a process group of its own (see
 /// [`CommandGroup`]): when it overruns, it and everything it started are ended. The error never
 /// includes what the command printed.
@@ -71,7 +67,7 @@ mod tests {
     use super::*;
 
     fn run_default(command: &str) -> Result<ApiKey, String> {
-        run(command, DEFAULT_LIMIT)
+        run(command, crate::settings::defaults::KEY_COMMAND_LIMIT)
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod config_file;
 pub mod config_store;
 mod environment;
 pub mod key_command;
+pub mod keys;
 pub(crate) mod limits;
 mod loopback;
 mod precedence;
@@ -85,7 +86,7 @@ pub struct Settings {
     /// How long to wait for another run's lock on a file this run changes.
     pub lock_timeout: Duration,
     /// Where each of the plain settings above came from, by config key, for `config show`.
-    pub sources: BTreeMap<&'static str, Source>,
+    pub sources: BTreeMap<keys::ConfigKey, Source>,
     /// Problems worth a warning that do not stop the run (a config file others can read).
     pub warnings: Vec<String>,
     /// `--sandbox`: run against the built-in sandbox instead of the configured service.

@@ -1,6 +1,7 @@
 //! Precedence: where a setting's value comes from (flag, environment, profile, top level,
 //! default), and the helpers that pick the first one given.
 
+use super::keys::ConfigKey;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -86,10 +87,10 @@ pub(super) fn pick<T>(
 
 /// Collects where each plain setting came from while handing back its value.
 #[derive(Default)]
-pub(super) struct Sources(pub(super) BTreeMap<&'static str, Source>);
+pub(super) struct Sources(pub(super) BTreeMap<ConfigKey, Source>);
 
 impl Sources {
-    pub(super) fn take<T>(&mut self, key: &'static str, setting: Sourced<T>) -> T {
+    pub(super) fn take<T>(&mut self, key: ConfigKey, setting: Sourced<T>) -> T {
         self.0.insert(key, setting.source);
         setting.value
     }

@@ -4,13 +4,20 @@
 use std::time::Duration;
 
 use super::config_file::MethodChoice;
+use super::keys::ConfigKey;
 use super::precedence::{first_given, named, pick, Layer, Sources};
-use super::{key_command, limits, Source, Sourced};
+use super::{limits, Source, Sourced};
 use crate::cli::GlobalArgs;
 use crate::error::{Failure, Result};
 
-/// The built-in defaults; `--help` names them from here (a test ties the two).
+/// Every built-in default, in one place; `--help` names them from here (a test ties the two).
 pub mod defaults {
+    use std::time::Duration;
+
+    /// Days before today (UTC) from which a day is settled, unless `cache_settle_days` says.
+    pub const CACHE_SETTLE_DAYS: u32 = 7;
+    /// How long an `api_key_command` may run.
+    pub const KEY_COMMAND_LIMIT: Duration = Duration::from_secs(60);
     /// Seconds one whole request may take.
     pub const TIMEOUT_SECS: f64 = 30.0;
     /// Seconds to get connected.
@@ -49,13 +56,18 @@ pub(super) fn resolve(
         |l| l.jobs,
         defaults::JOBS,
     );
-    within("jobs", limits::JOBS, jobs.value as u64, &jobs.source)?;
+    within(
+        ConfigKey::Jobs,
+        limits::JOBS,
+        jobs.value as u64,
+        &jobs.source,
+    )?;
     let chunk_days = first_given(named(chunk_days, "--chunk-days"), None, layers, |l| {
         l.chunk_days
     });
     if let Some(days) = &chunk_days {
         within(
-            "chunk_days",
+            ConfigKey::ChunkDays,
             limits::CHUNK_DAYS,
             days.value.into(),
             &days.source,
@@ -68,7 +80,7 @@ pub(super) fn resolve(
         defaults::RETRIES,
     );
     within(
-        "retries",
+        ConfigKey::Retries,
         limits::RETRIES,
         retries.value.into(),
         &retries.source,
@@ -80,14 +92,17 @@ pub(super) fn resolve(
         MethodChoice::Auto,
     );
     Ok(Tuning {
-        allow_http: sources.take("allow_http", pick(None, layers, |l| l.allow_http, false)),
+        allow_http: sources.take(
+            ConfigKey::AllowHttp,
+            pick(None, layers, |l| l.allow_http, false),
+        ),
         timeout,
         connect_timeout,
-        retries: sources.take("retries", retries),
-        jobs: sources.take("jobs", jobs),
-        method: sources.take("method", method),
+        retries: sources.take(ConfigKey::Retries, retries),
+        jobs: sources.take(ConfigKey::Jobs, jobs),
+        method: sources.take(ConfigKey::Method, method),
         key_command_timeout,
-        chunk_days: chunk_days.map(|c| sources.take("chunk_days", c)),
+        chunk_days: chunk_days.map(|c| sources.take(ConfigKey::ChunkDays, c)),
         sources,
     })
 }
@@ -98,13 +113,13 @@ fn timeouts(
     layers: &[Layer],
     sources: &mut Sources,
 ) -> Result<(Duration, Duration, Duration)> {
-    let mut secs = |key: &'static str, setting: Sourced<f64>| {
+    let mut secs = |key: ConfigKey, setting: Sourced<f64>| {
         let checked = seconds(key, setting.clone());
         sources.take(key, setting);
         checked
     };
     let timeout = secs(
-        "timeout",
+        ConfigKey::Timeout,
         pick(
             named(global.timeout, "--timeout"),
             layers,
@@ -113,7 +128,7 @@ fn timeouts(
         ),
     )?;
     let connect_timeout = secs(
-        "connect_timeout",
+        ConfigKey::ConnectTimeout,
         pick(
             named(global.connect_timeout, "--connect-timeout"),
             layers,
@@ -122,12 +137,12 @@ fn timeouts(
         ),
     )?;
     let key_command_timeout = secs(
-        "api_key_command_timeout",
+        ConfigKey::ApiKeyCommandTimeout,
         pick(
             None,
             layers,
             |l| l.api_key_command_timeout,
-            key_command::DEFAULT_LIMIT.as_secs_f64(),
+            defaults::KEY_COMMAND_LIMIT.as_secs_f64(),
         ),
     )?;
     Ok((timeout, connect_timeout, key_command_timeout))
@@ -135,7 +150,7 @@ fn timeouts(
 
 /// Seconds as a positive duration of at most a day, or a configuration error naming the
 /// setting and where it came from.
-fn seconds(setting: &str, value: Sourced<f64>) -> Result<Duration> {
+fn seconds(key: ConfigKey, value: Sourced<f64>) -> Result<Duration> {
     limits::seconds(value.value).map_err(|why| {
         // 1e19 as written, not as twenty digits.
         let shown = match value.value.abs() < 1e15 {
@@ -143,7 +158,8 @@ fn seconds(setting: &str, value: Sourced<f64>) -> Result<Duration> {
             false => format!("{:e}", value.value),
         };
         Failure::config(format!(
-            "{setting} {shown} from {} {}",
+            "{} {shown} from {} {}",
+            key.name(),
             value.source,
             why.phrase()
         ))
@@ -152,11 +168,17 @@ fn seconds(setting: &str, value: Sourced<f64>) -> Result<Duration> {
 }
 
 /// A whole-number setting within its bounds, or a configuration error naming it.
-pub(super) fn within(name: &str, bounds: limits::Count, value: u64, source: &Source) -> Result<()> {
+pub(super) fn within(
+    key: ConfigKey,
+    bounds: limits::Count,
+    value: u64,
+    source: &Source,
+) -> Result<()> {
     match bounds.check(value) {
         Some(_) => Ok(()),
         None => Err(Failure::config(format!(
-            "{name} {value} from {source} is out of bounds: expected {}",
+            "{} {value} from {source} is out of bounds: expected {}",
+            key.name(),
             bounds.span()
         ))),
     }
