@@ -18,6 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueHint};
 use clap_complete::ArgValueCandidates;
 
 use crate::settings::config_file::MethodChoice;
+use crate::settings::Flags;
 use crate::settings::{defaults, limits};
 
 /// Daily fees, active users and official social-media activity of six blockchains.
@@ -120,6 +121,28 @@ pub struct GlobalArgs {
 }
 
 pub use crate::settings::keys::ColorChoice;
+
+/// The setting flags, handed to settings as plain values.
+impl From<&GlobalArgs> for Flags {
+    fn from(g: &GlobalArgs) -> Flags {
+        Flags {
+            base_url: g.base_url.clone(),
+            profile: g.profile.clone(),
+            config: g.config.clone(),
+            ca_bundle: g.ca_bundle.clone(),
+            sandbox: g.sandbox,
+            timeout: g.timeout,
+            connect_timeout: g.connect_timeout,
+            retries: g.retries,
+            jobs: g.jobs,
+            lock_timeout: g.lock_timeout,
+            method: g.method,
+            verbose: g.verbose,
+            quiet: g.quiet,
+            color: g.color,
+        }
+    }
+}
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -234,7 +257,46 @@ fn parse_rate(text: &str) -> Result<f64, String> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::settings::{Environment, FileUse, Settings};
+
+    /// The defaults a run uses are the ones `--help` names.
+    #[test]
+    fn help_names_the_defaults_the_run_uses() {
+        let cli = <Cli as clap::Parser>::try_parse_from([
+            "chain-metrics",
+            "--config",
+            "/nonexistent.toml",
+            "chains",
+        ])
+        .unwrap();
+        let s = Settings::resolve_in(
+            &Environment::default(),
+            &Flags::from(&cli.global),
+            None,
+            FileUse::LocateOnly,
+        )
+        .unwrap();
+        let help = <Cli as clap::CommandFactory>::command()
+            .render_help()
+            .to_string();
+        let line = |flag: &str| {
+            help.lines()
+                .find(|l| l.trim_start().starts_with(flag))
+                .unwrap_or_else(|| panic!("{flag} in --help"))
+                .to_owned()
+        };
+        let secs = |d: Duration| format!("[default: {}]", d.as_secs_f64());
+        assert!(line("--timeout").ends_with(&secs(s.timeout)));
+        assert!(line("--connect-timeout").ends_with(&secs(s.connect_timeout)));
+        assert!(line("--retries").ends_with(&format!("[default: {}]", s.retries)));
+        assert!(line("--jobs").ends_with(&format!("[default: {}]", s.jobs)));
+        assert!(line("--lock-timeout").ends_with(&secs(s.lock_timeout)));
+        assert_eq!(s.timeout, Duration::from_secs(30));
+        assert_eq!((s.retries, s.jobs), (3, 8));
+    }
 
     #[test]
     fn clap_definition_is_consistent() {

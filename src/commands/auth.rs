@@ -17,10 +17,11 @@ use crate::output::write_stdout;
 use crate::settings::base_url::shown_url;
 use crate::settings::config_edit::{ConfigDocument, ConfigKey};
 use crate::settings::secret::ApiKey;
+use crate::settings::terminal::Terminal;
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
 use crate::system::interrupt;
 
-pub fn run(global: &GlobalArgs, command: &AuthCommand) -> anyhow::Result<()> {
+pub fn run(global: &GlobalArgs, command: &AuthCommand, terminal: Terminal) -> anyhow::Result<()> {
     // `login` checks the key against the configured service, where a profile it is about to
     // create may not exist yet; `logout` only edits the file.
     let file = match command {
@@ -29,7 +30,7 @@ pub fn run(global: &GlobalArgs, command: &AuthCommand) -> anyhow::Result<()> {
         AuthCommand::Status(_) => FileUse::Read,
         AuthCommand::Logout => FileUse::LocateOnly,
     };
-    let settings = resolve_settings(global, None, file)?;
+    let settings = resolve_settings(global, terminal, None, file)?;
     refuse_sandbox(&settings, "auth")?;
     match command {
         AuthCommand::Login(args) => login(&settings, args),

@@ -18,7 +18,7 @@ const HEADER: [&str; 6] = ["service", "endpoint", "chain", "values", "oldest", "
 
 pub fn run(global: &GlobalArgs, command: &CacheCommand, terminal: Terminal) -> anyhow::Result<()> {
     // The cache does not depend on the config file: a broken one does not stop `cache clear`.
-    let settings = resolve_settings(global, None, FileUse::LocateOnly)?;
+    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let path = settings.cache.file.clone().map_err(|why| {
         Failure::config(format!("no response cache: {why}"))
             .with_hint("set HOME, or XDG_CACHE_HOME to an absolute path")

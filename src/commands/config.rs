@@ -7,16 +7,17 @@ use crate::output::write_stdout;
 use crate::settings::base_url::shown_url;
 use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
 use crate::settings::secret::{ApiKey, MASK};
+use crate::settings::terminal::Terminal;
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
 
-pub fn run(global: &GlobalArgs, command: &ConfigCommand) -> anyhow::Result<()> {
+pub fn run(global: &GlobalArgs, command: &ConfigCommand, terminal: Terminal) -> anyhow::Result<()> {
     // Reading commands see the file as every command does (strictly, an unknown profile
     // refused, warnings shown); editing ones only locate it, so that `set` can mend a broken one.
     let file = match command {
         ConfigCommand::Show | ConfigCommand::Get { .. } => FileUse::Read,
         _ => FileUse::LocateOnly,
     };
-    let settings = resolve_settings(global, None, file)?;
+    let settings = resolve_settings(global, terminal, None, file)?;
     refuse_sandbox(&settings, "config")?;
     match command {
         ConfigCommand::Path => {

@@ -42,7 +42,7 @@ pub fn run(
     if args.raw {
         check_raw(&plan, args.by)?;
     }
-    let settings = resolve_settings(global, args.chunk_days, FileUse::Read)?;
+    let settings = resolve_settings(global, terminal, args.chunk_days, FileUse::Read)?;
     if plan.range.start != asked.start {
         let (start, by) = (plan.range.start, args.by.name());
         note(&settings, &format!("note: --merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));

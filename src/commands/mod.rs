@@ -14,7 +14,7 @@ use crate::client::trust::Roots;
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Endpoint, SocialMetric};
 use crate::settings::terminal::Terminal;
-use crate::settings::{FileUse, Settings};
+use crate::settings::{FileUse, Flags, Settings};
 use crate::system::diag;
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -51,10 +51,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             includes(&args.includes),
         ),
         Command::Chains(args) => chains::run(args, terminal),
-        Command::Auth(command) => auth::run(global, command),
-        Command::Config(command) => config::run(global, command),
+        Command::Auth(command) => auth::run(global, command, terminal),
+        Command::Config(command) => config::run(global, command, terminal),
         Command::Cache(command) => cache::run(global, command, terminal),
-        Command::Sandbox(args) => sandbox::run(global, args),
+        Command::Sandbox(args) => sandbox::run(global, args, terminal),
         Command::Completions(args) => completions::run(args),
     }
 }
@@ -81,10 +81,11 @@ fn dedup(items: &[SocialMetric]) -> Vec<SocialMetric> {
 /// Resolves the settings (see [`FileUse`]) and prints the warnings that came with them.
 pub(crate) fn resolve_settings(
     global: &GlobalArgs,
+    terminal: Terminal,
     chunk_days: Option<u32>,
     file: FileUse,
 ) -> Result<Settings, Failure> {
-    let settings = Settings::resolve(global, chunk_days, file)?;
+    let settings = Settings::resolve(&Flags::from(global), chunk_days, file, terminal)?;
     for warning in &settings.warnings {
         note(&settings, &format!("warning: {warning}"));
     }

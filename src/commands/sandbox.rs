@@ -9,12 +9,13 @@ use crate::error::{Exit, Failure};
 use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::config_file::MethodChoice;
 use crate::settings::secret::ApiKey;
+use crate::settings::terminal::Terminal;
 use crate::settings::FileUse;
 use crate::system::atomic::write_atomically;
 
-pub fn run(global: &GlobalArgs, args: &SandboxArgs) -> anyhow::Result<()> {
+pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyhow::Result<()> {
     // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.
-    let settings = resolve_settings(global, None, FileUse::LocateOnly)?;
+    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let (key, generated) = match args.key.as_deref().and_then(ApiKey::new) {
         Some(key) => (key.expose().to_owned(), false),
         None => (random_key()?, true),

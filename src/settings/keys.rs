@@ -126,8 +126,9 @@ impl MethodChoice {
 }
 
 /// The `--color` choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
+    #[default]
     Auto,
     Always,
     Never,

@@ -21,6 +21,7 @@ mod trust;
 mod tuning;
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use reqwest::Url;
@@ -31,13 +32,33 @@ pub use precedence::{Source, Sourced};
 pub use trust::TrustSources;
 pub use tuning::defaults;
 
-use crate::cli::GlobalArgs;
 use crate::error::{Failure, Result};
 use crate::system::lock::LockWait;
 use config_file::{ConfigLocation, FileSettings, MethodChoice};
 use precedence::{first_given, from_layers, named, Layer};
 use proxy::ProxyChoice;
 use secret::ApiKey;
+use terminal::Terminal;
+
+/// The command line's setting flags as plain values: cli fills this from its arguments, so
+/// that settings never reads clap's types.
+#[derive(Clone, Debug, Default)]
+pub struct Flags {
+    pub base_url: Option<String>,
+    pub profile: Option<String>,
+    pub config: Option<PathBuf>,
+    pub ca_bundle: Option<PathBuf>,
+    pub sandbox: bool,
+    pub timeout: Option<f64>,
+    pub connect_timeout: Option<f64>,
+    pub retries: Option<u32>,
+    pub jobs: Option<usize>,
+    pub lock_timeout: Option<f64>,
+    pub method: Option<MethodChoice>,
+    pub verbose: bool,
+    pub quiet: bool,
+    pub color: keys::ColorChoice,
+}
 
 /// How the key is obtained: as text, or by running a command (only when needed).
 #[derive(Clone, Debug)]
@@ -98,50 +119,57 @@ pub struct Settings {
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
     /// whether it is a terminal.
     pub color: bool,
+    /// What the terminal is, asked once per run.
+    pub terminal: Terminal,
     /// The proxy variables, as read once.
     proxies: proxy::ProxyEnvironment,
 }
 
 impl Settings {
-    /// Resolves the flags of `global` (and `--chunk-days`, a query flag) against the
-    /// environment and, as `file` says, the config file.
+    /// Resolves the `flags` (and `--chunk-days`, a query flag) against the environment and,
+    /// as `file` says, the config file; colour against the `terminal`, asked once per run.
     pub fn resolve(
-        global: &GlobalArgs,
+        flags: &Flags,
         chunk_days: Option<u32>,
         file: FileUse,
+        terminal: Terminal,
     ) -> Result<Settings> {
         let env = Environment::from_process().map_err(|e| {
             Failure::config(e).with_hint("set it to the text you meant, or unset it")
         })?;
-        Settings::resolve_in(&env, global, chunk_days, file)
+        let mut settings = Settings::resolve_in(&env, flags, chunk_days, file)?;
+        settings.color = terminal::stdout_color(flags.color, terminal);
+        settings.terminal = terminal;
+        Ok(settings)
     }
 
-    fn resolve_in(
+    /// The settings from `env` alone (no colour: [`Settings::resolve`] asks the terminal).
+    pub fn resolve_in(
         env: &Environment,
-        global: &GlobalArgs,
+        flags: &Flags,
         chunk_days: Option<u32>,
         file_use: FileUse,
     ) -> Result<Settings> {
-        let config = ConfigLocation::find(global.config.as_deref(), env)?;
+        let config = ConfigLocation::find(flags.config.as_deref(), env)?;
         let file = match file_use {
             FileUse::LocateOnly => FileSettings::default(),
             FileUse::Read => config.load()?,
             FileUse::ReadNewProfileOk => config.load_or_new()?,
         };
         let profile = first_given(
-            named(global.profile.clone(), "--profile"),
+            named(flags.profile.clone(), "--profile"),
             env.named(ENV_PROFILE),
             &[],
             |_| None,
         );
         let layers = layers(&file, profile.as_ref(), &config, file_use)?;
         let base_url = first_given(
-            named(global.base_url.clone(), "--base-url"),
+            named(flags.base_url.clone(), "--base-url"),
             env.named(ENV_BASE_URL),
             &layers,
             |l| l.base_url.clone(),
         );
-        let mut tuning = tuning::resolve(global, chunk_days, &layers)?;
+        let mut tuning = tuning::resolve(flags, chunk_days, &layers)?;
         let cache = cache::resolve(env, &layers, &mut tuning.sources)?;
         let warnings = match file_use {
             FileUse::LocateOnly => Vec::new(),
@@ -153,7 +181,7 @@ impl Settings {
             key: key_setting(env, &layers),
             key_var_empty: env.is_blank(ENV_KEY),
             allow_http: tuning.allow_http,
-            trust: trust::sources(env, global, &layers, &config),
+            trust: trust::sources(env, flags, &layers, &config),
             timeout: tuning.timeout,
             connect_timeout: tuning.connect_timeout,
             retries: tuning.retries,
@@ -162,17 +190,18 @@ impl Settings {
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
             cache,
-            lock_timeout: global
+            lock_timeout: flags
                 .lock_timeout
                 .and_then(|secs| limits::seconds(secs).ok())
                 .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS)),
             sources: tuning.sources.0,
             warnings,
             config,
-            sandbox: global.sandbox,
-            quiet: global.quiet,
-            verbose: global.verbose,
-            color: terminal::stdout_color(global.color, env),
+            sandbox: flags.sandbox,
+            quiet: flags.quiet,
+            verbose: flags.verbose,
+            color: false,
+            terminal: Terminal::default(),
             proxies: proxy::ProxyEnvironment::from(env),
         })
     }
@@ -305,41 +334,4 @@ fn find_profile<'a>(
     .with_hint(format!(
         "add it with: chain-metrics --profile {name} config set KEY VALUE (or auth login)"
     )))
-}
-
-#[cfg(test)]
-mod tests {
-    use clap::{CommandFactory, Parser};
-
-    use super::*;
-    use crate::cli::Cli;
-
-    /// The defaults a run uses are the ones `--help` names.
-    #[test]
-    fn help_names_the_defaults_the_run_uses() {
-        let cli = Cli::try_parse_from(["chain-metrics", "--config", "/nonexistent.toml", "chains"])
-            .unwrap();
-        let s = Settings::resolve_in(
-            &Environment::default(),
-            &cli.global,
-            None,
-            FileUse::LocateOnly,
-        )
-        .unwrap();
-        let help = Cli::command().render_help().to_string();
-        let line = |flag: &str| {
-            help.lines()
-                .find(|l| l.trim_start().starts_with(flag))
-                .unwrap_or_else(|| panic!("{flag} in --help"))
-                .to_owned()
-        };
-        let secs = |d: Duration| format!("[default: {}]", d.as_secs_f64());
-        assert!(line("--timeout").ends_with(&secs(s.timeout)));
-        assert!(line("--connect-timeout").ends_with(&secs(s.connect_timeout)));
-        assert!(line("--retries").ends_with(&format!("[default: {}]", s.retries)));
-        assert!(line("--jobs").ends_with(&format!("[default: {}]", s.jobs)));
-        assert!(line("--lock-timeout").ends_with(&secs(s.lock_timeout)));
-        assert_eq!(s.timeout, Duration::from_secs(30));
-        assert_eq!((s.retries, s.jobs), (3, 8));
-    }
 }

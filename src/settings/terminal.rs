@@ -1,24 +1,30 @@
-//! What the terminal allows: colour by flag and by the NO_COLOR / CLICOLOR conventions.
+//! What the terminal is (asked once a run) and allows: colour by flag and by the NO_COLOR /
+//! CLICOLOR / TERM conventions.
 
 use std::io::IsTerminal;
 
-use crate::cli::ColorChoice;
-use crate::settings::Environment;
+use super::keys::ColorChoice;
 
-/// Whether stdout gets colour: the flag first, then NO_COLOR, CLICOLOR_FORCE, CLICOLOR, a tty.
-pub fn stdout_color(choice: ColorChoice, env: &Environment) -> bool {
+/// Whether stdout gets colour: the flag first, then the variables as clap's own messages read
+/// them (anstyle-query, as anstream decides): NO_COLOR, CLICOLOR_FORCE, CLICOLOR, and on a
+/// terminal a TERM other than `dumb` (or CLICOLOR set, or CI).
+pub fn stdout_color(choice: ColorChoice, terminal: Terminal) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            if env.get("NO_COLOR").is_some() {
+            let clicolor = anstyle_query::clicolor();
+            if anstyle_query::no_color() {
                 false
-            } else if env.get("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+            } else if anstyle_query::clicolor_force() {
                 true
-            } else if env.get("CLICOLOR").is_some_and(|v| v == "0") {
+            } else if clicolor == Some(false) {
                 false
             } else {
-                std::io::stdout().is_terminal()
+                terminal.stdout_is_terminal
+                    && (anstyle_query::term_supports_color()
+                        || clicolor == Some(true)
+                        || anstyle_query::is_ci())
             }
         }
     }

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use super::config_file::ConfigLocation;
 use super::precedence::{first_given, named, Layer};
+use super::Flags;
 use super::{Environment, Source, Sourced, ENV_CA_BUNDLE};
-use crate::cli::GlobalArgs;
 
 /// Certificates trusted besides the platform's store: `--ca-bundle` (or its variable or key),
 /// and `SSL_CERT_FILE` / `SSL_CERT_DIR` as curl, Python and OpenSSL read them.
@@ -22,7 +22,7 @@ pub struct TrustSources {
 /// folder), and the SSL_CERT_* variables.
 pub(super) fn sources(
     env: &Environment,
-    global: &GlobalArgs,
+    flags: &Flags,
     layers: &[Layer],
     config: &ConfigLocation,
 ) -> TrustSources {
@@ -30,7 +30,7 @@ pub(super) fn sources(
         .get(ENV_CA_BUNDLE)
         .map(|v| (PathBuf::from(v), ENV_CA_BUNDLE));
     let mut ca_bundle = first_given(
-        named(global.ca_bundle.clone(), "--ca-bundle"),
+        named(flags.ca_bundle.clone(), "--ca-bundle"),
         env_bundle,
         layers,
         |l| l.ca_bundle.clone(),

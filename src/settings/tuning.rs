@@ -6,8 +6,8 @@ use std::time::Duration;
 use super::config_file::MethodChoice;
 use super::keys::ConfigKey;
 use super::precedence::{first_given, named, pick, Layer, Sources};
+use super::Flags;
 use super::{limits, Source, Sourced};
-use crate::cli::GlobalArgs;
 use crate::error::{Failure, Result};
 
 /// Every built-in default, in one place; `--help` names them from here (a test ties the two).
@@ -43,15 +43,11 @@ pub(super) struct Tuning {
     pub sources: Sources,
 }
 
-pub(super) fn resolve(
-    global: &GlobalArgs,
-    chunk_days: Option<u32>,
-    layers: &[Layer],
-) -> Result<Tuning> {
+pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) -> Result<Tuning> {
     let mut sources = Sources::default();
-    let (timeout, connect_timeout, key_command_timeout) = timeouts(global, layers, &mut sources)?;
+    let (timeout, connect_timeout, key_command_timeout) = timeouts(flags, layers, &mut sources)?;
     let jobs = pick(
-        named(global.jobs, "--jobs"),
+        named(flags.jobs, "--jobs"),
         layers,
         |l| l.jobs,
         defaults::JOBS,
@@ -74,7 +70,7 @@ pub(super) fn resolve(
         )?;
     }
     let retries = pick(
-        named(global.retries, "--retries"),
+        named(flags.retries, "--retries"),
         layers,
         |l| l.retries,
         defaults::RETRIES,
@@ -86,7 +82,7 @@ pub(super) fn resolve(
         &retries.source,
     )?;
     let method = pick(
-        named(global.method, "--method"),
+        named(flags.method, "--method"),
         layers,
         |l| l.method,
         MethodChoice::Auto,
@@ -109,7 +105,7 @@ pub(super) fn resolve(
 
 /// `timeout`, `connect_timeout` and `api_key_command_timeout`, each a positive duration.
 fn timeouts(
-    global: &GlobalArgs,
+    flags: &Flags,
     layers: &[Layer],
     sources: &mut Sources,
 ) -> Result<(Duration, Duration, Duration)> {
@@ -121,7 +117,7 @@ fn timeouts(
     let timeout = secs(
         ConfigKey::Timeout,
         pick(
-            named(global.timeout, "--timeout"),
+            named(flags.timeout, "--timeout"),
             layers,
             |l| l.timeout,
             defaults::TIMEOUT_SECS,
@@ -130,7 +126,7 @@ fn timeouts(
     let connect_timeout = secs(
         ConfigKey::ConnectTimeout,
         pick(
-            named(global.connect_timeout, "--connect-timeout"),
+            named(flags.connect_timeout, "--connect-timeout"),
             layers,
             |l| l.connect_timeout,
             defaults::CONNECT_TIMEOUT_SECS,
