@@ -4,13 +4,13 @@
 //! The cache can make a run faster, never wrong and never failed: any problem with it is one
 //! warning, and the run goes on against the service.
 
+mod error;
 mod missing;
 mod store;
 
 use std::path::{Path, PathBuf};
 
 use chrono::{Days, NaiveDate};
-use rusqlite::ErrorCode;
 
 use crate::client::plan::{Fetched, Plan};
 use crate::client::Request;
@@ -18,6 +18,7 @@ use crate::model::chain::Chain;
 use crate::model::{Column, Number, Record};
 use crate::settings::base_url::without_credentials;
 use crate::settings::Settings;
+pub(crate) use error::CacheError;
 pub(crate) use store::{SeriesKey, Store};
 
 /// How a query uses the cache.
@@ -97,7 +98,7 @@ impl RunCache {
     }
 
     /// The settled values of the plan's range up to `last`, per chain and column.
-    fn known(&self, plan: &Plan, last: NaiveDate) -> rusqlite::Result<missing::Known> {
+    fn known(&self, plan: &Plan, last: NaiveDate) -> Result<missing::Known, CacheError> {
         let mut known = missing::Known::new();
         let Some(store) = &self.store else {
             return Ok(known);
@@ -163,13 +164,13 @@ impl RunCache {
     }
 
     /// Leaves the cache alone from now on, with one warning saying why.
-    fn fail(&mut self, error: &rusqlite::Error, consequence: &str) {
+    fn fail(&mut self, error: &CacheError, consequence: &str) {
         self.store = None;
         if self.warning.is_none() {
             self.warning = Some(format!(
                 "the response cache {} {}: {consequence}",
                 self.path.display(),
-                describe(error)
+                error
             ));
         }
     }
@@ -227,23 +228,6 @@ pub(crate) fn service_name(base_url: Option<&reqwest::Url>) -> String {
             .as_str()
             .trim_end_matches('/')
             .to_owned(),
-    }
-}
-
-/// What went wrong with the cache file, in words.
-pub(crate) fn describe(error: &rusqlite::Error) -> String {
-    match error.sqlite_error_code() {
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => format!(
-            "is locked by another run (waited {} s)",
-            store::BUSY_WAIT.as_secs()
-        ),
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => {
-            "is damaged or not a cache file (`chain-metrics cache clear` removes it)".to_owned()
-        }
-        Some(ErrorCode::ReadOnly | ErrorCode::CannotOpen | ErrorCode::PermissionDenied) => {
-            format!("cannot be written ({error})")
-        }
-        _ => format!("cannot be used ({error})"),
     }
 }
 

@@ -9,9 +9,13 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use chrono::NaiveDate;
-use rusqlite::{params, Connection, ErrorCode, OpenFlags, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
+
+use super::error::CacheError;
 
 use crate::model::Number;
+
+type Result<T> = std::result::Result<T, CacheError>;
 
 /// The layout below; a file with a higher number was written by a newer chain-metrics.
 const SCHEMA_VERSION: i64 = 1;
@@ -73,14 +77,14 @@ pub(crate) struct Store {
 
 impl Store {
     /// Opens the file for reading and writing, creating the folder (0700) and file (0600).
-    pub fn open(path: &Path) -> rusqlite::Result<Store> {
-        create_private(path).map_err(io_failure)?;
+    pub fn open(path: &Path) -> Result<Store> {
+        create_private(path)?;
         // SQLite answers "busy" at once, without waiting, where waiting could deadlock: two
         // runs turning a new file to WAL together. Setting up is short, so it is tried again.
         let deadline = Instant::now() + BUSY_WAIT;
         loop {
             match Store::set_up(path) {
-                Err(e) if is_busy(&e) && Instant::now() < deadline => {
+                Err(CacheError::Busy) if Instant::now() < deadline => {
                     std::thread::sleep(Duration::from_millis(10))
                 }
                 result => return result,
@@ -89,7 +93,7 @@ impl Store {
     }
 
     /// Connects, in WAL mode, with the tables made on first use.
-    fn set_up(path: &Path) -> rusqlite::Result<Store> {
+    fn set_up(path: &Path) -> Result<Store> {
         let db = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_WRITE)?;
         db.busy_timeout(BUSY_WAIT)?;
         // WAL: a reader never waits for a writer; NORMAL is safe from corruption in WAL mode.
@@ -104,7 +108,7 @@ impl Store {
     }
 
     /// Opens an existing file for reading only (`--dry-run`); `None` when there is none yet.
-    pub fn open_read_only(path: &Path) -> rusqlite::Result<Option<Store>> {
+    pub fn open_read_only(path: &Path) -> Result<Option<Store>> {
         if !path.exists() {
             return Ok(None);
         }
@@ -118,29 +122,28 @@ impl Store {
         Ok(Some(store))
     }
 
-    fn version(&self) -> rusqlite::Result<i64> {
-        self.db
-            .pragma_query_value(None, "user_version", |row| row.get(0))
+    fn version(&self) -> Result<i64> {
+        Ok(self
+            .db
+            .pragma_query_value(None, "user_version", |row| row.get(0))?)
     }
 
-    fn check_version(&self) -> rusqlite::Result<()> {
+    fn check_version(&self) -> Result<()> {
         let version = self.version()?;
         if version == SCHEMA_VERSION {
             return Ok(());
         }
-        Err(rusqlite::Error::SqliteFailure(
-            rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
-            Some(format!(
-                "schema version {version}, written by another version of chain-metrics (this one reads {SCHEMA_VERSION})"
-            )),
-        ))
+        Err(CacheError::OtherVersion {
+            found: version,
+            reads: SCHEMA_VERSION,
+        })
     }
 
     /// Creates the tables once; two runs creating them at once are serialised by the lock.
-    fn create_schema(&self) -> rusqlite::Result<()> {
-        self.db.execute_batch(&format!(
+    fn create_schema(&self) -> Result<()> {
+        Ok(self.db.execute_batch(&format!(
             "BEGIN IMMEDIATE; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
-        ))
+        ))?)
     }
 
     /// The values kept for a series from `first` to `last`, in day order.
@@ -149,7 +152,7 @@ impl Store {
         key: &SeriesKey,
         first: NaiveDate,
         last: NaiveDate,
-    ) -> rusqlite::Result<Vec<(NaiveDate, Number)>> {
+    ) -> Result<Vec<(NaiveDate, Number)>> {
         let mut query = self.db.prepare_cached(
             "SELECT value.day, value.value FROM value JOIN series ON series.id = value.series
              WHERE series.service = ?1 AND series.endpoint = ?2 AND series.chain = ?3
@@ -179,7 +182,7 @@ impl Store {
     }
 
     /// Applies every replacement in one transaction: all of them are kept, or none.
-    pub fn replace(&mut self, replacements: &[Replacement]) -> rusqlite::Result<()> {
+    pub fn replace(&mut self, replacements: &[Replacement]) -> Result<()> {
         let tx = self
             .db
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -197,11 +200,11 @@ impl Store {
                 insert.execute(params![series, day.to_string(), value.as_str()])?;
             }
         }
-        tx.commit()
+        Ok(tx.commit()?)
     }
 
     /// Per (service, endpoint, chain): how many values, the oldest and the newest day.
-    pub fn stats(&self) -> rusqlite::Result<Vec<SeriesStats>> {
+    pub fn stats(&self) -> Result<Vec<SeriesStats>> {
         let mut query = self.db.prepare(
             "SELECT series.service, series.endpoint, series.chain, COUNT(*), MIN(value.day),
                     MAX(value.day)
@@ -219,11 +222,11 @@ impl Store {
                 newest: row.get(5)?,
             })
         })?;
-        rows.collect()
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Removes the values of days before `before` (all of them without it); how many went.
-    pub fn clear(&mut self, before: Option<NaiveDate>) -> rusqlite::Result<usize> {
+    pub fn clear(&mut self, before: Option<NaiveDate>) -> Result<usize> {
         let tx = self
             .db
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
@@ -243,7 +246,7 @@ impl Store {
 }
 
 /// The series' id, made on first use.
-fn series_id(db: &Connection, key: &SeriesKey) -> rusqlite::Result<i64> {
+fn series_id(db: &Connection, key: &SeriesKey) -> Result<i64> {
     let find =
         "SELECT id FROM series WHERE service = ?1 AND endpoint = ?2 AND chain = ?3 AND metric = ?4";
     let args = params![key.service, key.endpoint, key.chain, key.metric];
@@ -273,18 +276,4 @@ fn create_private(path: &Path) -> std::io::Result<()> {
         Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => Err(e),
         _ => Ok(()),
     }
-}
-
-fn is_busy(error: &rusqlite::Error) -> bool {
-    matches!(
-        error.sqlite_error_code(),
-        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked)
-    )
-}
-
-fn io_failure(error: std::io::Error) -> rusqlite::Error {
-    rusqlite::Error::SqliteFailure(
-        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CANTOPEN),
-        Some(error.to_string()),
-    )
 }

@@ -2,10 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rusqlite::ErrorCode;
-
 use super::{note, resolve_settings};
-use crate::cache::{self, Store};
+use crate::cache::{self, CacheError, Store};
 use crate::cli::{CacheCommand, GlobalArgs};
 use crate::error::Failure;
 use crate::model::dates::{today_utc, DaySpec};
@@ -78,7 +76,7 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
     let before = before.map(|day| day.resolve(today_utc()));
     let opened = Store::open(path);
     if let (Err(e), None) = (&opened, before) {
-        if is_unreadable(e) {
+        if e.is_unreadable() {
             remove_files(path)?;
             let path = path.display();
             let removed =
@@ -99,15 +97,6 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
         &format!("removed {removed} values{which} from {}", path.display()),
     );
     Ok(())
-}
-
-/// A file that is damaged, not SQLite, or of another schema version (`TypeMismatch`): what it
-/// holds can never be served, so `cache clear` removes it whole.
-fn is_unreadable(error: &rusqlite::Error) -> bool {
-    matches!(
-        error.sqlite_error_code(),
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt | ErrorCode::TypeMismatch)
-    )
 }
 
 fn remove_files(path: &Path) -> Result<(), Failure> {
@@ -134,10 +123,6 @@ fn size(path: &Path) -> u64 {
         .sum()
 }
 
-fn unusable(path: &Path, error: &rusqlite::Error) -> Failure {
-    Failure::config(format!(
-        "the response cache {} {}",
-        path.display(),
-        cache::describe(error)
-    ))
+fn unusable(path: &Path, error: &CacheError) -> Failure {
+    Failure::config(format!("the response cache {} {error}", path.display()))
 }

@@ -49,6 +49,8 @@ pub fn run(
         None => CommandBuilder::new(binary()),
     };
     command.env_clear();
+    // What a terminal emulator sets; a test may say otherwise (TERM=dumb).
+    command.env("TERM", "xterm-256color");
     for (name, value) in vars {
         command.env(name, value);
     }
