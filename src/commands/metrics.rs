@@ -291,15 +291,15 @@ fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Running>)> {
             faults: Vec::new(),
             log: false,
         };
-        // Over HTTPS, so that the quickstart takes the production path; the same failure as
-        // `chain-metrics sandbox` failing to listen: the machine's setup.
+        // Over HTTPS, so that the quickstart takes the production path; failing to listen is
+        // the same failure as `chain-metrics sandbox` failing to listen: the machine's setup.
         let failed = |e: String| {
             Failure::new(
                 Exit::Config,
                 format!("cannot start the built-in sandbox: {e}"),
             )
         };
-        let certificate = sandbox::self_signed().map_err(failed)?;
+        let certificate = super::sandbox::self_signed()?;
         let pem = certificate.pem.clone();
         let listen = "127.0.0.1:0".parse().expect("a socket address");
         let sandbox = sandbox::start(listen, behaviour, Some(certificate))

@@ -71,14 +71,20 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyho
 /// A fresh self-signed certificate, written to `cert_out` before serving (a file that cannot
 /// be written is exit 9, and nothing is served).
 fn certificate(cert_out: Option<&Path>) -> anyhow::Result<SandboxCertificate> {
-    let certificate = sandbox::self_signed().map_err(|e| {
-        Failure::new(
-            Exit::Internal,
-            format!("cannot make the sandbox's certificate: {e}"),
-        )
-    })?;
+    let certificate = self_signed()?;
     if let Some(path) = cert_out {
         write_atomically(path, certificate.pem.as_bytes())?;
     }
     Ok(certificate)
+}
+
+/// The sandbox's fresh self-signed certificate, for `sandbox --tls` and `--sandbox` alike: a
+/// failure to make one is the same failure (exit 1) whichever way the sandbox was asked for.
+pub(crate) fn self_signed() -> Result<SandboxCertificate, Failure> {
+    sandbox::self_signed().map_err(|e| {
+        Failure::new(
+            Exit::Internal,
+            format!("cannot make the sandbox's certificate: {e}"),
+        )
+    })
 }
