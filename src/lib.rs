@@ -39,12 +39,11 @@ mod sandbox;
 mod settings;
 mod system;
 
-pub use cli::{completion, Cli};
+pub use cli::{write_script, Cli, Shell};
 pub use client::parse_records;
 pub use commands::run;
 pub use error::{Exit, Failure};
-pub use model::dates::{parse_date, parse_last, DayRange, DaySpec};
-pub use model::period::{aggregate, Period};
+pub use model::{aggregate, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{Column, Dataset, Endpoint, Number, Row, SocialMetric};
 pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 
@@ -52,7 +51,7 @@ pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE
 /// signals, run the command, and report the outcome as an exit code.
 pub fn main() -> std::process::ExitCode {
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
-    completion::answer_if_asked();
+    cli::answer_if_asked();
     let cli = <Cli as clap::Parser>::parse();
     if let Err(e) = system::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.

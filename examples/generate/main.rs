@@ -10,7 +10,7 @@ mod manual;
 use std::fs;
 use std::path::Path;
 
-use chain_metrics::completion::{self, Shell};
+use chain_metrics::{write_script, Shell};
 use clap::ValueEnum;
 
 fn main() -> std::io::Result<()> {
@@ -19,7 +19,7 @@ fn main() -> std::io::Result<()> {
     fs::create_dir_all(&completions)?;
     for shell in Shell::value_variants() {
         let mut script = Vec::new();
-        completion::write_script(*shell, &mut script)?;
+        write_script(*shell, &mut script)?;
         fs::write(completions.join(shell.file_name()), script)?;
     }
     let man = root.join("man");

@@ -7,9 +7,9 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::NaiveDate;
 
 use super::{CachedValue, Work};
-use crate::client::plan::Plan;
-use crate::model::chain::Chain;
-use crate::model::dates::DayRange;
+use crate::client::Plan;
+use crate::model::Chain;
+use crate::model::DayRange;
 use crate::model::{Column, Endpoint, Number};
 
 /// The settled values the cache holds for the plan's range, per chain and column.
@@ -91,7 +91,7 @@ fn social(column: Column) -> Option<crate::model::SocialMetric> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::dates::parse_date;
+    use crate::model::parse_date;
     use crate::model::SocialMetric::{Quote, Reply, Tweet};
 
     fn d(text: &str) -> NaiveDate {

@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use chrono::{Days, NaiveDate};
 
-use crate::client::plan::{Fetched, Plan};
 use crate::client::Request;
-use crate::model::chain::Chain;
+use crate::client::{Fetched, Plan};
+use crate::model::Chain;
 use crate::model::{Column, Number, Record};
-use crate::settings::base_url::without_credentials;
+use crate::settings::without_credentials;
 use crate::settings::Settings;
 pub(crate) use error::CacheError;
 pub(crate) use store::{SeriesKey, Store};

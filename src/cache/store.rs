@@ -173,7 +173,7 @@ impl Store {
         for row in rows {
             let (day, text) = row?;
             // A row this version did not write is skipped: the day is then asked again.
-            let day = crate::model::dates::parse_date(&day).ok();
+            let day = crate::model::parse_date(&day).ok();
             if let (Some(day), Some(number)) = (day, Number::from_json_token(&text)) {
                 values.push((day, number));
             }

@@ -10,10 +10,10 @@ use clap::{Args, Subcommand, ValueEnum, ValueHint};
 use super::completion::Shell;
 use super::help_text;
 use super::{parse_milliseconds, parse_rate};
-use crate::model::dates::DaySpec;
+use crate::model::DaySpec;
 use crate::render::Format;
-use crate::sandbox::fault::Fault;
-use crate::settings::config_edit::ConfigKey;
+use crate::sandbox::Fault;
+use crate::settings::ConfigKey;
 
 #[derive(Debug, Subcommand)]
 pub enum AuthCommand {

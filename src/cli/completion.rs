@@ -14,10 +14,10 @@ use clap::ValueEnum;
 use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
 use clap_complete::CompletionCandidate;
 
-use crate::model::chain::Chain;
+use crate::model::Chain;
 use crate::model::SocialMetric;
 use crate::settings;
-use crate::settings::config_file::{self, ConfigLocation};
+use crate::settings::{parse_config_file, ConfigLocation};
 
 /// The variable that turns a run into a completion request. Not clap's default `COMPLETE`, so a
 /// stray `COMPLETE` in someone's environment cannot change what the tool does.
@@ -132,7 +132,7 @@ pub fn profiles() -> Vec<CompletionCandidate> {
     let Ok(text) = std::fs::read_to_string(&location.path) else {
         return Vec::new();
     };
-    let Ok(settings) = config_file::parse(&text) else {
+    let Ok(settings) = parse_config_file(&text) else {
         return Vec::new();
     };
     settings

@@ -1,7 +1,7 @@
 //! The command line, as clap parses it: commands, flags and their help text.
 
 mod commands;
-pub mod completion;
+mod completion;
 mod help_text;
 mod query;
 mod suggest;
@@ -10,6 +10,7 @@ pub use commands::{
     AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
     StatusArgs, StatusFormat,
 };
+pub use completion::{answer_if_asked, write_script, Shell};
 pub use query::{QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
@@ -17,8 +18,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueHint};
 use clap_complete::ArgValueCandidates;
 
-use crate::settings::config_file::MethodChoice;
 use crate::settings::Flags;
+use crate::settings::MethodChoice;
 use crate::settings::{defaults, limits};
 
 /// Daily fees, active users and official social-media activity of six blockchains.
@@ -120,7 +121,7 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 }
 
-pub use crate::settings::keys::ColorChoice;
+pub use crate::settings::ColorChoice;
 
 /// The setting flags, handed to settings as plain values.
 impl From<&GlobalArgs> for Flags {

@@ -8,10 +8,10 @@ use clap_complete::{ArgValueCandidates, ArgValueCompleter};
 
 use super::completion;
 use super::suggest::Suggesting;
-use crate::model::chain::{self, ChainArg};
-use crate::model::dates::{parse_last, DaySpec};
-use crate::model::period::Period;
+use crate::model::Period;
 use crate::model::SocialMetric;
+use crate::model::{chain_names, ChainArg};
+use crate::model::{parse_last, DaySpec};
 use crate::render::Format;
 
 #[derive(Debug, Args)]
@@ -19,7 +19,7 @@ use crate::render::Format;
 #[command(group(ArgGroup::new("first_day").args(["start", "last"]).required(true)))]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
-    #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = Suggesting::new(ChainArg::parse, chain::names), add = ArgValueCompleter::new(completion::chains))]
+    #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = Suggesting::new(ChainArg::parse, chain_names), add = ArgValueCompleter::new(completion::chains))]
     pub chains: Vec<ChainArg>,
 
     /// First day: YYYY-MM-DD, today or yesterday (UTC)

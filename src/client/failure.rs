@@ -10,8 +10,8 @@ use super::range_refusal::{range_hint, speaks_of_range};
 use super::transport::{Answer, TransportError};
 use super::Request;
 use crate::error::{Exit, Failure};
-use crate::settings::proxy::ProxyChoice;
-use crate::settings::secret::ApiKey;
+use crate::settings::ApiKey;
+use crate::settings::ProxyChoice;
 
 const MAX_CHARS: usize = 200;
 

@@ -2,16 +2,16 @@
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
 mod connection;
-pub mod dry_run;
-pub mod failure;
-pub mod plan;
+mod dry_run;
+mod failure;
+mod plan;
 mod range_refusal;
 mod request;
 mod response;
-pub mod retry;
+mod retry;
 mod setup;
-pub mod transport;
-pub mod trust;
+mod transport;
+mod trust;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -22,16 +22,18 @@ use reqwest::{Method, StatusCode, Url};
 
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Column, Endpoint, Record};
-use crate::settings::base_url::hide_passwords;
-use crate::settings::config_file::MethodChoice;
-use crate::settings::proxy::ProxyChoice;
-use crate::settings::secret::ApiKey;
+use crate::settings::hide_passwords;
+use crate::settings::ApiKey;
+use crate::settings::MethodChoice;
+use crate::settings::ProxyChoice;
+pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure};
+pub(crate) use plan::{fetch_each, Assembly, Fetched, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
 use transport::{classify, read_answer, Answer, TransportError};
-use trust::Roots;
+pub(crate) use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;

@@ -10,8 +10,8 @@ use chrono::NaiveDate;
 use crate::client::response::{clean, DataNotes};
 use crate::client::{Client, Request};
 use crate::error::Result;
-use crate::model::chain::Chain;
-use crate::model::dates::DayRange;
+use crate::model::Chain;
+use crate::model::DayRange;
 use crate::model::{Column, Dataset, Endpoint, Number, Record, Row, SocialMetric};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn chunked_plans_ask_each_chain_for_each_window_in_order() {
-        let d = |s| crate::model::dates::parse_date(s).unwrap();
+        let d = |s| crate::model::parse_date(s).unwrap();
         let plan = Plan {
             endpoints: vec![Endpoint::Fees],
             chains: vec![Chain::Base, Chain::Ethereum],

@@ -1,7 +1,7 @@
 //! A request refused because its range is too long: told apart from other refusals, and the
 //! `--chunk-days` to use, the limit the service states when it states one.
 
-use crate::model::dates::DayRange;
+use crate::model::DayRange;
 
 /// Whether a refusal's message is about the length of the range, so `--chunk-days` may help.
 pub fn speaks_of_range(message: &str) -> bool {

@@ -4,8 +4,8 @@
 use reqwest::Url;
 use serde::Serialize;
 
-use crate::model::chain::Chain;
-use crate::model::dates::DayRange;
+use crate::model::Chain;
+use crate::model::DayRange;
 use crate::model::{Column, Endpoint, SocialMetric};
 
 /// The User-Agent every request carries.

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::NaiveDate;
 use serde_json::value::RawValue;
 
-use crate::model::dates::{describe_days, parse_date, DayRange};
+use crate::model::{describe_days, parse_date, DayRange};
 use crate::model::{Column, Endpoint, Number, Record};
 
 /// Parses the body of `endpoint` into one record per element, values in `columns` order.

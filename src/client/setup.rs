@@ -7,7 +7,7 @@ use super::transport::{self, same_origin_redirects};
 use super::trust;
 use super::{ClientOptions, FIXED_HEADERS};
 use crate::error::{Exit, Failure, Result};
-use crate::settings::proxy::ProxyChoice;
+use crate::settings::ProxyChoice;
 
 pub(super) fn http_client(options: &ClientOptions) -> Result<reqwest::blocking::Client> {
     trust::install_crypto();

@@ -6,10 +6,10 @@ use super::{note, resolve_settings};
 use crate::cache::{self, CacheError, Store};
 use crate::cli::{CacheCommand, GlobalArgs};
 use crate::error::Failure;
-use crate::model::dates::{today_utc, DaySpec};
+use crate::model::{today_utc, DaySpec};
 use crate::output::{format_or_default, write_stdout};
 use crate::render::{self, Format};
-use crate::settings::terminal::Terminal;
+use crate::settings::Terminal;
 use crate::settings::{FileUse, Settings};
 
 const HEADER: [&str; 6] = ["service", "endpoint", "chain", "values", "oldest", "newest"];
@@ -58,7 +58,7 @@ fn stats(settings: &Settings, path: &Path, format: Format) -> anyhow::Result<()>
         settings,
         &format!("{}: {values} values, {} bytes", path.display(), size(path)),
     );
-    write_stdout(|out| render::listing::write(&HEADER, &rows, format, out))
+    write_stdout(|out| render::write_listing(&HEADER, &rows, format, out))
 }
 
 /// Removes values (those before `before` only, when given); an unreadable file is removed whole.

@@ -1,10 +1,10 @@
 //! `chains`: the supported chains, their EVM chain ids and aliases.
 
 use crate::cli::ChainsArgs;
-use crate::model::chain::Chain;
+use crate::model::Chain;
 use crate::output::{format_or_default, write_stdout};
 use crate::render;
-use crate::settings::terminal::Terminal;
+use crate::settings::Terminal;
 
 const HEADER: [&str; 3] = ["chain", "chain_id", "aliases"];
 
@@ -15,5 +15,5 @@ pub fn run(args: &ChainsArgs, terminal: Terminal) -> anyhow::Result<()> {
         .iter()
         .map(|c| vec![c.name().into(), c.evm_id().into(), c.aliases().into()])
         .collect();
-    write_stdout(|out| render::listing::write(&HEADER, &rows, format, out))
+    write_stdout(|out| render::write_listing(&HEADER, &rows, format, out))
 }

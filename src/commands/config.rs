@@ -4,10 +4,10 @@ use super::{note, resolve_settings};
 use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
 use crate::output::write_stdout;
-use crate::settings::base_url::shown_url;
-use crate::settings::config_edit::{plain, ConfigDocument, ConfigKey};
-use crate::settings::secret::{ApiKey, MASK};
-use crate::settings::terminal::Terminal;
+use crate::settings::shown_url;
+use crate::settings::Terminal;
+use crate::settings::{plain, ConfigDocument, ConfigKey};
+use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
 
 pub fn run(global: &GlobalArgs, command: &ConfigCommand, terminal: Terminal) -> anyhow::Result<()> {

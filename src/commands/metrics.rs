@@ -4,18 +4,17 @@ use super::{note, random_key, resolve_settings};
 use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
-use crate::client::dry_run;
-use crate::client::plan::{self, Assembly, Fetched, Plan};
+use crate::client::{curl_lines, fetch_each, Assembly, Fetched, Plan};
 use crate::client::{Client, Request};
 use crate::error::{Exit, Failure};
-use crate::model::chain;
-use crate::model::dates::{today_utc, DayRange};
-use crate::model::period::Period;
+use crate::model::expand_chains;
+use crate::model::Period;
+use crate::model::{today_utc, DayRange};
 use crate::model::{Endpoint, SocialMetric};
 use crate::output::{write_stdout, Output, OutputRequest};
 use crate::sandbox::{self, Behaviour, Methods, Running};
-use crate::settings::secret::{ApiKey, MASK};
-use crate::settings::terminal::Terminal;
+use crate::settings::Terminal;
+use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, Settings};
 use crate::system::diag;
 
@@ -31,7 +30,7 @@ pub fn run(
         DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
     let plan = Plan {
         endpoints,
-        chains: chain::expand(&args.chains),
+        chains: expand_chains(&args.chains),
         range: merge_range(args, asked),
         includes,
         chunk_days: None,
@@ -209,7 +208,7 @@ fn fetch(
     }
     let (client, _sandbox) = connect(settings)?;
     let progress = output.progress(requests.len(), settings.quiet);
-    plan::fetch_each(&client, requests, settings.jobs, &|| progress.tick(), take);
+    fetch_each(&client, requests, settings.jobs, &|| progress.tick(), take);
     progress.finish();
     Ok(())
 }
@@ -273,7 +272,7 @@ fn print_curl_lines(settings: &Settings, plan: &Plan, mode: Option<Mode>) -> any
             "note: every day asked is in the cache: nothing would be sent",
         );
     }
-    let lines = dry_run::curl_lines(&settings.service_url()?, settings.method, &work.requests);
+    let lines = curl_lines(&settings.service_url()?, settings.method, &work.requests);
     write_stdout(|out| lines.iter().try_for_each(|line| writeln!(out, "{line}")))
 }
 

@@ -10,10 +10,10 @@ mod metrics;
 mod sandbox;
 
 use crate::cli::{Cli, Command, GlobalArgs};
-use crate::client::trust::Roots;
+use crate::client::Roots;
 use crate::error::{Exit, Failure, Result};
 use crate::model::{Endpoint, SocialMetric};
-use crate::settings::terminal::Terminal;
+use crate::settings::Terminal;
 use crate::settings::{FileUse, Flags, Settings};
 use crate::system::diag;
 
@@ -97,7 +97,7 @@ pub(crate) fn resolve_settings(
 pub(crate) fn client(
     settings: &Settings,
     base_url: reqwest::Url,
-    key: crate::settings::secret::ApiKey,
+    key: crate::settings::ApiKey,
     sandbox_cert: Option<&str>,
 ) -> Result<crate::client::Client, Failure> {
     let (roots, proxy) = match sandbox_cert {

@@ -7,10 +7,10 @@ use super::{note, random_key, resolve_settings};
 use crate::cli::{GlobalArgs, SandboxArgs};
 use crate::error::{Exit, Failure};
 use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
-use crate::settings::config_file::MethodChoice;
-use crate::settings::secret::ApiKey;
-use crate::settings::terminal::Terminal;
+use crate::settings::ApiKey;
 use crate::settings::FileUse;
+use crate::settings::MethodChoice;
+use crate::settings::Terminal;
 use crate::system::atomic::write_atomically;
 
 pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyhow::Result<()> {

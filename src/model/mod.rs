@@ -1,15 +1,19 @@
 //! What the service returns: endpoints, metric columns, exact number texts and daily records.
 
-pub mod chain;
-pub mod dates;
+mod chain;
+mod dates;
 mod number;
-pub mod period;
+mod period;
 
+pub(crate) use chain::{expand as expand_chains, names as chain_names};
+pub use chain::{Chain, ChainArg};
+pub(crate) use dates::{describe_days, today_utc};
+pub use dates::{parse_date, parse_last, DayRange, DaySpec};
 pub use number::Number;
+pub use period::{aggregate, Period};
+pub(crate) use period::{label as period_label, steps};
 
 use chrono::NaiveDate;
-
-use crate::model::chain::Chain;
 
 /// One of the service's three endpoints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -10,9 +10,9 @@ use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::error::{Exit, Failure};
-use crate::model::chain::Chain;
-use crate::model::dates::parse_date;
-use crate::model::period::Period;
+use crate::model::parse_date;
+use crate::model::Chain;
+use crate::model::Period;
 use crate::model::{Dataset, Number, Row};
 use crate::output::upsert::upsert;
 use crate::render::Format;

@@ -1,20 +1,20 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
-pub mod merge;
-pub mod progress;
+mod merge;
+mod progress;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use crate::client::plan::Plan;
+use crate::client::Plan;
 use crate::error::{Exit, Failure};
-use crate::model::period::{self, Period};
+use crate::model::{aggregate, steps, Period};
 use crate::model::{Dataset, Endpoint};
-use crate::render::wide::{self, Naming};
 use crate::render::{self, Format, RenderOptions};
-use crate::settings::terminal::Terminal;
+use crate::render::{widen, Naming};
+use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
 use progress::Progress;
@@ -156,10 +156,9 @@ impl Output {
     /// The dataset as it will be written: rolled up by `--by`, then pivoted when `--wide` (or
     /// a chart) asks for it; a chart draws each period as a step over its days.
     fn shape(&self, data: Dataset, plan: &Plan) -> Result<Dataset, Failure> {
-        let data =
-            period::aggregate(data, &plan.columns(), &plan.chains, self.by).map_err(|why| {
-                Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
-            })?;
+        let data = aggregate(data, &plan.columns(), &plan.chains, self.by).map_err(|why| {
+            Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
+        })?;
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.
@@ -169,11 +168,11 @@ impl Output {
             })?;
         }
         let data = match self.format {
-            Format::Chart => period::steps(data, self.by, &plan.range),
+            Format::Chart => steps(data, self.by, &plan.range),
             _ => data,
         };
         Ok(match self.wide {
-            Some(naming) => wide::widen(&data, &plan.chains, naming),
+            Some(naming) => widen(&data, &plan.chains, naming),
             None => data,
         })
     }

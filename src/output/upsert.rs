@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use crate::model::chain::Chain;
-use crate::model::period::Period;
+use crate::model::Chain;
+use crate::model::Period;
 use crate::model::{Dataset, Number, Row};
 
 /// The old rows with the fresh ones upserted, sorted by date, then chain: chains in

@@ -3,15 +3,17 @@
 mod chart;
 mod csv;
 mod json;
-pub mod listing;
+mod listing;
 mod markdown;
 mod ndjson;
 mod summary;
 mod table;
 mod tsv;
-pub mod wide;
+mod wide;
 
+pub(crate) use listing::write as write_listing;
 pub(crate) use summary::rows as summary_rows;
+pub(crate) use wide::{widen, Naming};
 
 use std::io::{self, Write};
 use std::path::Path;

@@ -3,8 +3,8 @@
 
 use bigdecimal::BigDecimal;
 
-use crate::model::chain::Chain;
-use crate::model::period::label;
+use crate::model::period_label as label;
+use crate::model::Chain;
 use crate::model::{Column, Dataset, Number, Row};
 
 /// Digits the mean keeps beyond the most precise value of its column.

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use crate::model::chain::Chain;
+use crate::model::Chain;
 use crate::model::{Dataset, Number, Row};
 
 /// How the pivoted columns are named.

@@ -2,7 +2,7 @@
 
 use chrono::{Datelike, NaiveDate, Weekday};
 
-use crate::model::chain::Chain;
+use crate::model::Chain;
 use crate::model::SocialMetric;
 
 /// A number in [0, 1) that depends only on its inputs (splitmix64).

@@ -6,7 +6,7 @@ use axum::response::Response;
 use super::body::{self, error};
 use super::fault::{FaultKind, RetryAfter};
 use super::Behaviour;
-use crate::model::dates::DayRange;
+use crate::model::DayRange;
 
 /// The faults shown on one attempt, in the order they were given.
 pub(super) struct ActiveFaults<'a>(Vec<&'a FaultKind>);

@@ -2,7 +2,7 @@
 
 mod body;
 mod data;
-pub mod fault;
+mod fault;
 mod injection;
 mod listener;
 mod request;
@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use self::fault::Fault;
+pub use self::fault::Fault;
 use self::listener::FaultyListener;
 use self::server::app;
 pub use self::tls::{self_signed, SandboxCertificate};

@@ -2,21 +2,21 @@
 //! one plain value, [`Settings`]: after resolving, no command looks at the flags or the
 //! environment again.
 
-pub mod base_url;
-pub mod cache;
+mod base_url;
+mod cache;
 mod config_comments;
-pub mod config_edit;
-pub mod config_file;
-pub mod config_store;
+mod config_edit;
+mod config_file;
+mod config_store;
 mod environment;
-pub mod key_command;
-pub mod keys;
+mod key_command;
+mod keys;
 pub(crate) mod limits;
 mod loopback;
 mod precedence;
-pub mod proxy;
-pub mod secret;
-pub(crate) mod terminal;
+mod proxy;
+mod secret;
+mod terminal;
 mod trust;
 mod tuning;
 
@@ -26,19 +26,22 @@ use std::time::Duration;
 
 use reqwest::Url;
 
-pub use base_url::check_base_url;
+pub use base_url::{check_base_url, hide_passwords, shown_url, without_credentials};
+pub(crate) use config_edit::{plain, ConfigDocument};
+pub(crate) use config_file::{parse as parse_config_file, ConfigLocation};
 pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use keys::{ColorChoice, ConfigKey, MethodChoice};
 pub use precedence::{Source, Sourced};
+pub(crate) use proxy::ProxyChoice;
+pub use secret::{ApiKey, MASK};
+pub(crate) use terminal::Terminal;
 pub use trust::TrustSources;
 pub use tuning::defaults;
 
 use crate::error::{Failure, Result};
 use crate::system::lock::LockWait;
-use config_file::{ConfigLocation, FileSettings, MethodChoice};
+use config_file::FileSettings;
 use precedence::{first_given, from_layers, named, Layer};
-use proxy::ProxyChoice;
-use secret::ApiKey;
-use terminal::Terminal;
 
 /// The command line's setting flags as plain values: cli fills this from its arguments, so
 /// that settings never reads clap's types.

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use crate::support::Env;
-use chain_metrics::completion::{self, Shell};
+use chain_metrics::{write_script, Shell};
 use clap::ValueEnum;
 
 const REGENERATE: &str = "cargo run --example generate";
@@ -35,7 +35,7 @@ fn checked_in_completions_are_what_the_binary_prints() {
         let run = env.run(&["completions", &name]);
         assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{name}");
         let mut generated = Vec::new();
-        completion::write_script(*shell, &mut generated).unwrap();
+        write_script(*shell, &mut generated).unwrap();
         assert_eq!(run.stdout.as_bytes(), generated, "{name}");
         let path = repo().join("completions").join(shell.file_name());
         assert!(
