@@ -213,9 +213,8 @@ mod tests {
         assert_eq!(texts(&records), vec![vec![Some("3"), None, None]]);
     }
 
-    #[test]
-    fn shape_errors_name_index_field_and_what_was_found() {
-        let cases: [(Endpoint, &[u8], &str); 10] = [
+    /// A body that is not the shape SERVICE.md gives, and the start of the error it gets.
+    const SHAPE_ERRORS: [(Endpoint, &[u8], &str); 10] = [
             (Endpoint::Fees, b"<html>", "the body is not JSON"),
             (
                 Endpoint::Fees,
@@ -262,8 +261,11 @@ mod tests {
                 br#"[{"date":"2024-01-01","active_users":-5}]"#,
                 "record 0: field active_users: expected a whole number, at least 0 (a count), found -5",
             ),
-        ];
-        for (endpoint, body, expected) in cases {
+    ];
+
+    #[test]
+    fn shape_errors_name_index_field_and_what_was_found() {
+        for (endpoint, body, expected) in SHAPE_ERRORS {
             let column = match endpoint {
                 Endpoint::Fees => Column::Fees,
                 Endpoint::ActiveUsers => Column::ActiveUsers,

@@ -63,6 +63,14 @@ pub struct Flags {
     pub color: keys::ColorChoice,
 }
 
+/// `--lock-timeout` (checked by its parser), else the default.
+fn lock_timeout(flags: &Flags) -> Duration {
+    flags
+        .lock_timeout
+        .and_then(|secs| limits::seconds(secs).ok())
+        .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS))
+}
+
 /// How the key is obtained: as text, or by running a command (only when needed).
 #[derive(Clone, Debug)]
 pub enum KeySetting {
@@ -193,10 +201,7 @@ impl Settings {
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
             cache,
-            lock_timeout: flags
-                .lock_timeout
-                .and_then(|secs| limits::seconds(secs).ok())
-                .unwrap_or(Duration::from_secs_f64(defaults::LOCK_TIMEOUT_SECS)),
+            lock_timeout: lock_timeout(flags),
             sources: tuning.sources.0,
             warnings,
             config,
