@@ -9,6 +9,7 @@ use chrono::NaiveDate;
 use crate::model::{Dataset, Number};
 
 mod label;
+pub(super) mod scale;
 
 /// Rows of the plot area; a label every `LABEL_EVERY` rows gives five value labels.
 const HEIGHT: usize = 13;
