@@ -4,6 +4,8 @@
 
 mod panel;
 mod series;
+#[cfg(test)]
+mod tests;
 pub(super) mod xml;
 
 use std::io::{self, Write};
