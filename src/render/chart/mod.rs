@@ -127,15 +127,12 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         writeln!(out, "{}", text.trim_end())?;
     }
     let dates: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
-    // With --by, only the periods' first days are labelled.
+    // With --by, the periods' first days are labelled, and the axis's first day, where the
+    // first period's step starts when the range starts within it.
     let by = style.caption.map_or(Period::Day, |c| c.by);
     let labelled: Vec<usize> = (0..days.len())
-        .filter(|i| by.start(days[*i]) == days[*i])
+        .filter(|i| *i == 0 || by.start(days[*i]) == days[*i])
         .collect();
-    let labelled = match labelled.is_empty() {
-        true => (0..days.len()).collect(),
-        false => labelled,
-    };
     let (ticks, names) = plot.date_axis(&dates, &labelled);
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
