@@ -26,9 +26,13 @@ Examples:
   chain-metrics social -c eth -i tweet,reply -s 2024-01-01 -e 2024-01-31";
 
 pub(super) const REPORT: &str = "\
+-f svg draws a chart per metric and a line per chain; -f html makes one page that needs no
+network: the charts, the gaps and warnings, and the table of exact values.
+
 Examples:
   chain-metrics report --chain eth --last 7
-  chain-metrics report -c eth,arb --wide -i tweet --last 30 -f markdown";
+  chain-metrics report -c eth,arb --wide -i tweet --last 30 -f markdown
+  chain-metrics report -c all --last 90 --by week -f html > report.html";
 
 pub(super) const CHAINS: &str = "\
 Examples:

@@ -32,7 +32,7 @@ pub fn run(global: &GlobalArgs, command: &CacheCommand, terminal: Terminal) -> a
 
 /// One row per (service, endpoint, chain) on stdout; the file and its size on stderr.
 fn stats(settings: &Settings, path: &Path, format: Format) -> anyhow::Result<()> {
-    if format == Format::Chart {
+    if matches!(format, Format::Chart | Format::Svg | Format::Html) {
         return Err(
             Failure::usage("cache stats is a list, not a daily series to chart")
                 .with_hint("use --format table, csv, tsv, json, ndjson or markdown")

@@ -191,9 +191,14 @@ fn fetch_and_write(
         note(settings, &format!("warning: {warning}"));
     }
     let wait = settings.lock_wait();
-    output.write(outcome.dataset, plan, settings.color, wait, &|line| {
-        note(settings, line)
-    })
+    output.write(
+        outcome.dataset,
+        plan,
+        &outcome.warnings,
+        settings.color,
+        wait,
+        &|line| note(settings, line),
+    )
 }
 
 /// Sends the requests; with none to send, needs neither the key nor a connection.

@@ -2,6 +2,7 @@
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
 mod merge;
+mod picture;
 mod progress;
 mod upsert;
 
@@ -71,8 +72,10 @@ impl Output {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
             _ => Naming::ChainAndMetric,
         };
-        // A chart draws one line per column, so it always takes the wide shape.
+        // A chart draws one line per column, so it always takes the wide shape; svg and html
+        // draw a line per chain from the long one.
         let wide = (args.wide || format == Format::Chart).then_some(naming);
+        let wide = wide.filter(|_| !matches!(format, Format::Svg | Format::Html));
         Ok(Output {
             format,
             file,
@@ -97,21 +100,25 @@ impl Output {
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
     /// A merge holds the file's lock from reading the old rows to the rename, waiting for
-    /// another run's as `wait` allows; `warn` gets the warnings of the merge.
+    /// another run's as `wait` allows; `warn` gets the warnings of the merge. `warnings` are
+    /// the run's, which svg and html show beside the data.
     pub fn write(
         &self,
         data: Dataset,
         plan: &Plan,
+        warnings: &[String],
         color: bool,
         wait: LockWait,
         warn: &dyn Fn(&str),
     ) -> anyhow::Result<()> {
         let data = self.shape(data, plan)?;
+        let caption = picture::caption(plan, self.by, warnings);
         let mut style = RenderOptions {
             color: false,
             width: 0,
             no_header: self.no_header,
             summary: self.summary,
+            caption: Some(&caption),
         };
         let Some(file) = &self.file else {
             style.color = color;
@@ -253,5 +260,5 @@ fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Re
             "csv, tsv, json and ndjson",
         )?;
     }
-    Ok(())
+    picture::check_wide(args.wide, format)
 }

@@ -1,4 +1,4 @@
-//! A small fixed listing (`chains`) in every format but `chart`: the same writers as the daily
+//! A small fixed listing (`chains`) in every format but the charts (chart, svg, html): the same writers as the daily
 //! series, fed with cells that are JSON values, so that `json` keeps numbers and arrays typed.
 
 use std::io::{self, Write};
@@ -28,7 +28,9 @@ pub fn write(
         Format::Ndjson => rows
             .iter()
             .try_for_each(|row| writeln!(out, "{}", object(header, row))),
-        Format::Chart => Err(io::Error::other("a listing has no chart")),
+        Format::Chart | Format::Svg | Format::Html => {
+            Err(io::Error::other("a listing has no chart"))
+        }
     }
 }
 

@@ -1,16 +1,20 @@
 //! Writes a dataset in the format asked, to the writer it is handed; one module per format.
 
+mod caption;
 mod chart;
 mod csv;
+mod html;
 mod json;
 mod listing;
 mod markdown;
 mod ndjson;
 mod summary;
+mod svg;
 mod table;
 mod tsv;
 mod wide;
 
+pub(crate) use caption::Caption;
 pub(crate) use listing::write as write_listing;
 pub(crate) use summary::rows as summary_rows;
 pub(crate) use wide::{widen, Naming};
@@ -37,6 +41,10 @@ pub enum Format {
     Markdown,
     /// a line chart drawn in the terminal
     Chart,
+    /// an SVG picture: a chart per metric, a line per chain
+    Svg,
+    /// one self-contained HTML page: the charts, the values, the gaps and warnings
+    Html,
 }
 
 impl Format {
@@ -49,6 +57,8 @@ impl Format {
             "json" => Some(Format::Json),
             "ndjson" | "jsonl" => Some(Format::Ndjson),
             "md" | "markdown" => Some(Format::Markdown),
+            "svg" => Some(Format::Svg),
+            "html" | "htm" => Some(Format::Html),
             _ => None,
         }
     }
@@ -63,13 +73,15 @@ impl Format {
             Format::Ndjson => "ndjson",
             Format::Markdown => "markdown",
             Format::Chart => "chart",
+            Format::Svg => "svg",
+            Format::Html => "html",
         }
     }
 }
 
 /// How the output should look, beyond its format.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct RenderOptions {
+pub struct RenderOptions<'a> {
     pub color: bool,
     /// Columns available to `chart`; 0 means the default of 80.
     pub width: usize,
@@ -77,6 +89,8 @@ pub struct RenderOptions {
     pub no_header: bool,
     /// table/markdown: add total, mean, min and max rows.
     pub summary: bool,
+    /// svg/html: the query and warnings beside the data.
+    pub caption: Option<&'a Caption>,
 }
 
 pub fn render(
@@ -93,6 +107,15 @@ pub fn render(
         Format::Ndjson => ndjson::write(data, out),
         Format::Markdown => markdown::write(data, style, out),
         Format::Chart => chart::write(data, style, out),
+        Format::Svg | Format::Html => {
+            let caption = style
+                .caption
+                .ok_or_else(|| io::Error::other("a picture needs its caption"))?;
+            match format {
+                Format::Svg => svg::write(data, caption, out),
+                _ => html::write(data, caption, out),
+            }
+        }
     }
 }
 

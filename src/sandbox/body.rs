@@ -20,14 +20,23 @@ pub fn error(status: StatusCode, message: &str) -> Response {
 }
 
 /// The success body, written directly: a 10-year series stays cheap. With `wrong_type` the
-/// metric value of the last record is written as a string.
-pub fn records(endpoint: Endpoint, request: &Request, wrong_type: bool) -> String {
+/// metric value of the last record is written as a string; a day `left_out` has no record.
+pub fn records(
+    endpoint: Endpoint,
+    request: &Request,
+    wrong_type: bool,
+    left_out: impl Fn(NaiveDate) -> bool,
+) -> String {
     let days = request.range.days().count();
     let mut out = String::with_capacity(64 * (days + 1));
     let wrapped = endpoint == Endpoint::OfficialAccount;
     out.push_str(if wrapped { "{\"data\":[" } else { "[" });
+    let mut first = true;
     for (i, date) in request.range.days().enumerate() {
-        if i > 0 {
+        if left_out(date) {
+            continue;
+        }
+        if !std::mem::take(&mut first) {
             out.push(',');
         }
         let quote = if wrong_type && i + 1 == days {

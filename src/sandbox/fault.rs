@@ -2,6 +2,9 @@
 
 use std::time::{Duration, SystemTime};
 
+use crate::model::Chain;
+use crate::model::{parse_date, DayRange};
+
 /// What goes wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum FaultKind {
@@ -26,6 +29,11 @@ pub enum FaultKind {
     RangeCap(u32),
     /// Send the body in small chunks (`Transfer-Encoding: chunked`): not a fault, a variation.
     Chunked,
+    /// Leave these days out of every answer about the chain (every chain when `None`): a gap.
+    Gap {
+        chain: Option<Chain>,
+        days: DayRange,
+    },
 }
 
 /// How a `Retry-After` header is written.
@@ -54,7 +62,7 @@ pub struct Fault {
     pub first: Option<u64>,
 }
 
-pub const FAULT_HELP: &str = "latency:MS, CODE[:RETRY_AFTER] (e.g. 503, 429:1, 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked; add @N to show it on the first N attempts only";
+pub const FAULT_HELP: &str = "latency:MS, CODE[:RETRY_AFTER] (e.g. 503, 429:1, 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked, gap:[CHAIN:]DAY..DAY; add @N to show it on the first N attempts only";
 
 impl Fault {
     /// Whether the fault shows on attempt number `attempt` (counted from 1).
@@ -105,6 +113,7 @@ fn parse_kind(spec: &str) -> Result<FaultKind, String> {
         ("wrong-type", None) => FaultKind::WrongType,
         ("huge", None) => FaultKind::Huge,
         ("chunked", None) => FaultKind::Chunked,
+        ("gap", Some(arg)) => parse_gap(arg)?,
         ("range-cap", _) => FaultKind::RangeCap(
             u32::try_from(number("a number of days")?).map_err(|_| "too many days")?,
         ),
@@ -115,6 +124,28 @@ fn parse_kind(spec: &str) -> Result<FaultKind, String> {
             }
         }
         _ => return Err("unknown fault".into()),
+    })
+}
+
+/// `[CHAIN:]DAY..DAY`: the days left out, of one chain or of all.
+fn parse_gap(arg: &str) -> Result<FaultKind, String> {
+    let (chain, days) = match arg.split_once(':') {
+        Some((name, days)) => {
+            let chain = Chain::parse(name).ok_or_else(|| format!("gap: unknown chain '{name}'"))?;
+            (Some(chain), days)
+        }
+        None => (None, arg),
+    };
+    let (start, end) = days
+        .split_once("..")
+        .ok_or("gap needs days as DAY..DAY, e.g. 2024-02-05..2024-02-18")?;
+    let (start, end) = (parse_date(start)?, parse_date(end)?);
+    if start > end {
+        return Err("gap: the first day is after the last".into());
+    }
+    Ok(FaultKind::Gap {
+        chain,
+        days: DayRange { start, end },
     })
 }
 
@@ -157,9 +188,34 @@ mod tests {
             FaultKind::Latency(Duration::from_millis(250))
         );
         assert_eq!(f("range-cap:31").kind, FaultKind::RangeCap(31));
+        let days = DayRange {
+            start: parse_date("2024-02-05").unwrap(),
+            end: parse_date("2024-02-18").unwrap(),
+        };
+        assert_eq!(
+            f("gap:base:2024-02-05..2024-02-18").kind,
+            FaultKind::Gap {
+                chain: Some(Chain::Base),
+                days
+            }
+        );
+        assert_eq!(
+            f("gap:2024-02-05..2024-02-18").kind,
+            FaultKind::Gap { chain: None, days }
+        );
         assert_eq!(f("reset@2").first, Some(2));
         assert!(f("reset@2").active(2) && !f("reset@2").active(3) && f("cut").active(99));
-        for bad in ["latency", "200", "reset:1", "cut@x", "slow", "503:soon"] {
+        for bad in [
+            "latency",
+            "200",
+            "reset:1",
+            "cut@x",
+            "slow",
+            "503:soon",
+            "gap:x:2024-01-01..2024-01-02",
+            "gap:2024-01-02..2024-01-01",
+            "gap",
+        ] {
             let err = Fault::parse(bad).unwrap_err();
             assert!(err.starts_with(&format!("bad fault '{bad}': ")), "{err}");
         }

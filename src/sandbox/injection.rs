@@ -6,7 +6,8 @@ use axum::response::Response;
 use super::body::{self, error};
 use super::fault::{FaultKind, RetryAfter};
 use super::Behaviour;
-use crate::model::DayRange;
+use crate::model::{Chain, DayRange};
+use chrono::NaiveDate;
 
 /// The faults shown on one attempt, in the order they were given.
 pub(super) struct ActiveFaults<'a>(Vec<&'a FaultKind>);
@@ -47,6 +48,16 @@ impl<'a> ActiveFaults<'a> {
             error(StatusCode::BAD_REQUEST, &message),
             "fault range-cap".into(),
         ))
+    }
+
+    /// Whether a `gap` fault leaves `date` out of the answers about `chain`.
+    pub(super) fn left_out(&self, chain: Chain, date: NaiveDate) -> bool {
+        self.0.iter().any(|kind| match kind {
+            FaultKind::Gap { chain: only, days } => {
+                only.is_none_or(|c| c == chain) && days.contains(date)
+            }
+            _ => false,
+        })
     }
 
     pub(super) fn wrong_type(&self) -> bool {

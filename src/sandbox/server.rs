@@ -92,7 +92,9 @@ async fn respond(
     if let Some((refusal, note)) = faults.refuse_range(&request.range) {
         return (refusal, Some(note));
     }
-    let text = body::records(endpoint, &request, faults.wrong_type());
+    let text = body::records(endpoint, &request, faults.wrong_type(), |date| {
+        faults.left_out(request.chain, date)
+    });
     (body::send(text, faults.body_fault()), faults.body_note())
 }
 

@@ -24,6 +24,7 @@ mod messages;
 mod periods;
 mod periods_merge;
 mod periods_output;
+mod pictures;
 mod proxy;
 mod query;
 mod reliability;

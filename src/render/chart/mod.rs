@@ -6,9 +6,13 @@ use std::io::{self, Write};
 use super::{group_digits, RenderOptions};
 use chrono::NaiveDate;
 
+use crate::model::Period;
 use crate::model::{Dataset, Number};
 
 mod label;
+pub(super) mod scale;
+#[cfg(test)]
+mod tests;
 
 /// Rows of the plot area; a label every `LABEL_EVERY` rows gives five value labels.
 const HEIGHT: usize = 13;
@@ -24,12 +28,82 @@ const MARKS: [char; 16] = [
 ];
 const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
 
+/// Metrics whose largest values are this many times apart get a chart each: on one axis the
+/// smaller would lie flat on zero.
+const SCALE_APART: f64 = 10.0;
+
 /// Draws one series per column of a dataset with one row per date (a long dataset with a chain
-/// column is pivoted by the caller first).
+/// column is pivoted by the caller first); metrics of different scale (fees and active users)
+/// get a chart each, headed by the metric's name.
+pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let groups = metric_groups(data);
+    if groups.len() < 2 || !scales_differ(data, &groups) {
+        return write_one(data, style, out);
+    }
+    for (k, (metric, columns)) in groups.iter().enumerate() {
+        if k > 0 {
+            writeln!(out)?;
+        }
+        writeln!(out, "{metric}")?;
+        write_one(&subset(data, columns), style, out)?;
+    }
+    Ok(())
+}
+
+/// The columns of each metric, metrics in order of first appearance: `ETHEREUM.fees` is of
+/// `fees`; a column named by its chain alone (one metric) is of the only metric.
+fn metric_groups(data: &Dataset) -> Vec<(String, Vec<usize>)> {
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    for (i, name) in data.columns.iter().enumerate() {
+        let metric = name.rsplit_once('.').map_or("", |(_, m)| m);
+        match groups.iter_mut().find(|(m, _)| m == metric) {
+            Some((_, columns)) => columns.push(i),
+            None => groups.push((metric.to_owned(), vec![i])),
+        }
+    }
+    groups
+}
+
+/// Whether the largest values of the metrics are [`SCALE_APART`] or more times apart.
+fn scales_differ(data: &Dataset, groups: &[(String, Vec<usize>)]) -> bool {
+    let peaks: Vec<f64> = groups
+        .iter()
+        .map(|(_, columns)| {
+            let values = data
+                .rows
+                .iter()
+                .flat_map(|r| columns.iter().map(|c| value(&r.values[*c])));
+            values.flatten().fold(0.0, |peak: f64, v| peak.max(v.abs()))
+        })
+        .filter(|peak| *peak > 0.0)
+        .collect();
+    let (lo, hi) = peaks
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    peaks.len() > 1 && hi >= lo * SCALE_APART
+}
+
+/// The dataset with only `columns`, every row kept (a row is a day of the time axis).
+fn subset(data: &Dataset, columns: &[usize]) -> Dataset {
+    Dataset {
+        chain_column: data.chain_column,
+        columns: columns.iter().map(|c| data.columns[*c].clone()).collect(),
+        rows: data
+            .rows
+            .iter()
+            .map(|row| crate::model::Row {
+                values: columns.iter().map(|c| row.values[*c].clone()).collect(),
+                ..row.clone()
+            })
+            .collect(),
+    }
+}
+
+/// One chart of every column of `data`.
 ///
 /// The x axis is time: one position per day from the first date to the last, so a date with
 /// no row is a hole in every line rather than a step the lines jump over.
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let days = days(data);
     let series = series_by_day(data, &days);
     let Some((lo, hi)) = bounds(&series) else {
@@ -53,7 +127,13 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         writeln!(out, "{}", text.trim_end())?;
     }
     let dates: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
-    let (ticks, names) = plot.date_axis(&dates);
+    // With --by, the periods' first days are labelled, and the axis's first day, where the
+    // first period's step starts when the range starts within it.
+    let by = style.caption.map_or(Period::Day, |c| c.by);
+    let labelled: Vec<usize> = (0..days.len())
+        .filter(|i| *i == 0 || by.start(days[*i]) == days[*i])
+        .collect();
+    let (ticks, names) = plot.date_axis(&dates, &labelled);
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
     legend(data, style, label_width, width, out)
@@ -250,12 +330,13 @@ impl Plot {
     }
 
     /// The axis line with a tick under each labelled date, and the line of date labels: as
-    /// many evenly spread dates as fit, always the first and the last.
-    fn date_axis(&self, dates: &[String]) -> (String, String) {
+    /// many evenly spread dates of `labelled` (indices into `dates`) as fit, always its first
+    /// and its last.
+    fn date_axis(&self, dates: &[String], labelled: &[usize]) -> (String, String) {
         let room = (self.width + 2) / (DATE_WIDTH + 2);
-        let placed = (1..=dates.len().min(room.max(1)))
+        let placed = (1..=labelled.len().min(room.max(1)))
             .rev()
-            .map(|count| self.place_dates(dates.len(), count))
+            .map(|count| self.place_dates(labelled, count))
             .find(|placed| placed.windows(2).all(|w| w[0].1 + DATE_WIDTH + 2 <= w[1].1))
             .unwrap_or_default();
         let mut ticks = vec!['-'; self.width];
@@ -269,12 +350,14 @@ impl Plot {
         (ticks.into_iter().collect(), names.into_iter().collect())
     }
 
-    /// `count` dates spread evenly from first to last: (index, column its label starts at).
-    fn place_dates(&self, points: usize, count: usize) -> Vec<(usize, usize)> {
+    /// `count` of the `labelled` dates spread evenly from first to last: (index, column its
+    /// label starts at).
+    fn place_dates(&self, labelled: &[usize], count: usize) -> Vec<(usize, usize)> {
+        let points = labelled.len();
         (0..count)
             .map(|j| match count {
-                1 => 0,
-                _ => (j * (points - 1) + (count - 1) / 2) / (count - 1),
+                1 => labelled[0],
+                _ => labelled[(j * (points - 1) + (count - 1) / 2) / (count - 1)],
             })
             .map(|index| {
                 let x = self.x(index).round() as usize;

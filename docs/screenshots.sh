@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Makes docs/report-html.png and docs/report-svg.png again: the sandbox's report (every chain,
+# --by week, BASE with a two-week gap) as HTML and SVG, photographed by headless Chromium
+# (Debian: apt-get install chromium-headless-shell). Run from anywhere: docs/screenshots.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --locked --quiet
+bin=target/debug/chain-metrics
+work=$(mktemp -d)
+trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+"$bin" sandbox --listen 127.0.0.1:0 --key docs-key --fault gap:base:2024-02-05..2024-02-18 \
+  >"$work/url" 2>/dev/null &
+sandbox=$!
+for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
+export CHAIN_METRICS_BASE_URL=$(head -n1 "$work/url") CHAIN_METRICS_API_KEY=docs-key
+export SOURCE_DATE_EPOCH=1735689600 # 2025-01-01: the page says when it was made
+query=(report -c all -s 2024-01-01 -e 2024-03-31 --by week)
+"$bin" "${query[@]}" -o "$work/report.html" 2>/dev/null
+"$bin" "${query[@]}" -o "$work/report.svg" 2>/dev/null
+
+shot() { # page, png, width, height
+  chromium-headless-shell --headless --no-sandbox --disable-gpu --disable-background-networking \
+    --disable-component-update --disable-sync --no-first-run --hide-scrollbars \
+    --user-data-dir="$work/profile" --screenshot="$2" --window-size="$3,$4" "file://$1" 2>/dev/null
+}
+svg_height=$(grep -o 'height="[0-9]*"' "$work/report.svg" | head -n1 | tr -dc 0-9)
+shot "$work/report.html" docs/report-html.png 1040 1500
+shot "$work/report.svg" docs/report-svg.png 960 "$svg_height"
+echo "wrote docs/report-html.png and docs/report-svg.png"

@@ -1,0 +1,62 @@
+//! What a picture (svg, html) says beside the data: the query, the warnings, when it was made.
+//! Output hands it down as plain values; a renderer reads no clock and no environment.
+
+use chrono::NaiveDate;
+
+use crate::model::Chain;
+use crate::model::DayRange;
+use crate::model::Period;
+
+#[derive(Clone, Debug)]
+pub struct Caption {
+    /// The chains asked, in the order asked: a chain keeps its colour from chart to chart.
+    pub chains: Vec<Chain>,
+    pub range: DayRange,
+    pub by: Period,
+    /// The warning lines of the run, as stderr shows them (without `warning: `).
+    pub warnings: Vec<String>,
+    /// When the page was made, as people read it (html only; an svg carries no time).
+    pub made: String,
+}
+
+impl Caption {
+    /// The query in one line: metrics, then [`Caption::scope_line`].
+    pub fn query_line(&self, metrics: &[&str]) -> String {
+        format!("{} · {}", metrics.join(", "), self.scope_line())
+    }
+
+    /// The chains, the range and the period of the query.
+    pub fn scope_line(&self) -> String {
+        let chains: Vec<&str> = self.chains.iter().map(|c| c.name()).collect();
+        format!(
+            "{} · {} to {} · by {}",
+            chains.join(", "),
+            self.range.start,
+            self.range.end,
+            self.by.name()
+        )
+    }
+
+    /// A point's date in words: the day, or the period that starts on it.
+    pub fn when(&self, date: NaiveDate) -> String {
+        match self.by {
+            Period::Day => date.to_string(),
+            by => format!("{} of {date}", by.name()),
+        }
+    }
+
+    /// The first day of the period after the one that starts on `date`: where the next point
+    /// of an unbroken line is.
+    pub fn next_period(&self, date: NaiveDate) -> Option<NaiveDate> {
+        // The longest a period can be; any day past it lies in the next period.
+        let longest = match self.by {
+            Period::Day => 1,
+            Period::Week => 7,
+            Period::Month => 31,
+            Period::Quarter => 92,
+            Period::Year => 366,
+        };
+        let later = date.checked_add_days(chrono::Days::new(longest))?;
+        Some(self.by.start(later))
+    }
+}

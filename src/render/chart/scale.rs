@@ -1,0 +1,72 @@
+//! Round value-axis steps (1, 2 or 5 times a power of ten) and their labels, shared by the
+//! terminal chart and the SVG panels, so that both label an axis the same way.
+
+use super::label;
+use crate::model::Number;
+use crate::render::group_digits;
+
+/// The ticks of an axis from `lo` to `hi` taken out to round values, at most about `most`
+/// of them: the values, from the lowest up, and the step between them.
+pub fn round_ticks(lo: f64, hi: f64, most: usize) -> (Vec<f64>, f64) {
+    let (lo, hi) = match hi > lo {
+        true => (lo, hi),
+        false => (lo, lo + 1.0),
+    };
+    let step = round_step((hi - lo) / most.max(1) as f64);
+    let first = (lo / step).floor();
+    let last = (hi / step).ceil();
+    // Bounded: (last - first) is at most about `most` + 2 by construction of `step`.
+    let count = ((last - first) as usize).min(most + 2);
+    let ticks = (0..=count).map(|k| (first + k as f64) * step).collect();
+    (ticks, step)
+}
+
+/// The smallest of 1, 2 or 5 times a power of ten that is at least `raw`.
+fn round_step(raw: f64) -> f64 {
+    if !raw.is_finite() || raw <= 0.0 {
+        return 1.0;
+    }
+    let power = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|step| *step >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * power)
+}
+
+/// A tick's label: digit groups, just enough decimals to tell ticks `step` apart, no float
+/// artefacts, and no `-0`.
+pub fn tick_label(value: f64, step: f64) -> String {
+    let decimals = match step > 0.0 && step.is_finite() {
+        true => (-step.log10().floor()).clamp(0.0, 30.0) as usize,
+        false => 0,
+    };
+    let text = label::plain_text(value, decimals);
+    let text = if text.trim_start_matches(['-', '0', '.']).is_empty() {
+        text.trim_start_matches('-').to_owned()
+    } else {
+        text
+    };
+    Number::from_json_token(&text).map_or(text, |n| group_digits(&n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        let (ticks, step) = round_ticks(0.0, 1_158_094.25, 5);
+        assert_eq!(step, 500_000.0);
+        assert_eq!(ticks, [0.0, 500_000.0, 1_000_000.0, 1_500_000.0]);
+        let labels: Vec<String> = ticks.iter().map(|t| tick_label(*t, step)).collect();
+        assert_eq!(labels, ["0", "500,000", "1,000,000", "1,500,000"]);
+        let (ticks, step) = round_ticks(0.0, 3.0, 4);
+        assert_eq!((ticks.len(), step), (4, 1.0));
+        let (ticks, step) = round_ticks(0.0, 0.07, 4);
+        assert_eq!(step, 0.02);
+        assert_eq!(tick_label(ticks[2], step), "0.04");
+        assert_eq!(round_ticks(0.0, 0.0, 4).0, [0.0, 0.5, 1.0]);
+        assert_eq!(tick_label(-0.0, 1.0), "0");
+    }
+}

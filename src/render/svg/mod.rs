@@ -1,0 +1,198 @@
+//! `svg`: one self-contained SVG, one panel per metric on its own scale from zero, one line per
+//! chain with a legend, dates on the x axis, each point's exact value in its `<title>`. No
+//! script, font or image from outside; no clock, so the same input gives the same bytes.
+
+mod panel;
+mod series;
+#[cfg(test)]
+mod tests;
+pub(super) mod xml;
+
+use std::io::{self, Write};
+
+use chrono::NaiveDate;
+
+use super::caption::Caption;
+use super::chart::scale::{round_ticks, tick_label};
+use crate::model::Chain;
+use crate::model::Dataset;
+use panel::{Frame, Scale};
+pub(super) use series::Panel;
+use xml::{at, escape};
+
+pub(super) const WIDTH: f64 = 960.0;
+const RIGHT: f64 = 44.0;
+/// The two title lines above the legend.
+const TITLE_HEIGHT: f64 = 58.0;
+const LEGEND_ROW: f64 = 24.0;
+const PANEL_HEIGHT: f64 = 228.0;
+/// Pixels a character of the 12px labels may take (wide for capitals: no label spills).
+const CHAR_WIDTH: f64 = 8.0;
+/// Pixels a date label (`2024-01-01`) needs, with room either side.
+const DATE_LABEL: f64 = 96.0;
+/// Okabe and Ito's colour-blind-safe colours, mid-light so that each reads on white and on a
+/// dark page; one per chain, in SERVICE.md's order, so a chain keeps its colour everywhere.
+const PALETTE: [&str; 6] = [
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#56B4E9", "#CC79A7",
+];
+
+/// The look of the text and axes, light by default and dark by `prefers-color-scheme`; the
+/// HTML page carries the same rules once for all its charts.
+pub(super) const STYLE: &str = "\
+svg.cm text{font-family:system-ui,sans-serif;font-size:12px;fill:#1f2328}
+svg.cm .title{font-size:15px;font-weight:600}
+svg.cm .muted{fill:#57606a}
+svg.cm .metric{font-size:13px;font-weight:600}
+svg.cm .bg{fill:#ffffff}
+svg.cm .grid{stroke:#d8dee4;stroke-width:1}
+svg.cm .axis{stroke:#8c959f;stroke-width:1}
+svg.cm .series path{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
+@media (prefers-color-scheme: dark){
+svg.cm text{fill:#e6edf3}
+svg.cm .muted{fill:#9ea7b3}
+svg.cm .bg{fill:#0d1117}
+svg.cm .grid{stroke:#30363d}
+svg.cm .axis{stroke:#6e7681}
+}
+";
+
+/// Writes the standalone SVG of a long dataset (one row per date and chain).
+pub fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
+    let picture = Picture::new(data, caption);
+    out.write_all(picture.svg(true).as_bytes())
+}
+
+/// The colour of a chain's line.
+pub(super) fn colour(chain: Chain) -> &'static str {
+    let index = Chain::ALL.iter().position(|c| *c == chain).unwrap_or(0);
+    PALETTE[index % PALETTE.len()]
+}
+
+/// A dataset laid out as panels, ready to be written as an SVG.
+pub(super) struct Picture<'a> {
+    caption: &'a Caption,
+    dates: Vec<NaiveDate>,
+    pub panels: Vec<Panel>,
+}
+
+impl<'a> Picture<'a> {
+    pub fn new(data: &Dataset, caption: &'a Caption) -> Picture<'a> {
+        let dates = series::periods(caption);
+        let panels = series::panels(data, caption, &dates);
+        Picture {
+            caption,
+            dates,
+            panels,
+        }
+    }
+
+    /// The metric names, panel by panel.
+    pub fn metrics(&self) -> Vec<&str> {
+        self.panels.iter().map(|p| p.metric.as_str()).collect()
+    }
+
+    /// The whole SVG; `standalone` adds the XML declaration, the style and a background, which
+    /// a page that inlines it provides itself.
+    pub fn svg(&self, standalone: bool) -> String {
+        let scales: Vec<Scale> = self.panels.iter().map(scale).collect();
+        let widest = scales.iter().flat_map(|s| &s.labels).map(String::len);
+        let left = (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0);
+        let (legend, legend_height) = self.legend(left);
+        let top = TITLE_HEIGHT + legend_height;
+        let height = top + PANEL_HEIGHT * self.panels.len().max(1) as f64;
+        let mut out = String::new();
+        if standalone {
+            out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        }
+        out.push_str(&format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cm\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\">\n<title>{t}</title>\n",
+            w = WIDTH,
+            h = height.round(),
+            t = escape(&self.caption.query_line(&self.metrics()))
+        ));
+        if standalone {
+            out.push_str(&format!(
+                "<style>\n{STYLE}</style>\n<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n"
+            ));
+        }
+        self.titles(&mut out, left);
+        out.push_str(&legend);
+        self.draw_panels(&mut out, &scales, left, top);
+        out.push_str("</svg>\n");
+        out
+    }
+
+    fn titles(&self, out: &mut String, left: f64) {
+        out.push_str(&format!(
+            "<text class=\"title\" x=\"{x}\" y=\"24\">{}</text>\n<text class=\"muted\" x=\"{x}\" y=\"44\">{}</text>\n",
+            escape(&self.metrics().join(", ")),
+            escape(&self.caption.scope_line()),
+            x = at(left)
+        ));
+    }
+
+    /// One entry per chain (a stroke of its colour, then its name), wrapped to the width; the
+    /// markup and its height.
+    fn legend(&self, left: f64) -> (String, f64) {
+        let mut out = String::from("<g class=\"legend\">\n");
+        let (mut x, mut row) = (left, 0.0);
+        for chain in &self.caption.chains {
+            let width = 30.0 + CHAR_WIDTH * chain.name().len() as f64 + 20.0;
+            if x > left && x + width > WIDTH - RIGHT {
+                (x, row) = (left, row + 1.0);
+            }
+            let y = TITLE_HEIGHT + 6.0 + row * LEGEND_ROW;
+            out.push_str(&format!(
+                "<g class=\"legend-entry\" data-chain=\"{name}\"><line x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/><text x=\"{tx}\" y=\"{ty}\">{name}</text></g>\n",
+                name = chain.name(),
+                colour = colour(*chain),
+                x1 = at(x),
+                x2 = at(x + 22.0),
+                y = at(y),
+                tx = at(x + 30.0),
+                ty = at(y + 4.0),
+            ));
+            x += width;
+        }
+        out.push_str("</g>\n");
+        (out, (row + 1.0) * LEGEND_ROW)
+    }
+
+    fn draw_panels(&self, out: &mut String, scales: &[Scale], left: f64, top: f64) {
+        let width = WIDTH - left - RIGHT;
+        let ticks = date_ticks(&self.dates, width);
+        if self.panels.is_empty() {
+            out.push_str(&format!(
+                "<text class=\"muted\" x=\"{}\" y=\"{}\">(no data to chart)</text>\n",
+                at(left),
+                at(top + 30.0)
+            ));
+        }
+        for (k, (panel, scale)) in self.panels.iter().zip(scales).enumerate() {
+            let frame = Frame {
+                left,
+                top: top + PANEL_HEIGHT * k as f64,
+                width,
+                first: self.dates.first().copied(),
+                last: self.dates.last().copied(),
+            };
+            panel::draw(out, panel, scale, &frame, self.caption, &ticks);
+        }
+    }
+}
+
+/// A panel's value scale: round ticks from zero (or below, for negative values) up.
+fn scale(panel: &Panel) -> Scale {
+    let (lo, hi) = panel.value_range();
+    let (ticks, step) = round_ticks(lo, hi, 4);
+    let labels = ticks.iter().map(|t| tick_label(*t, step)).collect();
+    Scale { ticks, labels }
+}
+
+/// The dates labelled on the x axis: every k-th period's first day, k as small as keeps the
+/// labels apart in `width` pixels; always the first.
+fn date_ticks(dates: &[NaiveDate], width: f64) -> Vec<NaiveDate> {
+    let room = ((width / DATE_LABEL) as usize).max(1);
+    let stride = dates.len().div_ceil(room).max(1);
+    dates.iter().step_by(stride).copied().collect()
+}

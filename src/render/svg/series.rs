@@ -1,0 +1,113 @@
+//! The data of a picture: one panel per metric, one line per chain, each line cut into runs at
+//! its gaps. A gap is a period of the range with no value (no row, or an empty cell): it breaks
+//! the line and is listed, never drawn as zero.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+use crate::model::Chain;
+use crate::model::DAYS_COLUMN;
+use crate::model::{Dataset, Number};
+use crate::render::caption::Caption;
+use crate::render::group_digits;
+
+/// One metric column of the data, drawn on its own y scale.
+pub struct Panel {
+    pub metric: String,
+    pub lines: Vec<Line>,
+}
+
+/// One chain's values of one metric.
+pub struct Line {
+    pub chain: Chain,
+    /// Unbroken stretches of points, in date order.
+    pub runs: Vec<Vec<Point>>,
+    /// The periods with no value, in date order.
+    pub gaps: Vec<NaiveDate>,
+}
+
+pub struct Point {
+    pub date: NaiveDate,
+    pub value: f64,
+    /// The value as the service wrote it, with digit groups: the hover text.
+    pub exact: String,
+}
+
+impl Panel {
+    /// The lowest and highest value drawn, and zero: every panel's scale starts at zero.
+    pub fn value_range(&self) -> (f64, f64) {
+        let values = self.lines.iter().flat_map(|l| l.runs.iter().flatten());
+        values.fold((0.0, 0.0), |(lo, hi), p| (p.value.min(lo), p.value.max(hi)))
+    }
+}
+
+/// The first day of every period of the caption's range: where a point may be.
+pub fn periods(caption: &Caption) -> Vec<NaiveDate> {
+    let mut dates = Vec::new();
+    let mut date = Some(caption.by.start(caption.range.start));
+    while let Some(day) = date.filter(|d| *d <= caption.range.end) {
+        dates.push(day);
+        date = caption.next_period(day);
+    }
+    dates
+}
+
+/// The panels of a long dataset (one row per date and chain); the `days` column of `--by` is
+/// a count, not a metric, so it gets no panel.
+pub fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> Vec<Panel> {
+    let fallback = caption.chains.first().copied().unwrap_or(Chain::Ethereum);
+    let mut cells: BTreeMap<(Chain, NaiveDate), &[Option<Number>]> = BTreeMap::new();
+    for row in &data.rows {
+        cells.insert((row.chain.unwrap_or(fallback), row.date), &row.values);
+    }
+    data.columns
+        .iter()
+        .enumerate()
+        .filter(|(_, name)| name.as_str() != DAYS_COLUMN)
+        .map(|(column, name)| Panel {
+            metric: name.clone(),
+            lines: caption
+                .chains
+                .iter()
+                .map(|chain| {
+                    line(*chain, dates, |date| {
+                        cells.get(&(*chain, date))?.get(column)?.as_ref()
+                    })
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// One chain's line over `dates`, `value` giving the number of a date, if any.
+fn line<'a>(
+    chain: Chain,
+    dates: &[NaiveDate],
+    value: impl Fn(NaiveDate) -> Option<&'a Number>,
+) -> Line {
+    let mut runs: Vec<Vec<Point>> = Vec::new();
+    let mut gaps = Vec::new();
+    let mut broken = true;
+    for date in dates {
+        let point = value(*date).and_then(|number| {
+            let value = number
+                .as_str()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())?;
+            Some(Point {
+                date: *date,
+                value,
+                exact: group_digits(number),
+            })
+        });
+        match (point, runs.last_mut()) {
+            (Some(point), Some(run)) if !broken => run.push(point),
+            (Some(point), _) => runs.push(vec![point]),
+            (None, _) => gaps.push(*date),
+        }
+        broken = gaps.last() == Some(date);
+    }
+    Line { chain, runs, gaps }
+}

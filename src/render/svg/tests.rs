@@ -1,0 +1,113 @@
+//! The SVG's layout at the sizes the issue names: 6 chains x 3 metrics over 3,653 days.
+
+use chrono::NaiveDate;
+
+use super::Picture;
+use crate::model::Chain;
+use crate::model::DayRange;
+use crate::model::Period;
+use crate::model::{Dataset, Number, Row};
+use crate::render::Caption;
+
+fn decade() -> (Dataset, Caption) {
+    let start = NaiveDate::from_ymd_opt(2015, 1, 1).unwrap();
+    let range = DayRange {
+        start,
+        end: NaiveDate::from_ymd_opt(2024, 12, 31).unwrap(),
+    };
+    let rows = range
+        .days()
+        .enumerate()
+        .flat_map(|(n, date)| {
+            Chain::ALL.into_iter().map(move |chain| Row {
+                date,
+                chain: Some(chain),
+                values: [n * 1000, n * 10, n % 9]
+                    .map(|v| Number::from_json_token(&v.to_string()))
+                    .to_vec(),
+            })
+        })
+        .collect();
+    let data = Dataset {
+        chain_column: true,
+        columns: ["fees", "active_users", "tweet"]
+            .map(str::to_owned)
+            .to_vec(),
+        rows,
+    };
+    let caption = Caption {
+        chains: Chain::ALL.to_vec(),
+        range,
+        by: Period::Day,
+        warnings: Vec::new(),
+        made: String::new(),
+    };
+    (data, caption)
+}
+
+/// The x of each `text-anchor="{anchor}"` label of the first panel, in order.
+fn label_xs(svg: &str, anchor: &str) -> Vec<f64> {
+    let panel = svg.split("<g class=\"panel\"").nth(1).unwrap();
+    panel
+        .split("<text ")
+        .filter(|t| t.contains(&format!("text-anchor=\"{anchor}\"")))
+        .map(|t| {
+            t.split("x=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn a_decade_of_six_chains_keeps_its_labels_apart() {
+    let (data, caption) = decade();
+    let svg = Picture::new(&data, &caption).svg(true);
+    assert_eq!(svg.matches("<g class=\"panel\"").count(), 3);
+    assert_eq!(svg.matches("<g class=\"series\"").count(), 18);
+    let dates = label_xs(&svg, "middle");
+    assert!(
+        (5..=12).contains(&dates.len()),
+        "{} date labels",
+        dates.len()
+    );
+    // A date label is ten 12px characters: about 70 pixels.
+    assert!(dates.windows(2).all(|w| w[1] - w[0] >= 80.0), "{dates:?}");
+    let values = svg
+        .split("<g class=\"panel\"")
+        .nth(1)
+        .unwrap()
+        .matches("text-anchor=\"end\"")
+        .count();
+    assert!((3..=7).contains(&values), "{values} value labels");
+    // One legend row holds the six names.
+    let legend: Vec<&str> = svg.split("<g class=\"legend-entry\"").skip(1).collect();
+    let ys: Vec<&str> = legend
+        .iter()
+        .map(|e| e.split("y1=\"").nth(1).unwrap().split('"').next().unwrap())
+        .collect();
+    assert!(ys.windows(2).all(|w| w[0] == w[1]), "{ys:?}");
+    assert_eq!(
+        Picture::new(&data, &caption).svg(true),
+        svg,
+        "the same bytes again"
+    );
+}
+
+#[test]
+fn a_gap_breaks_the_line_and_is_listed() {
+    let (mut data, caption) = decade();
+    data.rows
+        .retain(|r| !(r.chain == Some(Chain::Base) && r.date.to_string().starts_with("2020-03")));
+    let picture = Picture::new(&data, &caption);
+    let base = &picture.panels[0].lines[4];
+    assert_eq!(base.chain, Chain::Base);
+    assert_eq!(base.runs.len(), 2);
+    assert_eq!(base.gaps.len(), 31);
+    assert_eq!(base.gaps[0].to_string(), "2020-03-01");
+}

@@ -1,0 +1,292 @@
+//! `svg` and `html` checked as a person would check them: the sandbox's report (every chain,
+//! `--by week`, a gap) drawn, validated by `tidy`, rendered by `rsvg-convert` and by headless
+//! Chromium, whose screenshots must show every chain's colour and whose console must stay quiet.
+
+mod browser;
+mod png;
+
+use std::path::{Path, PathBuf};
+
+use crate::support::{Env, Run, Sandbox};
+
+/// BASE has no data for two whole ISO weeks: a gap in every BASE line.
+const GAP: &str = "gap:base:2024-02-05..2024-02-18";
+const REPORT: [&str; 9] = [
+    "report",
+    "-c",
+    "all",
+    "-s",
+    "2024-01-01",
+    "-e",
+    "2024-03-31",
+    "--by",
+    "week",
+];
+/// The chains in SERVICE.md's order, each with its line colour (Okabe and Ito's palette).
+const CHAINS: [(&str, &str); 6] = [
+    ("ETHEREUM", "#0072B2"),
+    ("ARBITRUM", "#E69F00"),
+    ("BSC", "#009E73"),
+    ("OPTIMISM", "#D55E00"),
+    ("BASE", "#56B4E9"),
+    ("POLYGON", "#CC79A7"),
+];
+
+/// The sandbox with the gap, and an environment that talks to it.
+fn sandbox() -> (Sandbox, Env) {
+    let sandbox = Sandbox::start(&["--fault", GAP]);
+    let mut env = Env::with_service(&sandbox.url);
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    (sandbox, env)
+}
+
+/// Runs the report with `extra` arguments; it succeeds, warning of the gap only.
+fn report(env: &Env, extra: &[&str]) -> Run {
+    let args: Vec<&str> = REPORT.iter().chain(extra).copied().collect();
+    let run = env.run(&args);
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(
+        run.stderr.lines().all(|l| l.starts_with("warning: BASE ")),
+        "{run:?}"
+    );
+    run
+}
+
+/// The report written to `name` in the environment's home (the extension picks the format).
+fn report_file(env: &Env, name: &str) -> PathBuf {
+    let path = env.home.path().join(name);
+    report(env, &["-o", path.to_str().unwrap()]);
+    path
+}
+
+/// The csv of the same query: header, then rows of cells.
+fn csv_rows(env: &Env) -> (Vec<String>, Vec<Vec<String>>) {
+    let run = report(env, &["-f", "csv"]);
+    let mut lines = run
+        .stdout
+        .lines()
+        .map(|l| l.split(',').map(str::to_owned).collect());
+    (lines.next().unwrap(), lines.collect())
+}
+
+/// The metric columns of the csv: what gets a panel (not date, chain or days).
+fn metrics(header: &[String]) -> Vec<&str> {
+    header[3..].iter().map(String::as_str).collect()
+}
+
+/// `1234567.5` -> `1,234,567.5`, as the hover text writes numbers.
+fn grouped(number: &str) -> String {
+    let (whole, fraction) = number
+        .split_once('.')
+        .map_or((number, None), |(w, f)| (w, Some(f)));
+    let mut out = String::new();
+    for (i, digit) in whole.chars().enumerate() {
+        if i > 0 && (whole.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    fraction.map_or(out.clone(), |f| format!("{out}.{f}"))
+}
+
+/// The markup between `<g class="panel" data-metric="NAME">` and its end, panel by panel.
+fn panels(markup: &str) -> Vec<(String, String)> {
+    markup
+        .split("<g class=\"panel\" data-metric=\"")
+        .skip(1)
+        .map(|part| {
+            let (name, rest) = part.split_once('"').unwrap();
+            (name.to_owned(), rest.to_owned())
+        })
+        .collect()
+}
+
+/// The `M` (move) commands of a chain's path in a panel: one per unbroken stretch.
+fn stretches(panel: &str, chain: &str) -> usize {
+    let series = panel
+        .split(&format!("<g class=\"series\" data-chain=\"{chain}\""))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no line for {chain}"));
+    let path = series
+        .split("<path d=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    path.matches('M').count()
+}
+
+/// Every chain's colour shows on enough pixels of a screenshot: no line went missing.
+fn assert_every_chain_drawn(png: &[u8], least: usize) {
+    let image = png::read(png);
+    assert!(image.width > 0 && image.height > 0);
+    assert!(
+        image.distinct() > 20,
+        "a blank picture: {} colours",
+        image.distinct()
+    );
+    for (chain, colour) in CHAINS {
+        let seen = image.count(colour);
+        assert!(seen >= least, "{chain}'s {colour} on {seen} pixels only");
+    }
+}
+
+#[test]
+fn svg_has_a_panel_per_metric_a_line_per_chain_and_breaks_lines_at_the_gap() {
+    let (_sandbox, env) = sandbox();
+    let svg = std::fs::read_to_string(report_file(&env, "report.svg")).unwrap();
+    let again = std::fs::read_to_string(report_file(&env, "again.SVG")).unwrap();
+    assert_eq!(svg, again, "the same input gives the same bytes");
+    assert!(svg.starts_with(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""
+    ));
+    for outside in ["<script", "href", "<image", "@import", "url("] {
+        assert!(!svg.contains(outside), "{outside} in the svg");
+    }
+    let (header, rows) = csv_rows(&env);
+    let panels = panels(&svg);
+    let names: Vec<&str> = panels.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, metrics(&header));
+    for (metric, markup) in &panels {
+        for (chain, _) in CHAINS {
+            let expected = if chain == "BASE" { 2 } else { 1 };
+            assert_eq!(stretches(markup, chain), expected, "{chain} {metric}");
+        }
+    }
+    let legend: Vec<&str> = CHAINS.iter().map(|(c, _)| *c).collect();
+    let shown: Vec<&str> = svg
+        .split("<g class=\"legend-entry\" data-chain=\"")
+        .skip(1)
+        .map(|p| p.split('"').next().unwrap())
+        .collect();
+    assert_eq!(shown, legend);
+    // Every value of the csv is a point whose hover text gives it exactly, with its date.
+    for row in &rows {
+        for (metric, value) in metrics(&header).iter().zip(&row[3..]) {
+            let title = format!(
+                "<title>{}, week of {}: {metric} {}</title>",
+                row[1],
+                row[0],
+                grouped(value)
+            );
+            assert!(svg.contains(&title), "no point says {title}");
+        }
+    }
+    assert_eq!(
+        svg.matches("<circle").count(),
+        rows.len() * metrics(&header).len()
+    );
+}
+
+#[test]
+fn svg_renders_with_rsvg_convert_and_shows_every_chain() {
+    let (_sandbox, env) = sandbox();
+    let svg = report_file(&env, "report.svg");
+    let png = env.home.path().join("report.png");
+    let run = env.run_program(
+        "rsvg-convert",
+        &[svg.as_os_str(), "-o".as_ref(), png.as_os_str()],
+    );
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    assert_every_chain_drawn(&std::fs::read(png).unwrap(), 200);
+}
+
+#[test]
+fn html_is_valid_self_contained_and_holds_the_csv_values() {
+    let (_sandbox, env) = sandbox();
+    let page = report_file(&env, "report.html");
+    let run = env.run_program("tidy", &["-q".as_ref(), "-e".as_ref(), page.as_os_str()]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", ""),
+        "tidy: {run:?}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    let without_namespace = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    for outside in [
+        "http:", "https:", "<script", "src=", "href=", "@import", "url(",
+    ] {
+        assert!(
+            !without_namespace.contains(outside),
+            "{outside} in the page"
+        );
+    }
+    assert!(html.contains("<p class=\"muted\">Made 2023-11-14 22:13 UTC by chain-metrics "));
+    assert!(html.contains("@media (prefers-color-scheme: dark)") && html.contains("@media print"));
+    let (header, rows) = csv_rows(&env);
+    let head: String = header
+        .iter()
+        .map(|h| format!("<th scope=\"col\">{h}</th>"))
+        .collect();
+    assert!(html.contains(&format!("<tr>{head}</tr>")));
+    for row in &rows {
+        let cells: String = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match i < 2 {
+                true => format!("<td>{c}</td>"),
+                false => format!("<td class=\"n\">{c}</td>"),
+            })
+            .collect();
+        assert!(
+            html.contains(&format!("<tr>{cells}</tr>")),
+            "no row {row:?}"
+        );
+    }
+    assert!(html.contains(
+        "<li>BASE fees: no value for the weeks of 2024-02-05, 2024-02-12 (a gap, not zero)</li>"
+    ));
+    assert!(html
+        .contains("<li>BASE fees: no data for 2024-02-05..2024-02-18 (left out, not zero)</li>"));
+}
+
+/// Opens a page in Chromium: its DOM must hold every panel, line and legend entry and (for
+/// the page) every row of values; its screenshot must show every chain; its console is quiet.
+fn check_in_browser(page: &Path, rows: usize, metrics: usize) {
+    let dom = browser::open(page, &["--dump-dom"]);
+    assert_eq!(dom.console(), Vec::<&str>::new());
+    assert_eq!(dom.stdout.matches("<g class=\"panel\"").count(), metrics);
+    assert_eq!(
+        dom.stdout.matches("<g class=\"series\"").count(),
+        metrics * CHAINS.len()
+    );
+    assert_eq!(
+        dom.stdout.matches("<g class=\"legend-entry\"").count(),
+        CHAINS.len()
+    );
+    if page.extension().is_some_and(|e| e == "html") {
+        let body = dom
+            .stdout
+            .split("<tbody>")
+            .nth(1)
+            .expect("the table of values");
+        assert_eq!(body.matches("<tr>").count(), rows);
+    }
+    let (png, shot) = browser::screenshot(page, 1100, 1700);
+    assert_eq!(shot.console(), Vec::<&str>::new());
+    assert_every_chain_drawn(&png, 200);
+}
+
+#[test]
+fn html_and_svg_open_in_chromium_with_every_chart_line_and_row() {
+    let (_sandbox, env) = sandbox();
+    let (header, rows) = csv_rows(&env);
+    let metrics = metrics(&header).len();
+    check_in_browser(&report_file(&env, "report.html"), rows.len(), metrics);
+    check_in_browser(&report_file(&env, "report.svg"), rows.len(), metrics);
+}
+
+#[test]
+fn the_console_check_sees_a_page_that_logs_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("broken.html");
+    std::fs::write(
+        &page,
+        "<!DOCTYPE html><title>x</title><script>console.error('broken page')</script>",
+    )
+    .unwrap();
+    let dom = browser::open(&page, &["--dump-dom"]);
+    assert_eq!(dom.console().len(), 1, "{}", dom.stderr);
+    assert!(dom.console()[0].contains("broken page"));
+}
