@@ -14,6 +14,10 @@ use crate::settings::TrustSources;
 pub enum Roots {
     /// The platform's store, plus `--ca-bundle` and SSL_CERT_FILE / SSL_CERT_DIR.
     Platform(TrustSources),
+    /// No connection of this run can use TLS (a plain-http base URL, no https proxy): a
+    /// `--ca-bundle` is still checked, but no store is loaded (about 290 certificates, most of
+    /// a short run's time), SSL_CERT_FILE's included.
+    PlainHttp(TrustSources),
     /// Only this certificate (PEM): the built-in sandbox's, for its one run.
     Only(Vec<u8>),
 }
@@ -25,6 +29,16 @@ pub fn install_crypto() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
+/// Where distributions keep their one bundle of CA certificates (as openssl-probe looks).
+const DISTRO_BUNDLES: [&str; 6] = [
+    "/etc/ssl/certs/ca-certificates.crt",
+    "/etc/pki/tls/certs/ca-bundle.crt",
+    "/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem",
+    "/etc/ssl/ca-bundle.pem",
+    "/etc/ssl/cert.pem",
+    "/usr/local/share/certs/ca-root-nss.crt",
+];
+
 /// `builder` trusting `roots`; an unreadable or empty bundle is exit 3 naming the file.
 pub fn trusting(builder: ClientBuilder, roots: &Roots) -> Result<ClientBuilder> {
     match roots {
@@ -33,21 +47,54 @@ pub fn trusting(builder: ClientBuilder, roots: &Roots) -> Result<ClientBuilder> 
                 .map_err(|e| Failure::config(format!("the sandbox's certificate: {e}")))?;
             Ok(builder.tls_certs_only(certs))
         }
-        Roots::Platform(sources) => Ok(builder.tls_certs_merge(extra_roots(sources)?)),
+        // `--ca-bundle` is still checked: it was named for this tool, and is usually small.
+        Roots::PlainHttp(sources) => match &sources.ca_bundle {
+            Some(bundle) => Ok(builder.tls_certs_only(bundle_roots(bundle)?)),
+            None => Ok(builder.tls_certs_only(Vec::new())),
+        },
+        Roots::Platform(sources) if cfg!(any(target_vendor = "apple", windows)) => {
+            Ok(builder.tls_certs_merge(extra_roots(sources)?))
+        }
+        // Elsewhere the platform verifier is webpki over the distribution's store, which it
+        // reads twice (the bundle file and the hashed folder hold the same certificates): the
+        // one bundle file is read instead.
+        Roots::Platform(sources) => {
+            let mut roots = extra_roots(sources)?;
+            if sources.ssl_cert_file.is_none() && sources.ssl_cert_dir.is_none() {
+                roots.extend(distro_store(&[], None));
+            }
+            if roots.is_empty() {
+                return Err(Failure::config(
+                    "no CA certificates to trust: the system's store is missing or empty",
+                )
+                .with_hint("install the ca-certificates package, or name a PEM file with SSL_CERT_FILE or --ca-bundle"));
+            }
+            Ok(builder.tls_certs_only(roots))
+        }
     }
 }
 
-fn extra_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
+/// The roots the user named (`--ca-bundle`, SSL_CERT_FILE), read and checked as for HTTPS.
+fn named_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
     let mut roots = Vec::new();
     if let Some(bundle) = &sources.ca_bundle {
-        roots.extend(read_bundle(&bundle.value).map_err(|e| {
-            Failure::config(format!("{e} (from {})", bundle.source))
-                .with_hint("name a readable file of PEM certificates (-----BEGIN CERTIFICATE-----)")
-        })?);
+        roots.extend(bundle_roots(bundle)?);
     }
     if let Some(file) = &sources.ssl_cert_file {
         roots.extend(ssl_cert_file(file)?);
     }
+    Ok(roots)
+}
+
+fn bundle_roots(bundle: &crate::settings::Sourced<PathBuf>) -> Result<Vec<Certificate>> {
+    read_bundle(&bundle.value).map_err(|e| {
+        Failure::config(format!("{e} (from {})", bundle.source))
+            .with_hint("name a readable file of PEM certificates (-----BEGIN CERTIFICATE-----)")
+    })
+}
+
+fn extra_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
+    let mut roots = named_roots(sources)?;
     let dirs: Vec<PathBuf> = sources
         .ssl_cert_dir
         .iter()
@@ -60,7 +107,7 @@ fn extra_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
         ));
     }
     if sources.ssl_cert_file.is_some() || !dirs.is_empty() {
-        roots.extend(distro_store(&dirs));
+        roots.extend(distro_store(&dirs, sources.ssl_cert_file.as_deref()));
     }
     Ok(roots)
 }
@@ -103,11 +150,23 @@ fn ssl_cert_file(file: &Path) -> Result<Vec<Certificate>> {
 
 /// On Linux and the BSDs the platform store is replaced by SSL_CERT_FILE / SSL_CERT_DIR when
 /// either is set; reading the distribution's store here keeps them additions, as CLI.md has it.
-/// A distribution folder already read as an SSL_CERT_DIR entry (`loaded`) is not read again:
-/// hundreds of small files each time.
-fn distro_store(loaded: &[PathBuf]) -> Vec<Certificate> {
+/// Its one bundle file when there is one (`ca-certificates.crt` on Debian); else its folders,
+/// but not one already read as an SSL_CERT_DIR entry (`loaded`): hundreds of small files. A
+/// bundle already read as SSL_CERT_FILE (`loaded_file`) is not read again.
+fn distro_store(loaded: &[PathBuf], loaded_file: Option<&Path>) -> Vec<Certificate> {
     if cfg!(any(target_vendor = "apple", windows)) {
         return Vec::new();
+    }
+    if let Some(bundle) = DISTRO_BUNDLES.iter().map(Path::new).find(|p| p.is_file()) {
+        // SSL_CERT_FILE naming the distribution's own bundle: read once.
+        let same = |file: &Path| file.canonicalize().ok() == bundle.canonicalize().ok();
+        if loaded_file.is_some_and(same) {
+            return Vec::new();
+        }
+        let certs = rustls_native_certs::load_certs_from_paths(Some(bundle), None).certs;
+        if !certs.is_empty() {
+            return usable(certs);
+        }
     }
     let loaded: Vec<PathBuf> = loaded
         .iter()

@@ -102,10 +102,19 @@ pub(crate) fn client(
 ) -> Result<crate::client::Client, Failure> {
     let (roots, proxy) = match sandbox_cert {
         Some(pem) => (Roots::Only(pem.as_bytes().to_vec()), None),
-        None => (
-            Roots::Platform(settings.trust.clone()),
-            settings.proxy_for(&base_url)?,
-        ),
+        None => {
+            let proxy = settings.proxy_for(&base_url)?;
+            // The trust store is loaded only when a connection can need it.
+            let tls = base_url.scheme() == "https"
+                || proxy.as_ref().is_some_and(|p| p.url.scheme() == "https");
+            let trust = settings.trust.clone();
+            let roots = if tls {
+                Roots::Platform(trust)
+            } else {
+                Roots::PlainHttp(trust)
+            };
+            (roots, proxy)
+        }
     };
     crate::client::Client::new(crate::client::ClientOptions {
         roots,
