@@ -2,6 +2,7 @@
 //! `--no-header` and the chart at a fixed width.
 
 use crate::support::{Env, Reply, Sandbox, Stub};
+use snapbox::str;
 
 const FEES_TWO_CHAINS: [&str; 7] = [
     "fees",
@@ -67,34 +68,22 @@ fn every_format_long_and_wide() {
         if wide {
             args.push("--wide");
         }
-        let run = env.run(&args);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
-        assert_eq!(run.stdout, expected, "{args:?}");
+        env.cmd_args(&args).stdout(expected).run();
     }
 }
 
 #[test]
 fn wide_social_names_columns_by_chain_and_metric() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "social",
-        "-c",
-        "eth,arb",
-        "-i",
-        "tweet,reply",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "--wide",
-        "-f",
-        "csv",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "date,ETHEREUM.tweet,ETHEREUM.reply,ARBITRUM.tweet,ARBITRUM.reply\n2024-01-01,2,0,0,13\n2024-01-02,5,0,0,8\n"
-    );
+    Env::with_service(&sandbox.url)
+        .cmd("social -c eth,arb -i tweet,reply -s 2024-01-01 -e 2024-01-02 --wide -f csv")
+        .stdout(str![[r#"
+date,ETHEREUM.tweet,ETHEREUM.reply,ARBITRUM.tweet,ARBITRUM.reply
+2024-01-01,2,0,0,13
+2024-01-02,5,0,0,8
+
+"#]])
+        .run();
 }
 
 /// Fees per chain from the request body: ETHEREUM has a gap on the 3rd, BASE has decimals that
@@ -126,11 +115,9 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
         "-q",
         "--summary",
     ];
-    let run = env.run(&[&args[..], &["-f", "markdown"]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
+    env.cmd_args(&[&args[..], &["-f", "markdown"]].concat())
+        .stdout(
+            "\
 | date       | ETHEREUM |                         BASE |
 |------------|---------:|-----------------------------:|
 | 2024-01-01 |       10 |                          0.1 |
@@ -142,9 +129,10 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
 | mean       |    26.25 | 2,469,135,780,246,913,588.08 |
 | min        |       10 |                            0 |
 | max        |       40 | 12,345,678,901,234,567,890.1 |
-"
-    );
-    let table = env.run(&[&args[..], &["-f", "table"]].concat());
+",
+        )
+        .run();
+    let table = env.cmd_args(&[&args[..], &["-f", "table"]].concat()).run();
     assert!(
         table
             .stdout
@@ -168,10 +156,16 @@ fn no_header_leaves_out_the_header_of_csv_and_tsv() {
         "2024-01-02",
         "--no-header",
     ];
-    let csv = env.run(&[&args[..], &["-f", "csv"]].concat());
-    assert_eq!(csv.stdout, "2024-01-01,879768.88\n2024-01-02,826665.76\n");
-    let tsv = env.run(&[&args[..], &["-f", "tsv"]].concat());
-    assert_eq!(tsv.stdout, "2024-01-01\t879768.88\n2024-01-02\t826665.76\n");
+    env.cmd_args(&[&args[..], &["-f", "csv"]].concat())
+        .stdout(str![[r#"
+2024-01-01,879768.88
+2024-01-02,826665.76
+
+"#]])
+        .run();
+    env.cmd_args(&[&args[..], &["-f", "tsv"]].concat())
+        .stdout("2024-01-01\t879768.88\n2024-01-02\t826665.76\n")
+        .run();
 }
 
 #[test]
@@ -184,18 +178,9 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
         };
         Reply::json(200, body)
     });
-    let run = Env::with_service(&stub.url).run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-        "-f",
-        "chart",
-        "-q",
-    ]);
+    let run = Env::with_service(&stub.url)
+        .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart -q")
+        .run();
     assert_eq!(run.code, 0, "{run:?}");
     // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
     assert_eq!(
@@ -238,15 +223,12 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
         "-f",
         "chart",
     ];
-    let coloured = env.run(&[&args[..], &["--color", "always"]].concat());
-    assert!(
-        coloured.stdout.contains("\x1b[36m*\x1b[0m ETHEREUM"),
-        "{}",
-        coloured.stdout
-    );
-    assert!(coloured.stdout.contains("\x1b[33mo\x1b[0m ARBITRUM"));
+    env.cmd_args(&[&args[..], &["--color", "always"]].concat())
+        .stdout_contains("\x1b[36m*\x1b[0m ETHEREUM")
+        .stdout_contains("\x1b[33mo\x1b[0m ARBITRUM")
+        .run();
     env.set("CLICOLOR_FORCE", "1").set("NO_COLOR", "1");
-    let plain = env.run(&args);
+    let plain = env.cmd_args(&args).run();
     assert!(!plain.stdout.contains('\x1b'));
     assert!(
         plain.stdout.ends_with("* ETHEREUM   o ARBITRUM\n"),
@@ -258,17 +240,13 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
 #[test]
 fn chains_in_the_new_formats() {
     let env = Env::new();
-    let tsv = env.run(&["chains", "-f", "tsv"]);
-    assert_eq!(
-        tsv.stdout,
-        "chain\tchain_id\taliases\nETHEREUM\t1\teth\nARBITRUM\t42161\tarb\nBSC\t56\tbnb\nOPTIMISM\t10\top\nBASE\t8453\t\nPOLYGON\t137\tmatic,pol\n"
-    );
-    let ndjson = env.run(&["chains", "-f", "ndjson"]);
+    env.cmd("chains -f tsv").stdout("chain\tchain_id\taliases\nETHEREUM\t1\teth\nARBITRUM\t42161\tarb\nBSC\t56\tbnb\nOPTIMISM\t10\top\nBASE\t8453\t\nPOLYGON\t137\tmatic,pol\n").run();
+    let ndjson = env.cmd("chains -f ndjson").run();
     assert_eq!(
         ndjson.stdout.lines().last(),
         Some(r#"{"aliases":["matic","pol"],"chain":"POLYGON","chain_id":137}"#)
     );
-    let markdown = env.run(&["chains", "-f", "markdown"]);
+    let markdown = env.cmd("chains -f markdown").run();
     assert_eq!(
         markdown.stdout.lines().take(3).collect::<Vec<_>>(),
         [
@@ -277,7 +255,7 @@ fn chains_in_the_new_formats() {
             "| ETHEREUM | 1        | eth       |"
         ]
     );
-    let chart = env.run(&["chains", "-f", "chart"]);
+    let chart = env.cmd("chains -f chart").run();
     assert_eq!(
         (chart.code, chart.error_line()),
         (2, "error: invalid value 'chart' for '--format <FMT>'")
@@ -290,18 +268,9 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
         200,
         r#"[{"date":"2024-01-01","fees":1},{"date":"2024-01-02","fees":5},{"date":"2024-01-10","fees":3}]"#,
     ));
-    let run = Env::with_service(&stub.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-10",
-        "-f",
-        "chart",
-        "-q",
-    ]);
+    let run = Env::with_service(&stub.url)
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-10 -f chart -q")
+        .run();
     assert_eq!(run.code, 0, "{run:?}");
     // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
     assert_eq!(
@@ -330,17 +299,9 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
 #[test]
 fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "report",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-        "-f",
-        "chart",
-    ]);
+    let run = Env::with_service(&sandbox.url)
+        .cmd("report -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart")
+        .run();
     assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout.lines().all(|l| l.chars().count() <= 80),

@@ -66,7 +66,7 @@ fn example_args(example: &str) -> Vec<String> {
 
 #[test]
 fn top_level_help_fits_on_one_screen_with_its_options_grouped() {
-    let run = Env::new().run(&["--help"]);
+    let run = Env::new().cmd("--help").run();
     assert_eq!(run.code, 0);
     let lines = run.stdout.lines().count();
     // One 48-line screen: the commands, then the options under headings by purpose.
@@ -92,7 +92,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
     for path in paths {
         let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
         args.push("--help");
-        let help = env.run(&args);
+        let help = env.cmd_args(&args).run();
         assert_eq!(help.code, 0, "{args:?}");
         let examples = trailing_examples(&help.stdout)
             .unwrap_or_else(|e| panic!("`chain-metrics {}`: {e}", args.join(" ")));
@@ -112,7 +112,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
             if words.first() == Some(&"sandbox") || words.starts_with(&["auth", "login"]) {
                 continue;
             }
-            let run = env.run(&words);
+            let run = env.cmd_args(&words).run();
             assert_eq!(run.code, 0, "{example:?}: {run:?}");
             // Commands that only change the config file may say nothing on stdout.
             let changes_only =
@@ -127,7 +127,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
 
 /// The commands `chain-metrics --help` lists, as (name, description), `help` left out.
 fn help_commands() -> Vec<(String, String)> {
-    let help = Env::new().run(&["--help"]).stdout;
+    let help = Env::new().cmd("--help").run().stdout;
     let (_, rest) = help.split_once("\nCommands:\n").unwrap();
     rest.lines()
         .take_while(|l| !l.is_empty())
@@ -167,7 +167,7 @@ fn capitalised(text: &str) -> String {
 #[test]
 fn readme_usage_block_lists_what_help_lists() {
     let (first, readme) = readme_usage();
-    let help = Env::new().run(&["--help"]).stdout;
+    let help = Env::new().cmd("--help").run().stdout;
     let usage = help.lines().find(|l| l.starts_with("Usage: ")).unwrap();
     assert_eq!(
         first,

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::support::{transcripts_dir, Env, Reply, Sandbox, Stub, KEY};
 use clap::CommandFactory;
+use snapbox::str;
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
 
@@ -46,7 +47,9 @@ fn only_support_runs_the_binary() {
 #[test]
 fn no_recorded_output_of_any_test_run_holds_the_key() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&["-v", "fees", "-c", "eth", "--last", "2"]);
+    let run = Env::with_service(&sandbox.url)
+        .cmd("-v fees -c eth --last 2")
+        .run();
     assert_eq!(run.code, 0, "{run:?}");
     drop(sandbox);
     let mut scanned = 0;
@@ -71,9 +74,14 @@ fn verbose_shows_requests_retries_and_timings_with_the_key_masked() {
         _ => Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#),
     });
     let env = Env::with_service(&stub.url);
-    let run = env.run(&[&["-v", "--retries", "1", "fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "date,fees\n2024-01-01,1\n");
+    let run = env
+        .cmd_args(&[&["-v", "--retries", "1", "fees"], &RANGE[..]].concat())
+        .stdout(str![[r#"
+date,fees
+2024-01-01,1
+
+"#]])
+        .run();
     let request = format!(
         "* POST {}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",
         stub.url
@@ -109,23 +117,13 @@ fn without_timings(stderr: &str) -> Vec<String> {
 fn a_service_echoing_the_key_has_it_scrubbed_from_errors() {
     let body = format!(r#"{{"error":"key {KEY} is not valid"}}"#);
     let stub = Stub::always(Reply::json(401, &body));
-    let run = Env::with_service(&stub.url).run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 4, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: key **** is not valid"
-    );
+    Env::with_service(&stub.url).cmd_args(&[&["fees"], &RANGE[..]].concat()).code(4).error_line("error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: key **** is not valid").run();
     let stub = Stub::always(Reply::new(
         400,
         "text/plain",
         format!("bad request from {KEY}"),
     ));
-    let run = Env::with_service(&stub.url).run(&[&["users"], &RANGE[..]].concat());
-    assert_eq!(run.code, 5, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: the service rejected the request: POST /api/chain-insights/active_users for ETHEREUM answered HTTP 400 Bad Request: bad request from ****"
-    );
+    Env::with_service(&stub.url).cmd_args(&[&["users"], &RANGE[..]].concat()).code(5).error_line("error: the service rejected the request: POST /api/chain-insights/active_users for ETHEREUM answered HTTP 400 Bad Request: bad request from ****").run();
 }
 
 #[test]
@@ -156,7 +154,7 @@ fn help_never_shows_the_key_even_when_every_variable_holds_it() {
         let args: Vec<&str> = path.iter().map(String::as_str).collect();
         for flag in ["--help", "-h"] {
             // Env::run fails the test if the key is anywhere in the output.
-            let run = env.run(&[&args[..], &[flag]].concat());
+            let run = env.cmd_args(&[&args[..], &[flag]].concat()).run();
             assert_eq!(run.code, 0, "{args:?} {flag}: {run:?}");
         }
     }
@@ -174,43 +172,31 @@ fn api_key_command_failures_name_the_command_and_never_echo_its_output() {
         ))
     };
     config(r#"cat "$HOME/key.txt""#);
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "date,fees\n2024-01-01,879768.88\n");
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat())
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+
+"#]])
+        .run();
 
     config(r#"cat "$HOME/key.txt"; exit 1"#);
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: api_key_command from config file (cat \"$HOME/key.txt\"; exit 1) failed (exit status: 1)\n"
-    );
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (cat \"$HOME/key.txt\"; exit 1) failed (exit status: 1)\n").run();
 
     config(r#"cat "$HOME/key.txt"; exec sleep 10"#);
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: api_key_command from config file (cat \"$HOME/key.txt\"; exec sleep 10) did not finish within 0.3 s\n"
-    );
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (cat \"$HOME/key.txt\"; exec sleep 10) did not finish within 0.3 s\n").run();
 }
 
 #[test]
 fn config_errors_never_quote_the_value() {
     let env = Env::new();
     env.write_config(&format!("timeout = \"{KEY}\"\n"));
-    let run = env.run(&["config", "show"]);
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("config show").code(3).stderr(format!(
             "error: config file {}: line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string\n",
             env.config_path().display()
-        )
-    );
+        )).run();
     env.write_config(&format!("method = \"{KEY}\"\n"));
-    let run = env.run(&["config", "show"]);
-    assert_eq!(run.code, 3, "{run:?}");
+    env.cmd("config show").code(3).run();
 }
 
 #[test]
@@ -218,24 +204,15 @@ fn a_key_that_cannot_be_a_header_is_a_configuration_error() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", "http://127.0.0.1:9");
     env.set("CHAIN_METRICS_API_KEY", &format!("{KEY}\u{1}"));
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: the API key holds characters that cannot be sent in an HTTP header (control characters or non-ASCII) (key from environment CHAIN_METRICS_API_KEY)\n"
-    );
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: the API key holds characters that cannot be sent in an HTTP header (control characters or non-ASCII) (key from environment CHAIN_METRICS_API_KEY)\n").run();
 }
 
 #[test]
 fn dry_run_names_the_variable_never_the_key() {
     let env = Env::with_service("https://metrics.example/v2");
     for command in ["fees", "report"] {
-        let run = env.run(&[&[command, "--dry-run", "-v"], &RANGE[..]].concat());
-        assert_eq!(run.code, 0, "{run:?}");
-        assert!(
-            run.stdout.contains("X-API-Key: $CHAIN_METRICS_API_KEY"),
-            "{}",
-            run.stdout
-        );
+        env.cmd_args(&[&[command, "--dry-run", "-v"], &RANGE[..]].concat())
+            .stdout_contains("X-API-Key: $CHAIN_METRICS_API_KEY")
+            .run();
     }
 }

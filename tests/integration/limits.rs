@@ -59,7 +59,7 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
         ),
     ];
     for (flag, why) in cases {
-        let run = env.run(&[&DAY[..], flag].concat());
+        let run = env.cmd_args(&[&DAY[..], flag].concat()).run();
         let value = flag[1];
         assert_eq!(
             (run.code, run.error_line()),
@@ -72,13 +72,15 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
     }
     assert!(stub.seen().is_empty());
     // The largest value each takes still runs.
-    let run = env.run(
-        &[
-            &DAY[..],
-            &["--timeout", "86400", "--retries", "100", "--jobs", "64"],
-        ]
-        .concat(),
-    );
+    let run = env
+        .cmd_args(
+            &[
+                &DAY[..],
+                &["--timeout", "86400", "--retries", "100", "--jobs", "64"],
+            ]
+            .concat(),
+        )
+        .run();
     assert_eq!(run.code, 0, "{run:?}");
 }
 
@@ -102,7 +104,7 @@ fn config_file_values_out_of_bounds_are_exit_3_before_any_request() {
             true => &["--profile", "p"],
             false => &[],
         };
-        let run = env.run(&[profile, &DAY[..]].concat());
+        let run = env.cmd_args(&[profile, &DAY[..]].concat()).run();
         assert_eq!((run.code, run.error_line()), (3, error), "{text}");
     }
     assert!(stub.seen().is_empty());
@@ -116,8 +118,10 @@ fn sandbox_waits_are_bounded_too() {
         (&["--fault", "503:date+18446744073709551615"], "error: invalid value '503:date+18446744073709551615' for '--fault <FAULT>': bad fault '503:date+18446744073709551615': 'date+18446744073709551615' is not a Retry-After: seconds or date+SECONDS, at most 86400; expected one of"),
     ];
     for (args, error) in cases {
-        let run = Env::new().run(&[&["sandbox", "--listen", "127.0.0.1:0"], args].concat());
-        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        let run = Env::new()
+            .cmd_args(&[&["sandbox", "--listen", "127.0.0.1:0"], args].concat())
+            .code(2)
+            .run();
         assert!(run.error_line().starts_with(error), "{}", run.error_line());
     }
 }

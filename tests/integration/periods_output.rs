@@ -16,8 +16,12 @@ fn by_day_is_todays_output_byte_for_byte() {
             &["-f", "table", "--wide", "--summary"],
             &["-f", "json"],
         ] {
-            let today = env.run(&[&[command][..], &range, shape].concat());
-            let by_day = env.run(&[&[command, "--by", "day"][..], &range, shape].concat());
+            let today = env
+                .cmd_args(&[&[command][..], &range, shape].concat())
+                .run();
+            let by_day = env
+                .cmd_args(&[&[command, "--by", "day"][..], &range, shape].concat())
+                .run();
             assert_eq!(today.code, 0, "{today:?}");
             assert!(today.stdout.starts_with("date,chain,") || !shape.contains(&"csv"));
             assert_eq!(by_day.stdout, today.stdout, "{command} {shape:?}");
@@ -31,7 +35,9 @@ fn every_format_shows_the_days_column_after_chain() {
     let stub = serve(&FEES);
     let env = Env::with_service(&stub.url);
     let run = |extra: &[&str]| {
-        let run = env.run(&[&["fees", "-q", "--by", "quarter"][..], &FEES_RANGE, extra].concat());
+        let run = env
+            .cmd_args(&[&["fees", "-q", "--by", "quarter"][..], &FEES_RANGE, extra].concat())
+            .run();
         assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
         run.stdout
     };
@@ -95,7 +101,7 @@ fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
     let before = "date,chain,days,fees\n2024-03-01,ETHEREUM,31,100\n2024-03-01,ARBITRUM,2,7\n2024-04-01,ETHEREUM,1,9\n";
     write(&env, "months.csv", before);
     let args = ["fees", "--by", "month", "-o", "months.csv", "--merge"];
-    let run = env.run(&[&args[..], &FEES_RANGE].concat());
+    let run = env.cmd_args(&[&args[..], &FEES_RANGE].concat()).run();
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
         (0, "", format!("note: --merge --by month: asking from 2024-03-01, the first day of the month that holds 2024-03-30, so that the month's row in the file is replaced whole\n{EARLY_GAP}warning: months.csv keeps its rows for 2024-03-01 ETHEREUM (31 days; this run has 2): this run covers fewer days of those periods; to replace them, ask up to each period's last day, or write without --merge\n").as_str())
@@ -114,7 +120,7 @@ fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
     let args = [
         "fees", "-q", "--by", "quarter", "--wide", "-o", "q.json", "--merge",
     ];
-    let run = env.run(&[&args[..], &FEES_RANGE].concat());
+    let run = env.cmd_args(&[&args[..], &FEES_RANGE].concat()).run();
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         read(&env, "q.json"),
@@ -130,7 +136,7 @@ fn merge_refuses_a_daily_file_before_any_request() {
     let before = "date,chain,fees\n2024-03-30,ETHEREUM,0.1\n";
     write(&env, "daily.csv", before);
     let args = ["fees", "--by", "week", "-o", "daily.csv", "--merge"];
-    let run = env.run(&[&args[..], &FEES_RANGE].concat());
+    let run = env.cmd_args(&[&args[..], &FEES_RANGE].concat()).run();
     assert_eq!(
         (run.code, run.error_line()),
         (9, "error: daily.csv has the columns date,chain,fees but this command writes date,chain,days,fees: not merged; the file is left as it was")
@@ -144,11 +150,9 @@ fn the_chart_draws_each_period_as_a_step_over_its_days() {
     let stub = serve(&FEES);
     let env = Env::with_service(&stub.url);
     let range = ["-c", "eth", "-s", "2024-03-30", "-e", "2024-04-02"];
-    let run = env.run(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
+    env.cmd_args(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat())
+        .stdout(
+            "\
 5,001 +                                               **************************
       |                                             ***
       |                                           ***
@@ -165,6 +169,7 @@ fn the_chart_draws_each_period_as_a_step_over_its_days() {
       ++-----------------------+-----------------------+-----------------------+
        2024-03-30         2024-03-31              2024-04-01          2024-04-02
        * ETHEREUM
-"
-    );
+",
+        )
+        .run();
 }

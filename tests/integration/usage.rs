@@ -3,11 +3,12 @@
 //! key prompt, and the range limit the service states.
 
 use crate::support::{Env, Reply, Sandbox, Stub};
+use snapbox::str;
 
 /// Runs `args` against a server that records requests; returns the run and what it received.
 fn refused(args: &[&str]) -> (crate::support::Run, usize) {
     let stub = Stub::always(Reply::json(200, "[]"));
-    let run = Env::with_service(&stub.url).run(args);
+    let run = Env::with_service(&stub.url).cmd_args(args).run();
     (run, stub.seen().len())
 }
 
@@ -103,14 +104,9 @@ fn an_end_in_the_future_is_a_warning() {
         .succ_opt()
         .unwrap()
         .to_string();
-    let run = env.run(&["fees", "-c", "eth", "--last", "2", "-e", &tomorrow]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("warning: the range ends {tomorrow}, after today (UTC): the service has no data for days to come\n")
-    );
+    let run = env.cmd(&format!("fees -c eth --last 2 -e {tomorrow}")).stderr(format!("warning: the range ends {tomorrow}, after today (UTC): the service has no data for days to come\n")).run();
     assert_eq!(run.stdout.lines().count(), 3, "{run:?}");
-    let today = env.run(&["fees", "-c", "eth", "--last", "2", "-e", "today"]);
+    let today = env.cmd("fees -c eth --last 2 -e today").run();
     assert_eq!((today.code, today.stderr.as_str()), (0, ""));
 }
 
@@ -123,14 +119,9 @@ fn a_variable_that_is_not_utf8_is_named() {
         "CHAIN_METRICS_API_KEY",
         "CHAIN_METRICS_BASE_URL",
     ] {
-        let run = env.run_shell(&format!(
+        env.shell(&format!(
             "{name}=$'pro\\xff' chain-metrics fees -c eth --last 2"
-        ));
-        assert_eq!(run.code, 3, "{name}: {run:?}");
-        assert_eq!(
-            run.stderr,
-            format!("error: the environment variable {name} is not UTF-8 text\nhint: set it to the text you meant, or unset it\n")
-        );
+        )).code(3).stderr(format!("error: the environment variable {name} is not UTF-8 text\nhint: set it to the text you meant, or unset it\n")).run();
     }
 }
 
@@ -140,8 +131,7 @@ fn ctrl_c_at_the_key_prompt_exits_130() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
     let prompt = "API key (input hidden): ";
-    let run = env.cmd(&["auth", "login"]).typing(prompt, "\x03").run();
-    assert_eq!(run.code, 130, "{run:?}");
+    let run = env.cmd("auth login").typing(prompt, "\x03").code(130).run();
     assert!(!run.stdout.contains("error"), "{run:?}");
     assert!(!env.config_path().exists());
 }
@@ -152,20 +142,11 @@ fn a_range_refused_as_too_long_suggests_the_limit_the_service_states() {
         400,
         r#"{"error":"date range too long: 20 days asked, at most 7 days per request"}"#,
     ));
-    let run = Env::with_service(&stub.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-20",
-    ]);
-    assert_eq!(run.code, 5, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM answered HTTP 400 Bad Request: date range too long: 20 days asked, at most 7 days per request\nhint: the request asked for 20 days and the service takes at most 7: split the range with --chunk-days 7 (or chunk_days = 7 in the config file)\n"
-    );
+    Env::with_service(&stub.url).cmd("fees -c eth -s 2024-01-01 -e 2024-01-20").code(5).stderr(str![[r#"
+error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM answered HTTP 400 Bad Request: date range too long: 20 days asked, at most 7 days per request
+hint: the request asked for 20 days and the service takes at most 7: split the range with --chunk-days 7 (or chunk_days = 7 in the config file)
+
+"#]]).run();
 }
 
 #[test]
@@ -191,8 +172,8 @@ fn value_names_are_taken_in_any_case_like_chains() {
     ];
     for (upper, lower) in pairs {
         let with = |extra: &[&str]| match extra[0].starts_with("--") {
-            true => env.run(&[&day[..], extra].concat()),
-            false => env.run(extra),
+            true => env.cmd_args(&[&day[..], extra].concat()).run(),
+            false => env.cmd_args(extra).run(),
         };
         let (upper_run, lower_run) = (with(upper), with(lower));
         assert_eq!(upper_run.code, 0, "{upper:?}: {upper_run:?}");
@@ -200,8 +181,10 @@ fn value_names_are_taken_in_any_case_like_chains() {
         assert_eq!(upper_run.stdout, lower_run.stdout, "{upper:?}");
     }
     // `--by day` is the default, so `--raw` takes it; the body is the same as without it.
-    let raw = env.run(&[&day[..], &["--raw"]].concat());
-    let by_day = env.run(&[&day[..], &["--raw", "--by", "DAY"]].concat());
+    let raw = env.cmd_args(&[&day[..], &["--raw"]].concat()).run();
+    let by_day = env
+        .cmd_args(&[&day[..], &["--raw", "--by", "DAY"]].concat())
+        .run();
     assert_eq!((by_day.code, by_day.stderr.as_str()), (0, ""), "{by_day:?}");
     assert!(
         raw.stdout.starts_with('{') || raw.stdout.starts_with('['),

@@ -23,7 +23,7 @@ fn sandbox() -> (Sandbox, Env) {
 }
 
 fn run_ok(env: &Env, args: &[&str]) -> Run {
-    let run = env.run(args);
+    let run = env.cmd_args(args).run();
     assert_eq!(run.code, 0, "{args:?}: {run:?}");
     run
 }

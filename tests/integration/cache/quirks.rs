@@ -6,7 +6,7 @@ use chrono::{Datelike, Days, NaiveDate};
 use proptest::prelude::*;
 use serde_json::Value;
 
-use crate::support::{Env, Reply, Run, Stub};
+use crate::support::{Cmd, Env, Reply, Stub};
 
 /// A service whose answers depend only on (chain, endpoint, day) and on the range asked:
 /// some days are missing, some sent twice, some values null, some texts with exponents or
@@ -65,8 +65,8 @@ fn with_cache(args: &[&str]) -> Vec<String> {
     all
 }
 
-fn run(env: &Env, args: &[String]) -> Run {
-    env.run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+fn run<'e>(env: &'e Env, args: &[String]) -> Cmd<'e> {
+    env.cmd_args(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 #[test]
@@ -74,9 +74,9 @@ fn gaps_duplicates_and_nulls_are_asked_again_and_warned_the_same() {
     let stub = quirky_service();
     let env = Env::with_service(&stub.url);
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-12"];
-    let plain = env.run(&args);
-    let first = run(&env, &with_cache(&args));
-    let second = run(&env, &with_cache(&args));
+    let plain = env.cmd_args(&args).run();
+    let first = run(&env, &with_cache(&args)).run();
+    let second = run(&env, &with_cache(&args)).run();
     assert_eq!(plain.code, 0, "{plain:?}");
     assert_eq!(
         plain.stderr,
@@ -110,8 +110,8 @@ fn answers_with_records_outside_the_range_are_never_kept() {
     let stub = quirky_service();
     let env = Env::with_service(&stub.url);
     let args = ["users", "-c", "bsc", "-s", "2024-01-01", "-e", "2024-01-04"];
-    let first = run(&env, &with_cache(&args));
-    let second = run(&env, &with_cache(&args));
+    let first = run(&env, &with_cache(&args)).run();
+    let second = run(&env, &with_cache(&args)).run();
     assert_eq!(
         first.stderr,
         "warning: BSC active users: several records for 2024-01-01; kept the last\n\
@@ -185,12 +185,12 @@ proptest! {
         let stub = quirky_service();
         let env = Env::with_service(&stub.url);
         for query in &earlier {
-            let run = run(&env, &with_cache(&query.args().iter().map(String::as_str).collect::<Vec<_>>()));
+            let run = run(&env, &with_cache(&query.args().iter().map(String::as_str).collect::<Vec<_>>())).run();
             prop_assert_eq!(run.code, 0, "{:?}", run);
         }
         let args = last.args();
-        let plain = run(&env, &args);
-        let cached = run(&env, &with_cache(&args.iter().map(String::as_str).collect::<Vec<_>>()));
+        let plain = run(&env, &args).run();
+        let cached = run(&env, &with_cache(&args.iter().map(String::as_str).collect::<Vec<_>>())).run();
         prop_assert_eq!(plain.code, 0, "{:?}", plain);
         prop_assert_eq!((cached.code, &cached.stdout, &cached.stderr), (0, &plain.stdout, &plain.stderr));
     }
