@@ -87,17 +87,16 @@ fn set_and_unset_keep_comments_and_layout() {
     env.write_config(
         "# chain-metrics, by hand\n\ntimeout   = 30   # seconds, the link is slow\nmethod = \"auto\"\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\n",
     );
-    assert_eq!(env.cmd("config set timeout 2.5").run().code, 0);
-    assert_eq!(env.cmd("config set retries 0").run().code, 0);
-    let run = env.cmd("--profile staging config set method GET").run();
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd("config set timeout 2.5").run();
+    env.cmd("config set retries 0").run();
+    env.cmd("--profile staging config set method GET").run();
     env.cmd("--profile qa config set jobs 2")
         .stderr(format!(
             "jobs = 2 in profile qa of config file {}\n",
             env.config_path().display()
         ))
         .run();
-    assert_eq!(env.cmd("config unset method").run().code, 0);
+    env.cmd("config unset method").run();
     assert_eq!(
         read(&env.config_path()),
         "# chain-metrics, by hand\n\ntimeout   = 2.5   # seconds, the link is slow\nretries = 0\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\nmethod = \"get\"\n\n[profiles.qa]\njobs = 2\n"
@@ -127,12 +126,11 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
         (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' has no scheme: start it with https:// (or http:// to loopback)"),
     ];
     for (args, error) in cases {
-        let run = env.cmd_args(&[&["config", "set"], args].concat()).run();
-        assert_eq!(
-            (run.code, run.error_line()),
-            (2, error),
-            "{args:?}: {run:?}"
-        );
+        env.cmd_args(&[&["config", "set"], args].concat())
+            .code(2)
+            .error_line(error)
+            .run();
+
         assert_eq!(read(&env.config_path()), before, "{args:?}");
     }
     env.cmd("config set base_url http://metrics.example").code(2).error_line("error: invalid value 'http://metrics.example' for base_url: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file").run();
@@ -144,13 +142,8 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
     );
     assert_eq!(read(&env.config_path()), before);
     // With allow_http set, the same URL is taken.
-    assert_eq!(env.cmd("config set allow_http true").run().code, 0);
-    assert_eq!(
-        env.cmd("config set base_url http://metrics.example")
-            .run()
-            .code,
-        0
-    );
+    env.cmd("config set allow_http true").run();
+    env.cmd("config set base_url http://metrics.example").run();
 }
 
 #[test]
@@ -224,8 +217,7 @@ fn unset_of_a_missing_key_changes_nothing() {
             env.config_path().display()
         ))
         .run();
-    let run = env.cmd("config unset timeout").run();
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd("config unset timeout").run();
     assert_eq!(read(&env.config_path()), "");
 }
 
@@ -237,8 +229,6 @@ fn show_lists_every_setting_with_its_source() {
     env.write_config(
         "base_url = \"https://top.example\"\nretries = 5\njobs = 2\nchunk_days = 90\n\n[profiles.work]\nbase_url = \"https://work.example\"\njobs = 4\n",
     );
-    let run = env.cmd("--timeout 9 config show").run();
-    assert_eq!(run.code, 0, "{run:?}");
     let path = env.config_path().display().to_string();
     let w = path.len();
     let line =
@@ -265,8 +255,10 @@ fn show_lists_every_setting_with_its_source() {
         line("cache_settle_days", "7", "default"),
     ]
     .concat();
-    assert_eq!(run.stdout, expected);
-    assert_eq!(run.stderr, "");
+    env.cmd("--timeout 9 config show")
+        .stdout(expected)
+        .stderr("")
+        .run();
 }
 
 #[test]
@@ -285,7 +277,7 @@ fn a_file_others_can_read_gets_a_warning_with_the_fix() {
         .run();
     assert_eq!(env.cmd("-q config get timeout").run().stderr, "");
     // Any write leaves the file private again.
-    assert_eq!(env.cmd("config set retries 1").run().code, 0);
+    env.cmd("config set retries 1").run();
     assert_eq!(mode(&path), 0o600);
     assert_eq!(env.cmd("config get timeout").run().stderr, "");
 }
@@ -299,7 +291,7 @@ fn a_symlinked_file_is_edited_where_it_points() {
     std::fs::write(&real, "# shared\n").unwrap();
     std::fs::create_dir_all(env.config_dir()).unwrap();
     std::os::unix::fs::symlink(&real, env.config_path()).unwrap();
-    assert_eq!(env.cmd("config set jobs 3").run().code, 0);
+    env.cmd("config set jobs 3").run();
     assert!(std::fs::symlink_metadata(env.config_path())
         .unwrap()
         .file_type()
@@ -308,7 +300,7 @@ fn a_symlinked_file_is_edited_where_it_points() {
     assert_eq!(names(&dotfiles), ["cm.toml"]);
     // A file of comments only keeps them on top when a profile is added too.
     std::fs::write(&real, "# shared\n\n").unwrap();
-    assert_eq!(env.cmd("--profile x config set jobs 3").run().code, 0);
+    env.cmd("--profile x config set jobs 3").run();
     assert_eq!(read(&real), "# shared\n\n[profiles.x]\njobs = 3\n");
 }
 

@@ -75,8 +75,7 @@ fn output_names_at_the_length_limit_still_get_a_temp_file_that_fits() {
     let name = format!("{}.csv", "é".repeat(125) + "x");
     assert_eq!(name.len(), 255);
     for merge in [&[][..], &["--merge"]] {
-        let run = day(&env, &[&["-o", &name], merge].concat()).run();
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        day(&env, &[&["-o", &name], merge].concat()).run();
     }
     assert_eq!(read(&env, &name), "date,fees\n2024-01-02,826665.76\n");
     assert_eq!(names(env.home.path()), [name]);
@@ -138,8 +137,7 @@ fn temp_files_of_killed_runs_are_named_as_ours_and_cleaned_up_by_the_next_write(
             .unwrap();
         file.set_modified(hour_ago).unwrap();
     }
-    let run = day(&env, &["-o", "fees.csv"]).run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    day(&env, &["-o", "fees.csv"]).run();
     // A recent one may belong to a run still writing: it stays until it is old.
     assert_eq!(names(home), [fresh, foreign, "fees.csv"]);
 }
@@ -155,14 +153,13 @@ fn unset_keeps_the_comments_around_the_removed_key() {
         &["--profile", "ci", "config", "unset", "jobs"],
         &["config", "unset", "retries"],
     ] {
-        let run = env.cmd_args(&[&["-q"], args].concat()).run();
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        env.cmd_args(&[&["-q"], args].concat()).run();
     }
     assert_eq!(
         std::fs::read_to_string(env.config_path()).unwrap(),
         "# chain-metrics, by hand\n\n# the slow link\n# keep low\n\n# CI below\n[profiles.ci]\n# ci only\n\n[profiles.b]\njobs = 3\n"
     );
-    assert_eq!(env.cmd("-q --profile b config unset jobs").run().code, 0);
+    env.cmd("-q --profile b config unset jobs").run();
     assert!(std::fs::read_to_string(env.config_path())
         .unwrap()
         .ends_with("[profiles.b]\n"));

@@ -180,12 +180,8 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
     });
     let run = Env::with_service(&stub.url)
         .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart -q")
-        .run();
-    assert_eq!(run.code, 0, "{run:?}");
-    // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
-    assert_eq!(
-        run.stdout,
-        "\
+        .stdout(
+            "\
 40 +                  **
    |                ***
    |              ***                                    ooooooo
@@ -202,8 +198,11 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
    ++------------------+------------------+-----------------+------------------+
     2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
     * ETHEREUM   o ARBITRUM
-"
-    );
+",
+        )
+        .run();
+    // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
+
     assert!(run.stdout.lines().all(|line| line.chars().count() <= 80));
     assert!(!run.stdout.contains('\x1b'));
 }
@@ -255,11 +254,10 @@ fn chains_in_the_new_formats() {
             "| ETHEREUM | 1        | eth       |"
         ]
     );
-    let chart = env.cmd("chains -f chart").run();
-    assert_eq!(
-        (chart.code, chart.error_line()),
-        (2, "error: invalid value 'chart' for '--format <FMT>'")
-    );
+    env.cmd("chains -f chart")
+        .code(2)
+        .error_line("error: invalid value 'chart' for '--format <FMT>'")
+        .run();
 }
 
 #[test]
@@ -268,14 +266,10 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
         200,
         r#"[{"date":"2024-01-01","fees":1},{"date":"2024-01-02","fees":5},{"date":"2024-01-10","fees":3}]"#,
     ));
-    let run = Env::with_service(&stub.url)
+    Env::with_service(&stub.url)
         .cmd("fees -c eth -s 2024-01-01 -e 2024-01-10 -f chart -q")
-        .run();
-    assert_eq!(run.code, 0, "{run:?}");
-    // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
-    assert_eq!(
-        run.stdout,
-        "\
+        .stdout(
+            "\
 5 +        *
   |       **
   |       *
@@ -292,8 +286,10 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
   ++----------------+------------------------+----------------+----------------+
    2024-01-01  2024-01-03               2024-01-06       2024-01-08   2024-01-10
    * ETHEREUM
-"
-    );
+",
+        )
+        .run();
+    // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
 }
 
 #[test]
@@ -302,7 +298,6 @@ fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
     let run = Env::with_service(&sandbox.url)
         .cmd("report -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart")
         .run();
-    assert_eq!(run.code, 0, "{run:?}");
     assert!(
         run.stdout.lines().all(|l| l.chars().count() <= 80),
         "{}",

@@ -33,7 +33,6 @@ fn checked_in_completions_are_what_the_binary_prints() {
     for shell in Shell::value_variants() {
         let name = shell.to_possible_value().unwrap().get_name().to_owned();
         let run = env.cmd(&format!("completions {name}")).run();
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{name}");
         let mut generated = Vec::new();
         completion::write_script(*shell, &mut generated).unwrap();
         assert_eq!(run.stdout.as_bytes(), generated, "{name}");
@@ -170,6 +169,7 @@ fn an_unknown_shell_is_a_usage_error_naming_it() {
         .cmd("completions tcsh")
         .code(2)
         .error_line("error: invalid value 'tcsh' for '<SHELL>'")
+        .stdout("")
         .run();
     assert!(
         run.stderr
@@ -177,5 +177,4 @@ fn an_unknown_shell_is_a_usage_error_naming_it() {
         "{}",
         run.stderr
     );
-    assert_eq!(run.stdout, "");
 }

@@ -59,29 +59,22 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
         ),
     ];
     for (flag, why) in cases {
-        let run = env.cmd_args(&[&DAY[..], flag].concat()).run();
         let value = flag[1];
-        assert_eq!(
-            (run.code, run.error_line()),
-            (
-                2,
-                format!("error: invalid value '{value}' for {why}").as_str()
-            ),
-            "{flag:?}"
-        );
+        env.cmd_args(&[&DAY[..], flag].concat())
+            .code(2)
+            .error_line(format!("error: invalid value '{value}' for {why}").as_str())
+            .run();
     }
     assert!(stub.seen().is_empty());
     // The largest value each takes still runs.
-    let run = env
-        .cmd_args(
-            &[
-                &DAY[..],
-                &["--timeout", "86400", "--retries", "100", "--jobs", "64"],
-            ]
-            .concat(),
-        )
-        .run();
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd_args(
+        &[
+            &DAY[..],
+            &["--timeout", "86400", "--retries", "100", "--jobs", "64"],
+        ]
+        .concat(),
+    )
+    .run();
 }
 
 #[test]
@@ -104,8 +97,10 @@ fn config_file_values_out_of_bounds_are_exit_3_before_any_request() {
             true => &["--profile", "p"],
             false => &[],
         };
-        let run = env.cmd_args(&[profile, &DAY[..]].concat()).run();
-        assert_eq!((run.code, run.error_line()), (3, error), "{text}");
+        env.cmd_args(&[profile, &DAY[..]].concat())
+            .code(3)
+            .error_line(error)
+            .run();
     }
     assert!(stub.seen().is_empty());
 }

@@ -82,12 +82,10 @@ const CHART: [&str; 9] = [
 #[test]
 fn chart_labels_show_no_float_artefacts() {
     let stub = huge_fees();
-    let run = Env::with_service(&stub.url).cmd_args(&CHART).run();
-    assert_eq!(run.code, 0, "{run:?}");
-    // Each label is the exact value at its row, with no digits made up past what an f64 holds.
-    assert_eq!(
-        run.stdout,
-        "\
+    Env::with_service(&stub.url)
+        .cmd_args(&CHART)
+        .stdout(
+            "\
 24,690,000,000,000,000,000,000,000 +                     ***
                                    |                   *** *****
                                    |                 ***       ****
@@ -104,8 +102,10 @@ fn chart_labels_show_no_float_artefacts() {
                                    ++---------------------+--------------------+
                                     2024-01-01       2024-01-02       2024-01-03
                                     * ETHEREUM
-"
-    );
+",
+        )
+        .run();
+    // Each label is the exact value at its row, with no digits made up past what an f64 holds.
 }
 
 #[test]
@@ -126,7 +126,6 @@ fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
         "never",
     ];
     let run = env.cmd_args(&args).terminal_columns(32).run();
-    assert_eq!(run.code, 0, "{run:?}");
     let shown = run.stdout.replace("\r\n", "\n");
     assert_eq!(
         shown,
@@ -156,21 +155,16 @@ fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
         run.stdout.replace("\r\n", "\n"),
         "error: the terminal is 20 columns wide, and this chart needs 21\nhint: widen the terminal to 21 columns, or pick another format, e.g. --format table\n"
     );
-    let run = env.cmd_args(&args).terminal_columns(21).run();
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd_args(&args).terminal_columns(21).run();
 }
 
 #[test]
 fn summary_over_several_chains_gives_one_block_per_chain() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url)
+    Env::with_service(&sandbox.url)
         .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-02 --summary -f markdown")
-        .run();
-    assert_eq!(run.code, 0, "{run:?}");
-    // Two chains' fees are not one quantity: each chain gets its own total, mean, min and max.
-    assert_eq!(
-        run.stdout,
-        "\
+        .stdout(
+            "\
 | date       | chain    |         fees |
 |------------|----------|-------------:|
 | 2024-01-01 | ETHEREUM |   879,768.88 |
@@ -185,8 +179,10 @@ fn summary_over_several_chains_gives_one_block_per_chain() {
 | mean       | ARBITRUM |    65,751.65 |
 | min        | ARBITRUM |    59,575.78 |
 | max        | ARBITRUM |    71,927.52 |
-"
-    );
+",
+        )
+        .run();
+    // Two chains' fees are not one quantity: each chain gets its own total, mean, min and max.
 }
 
 #[test]
@@ -200,10 +196,10 @@ fn limits_say_the_bound_that_was_crossed() {
         (&["--last", "2", "--timeout", "soon"], "error: invalid value 'soon' for '--timeout <SECS>': 'soon' is not a number of seconds"),
     ];
     for (args, line) in cases {
-        let run = env
-            .cmd_args(&[&["fees", "-c", "eth"][..], args].concat())
+        env.cmd_args(&[&["fees", "-c", "eth"][..], args].concat())
+            .code(2)
+            .error_line(line)
             .run();
-        assert_eq!((run.code, run.error_line()), (2, line), "{args:?}");
     }
     assert!(stub.seen().is_empty(), "a usage error sent a request");
 }
@@ -214,22 +210,16 @@ fn an_empty_key_variable_and_a_wrong_kind_in_the_config_file_are_named() {
     env.set("CHAIN_METRICS_BASE_URL", "https://metrics.example")
         .set("CHAIN_METRICS_API_KEY", "");
     let fees = ["fees", "-c", "eth", "--last", "2"];
-    let run = env.cmd_args(&fees).run();
-    assert_eq!(
-        (run.code, run.error_line()),
-        (
-            3,
-            "error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set"
-        )
-    );
-    let run = env.cmd("auth status").run();
-    assert_eq!(
-        (run.code, run.error_line()),
-        (
-            3,
-            "error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set"
-        )
-    );
+    env.cmd_args(&fees)
+        .code(3)
+        .error_line("error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set")
+        .run();
+
+    env.cmd("auth status")
+        .code(3)
+        .error_line("error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set")
+        .run();
+
     let path = env.config_path();
     let cases = [
         (
@@ -247,8 +237,7 @@ fn an_empty_key_variable_and_a_wrong_kind_in_the_config_file_are_named() {
     ];
     for (text, why) in cases {
         env.write_config(&format!("{text}\n"));
-        let run = env.cmd_args(&fees).run();
         let line = format!("error: config file {}: {why}", path.display());
-        assert_eq!((run.code, run.error_line()), (3, line.as_str()), "{text}");
+        env.cmd_args(&fees).code(3).error_line(line.as_str()).run();
     }
 }

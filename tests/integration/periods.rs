@@ -82,15 +82,15 @@ fn active_users_average_over_days_with_data_in_iso_weeks_across_new_year() {
     let stub = serve(&USERS);
     let env = Env::with_service(&stub.url);
     let range = ["-c", "base", "-s", "2024-12-29", "-e", "2025-01-06"];
-    let run = by(&env, "users", &range, "week").stderr("warning: BASE active users: no data for 2025-01-01, 2025-01-04..2025-01-05 (left out, not zero)\n").run();
+    by(&env, "users", &range, "week").stderr("warning: BASE active users: no data for 2025-01-01, 2025-01-04..2025-01-05 (left out, not zero)\n").stdout(str![[r#"
+date,days,active_users_avg
+2024-12-23,1,10
+2024-12-30,4,2
+2025-01-06,1,7
+
+"#]]).run();
     // The week of 30 December 2024 is 2025's first ISO week: (1+2+3+4)/4 = 2.5, to even 2.
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (
-            0,
-            "date,days,active_users_avg\n2024-12-23,1,10\n2024-12-30,4,2\n2025-01-06,1,7\n"
-        )
-    );
+
     // (10+1+2)/3 = 4.33 and (3+4+7)/3 = 4.67.
     by(&env, "users", &range, "year")
         .stdout(str![[r#"
@@ -189,22 +189,15 @@ For more information, try '--help'.
         .run();
     let run = env
         .cmd_args(&[&["fees", "--by", "hour"][..], &FEES_RANGE].concat())
+        .code(2)
+        .error_line("error: invalid value 'hour' for '--by <PERIOD>'")
         .run();
-    assert_eq!(
-        (run.code, run.error_line()),
-        (2, "error: invalid value 'hour' for '--by <PERIOD>'")
-    );
+
     assert!(run
         .stderr
         .contains("[possible values: day, week, month, quarter, year]"));
-    let run = env.cmd("fees -c eth --last 2 --raw --by week").run();
-    assert_eq!(
-        (run.code, run.error_line()),
-        (
-            2,
-            "error: --raw prints the service's body as sent, one entry a day, and cannot roll it up by week"
-        )
-    );
+    let run = env.cmd("fees -c eth --last 2 --raw --by week").code(2).error_line("error: --raw prints the service's body as sent, one entry a day, and cannot roll it up by week").run();
+
     assert!(
         run.stderr.ends_with("hint: leave out --raw, or --by\n"),
         "{run:?}"
@@ -220,17 +213,16 @@ fn a_number_too_large_to_add_up_exactly_is_a_bad_response_naming_it() {
     ));
     let env = Env::with_service(&stub.url);
     let range = ["-c", "eth", "-s", "2024-01-03", "-e", "2024-01-03"];
-    let run = env
-        .cmd_args(&[&["fees", "--by", "week", "-o", "fees.csv"][..], &range].concat())
+    env.cmd_args(&[&["fees", "--by", "week", "-o", "fees.csv"][..], &range].concat())
+        .code(8)
+        .stdout("")
+        .stderr(str![[r#"
+error: cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number
+hint: --by day shows the values as sent
+
+"#]])
         .run();
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (
-            8,
-            "",
-            "error: cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number\nhint: --by day shows the values as sent\n"
-        )
-    );
+
     assert!(!env.home.path().join("fees.csv").exists());
     by(&env, "fees", &range, "day")
         .stdout(str![[r#"

@@ -42,12 +42,7 @@ fn a_private_service() -> (TestCa, Stub, Env) {
 
 /// The run fetches the exact numbers, and says nothing else.
 fn fetches_exactly(env: &Env) {
-    let run = env.cmd_args(&ARGS).run();
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, CSV, ""),
-        "{run:?}"
-    );
+    env.cmd_args(&ARGS).stdout(CSV).run();
 }
 
 #[test]
@@ -83,7 +78,7 @@ fn trusted_through_the_variable_and_the_flag() {
     // The bundle adds to the platform's store; another CA's server is still refused.
     let other = service(&TestCa::new().leaf());
     env.set("CHAIN_METRICS_BASE_URL", &other.url);
-    assert_eq!(env.cmd_args(&ARGS).run().code, 7);
+    env.cmd_args(&ARGS).code(7).run();
 }
 
 #[test]
@@ -135,12 +130,8 @@ fn https_to_a_plain_port_and_http_to_a_tls_port_say_so() {
     Env::with_service(&url).cmd_args(&ARGS).code(7).stderr(format!("{}the server answered https:// in plain HTTP (an http:// port?) (received corrupt message of type InvalidContentType)\nhint: the port speaks plain HTTP: check the base URL's scheme and port\n", at(&url))).run();
     let tls = service(&TestCa::new().leaf());
     let url = tls.url.replace("https://", "http://");
-    let run = Env::with_service(&url).cmd_args(&ARGS).run();
+    let run = Env::with_service(&url).cmd_args(&ARGS).stderr(format!("{}the server does not speak plain HTTP (an https:// port?) (invalid HTTP version parsed)\nhint: the port speaks TLS: use https:// in the base URL\n", at(&url))).run();
     assert_eq!((run.code, tls.connections()), (7, 1), "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("{}the server does not speak plain HTTP (an https:// port?) (invalid HTTP version parsed)\nhint: the port speaks TLS: use https:// in the base URL\n", at(&url))
-    );
 }
 
 #[test]
@@ -206,11 +197,8 @@ fn gzip_is_asked_for_and_decoded_with_numbers_exact() {
         "CHAIN_METRICS_CA_BUNDLE",
         pem_file(&env, "ca.pem", &ca.pem).to_str().unwrap(),
     );
-    let run = env.cmd_args(&ARGS).run();
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, CSV, "")
-    );
+    env.cmd_args(&ARGS).stdout(CSV).run();
+
     assert_eq!(stub.seen()[0].headers["accept-encoding"], "gzip");
 }
 
@@ -230,28 +218,23 @@ fn a_body_that_inflates_past_the_cap_stops_there_exit_8() {
     );
     let run = Env::with_service(&stub.url)
         .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
-        .run();
-    assert_eq!((run.code, stub.seen().len()), (8, 1), "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+        .stderr(format!(
             "{}the response is larger than 64 MiB, the most this tool reads\n",
             at(&stub.url)
-        )
-    );
+        ))
+        .run();
+    assert_eq!((run.code, stub.seen().len()), (8, 1), "{run:?}");
+
     let broken =
         Stub::always(Reply::json(200, "not gzip at all").header("content-encoding", "gzip"));
     let run = Env::with_service(&broken.url)
         .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
-        .run();
-    assert_eq!((run.code, broken.seen().len()), (8, 1), "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!(
+        .error_line(format!(
             "{}the response body cannot be decoded (Invalid gzip header)",
             at(&broken.url)
-        )
-    );
+        ))
+        .run();
+    assert_eq!((run.code, broken.seen().len()), (8, 1), "{run:?}");
 }
 
 #[test]
@@ -368,10 +351,8 @@ fn a_gzip_body_cut_short_is_retried_then_exit_7() {
                 .unwrap();
         }
     });
-    let run = Env::with_service(&url)
+    Env::with_service(&url)
         .cmd_args(&[&["--retries", "1"][..], &ARGS].concat())
-        .run();
+        .code(7).error_line(format!("{}the response body was cut short (end of file before message length reached) (2 attempts)", at(&url))).run();
     server.join().unwrap();
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(run.error_line(), format!("{}the response body was cut short (end of file before message length reached) (2 attempts)", at(&url)));
 }

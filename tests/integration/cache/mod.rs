@@ -23,9 +23,7 @@ fn sandbox() -> (Sandbox, Env) {
 }
 
 fn run_ok(env: &Env, args: &[&str]) -> Run {
-    let run = env.cmd_args(args).run();
-    assert_eq!(run.code, 0, "{args:?}: {run:?}");
-    run
+    env.cmd_args(args).any_stderr().run()
 }
 
 /// `COMMAND -c CHAINS -s START -e END`.
