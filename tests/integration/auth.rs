@@ -95,7 +95,10 @@ hint: check the key and run auth login again
 fn the_check_is_one_day_of_ethereum_fees_with_the_key_in_its_header() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = env_for(&stub.url);
-    env.cmd("auth login").stdin(&format!("  {KEY}  \n")).run();
+    env.cmd("auth login")
+        .stdin(&format!("  {KEY}  \n"))
+        .stderr_contains("stored the API key ****51d4 in config file")
+        .run();
     let seen = stub.seen();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].path, "/api/chain-insights/fees");
@@ -137,6 +140,7 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
     env2.set("CHAIN_METRICS_PROFILE", "nightly");
     env2.cmd("auth login --no-verify")
         .stdin("nightly-key-1234abcd\n")
+        .stderr_contains("stored the API key ****abcd in profile nightly")
         .run();
     assert!(std::fs::read_to_string(&file)
         .unwrap()
@@ -311,7 +315,11 @@ fn login_creates_a_named_config_file_that_does_not_exist_yet() {
             }
             false => vec!["--config", &file_arg, "auth", "login"],
         };
-        let run = env.cmd_args(&args).stdin(&format!("{KEY}\n")).run();
+        let run = env
+            .cmd_args(&args)
+            .stdin(&format!("{KEY}\n"))
+            .stderr_contains("stored the API key ****51d4 in config file")
+            .run();
         assert_eq!(
             (run.code, run.stderr.clone()),
             (

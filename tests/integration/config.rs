@@ -87,7 +87,9 @@ fn set_and_unset_keep_comments_and_layout() {
     env.write_config(
         "# chain-metrics, by hand\n\ntimeout   = 30   # seconds, the link is slow\nmethod = \"auto\"\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\n",
     );
-    env.cmd("config set timeout 2.5").run();
+    env.cmd("config set timeout 2.5")
+        .stderr_contains("timeout = 2.5 in config file")
+        .run();
     env.cmd("config set retries 0").run();
     env.cmd("--profile staging config set method GET").run();
     env.cmd("--profile qa config set jobs 2")
@@ -142,7 +144,9 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
     );
     assert_eq!(read(&env.config_path()), before);
     // With allow_http set, the same URL is taken.
-    env.cmd("config set allow_http true").run();
+    env.cmd("config set allow_http true")
+        .stderr_contains("allow_http = true in config file")
+        .run();
     env.cmd("config set base_url http://metrics.example").run();
 }
 
@@ -175,7 +179,11 @@ fn get_reads_the_profile_then_the_top_level_and_never_prints_the_key() {
     env.write_config(&format!(
         "timeout = 30\napi_key = \"{KEY}\"\n\n[profiles.p]\ntimeout = 2.5\nbase_url = \"https://p.example\"\n"
     ));
-    let get = |args: &[&str]| env.cmd_args(&[&["config", "get"], args].concat()).run();
+    let get = |args: &[&str]| {
+        env.cmd_args(&[&["config", "get"], args].concat())
+            .code(3)
+            .run()
+    };
     assert_eq!(get(&["timeout"]).stdout, "30\n");
     assert_eq!(
         env.cmd("--profile p config get timeout").run().stdout,
@@ -217,7 +225,9 @@ fn unset_of_a_missing_key_changes_nothing() {
             env.config_path().display()
         ))
         .run();
-    env.cmd("config unset timeout").run();
+    env.cmd("config unset timeout")
+        .stderr_contains("removed timeout from config file")
+        .run();
     assert_eq!(read(&env.config_path()), "");
 }
 
@@ -277,7 +287,9 @@ fn a_file_others_can_read_gets_a_warning_with_the_fix() {
         .run();
     assert_eq!(env.cmd("-q config get timeout").run().stderr, "");
     // Any write leaves the file private again.
-    env.cmd("config set retries 1").run();
+    env.cmd("config set retries 1")
+        .stderr_contains("retries = 1 in config file")
+        .run();
     assert_eq!(mode(&path), 0o600);
     assert_eq!(env.cmd("config get timeout").run().stderr, "");
 }
@@ -291,7 +303,9 @@ fn a_symlinked_file_is_edited_where_it_points() {
     std::fs::write(&real, "# shared\n").unwrap();
     std::fs::create_dir_all(env.config_dir()).unwrap();
     std::os::unix::fs::symlink(&real, env.config_path()).unwrap();
-    env.cmd("config set jobs 3").run();
+    env.cmd("config set jobs 3")
+        .stderr_contains("jobs = 3 in config file")
+        .run();
     assert!(std::fs::symlink_metadata(env.config_path())
         .unwrap()
         .file_type()

@@ -56,6 +56,7 @@ fn dry_run_prints_curl_lines_that_bash_runs_as_printed_and_sends_nothing() {
     // What curl sent is what chain-metrics itself sends.
     env.set("CHAIN_METRICS_API_KEY", KEY);
     env.cmd("social -c eth -i quote -s 2024-01-01 -e 2024-01-02")
+        .stderr_contains("warning: ETHEREUM official account: no data")
         .run();
     let seen = stub.seen();
     assert_eq!(seen.len(), 2);

@@ -49,6 +49,7 @@ fn no_recorded_output_of_any_test_run_holds_the_key() {
     let sandbox = Sandbox::start(&[]);
     Env::with_service(&sandbox.url)
         .cmd("-v fees -c eth --last 2")
+        .stderr_contains("* POST ")
         .run();
     drop(sandbox);
     let mut scanned = 0;
@@ -80,6 +81,7 @@ date,fees
 2024-01-01,1
 
 "#]])
+        .stderr_contains("* POST ")
         .run();
     let request = format!(
         "* POST {}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",

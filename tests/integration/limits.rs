@@ -74,6 +74,7 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
         ]
         .concat(),
     )
+    .stderr_contains("warning: ETHEREUM fees: no data for 2024-01-01")
     .run();
 }
 

@@ -41,7 +41,7 @@ fn merges_started_together_keep_every_run_s_rows() {
             let args = [
                 "fees", "-c", "eth", "-s", day, "-e", day, "-o", "fees.csv", "--merge",
             ];
-            env.cmd_args(&args).spawn()
+            env.cmd_args(&args).any_stderr().spawn()
         })
         .collect();
     let waiting =
@@ -79,14 +79,15 @@ fn a_merge_that_cannot_get_the_lock_in_time_gives_up_with_exit_9_and_the_file_in
     ]
     .concat();
     let held = hold_lock(&env.home.path().join("fees.csv"));
-    env.cmd_args(&[&["--lock-timeout", "0.3"], &merge[..]].concat()).code(9).stderr(str![[r#"
+    env.cmd_args(&[&["--lock-timeout", "0.3"], &merge[..]].concat())
+        .code(9)
+        .stderr(str![[r#"
 note: waiting for another run that is changing fees.csv (up to 0.3 s, --lock-timeout)
-\
-             error: another run was still changing fees.csv after 0.3 s; not merged; the file is left as it was
-\
-             hint: try again when that run is done, or wait longer with --lock-timeout SECS
+error: another run was still changing fees.csv after 0.3 s; not merged; the file is left as it was
+hint: try again when that run is done, or wait longer with --lock-timeout SECS
 
-"#]]).run();
+"#]])
+        .run();
     assert_eq!(read(&env, "fees.csv"), old);
     // --quiet leaves out the note, not the error.
     let quiet = env

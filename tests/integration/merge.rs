@@ -119,8 +119,7 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
     write(&env, "fees.csv", old);
     env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o fees.csv --merge").code(9).stderr(str![[r#"
 error: fees.csv has the columns date,fees but this command writes date,chain,fees: not merged; the file is left as it was
-\
-         hint: merge only the same command with the same chains, --include and --wide; or write to another file
+hint: merge only the same command with the same chains, --include and --wide; or write to another file
 
 "#]]).run();
     assert_eq!(read(&env, "fees.csv"), old);

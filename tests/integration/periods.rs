@@ -62,12 +62,11 @@ fn fees_sum_exactly_per_week_month_quarter_and_year_across_two_quarters() {
     by(&env, "fees", &FEES_RANGE, "year")
         .stdout(str![[r#"
 date,chain,days,fees
-\
-         2024-01-01,ETHEREUM,4,5001.3
-\
-         2024-01-01,ARBITRUM,3,1234567890123456789012345678904.25
+2024-01-01,ETHEREUM,4,5001.3
+2024-01-01,ARBITRUM,3,1234567890123456789012345678904.25
 
 "#]])
+        .stderr_contains("warning: ARBITRUM fees: no data for 2024-04-01")
         .run();
 }
 
@@ -99,6 +98,7 @@ date,days,active_users_avg
 2025-01-01,3,5
 
 "#]])
+        .stderr_contains("warning: BASE active users: no data")
         .run();
 }
 
@@ -177,11 +177,9 @@ fn an_unknown_period_lists_the_choices_and_suggests_one() {
         .code(2)
         .stderr(str![[r#"
 error: invalid value 'mnth' for '--by <PERIOD>'
-  \
-         [possible values: day, week, month, quarter, year]
+  [possible values: day, week, month, quarter, year]
 
-  \
-         tip: a similar value exists: 'month'
+  tip: a similar value exists: 'month'
 
 For more information, try '--help'.
 

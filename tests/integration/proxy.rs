@@ -108,6 +108,7 @@ date,fees
 2024-01-01,879768.88
 
 "#]])
+        .stderr_contains("note: --sandbox: synthetic data")
         .run();
     let localhost = stub.url.replace("127.0.0.1", "localhost");
     env.set("CHAIN_METRICS_BASE_URL", &localhost);
@@ -130,7 +131,7 @@ fn a_proxy_wanting_credentials_is_one_attempt_and_a_refusal_is_retried() {
     env.set("HTTPS_PROXY", &proxy.url);
     let run = env
         .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
-        .stderr(format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy asks for credentials (407) (tunnel error: proxy authorization required); through the proxy {} (from HTTPS_PROXY)\nhint: put the proxy's user name and password in HTTPS_PROXY, before its host: USER:PASSWORD@HOST:PORT\n", proxy.url)).run();
+        .stderr(format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy asks for credentials (407) (tunnel error: proxy authorization required); through the proxy {} (from HTTPS_PROXY)\nhint: put the proxy's user name and password in HTTPS_PROXY, before its host: USER:PASSWORD@HOST:PORT\n", proxy.url)).code(7).run();
     assert_eq!((run.code, proxy.seen().len()), (7, 1), "{run:?}");
 
     let refusing = TestProxy::start(502);

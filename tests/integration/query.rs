@@ -115,6 +115,7 @@ date,reply,retweet,tweet,quote
     let stub = Stub::always(Reply::json(200, r#"{"data":[]}"#));
     Env::with_service(&stub.url)
         .cmd("social -c pol -s 2024-01-01 -e 2024-01-02")
+        .stderr_contains("warning: POLYGON official account: no data")
         .run();
     assert_eq!(
         stub.seen()[0].body,
@@ -231,10 +232,8 @@ date,fees
 "#]])
         .stderr(str![[r#"
 warning: ETHEREUM fees: no data for 2024-01-02..2024-01-03, 2024-01-05 (left out, not zero)
-\
-         warning: ETHEREUM fees: several records for 2024-01-04; kept the last
-\
-         warning: ETHEREUM fees: dropped records outside the asked range: 2023-12-31, 2024-01-09
+warning: ETHEREUM fees: several records for 2024-01-04; kept the last
+warning: ETHEREUM fees: dropped records outside the asked range: 2023-12-31, 2024-01-09
 
 "#]])
         .run();
@@ -254,6 +253,7 @@ date,fees
 2024-01-01,879768.88
 
 "#]])
+        .stderr_contains("note: --sandbox: synthetic data")
         .run();
     assert!(
         run.stderr.starts_with(

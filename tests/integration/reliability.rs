@@ -57,7 +57,7 @@ fn connect_timeout_is_its_own_setting_and_ends_in_exit_7() {
     );
 
     env.write_config("connect_timeout = 0.3\nretries = 0\n");
-    env.cmd_args(&[&["users"][..], &RANGE].concat()).error_line(format!("error: POST /api/chain-insights/active_users for ETHEREUM at {}/api/chain-insights/active_users: no connection within 0.3 s (--connect-timeout)", server.url)).run();
+    env.cmd_args(&[&["users"][..], &RANGE].concat()).error_line(format!("error: POST /api/chain-insights/active_users for ETHEREUM at {}/api/chain-insights/active_users: no connection within 0.3 s (--connect-timeout)", server.url)).code(7).run();
 }
 
 #[test]
@@ -111,6 +111,7 @@ fn each_retry_is_one_verbose_line_and_retry_after_is_honoured() {
     let run = Env::with_service(&sandbox.url)
         .cmd_args(&[&["-v", "fees"][..], &RANGE].concat())
         .stdout(FEES)
+        .stderr_contains("* POST ")
         .run();
     let retries: Vec<&str> = run
         .stderr

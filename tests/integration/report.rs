@@ -32,10 +32,8 @@ fn report_joins_fees_users_and_social_per_date() {
         .run();
     env.cmd("report -c eth,arb -i tweet -s 2024-01-01 -e 2024-01-02 --wide -f csv").stdout(str![[r#"
 date,ETHEREUM.fees,ETHEREUM.active_users,ETHEREUM.tweet,ARBITRUM.fees,ARBITRUM.active_users,ARBITRUM.tweet
-\
-         2024-01-01,879768.88,414059,2,59575.78,311339,0
-\
-         2024-01-02,826665.76,458588,5,71927.52,324705,0
+2024-01-01,879768.88,414059,2,59575.78,311339,0
+2024-01-02,826665.76,458588,5,71927.52,324705,0
 
 "#]]).run();
 }
@@ -64,12 +62,9 @@ date,chain,fees,active_users,tweet
 "#]])
         .stderr(str![[r#"
 warning: OPTIMISM active users: no data for 2024-01-01 (left out, not zero)
-\
-         warning: OPTIMISM official account: no data for 2024-01-02 (left out, not zero)
-\
-         warning: BSC active users: no data for 2024-01-01 (left out, not zero)
-\
-         warning: BSC official account: no data for 2024-01-02 (left out, not zero)
+warning: OPTIMISM official account: no data for 2024-01-02 (left out, not zero)
+warning: BSC active users: no data for 2024-01-01 (left out, not zero)
+warning: BSC official account: no data for 2024-01-02 (left out, not zero)
 
 "#]])
         .run();

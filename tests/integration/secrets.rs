@@ -25,7 +25,10 @@ fn verbose_and_dry_run_mask_the_password_of_the_base_url() {
     let shown = sandbox.url.replacen("http://", "http://ann:****@", 1);
     let mut env = Env::with_service(&sandbox.url);
     env.set("CHAIN_METRICS_BASE_URL", &url);
-    let run = env.cmd_args(&[&["-v"], &DAY[..]].concat()).run();
+    let run = env
+        .cmd_args(&[&["-v"], &DAY[..]].concat())
+        .stderr_contains("* POST ")
+        .run();
     assert_no_password(&run);
     assert_eq!(
         run.stderr.lines().next().unwrap(),
@@ -188,6 +191,7 @@ fn a_password_hides_when_the_scheme_is_forgotten() {
         "'bob:****@127.0.0.1:46827' has no scheme: start it with https:// (or http:// to loopback)";
     let flag = env
         .cmd_args(&[&["--base-url", url], &DAY[..]].concat())
+        .code(3)
         .run();
     let shown = |run: &crate::support::Run| {
         assert!(!format!("{run:?}").contains("hunter2pw"), "{run:?}");

@@ -105,7 +105,9 @@ fn config_file_from_flag_or_environment() {
         env.set("CHAIN_METRICS_CONFIG", path.to_str().unwrap());
         env
     };
-    fees(&env_file, &[]).run();
+    fees(&env_file, &[])
+        .stderr_contains("warning: other users can read or change config file")
+        .run();
     assert_eq!(services.last_hit(), (1, "k1-000000000000".to_owned()));
 
     let path = env_file.home.path().join("flag.toml");

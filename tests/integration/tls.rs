@@ -101,6 +101,7 @@ fn refused(leaf: impl Fn(&TestCa) -> crate::support::Leaf) -> (Stub, crate::supp
     );
     let run = env
         .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
+        .code(7)
         .run();
     assert_eq!((run.code, stub.connections()), (7, 1), "{run:?}");
     (stub, run)
@@ -130,7 +131,7 @@ fn https_to_a_plain_port_and_http_to_a_tls_port_say_so() {
     Env::with_service(&url).cmd_args(&ARGS).code(7).stderr(format!("{}the server answered https:// in plain HTTP (an http:// port?) (received corrupt message of type InvalidContentType)\nhint: the port speaks plain HTTP: check the base URL's scheme and port\n", at(&url))).run();
     let tls = service(&TestCa::new().leaf());
     let url = tls.url.replace("https://", "http://");
-    let run = Env::with_service(&url).cmd_args(&ARGS).stderr(format!("{}the server does not speak plain HTTP (an https:// port?) (invalid HTTP version parsed)\nhint: the port speaks TLS: use https:// in the base URL\n", at(&url))).run();
+    let run = Env::with_service(&url).cmd_args(&ARGS).stderr(format!("{}the server does not speak plain HTTP (an https:// port?) (invalid HTTP version parsed)\nhint: the port speaks TLS: use https:// in the base URL\n", at(&url))).code(7).run();
     assert_eq!((run.code, tls.connections()), (7, 1), "{run:?}");
 }
 
@@ -222,6 +223,7 @@ fn a_body_that_inflates_past_the_cap_stops_there_exit_8() {
             "{}the response is larger than 64 MiB, the most this tool reads\n",
             at(&stub.url)
         ))
+        .code(8)
         .run();
     assert_eq!((run.code, stub.seen().len()), (8, 1), "{run:?}");
 
@@ -318,6 +320,7 @@ fn faults_over_tls_fail_as_over_http() {
                         ]
                         .concat(),
                     )
+                    .code(code)
                     .run();
                 assert_eq!(
                     (run.code, sandbox.attempts()),

@@ -89,7 +89,9 @@ fn auto_falls_back_to_get_on_405_and_keeps_get() {
         "GET" => Reply::json(200, FEES),
         _ => Reply::json(405, r#"{"error":"method not allowed"}"#),
     });
-    let run = fees(&Env::with_service(&stub.url), "eth,arb", &["-v"]).run();
+    let run = fees(&Env::with_service(&stub.url), "eth,arb", &["-v"])
+        .stderr_contains("* POST ")
+        .run();
     let seen = stub.seen();
     let methods: Vec<&str> = seen.iter().map(|s| s.method.as_str()).collect();
     assert_eq!(methods, ["POST", "GET", "GET"]);

@@ -80,8 +80,7 @@ fn gaps_duplicates_and_nulls_are_asked_again_and_warned_the_same() {
         .cmd_args(&args)
         .stderr(str![[r#"
 warning: ETHEREUM fees: no data for 2024-01-01, 2024-01-10 (left out, not zero)
-\
-         warning: ETHEREUM fees: several records for 2024-01-05; kept the last
+warning: ETHEREUM fees: several records for 2024-01-05; kept the last
 
 "#]])
         .run();
@@ -118,8 +117,7 @@ fn answers_with_records_outside_the_range_are_never_kept() {
     let first = run(&env, &with_cache(&args))
         .stderr(str![[r#"
 warning: BSC active users: several records for 2024-01-01; kept the last
-\
-         warning: BSC active users: dropped records outside the asked range: 2023-12-31
+warning: BSC active users: dropped records outside the asked range: 2023-12-31
 
 "#]])
         .run();
@@ -193,13 +191,11 @@ proptest! {
         let stub = quirky_service();
         let env = Env::with_service(&stub.url);
         for query in &earlier {
-            let run = run(&env, &with_cache(&query.args().iter().map(String::as_str).collect::<Vec<_>>())).run();
-            prop_assert_eq!(run.code, 0, "{:?}", run);
+            run(&env, &with_cache(&query.args().iter().map(String::as_str).collect::<Vec<_>>())).any_stderr().run();
         }
         let args = last.args();
-        let plain = run(&env, &args).run();
-        let cached = run(&env, &with_cache(&args.iter().map(String::as_str).collect::<Vec<_>>())).run();
-        prop_assert_eq!(plain.code, 0, "{:?}", plain);
-        prop_assert_eq!((cached.code, &cached.stdout, &cached.stderr), (0, &plain.stdout, &plain.stderr));
+        let plain = run(&env, &args).any_stderr().run();
+        let cached = run(&env, &with_cache(&args.iter().map(String::as_str).collect::<Vec<_>>())).any_stderr().run();
+        prop_assert_eq!((&cached.stdout, &cached.stderr), (&plain.stdout, &plain.stderr));
     }
 }
