@@ -138,7 +138,7 @@ fn a_proxy_wanting_credentials_is_one_attempt_and_a_refusal_is_retried() {
     env.set("HTTPS_PROXY", &refusing.url);
     let run = env
         .cmd_args(&[&["--retries", "1"][..], &ARGS].concat())
-        .error_line(format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy refused to open a tunnel to the service (tunnel error: unsuccessful) (2 attempts); through the proxy {} (from HTTPS_PROXY)", refusing.url)).run();
+        .error_line(format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy refused to open a tunnel to the service (tunnel error: unsuccessful) (2 attempts); through the proxy {} (from HTTPS_PROXY)", refusing.url)).code(7).run();
     assert_eq!((run.code, refusing.seen().len()), (7, 2), "{run:?}");
 }
 

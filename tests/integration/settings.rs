@@ -119,7 +119,9 @@ fn config_file_from_flag_or_environment() {
         ),
     )
     .unwrap();
-    fees(&env_file, &["--config", path.to_str().unwrap()]).run();
+    fees(&env_file, &["--config", path.to_str().unwrap()])
+        .stderr_contains("warning: other users can read or change config file")
+        .run();
     assert_eq!(services.last_hit(), (2, "k2-000000000000".to_owned()));
 }
 

@@ -84,14 +84,11 @@ warning: ETHEREUM fees: several records for 2024-01-05; kept the last
 
 "#]])
         .run();
-    let first = run(&env, &with_cache(&args)).run();
-    let second = run(&env, &with_cache(&args)).run();
-
-    for other in [&first, &second] {
-        assert_eq!(
-            (other.code, &other.stdout, &other.stderr),
-            (0, &plain.stdout, &plain.stderr)
-        );
+    for _ in 0..2 {
+        run(&env, &with_cache(&args))
+            .stdout(&plain.stdout)
+            .stderr(&plain.stderr)
+            .run();
     }
     let mut bodies: Vec<String> = stub.seen().iter().skip(2).map(|s| s.body.clone()).collect();
     bodies.sort();
@@ -121,12 +118,10 @@ warning: BSC active users: dropped records outside the asked range: 2023-12-31
 
 "#]])
         .run();
-    let second = run(&env, &with_cache(&args)).run();
-
-    assert_eq!(
-        (&second.stdout, &second.stderr),
-        (&first.stdout, &first.stderr)
-    );
+    run(&env, &with_cache(&args))
+        .stdout(&first.stdout)
+        .stderr(&first.stderr)
+        .run();
     assert_eq!(stub.seen().len(), 2, "nothing of the first answer was kept");
 }
 
