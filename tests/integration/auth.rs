@@ -3,7 +3,7 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use crate::support::{Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub, KEY};
 use snapbox::str;
 
 fn mode(path: &std::path::Path) -> u32 {
@@ -198,8 +198,7 @@ fn login_when_the_service_cannot_be_reached_stores_nothing() {
 
 #[test]
 fn status_names_the_environment_and_the_service_verdict() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     env.cmd("auth status").stdout(format!(
             "key          ****51d4\nsource       environment CHAIN_METRICS_API_KEY\nconfig file  {}\nservice      {}\naccepted     yes\n",
             env.config_path().display(),

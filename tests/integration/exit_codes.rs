@@ -1,6 +1,6 @@
 //! Every exit code of CLI.md §5 that the query commands can give, with its exact error line.
 
-use crate::support::{Cmd, Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{sandbox_env, Cmd, Env, Reply, Sandbox, Stub, KEY};
 
 const DAYS: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-02"];
 
@@ -246,8 +246,7 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
 
 #[test]
 fn an_unwritable_stdout_exits_9() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     env.cmd_args(&[&["fees", "-c", "eth"], &DAYS[..]].concat())
         .stdout_to("/dev/full")
         .code(9)
@@ -257,8 +256,7 @@ fn an_unwritable_stdout_exits_9() {
 
 #[test]
 fn help_never_shows_the_key() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     for args in [
         &["--help"][..],
         &["fees", "--help"],

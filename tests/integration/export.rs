@@ -2,13 +2,12 @@
 //! fetch fails or the run is killed, with no temp file left behind.
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 #[test]
 fn output_writes_a_new_file_in_the_format_of_its_extension() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-02"];
     let cases = [
         ("fees.csv", "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n"),
@@ -39,8 +38,7 @@ fn output_writes_a_new_file_in_the_format_of_its_extension() {
 #[test]
 fn output_replaces_an_existing_file_and_keeps_its_permissions() {
     use std::os::unix::fs::PermissionsExt;
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let file = env.home.path().join("fees.csv");
     std::fs::write(
         &file,
@@ -106,8 +104,7 @@ fn an_unwritable_destination_is_exit_9_naming_the_file() {
 
 #[test]
 fn the_daily_cron_export_keeps_one_row_per_date_and_chain() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let cron = |end: &str| {
         env.cmd(&format!(
             "fees --chain all --last 3 --end {end} --output fees.csv --merge"
@@ -176,8 +173,7 @@ fn a_run_killed_while_fetching_leaves_the_old_file_and_no_temp_file() {
 
 #[test]
 fn a_symlinked_export_is_replaced_where_the_link_points() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     std::fs::create_dir(env.home.path().join("data")).unwrap();
     write(&env, "data/real.csv", "old\n");
     std::os::unix::fs::symlink("data/real.csv", env.home.path().join("link.csv")).unwrap();
@@ -194,8 +190,7 @@ fn a_symlinked_export_is_replaced_where_the_link_points() {
 
 #[test]
 fn a_fifo_or_device_is_written_to_not_replaced() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let fifo = env.home.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -223,8 +218,7 @@ fn a_fifo_or_device_is_written_to_not_replaced() {
 
 #[test]
 fn output_dash_is_stdout_and_cannot_be_merged_into() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o -")
         .stdout(str![[r#"
 date,fees

@@ -5,7 +5,7 @@
 use std::time::{Duration, SystemTime};
 
 use crate::support::files::{names, read, write};
-use crate::support::{Cmd, Env, Sandbox};
+use crate::support::{sandbox_env, Cmd, Env};
 
 /// A run for 2024-01-02 of ETHEREUM, followed by `more` arguments.
 fn day<'e>(env: &'e Env, more: &[&str]) -> Cmd<'e> {
@@ -27,8 +27,7 @@ fn merge(env: &Env, chains: &str, file: &str, old: &str) -> (i32, String, String
 
 #[test]
 fn merge_reads_json_in_any_member_order_and_files_with_a_bom_and_crlf() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let ok = |text: &str| (0, String::new(), text.to_owned());
     // `jq -S` sorts the members: chain before date.
     let sorted = "\u{feff}[\n  {\n    \"chain\": \"ARBITRUM\",\n    \"date\": \"2024-01-01\",\n    \"fees\": 7\n  }\n]\n";
@@ -51,8 +50,7 @@ fn merge_reads_json_in_any_member_order_and_files_with_a_bom_and_crlf() {
 
 #[test]
 fn merge_errors_name_the_line_an_editor_shows_whatever_the_line_ends() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let cases = [
         ("crlf.csv", "date,fees\r\n2024-01-01,1\r\n2024-01-03,n/a\r\n", "line 3: 'n/a' is not a number"),
         ("blank.csv", "\n\ndate,fees\n2024-01-01,1\n\n2024-01-03,x\n", "line 6: 'x' is not a number"),
@@ -72,8 +70,7 @@ fn merge_errors_name_the_line_an_editor_shows_whatever_the_line_ends() {
 
 #[test]
 fn output_names_at_the_length_limit_still_get_a_temp_file_that_fits() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     // 255 bytes, the most a file name takes; two-byte characters so a cut must respect them.
     let name = format!("{}.csv", "é".repeat(125) + "x");
     assert_eq!(name.len(), 255);
@@ -87,8 +84,7 @@ fn output_names_at_the_length_limit_still_get_a_temp_file_that_fits() {
 #[test]
 fn a_read_only_target_a_symlink_loop_and_a_folder_without_room_are_refused_intact() {
     use std::os::unix::fs::PermissionsExt;
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let home = env.home.path();
     write(&env, "kept.csv", "old\n");
     std::fs::set_permissions(home.join("kept.csv"), PermissionsExt::from_mode(0o444)).unwrap();
@@ -122,8 +118,7 @@ fn a_read_only_target_a_symlink_loop_and_a_folder_without_room_are_refused_intac
 
 #[test]
 fn temp_files_of_killed_runs_are_named_as_ours_and_cleaned_up_by_the_next_write() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let home = env.home.path();
     let stale = ".fees.csv.chain-metrics.a1B2c3.tmp";
     let fresh = ".fees.csv.chain-metrics.d4E5f6.tmp";

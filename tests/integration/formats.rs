@@ -1,7 +1,7 @@
 //! Every output format, long and `--wide`, with exact expected output; `--summary`,
 //! `--no-header` and the chart at a fixed width.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 const FEES_TWO_CHAINS: [&str; 7] = [
@@ -60,8 +60,7 @@ const EXPECTED: [(&str, bool, &str); 12] = [
 
 #[test]
 fn every_format_long_and_wide() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     for (format, wide, expected) in EXPECTED {
         let mut args = FEES_TWO_CHAINS.to_vec();
         args.extend(["--format", format]);
@@ -144,8 +143,7 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
 
 #[test]
 fn no_header_leaves_out_the_header_of_csv_and_tsv() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "fees",
         "-c",

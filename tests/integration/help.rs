@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env};
 use clap::{CommandFactory, Parser};
 
 fn repo() -> PathBuf {
@@ -81,8 +81,7 @@ fn top_level_help_fits_on_one_screen_with_its_options_grouped() {
 
 #[test]
 fn every_help_ends_with_two_or_three_examples_that_run() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     env.write_config(
         "timeout = 20\n\n[profiles.staging]\ntimeout = 60\nretries = 1\n\n[profiles.ci]\n",
     );

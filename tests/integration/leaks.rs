@@ -11,35 +11,49 @@ use snapbox::str;
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
 
 /// Every way a test runs the binary goes through tests/integration/support, which checks and
-/// records each output; a test file spawning it another way must hand what it printed to
-/// `check_output`.
+/// records each output; a test file anywhere below tests/ (every subfolder, read recursively)
+/// spawning it another way must hand what it printed to `check_output`.
 #[test]
 fn only_support_runs_the_binary() {
     let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let support = tests.join("integration").join("support");
     let mut offenders = Vec::new();
-    let files = [tests.clone(), tests.join("integration")]
-        .into_iter()
-        .flat_map(|dir| std::fs::read_dir(dir).unwrap());
-    for entry in files {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            // Launching the binary by hand is allowed only with the output checked and recorded.
-            let checked = text.contains("check_output(");
-            for pattern in ["cargo_bin", "binary()", ".command()"] {
-                if text.contains(pattern) && !checked && !path.ends_with("leaks.rs") {
-                    offenders.push(format!(
-                        "{} uses {pattern} without check_output",
-                        path.display()
-                    ));
-                }
+    let files = rust_files(&tests);
+    assert!(
+        files.iter().any(|f| f.ends_with("cache/planning.rs")),
+        "{files:?}"
+    );
+    for path in files.iter().filter(|p| !p.starts_with(&support)) {
+        let text = std::fs::read_to_string(path).unwrap();
+        // Launching the binary by hand is allowed only with the output checked and recorded.
+        let checked = text.contains("check_output(");
+        for pattern in ["cargo_bin", "binary()", ".command()"] {
+            if text.contains(pattern) && !checked && !path.ends_with("leaks.rs") {
+                offenders.push(format!(
+                    "{} uses {pattern} without check_output",
+                    path.display()
+                ));
             }
         }
     }
     assert!(
         offenders.is_empty(),
-        "run the binary through support::Env (run, cmd), or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
+        "run the binary through support::Env (cmd, cmd_args, shell), or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
     );
+}
+
+/// The .rs files below `dir`, in every subfolder.
+fn rust_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
 }
 
 /// Scans what every integration test binary recorded so far (each rewrites its own file when

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::path::Path;
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env, Sandbox};
 use snapbox::str;
 
 /// The sandbox's fees of ETHEREUM for 2024-01-01 to 2024-01-08.
@@ -68,8 +68,7 @@ fn merges_started_together_keep_every_run_s_rows() {
 
 #[test]
 fn a_merge_that_cannot_get_the_lock_in_time_gives_up_with_exit_9_and_the_file_intact() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let old = "date,fees\n2023-12-31,1\n";
     write(&env, "fees.csv", old);
     let day = ["-s", "2024-01-01", "-e", "2024-01-01"];

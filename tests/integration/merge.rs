@@ -2,13 +2,12 @@
 //! leave the file byte-identical.
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Stub};
 use snapbox::str;
 
 #[test]
 fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     // Yesterday's export: the 2nd holds provisional values the service has since revised.
     write(
         &env,
@@ -28,8 +27,7 @@ fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
 
 #[test]
 fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "fees",
         "-c",
@@ -53,8 +51,7 @@ fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
 
 #[test]
 fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "fees",
         "-c",
@@ -96,8 +93,7 @@ fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
 
 #[test]
 fn merge_with_wide_upserts_by_date() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     write(
         &env,
         "wide.csv",
@@ -113,8 +109,7 @@ fn merge_with_wide_upserts_by_date() {
 
 #[test]
 fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let old = "date,fees\n2024-01-01,1\n";
     write(&env, "fees.csv", old);
     env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o fees.csv --merge").code(9).stderr(str![[r#"

@@ -1,8 +1,8 @@
-//! Messages that say what is really going on (issue 12 point 8): the default format in a pipe,
+//! Messages that say what is really going on: the default format in a pipe,
 //! a rejected key from the environment, the formats `chains` takes, the chart's labels and
 //! width, and `--summary` over several chains.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 #[test]
@@ -110,8 +110,7 @@ fn chart_labels_show_no_float_artefacts() {
 
 #[test]
 fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "users",
         "-c",

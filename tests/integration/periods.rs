@@ -2,7 +2,7 @@
 //! from scripted bodies (a range cutting two quarters, a leap year, an ISO week across a year
 //! boundary, gaps, exact numbers), and the errors.
 
-use crate::support::{Cmd, Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Cmd, Env, Reply, Stub};
 use snapbox::str;
 
 /// Fees from 2024-03-30 (a Saturday) to 2024-04-02: ETHEREUM has `0.1`, `0.2` and `5E+3`;
@@ -233,8 +233,7 @@ date,fees
 
 #[test]
 fn summary_leaves_the_total_of_an_average_empty() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "users",
         "--by",

@@ -3,7 +3,7 @@
 
 use crate::periods::{serve, FEES, FEES_RANGE};
 use crate::support::files::{read, write};
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env};
 
 const MONTH: [&str; 8] = [
     "fees", "-c", "eth", "--by", "month", "-o", "cr.csv", "--merge",
@@ -11,8 +11,7 @@ const MONTH: [&str; 8] = [
 
 #[test]
 fn merge_widens_the_start_to_the_period_so_no_day_is_lost() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     env.cmd_args(&[&MONTH[..7], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat())
         .run();
     let later = ["-s", "2024-01-05", "-e", "2024-01-20"];

@@ -3,12 +3,11 @@
 
 use crate::periods::{serve, FEES, FEES_RANGE};
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env};
 
 #[test]
 fn by_day_is_todays_output_byte_for_byte() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let range = ["-c", "eth,base", "-s", "2024-01-01", "-e", "2024-01-09"];
     for command in ["fees", "users", "social", "report"] {
         for shape in [

@@ -1,7 +1,7 @@
 //! fees, users, social and chains end to end: the real binary against the sandbox and scripted
 //! servers on loopback, with exact expected output per format.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
 use chrono::{Days, Utc};
 use snapbox::str;
 
@@ -39,8 +39,7 @@ date,chain,fees
 
 #[test]
 fn chain_order_follows_the_command_line_and_all_follows_the_service() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let run = env
         .cmd("users -c pol,eth,pol -s 2024-01-01 -e 2024-01-01")
         .run();

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-03"];
@@ -146,8 +146,7 @@ fn zero_retries_means_one_attempt() {
 
 #[test]
 fn chunk_days_splits_the_range_and_stitches_it_in_order_over_one_connection() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     let whole = env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-10").run();
     let run = env
         .cmd("--jobs 1 fees -c eth -s 2024-01-01 -e 2024-01-10 --chunk-days 4")

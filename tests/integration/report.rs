@@ -1,13 +1,12 @@
 //! `report`: the three metrics joined per (date, chain), and output identical whatever the
 //! order its concurrent requests finish in.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 #[test]
 fn report_joins_fees_users_and_social_per_date() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     env.cmd("report -c eth -s 2024-01-01 -e 2024-01-03 -f table")
         .stdout(
             "\

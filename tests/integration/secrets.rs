@@ -1,4 +1,4 @@
-//! Secrets beyond the key (issue 12 point 5): a password in the base URL is masked wherever
+//! Secrets beyond the key: a password in the base URL is masked wherever
 //! the URL shows, a key command that overruns is ended with everything it started, and `--raw`
 //! never prints a key the service echoes.
 

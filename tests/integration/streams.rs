@@ -4,7 +4,7 @@
 //! writes its file and exits with its real code.
 
 use crate::support::files::{names, read};
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Stub};
 use snapbox::str;
 
 const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
@@ -12,8 +12,7 @@ const ROWS: &str = "date,fees\n2024-01-01,879768.88\n";
 
 #[test]
 fn a_path_to_a_stream_the_shell_opened_is_written_to_never_replaced() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let script = format!(
         "set -e
          echo old > log.csv; chain-metrics {DAY} -o /dev/stdout >> log.csv
@@ -64,8 +63,7 @@ stdout 9
 
 #[test]
 fn a_run_whose_stderr_is_gone_still_writes_its_file_and_exits_with_its_real_code() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let failing = Stub::always(Reply::json(503, r#"{"error":"down"}"#));
     let script = format!(
         "chain-metrics -v {DAY} -o full.csv 2>/dev/full; echo \"full $?\"
