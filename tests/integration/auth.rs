@@ -3,7 +3,8 @@
 
 use std::os::unix::fs::PermissionsExt;
 
-use crate::support::{Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub, KEY};
+use snapbox::str;
 
 fn mode(path: &std::path::Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
@@ -20,17 +21,16 @@ fn env_for(url: &str) -> Env {
 fn login_reads_stdin_checks_the_key_and_stores_it_in_a_private_file() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);
-    let run = env.cmd(&["auth", "login"]).stdin(&format!("{KEY}\n")).run();
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "");
     let path = env.config_path();
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("auth login")
+        .stdin(&format!("{KEY}\n"))
+        .stdout("")
+        .stderr(format!(
             "stored the API key ****51d4 in config file {} (the service accepted it)\n",
             path.display()
-        )
-    );
+        ))
+        .run();
+
     assert_eq!(
         std::fs::read_to_string(&path).unwrap(),
         format!("api_key = \"{KEY}\"\n")
@@ -38,8 +38,13 @@ fn login_reads_stdin_checks_the_key_and_stores_it_in_a_private_file() {
     assert_eq!(mode(&path), 0o600);
     assert_eq!(mode(&env.config_dir()), 0o700);
     // The stored key is the one later commands use.
-    let run = env.run(&["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"]);
-    assert_eq!(run.stdout, "date,fees\n2024-01-01,879768.88\n");
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01")
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+
+"#]])
+        .run();
 }
 
 #[test]
@@ -47,8 +52,7 @@ fn login_on_a_terminal_asks_with_a_hidden_prompt() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);
     let prompt = "API key (input hidden): ";
-    let run = env.cmd(&["auth", "login"]).typing(prompt, KEY).run();
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = env.cmd("auth login").typing(prompt, KEY).run();
     // Line ends on a terminal are \r\n; a trailing blank line comes and goes with timing.
     assert_eq!(
         run.stdout.trim_end(),
@@ -67,25 +71,23 @@ fn login_on_a_terminal_asks_with_a_hidden_prompt() {
 fn a_rejected_key_exits_4_and_is_not_stored() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);
-    let run = env
-        .cmd(&["auth", "login"])
+    env
+        .cmd("auth login")
         .stdin("not-the-right-key-0000\n")
-        .run();
-    assert_eq!(run.code, 4, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key; the key was not stored\nhint: check the key and run auth login again\n"
-    );
+        .code(4).stderr(str![[r#"
+error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key; the key was not stored
+hint: check the key and run auth login again
+
+"#]]).run();
     assert!(!env.config_dir().exists(), "nothing may be created");
 
     // An existing file stays byte for byte as it was.
     let before = "# mine\ntimeout = 5 # slow link\n";
     env.write_config(before);
-    let run = env
-        .cmd(&["auth", "login"])
+    env.cmd("auth login")
         .stdin("not-the-right-key-0000\n")
+        .code(4)
         .run();
-    assert_eq!(run.code, 4, "{run:?}");
     assert_eq!(std::fs::read_to_string(env.config_path()).unwrap(), before);
 }
 
@@ -93,11 +95,10 @@ fn a_rejected_key_exits_4_and_is_not_stored() {
 fn the_check_is_one_day_of_ethereum_fees_with_the_key_in_its_header() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = env_for(&stub.url);
-    let run = env
-        .cmd(&["auth", "login"])
+    env.cmd("auth login")
         .stdin(&format!("  {KEY}  \n"))
+        .stderr_contains("stored the API key ****51d4 in config file")
         .run();
-    assert_eq!(run.code, 0, "{run:?}");
     let seen = stub.seen();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].path, "/api/chain-insights/fees");
@@ -120,15 +121,13 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
     .unwrap();
     let args = ["--config", file.to_str().unwrap(), "--profile", "ci"];
     let login = [&args[..], &["auth", "login", "--no-verify"]].concat();
-    let run = env.cmd(&login).stdin(&format!("{KEY}\n")).run();
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd_args(&login)
+        .stdin(&format!("{KEY}\n"))
+        .stderr(format!(
             "stored the API key ****51d4 in profile ci of config file {} (not checked)\n",
             file.display()
-        )
-    );
+        ))
+        .run();
     assert_eq!(
         std::fs::read_to_string(&file).unwrap(),
         format!("# team settings\nbase_url = \"https://metrics.example\" # prod\n\n[profiles.ci]\nretries = 0\napi_key = \"{KEY}\"\n")
@@ -139,11 +138,10 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
     let mut env2 = Env::new();
     env2.set("CHAIN_METRICS_CONFIG", file.to_str().unwrap());
     env2.set("CHAIN_METRICS_PROFILE", "nightly");
-    let run = env2
-        .cmd(&["auth", "login", "--no-verify"])
+    env2.cmd("auth login --no-verify")
         .stdin("nightly-key-1234abcd\n")
+        .stderr_contains("stored the API key ****abcd in profile nightly")
         .run();
-    assert_eq!(run.code, 0, "{run:?}");
     assert!(std::fs::read_to_string(&file)
         .unwrap()
         .ends_with("api_key = \"cm-test-key-7f3a9c2e51d4\"\n\n[profiles.nightly]\napi_key = \"nightly-key-1234abcd\"\n"));
@@ -152,15 +150,21 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
 #[test]
 fn login_without_a_key_or_a_service_says_what_to_do() {
     let env = Env::new();
-    let run = env.cmd(&["auth", "login"]).stdin("\n").run();
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: no API key was given\nhint: type it at the prompt, or pipe it in: printf '%s\\n' \"$KEY\" | chain-metrics auth login\n"
-    );
-    let run = env.cmd(&["auth", "login"]).stdin(&format!("{KEY}\n")).run();
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(run.error_line(), "error: no service address is set");
+    env.cmd("auth login")
+        .stdin("\n")
+        .code(2)
+        .stderr(str![[r#"
+error: no API key was given
+hint: type it at the prompt, or pipe it in: printf '%s\n' "$KEY" | chain-metrics auth login
+
+"#]])
+        .run();
+    let run = env
+        .cmd("auth login")
+        .stdin(&format!("{KEY}\n"))
+        .code(3)
+        .error_line("error: no service address is set")
+        .run();
     assert_eq!(
         run.stderr.lines().nth(1).unwrap(),
         "hint: set the address first (chain-metrics config set base_url URL), or store the key unchecked with --no-verify"
@@ -177,10 +181,10 @@ fn login_when_the_service_cannot_be_reached_stores_nothing() {
         .port();
     let env = env_for(&format!("http://127.0.0.1:{port}"));
     let run = env
-        .cmd(&["--retries", "0", "auth", "login"])
+        .cmd("--retries 0 auth login")
         .stdin(&format!("{KEY}\n"))
+        .code(7)
         .run();
-    assert_eq!(run.code, 7, "{run:?}");
     assert!(
         run.error_line().ends_with("; the key was not stored"),
         "{run:?}"
@@ -194,19 +198,12 @@ fn login_when_the_service_cannot_be_reached_stores_nothing() {
 
 #[test]
 fn status_names_the_environment_and_the_service_verdict() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let run = env.run(&["auth", "status"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        format!(
+    let (sandbox, env) = sandbox_env(&[]);
+    env.cmd("auth status").stdout(format!(
             "key          ****51d4\nsource       environment CHAIN_METRICS_API_KEY\nconfig file  {}\nservice      {}\naccepted     yes\n",
             env.config_path().display(),
             sandbox.url
-        )
-    );
-    assert_eq!(run.stderr, "");
+        )).stderr("").run();
 }
 
 #[test]
@@ -214,8 +211,14 @@ fn status_json_for_a_profile_key_the_service_rejects_exits_4() {
     let sandbox = Sandbox::start(&[]);
     let env = env_for(&sandbox.url);
     env.write_config("[profiles.old]\napi_key = \"revoked-key-00009999\"\n");
-    let run = env.run(&["--profile", "old", "auth", "status", "--format", "json"]);
-    assert_eq!(run.code, 4, "{run:?}");
+    let run = env
+        .cmd("--profile old auth status --format json")
+        .code(4)
+        .stderr(str![[r#"
+error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key
+hint: the key came from config file, profile old; store another with: chain-metrics auth login
+
+"#]]).run();
     let expected = serde_json::json!({
         "key": "****9999",
         "source": "config file, profile old",
@@ -229,10 +232,6 @@ fn status_json_for_a_profile_key_the_service_rejects_exits_4() {
         serde_json::from_str::<serde_json::Value>(&run.stdout).unwrap(),
         expected
     );
-    assert_eq!(
-        run.stderr,
-        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key\nhint: the key came from config file, profile old; store another with: chain-metrics auth login\n"
-    );
 }
 
 #[test]
@@ -240,25 +239,23 @@ fn status_runs_api_key_command_and_no_verify_asks_nothing() {
     let env = Env::new();
     std::fs::write(env.home.path().join("key.txt"), format!("{KEY}\n")).unwrap();
     env.write_config("api_key_command = \"cat \\\"$HOME/key.txt\\\"\"\n");
-    let run = env.run(&["auth", "status", "--no-verify"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        format!(
+    env.cmd("auth status --no-verify").stdout(format!(
             "key          ****51d4\nsource       api_key_command `cat \"$HOME/key.txt\"` in config file\nconfig file  {}\nservice      (not set)\naccepted     not checked (--no-verify)\n",
             env.config_path().display()
-        )
-    );
+        )).run();
 }
 
 #[test]
 fn status_without_a_key_exits_3_with_what_to_do() {
-    let run = Env::new().run(&["auth", "status"]);
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: no API key is set\nhint: store one with: chain-metrics auth login (or set CHAIN_METRICS_API_KEY)\n"
-    );
+    Env::new()
+        .cmd("auth status")
+        .code(3)
+        .stderr(str![[r#"
+error: no API key is set
+hint: store one with: chain-metrics auth login (or set CHAIN_METRICS_API_KEY)
+
+"#]])
+        .run();
 }
 
 #[test]
@@ -268,30 +265,24 @@ fn logout_removes_only_the_key_and_keeps_comments() {
         "# mine\nbase_url = \"https://metrics.example\" # prod\napi_key = \"{KEY}\"\ntimeout = 5\n\n[profiles.ci]\napi_key = \"{KEY}\"\n"
     );
     env.write_config(&text);
-    let run = env.run(&["auth", "logout"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("auth logout")
+        .stderr(format!(
             "removed the API key from config file {}\n",
             env.config_path().display()
-        )
-    );
+        ))
+        .run();
     assert_eq!(
         std::fs::read_to_string(env.config_path()).unwrap(),
         format!("# mine\nbase_url = \"https://metrics.example\" # prod\ntimeout = 5\n\n[profiles.ci]\napi_key = \"{KEY}\"\n")
     );
     // Nothing left to remove: said so, file untouched.
     let before = std::fs::read_to_string(env.config_path()).unwrap();
-    let run = env.run(&["auth", "logout"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("auth logout")
+        .stderr(format!(
             "no API key is stored in config file {}; nothing changed\n",
             env.config_path().display()
-        )
-    );
+        ))
+        .run();
     assert_eq!(std::fs::read_to_string(env.config_path()).unwrap(), before);
 }
 
@@ -300,23 +291,13 @@ fn logout_warns_about_what_still_provides_a_key() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_API_KEY", KEY);
     env.write_config("[profiles.p]\napi_key = \"x-0000\"\napi_key_command = \"pass show cm\"\n");
-    let run = env.run(&["--profile", "p", "auth", "logout"]);
-    assert_eq!(run.code, 0, "{run:?}");
     let place = format!("profile p of config file {}", env.config_path().display());
-    assert_eq!(
-        run.stderr,
-        format!("removed the API key from {place}\nnote: api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command\nwarning: CHAIN_METRICS_API_KEY is still set in this environment, and is used before any stored key\n")
-    );
+    env.cmd("--profile p auth logout").stderr(format!("removed the API key from {place}\nnote: api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command\nwarning: CHAIN_METRICS_API_KEY is still set in this environment, and is used before any stored key\n")).run();
 }
 
 #[test]
 fn auth_refuses_sandbox() {
-    let run = Env::new().run(&["--sandbox", "auth", "status"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: --sandbox does not apply to auth: the sandbox makes a fresh key for each query command"
-    );
+    Env::new().cmd("--sandbox auth status").code(2).error_line("error: --sandbox does not apply to auth: the sandbox makes a fresh key for each query command").run();
 }
 
 #[test]
@@ -333,7 +314,11 @@ fn login_creates_a_named_config_file_that_does_not_exist_yet() {
             }
             false => vec!["--config", &file_arg, "auth", "login"],
         };
-        let run = env.cmd(&args).stdin(&format!("{KEY}\n")).run();
+        let run = env
+            .cmd_args(&args)
+            .stdin(&format!("{KEY}\n"))
+            .stderr_contains("stored the API key ****51d4 in config file")
+            .run();
         assert_eq!(
             (run.code, run.stderr.clone()),
             (

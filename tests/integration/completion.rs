@@ -52,18 +52,19 @@ fn zsh_dump() -> &'static Path {
         // Made beside it, then renamed: a zsh of another test run never reads half a dump.
         let fresh = dir.join(format!("zcompdump.{}", std::process::id()));
         let script = "fpath=($1 $fpath); autoload -U compinit && compinit -u -d $2";
-        let run = Env::new().run_program(
-            "zsh",
-            &[
-                "-f".as_ref(),
-                "-c".as_ref(),
-                script.as_ref(),
-                "zsh".as_ref(),
-                repo().join("completions").as_os_str(),
-                fresh.as_os_str(),
-            ],
-        );
-        assert_eq!(run.code, 0, "zsh compinit: {run:?}");
+        Env::new()
+            .program(
+                "zsh",
+                &[
+                    "-f".as_ref(),
+                    "-c".as_ref(),
+                    script.as_ref(),
+                    "zsh".as_ref(),
+                    repo().join("completions").as_os_str(),
+                    fresh.as_os_str(),
+                ],
+            )
+            .run();
         std::fs::rename(&fresh, &dump).unwrap();
         dump
     })
@@ -74,7 +75,7 @@ fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
     let completions = repo().join("completions");
     let shells = repo().join("tests/integration/shells");
     let run = match shell {
-        Shell::Bash => env.run_program(
+        Shell::Bash => env.program(
             "bash",
             &[
                 shells.join("complete.bash").as_os_str(),
@@ -83,7 +84,7 @@ fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
             ],
         ),
         // `timeout` only guards against a hung pty; it is no assertion about time.
-        Shell::Zsh => env.run_program(
+        Shell::Zsh => env.program(
             "timeout",
             &[
                 "120".as_ref(),
@@ -95,7 +96,7 @@ fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
                 zsh_dump().as_os_str(),
             ],
         ),
-        Shell::Fish => env.run_program(
+        Shell::Fish => env.program(
             "fish",
             &[
                 "--no-config".as_ref(),
@@ -105,12 +106,8 @@ fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
                 OsStr::new(line),
             ],
         ),
-    };
-    assert_eq!(
-        run.code, 0,
-        "{shell:?} failed on {line:?}: {}{}",
-        run.stdout, run.stderr
-    );
+    }
+    .run();
     // fish prints `value<TAB>description`.
     let mut offered: Vec<String> = run
         .stdout

@@ -5,6 +5,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use crate::support::{Env, KEY};
+use snapbox::str;
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap()
@@ -27,13 +28,14 @@ fn names(dir: &Path) -> Vec<String> {
 #[test]
 fn path_follows_the_flag_the_environment_and_the_default() {
     let mut env = Env::new();
-    let run = env.run(&["config", "path"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, format!("{}\n", env.config_path().display()));
+    env.cmd("config path")
+        .stdout(format!("{}\n", env.config_path().display()))
+        .run();
     env.set("CHAIN_METRICS_CONFIG", "/etc/cm.toml");
-    assert_eq!(env.run(&["config", "path"]).stdout, "/etc/cm.toml\n");
-    let run = env.run(&["--config", "/tmp/flag.toml", "config", "path"]);
-    assert_eq!(run.stdout, "/tmp/flag.toml\n");
+    assert_eq!(env.cmd("config path").run().stdout, "/etc/cm.toml\n");
+    env.cmd("--config /tmp/flag.toml config path")
+        .stdout("/tmp/flag.toml\n")
+        .run();
 }
 
 /// On every Unix, macOS too: $XDG_CONFIG_HOME when absolute, else ~/.config (never
@@ -45,17 +47,17 @@ fn the_default_file_is_in_xdg_config_home_else_dot_config() {
     env.set("XDG_CONFIG_HOME", "");
     let expected = home.join(".config/chain-metrics/config.toml");
     assert_eq!(
-        env.run(&["config", "path"]).stdout,
+        env.cmd("config path").run().stdout,
         format!("{}\n", expected.display())
     );
     env.set("XDG_CONFIG_HOME", "relative/dir");
     assert_eq!(
-        env.run(&["config", "path"]).stdout,
+        env.cmd("config path").run().stdout,
         format!("{}\n", expected.display())
     );
     env.set("XDG_CONFIG_HOME", "/srv/xdg");
     assert_eq!(
-        env.run(&["config", "path"]).stdout,
+        env.cmd("config path").run().stdout,
         "/srv/xdg/chain-metrics/config.toml\n"
     );
 }
@@ -63,16 +65,13 @@ fn the_default_file_is_in_xdg_config_home_else_dot_config() {
 #[test]
 fn set_creates_a_private_folder_and_file() {
     let env = Env::new();
-    let run = env.run(&["config", "set", "base_url", "https://metrics.example/v2/"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("config set base_url https://metrics.example/v2/")
+        .stdout("")
+        .stderr(format!(
             "base_url = https://metrics.example/v2/ in config file {}\n",
             env.config_path().display()
-        )
-    );
+        ))
+        .run();
     assert_eq!(
         read(&env.config_path()),
         "base_url = \"https://metrics.example/v2/\"\n"
@@ -88,20 +87,24 @@ fn set_and_unset_keep_comments_and_layout() {
     env.write_config(
         "# chain-metrics, by hand\n\ntimeout   = 30   # seconds, the link is slow\nmethod = \"auto\"\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\n",
     );
-    assert_eq!(env.run(&["config", "set", "timeout", "2.5"]).code, 0);
-    assert_eq!(env.run(&["config", "set", "retries", "0"]).code, 0);
-    let run = env.run(&["--profile", "staging", "config", "set", "method", "GET"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    let run = env.run(&["--profile", "qa", "config", "set", "jobs", "2"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("config set timeout 2.5")
+        .stderr_contains("timeout = 2.5 in config file")
+        .run();
+    env.cmd("config set retries 0")
+        .stderr_contains("retries = 0 in config file")
+        .run();
+    env.cmd("--profile staging config set method GET")
+        .stderr_contains("method = get in profile staging of config file")
+        .run();
+    env.cmd("--profile qa config set jobs 2")
+        .stderr(format!(
             "jobs = 2 in profile qa of config file {}\n",
             env.config_path().display()
-        )
-    );
-    assert_eq!(env.run(&["config", "unset", "method"]).code, 0);
+        ))
+        .run();
+    env.cmd("config unset method")
+        .stderr_contains("removed method from config file")
+        .run();
     assert_eq!(
         read(&env.config_path()),
         "# chain-metrics, by hand\n\ntimeout   = 2.5   # seconds, the link is slow\nretries = 0\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\nmethod = \"get\"\n\n[profiles.qa]\njobs = 2\n"
@@ -131,22 +134,15 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
         (&["base_url", "metrics.example"], "error: invalid value 'metrics.example' for base_url: 'metrics.example' has no scheme: start it with https:// (or http:// to loopback)"),
     ];
     for (args, error) in cases {
-        let run = env.run(&[&["config", "set"], args].concat());
-        assert_eq!(
-            (run.code, run.error_line()),
-            (2, error),
-            "{args:?}: {run:?}"
-        );
+        env.cmd_args(&[&["config", "set"], args].concat())
+            .code(2)
+            .error_line(error)
+            .run();
+
         assert_eq!(read(&env.config_path()), before, "{args:?}");
     }
-    let run = env.run(&["config", "set", "base_url", "http://metrics.example"]);
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        run.error_line(),
-        "error: invalid value 'http://metrics.example' for base_url: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file"
-    );
-    let run = env.run(&["config", "set", "apikey", "x"]);
-    assert_eq!(run.code, 2);
+    env.cmd("config set base_url http://metrics.example").code(2).error_line("error: invalid value 'http://metrics.example' for base_url: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file").run();
+    let run = env.cmd("config set apikey x").code(2).run();
     assert!(
         run.error_line()
             .starts_with("error: invalid value 'apikey' for '<KEY>'"),
@@ -154,23 +150,22 @@ fn bad_values_exit_2_and_leave_the_file_untouched() {
     );
     assert_eq!(read(&env.config_path()), before);
     // With allow_http set, the same URL is taken.
-    assert_eq!(env.run(&["config", "set", "allow_http", "true"]).code, 0);
-    assert_eq!(
-        env.run(&["config", "set", "base_url", "http://metrics.example"])
-            .code,
-        0
-    );
+    env.cmd("config set allow_http true")
+        .stderr_contains("allow_http = true in config file")
+        .run();
+    env.cmd("config set base_url http://metrics.example")
+        .stderr_contains("base_url = http://metrics.example in config file")
+        .run();
 }
 
 #[test]
 fn the_key_is_never_taken_as_an_argument() {
     let env = Env::new();
-    let run = env.run(&["config", "set", "api_key", "sk-from-argv-123456"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: config set api_key is refused: a key given as an argument is left in the shell history and the process list\nhint: store it with: chain-metrics auth login (it reads the key from a hidden prompt or stdin)\n"
-    );
+    env.cmd("config set api_key sk-from-argv-123456").code(2).stderr(str![[r#"
+error: config set api_key is refused: a key given as an argument is left in the shell history and the process list
+hint: store it with: chain-metrics auth login (it reads the key from a hidden prompt or stdin)
+
+"#]]).run();
     assert!(!env.config_path().exists());
 }
 
@@ -179,15 +174,10 @@ fn an_invalid_file_is_not_edited() {
     let env = Env::new();
     let before = "timeout = 30\napikey = \"x\"\n";
     env.write_config(before);
-    let run = env.run(&["config", "set", "retries", "1"]);
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!(
+    env.cmd("config set retries 1").code(3).error_line(format!(
             "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `ca_bundle`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `cache`, `cache_settle_days`, `profiles`",
             env.config_path().display()
-        )
-    );
+        )).run();
     assert_eq!(read(&env.config_path()), before);
 }
 
@@ -197,58 +187,40 @@ fn get_reads_the_profile_then_the_top_level_and_never_prints_the_key() {
     env.write_config(&format!(
         "timeout = 30\napi_key = \"{KEY}\"\n\n[profiles.p]\ntimeout = 2.5\nbase_url = \"https://p.example\"\n"
     ));
-    let get = |args: &[&str]| env.run(&[&["config", "get"], args].concat());
-    assert_eq!(get(&["timeout"]).stdout, "30\n");
+    let get = |args: &[&str]| env.cmd_args(&[&["config", "get"], args].concat());
+    assert_eq!(get(&["timeout"]).run().stdout, "30\n");
     assert_eq!(
-        env.run(&["--profile", "p", "config", "get", "timeout"])
-            .stdout,
+        env.cmd("--profile p config get timeout").run().stdout,
         "2.5\n"
     );
     assert_eq!(
-        env.run(&["--profile", "p", "config", "get", "base_url"])
-            .stdout,
+        env.cmd("--profile p config get base_url").run().stdout,
         "https://p.example\n"
     );
     assert_eq!(
-        env.run(&["--profile", "p", "config", "get", "api_key"])
-            .stdout,
+        env.cmd("--profile p config get api_key").run().stdout,
         "****51d4\n"
     );
-    let run = get(&["base_url"]);
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    get(&["base_url"]).code(3).stderr(format!(
             "error: base_url is not set in config file {}\nhint: set it with: chain-metrics config set base_url VALUE\n",
             env.config_path().display()
-        )
-    );
-    let run = env.run(&["--profile", "nope", "config", "get", "timeout"]);
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!(
-            "error: profile 'nope' is not in config file {} (profiles there: p)",
-            env.config_path().display()
-        )
-    );
+        ))
+        .run();
 }
 
 #[test]
 fn unset_of_a_missing_key_changes_nothing() {
     let env = Env::new();
     env.write_config("timeout = 30\n");
-    let run = env.run(&["config", "unset", "jobs"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("config unset jobs")
+        .stderr(format!(
             "jobs was not set in config file {}; nothing changed\n",
             env.config_path().display()
-        )
-    );
-    let run = env.run(&["config", "unset", "timeout"]);
-    assert_eq!(run.code, 0, "{run:?}");
+        ))
+        .run();
+    env.cmd("config unset timeout")
+        .stderr_contains("removed timeout from config file")
+        .run();
     assert_eq!(read(&env.config_path()), "");
 }
 
@@ -260,8 +232,6 @@ fn show_lists_every_setting_with_its_source() {
     env.write_config(
         "base_url = \"https://top.example\"\nretries = 5\njobs = 2\nchunk_days = 90\n\n[profiles.work]\nbase_url = \"https://work.example\"\njobs = 4\n",
     );
-    let run = env.run(&["--timeout", "9", "config", "show"]);
-    assert_eq!(run.code, 0, "{run:?}");
     let path = env.config_path().display().to_string();
     let w = path.len();
     let line =
@@ -288,8 +258,10 @@ fn show_lists_every_setting_with_its_source() {
         line("cache_settle_days", "7", "default"),
     ]
     .concat();
-    assert_eq!(run.stdout, expected);
-    assert_eq!(run.stderr, "");
+    env.cmd("--timeout 9 config show")
+        .stdout(expected)
+        .stderr("")
+        .run();
 }
 
 #[test]
@@ -298,26 +270,21 @@ fn a_file_others_can_read_gets_a_warning_with_the_fix() {
     env.write_config("timeout = 30\n");
     let path = env.config_path();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
-    let run = env.run(&["config", "get", "timeout"]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("config get timeout").stderr(format!(
             "warning: other users can read or change config file {0} (mode 0644); fix it with: chmod 600 {0}\n",
             path.display()
-        )
-    );
+        )).run();
     // Queries warn too; -q keeps to errors.
-    let run = env.run(&["--sandbox", "fees", "-c", "eth", "--last", "1"]);
-    assert!(
-        run.stderr.contains("warning: other users can read"),
-        "{run:?}"
-    );
-    assert_eq!(env.run(&["-q", "config", "get", "timeout"]).stderr, "");
+    env.cmd("--sandbox fees -c eth --last 1")
+        .stderr_contains("warning: other users can read")
+        .run();
+    assert_eq!(env.cmd("-q config get timeout").run().stderr, "");
     // Any write leaves the file private again.
-    assert_eq!(env.run(&["config", "set", "retries", "1"]).code, 0);
+    env.cmd("config set retries 1")
+        .stderr_contains("retries = 1 in config file")
+        .run();
     assert_eq!(mode(&path), 0o600);
-    assert_eq!(env.run(&["config", "get", "timeout"]).stderr, "");
+    assert_eq!(env.cmd("config get timeout").run().stderr, "");
 }
 
 #[test]
@@ -329,7 +296,9 @@ fn a_symlinked_file_is_edited_where_it_points() {
     std::fs::write(&real, "# shared\n").unwrap();
     std::fs::create_dir_all(env.config_dir()).unwrap();
     std::os::unix::fs::symlink(&real, env.config_path()).unwrap();
-    assert_eq!(env.run(&["config", "set", "jobs", "3"]).code, 0);
+    env.cmd("config set jobs 3")
+        .stderr_contains("jobs = 3 in config file")
+        .run();
     assert!(std::fs::symlink_metadata(env.config_path())
         .unwrap()
         .file_type()
@@ -338,20 +307,13 @@ fn a_symlinked_file_is_edited_where_it_points() {
     assert_eq!(names(&dotfiles), ["cm.toml"]);
     // A file of comments only keeps them on top when a profile is added too.
     std::fs::write(&real, "# shared\n\n").unwrap();
-    assert_eq!(
-        env.run(&["--profile", "x", "config", "set", "jobs", "3"])
-            .code,
-        0
-    );
+    env.cmd("--profile x config set jobs 3")
+        .stderr_contains("jobs = 3 in profile x of config file")
+        .run();
     assert_eq!(read(&real), "# shared\n\n[profiles.x]\njobs = 3\n");
 }
 
 #[test]
 fn config_refuses_sandbox() {
-    let run = Env::new().run(&["--sandbox", "config", "show"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: --sandbox does not apply to config: the sandbox makes a fresh key for each query command"
-    );
+    Env::new().cmd("--sandbox config show").code(2).error_line("error: --sandbox does not apply to config: the sandbox makes a fresh key for each query command").run();
 }

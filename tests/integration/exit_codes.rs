@@ -1,11 +1,11 @@
 //! Every exit code of CLI.md §5 that the query commands can give, with its exact error line.
 
-use crate::support::{Env, Reply, Run, Sandbox, Stub, KEY};
+use crate::support::{sandbox_env, Cmd, Env, Reply, Sandbox, Stub, KEY};
 
 const DAYS: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-02"];
 
-fn fees(env: &Env, extra: &[&str]) -> Run {
-    env.run(&[&["fees", "-c", "eth"], &DAYS[..], extra].concat())
+fn fees<'e>(env: &'e Env, extra: &[&str]) -> Cmd<'e> {
+    env.cmd_args(&[&["fees", "-c", "eth"], &DAYS[..], extra].concat())
 }
 
 #[test]
@@ -24,38 +24,38 @@ fn usage_errors_exit_2_before_any_request() {
         (&["fees", "--last", "3"], "error: the following required arguments were not provided:"),
     ];
     for (args, line) in cases {
-        let run = env.run(args);
-        assert_eq!(run.code, 2, "{args:?}: {run:?}");
-        assert_eq!(run.error_line(), line, "{args:?}");
-        assert_eq!(run.stdout, "");
+        env.cmd_args(args).code(2).error_line(line).stdout("").run();
     }
     assert!(stub.seen().is_empty(), "a usage error sent a request");
-    let run = env.run(&["fees", "-c", "eth"]);
-    assert_eq!(run.code, 2);
-    assert!(run.stderr.contains("--start <DAY>"), "{}", run.stderr);
+    env.cmd("fees -c eth")
+        .code(2)
+        .stderr_contains("--start <DAY>")
+        .run();
 }
 
 #[test]
 fn missing_key_or_address_exit_3_and_point_at_the_sandbox() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_API_KEY", KEY);
-    let run = fees(&env, &[]);
-    assert_eq!(run.code, 3);
-    assert_eq!(run.error_line(), "error: no service address is set");
+    let run = fees(&env, &[])
+        .code(3)
+        .error_line("error: no service address is set")
+        .stderr_contains("try --sandbox, which needs no account")
+        .run();
     assert!(run
         .stderr
         .lines()
         .nth(1)
         .unwrap()
         .starts_with("hint: set CHAIN_METRICS_BASE_URL, --base-url URL or base_url in "));
-    assert!(run.stderr.contains("try --sandbox, which needs no account"));
 
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", "https://metrics.example");
-    let run = fees(&env, &[]);
-    assert_eq!(run.code, 3);
-    assert_eq!(run.error_line(), "error: no API key is set");
-    assert!(run.stderr.contains("try --sandbox, which needs no account"));
+    fees(&env, &[])
+        .code(3)
+        .error_line("error: no API key is set")
+        .stderr_contains("try --sandbox, which needs no account")
+        .run();
 }
 
 #[test]
@@ -64,8 +64,7 @@ fn a_bad_config_file_exits_3_naming_the_key_and_line() {
     env.write_config(
         "timeout = 5\n\n[profiles.work]\nbase_url = \"https://w.example\"\napi-key = \"x\"\n",
     );
-    let run = fees(&env, &[]);
-    assert_eq!(run.code, 3);
+    let run = fees(&env, &[]).code(3).run();
     let path = env.config_path();
     assert!(
         run.error_line().starts_with(&format!(
@@ -76,25 +75,17 @@ fn a_bad_config_file_exits_3_naming_the_key_and_line() {
         run.stderr
     );
     env.write_config("timeout = [\n");
-    let run = fees(&env, &[]);
-    assert_eq!(run.code, 3);
-    assert_eq!(
-        run.error_line(),
-        format!(
+    fees(&env, &[])
+        .code(3)
+        .error_line(format!(
             "error: config file {}: line 1: unclosed array, expected `]`",
             path.display()
-        )
-    );
-    let missing = env.run(&[
-        "--config",
-        "/nonexistent/cm.toml",
-        "fees",
-        "-c",
-        "eth",
-        "--last",
-        "1",
-    ]);
-    assert_eq!(missing.code, 3);
+        ))
+        .run();
+    let missing = env
+        .cmd("--config /nonexistent/cm.toml fees -c eth --last 1")
+        .code(3)
+        .run();
     assert!(
         missing
             .error_line()
@@ -107,12 +98,7 @@ fn a_bad_config_file_exits_3_naming_the_key_and_line() {
 #[test]
 fn plain_http_to_another_host_is_refused_unless_allowed() {
     let env = Env::with_service("http://metrics.example:8080/v1");
-    let run = fees(&env, &[]);
-    assert_eq!(run.code, 3);
-    assert_eq!(
-        run.error_line(),
-        "error: base URL from environment CHAIN_METRICS_BASE_URL: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file"
-    );
+    fees(&env, &[]).code(3).error_line("error: base URL from environment CHAIN_METRICS_BASE_URL: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file").run();
 }
 
 #[test]
@@ -121,12 +107,7 @@ fn a_rejected_key_exits_4_with_the_service_message() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", &sandbox.url)
         .set("CHAIN_METRICS_API_KEY", "wrong-key-000000");
-    let run = fees(&env, &[]);
-    assert_eq!(run.code, 4, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key"
-    );
+    let run = fees(&env, &[]).code(4).error_line("error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key").run();
     assert_eq!(run.stderr.lines().nth(1), Some("hint: the key came from environment CHAIN_METRICS_API_KEY; check it, or set another in CHAIN_METRICS_API_KEY"));
     assert!(!run.stderr.contains("wrong-key-000000"));
 }
@@ -137,12 +118,7 @@ fn a_service_that_echoes_the_key_never_gets_it_printed() {
         403,
         &format!(r#"{{"error":"key {KEY} is revoked"}}"#),
     ));
-    let run = fees(&Env::with_service(&stub.url), &[]);
-    assert_eq!(run.code, 4);
-    assert_eq!(
-        run.error_line(),
-        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 403 Forbidden: key **** is revoked"
-    );
+    fees(&Env::with_service(&stub.url), &[]).code(4).error_line("error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 403 Forbidden: key **** is revoked").run();
 }
 
 #[test]
@@ -174,12 +150,7 @@ fn a_rejected_request_exits_5_whatever_the_error_body() {
     ];
     for (reply, tail) in cases {
         let stub = Stub::always(reply);
-        let run = fees(&Env::with_service(&stub.url), &[]);
-        assert_eq!(run.code, 5, "{run:?}");
-        assert_eq!(
-            run.error_line(),
-            format!("error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM answered {tail}")
-        );
+        fees(&Env::with_service(&stub.url), &[]).code(5).error_line(format!("error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM answered {tail}")).run();
         assert_eq!(stub.seen().len(), 1, "a 4xx is never retried");
     }
 }
@@ -194,16 +165,12 @@ fn a_failing_service_exits_6_after_the_retries() {
         )
         .header("retry-after", "0"),
     );
-    let run = fees(&Env::with_service(&stub.url), &["--retries", "2"]);
-    assert_eq!(run.code, 6, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: the service failed: POST /api/chain-insights/fees for ETHEREUM answered HTTP 503 Service Unavailable: an HTML page titled \"503 Service Unavailable\" (after 2 retries)"
-    );
+    fees(&Env::with_service(&stub.url), &["--retries", "2"]).code(6).error_line("error: the service failed: POST /api/chain-insights/fees for ETHEREUM answered HTTP 503 Service Unavailable: an HTML page titled \"503 Service Unavailable\" (after 2 retries)").run();
     assert_eq!(stub.seen().len(), 3);
     let once = Stub::always(Reply::json(500, r#"{"error":"boom"}"#));
-    let run = fees(&Env::with_service(&once.url), &["--retries", "0"]);
-    assert_eq!(run.code, 6);
+    let run = fees(&Env::with_service(&once.url), &["--retries", "0"])
+        .code(6)
+        .run();
     assert!(
         run.error_line()
             .ends_with("HTTP 500 Internal Server Error: boom (no retries)"),
@@ -220,8 +187,9 @@ fn an_unreachable_service_exits_7() {
         listener.local_addr().unwrap().port()
     };
     let url = format!("http://127.0.0.1:{port}");
-    let run = fees(&Env::with_service(&url), &["--retries", "0"]);
-    assert_eq!(run.code, 7, "{run:?}");
+    let run = fees(&Env::with_service(&url), &["--retries", "0"])
+        .code(7)
+        .run();
     assert!(
         run.error_line().starts_with(&format!("error: POST /api/chain-insights/fees for ETHEREUM at {url}/api/chain-insights/fees: cannot connect (")),
         "{}",
@@ -239,8 +207,9 @@ fn a_slow_service_exits_7_naming_the_limit() {
     let run = fees(
         &Env::with_service(&sandbox.url),
         &["--retries", "0", "--timeout", "0.3"],
-    );
-    assert_eq!(run.code, 7, "{run:?}");
+    )
+    .code(7)
+    .run();
     assert!(
         run.error_line().ends_with(": timed out after 0.3 s"),
         "{}",
@@ -257,20 +226,16 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
     ];
     for (reply, tail) in cases {
         let stub = Stub::always(reply);
-        let run = fees(&Env::with_service(&stub.url), &[]);
-        assert_eq!(run.code, 8, "{run:?}");
-        assert_eq!(
-            run.error_line(),
-            format!("error: POST /api/chain-insights/fees for ETHEREUM answered something that is not the documented shape{tail}")
-        );
-        assert_eq!(run.stdout, "");
+        fees(&Env::with_service(&stub.url), &[]).code(8).error_line(format!("error: POST /api/chain-insights/fees for ETHEREUM answered something that is not the documented shape{tail}")).stdout("").run();
     }
     let stub = Stub::always(Reply::json(
         200,
         r#"[{"date":"2024-01-01","active_users":12.5}]"#,
     ));
-    let run = Env::with_service(&stub.url).run(&[&["users", "-c", "eth"], &DAYS[..]].concat());
-    assert_eq!(run.code, 8);
+    let run = Env::with_service(&stub.url)
+        .cmd_args(&[&["users", "-c", "eth"], &DAYS[..]].concat())
+        .code(8)
+        .run();
     assert!(
         run.error_line()
             .ends_with("record 0: field active_users: expected a whole number, at least 0 (a count), found 12.5"),
@@ -281,23 +246,17 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
 
 #[test]
 fn an_unwritable_stdout_exits_9() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let run = env
-        .cmd(&[&["fees", "-c", "eth"], &DAYS[..]].concat())
+    let (_sandbox, env) = sandbox_env(&[]);
+    env.cmd_args(&[&["fees", "-c", "eth"], &DAYS[..]].concat())
         .stdout_to("/dev/full")
+        .code(9)
+        .stderr("error: cannot write to stdout: No space left on device (os error 28)\n")
         .run();
-    assert_eq!(run.code, 9);
-    assert_eq!(
-        run.stderr,
-        "error: cannot write to stdout: No space left on device (os error 28)\n"
-    );
 }
 
 #[test]
 fn help_never_shows_the_key() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     for args in [
         &["--help"][..],
         &["fees", "--help"],
@@ -305,17 +264,13 @@ fn help_never_shows_the_key() {
         &["sandbox", "--help"],
         &["-h"],
     ] {
-        let run = env.run(args);
-        assert_eq!(run.code, 0, "{args:?}");
-        assert!(run.stdout.contains("Usage: chain-metrics"));
+        env.cmd_args(args)
+            .stdout_contains("Usage: chain-metrics")
+            .run();
     }
-    let verbose = fees(&env, &["--verbose"]);
-    assert_eq!(verbose.code, 0, "{verbose:?}");
-    assert!(
-        verbose.stderr.contains("x-api-key: ****"),
-        "{}",
-        verbose.stderr
-    );
+    fees(&env, &["--verbose"])
+        .stderr_contains("x-api-key: ****")
+        .run();
 }
 
 #[test]
@@ -336,7 +291,9 @@ fn whatever_the_service_echoes_the_key_and_control_characters_never_reach_the_te
     for reply in cases {
         let stub = Stub::always(reply);
         // Env::run fails the test if the key is anywhere in stdout or stderr.
-        let run = fees(&Env::with_service(&stub.url), &["--retries", "0"]);
+        let run = fees(&Env::with_service(&stub.url), &["--retries", "0"])
+            .any_outcome()
+            .run();
         assert_ne!(run.code, 0);
         assert!(
             !run.stderr.contains('\x1b') && !run.stderr.contains('\x07'),

@@ -2,12 +2,12 @@
 //! fetch fails or the run is killed, with no temp file left behind.
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use snapbox::str;
 
 #[test]
 fn output_writes_a_new_file_in_the_format_of_its_extension() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-02"];
     let cases = [
         ("fees.csv", "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n"),
@@ -19,17 +19,15 @@ fn output_writes_a_new_file_in_the_format_of_its_extension() {
         ("fees.txt", "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n"),
     ];
     for (name, expected) in cases {
-        let run = env.run(&[&args[..], &["--output", name]].concat());
-        assert_eq!(
-            (run.code, run.stdout.as_str(), run.stderr.as_str()),
-            (0, "", ""),
-            "{name}"
-        );
+        env.cmd_args(&[&args[..], &["--output", name]].concat())
+            .stdout("")
+            .run();
+
         assert_eq!(read(&env, name), expected, "{name}");
     }
     // --format wins over the extension.
-    let run = env.run(&[&args[..], &["-o", "fees.data.json", "-f", "csv"]].concat());
-    assert_eq!(run.code, 0);
+    env.cmd_args(&[&args[..], &["-o", "fees.data.json", "-f", "csv"]].concat())
+        .run();
     assert_eq!(read(&env, "fees.data.json"), cases[0].1);
     let mut expected: Vec<String> = cases.iter().map(|(n, _)| n.to_string()).collect();
     expected.push("fees.data.json".to_owned());
@@ -40,8 +38,7 @@ fn output_writes_a_new_file_in_the_format_of_its_extension() {
 #[test]
 fn output_replaces_an_existing_file_and_keeps_its_permissions() {
     use std::os::unix::fs::PermissionsExt;
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let file = env.home.path().join("fees.csv");
     std::fs::write(
         &file,
@@ -54,18 +51,8 @@ fn output_replaces_an_existing_file_and_keeps_its_permissions() {
     let link = env.home.path().join("yesterday.csv");
     std::fs::hard_link(&file, &link).unwrap();
     let before = std::fs::read(&link).unwrap();
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "fees.csv",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o fees.csv")
+        .run();
     assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-01,879768.88\n");
     let mode = std::fs::metadata(&file).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o640);
@@ -97,8 +84,7 @@ fn a_failed_fetch_leaves_the_old_file_byte_identical_and_no_temp_file() {
         if merge {
             args.push("--merge");
         }
-        let run = env.run(&args);
-        assert_eq!(run.code, 6, "{run:?}");
+        env.cmd_args(&args).code(6).run();
         assert_eq!(read(&env, "fees.csv"), old);
         assert_eq!(names(env.home.path()), ["fees.csv"]);
     }
@@ -107,34 +93,23 @@ fn a_failed_fetch_leaves_the_old_file_byte_identical_and_no_temp_file() {
 #[test]
 fn an_unwritable_destination_is_exit_9_naming_the_file() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "no/such/folder/fees.csv",
-    ]);
-    assert_eq!(run.code, 9);
-    assert_eq!(
-        run.stderr,
-        "error: cannot write no/such/folder/fees.csv: No such file or directory (os error 2)\n"
-    );
+    Env::with_service(&sandbox.url)
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o no/such/folder/fees.csv")
+        .code(9)
+        .stderr(
+            "error: cannot write no/such/folder/fees.csv: No such file or directory (os error 2)\n",
+        )
+        .run();
 }
 
 #[test]
 fn the_daily_cron_export_keeps_one_row_per_date_and_chain() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let cron = |end: &str| {
-        let run = env.run(&[
-            "fees", "--chain", "all", "--last", "3", "--end", end, "--output", "fees.csv",
-            "--merge",
-        ]);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        env.cmd(&format!(
+            "fees --chain all --last 3 --end {end} --output fees.csv --merge"
+        ))
+        .run();
         read(&env, "fees.csv")
     };
     let day1 = cron("2024-03-03");
@@ -182,9 +157,8 @@ fn a_run_killed_while_fetching_leaves_the_old_file_and_no_temp_file() {
     let old = "date,fees\n2024-01-01,1\n";
     write(&env, "fees.csv", old);
     let mut running = env
-        .cmd(&[
-            "fees", "-c", "eth", "--last", "3", "-o", "fees.csv", "--merge",
-        ])
+        .cmd("fees -c eth --last 3 -o fees.csv --merge")
+        .code(-1)
         .spawn();
     while stub.seen().is_empty() {
         std::thread::yield_now();
@@ -199,23 +173,12 @@ fn a_run_killed_while_fetching_leaves_the_old_file_and_no_temp_file() {
 
 #[test]
 fn a_symlinked_export_is_replaced_where_the_link_points() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     std::fs::create_dir(env.home.path().join("data")).unwrap();
     write(&env, "data/real.csv", "old\n");
     std::os::unix::fs::symlink("data/real.csv", env.home.path().join("link.csv")).unwrap();
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "link.csv",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o link.csv")
+        .run();
     assert_eq!(
         read(&env, "data/real.csv"),
         "date,fees\n2024-01-01,879768.88\n"
@@ -227,8 +190,7 @@ fn a_symlinked_export_is_replaced_where_the_link_points() {
 
 #[test]
 fn a_fifo_or_device_is_written_to_not_replaced() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let fifo = env.home.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -239,24 +201,13 @@ fn a_fifo_or_device_is_written_to_not_replaced() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
     };
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "pipe",
-        "-f",
-        "csv",
-    ]);
+    let run = env
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o pipe -f csv")
+        .run();
     if run.code != 0 {
         // The tool never opened the fifo: open it here so that the reader thread can end.
         std::fs::write(&fifo, "").unwrap();
     }
-    assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(reader.join().unwrap(), "date,fees\n2024-01-01,879768.88\n");
     let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
     assert!(
@@ -267,28 +218,17 @@ fn a_fifo_or_device_is_written_to_not_replaced() {
 
 #[test]
 fn output_dash_is_stdout_and_cannot_be_merged_into() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "-",
-    ]);
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (0, "date,fees\n2024-01-01,879768.88\n")
-    );
+    let (_sandbox, env) = sandbox_env(&[]);
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o -")
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+
+"#]])
+        .run();
     assert!(!env.home.path().join("-").exists());
-    let merge = env.run(&["fees", "-c", "eth", "--last", "1", "-o", "-", "--merge"]);
-    assert_eq!(merge.code, 2);
-    assert_eq!(
-        merge.error_line(),
-        "error: --merge needs a file to merge into, not stdout (-)"
-    );
+    env.cmd("fees -c eth --last 1 -o - --merge")
+        .code(2)
+        .error_line("error: --merge needs a file to merge into, not stdout (-)")
+        .run();
 }

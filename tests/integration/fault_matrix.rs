@@ -122,7 +122,7 @@ fn run(family: &'static Family, fault: &'static str) -> Outcome {
         "-e",
         "2024-01-03",
     ];
-    let run = env.run(&args);
+    let run = env.cmd_args(&args).any_outcome().run();
     Outcome {
         fault,
         command: family.command,

@@ -5,12 +5,12 @@
 use std::time::{Duration, SystemTime};
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Run, Sandbox};
+use crate::support::{sandbox_env, Cmd, Env};
 
 /// A run for 2024-01-02 of ETHEREUM, followed by `more` arguments.
-fn day(env: &Env, more: &[&str]) -> Run {
+fn day<'e>(env: &'e Env, more: &[&str]) -> Cmd<'e> {
     let args = ["fees", "-c", "eth", "-s", "2024-01-02", "-e", "2024-01-02"];
-    env.run(&[&args[..], more].concat())
+    env.cmd_args(&[&args[..], more].concat())
 }
 
 /// Merges 2024-01-02 of `chains` into `file`, written as `old` first: the exit code, the first
@@ -18,14 +18,16 @@ fn day(env: &Env, more: &[&str]) -> Run {
 fn merge(env: &Env, chains: &str, file: &str, old: &str) -> (i32, String, String) {
     write(env, file, old);
     let args = format!("fees -c {chains} -s 2024-01-02 -e 2024-01-02 --merge -o {file}");
-    let run = env.run(&args.split(' ').collect::<Vec<_>>());
+    let run = env
+        .cmd_args(&args.split(' ').collect::<Vec<_>>())
+        .any_outcome()
+        .run();
     (run.code, run.error_line().to_owned(), read(env, file))
 }
 
 #[test]
 fn merge_reads_json_in_any_member_order_and_files_with_a_bom_and_crlf() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let ok = |text: &str| (0, String::new(), text.to_owned());
     // `jq -S` sorts the members: chain before date.
     let sorted = "\u{feff}[\n  {\n    \"chain\": \"ARBITRUM\",\n    \"date\": \"2024-01-01\",\n    \"fees\": 7\n  }\n]\n";
@@ -48,8 +50,7 @@ fn merge_reads_json_in_any_member_order_and_files_with_a_bom_and_crlf() {
 
 #[test]
 fn merge_errors_name_the_line_an_editor_shows_whatever_the_line_ends() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let cases = [
         ("crlf.csv", "date,fees\r\n2024-01-01,1\r\n2024-01-03,n/a\r\n", "line 3: 'n/a' is not a number"),
         ("blank.csv", "\n\ndate,fees\n2024-01-01,1\n\n2024-01-03,x\n", "line 6: 'x' is not a number"),
@@ -69,14 +70,12 @@ fn merge_errors_name_the_line_an_editor_shows_whatever_the_line_ends() {
 
 #[test]
 fn output_names_at_the_length_limit_still_get_a_temp_file_that_fits() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     // 255 bytes, the most a file name takes; two-byte characters so a cut must respect them.
     let name = format!("{}.csv", "é".repeat(125) + "x");
     assert_eq!(name.len(), 255);
     for merge in [&[][..], &["--merge"]] {
-        let run = day(&env, &[&["-o", &name], merge].concat());
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        day(&env, &[&["-o", &name], merge].concat()).run();
     }
     assert_eq!(read(&env, &name), "date,fees\n2024-01-02,826665.76\n");
     assert_eq!(names(env.home.path()), [name]);
@@ -85,8 +84,7 @@ fn output_names_at_the_length_limit_still_get_a_temp_file_that_fits() {
 #[test]
 fn a_read_only_target_a_symlink_loop_and_a_folder_without_room_are_refused_intact() {
     use std::os::unix::fs::PermissionsExt;
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let home = env.home.path();
     write(&env, "kept.csv", "old\n");
     std::fs::set_permissions(home.join("kept.csv"), PermissionsExt::from_mode(0o444)).unwrap();
@@ -97,16 +95,14 @@ fn a_read_only_target_a_symlink_loop_and_a_folder_without_room_are_refused_intac
         ("loop-a", "error: cannot write loop-a: too many levels of symbolic links (a loop?)\n"),
     ];
     for (target, stderr) in cases {
-        let run = day(&env, &["-o", target]);
-        assert_eq!((run.code, run.stderr.as_str()), (9, stderr), "{target}");
+        day(&env, &["-o", target]).code(9).stderr(stderr).run();
     }
     assert_eq!(read(&env, "kept.csv"), "old\n");
     assert!(std::fs::symlink_metadata(home.join("loop-a"))
         .unwrap()
         .is_symlink());
     // sysfs refuses new files even to root: the error says a temp file is needed there.
-    let run = day(&env, &["-o", "/sys/chain-metrics.csv"]);
-    assert_eq!(run.code, 9, "{run:?}");
+    let run = day(&env, &["-o", "/sys/chain-metrics.csv"]).code(9).run();
     let (error, hint) = run.stderr.split_once('\n').unwrap();
     assert!(
         error.starts_with("error: cannot write /sys/chain-metrics.csv: /sys refused a temporary file (")
@@ -122,8 +118,7 @@ fn a_read_only_target_a_symlink_loop_and_a_folder_without_room_are_refused_intac
 
 #[test]
 fn temp_files_of_killed_runs_are_named_as_ours_and_cleaned_up_by_the_next_write() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let home = env.home.path();
     let stale = ".fees.csv.chain-metrics.a1B2c3.tmp";
     let fresh = ".fees.csv.chain-metrics.d4E5f6.tmp";
@@ -140,8 +135,7 @@ fn temp_files_of_killed_runs_are_named_as_ours_and_cleaned_up_by_the_next_write(
             .unwrap();
         file.set_modified(hour_ago).unwrap();
     }
-    let run = day(&env, &["-o", "fees.csv"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    day(&env, &["-o", "fees.csv"]).run();
     // A recent one may belong to a run still writing: it stays until it is old.
     assert_eq!(names(home), [fresh, foreign, "fees.csv"]);
 }
@@ -157,18 +151,13 @@ fn unset_keeps_the_comments_around_the_removed_key() {
         &["--profile", "ci", "config", "unset", "jobs"],
         &["config", "unset", "retries"],
     ] {
-        let run = env.run(&[&["-q"], args].concat());
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        env.cmd_args(&[&["-q"], args].concat()).run();
     }
     assert_eq!(
         std::fs::read_to_string(env.config_path()).unwrap(),
         "# chain-metrics, by hand\n\n# the slow link\n# keep low\n\n# CI below\n[profiles.ci]\n# ci only\n\n[profiles.b]\njobs = 3\n"
     );
-    assert_eq!(
-        env.run(&["-q", "--profile", "b", "config", "unset", "jobs"])
-            .code,
-        0
-    );
+    env.cmd("-q --profile b config unset jobs").run();
     assert!(std::fs::read_to_string(env.config_path())
         .unwrap()
         .ends_with("[profiles.b]\n"));

@@ -1,7 +1,8 @@
 //! Every output format, long and `--wide`, with exact expected output; `--summary`,
 //! `--no-header` and the chart at a fixed width.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use snapbox::str;
 
 const FEES_TWO_CHAINS: [&str; 7] = [
     "fees",
@@ -59,42 +60,29 @@ const EXPECTED: [(&str, bool, &str); 12] = [
 
 #[test]
 fn every_format_long_and_wide() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     for (format, wide, expected) in EXPECTED {
         let mut args = FEES_TWO_CHAINS.to_vec();
         args.extend(["--format", format]);
         if wide {
             args.push("--wide");
         }
-        let run = env.run(&args);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
-        assert_eq!(run.stdout, expected, "{args:?}");
+        env.cmd_args(&args).stdout(expected).run();
     }
 }
 
 #[test]
 fn wide_social_names_columns_by_chain_and_metric() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "social",
-        "-c",
-        "eth,arb",
-        "-i",
-        "tweet,reply",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "--wide",
-        "-f",
-        "csv",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "date,ETHEREUM.tweet,ETHEREUM.reply,ARBITRUM.tweet,ARBITRUM.reply\n2024-01-01,2,0,0,13\n2024-01-02,5,0,0,8\n"
-    );
+    Env::with_service(&sandbox.url)
+        .cmd("social -c eth,arb -i tweet,reply -s 2024-01-01 -e 2024-01-02 --wide -f csv")
+        .stdout(str![[r#"
+date,ETHEREUM.tweet,ETHEREUM.reply,ARBITRUM.tweet,ARBITRUM.reply
+2024-01-01,2,0,0,13
+2024-01-02,5,0,0,8
+
+"#]])
+        .run();
 }
 
 /// Fees per chain from the request body: ETHEREUM has a gap on the 3rd, BASE has decimals that
@@ -126,11 +114,9 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
         "-q",
         "--summary",
     ];
-    let run = env.run(&[&args[..], &["-f", "markdown"]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
+    env.cmd_args(&[&args[..], &["-f", "markdown"]].concat())
+        .stdout(
+            "\
 | date       | ETHEREUM |                         BASE |
 |------------|---------:|-----------------------------:|
 | 2024-01-01 |       10 |                          0.1 |
@@ -142,9 +128,10 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
 | mean       |    26.25 | 2,469,135,780,246,913,588.08 |
 | min        |       10 |                            0 |
 | max        |       40 | 12,345,678,901,234,567,890.1 |
-"
-    );
-    let table = env.run(&[&args[..], &["-f", "table"]].concat());
+",
+        )
+        .run();
+    let table = env.cmd_args(&[&args[..], &["-f", "table"]].concat()).run();
     assert!(
         table
             .stdout
@@ -156,8 +143,7 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
 
 #[test]
 fn no_header_leaves_out_the_header_of_csv_and_tsv() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "fees",
         "-c",
@@ -168,10 +154,16 @@ fn no_header_leaves_out_the_header_of_csv_and_tsv() {
         "2024-01-02",
         "--no-header",
     ];
-    let csv = env.run(&[&args[..], &["-f", "csv"]].concat());
-    assert_eq!(csv.stdout, "2024-01-01,879768.88\n2024-01-02,826665.76\n");
-    let tsv = env.run(&[&args[..], &["-f", "tsv"]].concat());
-    assert_eq!(tsv.stdout, "2024-01-01\t879768.88\n2024-01-02\t826665.76\n");
+    env.cmd_args(&[&args[..], &["-f", "csv"]].concat())
+        .stdout(str![[r#"
+2024-01-01,879768.88
+2024-01-02,826665.76
+
+"#]])
+        .run();
+    env.cmd_args(&[&args[..], &["-f", "tsv"]].concat())
+        .stdout("2024-01-01\t879768.88\n2024-01-02\t826665.76\n")
+        .run();
 }
 
 #[test]
@@ -184,23 +176,10 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
         };
         Reply::json(200, body)
     });
-    let run = Env::with_service(&stub.url).run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-        "-f",
-        "chart",
-        "-q",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
-    assert_eq!(
-        run.stdout,
-        "\
+    let run = Env::with_service(&stub.url)
+        .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart -q")
+        .stdout(
+            "\
 40 +                  **
    |                ***
    |              ***                                    ooooooo
@@ -217,8 +196,11 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
    ++------------------+------------------+-----------------+------------------+
     2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
     * ETHEREUM   o ARBITRUM
-"
-    );
+",
+        )
+        .run();
+    // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
+
     assert!(run.stdout.lines().all(|line| line.chars().count() <= 80));
     assert!(!run.stdout.contains('\x1b'));
 }
@@ -238,15 +220,12 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
         "-f",
         "chart",
     ];
-    let coloured = env.run(&[&args[..], &["--color", "always"]].concat());
-    assert!(
-        coloured.stdout.contains("\x1b[36m*\x1b[0m ETHEREUM"),
-        "{}",
-        coloured.stdout
-    );
-    assert!(coloured.stdout.contains("\x1b[33mo\x1b[0m ARBITRUM"));
+    env.cmd_args(&[&args[..], &["--color", "always"]].concat())
+        .stdout_contains("\x1b[36m*\x1b[0m ETHEREUM")
+        .stdout_contains("\x1b[33mo\x1b[0m ARBITRUM")
+        .run();
     env.set("CLICOLOR_FORCE", "1").set("NO_COLOR", "1");
-    let plain = env.run(&args);
+    let plain = env.cmd_args(&args).run();
     assert!(!plain.stdout.contains('\x1b'));
     assert!(
         plain.stdout.ends_with("* ETHEREUM   o ARBITRUM\n"),
@@ -258,17 +237,13 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
 #[test]
 fn chains_in_the_new_formats() {
     let env = Env::new();
-    let tsv = env.run(&["chains", "-f", "tsv"]);
-    assert_eq!(
-        tsv.stdout,
-        "chain\tchain_id\taliases\nETHEREUM\t1\teth\nARBITRUM\t42161\tarb\nBSC\t56\tbnb\nOPTIMISM\t10\top\nBASE\t8453\t\nPOLYGON\t137\tmatic,pol\n"
-    );
-    let ndjson = env.run(&["chains", "-f", "ndjson"]);
+    env.cmd("chains -f tsv").stdout("chain\tchain_id\taliases\nETHEREUM\t1\teth\nARBITRUM\t42161\tarb\nBSC\t56\tbnb\nOPTIMISM\t10\top\nBASE\t8453\t\nPOLYGON\t137\tmatic,pol\n").run();
+    let ndjson = env.cmd("chains -f ndjson").run();
     assert_eq!(
         ndjson.stdout.lines().last(),
         Some(r#"{"aliases":["matic","pol"],"chain":"POLYGON","chain_id":137}"#)
     );
-    let markdown = env.run(&["chains", "-f", "markdown"]);
+    let markdown = env.cmd("chains -f markdown").run();
     assert_eq!(
         markdown.stdout.lines().take(3).collect::<Vec<_>>(),
         [
@@ -277,11 +252,10 @@ fn chains_in_the_new_formats() {
             "| ETHEREUM | 1        | eth       |"
         ]
     );
-    let chart = env.run(&["chains", "-f", "chart"]);
-    assert_eq!(
-        (chart.code, chart.error_line()),
-        (2, "error: invalid value 'chart' for '--format <FMT>'")
-    );
+    env.cmd("chains -f chart")
+        .code(2)
+        .error_line("error: invalid value 'chart' for '--format <FMT>'")
+        .run();
 }
 
 #[test]
@@ -290,23 +264,10 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
         200,
         r#"[{"date":"2024-01-01","fees":1},{"date":"2024-01-02","fees":5},{"date":"2024-01-10","fees":3}]"#,
     ));
-    let run = Env::with_service(&stub.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-10",
-        "-f",
-        "chart",
-        "-q",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
-    assert_eq!(
-        run.stdout,
-        "\
+    Env::with_service(&stub.url)
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-10 -f chart -q")
+        .stdout(
+            "\
 5 +        *
   |       **
   |       *
@@ -323,25 +284,18 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
   ++----------------+------------------------+----------------+----------------+
    2024-01-01  2024-01-03               2024-01-06       2024-01-08   2024-01-10
    * ETHEREUM
-"
-    );
+",
+        )
+        .run();
+    // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
 }
 
 #[test]
 fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "report",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-        "-f",
-        "chart",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = Env::with_service(&sandbox.url)
+        .cmd("report -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart")
+        .run();
     assert!(
         run.stdout.lines().all(|l| l.chars().count() <= 80),
         "{}",

@@ -32,8 +32,7 @@ fn checked_in_completions_are_what_the_binary_prints() {
     let env = Env::new();
     for shell in Shell::value_variants() {
         let name = shell.to_possible_value().unwrap().get_name().to_owned();
-        let run = env.run(&["completions", &name]);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{name}");
+        let run = env.cmd(&format!("completions {name}")).run();
         let mut generated = Vec::new();
         write_script(*shell, &mut generated).unwrap();
         assert_eq!(run.stdout.as_bytes(), generated, "{name}");
@@ -166,17 +165,16 @@ fn every_page_has_the_extra_sections_and_a_fixed_date() {
 
 #[test]
 fn an_unknown_shell_is_a_usage_error_naming_it() {
-    let run = Env::new().run(&["completions", "tcsh"]);
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        run.error_line(),
-        "error: invalid value 'tcsh' for '<SHELL>'"
-    );
+    let run = Env::new()
+        .cmd("completions tcsh")
+        .code(2)
+        .error_line("error: invalid value 'tcsh' for '<SHELL>'")
+        .stdout("")
+        .run();
     assert!(
         run.stderr
             .contains("[possible values: bash, zsh, fish, powershell, elvish]"),
         "{}",
         run.stderr
     );
-    assert_eq!(run.stdout, "");
 }

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env};
 use clap::{CommandFactory, Parser};
 
 fn repo() -> PathBuf {
@@ -66,8 +66,7 @@ fn example_args(example: &str) -> Vec<String> {
 
 #[test]
 fn top_level_help_fits_on_one_screen_with_its_options_grouped() {
-    let run = Env::new().run(&["--help"]);
-    assert_eq!(run.code, 0);
+    let run = Env::new().cmd("--help").run();
     let lines = run.stdout.lines().count();
     // One 48-line screen: the commands, then the options under headings by purpose.
     assert!(lines <= 48, "{lines} lines:\n{}", run.stdout);
@@ -82,8 +81,7 @@ fn top_level_help_fits_on_one_screen_with_its_options_grouped() {
 
 #[test]
 fn every_help_ends_with_two_or_three_examples_that_run() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     env.write_config(
         "timeout = 20\n\n[profiles.staging]\ntimeout = 60\nretries = 1\n\n[profiles.ci]\n",
     );
@@ -92,8 +90,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
     for path in paths {
         let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
         args.push("--help");
-        let help = env.run(&args);
-        assert_eq!(help.code, 0, "{args:?}");
+        let help = env.cmd_args(&args).run();
         let examples = trailing_examples(&help.stdout)
             .unwrap_or_else(|e| panic!("`chain-metrics {}`: {e}", args.join(" ")));
         for example in examples {
@@ -112,8 +109,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
             if words.first() == Some(&"sandbox") || words.starts_with(&["auth", "login"]) {
                 continue;
             }
-            let run = env.run(&words);
-            assert_eq!(run.code, 0, "{example:?}: {run:?}");
+            let run = env.cmd_args(&words).any_stderr().run();
             // Commands that only change the config file may say nothing on stdout.
             let changes_only =
                 ["logout", "set", "unset", "clear"].contains(&words[1.min(words.len() - 1)]);
@@ -127,7 +123,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
 
 /// The commands `chain-metrics --help` lists, as (name, description), `help` left out.
 fn help_commands() -> Vec<(String, String)> {
-    let help = Env::new().run(&["--help"]).stdout;
+    let help = Env::new().cmd("--help").run().stdout;
     let (_, rest) = help.split_once("\nCommands:\n").unwrap();
     rest.lines()
         .take_while(|l| !l.is_empty())
@@ -167,7 +163,7 @@ fn capitalised(text: &str) -> String {
 #[test]
 fn readme_usage_block_lists_what_help_lists() {
     let (first, readme) = readme_usage();
-    let help = Env::new().run(&["--help"]).stdout;
+    let help = Env::new().cmd("--help").run().stdout;
     let usage = help.lines().find(|l| l.starts_with("Usage: ")).unwrap();
     assert_eq!(
         first,

@@ -6,39 +6,54 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::support::{transcripts_dir, Env, Reply, Sandbox, Stub, KEY};
 use clap::CommandFactory;
+use snapbox::str;
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
 
 /// Every way a test runs the binary goes through tests/integration/support, which checks and
-/// records each output; a test file spawning it another way must hand what it printed to
-/// `check_output`.
+/// records each output; a test file anywhere below tests/ (every subfolder, read recursively)
+/// spawning it another way must hand what it printed to `check_output`.
 #[test]
 fn only_support_runs_the_binary() {
     let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let support = tests.join("integration").join("support");
     let mut offenders = Vec::new();
-    let files = [tests.clone(), tests.join("integration")]
-        .into_iter()
-        .flat_map(|dir| std::fs::read_dir(dir).unwrap());
-    for entry in files {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            // Launching the binary by hand is allowed only with the output checked and recorded.
-            let checked = text.contains("check_output(");
-            for pattern in ["cargo_bin", "binary()", ".command()"] {
-                if text.contains(pattern) && !checked && !path.ends_with("leaks.rs") {
-                    offenders.push(format!(
-                        "{} uses {pattern} without check_output",
-                        path.display()
-                    ));
-                }
+    let files = rust_files(&tests);
+    assert!(
+        files.iter().any(|f| f.ends_with("cache/planning.rs")),
+        "{files:?}"
+    );
+    for path in files.iter().filter(|p| !p.starts_with(&support)) {
+        let text = std::fs::read_to_string(path).unwrap();
+        // Launching the binary by hand is allowed only with the output checked and recorded.
+        let checked = text.contains("check_output(");
+        for pattern in ["cargo_bin", "binary()", ".command()"] {
+            if text.contains(pattern) && !checked && !path.ends_with("leaks.rs") {
+                offenders.push(format!(
+                    "{} uses {pattern} without check_output",
+                    path.display()
+                ));
             }
         }
     }
     assert!(
         offenders.is_empty(),
-        "run the binary through support::Env (run, cmd), or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
+        "run the binary through support::Env (cmd, cmd_args, shell), or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
     );
+}
+
+/// The .rs files below `dir`, in every subfolder.
+fn rust_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
 }
 
 /// Scans what every integration test binary recorded so far (each rewrites its own file when
@@ -46,8 +61,10 @@ fn only_support_runs_the_binary() {
 #[test]
 fn no_recorded_output_of_any_test_run_holds_the_key() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&["-v", "fees", "-c", "eth", "--last", "2"]);
-    assert_eq!(run.code, 0, "{run:?}");
+    Env::with_service(&sandbox.url)
+        .cmd("-v fees -c eth --last 2")
+        .stderr_contains("* POST ")
+        .run();
     drop(sandbox);
     let mut scanned = 0;
     for entry in std::fs::read_dir(transcripts_dir()).unwrap() {
@@ -71,9 +88,15 @@ fn verbose_shows_requests_retries_and_timings_with_the_key_masked() {
         _ => Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#),
     });
     let env = Env::with_service(&stub.url);
-    let run = env.run(&[&["-v", "--retries", "1", "fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "date,fees\n2024-01-01,1\n");
+    let run = env
+        .cmd_args(&[&["-v", "--retries", "1", "fees"], &RANGE[..]].concat())
+        .stdout(str![[r#"
+date,fees
+2024-01-01,1
+
+"#]])
+        .stderr_contains("* POST ")
+        .run();
     let request = format!(
         "* POST {}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",
         stub.url
@@ -109,23 +132,13 @@ fn without_timings(stderr: &str) -> Vec<String> {
 fn a_service_echoing_the_key_has_it_scrubbed_from_errors() {
     let body = format!(r#"{{"error":"key {KEY} is not valid"}}"#);
     let stub = Stub::always(Reply::json(401, &body));
-    let run = Env::with_service(&stub.url).run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 4, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: key **** is not valid"
-    );
+    Env::with_service(&stub.url).cmd_args(&[&["fees"], &RANGE[..]].concat()).code(4).error_line("error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: key **** is not valid").run();
     let stub = Stub::always(Reply::new(
         400,
         "text/plain",
         format!("bad request from {KEY}"),
     ));
-    let run = Env::with_service(&stub.url).run(&[&["users"], &RANGE[..]].concat());
-    assert_eq!(run.code, 5, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: the service rejected the request: POST /api/chain-insights/active_users for ETHEREUM answered HTTP 400 Bad Request: bad request from ****"
-    );
+    Env::with_service(&stub.url).cmd_args(&[&["users"], &RANGE[..]].concat()).code(5).error_line("error: the service rejected the request: POST /api/chain-insights/active_users for ETHEREUM answered HTTP 400 Bad Request: bad request from ****").run();
 }
 
 #[test]
@@ -156,8 +169,7 @@ fn help_never_shows_the_key_even_when_every_variable_holds_it() {
         let args: Vec<&str> = path.iter().map(String::as_str).collect();
         for flag in ["--help", "-h"] {
             // Env::run fails the test if the key is anywhere in the output.
-            let run = env.run(&[&args[..], &[flag]].concat());
-            assert_eq!(run.code, 0, "{args:?} {flag}: {run:?}");
+            env.cmd_args(&[&args[..], &[flag]].concat()).run();
         }
     }
 }
@@ -174,43 +186,31 @@ fn api_key_command_failures_name_the_command_and_never_echo_its_output() {
         ))
     };
     config(r#"cat "$HOME/key.txt""#);
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "date,fees\n2024-01-01,879768.88\n");
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat())
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+
+"#]])
+        .run();
 
     config(r#"cat "$HOME/key.txt"; exit 1"#);
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: api_key_command from config file (cat \"$HOME/key.txt\"; exit 1) failed (exit status: 1)\n"
-    );
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (cat \"$HOME/key.txt\"; exit 1) failed (exit status: 1)\n").run();
 
     config(r#"cat "$HOME/key.txt"; exec sleep 10"#);
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: api_key_command from config file (cat \"$HOME/key.txt\"; exec sleep 10) did not finish within 0.3 s\n"
-    );
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (cat \"$HOME/key.txt\"; exec sleep 10) did not finish within 0.3 s\n").run();
 }
 
 #[test]
 fn config_errors_never_quote_the_value() {
     let env = Env::new();
     env.write_config(&format!("timeout = \"{KEY}\"\n"));
-    let run = env.run(&["config", "show"]);
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd("config show").code(3).stderr(format!(
             "error: config file {}: line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string\n",
             env.config_path().display()
-        )
-    );
+        )).run();
     env.write_config(&format!("method = \"{KEY}\"\n"));
-    let run = env.run(&["config", "show"]);
-    assert_eq!(run.code, 3, "{run:?}");
+    env.cmd("config show").code(3).run();
 }
 
 #[test]
@@ -218,24 +218,15 @@ fn a_key_that_cannot_be_a_header_is_a_configuration_error() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", "http://127.0.0.1:9");
     env.set("CHAIN_METRICS_API_KEY", &format!("{KEY}\u{1}"));
-    let run = env.run(&[&["fees"], &RANGE[..]].concat());
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: the API key holds characters that cannot be sent in an HTTP header (control characters or non-ASCII) (key from environment CHAIN_METRICS_API_KEY)\n"
-    );
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: the API key holds characters that cannot be sent in an HTTP header (control characters or non-ASCII) (key from environment CHAIN_METRICS_API_KEY)\n").run();
 }
 
 #[test]
 fn dry_run_names_the_variable_never_the_key() {
     let env = Env::with_service("https://metrics.example/v2");
     for command in ["fees", "report"] {
-        let run = env.run(&[&[command, "--dry-run", "-v"], &RANGE[..]].concat());
-        assert_eq!(run.code, 0, "{run:?}");
-        assert!(
-            run.stdout.contains("X-API-Key: $CHAIN_METRICS_API_KEY"),
-            "{}",
-            run.stdout
-        );
+        env.cmd_args(&[&[command, "--dry-run", "-v"], &RANGE[..]].concat())
+            .stdout_contains("X-API-Key: $CHAIN_METRICS_API_KEY")
+            .run();
     }
 }

@@ -1,6 +1,36 @@
-//! The integration tests, one test binary: each module is a former `tests/*.rs` crate, and
-//! `support` is what they share (the isolated environment, the sandbox, scripted servers).
-//! One binary links the crate once and lets libtest run every test in parallel.
+//! The integration tests: the real binary, run in an isolated home against the sandbox or a
+//! scripted server on loopback. One test binary, so the crate links once and libtest runs
+//! every test side by side.
+//!
+//! Where a new test goes:
+//!
+//! | what it checks | module |
+//! |---|---|
+//! | fees, users, social, chains against the sandbox | `query` |
+//! | `report` | `report` |
+//! | output formats, `--wide`, `--summary`, the chart | `formats` |
+//! | `--by` periods, alone / with output / with `--merge` | `periods`, `periods_output`, `periods_merge` |
+//! | `--output`, `--merge`, files written by others, streams | `export`, `merge`, `foreign_files`, `streams` |
+//! | two runs changing one file at once | `locks` |
+//! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
+//! | usage errors and bounds on every number (exit 2 and 3 before a request) | `usage` |
+//! | each exit code with its error line | `exit_codes` |
+//! | messages that explain (default format in a pipe, chart labels, config kinds) | `messages` |
+//! | `--raw`, `--dry-run`, progress on a terminal | `flags` |
+//! | what goes on the wire (method, headers, body, redirects) | `wire` |
+//! | timeouts, retries, windows, interruption | `reliability` |
+//! | each sandbox fault against each command family | `fault_matrix` |
+//! | TLS, proxies | `tls`, `proxy` |
+//! | where settings come from; `config`; `auth` | `settings`, `config`, `auth` |
+//! | the key and passwords never shown | `leaks`, `secrets` |
+//! | help text, completions, man pages, reviewed snapshots | `help`, `completion`, `generated`, `snapshots` |
+//! | the sandbox as a service | `sandbox` |
+//!
+//! Every run goes through `support` (`Env::cmd("fees -c eth --last 2")`, `Env::cmd_args` for
+//! arguments a line cannot hold, `Env::shell` for pipes): it expects exit 0 and an empty stderr
+//! unless the test says otherwise (`.code(5)`, `.error_line(..)`, `.stderr(str![[..]])`), and
+//! checks every output for the test key. `support::sandbox_env` starts the sandbox with an
+//! environment pointed at it.
 
 mod support;
 
@@ -17,7 +47,6 @@ mod formats;
 mod generated;
 mod help;
 mod leaks;
-mod limits;
 mod locks;
 mod merge;
 mod messages;

@@ -2,35 +2,22 @@
 //! leave the file byte-identical.
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Stub};
+use snapbox::str;
 
 #[test]
 fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     // Yesterday's export: the 2nd holds provisional values the service has since revised.
     write(
         &env,
         "fees.csv",
         "date,chain,fees\n2023-12-31,ARBITRUM,7\n2024-01-01,ETHEREUM,1.50\n2024-01-02,ARBITRUM,5\n2024-01-02,ETHEREUM,2\n",
     );
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-02",
-        "-e",
-        "2024-01-03",
-        "-o",
-        "fees.csv",
-        "--merge",
-    ]);
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, "", ""),
-        "{run:?}"
-    );
+    env.cmd("fees -c eth,arb -s 2024-01-02 -e 2024-01-03 -o fees.csv --merge")
+        .stdout("")
+        .run();
+
     assert_eq!(
         read(&env, "fees.csv"),
         "date,chain,fees\n2023-12-31,ARBITRUM,7\n2024-01-01,ETHEREUM,1.50\n2024-01-02,ETHEREUM,826665.76\n2024-01-02,ARBITRUM,71927.52\n2024-01-03,ETHEREUM,821920.42\n2024-01-03,ARBITRUM,67000.93\n"
@@ -40,8 +27,7 @@ fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
 
 #[test]
 fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "fees",
         "-c",
@@ -53,10 +39,10 @@ fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
         "--merge",
         "-o",
     ];
-    assert_eq!(env.run(&[&args[..], &["new.csv"]].concat()).code, 0);
+    env.cmd_args(&[&args[..], &["new.csv"]].concat()).run();
     assert_eq!(read(&env, "new.csv"), "date,fees\n2024-01-01,879768.88\n");
     write(&env, "empty.json", "");
-    assert_eq!(env.run(&[&args[..], &["empty.json"]].concat()).code, 0);
+    env.cmd_args(&[&args[..], &["empty.json"]].concat()).run();
     assert_eq!(
         read(&env, "empty.json"),
         "[\n  {\"date\":\"2024-01-01\",\"fees\":879768.88}\n]\n"
@@ -65,8 +51,7 @@ fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
 
 #[test]
 fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "fees",
         "-c",
@@ -79,7 +64,7 @@ fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
         "-o",
     ];
     write(&env, "f.json", "[{\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n {\"date\":\"2023-12-30\", \"fees\": 5E+3}, {\"date\":\"2023-12-31\",\"fees\":null}]");
-    assert_eq!(env.run(&[&args[..], &["f.json"]].concat()).code, 0);
+    env.cmd_args(&[&args[..], &["f.json"]].concat()).run();
     assert_eq!(
         read(&env, "f.json"),
         "[\n  {\"date\":\"2023-12-30\",\"fees\":5E+3},\n  {\"date\":\"2023-12-31\",\"fees\":null},\n  {\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n  {\"date\":\"2024-01-02\",\"fees\":826665.76}\n]\n"
@@ -89,7 +74,7 @@ fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
         "f.ndjson",
         "{\"date\":\"2024-01-02\",\"fees\":0.1}\n\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n",
     );
-    assert_eq!(env.run(&[&args[..], &["f.ndjson"]].concat()).code, 0);
+    env.cmd_args(&[&args[..], &["f.ndjson"]].concat()).run();
     assert_eq!(
         read(&env, "f.ndjson"),
         "{\"date\":\"2024-01-02\",\"fees\":826665.76}\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n"
@@ -99,7 +84,7 @@ fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
         "f.tsv",
         "date\tfees\n2024-01-03\t1e-7\n2024-01-04\t\n",
     );
-    assert_eq!(env.run(&[&args[..], &["f.tsv"]].concat()).code, 0);
+    env.cmd_args(&[&args[..], &["f.tsv"]].concat()).run();
     assert_eq!(
         read(&env, "f.tsv"),
         "date\tfees\n2024-01-02\t826665.76\n2024-01-03\t1e-7\n2024-01-04\t\n"
@@ -108,27 +93,14 @@ fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
 
 #[test]
 fn merge_with_wide_upserts_by_date() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     write(
         &env,
         "wide.csv",
         "date,ETHEREUM,ARBITRUM\n2024-01-01,1,\n2024-01-02,2,3\n",
     );
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-02",
-        "-e",
-        "2024-01-02",
-        "--wide",
-        "-o",
-        "wide.csv",
-        "--merge",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd("fees -c eth,arb -s 2024-01-02 -e 2024-01-02 --wide -o wide.csv --merge")
+        .run();
     assert_eq!(
         read(&env, "wide.csv"),
         "date,ETHEREUM,ARBITRUM\n2024-01-01,1,\n2024-01-02,826665.76,71927.52\n"
@@ -137,70 +109,24 @@ fn merge_with_wide_upserts_by_date() {
 
 #[test]
 fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let old = "date,fees\n2024-01-01,1\n";
     write(&env, "fees.csv", old);
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "fees.csv",
-        "--merge",
-    ]);
-    assert_eq!(run.code, 9, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: fees.csv has the columns date,fees but this command writes date,chain,fees: not merged; the file is left as it was\n\
-         hint: merge only the same command with the same chains, --include and --wide; or write to another file\n"
-    );
+    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o fees.csv --merge").code(9).stderr(str![[r#"
+error: fees.csv has the columns date,fees but this command writes date,chain,fees: not merged; the file is left as it was
+hint: merge only the same command with the same chains, --include and --wide; or write to another file
+
+"#]]).run();
     assert_eq!(read(&env, "fees.csv"), old);
     // The same for json: the member names are the columns.
     let old_json = "[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"active_users\":3}]";
     write(&env, "users.json", old_json);
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "users.json",
-        "--merge",
-    ]);
-    assert_eq!(run.code, 9, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: users.json has the columns date,chain,active_users but this command writes date,chain,fees: not merged; the file is left as it was"
-    );
+    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o users.json --merge").code(9).error_line("error: users.json has the columns date,chain,active_users but this command writes date,chain,fees: not merged; the file is left as it was").run();
     assert_eq!(read(&env, "users.json"), old_json);
     // A damaged row is refused as well, naming its line.
     let damaged = "date,fees\n2024-01-01,1\n2024-01-02,n/a\n";
     write(&env, "damaged.csv", damaged);
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-o",
-        "damaged.csv",
-        "--merge",
-    ]);
-    assert_eq!(run.code, 9);
-    assert_eq!(
-        run.error_line(),
-        "error: damaged.csv cannot be merged: line 3: 'n/a' is not a number; the file is left as it was"
-    );
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o damaged.csv --merge").code(9).error_line("error: damaged.csv cannot be merged: line 3: 'n/a' is not a number; the file is left as it was").run();
     assert_eq!(read(&env, "damaged.csv"), damaged);
     assert_eq!(
         names(env.home.path()),
@@ -220,21 +146,8 @@ fn a_fresh_gap_never_erases_a_stored_value() {
     });
     let env = Env::with_service(&stub.url);
     write(&env, "wide.csv", "date,ETHEREUM,ARBITRUM\n2024-01-02,2,3\n");
-    let run = env.run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-02",
-        "-e",
-        "2024-01-02",
-        "--wide",
-        "-o",
-        "wide.csv",
-        "--merge",
-        "-q",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd("fees -c eth,arb -s 2024-01-02 -e 2024-01-02 --wide -o wide.csv --merge -q")
+        .run();
     assert_eq!(
         read(&env, "wide.csv"),
         "date,ETHEREUM,ARBITRUM\n2024-01-02,9,3\n"
@@ -246,10 +159,9 @@ fn other_columns_are_refused_before_any_request() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
     write(&env, "fees.csv", "date,fees\n2024-01-01,1\n");
-    let run = env.run(&[
-        "fees", "-c", "all", "--last", "3", "-o", "fees.csv", "--merge",
-    ]);
-    assert_eq!(run.code, 9, "{run:?}");
+    env.cmd("fees -c all --last 3 -o fees.csv --merge")
+        .code(9)
+        .run();
     assert!(
         stub.seen().is_empty(),
         "{} requests were sent first",

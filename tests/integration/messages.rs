@@ -1,20 +1,20 @@
-//! Messages that say what is really going on (issue 12 point 8): the default format in a pipe,
+//! Messages that say what is really going on: the default format in a pipe,
 //! a rejected key from the environment, the formats `chains` takes, the chart's labels and
 //! width, and `--summary` over several chains.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use snapbox::str;
 
 #[test]
 fn summary_in_a_pipe_names_the_default_and_how_to_pick_table() {
     let sandbox = Sandbox::start(&[]);
-    let run =
-        Env::with_service(&sandbox.url).run(&["fees", "-c", "eth", "--last", "2", "--summary"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: --summary works with table and markdown, and the format is csv: the default when stdout is not a terminal (a pipe or a file)\nhint: pick table with --format table (or markdown)\n"
-    );
-    assert_eq!(run.stdout, "");
+    Env::with_service(&sandbox.url)
+        .cmd("fees -c eth --last 2 --summary")
+        .code(2).stderr(str![[r#"
+error: --summary works with table and markdown, and the format is csv: the default when stdout is not a terminal (a pipe or a file)
+hint: pick table with --format table (or markdown)
+
+"#]]).stdout("").run();
 }
 
 #[test]
@@ -23,34 +23,34 @@ fn a_rejected_key_from_the_environment_is_to_be_fixed_there() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", &sandbox.url)
         .set("CHAIN_METRICS_API_KEY", "revoked-key-00009999");
-    let run = env.run(&["auth", "status"]);
-    assert_eq!(run.code, 4, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key\nhint: the key came from the environment variable CHAIN_METRICS_API_KEY, which outranks any stored key: correct it, or unset it (auth login changes nothing while it is set)\n"
-    );
+    env.cmd("auth status").code(4).stderr(str![[r#"
+error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key
+hint: the key came from the environment variable CHAIN_METRICS_API_KEY, which outranks any stored key: correct it, or unset it (auth login changes nothing while it is set)
+
+"#]]).run();
 }
 
 #[test]
 fn chains_offers_only_the_formats_it_takes() {
     let env = Env::new();
-    let help = env.run(&["chains", "--help"]);
-    assert_eq!(help.code, 0, "{help:?}");
-    assert!(
-        help.stdout.contains("- markdown: a Markdown table\n"),
-        "{}",
-        help.stdout
-    );
+    let help = env
+        .cmd("chains --help")
+        .stdout_contains("- markdown: a Markdown table\n")
+        .run();
     assert!(!help.stdout.contains("chart"), "{}", help.stdout);
-    let run = env.run(&["chains", "-f", "chart"]);
-    assert_eq!(run.code, 2, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        "error: invalid value 'chart' for '--format <FMT>'\n  [possible values: table, csv, tsv, json, ndjson, markdown]\n\nFor more information, try '--help'.\n"
-    );
+    env.cmd("chains -f chart")
+        .code(2)
+        .stderr(str![[r#"
+error: invalid value 'chart' for '--format <FMT>'
+  [possible values: table, csv, tsv, json, ndjson, markdown]
+
+For more information, try '--help'.
+
+"#]])
+        .run();
     let mut completing = Env::new();
     completing.set("_CHAIN_METRICS_COMPLETE", "fish");
-    let offered = completing.run(&["--", "chain-metrics", "chains", "-f", ""]);
+    let offered = completing.cmd("-- chain-metrics chains -f ''").run();
     let names: Vec<&str> = offered
         .stdout
         .lines()
@@ -82,12 +82,10 @@ const CHART: [&str; 9] = [
 #[test]
 fn chart_labels_show_no_float_artefacts() {
     let stub = huge_fees();
-    let run = Env::with_service(&stub.url).run(&CHART);
-    assert_eq!(run.code, 0, "{run:?}");
-    // Each label is the exact value at its row, with no digits made up past what an f64 holds.
-    assert_eq!(
-        run.stdout,
-        "\
+    Env::with_service(&stub.url)
+        .cmd_args(&CHART)
+        .stdout(
+            "\
 24,690,000,000,000,000,000,000,000 +                     ***
                                    |                   *** *****
                                    |                 ***       ****
@@ -104,14 +102,15 @@ fn chart_labels_show_no_float_artefacts() {
                                    ++---------------------+--------------------+
                                     2024-01-01       2024-01-02       2024-01-03
                                     * ETHEREUM
-"
-    );
+",
+        )
+        .run();
+    // Each label is the exact value at its row, with no digits made up past what an f64 holds.
 }
 
 #[test]
 fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "users",
         "-c",
@@ -125,8 +124,7 @@ fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
         "--color",
         "never",
     ];
-    let run = env.cmd(&args).terminal_columns(32).run();
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = env.cmd_args(&args).terminal_columns(32).run();
     let shown = run.stdout.replace("\r\n", "\n");
     assert_eq!(
         shown,
@@ -151,36 +149,21 @@ fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
     );
     assert_eq!(shown.lines().map(str::len).max(), Some(32));
     // Labels of 7 and the legend's `* ETHEREUM` need 21 columns.
-    let run = env.cmd(&args).terminal_columns(20).run();
-    assert_eq!(run.code, 2, "{run:?}");
+    let run = env.cmd_args(&args).terminal_columns(20).code(2).run();
     assert_eq!(
         run.stdout.replace("\r\n", "\n"),
         "error: the terminal is 20 columns wide, and this chart needs 21\nhint: widen the terminal to 21 columns, or pick another format, e.g. --format table\n"
     );
-    let run = env.cmd(&args).terminal_columns(21).run();
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd_args(&args).terminal_columns(21).run();
 }
 
 #[test]
 fn summary_over_several_chains_gives_one_block_per_chain() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "fees",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "--summary",
-        "-f",
-        "markdown",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    // Two chains' fees are not one quantity: each chain gets its own total, mean, min and max.
-    assert_eq!(
-        run.stdout,
-        "\
+    Env::with_service(&sandbox.url)
+        .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-02 --summary -f markdown")
+        .stdout(
+            "\
 | date       | chain    |         fees |
 |------------|----------|-------------:|
 | 2024-01-01 | ETHEREUM |   879,768.88 |
@@ -195,8 +178,10 @@ fn summary_over_several_chains_gives_one_block_per_chain() {
 | mean       | ARBITRUM |    65,751.65 |
 | min        | ARBITRUM |    59,575.78 |
 | max        | ARBITRUM |    71,927.52 |
-"
-    );
+",
+        )
+        .run();
+    // Two chains' fees are not one quantity: each chain gets its own total, mean, min and max.
 }
 
 #[test]
@@ -210,8 +195,10 @@ fn limits_say_the_bound_that_was_crossed() {
         (&["--last", "2", "--timeout", "soon"], "error: invalid value 'soon' for '--timeout <SECS>': 'soon' is not a number of seconds"),
     ];
     for (args, line) in cases {
-        let run = env.run(&[&["fees", "-c", "eth"][..], args].concat());
-        assert_eq!((run.code, run.error_line()), (2, line), "{args:?}");
+        env.cmd_args(&[&["fees", "-c", "eth"][..], args].concat())
+            .code(2)
+            .error_line(line)
+            .run();
     }
     assert!(stub.seen().is_empty(), "a usage error sent a request");
 }
@@ -222,22 +209,16 @@ fn an_empty_key_variable_and_a_wrong_kind_in_the_config_file_are_named() {
     env.set("CHAIN_METRICS_BASE_URL", "https://metrics.example")
         .set("CHAIN_METRICS_API_KEY", "");
     let fees = ["fees", "-c", "eth", "--last", "2"];
-    let run = env.run(&fees);
-    assert_eq!(
-        (run.code, run.error_line()),
-        (
-            3,
-            "error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set"
-        )
-    );
-    let run = env.run(&["auth", "status"]);
-    assert_eq!(
-        (run.code, run.error_line()),
-        (
-            3,
-            "error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set"
-        )
-    );
+    env.cmd_args(&fees)
+        .code(3)
+        .error_line("error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set")
+        .run();
+
+    env.cmd("auth status")
+        .code(3)
+        .error_line("error: CHAIN_METRICS_API_KEY is set but empty, and no other API key is set")
+        .run();
+
     let path = env.config_path();
     let cases = [
         (
@@ -255,8 +236,7 @@ fn an_empty_key_variable_and_a_wrong_kind_in_the_config_file_are_named() {
     ];
     for (text, why) in cases {
         env.write_config(&format!("{text}\n"));
-        let run = env.run(&fees);
         let line = format!("error: config file {}: {why}", path.display());
-        assert_eq!((run.code, run.error_line()), (3, line.as_str()), "{text}");
+        env.cmd_args(&fees).code(3).error_line(line.as_str()).run();
     }
 }

@@ -2,7 +2,8 @@
 //! from scripted bodies (a range cutting two quarters, a leap year, an ISO week across a year
 //! boundary, gaps, exact numbers), and the errors.
 
-use crate::support::{Env, Reply, Run, Sandbox, Stub};
+use crate::support::{sandbox_env, Cmd, Env, Reply, Stub};
+use snapbox::str;
 
 /// Fees from 2024-03-30 (a Saturday) to 2024-04-02: ETHEREUM has `0.1`, `0.2` and `5E+3`;
 /// ARBITRUM has a 31-digit value and no record for 2024-04-01.
@@ -33,8 +34,8 @@ pub fn serve(bodies: &'static [(&'static str, &'static str)]) -> Stub {
     })
 }
 
-fn by(env: &Env, command: &str, range: &[&str], period: &str) -> Run {
-    env.run(&[&[command, "-f", "csv", "--by", period][..], range].concat())
+fn by<'e>(env: &'e Env, command: &str, range: &[&str], period: &str) -> Cmd<'e> {
+    env.cmd_args(&[&[command, "-f", "csv", "--by", period][..], range].concat())
 }
 
 #[test]
@@ -47,31 +48,26 @@ fn fees_sum_exactly_per_week_month_quarter_and_year_across_two_quarters() {
         ("quarter", "2024-01-01", "2024-04-01"),
     ];
     for (period, first, second) in cases {
-        let run = by(&env, "fees", &FEES_RANGE, period);
-        assert_eq!(
-            (run.code, run.stderr.as_str()),
-            (0, ARBITRUM_GAP),
-            "{period}"
-        );
-        assert_eq!(
-            run.stdout,
-            format!(
+        by(&env, "fees", &FEES_RANGE, period)
+            .stderr(ARBITRUM_GAP)
+            .stdout(format!(
                 "date,chain,days,fees\n\
                  {first},ETHEREUM,2,0.3\n\
                  {first},ARBITRUM,2,1234567890123456789012345678902.0\n\
                  {second},ETHEREUM,2,5001\n\
                  {second},ARBITRUM,1,2.25\n"
-            ),
-            "{period}"
-        );
+            ))
+            .run();
     }
-    let run = by(&env, "fees", &FEES_RANGE, "year");
-    assert_eq!(
-        run.stdout,
-        "date,chain,days,fees\n\
-         2024-01-01,ETHEREUM,4,5001.3\n\
-         2024-01-01,ARBITRUM,3,1234567890123456789012345678904.25\n"
-    );
+    by(&env, "fees", &FEES_RANGE, "year")
+        .stdout(str![[r#"
+date,chain,days,fees
+2024-01-01,ETHEREUM,4,5001.3
+2024-01-01,ARBITRUM,3,1234567890123456789012345678904.25
+
+"#]])
+        .stderr_contains("warning: ARBITRUM fees: no data for 2024-04-01")
+        .run();
 }
 
 /// Active users from Sunday 2024-12-29 to Monday 2025-01-06, none on 1, 4 and 5 January.
@@ -85,25 +81,25 @@ fn active_users_average_over_days_with_data_in_iso_weeks_across_new_year() {
     let stub = serve(&USERS);
     let env = Env::with_service(&stub.url);
     let range = ["-c", "base", "-s", "2024-12-29", "-e", "2025-01-06"];
-    let run = by(&env, "users", &range, "week");
-    assert_eq!(
-        run.stderr,
-        "warning: BASE active users: no data for 2025-01-01, 2025-01-04..2025-01-05 (left out, not zero)\n"
-    );
+    by(&env, "users", &range, "week").stderr("warning: BASE active users: no data for 2025-01-01, 2025-01-04..2025-01-05 (left out, not zero)\n").stdout(str![[r#"
+date,days,active_users_avg
+2024-12-23,1,10
+2024-12-30,4,2
+2025-01-06,1,7
+
+"#]]).run();
     // The week of 30 December 2024 is 2025's first ISO week: (1+2+3+4)/4 = 2.5, to even 2.
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (
-            0,
-            "date,days,active_users_avg\n2024-12-23,1,10\n2024-12-30,4,2\n2025-01-06,1,7\n"
-        )
-    );
+
     // (10+1+2)/3 = 4.33 and (3+4+7)/3 = 4.67.
-    let run = by(&env, "users", &range, "year");
-    assert_eq!(
-        run.stdout,
-        "date,days,active_users_avg\n2024-01-01,3,4\n2025-01-01,3,5\n"
-    );
+    by(&env, "users", &range, "year")
+        .stdout(str![[r#"
+date,days,active_users_avg
+2024-01-01,3,4
+2025-01-01,3,5
+
+"#]])
+        .stderr_contains("warning: BASE active users: no data")
+        .run();
 }
 
 /// Official-account counts around 29 February 2024; no reply count on the 29th.
@@ -132,13 +128,9 @@ fn social_counts_sum_and_february_of_a_leap_year_has_its_29th() {
         ("quarter", "2024-01-01,4,10,6\n"),
     ];
     for (period, rows) in expected {
-        let run = by(&env, "social", &range, period);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{period}");
-        assert_eq!(
-            run.stdout,
-            format!("date,days,tweet,reply\n{rows}"),
-            "{period}"
-        );
+        by(&env, "social", &range, period)
+            .stdout(format!("date,days,tweet,reply\n{rows}"))
+            .run();
     }
 }
 
@@ -168,44 +160,42 @@ fn report_rolls_up_every_metric_and_counts_days_with_any_value() {
         "-e",
         "2024-01-03",
     ];
-    let run = env.run(&[&["report", "-q", "--by", "month"][..], &range].concat());
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (
-            0,
-            "date,days,fees,active_users_avg,tweet\n2024-01-01,3,4.0,5,5\n"
-        )
-    );
+    env.cmd_args(&[&["report", "-q", "--by", "month"][..], &range].concat())
+        .stdout(str![[r#"
+date,days,fees,active_users_avg,tweet
+2024-01-01,3,4.0,5,5
+
+"#]])
+        .run();
 }
 
 #[test]
 fn an_unknown_period_lists_the_choices_and_suggests_one() {
     let stub = serve(&FEES);
     let env = Env::with_service(&stub.url);
-    let run = env.run(&[&["fees", "--by", "mnth"][..], &FEES_RANGE].concat());
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        run.stderr,
-        "error: invalid value 'mnth' for '--by <PERIOD>'\n  \
-         [possible values: day, week, month, quarter, year]\n\n  \
-         tip: a similar value exists: 'month'\n\nFor more information, try '--help'.\n"
-    );
-    let run = env.run(&[&["fees", "--by", "hour"][..], &FEES_RANGE].concat());
-    assert_eq!(
-        (run.code, run.error_line()),
-        (2, "error: invalid value 'hour' for '--by <PERIOD>'")
-    );
+    env.cmd_args(&[&["fees", "--by", "mnth"][..], &FEES_RANGE].concat())
+        .code(2)
+        .stderr(str![[r#"
+error: invalid value 'mnth' for '--by <PERIOD>'
+  [possible values: day, week, month, quarter, year]
+
+  tip: a similar value exists: 'month'
+
+For more information, try '--help'.
+
+"#]])
+        .run();
+    let run = env
+        .cmd_args(&[&["fees", "--by", "hour"][..], &FEES_RANGE].concat())
+        .code(2)
+        .error_line("error: invalid value 'hour' for '--by <PERIOD>'")
+        .run();
+
     assert!(run
         .stderr
         .contains("[possible values: day, week, month, quarter, year]"));
-    let run = env.run(&["fees", "-c", "eth", "--last", "2", "--raw", "--by", "week"]);
-    assert_eq!(
-        (run.code, run.error_line()),
-        (
-            2,
-            "error: --raw prints the service's body as sent, one entry a day, and cannot roll it up by week"
-        )
-    );
+    let run = env.cmd("fees -c eth --last 2 --raw --by week").code(2).error_line("error: --raw prints the service's body as sent, one entry a day, and cannot roll it up by week").run();
+
     assert!(
         run.stderr.ends_with("hint: leave out --raw, or --by\n"),
         "{run:?}"
@@ -221,24 +211,29 @@ fn a_number_too_large_to_add_up_exactly_is_a_bad_response_naming_it() {
     ));
     let env = Env::with_service(&stub.url);
     let range = ["-c", "eth", "-s", "2024-01-03", "-e", "2024-01-03"];
-    let run = env.run(&[&["fees", "--by", "week", "-o", "fees.csv"][..], &range].concat());
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (
-            8,
-            "",
-            "error: cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number\nhint: --by day shows the values as sent\n"
-        )
-    );
+    env.cmd_args(&[&["fees", "--by", "week", "-o", "fees.csv"][..], &range].concat())
+        .code(8)
+        .stdout("")
+        .stderr(str![[r#"
+error: cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number
+hint: --by day shows the values as sent
+
+"#]])
+        .run();
+
     assert!(!env.home.path().join("fees.csv").exists());
-    let run = by(&env, "fees", &range, "day");
-    assert_eq!(run.stdout, "date,fees\n2024-01-03,1e999999999\n");
+    by(&env, "fees", &range, "day")
+        .stdout(str![[r#"
+date,fees
+2024-01-03,1e999999999
+
+"#]])
+        .run();
 }
 
 #[test]
 fn summary_leaves_the_total_of_an_average_empty() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let args = [
         "users",
         "--by",
@@ -251,11 +246,9 @@ fn summary_leaves_the_total_of_an_average_empty() {
         "markdown",
         "--summary",
     ];
-    let run = env.run(&[&args[..], &["-c", "eth,base", "--wide"]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
+    env.cmd_args(&[&args[..], &["-c", "eth,base", "--wide"]].concat())
+        .stdout(
+            "\
 | date       | ETHEREUM.days | ETHEREUM.active_users_avg | BASE.days | BASE.active_users_avg |
 |------------|--------------:|--------------------------:|----------:|----------------------:|
 | 2024-01-01 |            91 |                   404,453 |        91 |               842,123 |
@@ -264,12 +257,12 @@ fn summary_leaves_the_total_of_an_average_empty() {
 | mean       |            60 |                 402,376.5 |        60 |               841,322 |
 | min        |            29 |                   400,300 |        29 |               840,521 |
 | max        |            91 |                   404,453 |        91 |               842,123 |
-"
-    );
-    let long = env.run(&[&args[..], &["-c", "eth"]].concat());
-    assert_eq!(
-        long.stdout,
-        "\
+",
+        )
+        .run();
+    env.cmd_args(&[&args[..], &["-c", "eth"]].concat())
+        .stdout(
+            "\
 | date       | days | active_users_avg |
 |------------|-----:|-----------------:|
 | 2024-01-01 |   91 |          404,453 |
@@ -278,6 +271,7 @@ fn summary_leaves_the_total_of_an_average_empty() {
 | mean       |   60 |        402,376.5 |
 | min        |   29 |          400,300 |
 | max        |   91 |          404,453 |
-"
-    );
+",
+        )
+        .run();
 }

@@ -3,7 +3,7 @@
 
 use crate::periods::{serve, FEES, FEES_RANGE};
 use crate::support::files::{read, write};
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env};
 
 const MONTH: [&str; 8] = [
     "fees", "-c", "eth", "--by", "month", "-o", "cr.csv", "--merge",
@@ -11,35 +11,22 @@ const MONTH: [&str; 8] = [
 
 #[test]
 fn merge_widens_the_start_to_the_period_so_no_day_is_lost() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let first = env.run(&[&MONTH[..7], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat());
-    assert_eq!(first.code, 0, "{first:?}");
+    let (sandbox, env) = sandbox_env(&[]);
+    env.cmd_args(&[&MONTH[..7], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat())
+        .run();
     let later = ["-s", "2024-01-05", "-e", "2024-01-20"];
-    let run = env.run(&[&MONTH[..], &later].concat());
-    assert_eq!(
-        (run.code, run.stderr.as_str()),
-        (0, "note: --merge --by month: asking from 2024-01-01, the first day of the month that holds 2024-01-05, so that the month's row in the file is replaced whole\n")
-    );
-    let whole = env.run(&[
-        "fees",
-        "-c",
-        "eth",
-        "--by",
-        "month",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-20",
-    ]);
+    env.cmd_args(&[&MONTH[..], &later].concat()).stderr("note: --merge --by month: asking from 2024-01-01, the first day of the month that holds 2024-01-05, so that the month's row in the file is replaced whole\n").run();
+    let whole = env
+        .cmd("fees -c eth --by month -s 2024-01-01 -e 2024-01-20")
+        .run();
     assert!(
         whole.stdout.starts_with("date,days,fees\n2024-01-01,20,"),
         "{whole:?}"
     );
     assert_eq!(read(&env, "cr.csv"), whole.stdout);
     // A daily cron job: `--last 2` on the 21st still gives the month's row all its days.
-    let cron = env.run(&[&MONTH[..], &["-q", "--last", "2", "-e", "2024-01-21"]].concat());
-    assert_eq!((cron.code, cron.stderr.as_str()), (0, ""));
+    env.cmd_args(&[&MONTH[..], &["-q", "--last", "2", "-e", "2024-01-21"]].concat())
+        .run();
     assert!(
         read(&env, "cr.csv").contains("\n2024-01-01,21,"),
         "{}",
@@ -86,12 +73,8 @@ fn merge_refuses_a_file_of_another_period_before_any_request() {
         let before = format!("date,chain,days,fees\n{good},ETHEREUM,1,5\n{bad},ETHEREUM,7,100\n");
         write(&env, "p.csv", &before);
         let args = ["fees", "--by", by, "-o", "p.csv", "--merge"];
-        let run = env.run(&[&args[..], &FEES_RANGE].concat());
-        assert_eq!(
-            (run.code, run.error_line()),
-            (9, format!("error: p.csv has a row dated {why}: it holds rows of another period; merge with the file's own --by, or write --by {by} to another file; not merged; the file is left as it was").as_str()),
-            "{by}"
-        );
+        let run = env.cmd_args(&[&args[..], &FEES_RANGE].concat()).code(9).error_line(format!("error: p.csv has a row dated {why}: it holds rows of another period; merge with the file's own --by, or write --by {by} to another file; not merged; the file is left as it was").as_str()).run();
+
         assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
         assert_eq!(read(&env, "p.csv"), before);
     }

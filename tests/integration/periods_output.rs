@@ -3,12 +3,11 @@
 
 use crate::periods::{serve, FEES, FEES_RANGE};
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env};
 
 #[test]
 fn by_day_is_todays_output_byte_for_byte() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let range = ["-c", "eth,base", "-s", "2024-01-01", "-e", "2024-01-09"];
     for command in ["fees", "users", "social", "report"] {
         for shape in [
@@ -16,12 +15,14 @@ fn by_day_is_todays_output_byte_for_byte() {
             &["-f", "table", "--wide", "--summary"],
             &["-f", "json"],
         ] {
-            let today = env.run(&[&[command][..], &range, shape].concat());
-            let by_day = env.run(&[&[command, "--by", "day"][..], &range, shape].concat());
-            assert_eq!(today.code, 0, "{today:?}");
+            let today = env
+                .cmd_args(&[&[command][..], &range, shape].concat())
+                .run();
+            env.cmd_args(&[&[command, "--by", "day"][..], &range, shape].concat())
+                .stdout(&today.stdout)
+                .stderr(&today.stderr)
+                .run();
             assert!(today.stdout.starts_with("date,chain,") || !shape.contains(&"csv"));
-            assert_eq!(by_day.stdout, today.stdout, "{command} {shape:?}");
-            assert_eq!(by_day.stderr, today.stderr, "{command} {shape:?}");
         }
     }
 }
@@ -31,8 +32,9 @@ fn every_format_shows_the_days_column_after_chain() {
     let stub = serve(&FEES);
     let env = Env::with_service(&stub.url);
     let run = |extra: &[&str]| {
-        let run = env.run(&[&["fees", "-q", "--by", "quarter"][..], &FEES_RANGE, extra].concat());
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        let run = env
+            .cmd_args(&[&["fees", "-q", "--by", "quarter"][..], &FEES_RANGE, extra].concat())
+            .run();
         run.stdout
     };
     let big = "1234567890123456789012345678902.0";
@@ -95,11 +97,8 @@ fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
     let before = "date,chain,days,fees\n2024-03-01,ETHEREUM,31,100\n2024-03-01,ARBITRUM,2,7\n2024-04-01,ETHEREUM,1,9\n";
     write(&env, "months.csv", before);
     let args = ["fees", "--by", "month", "-o", "months.csv", "--merge"];
-    let run = env.run(&[&args[..], &FEES_RANGE].concat());
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, "", format!("note: --merge --by month: asking from 2024-03-01, the first day of the month that holds 2024-03-30, so that the month's row in the file is replaced whole\n{EARLY_GAP}warning: months.csv keeps its rows for 2024-03-01 ETHEREUM (31 days; this run has 2): this run covers fewer days of those periods; to replace them, ask up to each period's last day, or write without --merge\n").as_str())
-    );
+    env.cmd_args(&[&args[..], &FEES_RANGE].concat()).stdout("").stderr(format!("note: --merge --by month: asking from 2024-03-01, the first day of the month that holds 2024-03-30, so that the month's row in the file is replaced whole\n{EARLY_GAP}warning: months.csv keeps its rows for 2024-03-01 ETHEREUM (31 days; this run has 2): this run covers fewer days of those periods; to replace them, ask up to each period's last day, or write without --merge\n").as_str()).run();
+
     assert_eq!(
         read(&env, "months.csv"),
         "date,chain,days,fees\n2024-03-01,ETHEREUM,31,100\n2024-03-01,ARBITRUM,2,1234567890123456789012345678902.0\n2024-04-01,ETHEREUM,2,5001\n2024-04-01,ARBITRUM,1,2.25\n"
@@ -114,8 +113,7 @@ fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
     let args = [
         "fees", "-q", "--by", "quarter", "--wide", "-o", "q.json", "--merge",
     ];
-    let run = env.run(&[&args[..], &FEES_RANGE].concat());
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd_args(&[&args[..], &FEES_RANGE].concat()).run();
     assert_eq!(
         read(&env, "q.json"),
         "[\n  {\"date\":\"2024-01-01\",\"ETHEREUM.days\":90,\"ETHEREUM.fees\":1,\"ARBITRUM.days\":2,\"ARBITRUM.fees\":1234567890123456789012345678902.0},\n  \
@@ -130,11 +128,8 @@ fn merge_refuses_a_daily_file_before_any_request() {
     let before = "date,chain,fees\n2024-03-30,ETHEREUM,0.1\n";
     write(&env, "daily.csv", before);
     let args = ["fees", "--by", "week", "-o", "daily.csv", "--merge"];
-    let run = env.run(&[&args[..], &FEES_RANGE].concat());
-    assert_eq!(
-        (run.code, run.error_line()),
-        (9, "error: daily.csv has the columns date,chain,fees but this command writes date,chain,days,fees: not merged; the file is left as it was")
-    );
+    env.cmd_args(&[&args[..], &FEES_RANGE].concat()).code(9).error_line("error: daily.csv has the columns date,chain,fees but this command writes date,chain,days,fees: not merged; the file is left as it was").run();
+
     assert_eq!(read(&env, "daily.csv"), before);
     assert!(stub.seen().is_empty(), "a refused merge sent a request");
 }
@@ -144,11 +139,9 @@ fn the_chart_draws_each_period_as_a_step_over_its_days() {
     let stub = serve(&FEES);
     let env = Env::with_service(&stub.url);
     let range = ["-c", "eth", "-s", "2024-03-30", "-e", "2024-04-02"];
-    let run = env.run(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
+    env.cmd_args(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat())
+        .stdout(
+            "\
 5,001 +                                               **************************
       |                                             ***
       |                                           ***
@@ -165,6 +158,7 @@ fn the_chart_draws_each_period_as_a_step_over_its_days() {
       ++-----------------------------------------------+------------------------
        2024-03-30                                 2024-04-01
        * ETHEREUM
-"
-    );
+",
+        )
+        .run();
 }

@@ -3,6 +3,7 @@
 //! never proxied; a dead or refusing proxy named as the proxy; bad proxy values exit 3.
 
 use crate::support::{Env, Reply, Stub, TestCa, TestProxy, KEY};
+use snapbox::str;
 
 const FEES: &str = "/api/chain-insights/fees";
 const ARGS: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
@@ -28,13 +29,13 @@ fn a_connect_tunnel_carries_https_and_the_proxy_never_sees_the_key() {
     let (_stub, mut env, url) = behind_a_proxy();
     let with_password = proxy.url.replace("http://", "http://user:s3cret@");
     env.set("HTTPS_PROXY", &with_password);
-    let run = env.run(&[&["-v"][..], &ARGS].concat());
-    assert_eq!((run.code, run.stdout.as_str()), (0, CSV), "{run:?}");
     let shown = proxy.url.replace("http://", "http://user:****@");
-    assert_eq!(
-        run.error_line(),
-        format!("* via proxy {shown} (from HTTPS_PROXY)")
-    );
+    let run = env
+        .cmd_args(&[&["-v"][..], &ARGS].concat())
+        .stdout(CSV)
+        .error_line(format!("* via proxy {shown} (from HTTPS_PROXY)"))
+        .run();
+
     assert!(!run.stderr.contains("s3cret"), "{}", run.stderr);
     let seen = proxy.seen();
     assert_eq!(seen.len(), 1, "{seen:?}");
@@ -58,10 +59,10 @@ fn lowercase_first_then_all_proxy_as_curl_reads_them() {
     let proxy = TestProxy::start(200);
     let (_stub, mut env, _) = behind_a_proxy();
     env.set("ALL_PROXY", &proxy.url);
-    assert_eq!(env.run(&ARGS).stdout, CSV);
+    assert_eq!(env.cmd_args(&ARGS).run().stdout, CSV);
     env.set("HTTPS_PROXY", "http://127.0.0.1:1");
     env.set("https_proxy", &proxy.url);
-    assert_eq!(env.run(&ARGS).stdout, CSV);
+    assert_eq!(env.cmd_args(&ARGS).run().stdout, CSV);
     assert_eq!(proxy.seen().len(), 2);
 }
 
@@ -71,9 +72,12 @@ fn no_proxy_sends_the_host_direct() {
     let (_stub, mut env, _) = behind_a_proxy();
     env.set("HTTPS_PROXY", &proxy.url);
     env.set("NO_PROXY", "example.org, .test");
-    let run = env.run(&[&["--retries", "0"][..], &ARGS].concat());
+    let run = env
+        .cmd_args(&[&["--retries", "0"][..], &ARGS].concat())
+        .code(7)
+        .run();
     // Direct, chain-metrics.test does not resolve: the proof that the proxy was skipped.
-    assert_eq!(run.code, 7, "{run:?}");
+
     assert!(
         run.error_line().contains(": cannot connect ("),
         "{}",
@@ -97,17 +101,18 @@ fn loopback_and_the_sandbox_are_never_proxied() {
     ] {
         env.set(var, &proxy.url);
     }
-    let run = env.run(&ARGS);
-    assert_eq!((run.code, run.stdout.as_str()), (0, CSV), "{run:?}");
-    let run = env.run(&[&["--sandbox"][..], &ARGS].concat());
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (0, "date,fees\n2024-01-01,879768.88\n"),
-        "{run:?}"
-    );
+    env.cmd_args(&ARGS).stdout(CSV).run();
+    env.cmd_args(&[&["--sandbox"][..], &ARGS].concat())
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+
+"#]])
+        .stderr_contains("note: --sandbox: synthetic data")
+        .run();
     let localhost = stub.url.replace("127.0.0.1", "localhost");
     env.set("CHAIN_METRICS_BASE_URL", &localhost);
-    assert_eq!(env.run(&ARGS).stdout, CSV);
+    assert_eq!(env.cmd_args(&ARGS).run().stdout, CSV);
     assert_eq!(proxy.seen(), Vec::<String>::new());
 }
 
@@ -115,12 +120,7 @@ fn loopback_and_the_sandbox_are_never_proxied() {
 fn a_dead_proxy_is_named_as_the_proxy() {
     let (stub, mut env, url) = behind_a_proxy();
     env.set("HTTPS_PROXY", "http://u:s3cret@127.0.0.1:1");
-    let run = env.run(&[&["--retries", "0"][..], &ARGS].concat());
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: cannot connect (Connection refused (os error 111)); cannot reach the proxy http://u:****@127.0.0.1:1 (from HTTPS_PROXY)\nhint: check the proxy, or unset HTTPS_PROXY (NO_PROXY=HOST skips it for one host)\n")
-    );
+    env.cmd_args(&[&["--retries", "0"][..], &ARGS].concat()).code(7).stderr(format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: cannot connect (Connection refused (os error 111)); cannot reach the proxy http://u:****@127.0.0.1:1 (from HTTPS_PROXY)\nhint: check the proxy, or unset HTTPS_PROXY (NO_PROXY=HOST skips it for one host)\n")).run();
     assert_eq!(stub.connections(), 0);
 }
 
@@ -129,20 +129,17 @@ fn a_proxy_wanting_credentials_is_one_attempt_and_a_refusal_is_retried() {
     let (_stub, mut env, url) = behind_a_proxy();
     let proxy = TestProxy::start(407);
     env.set("HTTPS_PROXY", &proxy.url);
-    let run = env.run(&[&["--retries", "2"][..], &ARGS].concat());
+    let run = env
+        .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
+        .stderr(format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy asks for credentials (407) (tunnel error: proxy authorization required); through the proxy {} (from HTTPS_PROXY)\nhint: put the proxy's user name and password in HTTPS_PROXY, before its host: USER:PASSWORD@HOST:PORT\n", proxy.url)).code(7).run();
     assert_eq!((run.code, proxy.seen().len()), (7, 1), "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy asks for credentials (407) (tunnel error: proxy authorization required); through the proxy {} (from HTTPS_PROXY)\nhint: put the proxy's user name and password in HTTPS_PROXY, before its host: USER:PASSWORD@HOST:PORT\n", proxy.url)
-    );
+
     let refusing = TestProxy::start(502);
     env.set("HTTPS_PROXY", &refusing.url);
-    let run = env.run(&[&["--retries", "1"][..], &ARGS].concat());
+    let run = env
+        .cmd_args(&[&["--retries", "1"][..], &ARGS].concat())
+        .error_line(format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy refused to open a tunnel to the service (tunnel error: unsuccessful) (2 attempts); through the proxy {} (from HTTPS_PROXY)", refusing.url)).code(7).run();
     assert_eq!((run.code, refusing.seen().len()), (7, 2), "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy refused to open a tunnel to the service (tunnel error: unsuccessful) (2 attempts); through the proxy {} (from HTTPS_PROXY)", refusing.url)
-    );
 }
 
 #[test]
@@ -156,14 +153,8 @@ fn a_proxy_value_that_is_not_a_usable_proxy_is_exit_3() {
     for (var, value, line) in cases {
         let mut env = Env::with_service(&stub.url.replace("127.0.0.1", "chain-metrics.test"));
         env.set(var, value);
-        let run = env.run(&ARGS);
-        assert_eq!(run.code, 3, "{run:?}");
-        assert_eq!(run.stderr, format!("{line}\nhint: set {var} to a proxy URL such as http://proxy.example:3128, or unset it\n"));
+        env.cmd_args(&ARGS).code(3).stderr(format!("{line}\nhint: set {var} to a proxy URL such as http://proxy.example:3128, or unset it\n")).run();
     }
     env.set("HTTPS_PROXY", "");
-    assert_eq!(
-        env.run(&ARGS).code,
-        7,
-        "an empty value is unset: direct, and .test does not resolve"
-    );
+    env.cmd_args(&ARGS).code(7).run();
 }

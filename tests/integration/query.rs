@@ -1,65 +1,48 @@
 //! fees, users, social and chains end to end: the real binary against the sandbox and scripted
 //! servers on loopback, with exact expected output per format.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
 use chrono::{Days, Utc};
+use snapbox::str;
 
 #[test]
 fn fees_csv_for_one_chain() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "fees",
-        "--chain",
-        "eth",
-        "--start",
-        "2024-01-01",
-        "--end",
-        "2024-01-03",
-        "--format",
-        "csv",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n2024-01-03,821920.42\n"
-    );
-    assert_eq!(run.stderr, "");
+    Env::with_service(&sandbox.url)
+        .cmd("fees --chain eth --start 2024-01-01 --end 2024-01-03 --format csv")
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+2024-01-02,826665.76
+2024-01-03,821920.42
+
+"#]])
+        .stderr("")
+        .run();
 }
 
 #[test]
 fn piped_output_defaults_to_csv_with_a_chain_column_for_several_chains() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "fees",
-        "-c",
-        "ETH",
-        "-c",
-        "42161",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-01,ARBITRUM,59575.78\n2024-01-02,ETHEREUM,826665.76\n2024-01-02,ARBITRUM,71927.52\n"
-    );
+    Env::with_service(&sandbox.url)
+        .cmd("fees -c ETH -c 42161 -s 2024-01-01 -e 2024-01-02")
+        .stdout(str![[r#"
+date,chain,fees
+2024-01-01,ETHEREUM,879768.88
+2024-01-01,ARBITRUM,59575.78
+2024-01-02,ETHEREUM,826665.76
+2024-01-02,ARBITRUM,71927.52
+
+"#]])
+        .run();
 }
 
 #[test]
 fn chain_order_follows_the_command_line_and_all_follows_the_service() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let run = env.run(&[
-        "users",
-        "-c",
-        "pol,eth,pol",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-    ]);
+    let (_sandbox, env) = sandbox_env(&[]);
+    let run = env
+        .cmd("users -c pol,eth,pol -s 2024-01-01 -e 2024-01-01")
+        .run();
     let chains: Vec<&str> = run
         .stdout
         .lines()
@@ -67,7 +50,7 @@ fn chain_order_follows_the_command_line_and_all_follows_the_service() {
         .map(|l| l.split(',').nth(1).unwrap())
         .collect();
     assert_eq!(chains, ["POLYGON", "ETHEREUM"]);
-    let run = env.run(&["users", "-c", "all", "-s", "2024-01-01", "-e", "2024-01-01"]);
+    let run = env.cmd("users -c all -s 2024-01-01 -e 2024-01-01").run();
     let chains: Vec<&str> = run
         .stdout
         .lines()
@@ -83,44 +66,26 @@ fn chain_order_follows_the_command_line_and_all_follows_the_service() {
 #[test]
 fn users_json() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "users",
-        "-c",
-        "base",
-        "-s",
-        "2024-02-28",
-        "-e",
-        "2024-03-01",
-        "-f",
-        "json",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "[\n  {\"date\":\"2024-02-28\",\"active_users\":831098},\n  {\"date\":\"2024-02-29\",\"active_users\":925794},\n  {\"date\":\"2024-03-01\",\"active_users\":807953}\n]\n"
-    );
+    Env::with_service(&sandbox.url)
+        .cmd("users -c base -s 2024-02-28 -e 2024-03-01 -f json")
+        .stdout(str![[r#"
+[
+  {"date":"2024-02-28","active_users":831098},
+  {"date":"2024-02-29","active_users":925794},
+  {"date":"2024-03-01","active_users":807953}
+]
+
+"#]])
+        .run();
 }
 
 #[test]
 fn social_table_with_includes_in_the_order_given() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "social",
-        "-c",
-        "op",
-        "-i",
-        "tweet,reply",
-        "-s",
-        "2024-01-05",
-        "-e",
-        "2024-01-07",
-        "-f",
-        "table",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
+    Env::with_service(&sandbox.url)
+        .cmd("social -c op -i tweet,reply -s 2024-01-05 -e 2024-01-07 -f table")
+        .stdout(
+            "\
 ┌────────────┬───────┬───────┐
 │ date       ┆ tweet ┆ reply │
 ╞════════════╪═══════╪═══════╡
@@ -128,37 +93,29 @@ fn social_table_with_includes_in_the_order_given() {
 │ 2024-01-06 ┆     0 ┆     0 │
 │ 2024-01-07 ┆     0 ┆     0 │
 └────────────┴───────┴───────┘
-"
-    );
+",
+        )
+        .run();
 }
 
 #[test]
 fn social_defaults_to_all_four_items_and_always_sends_them() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "social",
-        "-c",
-        "pol",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-    ]);
-    assert_eq!(
-        run.stdout,
-        "date,reply,retweet,tweet,quote\n2024-01-01,0,6,0,0\n2024-01-02,10,0,0,0\n"
-    );
+    Env::with_service(&sandbox.url)
+        .cmd("social -c pol -s 2024-01-01 -e 2024-01-02")
+        .stdout(str![[r#"
+date,reply,retweet,tweet,quote
+2024-01-01,0,6,0,0
+2024-01-02,10,0,0,0
+
+"#]])
+        .run();
 
     let stub = Stub::always(Reply::json(200, r#"{"data":[]}"#));
-    Env::with_service(&stub.url).run(&[
-        "social",
-        "-c",
-        "pol",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-    ]);
+    Env::with_service(&stub.url)
+        .cmd("social -c pol -s 2024-01-01 -e 2024-01-02")
+        .stderr_contains("warning: POLYGON official account: no data")
+        .run();
     assert_eq!(
         stub.seen()[0].body,
         r#"{"chain":"POLYGON","start_date":"2024-01-01","end_date":"2024-01-02","includes":"reply,retweet,tweet,quote"}"#
@@ -168,35 +125,27 @@ fn social_defaults_to_all_four_items_and_always_sends_them() {
 #[test]
 fn table_groups_digits_and_aligns_numbers_right() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "-f",
-        "table",
-    ]);
-    assert_eq!(
-        run.stdout,
-        "\
+    Env::with_service(&sandbox.url)
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-02 -f table")
+        .stdout(
+            "\
 ┌────────────┬────────────┐
 │ date       ┆       fees │
 ╞════════════╪════════════╡
 │ 2024-01-01 ┆ 879,768.88 │
 │ 2024-01-02 ┆ 826,665.76 │
 └────────────┴────────────┘
-"
-    );
+",
+        )
+        .run();
 }
 
 #[test]
 fn last_n_days_end_yesterday_utc_by_default() {
     let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url).run(&["fees", "-c", "eth", "--last", "3"]);
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = Env::with_service(&sandbox.url)
+        .cmd("fees -c eth --last 3")
+        .run();
     let today = Utc::now().date_naive();
     let dates: Vec<String> = (1..=3)
         .rev()
@@ -204,15 +153,9 @@ fn last_n_days_end_yesterday_utc_by_default() {
         .collect();
     let got: Vec<&str> = run.stdout.lines().skip(1).map(|l| &l[..10]).collect();
     assert_eq!(got, dates);
-    let run = Env::with_service(&sandbox.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "--last",
-        "1w",
-        "--end",
-        "2024-01-07",
-    ]);
+    let run = Env::with_service(&sandbox.url)
+        .cmd("fees -c eth --last 1w --end 2024-01-07")
+        .run();
     assert_eq!(run.stdout.lines().nth(1).unwrap(), "2024-01-01,879768.88");
     assert_eq!(run.stdout.lines().count(), 8);
 }
@@ -229,17 +172,33 @@ fn numbers_keep_the_exact_text_the_service_sent() {
     let stub = exact_numbers_stub();
     let env = Env::with_service(&stub.url);
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-05"];
-    let csv = env.run(&[&args[..], &["-f", "csv"]].concat());
-    assert_eq!(csv.code, 0, "{csv:?}");
-    assert_eq!(csv.stdout, "date,fees\n2024-01-01,5E+3\n2024-01-02,12345678901234567890.123456789\n2024-01-03,0.1\n2024-01-04,\n2024-01-05,\n");
-    let json = env.run(&[&args[..], &["-f", "json"]].concat());
-    assert_eq!(
-        json.stdout,
-        "[\n  {\"date\":\"2024-01-01\",\"fees\":5E+3},\n  {\"date\":\"2024-01-02\",\"fees\":12345678901234567890.123456789},\n  {\"date\":\"2024-01-03\",\"fees\":0.1},\n  {\"date\":\"2024-01-04\",\"fees\":null},\n  {\"date\":\"2024-01-05\",\"fees\":null}\n]\n"
-    );
+    env.cmd_args(&[&args[..], &["-f", "csv"]].concat())
+        .stdout(str![[r#"
+date,fees
+2024-01-01,5E+3
+2024-01-02,12345678901234567890.123456789
+2024-01-03,0.1
+2024-01-04,
+2024-01-05,
+
+"#]])
+        .run();
+    let json = env
+        .cmd_args(&[&args[..], &["-f", "json"]].concat())
+        .stdout(str![[r#"
+[
+  {"date":"2024-01-01","fees":5E+3},
+  {"date":"2024-01-02","fees":12345678901234567890.123456789},
+  {"date":"2024-01-03","fees":0.1},
+  {"date":"2024-01-04","fees":null},
+  {"date":"2024-01-05","fees":null}
+]
+
+"#]])
+        .run();
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(parsed.as_array().unwrap().len(), 5);
-    let table = env.run(&[&args[..], &["-f", "table"]].concat());
+    let table = env.cmd_args(&[&args[..], &["-f", "table"]].concat()).run();
     assert!(
         table
             .stdout
@@ -262,51 +221,39 @@ fn gaps_duplicates_and_strays_are_reported_once_and_never_filled() {
         200,
         r#"[{"date":"2024-01-04","fees":4},{"date":"2024-01-01","fees":1},{"date":"2024-01-04","fees":44},{"date":"2023-12-31","fees":0},{"date":"2024-01-09","fees":9}]"#,
     ));
-    let run = Env::with_service(&stub.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "date,fees\n2024-01-01,1\n2024-01-04,44\n");
-    assert_eq!(
-        run.stderr,
-        "warning: ETHEREUM fees: no data for 2024-01-02..2024-01-03, 2024-01-05 (left out, not zero)\n\
-         warning: ETHEREUM fees: several records for 2024-01-04; kept the last\n\
-         warning: ETHEREUM fees: dropped records outside the asked range: 2023-12-31, 2024-01-09\n"
-    );
-    let quiet = Env::with_service(&stub.url).run(&[
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-        "-q",
-    ]);
-    assert_eq!(quiet.stderr, "");
+    Env::with_service(&stub.url)
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-05")
+        .stdout(str![[r#"
+date,fees
+2024-01-01,1
+2024-01-04,44
+
+"#]])
+        .stderr(str![[r#"
+warning: ETHEREUM fees: no data for 2024-01-02..2024-01-03, 2024-01-05 (left out, not zero)
+warning: ETHEREUM fees: several records for 2024-01-04; kept the last
+warning: ETHEREUM fees: dropped records outside the asked range: 2023-12-31, 2024-01-09
+
+"#]])
+        .run();
+    Env::with_service(&stub.url)
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-05 -q")
+        .stderr("")
+        .run();
 }
 
 #[test]
 fn sandbox_flag_needs_no_account_and_says_its_data_is_synthetic() {
     let env = Env::new();
-    let run = env.run(&[
-        "--sandbox",
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, "date,fees\n2024-01-01,879768.88\n");
+    let run = env
+        .cmd("--sandbox fees -c eth -s 2024-01-01 -e 2024-01-01")
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+
+"#]])
+        .stderr_contains("note: --sandbox: synthetic data")
+        .run();
     assert!(
         run.stderr.starts_with(
             "note: --sandbox: synthetic data from the built-in sandbox at https://127.0.0.1:"
@@ -315,27 +262,25 @@ fn sandbox_flag_needs_no_account_and_says_its_data_is_synthetic() {
         run.stderr
     );
     assert_eq!(run.stderr.lines().count(), 1);
-    let quiet = env.run(&[
-        "fees",
-        "--sandbox",
-        "-q",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-    ]);
-    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
+    env.cmd("fees --sandbox -q -c eth -s 2024-01-01 -e 2024-01-01")
+        .run();
 }
 
 #[test]
 fn chains_lists_names_ids_and_aliases() {
-    let run = Env::new().run(&["chains"]);
-    assert_eq!(
-        run.stdout,
-        "chain,chain_id,aliases\nETHEREUM,1,eth\nARBITRUM,42161,arb\nBSC,56,bnb\nOPTIMISM,10,op\nBASE,8453,\nPOLYGON,137,\"matic,pol\"\n"
-    );
+    Env::new()
+        .cmd("chains")
+        .stdout(str![[r#"
+chain,chain_id,aliases
+ETHEREUM,1,eth
+ARBITRUM,42161,arb
+BSC,56,bnb
+OPTIMISM,10,op
+BASE,8453,
+POLYGON,137,"matic,pol"
+
+"#]])
+        .run();
 }
 
 #[test]
@@ -354,38 +299,39 @@ fn colour_only_when_asked_or_on_a_terminal_and_never_with_no_color() {
     ];
     let mut env = Env::with_service(&sandbox.url);
     assert!(
-        !env.run(&args).stdout.contains('\x1b'),
+        !env.cmd_args(&args).run().stdout.contains('\x1b'),
         "no colour into a pipe"
     );
     assert!(env
-        .run(&[&args[..], &["--color", "always"]].concat())
+        .cmd_args(&[&args[..], &["--color", "always"]].concat())
+        .run()
         .stdout
         .contains("\x1b["));
     env.set("CLICOLOR_FORCE", "1");
     assert!(
-        env.run(&args).stdout.contains("\x1b["),
+        env.cmd_args(&args).run().stdout.contains("\x1b["),
         "CLICOLOR_FORCE forces colour"
     );
     env.set("NO_COLOR", "1");
     assert!(
-        !env.run(&args).stdout.contains('\x1b'),
+        !env.cmd_args(&args).run().stdout.contains('\x1b'),
         "NO_COLOR wins over CLICOLOR_FORCE"
     );
 }
 
 #[test]
 fn a_closed_pipe_ends_quietly_with_success() {
-    let run = Env::new().run_shell(
-        "chain-metrics --sandbox -q fees -c all -s 2000-01-01 -e 2024-12-31 | head -1; echo \"status=${PIPESTATUS[0]}\"",
-    );
-    assert_eq!(run.stdout, "date,chain,fees\nstatus=0\n");
-    assert_eq!(run.stderr, "");
+    Env::new().shell("chain-metrics --sandbox -q fees -c all -s 2000-01-01 -e 2024-12-31 | head -1; echo \"status=${PIPESTATUS[0]}\"",).stdout(str![[r#"
+date,chain,fees
+status=0
+
+"#]]).stderr("").run();
 }
 
 /// Runs the binary on a pseudo-terminal, returning what it showed with `\n` line ends.
 fn on_terminal(env: &Env, args: &str) -> String {
     let args: Vec<&str> = args.split(' ').collect();
-    env.cmd(&args)
+    env.cmd_args(&args)
         .on_terminal()
         .run()
         .stdout

@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{Env, Reply, Run, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use snapbox::str;
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-03"];
 const FEES: &str = "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n2024-01-03,821920.42\n";
@@ -45,29 +46,18 @@ fn unaccepting() -> Unaccepting {
 fn connect_timeout_is_its_own_setting_and_ends_in_exit_7() {
     let server = unaccepting();
     let env = Env::with_service(&server.url);
-    let run = env.run(
-        &[
+    let run = env.cmd_args(&[
             &["--retries", "1", "--connect-timeout", "0.2", "fees"][..],
             &RANGE,
         ]
-        .concat(),
-    );
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!("error: POST /api/chain-insights/fees for ETHEREUM at {}/api/chain-insights/fees: no connection within 0.2 s (--connect-timeout) (2 attempts)", server.url)
-    );
+        .concat(),).code(7).error_line(format!("error: POST /api/chain-insights/fees for ETHEREUM at {}/api/chain-insights/fees: no connection within 0.2 s (--connect-timeout) (2 attempts)", server.url)).run();
     assert_eq!(
         run.stderr.lines().nth(1),
         Some("hint: check the base URL and your connection, or raise --connect-timeout")
     );
 
     env.write_config("connect_timeout = 0.3\nretries = 0\n");
-    let run = env.run(&[&["users"][..], &RANGE].concat());
-    assert_eq!(
-        run.error_line(),
-        format!("error: POST /api/chain-insights/active_users for ETHEREUM at {}/api/chain-insights/active_users: no connection within 0.3 s (--connect-timeout)", server.url)
-    );
+    env.cmd_args(&[&["users"][..], &RANGE].concat()).error_line(format!("error: POST /api/chain-insights/active_users for ETHEREUM at {}/api/chain-insights/active_users: no connection within 0.3 s (--connect-timeout)", server.url)).code(7).run();
 }
 
 #[test]
@@ -75,12 +65,7 @@ fn total_timeout_comes_from_the_config_file_too() {
     let sandbox = Sandbox::start(&["--fault", "latency:5000"]);
     let env = Env::with_service(&sandbox.url);
     env.write_config("timeout = 0.4\nretries = 0\n");
-    let run = env.run(&[&["social"][..], &RANGE].concat());
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!("error: POST /api/social-metrics/official-account for ETHEREUM at {}/api/social-metrics/official-account: timed out after 0.4 s", sandbox.url)
-    );
+    env.cmd_args(&[&["social"][..], &RANGE].concat()).code(7).error_line(format!("error: POST /api/social-metrics/official-account for ETHEREUM at {}/api/social-metrics/official-account: timed out after 0.4 s", sandbox.url)).run();
     assert_eq!(sandbox.attempts(), 1);
 }
 
@@ -94,28 +79,25 @@ fn bad_timeouts_are_refused() {
         ("--timeout", "-1", short),
         ("--timeout", "nan", "is not a number of seconds"),
     ] {
-        let run = Env::with_service("http://127.0.0.1:9")
-            .run(&[&[&format!("{flag}={value}"), "fees"][..], &RANGE].concat());
-        assert_eq!(run.code, 2, "{flag} {value}: {run:?}");
-        assert_eq!(
-            run.error_line(),
-            format!("error: invalid value '{value}' for '{flag} <SECS>': '{value}' {why}")
-        );
+        Env::with_service("http://127.0.0.1:9")
+            .cmd_args(&[&[&format!("{flag}={value}"), "fees"][..], &RANGE].concat())
+            .code(2)
+            .error_line(format!(
+                "error: invalid value '{value}' for '{flag} <SECS>': '{value}' {why}"
+            ))
+            .run();
     }
-    let run = Env::with_service("http://127.0.0.1:9")
-        .run(&[&["--jobs", "0", "fees"][..], &RANGE].concat());
-    assert_eq!(run.code, 2, "{run:?}");
+    Env::with_service("http://127.0.0.1:9")
+        .cmd_args(&[&["--jobs", "0", "fees"][..], &RANGE].concat())
+        .code(2)
+        .run();
     let env = Env::with_service("http://127.0.0.1:9");
     env.write_config("connect_timeout = 0\n");
-    let run = env.run(&[&["fees"][..], &RANGE].concat());
-    assert_eq!(run.code, 3);
-    assert_eq!(
-        run.error_line(),
-        "error: connect_timeout 0 from config file is less than 0.001 seconds (a millisecond), the shortest wait"
-    );
+    env.cmd_args(&[&["fees"][..], &RANGE].concat()).code(3).error_line("error: connect_timeout 0 from config file is less than 0.001 seconds (a millisecond), the shortest wait").run();
     let run = Env::with_service("http://127.0.0.1:9")
-        .run(&[&["fees", "--chunk-days", "0"][..], &RANGE].concat());
-    assert_eq!(run.code, 2);
+        .cmd_args(&[&["fees", "--chunk-days", "0"][..], &RANGE].concat())
+        .code(2)
+        .run();
     assert!(
         run.error_line()
             .starts_with("error: invalid value '0' for '--chunk-days <N>'"),
@@ -126,8 +108,11 @@ fn bad_timeouts_are_refused() {
 #[test]
 fn each_retry_is_one_verbose_line_and_retry_after_is_honoured() {
     let sandbox = Sandbox::start(&["--fault", "503:0@2"]);
-    let run = Env::with_service(&sandbox.url).run(&[&["-v", "fees"][..], &RANGE].concat());
-    assert_eq!((run.code, run.stdout.as_str()), (0, FEES), "{run:?}");
+    let run = Env::with_service(&sandbox.url)
+        .cmd_args(&[&["-v", "fees"][..], &RANGE].concat())
+        .stdout(FEES)
+        .stderr_contains("* POST ")
+        .run();
     let retries: Vec<&str> = run
         .stderr
         .lines()
@@ -141,41 +126,32 @@ fn each_retry_is_one_verbose_line_and_retry_after_is_honoured() {
 
     // An HTTP date a second ahead: waited for, then the answer.
     let sandbox = Sandbox::start(&["--fault", "429:date+1@1"]);
-    let run = Env::with_service(&sandbox.url).run(&[&["fees"][..], &RANGE].concat());
-    assert_eq!((run.code, run.stdout.as_str()), (0, FEES), "{run:?}");
+    Env::with_service(&sandbox.url)
+        .cmd_args(&[&["fees"][..], &RANGE].concat())
+        .stdout(FEES)
+        .run();
     assert_eq!(sandbox.attempts(), 2);
 }
 
 #[test]
 fn zero_retries_means_one_attempt() {
     let sandbox = Sandbox::start(&["--fault", "503:0"]);
-    let run =
-        Env::with_service(&sandbox.url).run(&[&["--retries", "0", "fees"][..], &RANGE].concat());
-    assert_eq!(run.code, 6);
+    let run = Env::with_service(&sandbox.url)
+        .cmd_args(&[&["--retries", "0", "fees"][..], &RANGE].concat())
+        .code(6)
+        .run();
     assert!(run.error_line().ends_with("(no retries)"), "{run:?}");
     assert_eq!(sandbox.attempts(), 1);
 }
 
 #[test]
 fn chunk_days_splits_the_range_and_stitches_it_in_order_over_one_connection() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let whole = env.run(&["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-10"]);
-    let run = env.run(&[
-        "--jobs",
-        "1",
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-10",
-        "--chunk-days",
-        "4",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stdout, whole.stdout);
+    let (sandbox, env) = sandbox_env(&[]);
+    let whole = env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-10").run();
+    let run = env
+        .cmd("--jobs 1 fees -c eth -s 2024-01-01 -e 2024-01-10 --chunk-days 4")
+        .stdout(&whole.stdout)
+        .run();
     assert_eq!(run.stdout.lines().count(), 11);
     let asked: Vec<String> = sandbox.requests().into_iter().skip(1).collect();
     assert_eq!(
@@ -203,15 +179,16 @@ fn chunks_of_several_chains_fetched_concurrently_come_out_in_order() {
         "-e",
         "2024-03-04",
     ];
-    let refused = env.run(&args);
-    assert_eq!(refused.code, 5);
+    let refused = env.cmd_args(&args).code(5).run();
     assert_eq!(refused.stderr.lines().nth(1), Some("hint: the request asked for 9 days and the service takes at most 3: split the range with --chunk-days 3 (or chunk_days = 3 in the config file)"));
     env.write_config("chunk_days = 3\n");
-    let run = env.run(&[&["--jobs", "4"][..], &args].concat());
-    assert_eq!(run.code, 0, "{run:?}");
     let plain = Sandbox::start(&[]);
-    let whole = Env::with_service(&plain.url).run(&args);
-    assert_eq!(run.stdout, whole.stdout);
+    let whole = Env::with_service(&plain.url).cmd_args(&args).run();
+    let run = env
+        .cmd_args(&[&["--jobs", "4"][..], &args].concat())
+        .stdout(&whole.stdout)
+        .run();
+
     assert_eq!(run.stdout.lines().count(), 1 + 9 * 3);
 }
 
@@ -221,50 +198,34 @@ fn whole_numbers_stay_exact_beyond_2_pow_53_and_fractions_are_refused() {
         200,
         r#"[{"date":"2024-01-01","active_users":9007199254740993},{"date":"2024-01-02","active_users":123456789012345678901234567890}]"#,
     ));
-    let run = Env::with_service(&stub.url).run(&[
-        "users",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "-f",
-        "json",
-    ]);
-    assert_eq!(run.stdout, "[\n  {\"date\":\"2024-01-01\",\"active_users\":9007199254740993},\n  {\"date\":\"2024-01-02\",\"active_users\":123456789012345678901234567890}\n]\n");
+    Env::with_service(&stub.url)
+        .cmd("users -c eth -s 2024-01-01 -e 2024-01-02 -f json")
+        .stdout(str![[r#"
+[
+  {"date":"2024-01-01","active_users":9007199254740993},
+  {"date":"2024-01-02","active_users":123456789012345678901234567890}
+]
+
+"#]])
+        .run();
     let stub = Stub::always(Reply::json(
         200,
         r#"{"data":[{"date":"2024-01-01","tweet":2,"extra":"ignored"},{"date":"2024-01-02","tweet":2.5}]}"#,
     ));
-    let run = Env::with_service(&stub.url).run(&[
-        "social",
-        "-c",
-        "eth",
-        "-i",
-        "tweet",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-    ]);
-    assert_eq!(run.code, 8);
-    assert_eq!(run.error_line(), "error: POST /api/social-metrics/official-account for ETHEREUM answered something that is not the documented shape (content-type application/json): record 1: field tweet: expected a whole number, at least 0 (a count), found 2.5");
+    Env::with_service(&stub.url).cmd("social -c eth -i tweet -s 2024-01-01 -e 2024-01-02").code(8).error_line("error: POST /api/social-metrics/official-account for ETHEREUM answered something that is not the documented shape (content-type application/json): record 1: field tweet: expected a whole number, at least 0 (a count), found 2.5").run();
 }
 
 #[test]
 fn a_plain_text_success_is_not_json() {
     let stub = Stub::always(Reply::new(200, "text/plain", "ok"));
-    let run = Env::with_service(&stub.url).run(&[&["fees"][..], &RANGE].concat());
-    assert_eq!(run.code, 8);
-    assert_eq!(run.error_line(), "error: POST /api/chain-insights/fees for ETHEREUM answered content-type text/plain, not JSON: ok");
+    Env::with_service(&stub.url).cmd_args(&[&["fees"][..], &RANGE].concat()).code(8).error_line("error: POST /api/chain-insights/fees for ETHEREUM answered content-type text/plain, not JSON: ok").run();
     assert_eq!(stub.seen().len(), 1);
 }
 
 /// Starts a query the sandbox never answers, waits until its request arrived, then sends
 /// `signal` to the client. With `output`, the run writes to that file, which already holds
 /// an earlier export: it must come out byte-identical, with no temp file beside it.
-fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
+fn interrupted_by(signal: &str, output: Option<&str>, code: i32) {
     let sandbox = Sandbox::start(&["--latency", "60000"]);
     let env = Env::with_service(&sandbox.url);
     let old = match output {
@@ -276,7 +237,7 @@ fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
         std::fs::write(env.home.path().join(name), old).unwrap();
         args.extend(["--output", name, "--merge"]);
     }
-    let running = env.cmd(&args).spawn();
+    let running = env.cmd_args(&args).code(code).stdout("").stderr("").spawn();
     let deadline = Instant::now() + Duration::from_secs(30);
     while sandbox.attempts() == 0 {
         assert!(Instant::now() < deadline, "the request never arrived");
@@ -288,12 +249,8 @@ fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
         .status()
         .unwrap();
     assert!(status.success());
-    let Run {
-        code,
-        stdout,
-        stderr,
-    } = running.finish();
-    assert_eq!(stdout, "", "no partial output");
+    // No partial output, and nothing to say on stderr.
+    running.finish();
     if let Some(name) = output {
         assert_eq!(
             std::fs::read_to_string(env.home.path().join(name)).unwrap(),
@@ -307,30 +264,23 @@ fn interrupted_by(signal: &str, output: Option<&str>) -> (i32, String) {
         files.sort();
         assert_eq!(files, [name], "no temp file is left beside the output");
     }
-    (code, stderr)
 }
 
 #[test]
 fn ctrl_c_stops_at_once_with_exit_130() {
-    assert_eq!(interrupted_by("-INT", None), (130, String::new()));
+    interrupted_by("-INT", None, 130);
 }
 
 #[test]
 fn sigterm_and_sighup_stop_at_once_with_128_plus_the_signal() {
-    assert_eq!(interrupted_by("-TERM", None), (143, String::new()));
-    assert_eq!(interrupted_by("-HUP", None), (129, String::new()));
+    interrupted_by("-TERM", None, 143);
+    interrupted_by("-HUP", None, 129);
 }
 
 #[test]
 fn an_interrupted_export_leaves_the_old_file_intact() {
-    assert_eq!(
-        interrupted_by("-INT", Some("fees.csv")),
-        (130, String::new())
-    );
-    assert_eq!(
-        interrupted_by("-TERM", Some("fees.json")),
-        (143, String::new())
-    );
+    interrupted_by("-INT", Some("fees.csv"), 130);
+    interrupted_by("-TERM", Some("fees.json"), 143);
 }
 
 #[test]
@@ -363,11 +313,9 @@ fn the_timeout_bounds_a_body_that_trickles_in() {
         }
     });
     let run = Env::with_service(&url)
-        .run(&[&["--timeout", "0.5", "--retries", "0", "fees"][..], &RANGE].concat());
-    assert_eq!(
-        run.code, 7,
-        "a 2.4 s body must not pass a 0.5 s timeout: {run:?}"
-    );
+        .cmd_args(&[&["--timeout", "0.5", "--retries", "0", "fees"][..], &RANGE].concat())
+        .code(7)
+        .run();
     assert!(
         run.error_line().ends_with(": timed out after 0.5 s"),
         "{}",

@@ -1,27 +1,15 @@
 //! `report`: the three metrics joined per (date, chain), and output identical whatever the
 //! order its concurrent requests finish in.
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use snapbox::str;
 
 #[test]
 fn report_joins_fees_users_and_social_per_date() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let run = env.run(&[
-        "report",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-03",
-        "-f",
-        "table",
-    ]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "\
+    let (_sandbox, env) = sandbox_env(&[]);
+    env.cmd("report -c eth -s 2024-01-01 -e 2024-01-03 -f table")
+        .stdout(
+            "\
 ┌────────────┬────────────┬──────────────┬───────┬─────────┬───────┬───────┐
 │ date       ┆       fees ┆ active_users ┆ reply ┆ retweet ┆ tweet ┆ quote │
 ╞════════════╪════════════╪══════════════╪═══════╪═════════╪═══════╪═══════╡
@@ -29,45 +17,24 @@ fn report_joins_fees_users_and_social_per_date() {
 │ 2024-01-02 ┆ 826,665.76 ┆      458,588 ┆     0 ┆       7 ┆     5 ┆     0 │
 │ 2024-01-03 ┆ 821,920.42 ┆      472,251 ┆     8 ┆       0 ┆     6 ┆     0 │
 └────────────┴────────────┴──────────────┴───────┴─────────┴───────┴───────┘
-"
-    );
-    let run = env.run(&[
-        "report",
-        "-c",
-        "eth",
-        "-i",
-        "tweet,quote",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "-f",
-        "json",
-    ]);
-    assert_eq!(
-        run.stdout,
-        "[\n  {\"date\":\"2024-01-01\",\"fees\":879768.88,\"active_users\":414059,\"tweet\":2,\"quote\":0},\n  {\"date\":\"2024-01-02\",\"fees\":826665.76,\"active_users\":458588,\"tweet\":5,\"quote\":0}\n]\n"
-    );
-    let run = env.run(&[
-        "report",
-        "-c",
-        "eth,arb",
-        "-i",
-        "tweet",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "--wide",
-        "-f",
-        "csv",
-    ]);
-    assert_eq!(
-        run.stdout,
-        "date,ETHEREUM.fees,ETHEREUM.active_users,ETHEREUM.tweet,ARBITRUM.fees,ARBITRUM.active_users,ARBITRUM.tweet\n\
-         2024-01-01,879768.88,414059,2,59575.78,311339,0\n\
-         2024-01-02,826665.76,458588,5,71927.52,324705,0\n"
-    );
+",
+        )
+        .run();
+    env.cmd("report -c eth -i tweet,quote -s 2024-01-01 -e 2024-01-02 -f json")
+        .stdout(str![[r#"
+[
+  {"date":"2024-01-01","fees":879768.88,"active_users":414059,"tweet":2,"quote":0},
+  {"date":"2024-01-02","fees":826665.76,"active_users":458588,"tweet":5,"quote":0}
+]
+
+"#]])
+        .run();
+    env.cmd("report -c eth,arb -i tweet -s 2024-01-01 -e 2024-01-02 --wide -f csv").stdout(str![[r#"
+date,ETHEREUM.fees,ETHEREUM.active_users,ETHEREUM.tweet,ARBITRUM.fees,ARBITRUM.active_users,ARBITRUM.tweet
+2024-01-01,879768.88,414059,2,59575.78,311339,0
+2024-01-02,826665.76,458588,5,71927.52,324705,0
+
+"#]]).run();
 }
 
 #[test]
@@ -82,31 +49,24 @@ fn report_sends_three_requests_per_chain_and_leaves_gaps_empty() {
         }
         _ => Reply::json(200, r#"{"data":[{"date":"2024-01-01","tweet":3}]}"#),
     });
-    let run = Env::with_service(&stub.url).run(&[
-        "report",
-        "-c",
-        "op,bsc",
-        "-i",
-        "tweet",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "--jobs",
-        "1",
-    ]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "date,chain,fees,active_users,tweet\n2024-01-01,OPTIMISM,1.5,,3\n2024-01-01,BSC,1.5,,3\n2024-01-02,OPTIMISM,2.5,20,\n2024-01-02,BSC,2.5,20,\n"
-    );
-    assert_eq!(
-        run.stderr,
-        "warning: OPTIMISM active users: no data for 2024-01-01 (left out, not zero)\n\
-         warning: OPTIMISM official account: no data for 2024-01-02 (left out, not zero)\n\
-         warning: BSC active users: no data for 2024-01-01 (left out, not zero)\n\
-         warning: BSC official account: no data for 2024-01-02 (left out, not zero)\n"
-    );
+    Env::with_service(&stub.url)
+        .cmd("report -c op,bsc -i tweet -s 2024-01-01 -e 2024-01-02 --jobs 1")
+        .stdout(str![[r#"
+date,chain,fees,active_users,tweet
+2024-01-01,OPTIMISM,1.5,,3
+2024-01-01,BSC,1.5,,3
+2024-01-02,OPTIMISM,2.5,20,
+2024-01-02,BSC,2.5,20,
+
+"#]])
+        .stderr(str![[r#"
+warning: OPTIMISM active users: no data for 2024-01-01 (left out, not zero)
+warning: OPTIMISM official account: no data for 2024-01-02 (left out, not zero)
+warning: BSC active users: no data for 2024-01-01 (left out, not zero)
+warning: BSC official account: no data for 2024-01-02 (left out, not zero)
+
+"#]])
+        .run();
     let seen: Vec<(String, String)> = stub.seen().into_iter().map(|s| (s.path, s.body)).collect();
     let range = r#""start_date":"2024-01-01","end_date":"2024-01-02""#;
     assert_eq!(
@@ -157,17 +117,21 @@ fn concurrent_output_is_identical_to_one_request_at_a_time() {
         "-f",
         "csv",
     ];
-    let one = env.run(&[&args[..], &["--jobs", "1"]].concat());
-    assert_eq!((one.code, one.stderr.as_str()), (0, ""), "{one:?}");
+    let one = env.cmd_args(&[&args[..], &["--jobs", "1"]].concat()).run();
     assert_eq!(one.stdout.lines().count(), 1 + 10 * 6);
     for jobs in ["8", "18"] {
-        let many = env.run(&[&args[..], &["--jobs", jobs]].concat());
-        assert_eq!(many.stdout, one.stdout, "--jobs {jobs}");
-        assert_eq!(many.stderr, "");
+        env.cmd_args(&[&args[..], &["--jobs", jobs]].concat())
+            .stdout(&one.stdout)
+            .stderr("")
+            .run();
     }
-    let wide = env.run(&[&args[..], &["--wide", "--jobs", "1"]].concat());
+    let wide = env
+        .cmd_args(&[&args[..], &["--wide", "--jobs", "1"]].concat())
+        .run();
     assert_eq!(
-        env.run(&[&args[..], &["--wide"]].concat()).stdout,
+        env.cmd_args(&[&args[..], &["--wide"]].concat())
+            .run()
+            .stdout,
         wide.stdout
     );
 }

@@ -169,7 +169,7 @@ fn fail_rate_one_always_fails_with_500() {
 fn prints_its_url_and_says_the_data_is_synthetic() {
     use std::io::{BufRead, BufReader};
     let mut running = Env::new()
-        .cmd(&["sandbox", "--listen", "127.0.0.1:0", "--key", KEY])
+        .cmd_args(&["sandbox", "--listen", "127.0.0.1:0", "--key", KEY])
         .spawn();
     let child = &mut running.child;
     let mut stderr = BufReader::new(child.stderr.take().unwrap());

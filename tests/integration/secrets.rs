@@ -1,4 +1,4 @@
-//! Secrets beyond the key (issue 12 point 5): a password in the base URL is masked wherever
+//! Secrets beyond the key: a password in the base URL is masked wherever
 //! the URL shows, a key command that overruns is ended with everything it started, and `--raw`
 //! never prints a key the service echoes.
 
@@ -25,20 +25,17 @@ fn verbose_and_dry_run_mask_the_password_of_the_base_url() {
     let shown = sandbox.url.replacen("http://", "http://ann:****@", 1);
     let mut env = Env::with_service(&sandbox.url);
     env.set("CHAIN_METRICS_BASE_URL", &url);
-    let run = env.run(&[&["-v"], &DAY[..]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = env
+        .cmd_args(&[&["-v"], &DAY[..]].concat())
+        .stderr_contains("* POST ")
+        .run();
     assert_no_password(&run);
     assert_eq!(
         run.stderr.lines().next().unwrap(),
         format!("* POST {shown}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}")
     );
-    let dry = env.run(&[&DAY[..], &["--dry-run"]].concat());
-    assert_eq!(dry.code, 0, "{dry:?}");
+    let dry = env.cmd_args(&[&DAY[..], &["--dry-run"]].concat()).stdout(format!("curl -sS -u 'ann' -X POST '{}/api/chain-insights/fees' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/0.1.0' --data-raw '{{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}'\n", sandbox.url)).run();
     assert_no_password(&dry);
-    assert_eq!(
-        dry.stdout,
-        format!("curl -sS -u 'ann' -X POST '{}/api/chain-insights/fees' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/0.1.0' --data-raw '{{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}'\n", sandbox.url)
-    );
 }
 
 #[test]
@@ -54,28 +51,18 @@ fn errors_mask_the_password_of_the_base_url() {
         "CHAIN_METRICS_BASE_URL",
         &format!("http://ann:s3cret-pw@127.0.0.1:{port}"),
     );
-    let run = env.run(&[&["--retries", "0"], &DAY[..]].concat());
-    assert_eq!(run.code, 7, "{run:?}");
+    let run = env
+        .cmd_args(&[&["--retries", "0"], &DAY[..]].concat())
+        .code(7)
+        .error_line(format!("error: POST /api/chain-insights/fees for ETHEREUM at http://ann:****@127.0.0.1:{port}/api/chain-insights/fees: cannot connect (Connection refused (os error 111))")).run();
     assert_no_password(&run);
-    assert_eq!(
-        run.error_line(),
-        format!("error: POST /api/chain-insights/fees for ETHEREUM at http://ann:****@127.0.0.1:{port}/api/chain-insights/fees: cannot connect (Connection refused (os error 111))")
-    );
+
     env.set("CHAIN_METRICS_BASE_URL", "ftp://ann:s3cret-pw@127.0.0.1/");
-    let run = env.run(&DAY);
-    assert_eq!(run.code, 3, "{run:?}");
+    let run = env.cmd_args(&DAY).code(3).error_line("error: base URL from environment CHAIN_METRICS_BASE_URL: 'ftp://ann:****@127.0.0.1/' has scheme ftp: expected https (or http to loopback)").run();
     assert_no_password(&run);
-    assert_eq!(
-        run.error_line(),
-        "error: base URL from environment CHAIN_METRICS_BASE_URL: 'ftp://ann:****@127.0.0.1/' has scheme ftp: expected https (or http to loopback)"
-    );
+
     // A `/` typed raw in the password: the URL does not parse, and the password still hides.
-    let set = env.run(&["config", "set", "base_url", "https://ann:pa/s3cret@h"]);
-    assert_eq!(set.code, 2, "{set:?}");
-    assert_eq!(
-        set.error_line(),
-        "error: invalid value 'https://ann:****@h' for base_url: 'https://ann:****@h' is not a URL (invalid port number)"
-    );
+    env.cmd("config set base_url https://ann:pa/s3cret@h").code(2).error_line("error: invalid value 'https://ann:****@h' for base_url: 'https://ann:****@h' is not a URL (invalid port number)").run();
 }
 
 #[test]
@@ -85,35 +72,31 @@ fn config_and_auth_status_mask_the_password_of_the_base_url() {
     let shown = sandbox.url.replacen("http://", "http://ann:****@", 1);
     let mut env = Env::new();
     env.set("CHAIN_METRICS_API_KEY", KEY);
-    let set = env.run(&["config", "set", "base_url", &url]);
-    assert_eq!(set.code, 0, "{set:?}");
-    assert_no_password(&set);
-    assert_eq!(
-        set.stderr,
-        format!(
+    let set = env
+        .cmd(&format!("config set base_url {url}"))
+        .stderr(format!(
             "base_url = {shown} in config file {}\n",
             env.config_path().display()
-        )
-    );
-    let get = env.run(&["config", "get", "base_url"]);
-    assert_eq!(
-        (get.code, get.stdout.as_str()),
-        (0, format!("{shown}\n").as_str())
-    );
-    let show = env.run(&["config", "show"]);
+        ))
+        .run();
+    assert_no_password(&set);
+
+    env.cmd("config get base_url")
+        .stdout(format!("{shown}\n").as_str())
+        .run();
+    let show = env.cmd("config show").run();
     assert_no_password(&show);
     assert!(
         show.stdout
             .contains(&format!("base_url                 {shown}  ")),
         "{show:?}"
     );
-    let status = env.run(&["auth", "status"]);
-    assert_eq!(status.code, 0, "{status:?}");
+    let status = env
+        .cmd("auth status")
+        .stdout_contains(&format!("\nservice      {shown}\n"))
+        .run();
     assert_no_password(&status);
-    assert!(
-        status.stdout.contains(&format!("\nservice      {shown}\n")),
-        "{status:?}"
-    );
+
     // The stored URL keeps its password: it is what the client sends.
     let stored = std::fs::read_to_string(env.config_path()).unwrap();
     assert_eq!(stored, format!("base_url = \"{url}\"\n"));
@@ -140,12 +123,7 @@ fn a_key_command_that_overruns_is_ended_with_everything_it_started() {
     env.write_config(
         "api_key_command = \"sleep 30 & echo $! > \\\"$HOME/pids\\\"; (sleep 30; echo late) & echo $! >> \\\"$HOME/pids\\\"; sleep 30\"\napi_key_command_timeout = 0.5\n",
     );
-    let run = env.run(&DAY);
-    assert_eq!(run.code, 3, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        r#"error: api_key_command from config file (sleep 30 & echo $! > "$HOME/pids"; (sleep 30; echo late) & echo $! >> "$HOME/pids"; sleep 30) did not finish within 0.5 s"#
-    );
+    env.cmd_args(&DAY).code(3).error_line(r#"error: api_key_command from config file (sleep 30 & echo $! > "$HOME/pids"; (sleep 30; echo late) & echo $! >> "$HOME/pids"; sleep 30) did not finish within 0.5 s"#).run();
     let pids = std::fs::read_to_string(env.home.path().join("pids")).unwrap();
     let started: Vec<&str> = pids.split_whitespace().collect();
     assert_eq!(started.len(), 2, "{pids}");
@@ -162,16 +140,11 @@ fn a_key_command_that_overruns_is_ended_with_everything_it_started() {
 fn raw_masks_a_key_the_service_echoes() {
     let body = format!(r#"[{{"date":"2024-01-01","fees":1,"you_sent":"{KEY}"}}]"#);
     let stub = Stub::always(Reply::json(200, &body));
-    let run = Env::with_service(&stub.url).run(&[&DAY[..], &["--raw"]].concat());
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#
-    );
-    assert_eq!(
-        run.stderr,
-        "warning: the service echoed the API key in its answer; --raw shows it as ****\n"
-    );
+    Env::with_service(&stub.url)
+        .cmd_args(&[&DAY[..], &["--raw"]].concat())
+        .stdout(r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#)
+        .stderr("warning: the service echoed the API key in its answer; --raw shows it as ****\n")
+        .run();
 }
 
 /// A key command that asks for a passphrase on the terminal, as password managers do, and
@@ -190,12 +163,10 @@ fn passphrase_env(sandbox: &Sandbox) -> Env {
 fn a_key_command_in_its_own_group_can_still_ask_on_the_terminal() {
     let sandbox = Sandbox::start(&[]);
     let env = passphrase_env(&sandbox);
-    let run = env
-        .cmd(&["auth", "status"])
+    env.cmd("auth status")
         .typing("Passphrase: ", "sesame")
+        .stdout_contains("\r\naccepted     yes\r\n")
         .run();
-    assert_eq!(run.code, 0, "{run:?}");
-    assert!(run.stdout.contains("\r\naccepted     yes\r\n"), "{run:?}");
 }
 
 /// The command dies with the terminal's echo off: the runner checks that it is on again.
@@ -203,8 +174,10 @@ fn a_key_command_in_its_own_group_can_still_ask_on_the_terminal() {
 fn ctrl_c_at_the_key_command_prompt_stops_the_run_with_130() {
     let sandbox = Sandbox::start(&[]);
     let env = passphrase_env(&sandbox);
-    let run = env.cmd(&DAY).typing("Passphrase: ", "\x03").run();
-    assert_eq!(run.code, 130, "{run:?}");
+    env.cmd_args(&DAY)
+        .typing("Passphrase: ", "\x03")
+        .code(130)
+        .run();
     assert!(sandbox.requests().is_empty());
 }
 
@@ -216,42 +189,22 @@ fn a_password_hides_when_the_scheme_is_forgotten() {
     env.set("CHAIN_METRICS_API_KEY", KEY);
     let hint =
         "'bob:****@127.0.0.1:46827' has no scheme: start it with https:// (or http:// to loopback)";
-    let flag = env.run(&[&["--base-url", url], &DAY[..]].concat());
-    let shown = |run: &crate::support::Run| {
+    let hidden = |run: crate::support::Run| {
         assert!(!format!("{run:?}").contains("hunter2pw"), "{run:?}");
-        (run.code, run.error_line().to_owned())
     };
-    assert_eq!(
-        shown(&flag),
-        (3, format!("error: base URL from flag --base-url: {hint}"))
-    );
-    let set = env.run(&["config", "set", "base_url", url]);
-    assert_eq!(
-        shown(&set),
-        (
-            2,
-            format!("error: invalid value 'bob:****@127.0.0.1:46827' for base_url: {hint}")
-        )
-    );
+    let flag = env.cmd_args(&[&["--base-url", url], &DAY[..]].concat());
+    let line = format!("error: base URL from flag --base-url: {hint}");
+    hidden(flag.code(3).error_line(line).run());
+    let set = env.cmd(&format!("config set base_url {url}"));
+    let line = format!("error: invalid value 'bob:****@127.0.0.1:46827' for base_url: {hint}");
+    hidden(set.code(2).error_line(line).run());
     env.write_config(&format!("base_url = \"{url}\"\n"));
-    let file = env.run(&DAY);
-    let from_file = format!("error: base URL from config file: {hint}");
-    assert_eq!(shown(&file), (3, from_file));
-    for args in [
-        &["config", "get", "base_url"][..],
-        &["config", "show"],
-        &["auth", "status"],
-    ] {
-        let run = env.run(args);
-        assert!(!format!("{run:?}").contains("hunter2pw"), "{run:?}");
+    let line = format!("error: base URL from config file: {hint}");
+    hidden(env.cmd_args(&DAY).code(3).error_line(line).run());
+    for args in ["config get base_url", "config show", "auth status"] {
+        hidden(env.cmd(args).any_outcome().run());
     }
     env.set("CHAIN_METRICS_BASE_URL", url);
-    let var = env.run(&DAY);
-    assert_eq!(
-        shown(&var),
-        (
-            3,
-            format!("error: base URL from environment CHAIN_METRICS_BASE_URL: {hint}")
-        )
-    );
+    let line = format!("error: base URL from environment CHAIN_METRICS_BASE_URL: {hint}");
+    hidden(env.cmd_args(&DAY).code(3).error_line(line).run());
 }

@@ -1,11 +1,11 @@
 //! Where settings come from: flag, environment, profile, config top level, default — in that order.
 
-use crate::support::{Env, Reply, Run, Stub, KEY};
+use crate::support::{Cmd, Env, Reply, Stub, KEY};
 
 const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
 
-fn fees(env: &Env, extra: &[&str]) -> Run {
-    env.run(
+fn fees<'e>(env: &'e Env, extra: &[&str]) -> Cmd<'e> {
+    env.cmd_args(
         &[
             extra,
             &["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"],
@@ -54,8 +54,7 @@ fn base_url_flag_beats_env_beats_profile_beats_top_level() {
     ));
     let hit = |env: &Env, extra: &[&str]| {
         let before: Vec<usize> = services.0.iter().map(|s| s.seen().len()).collect();
-        let run = fees(env, extra);
-        assert_eq!(run.code, 0, "{run:?}");
+        fees(env, extra).run();
         let after: Vec<usize> = services.0.iter().map(|s| s.seen().len()).collect();
         (0..4).find(|i| after[*i] > before[*i]).unwrap()
     };
@@ -80,8 +79,7 @@ fn key_env_beats_profile_beats_top_level_and_commands_supply_keys() {
     env.set("CHAIN_METRICS_BASE_URL", services.url(0));
     env.write_config("api_key = \"key-from-top-level\"\n\n[profiles.ci]\napi_key_command = \"printf '  key-from-command\\\\n'\"\n");
     let key_used = |env: &Env, extra: &[&str]| {
-        let run = fees(env, extra);
-        assert_eq!(run.code, 0, "{run:?}");
+        fees(env, extra).run();
         services.last_hit().1
     };
     assert_eq!(key_used(&env, &[]), "key-from-top-level");
@@ -107,7 +105,9 @@ fn config_file_from_flag_or_environment() {
         env.set("CHAIN_METRICS_CONFIG", path.to_str().unwrap());
         env
     };
-    assert_eq!(fees(&env_file, &[]).code, 0);
+    fees(&env_file, &[])
+        .stderr_contains("warning: other users can read or change config file")
+        .run();
     assert_eq!(services.last_hit(), (1, "k1-000000000000".to_owned()));
 
     let path = env_file.home.path().join("flag.toml");
@@ -119,11 +119,9 @@ fn config_file_from_flag_or_environment() {
         ),
     )
     .unwrap();
-    assert_eq!(
-        fees(&env_file, &["--config", path.to_str().unwrap()]).code,
-        0,
-        "the flag beats the environment"
-    );
+    fees(&env_file, &["--config", path.to_str().unwrap()])
+        .stderr_contains("warning: other users can read or change config file")
+        .run();
     assert_eq!(services.last_hit(), (2, "k2-000000000000".to_owned()));
 }
 
@@ -131,15 +129,13 @@ fn config_file_from_flag_or_environment() {
 fn an_unknown_profile_names_the_ones_there() {
     let env = Env::with_service("http://127.0.0.1:9");
     env.write_config("[profiles.work]\n[profiles.home]\n");
-    let run = fees(&env, &["--profile", "wrok"]);
-    assert_eq!(run.code, 3);
-    assert_eq!(
-        run.error_line(),
-        format!(
+    fees(&env, &["--profile", "wrok"])
+        .code(3)
+        .error_line(format!(
             "error: profile 'wrok' is not in config file {} (profiles there: home, work)",
             env.config_path().display()
-        )
-    );
+        ))
+        .run();
 }
 
 #[test]
@@ -147,12 +143,7 @@ fn a_failing_key_command_exits_3_without_echoing_its_output() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", "http://127.0.0.1:9");
     env.write_config("api_key_command = \"echo half-a-secret; exit 4\"\n");
-    let run = fees(&env, &[]);
-    assert_eq!(run.code, 3);
-    assert_eq!(
-        run.error_line(),
-        "error: api_key_command from config file (echo half-a-secret; exit 4) failed (exit status: 4)"
-    );
+    let run = fees(&env, &[]).code(3).error_line("error: api_key_command from config file (echo half-a-secret; exit 4) failed (exit status: 4)").run();
     assert!(!run.stderr.contains("half-a-secret\n"));
     assert!(!run.stdout.contains("half-a-secret"));
 }
@@ -166,15 +157,7 @@ fn allow_http_in_the_file_permits_plain_http() {
         .unwrap()
         .port();
     let env = Env::with_service(&format!("http://0.0.0.0:{port}"));
-    assert_eq!(
-        fees(&env, &["--retries", "0"]).code,
-        3,
-        "refused without allow_http"
-    );
+    fees(&env, &["--retries", "0"]).code(3).run();
     env.write_config("allow_http = true\n");
-    let run = fees(&env, &["--retries", "0"]);
-    assert_eq!(
-        run.code, 7,
-        "past the http check, the closed port refuses: {run:?}"
-    );
+    fees(&env, &["--retries", "0"]).code(7).run();
 }

@@ -43,8 +43,7 @@ fn every_help_matches_its_snapshot() {
     while let Some(path) = paths.pop() {
         let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
         args.push("--help");
-        let run = env.run(&args);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        let run = env.cmd_args(&args).run();
         let name = ["chain-metrics"]
             .into_iter()
             .chain(path.iter().map(String::as_str))
@@ -81,8 +80,7 @@ fn config_show_matches_its_snapshot() {
         "base_url = \"https://metrics.example/v2\"\napi_key = \"{KEY}\"\ntimeout = 20\n\n[profiles.staging]\nretries = 1\njobs = 2\n"
     ));
     env.set("CHAIN_METRICS_PROFILE", "staging");
-    let run = env.run(&["--jobs", "4", "config", "show"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let run = env.cmd("--jobs 4 config show").run();
     let config = env.config_path().display().to_string();
     if let Err(error) = check_snapshot("config_show.txt", &run.stdout, &[("[CONFIG]", config)]) {
         panic!("{error}");

@@ -4,15 +4,15 @@
 //! writes its file and exits with its real code.
 
 use crate::support::files::{names, read};
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Stub};
+use snapbox::str;
 
 const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
 const ROWS: &str = "date,fees\n2024-01-01,879768.88\n";
 
 #[test]
 fn a_path_to_a_stream_the_shell_opened_is_written_to_never_replaced() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let script = format!(
         "set -e
          echo old > log.csv; chain-metrics {DAY} -o /dev/stdout >> log.csv
@@ -22,8 +22,7 @@ fn a_path_to_a_stream_the_shell_opened_is_written_to_never_replaced() {
          ln -s /dev/stdout linked.csv; echo old > via-link.csv
          chain-metrics {DAY} -o linked.csv >> via-link.csv"
     );
-    let run = env.run_shell(&script);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    env.shell(&script).run();
     for file in ["log.csv", "err.log", "fd.log", "via-link.csv"] {
         assert_eq!(read(&env, file), format!("old\n{ROWS}"), "{file}");
     }
@@ -43,25 +42,28 @@ fn merge_into_anything_but_a_regular_file_is_refused_at_once() {
          timeout 10 chain-metrics {DAY} -o folder.csv --merge; echo \"folder $?\"
          timeout 10 chain-metrics {DAY} -o /dev/stdout --merge | cat; echo \"stdout ${{PIPESTATUS[0]}}\""
     );
-    let run = env.run_shell(&script);
-    assert_eq!(run.stdout, "fifo 9\nfolder 9\nstdout 9\n", "{run:?}");
     let why = "not a regular file: --merge reads the old rows back and replaces the file; the file is left as it was";
     let hint = "hint: merge into a regular file, or leave out --merge to write to it as a stream";
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.shell(&script)
+        .stdout(str![[r#"
+fifo 9
+folder 9
+stdout 9
+
+"#]])
+        .stderr(format!(
             "error: pipe.csv is a FIFO (named pipe), {why}\n{hint}\n\
              error: folder.csv is a folder, {why}\n{hint}\n\
              error: /dev/stdout is one of this run's own streams, {why}\n{hint}\n"
-        )
-    );
+        ))
+        .run();
+
     assert!(stub.seen().is_empty(), "refused before any request");
 }
 
 #[test]
 fn a_run_whose_stderr_is_gone_still_writes_its_file_and_exits_with_its_real_code() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let failing = Stub::always(Reply::json(503, r#"{"error":"down"}"#));
     let script = format!(
         "chain-metrics -v {DAY} -o full.csv 2>/dev/full; echo \"full $?\"
@@ -69,7 +71,7 @@ fn a_run_whose_stderr_is_gone_still_writes_its_file_and_exits_with_its_real_code
          chain-metrics -v {DAY} --retries 0 --base-url {} -o failed.csv 2>/dev/full; echo \"failed $?\"",
         failing.url
     );
-    let run = env.run_shell(&script);
+    let run = env.shell(&script).run();
     assert_eq!(
         (run.stdout.as_str(), run.stderr.as_str()),
         ("full 0\npiped 0\nfailed 6\n", ""),

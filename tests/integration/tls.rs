@@ -7,6 +7,7 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use crate::support::{Env, Reply, Sandbox, Stub, TestCa};
+use snapbox::str;
 
 const FEES: &str = "/api/chain-insights/fees";
 const ARGS: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
@@ -41,12 +42,7 @@ fn a_private_service() -> (TestCa, Stub, Env) {
 
 /// The run fetches the exact numbers, and says nothing else.
 fn fetches_exactly(env: &Env) {
-    let run = env.run(&ARGS);
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, CSV, ""),
-        "{run:?}"
-    );
+    env.cmd_args(&ARGS).stdout(CSV).run();
 }
 
 #[test]
@@ -74,27 +70,22 @@ fn trusted_through_the_variable_and_the_flag() {
     let mut env = Env::with_service(&stub.url);
     let ca_path = pem_file(&env, "ca.pem", &ca.pem);
     let ca_path = ca_path.to_str().unwrap();
-    let run = env.run(&[&["--ca-bundle", ca_path][..], &ARGS].concat());
-    assert_eq!((run.code, run.stdout.as_str()), (0, CSV), "{run:?}");
+    env.cmd_args(&[&["--ca-bundle", ca_path][..], &ARGS].concat())
+        .stdout(CSV)
+        .run();
     env.set("CHAIN_METRICS_CA_BUNDLE", ca_path);
-    let run = env.run(&ARGS);
-    assert_eq!((run.code, run.stdout.as_str()), (0, CSV), "{run:?}");
+    env.cmd_args(&ARGS).stdout(CSV).run();
     // The bundle adds to the platform's store; another CA's server is still refused.
     let other = service(&TestCa::new().leaf());
     env.set("CHAIN_METRICS_BASE_URL", &other.url);
-    assert_eq!(env.run(&ARGS).code, 7);
+    env.cmd_args(&ARGS).code(7).run();
 }
 
 #[test]
 fn an_unknown_issuer_is_one_attempt_exit_7_with_the_hint() {
     let stub = service(&TestCa::new().leaf());
     let env = Env::with_service(&stub.url);
-    let run = env.run(&[&["--retries", "3"][..], &ARGS].concat());
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("{}the server's certificate was refused: it is signed by an unknown issuer (invalid peer certificate: UnknownIssuer)\n{CERT_HINT}\n", at(&stub.url))
-    );
+    env.cmd_args(&[&["--retries", "3"][..], &ARGS].concat()).code(7).stderr(format!("{}the server's certificate was refused: it is signed by an unknown issuer (invalid peer certificate: UnknownIssuer)\n{CERT_HINT}\n", at(&stub.url))).run();
     assert_eq!((stub.connections(), stub.seen().len()), (1, 0));
 }
 
@@ -108,7 +99,10 @@ fn refused(leaf: impl Fn(&TestCa) -> crate::support::Leaf) -> (Stub, crate::supp
         "SSL_CERT_FILE",
         pem_file(&env, "ca.pem", &ca.pem).to_str().unwrap(),
     );
-    let run = env.run(&[&["--retries", "2"][..], &ARGS].concat());
+    let run = env
+        .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
+        .code(7)
+        .run();
     assert_eq!((run.code, stub.connections()), (7, 1), "{run:?}");
     (stub, run)
 }
@@ -134,20 +128,11 @@ fn a_certificate_for_another_host_is_named() {
 fn https_to_a_plain_port_and_http_to_a_tls_port_say_so() {
     let plain = Stub::always(Reply::json(200, BODY));
     let url = plain.url.replace("http://", "https://");
-    let run = Env::with_service(&url).run(&ARGS);
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("{}the server answered https:// in plain HTTP (an http:// port?) (received corrupt message of type InvalidContentType)\nhint: the port speaks plain HTTP: check the base URL's scheme and port\n", at(&url))
-    );
+    Env::with_service(&url).cmd_args(&ARGS).code(7).stderr(format!("{}the server answered https:// in plain HTTP (an http:// port?) (received corrupt message of type InvalidContentType)\nhint: the port speaks plain HTTP: check the base URL's scheme and port\n", at(&url))).run();
     let tls = service(&TestCa::new().leaf());
     let url = tls.url.replace("https://", "http://");
-    let run = Env::with_service(&url).run(&ARGS);
+    let run = Env::with_service(&url).cmd_args(&ARGS).stderr(format!("{}the server does not speak plain HTTP (an https:// port?) (invalid HTTP version parsed)\nhint: the port speaks TLS: use https:// in the base URL\n", at(&url))).code(7).run();
     assert_eq!((run.code, tls.connections()), (7, 1), "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!("{}the server does not speak plain HTTP (an https:// port?) (invalid HTTP version parsed)\nhint: the port speaks TLS: use https:// in the base URL\n", at(&url))
-    );
 }
 
 #[test]
@@ -162,22 +147,16 @@ fn a_bundle_that_cannot_be_used_is_exit_3_naming_the_file() {
     );
     let missing = env.home.path().join("missing.pem");
     let hint = "hint: name a readable file of PEM certificates (-----BEGIN CERTIFICATE-----)";
-    let run = env.run(&[&["--ca-bundle", empty.to_str().unwrap()][..], &ARGS].concat());
-    assert_eq!(run.code, 3);
-    assert_eq!(
-        run.stderr,
-        format!(
+    env.cmd_args(&[&["--ca-bundle", empty.to_str().unwrap()][..], &ARGS].concat())
+        .code(3)
+        .stderr(format!(
             "error: CA bundle {} holds no PEM certificate (from flag --ca-bundle)\n{hint}\n",
             empty.display()
-        )
-    );
-    let run = env.run(&[&["--ca-bundle", garbage.to_str().unwrap()][..], &ARGS].concat());
-    assert_eq!(run.code, 3);
-    assert_eq!(run.error_line(), format!("error: CA bundle {}: a certificate cannot be a root (invalid peer certificate: BadEncoding) (from flag --ca-bundle)", garbage.display()));
+        ))
+        .run();
+    env.cmd_args(&[&["--ca-bundle", garbage.to_str().unwrap()][..], &ARGS].concat()).code(3).error_line(format!("error: CA bundle {}: a certificate cannot be a root (invalid peer certificate: BadEncoding) (from flag --ca-bundle)", garbage.display())).run();
     env.set("CHAIN_METRICS_CA_BUNDLE", missing.to_str().unwrap());
-    let run = env.run(&ARGS);
-    assert_eq!(run.code, 3);
-    assert_eq!(run.error_line(), format!("error: cannot read CA bundle {}: No such file or directory (os error 2) (from environment CHAIN_METRICS_CA_BUNDLE)", missing.display()));
+    env.cmd_args(&ARGS).code(3).error_line(format!("error: cannot read CA bundle {}: No such file or directory (os error 2) (from environment CHAIN_METRICS_CA_BUNDLE)", missing.display())).run();
     assert_eq!(stub.connections(), 0);
 }
 
@@ -186,16 +165,17 @@ fn a_broken_ssl_cert_file_is_exit_3_and_an_empty_cert_dir_is_exit_7() {
     let stub = service(&TestCa::new().leaf());
     let mut env = Env::with_service(&stub.url);
     env.set("SSL_CERT_FILE", "/nonexistent/ca.pem");
-    let run = env.run(&ARGS);
-    assert_eq!(run.code, 3);
-    assert_eq!(run.stderr, "error: SSL_CERT_FILE=/nonexistent/ca.pem: failed to read PEM from file: No such file or directory (os error 2) at '/nonexistent/ca.pem'\nhint: point SSL_CERT_FILE at a PEM file of CA certificates, or unset it\n");
+    env.cmd_args(&ARGS).code(3).stderr(str![[r#"
+error: SSL_CERT_FILE=/nonexistent/ca.pem: failed to read PEM from file: No such file or directory (os error 2) at '/nonexistent/ca.pem'
+hint: point SSL_CERT_FILE at a PEM file of CA certificates, or unset it
+
+"#]]).run();
     // A folder with nothing in it: the platform's store still counts; never exit 1.
     let mut env = Env::with_service(&stub.url);
     let empty = env.home.path().join("certs");
     std::fs::create_dir(&empty).unwrap();
     env.set("SSL_CERT_DIR", empty.to_str().unwrap());
-    let run = env.run(&ARGS);
-    assert_eq!(run.code, 7, "{run:?}");
+    let run = env.cmd_args(&ARGS).code(7).run();
     assert_eq!(run.stderr.lines().nth(1), Some(CERT_HINT));
 }
 
@@ -218,11 +198,8 @@ fn gzip_is_asked_for_and_decoded_with_numbers_exact() {
         "CHAIN_METRICS_CA_BUNDLE",
         pem_file(&env, "ca.pem", &ca.pem).to_str().unwrap(),
     );
-    let run = env.run(&ARGS);
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, CSV, "")
-    );
+    env.cmd_args(&ARGS).stdout(CSV).run();
+
     assert_eq!(stub.seen()[0].headers["accept-encoding"], "gzip");
 }
 
@@ -240,26 +217,27 @@ fn a_body_that_inflates_past_the_cap_stops_there_exit_8() {
             .body(bomb)
             .header("content-encoding", "gzip"),
     );
-    let run = Env::with_service(&stub.url).run(&[&["--retries", "2"][..], &ARGS].concat());
-    assert_eq!((run.code, stub.seen().len()), (8, 1), "{run:?}");
-    assert_eq!(
-        run.stderr,
-        format!(
+    let run = Env::with_service(&stub.url)
+        .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
+        .stderr(format!(
             "{}the response is larger than 64 MiB, the most this tool reads\n",
             at(&stub.url)
-        )
-    );
+        ))
+        .code(8)
+        .run();
+    assert_eq!((run.code, stub.seen().len()), (8, 1), "{run:?}");
+
     let broken =
         Stub::always(Reply::json(200, "not gzip at all").header("content-encoding", "gzip"));
-    let run = Env::with_service(&broken.url).run(&[&["--retries", "2"][..], &ARGS].concat());
-    assert_eq!((run.code, broken.seen().len()), (8, 1), "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!(
+    Env::with_service(&broken.url)
+        .cmd_args(&[&["--retries", "2"][..], &ARGS].concat())
+        .error_line(format!(
             "{}the response body cannot be decoded (Invalid gzip header)",
             at(&broken.url)
-        )
-    );
+        ))
+        .code(8)
+        .run();
+    assert_eq!(broken.seen().len(), 1);
 }
 
 #[test]
@@ -270,14 +248,14 @@ fn sandbox_tls_writes_its_certificate_for_clients_to_trust() {
     let pem = std::fs::read_to_string(cert.path()).unwrap();
     assert!(pem.starts_with("-----BEGIN CERTIFICATE-----\n"), "{pem}");
     let env = Env::with_service(&sandbox.url);
-    let run = env.run(&[&["--ca-bundle", cert_path][..], &ARGS].concat());
-    assert_eq!(
-        (run.code, run.stdout.as_str()),
-        (0, "date,fees\n2024-01-01,879768.88\n"),
-        "{run:?}"
-    );
-    let run = env.run(&ARGS);
-    assert_eq!(run.code, 7);
+    env.cmd_args(&[&["--ca-bundle", cert_path][..], &ARGS].concat())
+        .stdout(str![[r#"
+date,fees
+2024-01-01,879768.88
+
+"#]])
+        .run();
+    let run = env.cmd_args(&ARGS).code(7).run();
     assert!(
         run.error_line().ends_with(
             "it is signed by an unknown issuer (invalid peer certificate: UnknownIssuer)"
@@ -297,21 +275,14 @@ fn sandbox_tls_writes_its_certificate_for_clients_to_trust() {
 #[test]
 fn sandbox_cert_out_needs_tls_and_a_writable_place() {
     let env = Env::new();
-    let run = env.run(&["sandbox", "--cert-out", "x.pem"]);
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        run.error_line(),
-        "error: the following required arguments were not provided:"
-    );
-    let run = env.run(&[
-        "sandbox",
-        "--tls",
-        "--cert-out",
-        "/nonexistent/dir/x.pem",
-        "--key",
-        "sandbox-key",
-    ]);
-    assert_eq!(run.code, 9, "{run:?}");
+    env.cmd("sandbox --cert-out x.pem")
+        .code(2)
+        .error_line("error: the following required arguments were not provided:")
+        .run();
+    let run = env
+        .cmd("sandbox --tls --cert-out /nonexistent/dir/x.pem --key sandbox-key")
+        .code(9)
+        .run();
     assert!(
         run.error_line()
             .starts_with("error: cannot write /nonexistent/dir/x.pem: "),
@@ -335,20 +306,23 @@ fn faults_over_tls_fail_as_over_http() {
                 let cert = tempfile::NamedTempFile::new().unwrap();
                 let cert_path = cert.path().to_str().unwrap();
                 let sandbox = Sandbox::start(&["--tls", "--cert-out", cert_path, "--fault", fault]);
-                let run = Env::with_service(&sandbox.url).run(
-                    &[
+                let run = Env::with_service(&sandbox.url)
+                    .cmd_args(
                         &[
-                            "--ca-bundle",
-                            cert_path,
-                            "--retries",
-                            "2",
-                            "--timeout",
-                            "10",
-                        ][..],
-                        &ARGS,
-                    ]
-                    .concat(),
-                );
+                            &[
+                                "--ca-bundle",
+                                cert_path,
+                                "--retries",
+                                "2",
+                                "--timeout",
+                                "10",
+                            ][..],
+                            &ARGS,
+                        ]
+                        .concat(),
+                    )
+                    .code(code)
+                    .run();
                 assert_eq!(
                     (run.code, sandbox.attempts()),
                     (code, attempts),
@@ -381,8 +355,8 @@ fn a_gzip_body_cut_short_is_retried_then_exit_7() {
                 .unwrap();
         }
     });
-    let run = Env::with_service(&url).run(&[&["--retries", "1"][..], &ARGS].concat());
+    Env::with_service(&url)
+        .cmd_args(&[&["--retries", "1"][..], &ARGS].concat())
+        .code(7).error_line(format!("{}the response body was cut short (end of file before message length reached) (2 attempts)", at(&url))).run();
     server.join().unwrap();
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(run.error_line(), format!("{}the response body was cut short (end of file before message length reached) (2 attempts)", at(&url)));
 }

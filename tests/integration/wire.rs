@@ -1,11 +1,12 @@
 //! What goes on the wire: method, headers, body, base URL prefixes, the 405 fallback, redirects.
 
-use crate::support::{Env, Reply, Run, Sandbox, Stub, KEY};
+use crate::support::{Cmd, Env, Reply, Sandbox, Stub, KEY};
+use snapbox::str;
 
 const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
 
-fn fees(env: &Env, chains: &str, extra: &[&str]) -> Run {
-    env.run(
+fn fees<'e>(env: &'e Env, chains: &str, extra: &[&str]) -> Cmd<'e> {
+    env.cmd_args(
         &[
             &[
                 "fees",
@@ -27,8 +28,7 @@ fn fees(env: &Env, chains: &str, extra: &[&str]) -> Run {
 #[test]
 fn posts_the_documented_body_and_headers() {
     let stub = Stub::always(Reply::json(200, FEES));
-    let run = fees(&Env::with_service(&stub.url), "eth", &[]);
-    assert_eq!(run.code, 0, "{run:?}");
+    fees(&Env::with_service(&stub.url), "eth", &[]).run();
     let seen = &stub.seen()[0];
     assert_eq!(
         (seen.method.as_str(), seen.path.as_str()),
@@ -56,17 +56,8 @@ fn each_endpoint_has_its_path() {
     });
     let env = Env::with_service(&stub.url);
     for command in ["fees", "users", "social"] {
-        let run = env.run(&[
-            command,
-            "-c",
-            "eth",
-            "-s",
-            "2024-01-01",
-            "-e",
-            "2024-01-01",
-            "-q",
-        ]);
-        assert_eq!(run.code, 0, "{run:?}");
+        env.cmd(&format!("{command} -c eth -s 2024-01-01 -e 2024-01-01 -q"))
+            .run();
     }
     let paths: Vec<String> = stub.seen().into_iter().map(|s| s.path).collect();
     assert_eq!(
@@ -83,8 +74,7 @@ fn each_endpoint_has_its_path() {
 fn a_base_url_path_prefix_is_kept_with_or_without_a_trailing_slash() {
     let stub = Stub::always(Reply::json(200, FEES));
     for base in [format!("{}/v2", stub.url), format!("{}/v2/", stub.url)] {
-        let run = fees(&Env::with_service(&base), "eth", &[]);
-        assert_eq!(run.code, 0, "{run:?}");
+        fees(&Env::with_service(&base), "eth", &[]).run();
     }
     let paths: Vec<String> = stub.seen().into_iter().map(|s| s.path).collect();
     assert_eq!(
@@ -99,8 +89,9 @@ fn auto_falls_back_to_get_on_405_and_keeps_get() {
         "GET" => Reply::json(200, FEES),
         _ => Reply::json(405, r#"{"error":"method not allowed"}"#),
     });
-    let run = fees(&Env::with_service(&stub.url), "eth,arb", &["-v"]);
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = fees(&Env::with_service(&stub.url), "eth,arb", &["-v"])
+        .stderr_contains("* POST ")
+        .run();
     let seen = stub.seen();
     let methods: Vec<&str> = seen.iter().map(|s| s.method.as_str()).collect();
     assert_eq!(methods, ["POST", "GET", "GET"]);
@@ -120,24 +111,21 @@ fn auto_falls_back_to_get_on_405_and_keeps_get() {
 fn the_real_sandbox_in_get_only_mode_works_through_auto() {
     let sandbox = Sandbox::start(&["--method", "get"]);
     let env = Env::with_service(&sandbox.url);
-    let run = fees(&env, "eth,arb", &[]);
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-01,ARBITRUM,59575.78\n"
-    );
-    let forced = fees(&env, "eth", &["--method", "post"]);
-    assert_eq!(forced.code, 5, "{forced:?}");
-    assert_eq!(
-        forced.error_line(),
-        "error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM answered HTTP 405 Method Not Allowed: method POST is not allowed"
-    );
+    fees(&env, "eth,arb", &[])
+        .stdout(str![[r#"
+date,chain,fees
+2024-01-01,ETHEREUM,879768.88
+2024-01-01,ARBITRUM,59575.78
+
+"#]])
+        .run();
+    fees(&env, "eth", &["--method", "post"]).code(5).error_line("error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM answered HTTP 405 Method Not Allowed: method POST is not allowed").run();
 }
 
 #[test]
 fn method_get_sends_get_from_the_start() {
     let stub = Stub::always(Reply::json(200, FEES));
-    fees(&Env::with_service(&stub.url), "eth", &["--method", "get"]);
+    fees(&Env::with_service(&stub.url), "eth", &["--method", "get"]).run();
     assert_eq!(stub.seen()[0].method, "GET");
 }
 
@@ -147,8 +135,7 @@ fn a_redirect_within_the_origin_is_followed() {
         "/api/chain-insights/fees" => Reply::json(307, "").header("location", "/moved/fees"),
         _ => Reply::json(200, FEES),
     });
-    let run = fees(&Env::with_service(&stub.url), "eth", &[]);
-    assert_eq!(run.code, 0, "{run:?}");
+    fees(&Env::with_service(&stub.url), "eth", &[]).run();
     let seen = stub.seen();
     assert_eq!(seen[1].path, "/moved/fees");
     assert_eq!(seen[1].headers.get("x-api-key").unwrap(), KEY);
@@ -160,12 +147,7 @@ fn a_redirect_to_another_origin_is_refused_and_never_gets_the_key() {
     let target = format!("{}/collect", elsewhere.url);
     let location = target.clone();
     let stub = Stub::start(move |_| Reply::json(308, "").header("location", &location));
-    let run = fees(&Env::with_service(&stub.url), "eth", &[]);
-    assert_eq!(run.code, 7, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        format!("error: POST /api/chain-insights/fees for ETHEREUM redirected to {target}, another origin: not followed, so the API key is not sent there")
-    );
+    fees(&Env::with_service(&stub.url), "eth", &[]).code(7).error_line(format!("error: POST /api/chain-insights/fees for ETHEREUM redirected to {target}, another origin: not followed, so the API key is not sent there")).run();
     assert!(
         elsewhere.seen().is_empty(),
         "the other origin was contacted"
@@ -180,8 +162,7 @@ fn a_301_302_or_303_within_the_origin_resends_the_same_post_with_its_body() {
             "/api/chain-insights/fees" => Reply::json(status, "").header("location", "/v2/fees"),
             _ => Reply::json(200, FEES),
         });
-        let run = fees(&Env::with_service(&stub.url), "eth", &[]);
-        assert_eq!(run.code, 0, "{status}: {run:?}");
+        fees(&Env::with_service(&stub.url), "eth", &[]).run();
         let seen = stub.seen();
         assert_eq!(
             (seen[1].method.as_str(), seen[1].path.as_str()),

@@ -115,8 +115,7 @@ fn cache_stats_and_clear_before_a_day_then_all() {
         stats.stdout,
         "service,endpoint,chain,values,oldest,newest\n"
     );
-    let bad = env.run(&["cache", "clear", "--before", "2024-13-01"]);
-    assert_eq!(bad.code, 2);
+    let bad = env.cmd("cache clear --before 2024-13-01").code(2).run();
     assert!(
         bad.error_line()
             .starts_with("error: invalid value '2024-13-01' for '--before <DAY>'"),
@@ -138,12 +137,7 @@ fn a_damaged_file_is_one_warning_and_the_run_goes_on_then_clear_removes_it() {
         format!("warning: the response cache {} is damaged or not a cache file (`chain-metrics cache clear` removes it): asking the service for every day\n", file.display())
     );
     assert_eq!(sandbox.requests().len(), 2);
-    let stats = env.run(&["cache", "stats"]);
-    assert_eq!(stats.code, 3);
-    assert_eq!(
-        stats.error_line(),
-        format!("error: the response cache {} is damaged or not a cache file (`chain-metrics cache clear` removes it)", file.display())
-    );
+    env.cmd("cache stats").code(3).error_line(format!("error: the response cache {} is damaged or not a cache file (`chain-metrics cache clear` removes it)", file.display())).run();
     let clear = run_ok(&env, &["cache", "clear"]);
     assert_eq!(
         clear.stderr,
@@ -174,10 +168,8 @@ fn a_file_from_a_newer_version_is_left_alone_with_a_warning() {
         run.stderr,
         format!("warning: the response cache {} cannot be used (schema version 99, written by another version of chain-metrics (this one reads 1)): asking the service for every day\n", file.display())
     );
-    let stats = env.run(&["cache", "stats"]);
-    assert_eq!((stats.code, stats.stdout.as_str()), (3, ""));
-    let kept = env.run(&["cache", "clear", "--before", "2024-01-05"]);
-    assert_eq!(kept.code, 3);
+    env.cmd("cache stats").code(3).stdout("").run();
+    env.cmd("cache clear --before 2024-01-05").code(3).run();
     assert!(file.exists(), "--before never removes the whole file");
     run_ok(&env, &["cache", "clear"]);
     assert!(!file.exists());

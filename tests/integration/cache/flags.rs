@@ -45,12 +45,10 @@ fn the_cache_is_off_by_default_on_by_config_and_off_again_with_no_cache() {
     );
     run_ok(&env, &[&args[..], &["--no-cache"]].concat());
     assert_eq!(sandbox.requests().len(), 4, "--no-cache asks the service");
-    let run = env.run(&[&args[..], &["--no-cache", "--cache"]].concat());
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        run.error_line(),
-        "error: the argument '--no-cache' cannot be used with '--cache'"
-    );
+    env.cmd_args(&[&args[..], &["--no-cache", "--cache"]].concat())
+        .code(2)
+        .error_line("error: the argument '--no-cache' cannot be used with '--cache'")
+        .run();
 }
 
 #[test]
@@ -91,12 +89,10 @@ fn raw_never_reads_the_cache_and_refuses_the_cache_flags() {
             .starts_with(r#"[{"date":"2024-01-01","fees":879768.88}"#),
         "{raw:?}"
     );
-    let run = env.run(&[&FEES[..], &["--raw", "--cache"]].concat());
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        run.error_line(),
-        "error: the argument '--raw' cannot be used with '--cache'"
-    );
+    env.cmd_args(&[&FEES[..], &["--raw", "--cache"]].concat())
+        .code(2)
+        .error_line("error: the argument '--raw' cannot be used with '--cache'")
+        .run();
 }
 
 #[test]
@@ -169,17 +165,7 @@ fn the_config_keys_are_set_shown_and_checked() {
             "cache_settle_days 30 (config file)"
         ]
     );
-    let bad = env.run(&["config", "set", "cache_settle_days", "0"]);
-    assert_eq!(bad.code, 2);
-    assert_eq!(
-        bad.error_line(),
-        "error: invalid value '0' for cache_settle_days: expected a whole number from 1 to 36600"
-    );
+    env.cmd("config set cache_settle_days 0").code(2).error_line("error: invalid value '0' for cache_settle_days: expected a whole number from 1 to 36600").run();
     env.write_config("cache_settle_days = 0\n");
-    let run = env.run(&["--sandbox", "fees", "-c", "eth", "--last", "2"]);
-    assert_eq!(run.code, 3);
-    assert_eq!(
-        run.error_line(),
-        "error: cache_settle_days 0 from config file is out of bounds: expected from 1 to 36600"
-    );
+    env.cmd("--sandbox fees -c eth --last 2").code(3).error_line("error: cache_settle_days 0 from config file is out of bounds: expected from 1 to 36600").run();
 }

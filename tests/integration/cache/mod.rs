@@ -10,22 +10,19 @@ mod quirks;
 
 use std::path::PathBuf;
 
-use crate::support::{Env, Run, Sandbox};
+use crate::support::{sandbox_env, Env, Run, Sandbox};
 
 /// `fees` for ETHEREUM over ten settled days.
 const FEES: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-10"];
 
 /// The sandbox and an environment pointed at it.
 fn sandbox() -> (Sandbox, Env) {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     (sandbox, env)
 }
 
 fn run_ok(env: &Env, args: &[&str]) -> Run {
-    let run = env.run(args);
-    assert_eq!(run.code, 0, "{args:?}: {run:?}");
-    run
+    env.cmd_args(args).any_stderr().run()
 }
 
 /// `COMMAND -c CHAINS -s START -e END`.

@@ -6,7 +6,9 @@ use chrono::{Datelike, Days, NaiveDate};
 use proptest::prelude::*;
 use serde_json::Value;
 
-use crate::support::{Env, Reply, Run, Stub};
+use snapbox::str;
+
+use crate::support::{Cmd, Env, Reply, Stub};
 
 /// A service whose answers depend only on (chain, endpoint, day) and on the range asked:
 /// some days are missing, some sent twice, some values null, some texts with exponents or
@@ -65,8 +67,8 @@ fn with_cache(args: &[&str]) -> Vec<String> {
     all
 }
 
-fn run(env: &Env, args: &[String]) -> Run {
-    env.run(&args.iter().map(String::as_str).collect::<Vec<_>>())
+fn run<'e>(env: &'e Env, args: &[String]) -> Cmd<'e> {
+    env.cmd_args(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 #[test]
@@ -74,20 +76,19 @@ fn gaps_duplicates_and_nulls_are_asked_again_and_warned_the_same() {
     let stub = quirky_service();
     let env = Env::with_service(&stub.url);
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-12"];
-    let plain = env.run(&args);
-    let first = run(&env, &with_cache(&args));
-    let second = run(&env, &with_cache(&args));
-    assert_eq!(plain.code, 0, "{plain:?}");
-    assert_eq!(
-        plain.stderr,
-        "warning: ETHEREUM fees: no data for 2024-01-01, 2024-01-10 (left out, not zero)\n\
-         warning: ETHEREUM fees: several records for 2024-01-05; kept the last\n"
-    );
-    for other in [&first, &second] {
-        assert_eq!(
-            (other.code, &other.stdout, &other.stderr),
-            (0, &plain.stdout, &plain.stderr)
-        );
+    let plain = env
+        .cmd_args(&args)
+        .stderr(str![[r#"
+warning: ETHEREUM fees: no data for 2024-01-01, 2024-01-10 (left out, not zero)
+warning: ETHEREUM fees: several records for 2024-01-05; kept the last
+
+"#]])
+        .run();
+    for _ in 0..2 {
+        run(&env, &with_cache(&args))
+            .stdout(&plain.stdout)
+            .stderr(&plain.stderr)
+            .run();
     }
     let mut bodies: Vec<String> = stub.seen().iter().skip(2).map(|s| s.body.clone()).collect();
     bodies.sort();
@@ -110,17 +111,17 @@ fn answers_with_records_outside_the_range_are_never_kept() {
     let stub = quirky_service();
     let env = Env::with_service(&stub.url);
     let args = ["users", "-c", "bsc", "-s", "2024-01-01", "-e", "2024-01-04"];
-    let first = run(&env, &with_cache(&args));
-    let second = run(&env, &with_cache(&args));
-    assert_eq!(
-        first.stderr,
-        "warning: BSC active users: several records for 2024-01-01; kept the last\n\
-         warning: BSC active users: dropped records outside the asked range: 2023-12-31\n"
-    );
-    assert_eq!(
-        (&second.stdout, &second.stderr),
-        (&first.stdout, &first.stderr)
-    );
+    let first = run(&env, &with_cache(&args))
+        .stderr(str![[r#"
+warning: BSC active users: several records for 2024-01-01; kept the last
+warning: BSC active users: dropped records outside the asked range: 2023-12-31
+
+"#]])
+        .run();
+    run(&env, &with_cache(&args))
+        .stdout(&first.stdout)
+        .stderr(&first.stderr)
+        .run();
     assert_eq!(stub.seen().len(), 2, "nothing of the first answer was kept");
 }
 
@@ -185,13 +186,11 @@ proptest! {
         let stub = quirky_service();
         let env = Env::with_service(&stub.url);
         for query in &earlier {
-            let run = run(&env, &with_cache(&query.args().iter().map(String::as_str).collect::<Vec<_>>()));
-            prop_assert_eq!(run.code, 0, "{:?}", run);
+            run(&env, &with_cache(&query.args().iter().map(String::as_str).collect::<Vec<_>>())).any_stderr().run();
         }
         let args = last.args();
-        let plain = run(&env, &args);
-        let cached = run(&env, &with_cache(&args.iter().map(String::as_str).collect::<Vec<_>>()));
-        prop_assert_eq!(plain.code, 0, "{:?}", plain);
-        prop_assert_eq!((cached.code, &cached.stdout, &cached.stderr), (0, &plain.stdout, &plain.stderr));
+        let plain = run(&env, &args).any_stderr().run();
+        let cached = run(&env, &with_cache(&args.iter().map(String::as_str).collect::<Vec<_>>())).any_stderr().run();
+        prop_assert_eq!((&cached.stdout, &cached.stderr), (&plain.stdout, &plain.stderr));
     }
 }

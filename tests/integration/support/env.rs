@@ -1,35 +1,17 @@
-//! The one builder for a run of the binary: `Env` holds an isolated home and the variables,
-//! `Env::cmd` sets one run up (stdin, stdout, a pseudo-terminal) and `Cmd::run` runs it,
-//! checking and recording what it printed. `Env::run` is the common case.
+//! The isolated environment every run happens in: `Env` holds a temporary home and the
+//! variables, and `Env::cmd` sets one run up (the builder is in cmd.rs).
 
 use std::ffi::OsStr;
-use std::fs::File;
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
-use super::{binary, check_output, terminal, KEY};
+use super::{binary, Cmd, KEY};
 
 /// A temporary HOME and config folder, and the binary run inside them with nothing of the
 /// user's environment (no CHAIN_METRICS_*, RUST_BACKTRACE, NO_COLOR...).
 pub struct Env {
     pub home: tempfile::TempDir,
     vars: Vec<(String, String)>,
-}
-
-/// What one run of the binary did. On a terminal, `stdout` is everything the terminal showed.
-#[derive(Debug)]
-pub struct Run {
-    pub code: i32,
-    pub stdout: String,
-    pub stderr: String,
-}
-
-impl Run {
-    /// The first line of stderr.
-    pub fn error_line(&self) -> &str {
-        self.stderr.lines().next().unwrap_or("")
-    }
 }
 
 impl Env {
@@ -95,7 +77,7 @@ impl Env {
     }
 
     /// `program` in this environment only, in the temporary HOME, with stdin empty.
-    fn command(&self, program: impl AsRef<OsStr>) -> Command {
+    pub(super) fn command(&self, program: impl AsRef<OsStr>) -> Command {
         let mut command = Command::new(program);
         command
             .env_clear()
@@ -105,175 +87,51 @@ impl Env {
         command
     }
 
-    /// Sets up a run of the binary with `args`; `run` or `spawn` it.
-    pub fn cmd(&self, args: &[&str]) -> Cmd<'_> {
-        Cmd {
-            env: self,
-            args: args.iter().map(|a| a.to_string()).collect(),
-            stdin: None,
-            stdout_to: None,
-            terminal: None,
-            columns: 80,
-        }
+    /// Sets up a run of the binary with `line` split into words at white space (a word in
+    /// single quotes may hold spaces); `run` or `spawn` it. Exit 0 and an empty stderr are
+    /// expected unless the test says otherwise.
+    pub fn cmd(&self, line: &str) -> Cmd<'_> {
+        self.cmd_args(&words(line))
     }
 
-    /// Runs the binary with `args`, and checks that the test key appears in no output.
-    pub fn run(&self, args: &[&str]) -> Run {
-        self.cmd(args).run()
+    /// The same with the arguments given one by one, for arguments a line cannot hold.
+    pub fn cmd_args<S: AsRef<str>>(&self, args: &[S]) -> Cmd<'_> {
+        let args = args.iter().map(|a| a.as_ref().to_owned()).collect();
+        Cmd::new(self, None, args)
     }
 
-    /// Runs another program (a shell) in the same environment, `chain-metrics` first on its
-    /// PATH; its output is checked and recorded like every run's.
-    pub fn run_program(&self, program: &str, args: &[&OsStr]) -> Run {
-        let output = self.command(program).args(args).output();
-        let output =
-            output.unwrap_or_else(|e| panic!("cannot run {program} ({e}); .ci/run installs it"));
-        let run = Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        };
-        check_output(&format!("{program} {args:?}"), &run.stdout, &run.stderr);
-        run
+    /// Sets up a run of another program (a shell) in the same environment, `chain-metrics`
+    /// first on its PATH; it is checked and recorded like every run of the binary.
+    pub fn program<S: AsRef<OsStr>>(&self, program: &str, args: &[S]) -> Cmd<'_> {
+        let args = args
+            .iter()
+            .map(|a| a.as_ref().to_string_lossy().into_owned());
+        let args = args.collect();
+        Cmd::new(self, Some(program.to_owned()), args)
     }
 
-    /// Runs a bash script in the same environment, for what needs a shell (pipes).
-    pub fn run_shell(&self, script: &str) -> Run {
-        self.run_program("bash", &["-c".as_ref(), script.as_ref()])
+    /// A bash script in the same environment, for what needs a shell (pipes).
+    pub fn shell(&self, script: &str) -> Cmd<'_> {
+        self.program("bash", &["-c", script])
     }
 }
 
-/// One run of the binary being set up, made by `Env::cmd`.
-pub struct Cmd<'e> {
-    env: &'e Env,
-    args: Vec<String>,
-    stdin: Option<String>,
-    stdout_to: Option<PathBuf>,
-    terminal: Option<terminal::Typing>,
-    columns: u16,
-}
-
-impl Cmd<'_> {
-    /// `input` on stdin (how scripts hand `auth login` the key).
-    pub fn stdin(mut self, input: &str) -> Self {
-        self.stdin = Some(input.to_owned());
-        self
-    }
-
-    /// Stdout into this file (created or truncated) instead of a pipe.
-    pub fn stdout_to(mut self, path: impl Into<PathBuf>) -> Self {
-        self.stdout_to = Some(path.into());
-        self
-    }
-
-    /// Stdin, stderr and (unless `stdout_to`) stdout on a pseudo-terminal, as a person runs it.
-    pub fn on_terminal(mut self) -> Self {
-        self.terminal.get_or_insert_with(terminal::Typing::default);
-        self
-    }
-
-    /// On a terminal `columns` wide (80 unless told).
-    pub fn terminal_columns(mut self, columns: u16) -> Self {
-        self.columns = columns;
-        self.on_terminal()
-    }
-
-    /// On a terminal: waits for `prompt`, then for the echo to be switched off (a password
-    /// prompt), then types `input` and Enter.
-    pub fn typing(mut self, prompt: &str, input: &str) -> Self {
-        self.terminal = Some(terminal::Typing::answer(prompt, input));
-        self
-    }
-
-    fn describe(&self) -> String {
-        let mut what = format!("chain-metrics {:?}", self.args);
-        if let Some(path) = &self.stdout_to {
-            what.push_str(&format!(" > {}", path.display()));
-        }
-        if self.terminal.is_some() {
-            what.push_str(" on a terminal");
-        }
-        what
-    }
-
-    /// Runs it to the end: the exit code and what it printed, checked for the key and recorded.
-    pub fn run(self) -> Run {
-        let what = self.describe();
-        let run = match &self.terminal {
-            Some(typing) => {
-                assert!(
-                    self.stdin.is_none(),
-                    "on a terminal, type the input instead"
-                );
-                let (code, shown) = terminal::run(
-                    &self.env.vars(),
-                    self.env.home.path(),
-                    &self.args,
-                    self.stdout_to.as_deref(),
-                    typing,
-                    self.columns,
-                );
-                Run {
-                    code,
-                    stdout: shown,
-                    stderr: String::new(),
-                }
+/// `line` split at white space; single quotes keep a word whole (`'a b'`, `''`).
+fn words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word: Option<String> = None;
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                word.get_or_insert_with(String::new);
             }
-            None => self.spawn_piped().finish_unchecked(),
-        };
-        check_output(&what, &run.stdout, &run.stderr);
-        run
-    }
-
-    /// Starts it with stdout and stderr piped, for tests that stop it themselves.
-    pub fn spawn(self) -> Running {
-        assert!(self.terminal.is_none(), "spawn runs on pipes only");
-        self.spawn_piped()
-    }
-
-    fn spawn_piped(self) -> Running {
-        let mut command = self.env.command(binary());
-        command.args(&self.args).stderr(Stdio::piped());
-        match &self.stdout_to {
-            Some(path) => command.stdout(File::create(path).unwrap()),
-            None => command.stdout(Stdio::piped()),
-        };
-        if self.stdin.is_some() {
-            command.stdin(Stdio::piped());
-        }
-        let mut child = command.spawn().unwrap();
-        if let Some(input) = &self.stdin {
-            // A binary that exits without reading all of stdin closes the pipe: not a test error.
-            let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-        }
-        Running {
-            what: self.describe(),
-            child,
+            c if c.is_whitespace() && !quoted => words.extend(word.take()),
+            c => word.get_or_insert_with(String::new).push(c),
         }
     }
-}
-
-/// A run of the binary that is still going; `finish` waits for it.
-pub struct Running {
-    what: String,
-    pub child: Child,
-}
-
-impl Running {
-    /// Waits for the end: the exit code and what it printed, checked for the key and recorded.
-    pub fn finish(self) -> Run {
-        let what = self.what.clone();
-        let run = self.finish_unchecked();
-        check_output(&what, &run.stdout, &run.stderr);
-        run
-    }
-
-    fn finish_unchecked(self) -> Run {
-        let output = self.child.wait_with_output().unwrap();
-        Run {
-            code: output.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
-    }
+    assert!(!quoted, "an unclosed quote in {line:?}");
+    words.extend(word);
+    words
 }

@@ -2,6 +2,7 @@
 //! a pseudo-terminal runner, the sandbox as a child process, and a scripted HTTP server for
 //! answers the sandbox never gives. All on 127.0.0.1.
 
+mod cmd;
 mod env;
 pub mod files;
 mod proxy;
@@ -13,7 +14,8 @@ mod transcript;
 
 use std::path::PathBuf;
 
-pub use env::{Env, Run};
+pub use cmd::{Cmd, Run};
+pub use env::Env;
 pub use proxy::TestProxy;
 pub use servers::{Reply, Sandbox, Stub};
 pub use snapshot::{assert_snapshot, check_snapshot, snapshots_dir};
@@ -25,4 +27,11 @@ pub const KEY: &str = "cm-test-key-7f3a9c2e51d4";
 
 pub fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("chain-metrics")
+}
+
+/// The sandbox and an environment pointed at it (with the test key): how most tests start.
+pub fn sandbox_env(extra: &[&str]) -> (Sandbox, Env) {
+    let sandbox = Sandbox::start(extra);
+    let env = Env::with_service(&sandbox.url);
+    (sandbox, env)
 }

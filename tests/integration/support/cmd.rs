@@ -1,0 +1,316 @@
+//! The builder for one run: what to run (arguments, stdin, a terminal) and what it must give.
+//! A run expects exit 0 and an empty stderr unless the test says otherwise (`code`, `stderr`,
+//! `stderr_contains`, `error_line`, `any_stderr`); on a mismatch it panics showing the command,
+//! the exit code and both streams. Expected text may be a snapbox `str![[...]]` block
+//! (`SNAPSHOTS=overwrite` rewrites a block that no longer matches; with CI set it never does).
+
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Child, Stdio};
+
+use snapbox::assert::Action;
+use snapbox::{Assert, Data, IntoData};
+
+use super::{binary, check_output, terminal, Env};
+
+/// What one run did. On a terminal, `stdout` is everything the terminal showed.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The first line of stderr.
+    pub fn error_line(&self) -> &str {
+        self.stderr.lines().next().unwrap_or("")
+    }
+}
+
+/// What a run must give; the default is exit 0 and nothing on stderr.
+struct Expect {
+    code: Option<i32>,
+    stdout: Option<Data>,
+    stderr: Option<Data>,
+    stdout_has: Vec<String>,
+    stderr_has: Vec<String>,
+    first_line: Option<String>,
+    any_stderr: bool,
+}
+
+/// One run being set up, made by `Env::cmd`, `Env::cmd_args`, `Env::program` or `Env::shell`.
+pub struct Cmd<'e> {
+    env: &'e Env,
+    program: Option<String>,
+    args: Vec<String>,
+    stdin: Option<String>,
+    stdout_to: Option<PathBuf>,
+    terminal: Option<terminal::Typing>,
+    columns: u16,
+    expect: Expect,
+}
+
+impl<'e> Cmd<'e> {
+    pub(super) fn new(env: &'e Env, program: Option<String>, args: Vec<String>) -> Cmd<'e> {
+        Cmd {
+            env,
+            program,
+            args,
+            stdin: None,
+            stdout_to: None,
+            terminal: None,
+            columns: 80,
+            expect: Expect::default(),
+        }
+    }
+
+    /// The exit code it must give (0 unless told; -1 for a run killed by a signal). With
+    /// another code than 0, stderr is free unless the test says what it holds.
+    pub fn code(mut self, code: i32) -> Self {
+        self.expect.code = Some(code);
+        self
+    }
+
+    /// Any exit code and any stderr: for a test whose data is the outcome itself (a table of
+    /// outcomes compared as a whole).
+    pub fn any_outcome(mut self) -> Self {
+        self.expect.code = None;
+        self.expect.any_stderr = true;
+        self
+    }
+
+    /// Stdout, exactly (a `str![[...]]` block may use `[..]` for any text within a line).
+    pub fn stdout(mut self, expected: impl IntoData) -> Self {
+        self.expect.stdout = Some(expected.into_data());
+        self
+    }
+
+    /// Stderr, exactly.
+    pub fn stderr(mut self, expected: impl IntoData) -> Self {
+        self.expect.stderr = Some(expected.into_data());
+        self
+    }
+
+    /// Stdout holds `part` somewhere.
+    pub fn stdout_contains(mut self, part: &str) -> Self {
+        self.expect.stdout_has.push(part.to_owned());
+        self
+    }
+
+    /// Stderr holds `part` somewhere (it may hold more).
+    pub fn stderr_contains(mut self, part: &str) -> Self {
+        self.expect.stderr_has.push(part.to_owned());
+        self
+    }
+
+    /// The first line of stderr is `line`.
+    pub fn error_line(mut self, line: impl Into<String>) -> Self {
+        self.expect.first_line = Some(line.into());
+        self
+    }
+
+    /// Stderr may hold anything (the test reads it itself).
+    pub fn any_stderr(mut self) -> Self {
+        self.expect.any_stderr = true;
+        self
+    }
+
+    /// `input` on stdin (how scripts hand `auth login` the key).
+    pub fn stdin(mut self, input: &str) -> Self {
+        self.stdin = Some(input.to_owned());
+        self
+    }
+
+    /// Stdout into this file (created or truncated) instead of a pipe.
+    pub fn stdout_to(mut self, path: impl Into<PathBuf>) -> Self {
+        self.stdout_to = Some(path.into());
+        self
+    }
+
+    /// Stdin, stderr and (unless `stdout_to`) stdout on a pseudo-terminal, as a person runs it.
+    pub fn on_terminal(mut self) -> Self {
+        self.terminal.get_or_insert_with(terminal::Typing::default);
+        self
+    }
+
+    /// On a terminal `columns` wide (80 unless told).
+    pub fn terminal_columns(mut self, columns: u16) -> Self {
+        self.columns = columns;
+        self.on_terminal()
+    }
+
+    /// On a terminal: waits for `prompt`, then for the echo to be switched off (a password
+    /// prompt), then types `input` and Enter.
+    pub fn typing(mut self, prompt: &str, input: &str) -> Self {
+        self.terminal = Some(terminal::Typing::answer(prompt, input));
+        self
+    }
+
+    fn describe(&self) -> String {
+        let program = self.program.as_deref().unwrap_or("chain-metrics");
+        let mut what = format!("{program} {:?}", self.args);
+        if let Some(path) = &self.stdout_to {
+            what.push_str(&format!(" > {}", path.display()));
+        }
+        if self.terminal.is_some() {
+            what.push_str(" on a terminal");
+        }
+        what
+    }
+
+    /// Runs it to the end and checks it: the exit code and what it printed, as expected, and
+    /// the key in none of it (everything is recorded for leaks.rs).
+    #[track_caller]
+    pub fn run(self) -> Run {
+        let Some(typing) = &self.terminal else {
+            return self.spawn_piped().finish();
+        };
+        assert!(
+            self.stdin.is_none() && self.program.is_none(),
+            "on a terminal, run the binary and type the input instead"
+        );
+        let (code, shown) = terminal::run(
+            &self.env.vars(),
+            self.env.home.path(),
+            &self.args,
+            self.stdout_to.as_deref(),
+            typing,
+            self.columns,
+        );
+        let run = Run {
+            code,
+            stdout: shown,
+            stderr: String::new(),
+        };
+        self.expect.check(&self.describe(), &run);
+        run
+    }
+
+    /// Starts it with stdout and stderr piped, for tests that stop it themselves; `finish`
+    /// checks it.
+    pub fn spawn(self) -> Running {
+        assert!(self.terminal.is_none(), "spawn runs on pipes only");
+        self.spawn_piped()
+    }
+
+    fn spawn_piped(self) -> Running {
+        let what = self.describe();
+        let program = self.program.map_or_else(binary, PathBuf::from);
+        let mut command = self.env.command(program);
+        command.args(&self.args).stderr(Stdio::piped());
+        match &self.stdout_to {
+            Some(path) => command.stdout(File::create(path).unwrap()),
+            None => command.stdout(Stdio::piped()),
+        };
+        if self.stdin.is_some() {
+            command.stdin(Stdio::piped());
+        }
+        let spawned = command.spawn();
+        let mut child = spawned.unwrap_or_else(|e| panic!("cannot run {what} ({e})"));
+        if let Some(input) = &self.stdin {
+            // A binary that exits without reading all of stdin closes the pipe: not a test error.
+            let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+        }
+        Running {
+            what,
+            child,
+            expect: self.expect,
+        }
+    }
+}
+
+/// A run that is still going; `finish` waits for it and checks it.
+pub struct Running {
+    what: String,
+    pub child: Child,
+    expect: Expect,
+}
+
+impl Running {
+    /// Waits for the end, then checks it as `Cmd::run` does.
+    #[track_caller]
+    pub fn finish(self) -> Run {
+        let output = self.child.wait_with_output().unwrap();
+        let run = Run {
+            code: output.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        };
+        self.expect.check(&self.what, &run);
+        run
+    }
+}
+
+impl Default for Expect {
+    fn default() -> Expect {
+        Expect {
+            code: Some(0),
+            stdout: None,
+            stderr: None,
+            stdout_has: Vec::new(),
+            stderr_has: Vec::new(),
+            first_line: None,
+            any_stderr: false,
+        }
+    }
+}
+
+impl Expect {
+    /// Records the run, then panics with the whole run if anything differs from what is expected.
+    #[track_caller]
+    fn check(&self, what: &str, run: &Run) {
+        check_output(what, &run.stdout, &run.stderr);
+        let mut wrong = Vec::new();
+        if let Some(code) = self.code.filter(|code| *code != run.code) {
+            wrong.push(format!("exit code {} instead of {code}", run.code));
+        }
+        let stderr_said = self.stderr.is_some()
+            || !self.stderr_has.is_empty()
+            || self.first_line.is_some()
+            || self.any_stderr;
+        if self.code == Some(0) && !stderr_said && !run.stderr.is_empty() {
+            wrong.push("stderr is not empty".to_owned());
+        }
+        wrong.extend(differs("stdout", &run.stdout, self.stdout.as_ref()));
+        wrong.extend(differs("stderr", &run.stderr, self.stderr.as_ref()));
+        for (stream, text, parts) in [
+            ("stdout", &run.stdout, &self.stdout_has),
+            ("stderr", &run.stderr, &self.stderr_has),
+        ] {
+            let missing = parts.iter().filter(|part| !text.contains(part.as_str()));
+            wrong.extend(missing.map(|part| format!("{stream} lacks {part:?}")));
+        }
+        if let Some(line) = &self.first_line {
+            if run.error_line() != line {
+                wrong.push(format!("the first line of stderr is not {line:?}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "$ {what}\n{}\n--- exit code {}\n--- stdout\n{}\n--- stderr\n{}",
+            wrong.join("\n"),
+            run.code,
+            run.stdout,
+            run.stderr
+        );
+    }
+}
+
+/// Why `actual` is not `expected` (a snapbox comparison, so that blocks can be rewritten).
+fn differs(stream: &str, actual: &str, expected: Option<&Data>) -> Option<String> {
+    let expected = expected?;
+    if expected.render().as_deref() == Some(actual) {
+        return None;
+    }
+    let mut assert = Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .normalize_paths(false);
+    if std::env::var_os("CI").is_some_and(|ci| !ci.is_empty()) {
+        assert = assert.action(Action::Verify);
+    }
+    let actual = Data::text(actual.to_owned());
+    let result = assert.try_eq(Some(&stream), actual, expected.clone().raw());
+    result.err().map(|e| e.to_string())
+}
