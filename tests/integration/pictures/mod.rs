@@ -43,8 +43,7 @@ fn sandbox() -> (Sandbox, Env) {
 /// Runs the report with `extra` arguments; it succeeds, warning of the gap only.
 fn report(env: &Env, extra: &[&str]) -> Run {
     let args: Vec<&str> = REPORT.iter().chain(extra).copied().collect();
-    let run = env.run(&args);
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = env.cmd_args(&args).any_stderr().run();
     assert!(
         run.stderr.lines().all(|l| l.starts_with("warning: BASE ")),
         "{run:?}"
@@ -184,11 +183,11 @@ fn svg_renders_with_rsvg_convert_and_shows_every_chain() {
     let (_sandbox, env) = sandbox();
     let svg = report_file(&env, "report.svg");
     let png = env.home.path().join("report.png");
-    let run = env.run_program(
+    env.program(
         "rsvg-convert",
         &[svg.as_os_str(), "-o".as_ref(), png.as_os_str()],
-    );
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    )
+    .run();
     assert_every_chain_drawn(&std::fs::read(png).unwrap(), 200);
 }
 
@@ -196,12 +195,9 @@ fn svg_renders_with_rsvg_convert_and_shows_every_chain() {
 fn html_is_valid_self_contained_and_holds_the_csv_values() {
     let (_sandbox, env) = sandbox();
     let page = report_file(&env, "report.html");
-    let run = env.run_program("tidy", &["-q".as_ref(), "-e".as_ref(), page.as_os_str()]);
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, "", ""),
-        "tidy: {run:?}"
-    );
+    env.program("tidy", &["-q".as_ref(), "-e".as_ref(), page.as_os_str()])
+        .stdout("")
+        .run();
     let html = std::fs::read_to_string(&page).unwrap();
     let without_namespace = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
     for outside in [
