@@ -5,6 +5,7 @@ pub mod completion;
 mod help_text;
 mod query;
 mod suggest;
+mod version;
 
 pub use commands::{
     AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
@@ -27,6 +28,7 @@ use crate::settings::{defaults, limits};
 #[command(
     name = "chain-metrics",
     version,
+    long_version = version::long(),
     max_term_width = 100,
     after_help = help_text::CLI
 )]

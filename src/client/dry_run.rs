@@ -5,8 +5,8 @@
 use reqwest::Url;
 
 use crate::client::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
-use crate::settings::config_file::MethodChoice;
 use crate::settings::base_url::without_credentials;
+use crate::settings::config_file::MethodChoice;
 use crate::settings::ENV_KEY;
 use crate::system::shell::quote_always as quote;
 
@@ -48,7 +48,6 @@ fn split_user(base_url: &Url) -> (Url, String) {
     };
     (without_credentials(base_url), user)
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -1,10 +1,10 @@
 //! `fees`, `users`, `social` and `report`: resolve, fetch every request, then write the result.
 
 use super::{note, random_key, resolve_settings};
+use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::dry_run;
-use crate::cache::Work;
 use crate::client::plan::{self, Assembly, Fetched, Plan};
 use crate::client::{Client, Request};
 use crate::error::{Exit, Failure};
@@ -223,7 +223,9 @@ fn print_raw(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Resul
     if raw.key_masked {
         note(
             settings,
-            &format!("warning: the service echoed the API key in its answer; --raw shows it as {MASK}"),
+            &format!(
+                "warning: the service echoed the API key in its answer; --raw shows it as {MASK}"
+            ),
         );
     }
     output.write_bytes(&raw.body)

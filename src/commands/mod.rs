@@ -137,7 +137,11 @@ pub(crate) fn note(settings: &Settings, line: &str) {
 /// (a hash of the clock is not a key).
 pub(crate) fn random_key() -> Result<String> {
     let mut bytes = [0u8; 16];
-    getrandom::fill(&mut bytes)
-        .map_err(|e| Failure::new(Exit::Internal, format!("the system's random source failed: {e}")))?;
+    getrandom::fill(&mut bytes).map_err(|e| {
+        Failure::new(
+            Exit::Internal,
+            format!("the system's random source failed: {e}"),
+        )
+    })?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }

@@ -267,7 +267,8 @@ fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
     let (chain, first_value) = match data.chain_column {
         true => {
             let name = cells[1].unwrap_or_default();
-            let chain = Chain::from_name(name).ok_or_else(|| format!("'{name}' is not a chain name"))?;
+            let chain =
+                Chain::from_name(name).ok_or_else(|| format!("'{name}' is not a chain name"))?;
             (Some(chain), 2)
         }
         false => (None, 1),

@@ -164,7 +164,8 @@ impl Output {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.
             crate::render::summary_rows(&data).map_err(|why| {
-                Failure::new(Exit::BadResponse, why).with_hint("drop --summary to see the values as sent")
+                Failure::new(Exit::BadResponse, why)
+                    .with_hint("drop --summary to see the values as sent")
             })?;
         }
         let data = match self.format {

@@ -43,7 +43,12 @@ fn block<'a>(
     rows: impl Iterator<Item = &'a Row> + Clone,
 ) -> Result<Vec<SummaryRow>, String> {
     let stats = (0..columns.len())
-        .map(|i| Stats::of(&columns[i], rows.clone().filter_map(|row| row.values[i].as_ref())))
+        .map(|i| {
+            Stats::of(
+                &columns[i],
+                rows.clone().filter_map(|row| row.values[i].as_ref()),
+            )
+        })
         .collect::<Result<Vec<Option<Stats>>, String>>()?;
     let pick = |f: fn(&Stats) -> Number| stats.iter().map(|s| s.as_ref().map(f)).collect();
     let mut totals: Vec<Option<Number>> = pick(|s| s.total.clone());
@@ -93,7 +98,11 @@ impl Stats {
             return Ok(None);
         };
         let min = min.0.clone();
-        let max = values.iter().max_by(|a, b| a.1.cmp(&b.1)).map_or(&min, |m| m.0).clone();
+        let max = values
+            .iter()
+            .max_by(|a, b| a.1.cmp(&b.1))
+            .map_or(&min, |m| m.0)
+            .clone();
         let total: BigDecimal = values.iter().map(|(_, v)| v).sum();
         let scale = values
             .iter()
@@ -161,7 +170,11 @@ mod tests {
                 .map(|x| x.as_ref().map(|n| n.as_str().to_owned()))
                 .collect::<Vec<_>>()
         };
-        let got: Vec<_> = rows(&data).unwrap().iter().map(|(l, _, v)| (*l, text(v))).collect();
+        let got: Vec<_> = rows(&data)
+            .unwrap()
+            .iter()
+            .map(|(l, _, v)| (*l, text(v)))
+            .collect();
         assert_eq!(
             got,
             vec![

@@ -69,4 +69,3 @@ impl ConfigLocation {
         private_dir::create_parent(&self.path)
     }
 }
-

@@ -14,8 +14,12 @@ pub(crate) fn is_loopback(url: &Url) -> bool {
 /// Whether a host (a name, an IPv4 address, or an IPv6 address with or without brackets) is
 /// this machine.
 pub(crate) fn is_loopback_host(host: &str) -> bool {
-    let bare = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
-    bare.eq_ignore_ascii_case("localhost") || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
+    let bare = host
+        .strip_prefix('[')
+        .and_then(|h| h.strip_suffix(']'))
+        .unwrap_or(host);
+    bare.eq_ignore_ascii_case("localhost")
+        || bare.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 #[cfg(test)]
@@ -24,17 +28,36 @@ mod tests {
 
     #[test]
     fn the_set_is_localhost_127_slash_8_and_ipv6_one() {
-        for host in ["localhost", "LOCALHOST", "127.0.0.1", "127.255.0.9", "::1", "[::1]"] {
+        for host in [
+            "localhost",
+            "LOCALHOST",
+            "127.0.0.1",
+            "127.255.0.9",
+            "::1",
+            "[::1]",
+        ] {
             assert!(is_loopback_host(host), "{host}");
         }
-        for host in ["a.localhost", "localhost.", "128.0.0.1", "::2", "example.com", "", "[::1"] {
+        for host in [
+            "a.localhost",
+            "localhost.",
+            "128.0.0.1",
+            "::2",
+            "example.com",
+            "",
+            "[::1",
+        ] {
             assert!(!is_loopback_host(host), "{host}");
         }
     }
 
     #[test]
     fn urls_use_the_same_set() {
-        for url in ["http://localhost:8", "http://127.0.0.9/", "https://[::1]:8/v"] {
+        for url in [
+            "http://localhost:8",
+            "http://127.0.0.9/",
+            "https://[::1]:8/v",
+        ] {
             assert!(is_loopback(&Url::parse(url).unwrap()), "{url}");
         }
         for url in ["http://a.localhost", "http://10.0.0.1", "file:///tmp/x"] {

@@ -36,7 +36,10 @@ mod tests {
         }
         std::fs::set_permissions(root.join("a/b"), std::fs::Permissions::from_mode(0o755)).unwrap();
         create_parent(&root.join("a/b/other")).unwrap();
-        let mode = std::fs::metadata(root.join("a/b")).unwrap().permissions().mode();
+        let mode = std::fs::metadata(root.join("a/b"))
+            .unwrap()
+            .permissions()
+            .mode();
         assert_eq!(mode & 0o777, 0o755);
         create_parent(Path::new("bare-name")).unwrap();
         std::fs::remove_dir_all(&root).unwrap();

@@ -6,7 +6,8 @@ use std::borrow::Cow;
 /// The word as one POSIX shell word, quoted only when it needs to be.
 pub(crate) fn quote(word: &str) -> Cow<'_, str> {
     // shlex refuses only a NUL byte, which no argument can carry; it is dropped then.
-    shlex::try_quote(word).unwrap_or_else(|_| Cow::Owned(quote(&word.replace('\0', "")).into_owned()))
+    shlex::try_quote(word)
+        .unwrap_or_else(|_| Cow::Owned(quote(&word.replace('\0', "")).into_owned()))
 }
 
 /// The word as one shell word, always quoted (so a curl line reads the same for every word).
@@ -25,9 +26,22 @@ mod tests {
     /// Each quoted word, read back by a POSIX shell's rules (shlex::split), is the word.
     #[test]
     fn quoted_words_read_back_as_themselves() {
-        for word in ["/h/a.toml", "/h/my dir/a", "/h/it's", "$HOME", "a\"b", "", "x\ny", "é ü"] {
+        for word in [
+            "/h/a.toml",
+            "/h/my dir/a",
+            "/h/it's",
+            "$HOME",
+            "a\"b",
+            "",
+            "x\ny",
+            "é ü",
+        ] {
             for quoted in [quote(word).into_owned(), quote_always(word)] {
-                assert_eq!(shlex::split(&quoted), Some(vec![word.to_owned()]), "{quoted}");
+                assert_eq!(
+                    shlex::split(&quoted),
+                    Some(vec![word.to_owned()]),
+                    "{quoted}"
+                );
             }
         }
         assert_eq!(quote("/h/a.toml"), "/h/a.toml");

@@ -35,4 +35,5 @@ mod snapshots;
 mod streams;
 mod tls;
 mod usage;
+mod version;
 mod wire;

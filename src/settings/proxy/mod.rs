@@ -7,8 +7,8 @@ use std::net::IpAddr;
 use reqwest::Url;
 
 use super::base_url::shown_url;
-use super::secret::MASK;
 use super::environment::PROXY_VARIABLES;
+use super::secret::MASK;
 use super::Environment;
 use crate::error::{Failure, Result};
 
