@@ -31,6 +31,7 @@ mod report;
 mod sandbox;
 mod secrets;
 mod settings;
+mod shipped_surface;
 mod snapshots;
 mod streams;
 mod tls;

@@ -166,7 +166,10 @@ fn raw_masks_a_key_the_service_echoes() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(
         run.stdout,
-        r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#
+        concat!(
+            r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#,
+            "\n"
+        )
     );
     assert_eq!(
         run.stderr,
