@@ -19,6 +19,7 @@ mod help;
 mod leaks;
 mod limits;
 mod locks;
+mod man_synopsis;
 mod merge;
 mod messages;
 mod periods;
