@@ -42,7 +42,7 @@ fn text<'a>(object: &'a Map<String, Value>, name: &str) -> Result<&'a str, Strin
 
 fn chain(object: &Map<String, Value>) -> Result<Chain, String> {
     let name = text(object, "chain")?;
-    Chain::from_name(&name).ok_or_else(|| format!("unknown chain: {name}"))
+    Chain::from_name(name).ok_or_else(|| format!("unknown chain: {name}"))
 }
 
 fn day(object: &Map<String, Value>, name: &str) -> Result<NaiveDate, String> {
