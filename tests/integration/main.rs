@@ -21,6 +21,7 @@ mod limits;
 mod locks;
 mod man_synopsis;
 mod merge;
+mod package;
 mod messages;
 mod periods;
 mod periods_merge;
