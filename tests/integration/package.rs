@@ -83,9 +83,18 @@ fn every_man_page_is_shipped_in_man1() {
 fn bash_zsh_and_fish_completions_are_shipped_in_their_vendor_folders() {
     // PowerShell and elvish have no system folder that loads scripts: they are not shipped.
     let expected: BTreeMap<String, Option<&str>> = [
-        ("chain-metrics.bash", Some("usr/share/bash-completion/completions/chain-metrics")),
-        ("_chain-metrics", Some("usr/share/zsh/vendor-completions/_chain-metrics")),
-        ("chain-metrics.fish", Some("usr/share/fish/vendor_completions.d/chain-metrics.fish")),
+        (
+            "chain-metrics.bash",
+            Some("usr/share/bash-completion/completions/chain-metrics"),
+        ),
+        (
+            "_chain-metrics",
+            Some("usr/share/zsh/vendor-completions/_chain-metrics"),
+        ),
+        (
+            "chain-metrics.fish",
+            Some("usr/share/fish/vendor_completions.d/chain-metrics.fish"),
+        ),
         ("_chain-metrics.ps1", None),
         ("chain-metrics.elv", None),
     ]
@@ -120,7 +129,7 @@ fn every_asset_source_exists() {
         if source.starts_with("target/") {
             continue;
         }
-        let found = match source.split_once('/') {
+        let found = match source.rsplit_once('/') {
             Some((folder, _)) if source.contains('*') => {
                 files_in(folder).iter().any(|f| destination(f).is_some())
             }
@@ -133,7 +142,11 @@ fn every_asset_source_exists() {
 #[test]
 fn copyright_changelog_and_dependencies_are_what_debian_needs() {
     let deb = deb_metadata();
-    assert_eq!(deb["depends"].as_str(), Some("$auto"), "only what the binary links: libc");
+    assert_eq!(
+        deb["depends"].as_str(),
+        Some("$auto"),
+        "only what the binary links: libc"
+    );
     assert!(deb["maintainer"].as_str().unwrap().ends_with('>'));
     let copyright = std::fs::read_to_string(repo().join("debian/copyright")).unwrap();
     assert!(copyright.starts_with(
@@ -151,4 +164,23 @@ fn copyright_changelog_and_dependencies_are_what_debian_needs() {
         ),
         "move debian/changelog along with the version"
     );
+}
+
+#[test]
+fn the_systemd_units_are_shipped_as_examples() {
+    let units = files_in("contrib/systemd");
+    assert_eq!(
+        units,
+        [
+            "contrib/systemd/chain-metrics-export.service",
+            "contrib/systemd/chain-metrics-export.timer"
+        ]
+    );
+    for unit in units {
+        let name = unit.trim_start_matches("contrib/systemd/");
+        assert_eq!(
+            destination(&unit),
+            Some(format!("usr/share/doc/chain-metrics/examples/{name}"))
+        );
+    }
 }

@@ -5,6 +5,7 @@
 //! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO. The examples are the ones `--help`
 //! ends with, so the page and the help cannot disagree.
 
+mod cron;
 mod sections;
 mod synopsis;
 
@@ -14,6 +15,8 @@ use clap::CommandFactory;
 use roff::{roman, Roff};
 
 // The tests check the pages against these; the generator itself only writes the pages.
+#[allow(unused_imports)]
+pub use cron::{CRONTAB, UNITS};
 #[allow(unused_imports)]
 pub use sections::{ENVIRONMENT, EXIT_CODES};
 
@@ -85,6 +88,9 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
     let mut tail = Roff::new();
     sections::environment(&mut tail);
     sections::files(&mut tail);
+    if parents.is_empty() {
+        cron::section(&mut tail);
+    }
     sections::exit_status(&mut tail);
     sections::examples(&mut tail, &examples);
     sections::see_also(&mut tail, name, parents, cmd);
