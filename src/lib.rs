@@ -44,7 +44,7 @@ mod sandbox;
 mod settings;
 mod system;
 
-pub use cli::{write_script, Cli, Shell};
+pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::parse_records;
 pub use commands::run;
 pub use error::{Exit, Failure};

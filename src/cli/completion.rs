@@ -80,11 +80,60 @@ pub fn write_script(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
 
 /// Answers a completion request and exits, when the shell script asked for one.
 pub fn answer_if_asked() {
-    clap_complete::CompleteEnv::with_factory(<crate::cli::Cli as clap::CommandFactory>::command)
+    clap_complete::CompleteEnv::with_factory(command_to_complete)
         .var(VAR)
         .bin(BIN)
         .completer(BIN)
         .complete();
+}
+
+/// The global flags that act under a top-level command, where not all of them do: `chains` and
+/// `completions` read none, `cache` only `--quiet` (its file does not depend on the config
+/// file or the service). The parser still accepts the others there; completion and the man
+/// pages offer only these.
+pub fn globals_acting_under(command: &str) -> Option<&'static [&'static str]> {
+    match command {
+        "chains" | "completions" => Some(&[]),
+        "cache" => Some(&["quiet"]),
+        _ => None,
+    }
+}
+
+/// The command line as completion sees it: under the commands of [`globals_acting_under`],
+/// the global flags that do nothing there are hidden, so a TAB does not offer them.
+pub fn command_to_complete() -> clap::Command {
+    let mut cli = <crate::cli::Cli as clap::CommandFactory>::command();
+    // Built first, so the global flags have been copied into every subcommand.
+    cli.build();
+    let names: Vec<String> = cli
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    names
+        .into_iter()
+        .fold(cli, |cli, name| match globals_acting_under(&name) {
+            Some(acting) => cli.mut_subcommand(name, |sub| hide_globals(sub, acting)),
+            None => cli,
+        })
+}
+
+/// `cmd` and its subcommands with every global flag but `acting` hidden.
+fn hide_globals(cmd: clap::Command, acting: &[&str]) -> clap::Command {
+    let idle: Vec<String> = cmd
+        .get_arguments()
+        .filter(|arg| arg.is_global_set() && !acting.contains(&arg.get_id().as_str()))
+        .map(|arg| arg.get_id().to_string())
+        .collect();
+    let cmd = idle
+        .into_iter()
+        .fold(cmd, |cmd, id| cmd.mut_arg(id, |arg| arg.hide(true)));
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    subs.into_iter().fold(cmd, |cmd, name| {
+        cmd.mut_subcommand(name, |sub| hide_globals(sub, acting))
+    })
 }
 
 /// `--chain`: names, aliases and chain ids, and `all`; upper case if the user started so.

@@ -5,12 +5,13 @@ mod completion;
 mod help_text;
 mod query;
 mod suggest;
+mod version;
 
 pub use commands::{
     AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
     StatusArgs, StatusFormat,
 };
-pub use completion::{answer_if_asked, write_script, Shell};
+pub use completion::{answer_if_asked, globals_acting_under, write_script, Shell};
 pub use query::{QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
@@ -29,6 +30,7 @@ use crate::settings::{defaults, limits};
 #[command(
     name = "chain-metrics",
     version,
+    long_version = version::long(),
     max_term_width = 100,
     after_help = help_text::CLI
 )]

@@ -232,7 +232,12 @@ fn print_raw(settings: &Settings, plan: &Plan, output: &Output) -> anyhow::Resul
             ),
         );
     }
-    output.write_bytes(&raw.body)
+    // The body as sent, plus the newline a text file and a shell prompt expect after it.
+    let mut body = raw.body;
+    if !body.ends_with(b"\n") {
+        body.push(b'\n');
+    }
+    output.write_bytes(&body)
 }
 
 /// `--raw` shows one body as sent, so it needs exactly one request, and its daily rows as they

@@ -21,14 +21,14 @@ const GLOBAL_FLAGS: &str =
     "--base-url --ca-bundle --color --config --connect-timeout --help --jobs --lock-timeout --method --profile --quiet --retries --sandbox --timeout --verbose";
 
 #[derive(Clone, Copy, Debug)]
-enum Shell {
+pub(crate) enum Shell {
     Bash,
     Zsh,
     Fish,
 }
 
 /// A HOME with a config file holding two profiles, and another config file beside it.
-fn home() -> Env {
+pub(crate) fn home() -> Env {
     let env = Env::new();
     env.write_config(
         "base_url = \"http://127.0.0.1:9\"\n\n[profiles.work]\nretries = 1\n\n[profiles.staging]\njobs = 2\n",
@@ -71,7 +71,7 @@ fn zsh_dump() -> &'static Path {
 }
 
 /// What a TAB after `line` offers in `shell`, sorted.
-fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
+pub(crate) fn complete(shell: Shell, env: &Env, line: &str) -> Vec<String> {
     let completions = repo().join("completions");
     let shells = repo().join("tests/integration/shells");
     let run = match shell {

@@ -2,7 +2,7 @@
 
 // The man pages are made by the generator example, not by the shipped crate.
 #[path = "../../examples/generate/manual/mod.rs"]
-mod manual;
+pub(crate) mod manual;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -142,7 +142,10 @@ fn raw_masks_a_key_the_service_echoes() {
     let stub = Stub::always(Reply::json(200, &body));
     Env::with_service(&stub.url)
         .cmd_args(&[&DAY[..], &["--raw"]].concat())
-        .stdout(r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#)
+        .stdout(concat!(
+            r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#,
+            "\n"
+        ))
         .stderr("warning: the service echoed the API key in its answer; --raw shows it as ****\n")
         .run();
 }

@@ -5,7 +5,9 @@
 //! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO. The examples are the ones `--help`
 //! ends with, so the page and the help cannot disagree.
 
+mod cron;
 mod sections;
+mod synopsis;
 
 use std::io::{self, Write};
 
@@ -13,6 +15,8 @@ use clap::CommandFactory;
 use roff::{roman, Roff};
 
 // The tests check the pages against these; the generator itself only writes the pages.
+#[allow(unused_imports)]
+pub use cron::{CRONTAB, UNITS};
 #[allow(unused_imports)]
 pub use sections::{ENVIRONMENT, EXIT_CODES};
 
@@ -70,25 +74,48 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
     let mut page = Pieces::default();
     page.add(|w| man.render_title(w))?;
     page.add(|w| man.render_name_section(w))?;
-    page.add(|w| man.render_synopsis_section(w))?;
+    let mut synopsis = Roff::new();
+    synopsis::synopsis(&mut synopsis, cmd, parents);
+    page.add(|w| synopsis.to_writer(w))?;
     page.add(|w| man.render_description_section(w))?;
     if let Some(notes) = notes {
         page.add(|w| paragraphs(&notes).to_writer(w))?;
     }
-    if cmd.get_arguments().any(|arg| !arg.is_hide_set()) {
-        page.add(|w| man.render_options_section(w))?;
-    }
+    options(&mut page, cmd, parents)?;
     if visible_subcommands(cmd).next().is_some() {
         page.add(|w| man.render_subcommands_section(w))?;
     }
     let mut tail = Roff::new();
     sections::environment(&mut tail);
     sections::files(&mut tail);
+    if parents.is_empty() {
+        cron::section(&mut tail);
+    }
     sections::exit_status(&mut tail);
     sections::examples(&mut tail, &examples);
     sections::see_also(&mut tail, name, parents, cmd);
     page.add(|w| tail.to_writer(w))?;
     Ok(page.text)
+}
+
+/// The OPTIONS sections: on the tool's page every flag, as all are global; on a subcommand's,
+/// its own flags, then the global flags that act there under GLOBAL OPTIONS.
+fn options(page: &mut Pieces, cmd: &clap::Command, parents: &[String]) -> io::Result<()> {
+    let shown = |cmd: &clap::Command| cmd.get_arguments().any(|arg| !arg.is_hide_set());
+    if parents.is_empty() {
+        let man = clap_mangen::Man::new(cmd.clone());
+        return page.add(|w| man.render_options_section(w));
+    }
+    let own = synopsis::own_options(cmd);
+    if shown(&own) {
+        let man = clap_mangen::Man::new(own);
+        page.add(|w| man.render_options_section(w))?;
+    }
+    if let Some(global) = synopsis::global_options(cmd, parents) {
+        let man = clap_mangen::Man::new(global);
+        page.add(|w| man.render_options_section(w))?;
+    }
+    Ok(())
 }
 
 /// A page written piece by piece: each piece clap_mangen or roff writes starts with the same

@@ -1,0 +1,139 @@
+//! The man pages' SYNOPSIS and OPTIONS as a reader needs them (issue 22.8): value names, the
+//! required choice of --start or --last, and the global flags apart from the command's own.
+
+use std::collections::BTreeMap;
+
+use crate::generated::manual;
+
+/// Every page as plain text, by file name: font escapes dropped, `\-` as `-`.
+fn pages() -> BTreeMap<String, String> {
+    manual::pages()
+        .into_iter()
+        .map(|page| {
+            let text = String::from_utf8(page.text).unwrap();
+            (page.file_name, plain(&text))
+        })
+        .collect()
+}
+
+fn plain(roff: &str) -> String {
+    ["\\fB", "\\fI", "\\fR"]
+        .iter()
+        .fold(roff.replace("\\-", "-"), |text, font| {
+            text.replace(font, "")
+        })
+}
+
+/// The lines of `section` (`.SH NAME` to the next `.SH`).
+fn section<'a>(page: &'a str, name: &str) -> Vec<&'a str> {
+    let heading = format!(".SH {name}");
+    page.lines()
+        .skip_while(|line| *line != heading)
+        .skip(1)
+        .take_while(|line| !line.starts_with(".SH "))
+        .collect()
+}
+
+/// The text of the OPTIONS sections before GLOBAL OPTIONS (the command's own flags).
+fn own_options(page: &str) -> &str {
+    let start = page.find(".SH OPTIONS").unwrap_or(page.len());
+    let end = page
+        .find(".SH \"GLOBAL OPTIONS\"")
+        .unwrap_or(page.find(".SH ENVIRONMENT").unwrap());
+    &page[start.min(end)..end]
+}
+
+#[test]
+fn fees_synopsis_names_values_and_the_required_first_day() {
+    let pages = pages();
+    assert_eq!(
+        section(&pages["chain-metrics-fees.1"], "SYNOPSIS"),
+        ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N) [--end DAY] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--wide] [--no-header] [--summary] [--raw] [--dry-run] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
+    );
+}
+
+#[test]
+fn every_query_page_requires_a_chain_and_a_first_day() {
+    let pages = pages();
+    for command in ["fees", "users", "social", "report"] {
+        let synopsis =
+            section(&pages[&format!("chain-metrics-{command}.1")], "SYNOPSIS").join("\n");
+        let head = format!(
+            "chain-metrics [GLOBAL OPTIONS] {command} --chain CHAIN... (--start DAY | --last N) [--end DAY]"
+        );
+        assert!(synopsis.starts_with(&head), "{command}: {synopsis}");
+    }
+}
+
+#[test]
+fn the_tool_page_shows_the_command_and_the_version_form() {
+    let pages = pages();
+    assert_eq!(
+        section(&pages["chain-metrics.1"], "SYNOPSIS"),
+        [
+            "chain-metrics [GLOBAL OPTIONS] COMMAND",
+            ".br",
+            "chain-metrics --version"
+        ]
+    );
+    assert_eq!(
+        section(&pages["chain-metrics-config-set.1"], "SYNOPSIS"),
+        ["chain-metrics [GLOBAL OPTIONS] config set KEY VALUE"]
+    );
+    assert_eq!(
+        section(&pages["chain-metrics-chains.1"], "SYNOPSIS"),
+        ["chain-metrics chains [--format FMT]"]
+    );
+}
+
+#[test]
+fn global_flags_are_apart_from_the_commands_own() {
+    let pages = pages();
+    let fees = &pages["chain-metrics-fees.1"];
+    let synopsis = section(fees, "SYNOPSIS").join(" ");
+    let own = own_options(fees);
+    for global in [
+        "--base-url",
+        "--timeout",
+        "--retries",
+        "--quiet",
+        "--color",
+        "--lock-timeout",
+    ] {
+        assert!(!synopsis.contains(global), "{global} in {synopsis}");
+        assert!(!own.contains(global), "{global} among fees' own options");
+        assert!(
+            section(fees, "\"GLOBAL OPTIONS\"")
+                .iter()
+                .any(|line| line.contains(global)),
+            "{global} missing from GLOBAL OPTIONS"
+        );
+    }
+    assert!(
+        own.contains("--chain <CHAIN>") && own.contains("--raw"),
+        "{own}"
+    );
+}
+
+#[test]
+fn cache_and_chains_pages_list_only_the_global_flags_that_act_there() {
+    let pages = pages();
+    let listed = |name: &str| -> Vec<String> {
+        section(&pages[name], "\"GLOBAL OPTIONS\"")
+            .iter()
+            .filter(|line| line.starts_with('-'))
+            .map(|line| line.to_string())
+            .collect()
+    };
+    for name in [
+        "chain-metrics-cache.1",
+        "chain-metrics-cache-stats.1",
+        "chain-metrics-cache-clear.1",
+    ] {
+        assert_eq!(listed(name), ["-q, --quiet"], "{name}");
+    }
+    for name in ["chain-metrics-chains.1", "chain-metrics-completions.1"] {
+        assert!(!pages[name].contains("GLOBAL OPTIONS"), "{name}");
+        assert!(!pages[name].contains("--timeout"), "{name}");
+    }
+}
