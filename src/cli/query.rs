@@ -34,6 +34,10 @@ pub struct QueryArgs {
     #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
     pub last: Option<u32>,
 
+    /// Exit 10 when the result lacks any asked value (a gap, a left-out member, no data), after writing what came [config: strict]
+    #[arg(help_heading = "What to fetch", long)]
+    pub strict: bool,
+
     /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
     #[arg(
         help_heading = "What to fetch",

@@ -4,7 +4,7 @@ use super::{note, random_key, resolve_settings};
 use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
-use crate::client::{curl_lines, fetch_each, Assembly, Fetched, Plan};
+use crate::client::{curl_lines, fetch_each, Assembly, Fetched, Gaps, Plan};
 use crate::client::{Client, Request};
 use crate::error::{Exit, Failure};
 use crate::model::expand_chains;
@@ -63,7 +63,8 @@ pub fn run(
         let look = mode.filter(|m| *m != Mode::Refresh).map(|_| Mode::Look);
         return print_curl_lines(&settings, &plan, look);
     }
-    fetch_and_write(&settings, &plan, &output, mode)
+    let strict = args.strict || settings.strict;
+    fetch_and_write(&settings, &plan, &output, mode, strict)
 }
 
 /// The query flags that shape the output, as plain values.
@@ -149,12 +150,14 @@ fn cache_summary(plan: &Plan, work: &Work, mode: Mode) -> String {
     }
 }
 
-/// Every request the cache cannot answer, then the rows, warnings first.
+/// Every request the cache cannot answer, then the rows, warnings first; under `strict`, a
+/// result that lacks asked values fails after it is written; the retries are told last.
 fn fetch_and_write(
     settings: &Settings,
     plan: &Plan,
     output: &Output,
     mode: Option<Mode>,
+    strict: bool,
 ) -> anyhow::Result<()> {
     let (work, mut cache) = plan_work(settings, plan, mode)?;
     let mut assembly = Assembly::new(plan);
@@ -164,7 +167,7 @@ fn fetch_and_write(
     // Every answer is kept and joined as it comes; the error reported is the first failed
     // request in plan order, so it never depends on timing.
     let mut failure = None;
-    fetch(
+    let retried = fetch(
         settings,
         output,
         &work.requests,
@@ -191,26 +194,57 @@ fn fetch_and_write(
         note(settings, &format!("warning: {warning}"));
     }
     let wait = settings.lock_wait();
-    output.write(outcome.dataset, plan, settings.color, wait, &|line| {
+    let written = output.write(outcome.dataset, plan, settings.color, wait, &|line| {
         note(settings, line)
-    })
+    });
+    if let Some(line) = retried {
+        note(settings, &format!("note: {line}"));
+    }
+    written?;
+    match strict {
+        true => check_complete(&outcome.gaps),
+        false => Ok(()),
+    }
 }
 
-/// Sends the requests; with none to send, needs neither the key nor a connection.
+/// `--strict`: every asked value must be there (exit 10, after the result is written).
+fn check_complete(gaps: &Gaps) -> anyhow::Result<()> {
+    if gaps.missing == 0 {
+        return Ok(());
+    }
+    let what = match gaps.missing == gaps.asked {
+        true => format!(
+            "no data at all: none of the {} asked values came",
+            gaps.asked
+        ),
+        false => format!(
+            "{} of {} asked values are missing: {}",
+            gaps.missing,
+            gaps.asked,
+            gaps.series.join("; ")
+        ),
+    };
+    Err(Failure::new(Exit::Incomplete, format!("--strict: incomplete data: {what}; everything that came was written"))
+        .with_hint("ask again later for the missing days, or leave out --strict (and config strict) to accept gaps")
+        .into())
+}
+
+/// Sends the requests; with none to send, needs neither the key nor a connection. Returns the
+/// retries' line (`3 requests retried: 429 x2, 503 x1`), if any.
 fn fetch(
     settings: &Settings,
     output: &Output,
     requests: &[Request],
     take: &mut dyn FnMut(crate::error::Result<Fetched>),
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<String>> {
     if requests.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let (client, _sandbox) = connect(settings)?;
     let progress = output.progress(requests.len(), settings.quiet);
     fetch_each(&client, requests, settings.jobs, &|| progress.tick(), take);
     progress.finish();
-    Ok(())
+    Ok(client.retry_summary())
 }
 
 /// `--raw`: one body as sent, the whole range in one request whatever the chunking.

@@ -33,6 +33,7 @@ mod secrets;
 mod settings;
 mod snapshots;
 mod streams;
+mod strict;
 mod tls;
 mod usage;
 mod wire;

@@ -81,7 +81,8 @@ fn gaps_duplicates_and_nulls_are_asked_again_and_warned_the_same() {
     assert_eq!(
         plain.stderr,
         "warning: ETHEREUM fees: no data for 2024-01-01, 2024-01-10 (left out, not zero)\n\
-         warning: ETHEREUM fees: several records for 2024-01-05; kept the last\n"
+         warning: ETHEREUM fees: several records for 2024-01-05; kept the last\n\
+         warning: ETHEREUM fees: the records for 2024-01-04, 2024-01-09 have no fees (left empty, not zero)\n"
     );
     for other in [&first, &second] {
         assert_eq!(
@@ -115,7 +116,8 @@ fn answers_with_records_outside_the_range_are_never_kept() {
     assert_eq!(
         first.stderr,
         "warning: BSC active users: several records for 2024-01-01; kept the last\n\
-         warning: BSC active users: dropped records outside the asked range: 2023-12-31\n"
+         warning: BSC active users: dropped records outside the asked range: 2023-12-31\n\
+         warning: BSC active users: the records for 2024-01-02 have no active_users (left empty, not zero)\n"
     );
     assert_eq!(
         (&second.stdout, &second.stderr),
