@@ -11,7 +11,7 @@ pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DayRange, DaySpec};
 pub use number::Number;
 pub use period::{aggregate, Period};
-pub(crate) use period::{label as period_label, steps};
+pub(crate) use period::{label as period_label, steps, DAYS_COLUMN};
 
 use chrono::NaiveDate;
 

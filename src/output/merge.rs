@@ -37,10 +37,9 @@ pub fn merge_into(
     by: Period,
     warn: &dyn Fn(&str),
 ) -> Result<Dataset, Failure> {
-    let Some(text) = read_old(path)? else {
+    let Some(old) = stored_rows(path, format, &fresh)? else {
         return Ok(fresh);
     };
-    let old = read_rows(&text, format, &fresh).map_err(|problem| refusal(path, &fresh, problem))?;
     check_period_starts(path, &old, by)?;
     let (merged, kept) = upsert(old, fresh, chain_order, by);
     if !kept.is_empty() {
@@ -52,6 +51,20 @@ pub fn merge_into(
         ));
     }
     Ok(merged)
+}
+
+/// The rows stored at `path`, read as `shape` (a dataset with this run's columns) says, or
+/// `None` when there is no file yet; a file with other columns is refused as a merge is.
+pub fn stored_rows(
+    path: &Path,
+    format: Format,
+    shape: &Dataset,
+) -> Result<Option<Vec<Row>>, Failure> {
+    let Some(text) = read_old(path)? else {
+        return Ok(None);
+    };
+    let rows = read_rows(&text, format, shape).map_err(|problem| refusal(path, shape, problem))?;
+    Ok(Some(rows))
 }
 
 /// Under `--by`, every stored date must start a period of that kind: rows of another period

@@ -3,6 +3,7 @@
 
 mod merge;
 mod progress;
+mod resume;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};
@@ -18,6 +19,7 @@ use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
 use progress::Progress;
+pub(crate) use resume::Resume;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]

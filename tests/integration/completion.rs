@@ -137,7 +137,7 @@ fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) 
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --cache --chain --chunk-days --dry-run --end --format --last --merge --no-cache --no-header --output --raw --refresh --start --strict --summary --wide"
+    let mut fees: Vec<&str> = "--by --cache --chain --chunk-days --dry-run --end --format --last --merge --no-cache --no-header --output --raw --refresh --resume --start --strict --summary --wide"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();

@@ -27,6 +27,7 @@ mod periods_output;
 mod proxy;
 mod query;
 mod reliability;
+mod resume;
 mod report;
 mod sandbox;
 mod secrets;
