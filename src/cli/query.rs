@@ -64,11 +64,11 @@ pub struct QueryArgs {
     )]
     pub format: Option<Format>,
 
-    /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md set the format)
+    /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md .sqlite/.db set the format)
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file by (date, chain), by date with --wide
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
 

@@ -14,12 +14,13 @@ use crate::model::parse_date;
 use crate::model::Chain;
 use crate::model::Period;
 use crate::model::{Dataset, Number, Row};
+use crate::output::sqlite;
 use crate::output::upsert::upsert;
 use crate::render::Format;
 use crate::system::stream;
 
 /// What stops a merge.
-enum MergeError {
+pub enum MergeError {
     /// The file's columns, joined with commas.
     ColumnsDiffer(String),
     Unreadable(String),
@@ -32,12 +33,13 @@ enum MergeError {
 pub fn merge_into(
     path: &Path,
     format: Format,
+    table: &str,
     fresh: Dataset,
     chain_order: &[Chain],
     by: Period,
     warn: &dyn Fn(&str),
 ) -> Result<Dataset, Failure> {
-    let Some(old) = stored_rows(path, format, &fresh)? else {
+    let Some(old) = stored_rows(path, format, table, &fresh)? else {
         return Ok(fresh);
     };
     check_period_starts(path, &old, by)?;
@@ -53,13 +55,19 @@ pub fn merge_into(
     Ok(merged)
 }
 
-/// The rows stored at `path`, read as `shape` (a dataset with this run's columns) says, or
-/// `None` when there is no file yet; a file with other columns is refused as a merge is.
+/// The rows stored at `path` (in its `table`, for a SQLite file), read as `shape` (a dataset
+/// with this run's columns) says, or `None` when there are none yet; a file with other
+/// columns is refused as a merge is.
 pub fn stored_rows(
     path: &Path,
     format: Format,
+    table: &str,
     shape: &Dataset,
 ) -> Result<Option<Vec<Row>>, Failure> {
+    if format == Format::Sqlite {
+        let rows = sqlite::stored_rows(path, table, shape);
+        return rows.map_err(|problem| refusal(path, shape, problem));
+    }
     let Some(text) = read_old(path)? else {
         return Ok(None);
     };
@@ -275,7 +283,7 @@ fn json_cell(raw: &RawValue) -> Result<Option<String>, String> {
 }
 
 /// One row from its cells in header order: a date, a chain when the header has one, numbers.
-fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
+pub(super) fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
     let date = parse_date(cells[0].unwrap_or_default())?;
     let (chain, first_value) = match data.chain_column {
         true => {

@@ -33,7 +33,9 @@ impl Output {
             return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
         };
         let shape = self.shape(plan.dataset(Vec::new()), plan)?;
-        let rows = merge::stored_rows(file, self.format, &shape)?.unwrap_or_default();
+        let table = super::sqlite::table_name(plan);
+        let rows = merge::stored_rows(file, self.format, table, &shape)?;
+        let rows = rows.unwrap_or_default();
         let mut start: Option<NaiveDate> = None;
         for chain in &plan.chains {
             let from = match newest(&rows, &shape, *chain) {

@@ -29,6 +29,7 @@ pub fn write(
             .iter()
             .try_for_each(|row| writeln!(out, "{}", object(header, row))),
         Format::Chart => Err(io::Error::other("a listing has no chart")),
+        Format::Sqlite => Err(io::Error::other("a listing is written as text")),
     }
 }
 

@@ -37,6 +37,8 @@ pub enum Format {
     Markdown,
     /// a line chart drawn in the terminal
     Chart,
+    /// a SQLite database file, one table per command (with --output)
+    Sqlite,
 }
 
 impl Format {
@@ -49,6 +51,7 @@ impl Format {
             "json" => Some(Format::Json),
             "ndjson" | "jsonl" => Some(Format::Ndjson),
             "md" | "markdown" => Some(Format::Markdown),
+            "sqlite" | "db" => Some(Format::Sqlite),
             _ => None,
         }
     }
@@ -63,6 +66,7 @@ impl Format {
             Format::Ndjson => "ndjson",
             Format::Markdown => "markdown",
             Format::Chart => "chart",
+            Format::Sqlite => "sqlite",
         }
     }
 }
@@ -93,6 +97,8 @@ pub fn render(
         Format::Ndjson => ndjson::write(data, out),
         Format::Markdown => markdown::write(data, style, out),
         Format::Chart => chart::write(data, style, out),
+        // A database is no stream of text: output writes it to its file (output/sqlite.rs).
+        Format::Sqlite => Err(io::Error::other("a SQLite database is written to a file")),
     }
 }
 

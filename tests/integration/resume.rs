@@ -34,7 +34,10 @@ fn one_cron_line_serves_the_first_run_and_every_later_one() {
     assert_eq!((first.code, first.stderr.as_str()), (0, ""), "{first:?}");
     let later = line("2024-01-05");
     assert_eq!((later.code, later.stderr.as_str()), (0, ""), "{later:?}");
-    assert_eq!(asked(&sandbox), ["2024-01-01..2024-01-02", "2024-01-03..2024-01-05"]);
+    assert_eq!(
+        asked(&sandbox),
+        ["2024-01-01..2024-01-02", "2024-01-03..2024-01-05"]
+    );
     assert_eq!(
         read(&env, "fees.csv"),
         "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n2024-01-03,821920.42\n2024-01-04,812822.09\n2024-01-05,892489.72\n"
@@ -64,9 +67,17 @@ fn the_earliest_next_day_over_the_asked_chains_is_where_it_starts() {
     let run = env.run(&[&args[..], &["-o", "fees.csv", "--merge", "--resume"]].concat());
     assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
     // ARBITRUM's newest is the 3rd, so both chains are asked from the 4th.
-    assert_eq!(asked(&sandbox), ["2024-01-04..2024-01-05", "2024-01-04..2024-01-05"]);
+    assert_eq!(
+        asked(&sandbox),
+        ["2024-01-04..2024-01-05", "2024-01-04..2024-01-05"]
+    );
     let text = read(&env, "fees.csv");
-    assert!(text.starts_with("date,chain,fees\n2024-01-02,ETHEREUM,1\n2024-01-03,ARBITRUM,2\n2024-01-04,ETHEREUM,"), "{text}");
+    assert!(
+        text.starts_with(
+            "date,chain,fees\n2024-01-02,ETHEREUM,1\n2024-01-03,ARBITRUM,2\n2024-01-04,ETHEREUM,"
+        ),
+        "{text}"
+    );
     assert_eq!(text.lines().count(), 7, "{text}");
 }
 
@@ -90,7 +101,9 @@ fn a_first_run_without_start_or_last_is_a_usage_error_naming_them() {
         "error: --resume starts after the newest day in fees.csv, and it has no rows for ARBITRUM yet"
     );
     assert!(sandbox.requests().is_empty());
-    let unmerged = env.run(&["fees", "-c", "eth", "--last", "2", "-o", "f.csv", "--resume"]);
+    let unmerged = env.run(&[
+        "fees", "-c", "eth", "--last", "2", "-o", "f.csv", "--resume",
+    ]);
     assert_eq!(unmerged.code, 2);
     assert!(
         unmerged
@@ -104,8 +117,20 @@ fn a_first_run_without_start_or_last_is_a_usage_error_naming_them() {
 fn up_to_date_against_the_default_end_sends_nothing() {
     let env = Env::with_service("http://127.0.0.1:9");
     let yesterday = Utc::now().date_naive() - Days::new(1);
-    write(&env, "users.csv", &format!("date,active_users\n{yesterday},5\n"));
-    let run = env.run(&["users", "-c", "base", "-o", "users.csv", "--merge", "--resume"]);
+    write(
+        &env,
+        "users.csv",
+        &format!("date,active_users\n{yesterday},5\n"),
+    );
+    let run = env.run(&[
+        "users",
+        "-c",
+        "base",
+        "-o",
+        "users.csv",
+        "--merge",
+        "--resume",
+    ]);
     assert_eq!(
         (run.code, run.stderr.as_str()),
         (
@@ -128,13 +153,23 @@ fn dry_run_shows_the_range_it_would_ask() {
         "note: --resume: asking 2024-01-03..2024-01-06, after the newest day in fees.csv\n"
     );
     assert!(
-        run.stdout.contains(r#""start_date":"2024-01-03","end_date":"2024-01-06""#),
+        run.stdout
+            .contains(r#""start_date":"2024-01-03","end_date":"2024-01-06""#),
         "{}",
         run.stdout
     );
     assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-02,1\n");
     assert!(sandbox.requests().is_empty());
-    let plain = env.run(&["fees", "-c", "eth", "--last", "2", "-o", "f.csv", "--dry-run"]);
+    let plain = env.run(&[
+        "fees",
+        "-c",
+        "eth",
+        "--last",
+        "2",
+        "-o",
+        "f.csv",
+        "--dry-run",
+    ]);
     assert_eq!(
         (plain.code, plain.error_line()),
         (
