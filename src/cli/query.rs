@@ -68,7 +68,7 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; a file of one chain (no chain column) taking several is read as the first chain asked and gains a chain column
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
 

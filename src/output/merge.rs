@@ -14,7 +14,7 @@ use crate::model::parse_date;
 use crate::model::Chain;
 use crate::model::Period;
 use crate::model::{Dataset, Number, Row};
-use crate::output::sqlite;
+use crate::output::stored::{stored, with_chain_column};
 use crate::output::upsert::upsert;
 use crate::render::Format;
 use crate::system::stream;
@@ -39,11 +39,19 @@ pub fn merge_into(
     by: Period,
     warn: &dyn Fn(&str),
 ) -> Result<Dataset, Failure> {
-    let Some(old) = stored_rows(path, format, table, &fresh)? else {
+    let Some(old) = stored(path, format, table, &fresh, chain_order)? else {
         return Ok(fresh);
     };
-    check_period_starts(path, &old, by)?;
-    let (merged, kept) = upsert(old, fresh, chain_order, by);
+    check_period_starts(path, &old.rows, by)?;
+    if let Some(chain) = old.taken_as {
+        warn(&format!(
+            "note: {} has no chain column: its rows are taken as {chain}, the first chain asked, \
+             and it is written with a chain column from now on",
+            path.display()
+        ));
+    }
+    let fresh = with_chain_column(fresh, old.chain_column, chain_order);
+    let (merged, kept) = upsert(old.rows, fresh, chain_order, by);
     if !kept.is_empty() {
         warn(&format!(
             "warning: {} keeps its rows for {}: this run covers fewer days of those periods; \
@@ -53,26 +61,6 @@ pub fn merge_into(
         ));
     }
     Ok(merged)
-}
-
-/// The rows stored at `path` (in its `table`, for a SQLite file), read as `shape` (a dataset
-/// with this run's columns) says, or `None` when there are none yet; a file with other
-/// columns is refused as a merge is.
-pub fn stored_rows(
-    path: &Path,
-    format: Format,
-    table: &str,
-    shape: &Dataset,
-) -> Result<Option<Vec<Row>>, Failure> {
-    if format == Format::Sqlite {
-        let rows = sqlite::stored_rows(path, table, shape);
-        return rows.map_err(|problem| refusal(path, shape, problem));
-    }
-    let Some(text) = read_old(path)? else {
-        return Ok(None);
-    };
-    let rows = read_rows(&text, format, shape).map_err(|problem| refusal(path, shape, problem))?;
-    Ok(Some(rows))
 }
 
 /// Under `--by`, every stored date must start a period of that kind: rows of another period
@@ -100,7 +88,7 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
 
 /// The old file's text, `None` when there is none yet. Anything but a regular file is refused
 /// before it is opened: reading a FIFO, or this run's own stdout, would wait forever.
-fn read_old(path: &Path) -> Result<Option<String>, Failure> {
+pub(super) fn read_old(path: &Path) -> Result<Option<String>, Failure> {
     let not_a_file = |kind: &str| {
         failure(
             path,
@@ -123,7 +111,7 @@ fn read_old(path: &Path) -> Result<Option<String>, Failure> {
 }
 
 /// Why the file cannot take the fresh rows, as the user sees it.
-fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
+pub(super) fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
     match problem {
         MergeError::ColumnsDiffer(found) => failure(
             path,
@@ -144,7 +132,11 @@ fn failure(path: &Path, message: String) -> Failure {
     )
 }
 
-fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, MergeError> {
+pub(super) fn read_rows(
+    text: &str,
+    format: Format,
+    data: &Dataset,
+) -> Result<Vec<Row>, MergeError> {
     // A spreadsheet's UTF-8 byte order mark is no part of the first column's name.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {

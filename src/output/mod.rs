@@ -5,6 +5,7 @@ mod merge;
 mod progress;
 mod resume;
 mod sqlite;
+mod stored;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};

@@ -5,7 +5,8 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
-use super::{merge, Output};
+use super::stored::stored;
+use super::Output;
 use crate::client::Plan;
 use crate::error::Failure;
 use crate::model::{Chain, Dataset, Row};
@@ -34,8 +35,8 @@ impl Output {
         };
         let shape = self.shape(plan.dataset(Vec::new()), plan)?;
         let table = super::sqlite::table_name(plan);
-        let rows = merge::stored_rows(file, self.format, table, &shape)?;
-        let rows = rows.unwrap_or_default();
+        let stored = stored(file, self.format, table, &shape, &plan.chains)?;
+        let rows = stored.map(|s| s.rows).unwrap_or_default();
         let mut start: Option<NaiveDate> = None;
         for chain in &plan.chains {
             let from = match newest(&rows, &shape, *chain) {
@@ -55,9 +56,9 @@ impl Output {
     }
 }
 
-/// The newest date of `rows` with a value for `chain`: its rows when the file has a chain
-/// column, its columns when it is wide (`ETHEREUM`, `ETHEREUM.fees`), else every row (a file
-/// of one chain). The `days` counts of `--by` are no values.
+/// The newest date of `rows` with a value for `chain`: its rows when they name chains, its
+/// columns when the file is wide (`ETHEREUM`, `ETHEREUM.fees`), else every row (a file of one
+/// chain). The `days` counts of `--by` are no values.
 fn newest(rows: &[Row], shape: &Dataset, chain: Chain) -> Option<NaiveDate> {
     let name = chain.name();
     let prefix = format!("{name}.");
@@ -71,7 +72,7 @@ fn newest(rows: &[Row], shape: &Dataset, chain: Chain) -> Option<NaiveDate> {
         .map(|(at, _)| at)
         .collect();
     rows.iter()
-        .filter(|row| !shape.chain_column || row.chain == Some(chain))
+        .filter(|row| row.chain.is_none_or(|c| c == chain))
         .filter(|row| counted.iter().any(|at| row.values[*at].is_some()))
         .map(|row| row.date)
         .max()

@@ -6,6 +6,7 @@ mod support;
 
 mod auth;
 mod cache;
+mod chains_grow;
 mod completion;
 mod config;
 mod exit_codes;

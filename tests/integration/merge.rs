@@ -139,7 +139,8 @@ fn merge_with_wide_upserts_by_date() {
 fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
-    let old = "date,fees\n2024-01-01,1\n";
+    // (A file of one chain, `date,fees`, takes several chains: chains_grow.rs.)
+    let old = "date,active_users\n2024-01-01,1\n";
     write(&env, "fees.csv", old);
     let run = env.run(&[
         "fees",
@@ -156,7 +157,7 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
     assert_eq!(run.code, 9, "{run:?}");
     assert_eq!(
         run.stderr,
-        "error: fees.csv has the columns date,fees but this command writes date,chain,fees: not merged; the file is left as it was\n\
+        "error: fees.csv has the columns date,active_users but this command writes date,chain,fees: not merged; the file is left as it was\n\
          hint: merge only the same command with the same chains, --include and --wide; or write to another file\n"
     );
     assert_eq!(read(&env, "fees.csv"), old);
@@ -245,7 +246,7 @@ fn a_fresh_gap_never_erases_a_stored_value() {
 fn other_columns_are_refused_before_any_request() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
-    write(&env, "fees.csv", "date,fees\n2024-01-01,1\n");
+    write(&env, "fees.csv", "date,tweet\n2024-01-01,1\n");
     let run = env.run(&[
         "fees", "-c", "all", "--last", "3", "-o", "fees.csv", "--merge",
     ]);
@@ -255,5 +256,5 @@ fn other_columns_are_refused_before_any_request() {
         "{} requests were sent first",
         stub.seen().len()
     );
-    assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-01,1\n");
+    assert_eq!(read(&env, "fees.csv"), "date,tweet\n2024-01-01,1\n");
 }
