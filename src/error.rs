@@ -14,6 +14,8 @@ pub enum Exit {
     Network = 7,
     BadResponse = 8,
     Output = 9,
+    /// `--strict`: the result lacks asked values; everything that arrived was written.
+    Incomplete = 10,
     Interrupted = 130,
 }
 

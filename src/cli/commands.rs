@@ -152,11 +152,17 @@ pub struct ChainsArgs {
     pub format: Option<Format>,
 }
 
-/// The formats of `chains`: those of the query commands but the charts, as a list is no series.
+/// The formats of `chains`: those of the query commands but the charts, as a list is no series,
+/// and `sqlite`, a file of daily tables.
 fn list_formats() -> impl TypedValueParser<Value = Format> {
     let values = Format::value_variants()
         .iter()
-        .filter(|format| !matches!(format, Format::Chart | Format::Svg | Format::Html))
+        .filter(|format| {
+            !matches!(
+                format,
+                Format::Chart | Format::Svg | Format::Html | Format::Sqlite
+            )
+        })
         .filter_map(ValueEnum::to_possible_value);
     PossibleValuesParser::new(values).try_map(|name| Format::from_str(&name, true))
 }

@@ -16,7 +16,8 @@ use crate::render::Format;
 
 #[derive(Debug, Args)]
 // The first day comes from --start or --last: clap's error for neither names both.
-#[command(group(ArgGroup::new("first_day").args(["start", "last"]).required(true)))]
+// With --resume a later run's first day comes from the file (--start/--last: the first run's).
+#[command(group(ArgGroup::new("first_day").args(["start", "last", "resume"]).multiple(true).required(true)))]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
     #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = Suggesting::new(ChainArg::parse, chain_names), add = ArgValueCompleter::new(completion::chains))]
@@ -33,6 +34,14 @@ pub struct QueryArgs {
     /// The N days ending at --end: 30, 30d or 4w
     #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
     pub last: Option<u32>,
+
+    /// With --merge: start the day after the file's newest day (of every chain asked); --start/--last only while it has no rows
+    #[arg(help_heading = "What to fetch", long, requires = "merge")]
+    pub resume: bool,
+
+    /// Exit 10 when the result lacks any asked value (a gap, a left-out member, no data), after writing what came [config: strict]
+    #[arg(help_heading = "What to fetch", long)]
+    pub strict: bool,
 
     /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
     #[arg(
@@ -55,11 +64,11 @@ pub struct QueryArgs {
     )]
     pub format: Option<Format>,
 
-    /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md set the format)
+    /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md .sqlite/.db set the format)
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file by (date, chain), by date with --wide
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; a file of one chain (no chain column) taking several is read as the first chain asked and gains a chain column
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
 
@@ -79,8 +88,8 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
     pub raw: bool,
 
-    /// Print the equivalent curl command lines and send nothing (needs no key)
-    #[arg(help_heading = "Output", long, conflicts_with_all = ["output", "raw"])]
+    /// Print the equivalent curl command lines and send nothing (needs no key; with --merge --resume: the range it would ask)
+    #[arg(help_heading = "Output", long, conflicts_with = "raw")]
     pub dry_run: bool,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order

@@ -28,10 +28,10 @@ use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure};
-pub(crate) use plan::{fetch_each, Assembly, Fetched, Plan};
+pub(crate) use plan::{fetch_each, Assembly, Fetched, Gaps, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
-use retry::Backoff;
+use retry::{Backoff, Tally};
 use transport::{classify, read_answer, Answer, TransportError};
 pub(crate) use trust::Roots;
 
@@ -80,6 +80,8 @@ pub struct Client {
     use_get: AtomicBool,
     trace: Option<Trace>,
     proxy: Option<ProxyChoice>,
+    /// Every retry of the run, by why, for [`Client::retry_summary`].
+    retried: Tally,
 }
 
 impl Client {
@@ -99,7 +101,13 @@ impl Client {
             use_get: AtomicBool::new(false),
             trace: options.trace,
             proxy: options.proxy,
+            retried: Tally::default(),
         })
+    }
+
+    /// `3 requests retried: 429 x2, 503 x1` when this client had to send again; `None` if not.
+    pub fn retry_summary(&self) -> Option<String> {
+        self.retried.summary()
     }
 
     /// The endpoint's URL: the base URL, path prefix kept, then the endpoint path.
@@ -197,7 +205,10 @@ impl Client {
                     }
                 }
                 Err(problem) if problem.is_transient() => match backoff.next_wait(None) {
-                    Ok(wait) => (wait, self.describe(&problem)),
+                    Ok(wait) => {
+                        self.retried.count(problem.short().to_owned());
+                        (wait, self.describe(&problem))
+                    }
                     Err(_) => {
                         return Err(self.transport_failure(request, &method, &problem, &backoff))
                     }
@@ -252,10 +263,13 @@ impl Client {
             .header(RETRY_AFTER)
             .and_then(retry::parse_retry_after);
         match backoff.next_wait(asked) {
-            Ok(wait) => Ok(Step::Wait(
-                wait,
-                format!("HTTP {}", status_text(answer.status)),
-            )),
+            Ok(wait) => {
+                self.retried.count(answer.status.as_u16().to_string());
+                Ok(Step::Wait(
+                    wait,
+                    format!("HTTP {}", status_text(answer.status)),
+                ))
+            }
             Err(refusal) => Err(failure(refusal)),
         }
     }
@@ -334,8 +348,28 @@ impl Client {
                 answer.body.len()
             )
         });
+        if let Some(limits) = rate_limit_headers(&answer) {
+            self.trace(|| self.key.scrub(&format!("rate limit: {limits}")));
+        }
         Ok(answer)
     }
+}
+
+/// The service's `RateLimit-*` (and `X-RateLimit-*`) and `Retry-After` headers, as sent, for
+/// `--verbose`; `None` when it sent none.
+fn rate_limit_headers(answer: &Answer) -> Option<String> {
+    let shown: Vec<String> = answer
+        .headers
+        .iter()
+        .filter(|(name, _)| {
+            let name = name.as_str();
+            name.starts_with("ratelimit")
+                || name.starts_with("x-ratelimit")
+                || name == "retry-after"
+        })
+        .filter_map(|(name, value)| Some(format!("{name}: {}", value.to_str().ok()?)))
+        .collect();
+    (!shown.is_empty()).then(|| shown.join(", "))
 }
 
 /// A success is JSON or nothing: an HTML page from a proxy is not data (a missing type is

@@ -11,7 +11,7 @@ use crate::client::response::{clean, DataNotes};
 use crate::client::{Client, Request};
 use crate::error::Result;
 use crate::model::Chain;
-use crate::model::DayRange;
+use crate::model::{describe_days, DayRange};
 use crate::model::{Column, Dataset, Endpoint, Number, Record, Row, SocialMetric};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
@@ -105,6 +105,47 @@ pub struct Fetched {
 pub struct Outcome {
     pub dataset: Dataset,
     pub warnings: Vec<String>,
+    /// What `--strict` asks for: the asked values the rows lack.
+    pub gaps: Gaps,
+}
+
+/// The asked (date, chain, metric) values a result lacks, whatever the reason (a missing
+/// date, a member left out, no answer at all).
+#[derive(Debug, Default)]
+pub struct Gaps {
+    /// How many values were asked, and how many of them are missing.
+    pub asked: usize,
+    pub missing: usize,
+    /// `ETHEREUM fees: 2024-01-02, 2024-01-05..2024-01-07`, series by series in plan order.
+    pub series: Vec<String>,
+}
+
+impl Gaps {
+    /// The values of `plan` that `joined` lacks.
+    fn of(plan: &Plan, joined: &BTreeMap<(NaiveDate, Option<usize>), Row>) -> Gaps {
+        let columns = plan.columns();
+        let mut gaps = Gaps::default();
+        for (position, chain) in plan.chains.iter().enumerate() {
+            for (at, column) in columns.iter().enumerate() {
+                let lacking: Vec<NaiveDate> = plan
+                    .range
+                    .days()
+                    .filter(|date| {
+                        let row = joined.get(&(*date, Some(position)));
+                        row.is_none_or(|row| row.values[at].is_none())
+                    })
+                    .collect();
+                gaps.asked += plan.range.days().count();
+                if !lacking.is_empty() {
+                    gaps.missing += lacking.len();
+                    let days = describe_days(&lacking);
+                    gaps.series
+                        .push(format!("{chain} {}: {days}", column.name()));
+                }
+            }
+        }
+        gaps
+    }
 }
 
 /// Sends every request (at most `jobs` at once) and hands each answer to `take` on the calling
@@ -126,7 +167,7 @@ pub fn fetch_each(
         let result = client
             .fetch_records(request, &request.columns())
             .map(|records| {
-                let (records, notes) = clean(records, &request.range);
+                let (records, notes) = clean(records, &request.range, &request.columns());
                 Fetched {
                     request: request.clone(),
                     records,
@@ -197,6 +238,7 @@ impl<'a> Assembly<'a> {
 
     pub fn finish(self) -> Outcome {
         Outcome {
+            gaps: Gaps::of(self.plan, &self.joined),
             dataset: self.plan.dataset(self.joined.into_values().collect()),
             warnings: warnings(self.plan, self.notes),
         }

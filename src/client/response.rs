@@ -110,6 +110,8 @@ pub struct DataNotes {
     pub missing: Vec<NaiveDate>,
     pub duplicated: Vec<NaiveDate>,
     pub out_of_range: Vec<NaiveDate>,
+    /// By column name: the dates whose record left that member out (or sent it as null).
+    pub left_out: BTreeMap<&'static str, Vec<NaiveDate>>,
 }
 
 impl DataNotes {
@@ -121,6 +123,12 @@ impl DataNotes {
             (&mut self.out_of_range, other.out_of_range),
         ] {
             mine.extend(theirs);
+            mine.sort();
+            mine.dedup();
+        }
+        for (column, days) in other.left_out {
+            let mine = self.left_out.entry(column).or_default();
+            mine.extend(days);
             mine.sort();
             mine.dedup();
         }
@@ -147,12 +155,23 @@ impl DataNotes {
                 "{subject}: dropped records outside the asked range: {days}"
             ));
         }
+        for (column, days) in &self.left_out {
+            let days = describe_days(days);
+            lines.push(format!(
+                "{subject}: the records for {days} have no {column} (left empty, not zero)"
+            ));
+        }
         lines
     }
 }
 
-/// Keeps the records inside `range`, the last one of each date, sorted; notes what was wrong.
-pub fn clean(records: Vec<Record>, range: &DayRange) -> (Vec<Record>, DataNotes) {
+/// Keeps the records inside `range`, the last one of each date, sorted; notes what was wrong,
+/// down to a member (of `columns`, the values' order) a kept record left out.
+pub fn clean(
+    records: Vec<Record>,
+    range: &DayRange,
+    columns: &[Column],
+) -> (Vec<Record>, DataNotes) {
     let mut notes = DataNotes::default();
     let mut by_date: BTreeMap<NaiveDate, Record> = BTreeMap::new();
     for record in records {
@@ -163,6 +182,14 @@ pub fn clean(records: Vec<Record>, range: &DayRange) -> (Vec<Record>, DataNotes)
         }
     }
     notes.missing = range.days().filter(|d| !by_date.contains_key(d)).collect();
+    for record in by_date.values() {
+        for (column, value) in columns.iter().zip(&record.values) {
+            if value.is_none() {
+                let days = notes.left_out.entry(column.name()).or_default();
+                days.push(record.date);
+            }
+        }
+    }
     notes.out_of_range.sort();
     notes.out_of_range.dedup();
     notes.duplicated.sort();
@@ -296,7 +323,7 @@ mod tests {
             rec("2024-01-03", "33"),
             rec("2023-12-31", "0"),
         ];
-        let (kept, notes) = clean(records, &range);
+        let (kept, notes) = clean(records, &range, &[Column::Fees]);
         assert_eq!(texts(&kept), vec![vec![Some("1")], vec![Some("33")]]);
         assert_eq!(notes.missing, vec![d("2024-01-02"), d("2024-01-04")]);
         assert_eq!(notes.duplicated, vec![d("2024-01-03")]);

@@ -1,5 +1,7 @@
 //! When to try a request again, and how long to wait first.
 
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use reqwest::StatusCode;
@@ -26,6 +28,30 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
         when.duration_since(SystemTime::now())
             .unwrap_or(Duration::ZERO),
     )
+}
+
+/// The retries of a run, by why (`429`, `503`, `timeout`), for the line at its end.
+#[derive(Default)]
+pub struct Tally(Mutex<BTreeMap<String, usize>>);
+
+impl Tally {
+    pub fn count(&self, why: String) {
+        // A poisoned lock only means another request's thread panicked; the counts stand.
+        let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *counts.entry(why).or_default() += 1;
+    }
+
+    /// `3 requests retried: 429 x2, 503 x1`, or `None` when nothing was retried.
+    pub fn summary(&self) -> Option<String> {
+        let counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let total: usize = counts.values().sum();
+        let each: Vec<String> = counts
+            .iter()
+            .map(|(why, n)| format!("{why} x{n}"))
+            .collect();
+        let requests = if total == 1 { "request" } else { "requests" };
+        (total > 0).then(|| format!("{total} {requests} retried: {}", each.join(", ")))
+    }
 }
 
 /// Counts attempts and hands out the wait before each retry: exponential, full jitter.

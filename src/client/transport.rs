@@ -53,6 +53,20 @@ impl TransportError {
         }
     }
 
+    /// What happened in a word or two, for the count of retries at the end of a run.
+    pub fn short(&self) -> &'static str {
+        match self {
+            // Whether a reset lands while connecting or after is chance: one word for both.
+            TransportError::Connect(_) | TransportError::Broken(_) => "connection failed",
+            TransportError::ConnectTimeout => "connect timeout",
+            TransportError::Timeout => "timeout",
+            TransportError::CutShort(_) => "cut short",
+            TransportError::TooLarge => "too large",
+            TransportError::Found(..) => "refused",
+            TransportError::Undecodable(_) => "undecodable",
+        }
+    }
+
     /// What happened, naming the limit that was reached.
     pub fn describe(&self, timeout: Duration, connect_timeout: Duration) -> String {
         match self {

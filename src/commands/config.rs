@@ -202,6 +202,7 @@ fn show_row(s: &Settings, key: ConfigKey) -> Option<ShowRow> {
         },
         ConfigKey::Cache => plain(s.cache.enabled.to_string()),
         ConfigKey::CacheSettleDays => plain(s.cache.settle_days.to_string()),
+        ConfigKey::Strict => plain(s.strict.to_string()),
     })
 }
 

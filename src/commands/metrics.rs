@@ -4,14 +4,14 @@ use super::{note, random_key, resolve_settings};
 use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
-use crate::client::{curl_lines, fetch_each, Assembly, Fetched, Plan};
+use crate::client::{curl_lines, fetch_each, Assembly, Fetched, Gaps, Plan};
 use crate::client::{Client, Request};
 use crate::error::{Exit, Failure};
 use crate::model::expand_chains;
 use crate::model::Period;
-use crate::model::{today_utc, DayRange};
+use crate::model::{today_utc, DayRange, DaySpec};
 use crate::model::{Endpoint, SocialMetric};
-use crate::output::{write_stdout, Output, OutputRequest};
+use crate::output::{write_stdout, Output, OutputRequest, Resume};
 use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::settings::Terminal;
 use crate::settings::{ApiKey, MASK};
@@ -26,44 +26,130 @@ pub fn run(
     includes: Vec<SocialMetric>,
 ) -> anyhow::Result<()> {
     let today = today_utc();
-    let asked =
-        DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
+    // With --resume the range comes from the file, read once the output is known.
+    let flags_range = match args.resume {
+        true => None,
+        false => Some(
+            DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?,
+        ),
+    };
     let plan = Plan {
         endpoints,
         chains: expand_chains(&args.chains),
-        range: merge_range(args, asked),
+        range: flags_range.unwrap_or(DayRange {
+            start: today,
+            end: today,
+        }),
         includes,
         chunk_days: None,
     };
     // Every usage error comes before any request, key lookup or file.
     let output = Output::resolve(&output_request(args), &plan, terminal)?;
+    check_dry_run(args)?;
     output.check_merge_target(&plan)?;
     if args.raw {
         check_raw(&plan, args.by)?;
     }
+    let asked = match flags_range {
+        Some(range) => Some(range),
+        None => resume_range(args, &output, &plan, today)?,
+    };
     let settings = resolve_settings(global, terminal, args.chunk_days, FileUse::Read)?;
+    let Some(asked) = asked else {
+        let file = args.output.as_deref().unwrap_or("-".as_ref()).display();
+        note(
+            &settings,
+            &format!("note: --resume: {file} is up to date for every chain asked; nothing to ask"),
+        );
+        return Ok(());
+    };
+    let plan = Plan {
+        range: merge_range(args, asked),
+        ..plan
+    };
+    run_plan(args, &settings, plan, asked, &output, today)
+}
+
+/// The rest of a run once its range is known: the notes on it, then `--raw`, `--dry-run` or
+/// the fetch.
+fn run_plan(
+    args: &QueryArgs,
+    settings: &Settings,
+    plan: Plan,
+    asked: DayRange,
+    output: &Output,
+    today: chrono::NaiveDate,
+) -> anyhow::Result<()> {
+    if args.resume && (args.dry_run || settings.verbose) {
+        let file = args.output.as_deref().unwrap_or("-".as_ref()).display();
+        note(
+            settings,
+            &format!(
+                "note: --resume: asking {}..{}, after the newest day in {file}",
+                asked.start, asked.end
+            ),
+        );
+    }
     if plan.range.start != asked.start {
         let (start, by) = (plan.range.start, args.by.name());
-        note(&settings, &format!("note: --merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));
+        note(settings, &format!("note: --merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));
     }
     if plan.range.end > today {
         let end = plan.range.end;
-        note(&settings, &format!("warning: the range ends {end}, after today (UTC): the service has no data for days to come"));
+        note(settings, &format!("warning: the range ends {end}, after today (UTC): the service has no data for days to come"));
     }
     if args.raw {
-        return print_raw(&settings, &plan, &output);
+        return print_raw(settings, &plan, output);
     }
     let plan = Plan {
         chunk_days: settings.chunk_days,
         ..plan
     };
-    let mode = cache_mode(args, &settings);
+    let mode = cache_mode(args, settings);
     if args.dry_run {
         // Read only; with --refresh every request would be sent, so the cache is not read.
         let look = mode.filter(|m| *m != Mode::Refresh).map(|_| Mode::Look);
-        return print_curl_lines(&settings, &plan, look);
+        return print_curl_lines(settings, &plan, look);
     }
-    fetch_and_write(&settings, &plan, &output, mode)
+    let strict = args.strict || settings.strict;
+    fetch_and_write(settings, &plan, output, mode, strict)
+}
+
+/// `--resume`: from the day after the file's newest (for every chain asked) to `--end`, the
+/// flags' first day for a chain the file has no rows for; `None` when it is up to date.
+fn resume_range(
+    args: &QueryArgs,
+    output: &Output,
+    plan: &Plan,
+    today: chrono::NaiveDate,
+) -> Result<Option<DayRange>, Failure> {
+    let end = args.end.unwrap_or(DaySpec::Yesterday).resolve(today);
+    let first_day = match (args.start, args.last) {
+        (None, None) => None,
+        _ => {
+            let range = DayRange::resolve(args.start, args.end, args.last, today);
+            Some(range.map_err(Failure::usage)?.start)
+        }
+    };
+    match output.resume(plan, first_day, end)? {
+        Resume::From(start) => {
+            let (start, end) = (Some(DaySpec::Date(start)), Some(DaySpec::Date(end)));
+            let range = DayRange::resolve(start, end, None, today).map_err(Failure::usage)?;
+            Ok(Some(range))
+        }
+        Resume::UpToDate => Ok(None),
+    }
+}
+
+/// `--dry-run` writes nothing: `--output` goes with it only to show a `--resume` range.
+fn check_dry_run(args: &QueryArgs) -> Result<(), Failure> {
+    if args.dry_run && args.output.is_some() && !args.resume {
+        return Err(Failure::usage(
+            "--dry-run sends nothing and writes nothing, so --output has nothing to do",
+        )
+        .with_hint("leave out --output; with --merge --resume, --dry-run shows the range a catch-up would ask"));
+    }
+    Ok(())
 }
 
 /// The query flags that shape the output, as plain values.
@@ -149,12 +235,14 @@ fn cache_summary(plan: &Plan, work: &Work, mode: Mode) -> String {
     }
 }
 
-/// Every request the cache cannot answer, then the rows, warnings first.
+/// Every request the cache cannot answer, then the rows, warnings first; under `strict`, a
+/// result that lacks asked values fails after it is written; the retries are told last.
 fn fetch_and_write(
     settings: &Settings,
     plan: &Plan,
     output: &Output,
     mode: Option<Mode>,
+    strict: bool,
 ) -> anyhow::Result<()> {
     let (work, mut cache) = plan_work(settings, plan, mode)?;
     let mut assembly = Assembly::new(plan);
@@ -164,7 +252,7 @@ fn fetch_and_write(
     // Every answer is kept and joined as it comes; the error reported is the first failed
     // request in plan order, so it never depends on timing.
     let mut failure = None;
-    fetch(
+    let retried = fetch(
         settings,
         output,
         &work.requests,
@@ -191,31 +279,62 @@ fn fetch_and_write(
         note(settings, &format!("warning: {warning}"));
     }
     let wait = settings.lock_wait();
-    output.write(
+    let written = output.write(
         outcome.dataset,
         plan,
         &outcome.warnings,
         settings.color,
         wait,
         &|line| note(settings, line),
-    )
+    );
+    if let Some(line) = retried {
+        note(settings, &format!("note: {line}"));
+    }
+    written?;
+    match strict {
+        true => check_complete(&outcome.gaps),
+        false => Ok(()),
+    }
 }
 
-/// Sends the requests; with none to send, needs neither the key nor a connection.
+/// `--strict`: every asked value must be there (exit 10, after the result is written).
+fn check_complete(gaps: &Gaps) -> anyhow::Result<()> {
+    if gaps.missing == 0 {
+        return Ok(());
+    }
+    let what = match gaps.missing == gaps.asked {
+        true => format!(
+            "no data at all: none of the {} asked values came",
+            gaps.asked
+        ),
+        false => format!(
+            "{} of {} asked values are missing: {}",
+            gaps.missing,
+            gaps.asked,
+            gaps.series.join("; ")
+        ),
+    };
+    Err(Failure::new(Exit::Incomplete, format!("--strict: incomplete data: {what}; everything that came was written"))
+        .with_hint("ask again later for the missing days, or leave out --strict (and config strict) to accept gaps")
+        .into())
+}
+
+/// Sends the requests; with none to send, needs neither the key nor a connection. Returns the
+/// retries' line (`3 requests retried: 429 x2, 503 x1`), if any.
 fn fetch(
     settings: &Settings,
     output: &Output,
     requests: &[Request],
     take: &mut dyn FnMut(crate::error::Result<Fetched>),
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<String>> {
     if requests.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let (client, _sandbox) = connect(settings)?;
     let progress = output.progress(requests.len(), settings.quiet);
     fetch_each(&client, requests, settings.jobs, &|| progress.tick(), take);
     progress.finish();
-    Ok(())
+    Ok(client.retry_summary())
 }
 
 /// `--raw`: one body as sent, the whole range in one request whatever the chunking.

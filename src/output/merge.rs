@@ -14,12 +14,13 @@ use crate::model::parse_date;
 use crate::model::Chain;
 use crate::model::Period;
 use crate::model::{Dataset, Number, Row};
+use crate::output::stored::{stored, with_chain_column};
 use crate::output::upsert::upsert;
 use crate::render::Format;
 use crate::system::stream;
 
 /// What stops a merge.
-enum MergeError {
+pub enum MergeError {
     /// The file's columns, joined with commas.
     ColumnsDiffer(String),
     Unreadable(String),
@@ -32,17 +33,25 @@ enum MergeError {
 pub fn merge_into(
     path: &Path,
     format: Format,
+    table: &str,
     fresh: Dataset,
     chain_order: &[Chain],
     by: Period,
     warn: &dyn Fn(&str),
 ) -> Result<Dataset, Failure> {
-    let Some(text) = read_old(path)? else {
+    let Some(old) = stored(path, format, table, &fresh, chain_order)? else {
         return Ok(fresh);
     };
-    let old = read_rows(&text, format, &fresh).map_err(|problem| refusal(path, &fresh, problem))?;
-    check_period_starts(path, &old, by)?;
-    let (merged, kept) = upsert(old, fresh, chain_order, by);
+    check_period_starts(path, &old.rows, by)?;
+    if let Some(chain) = old.taken_as {
+        warn(&format!(
+            "note: {} has no chain column: its rows are taken as {chain}, the first chain asked, \
+             and it is written with a chain column from now on",
+            path.display()
+        ));
+    }
+    let fresh = with_chain_column(fresh, old.chain_column, chain_order);
+    let (merged, kept) = upsert(old.rows, fresh, chain_order, by);
     if !kept.is_empty() {
         warn(&format!(
             "warning: {} keeps its rows for {}: this run covers fewer days of those periods; \
@@ -79,7 +88,7 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
 
 /// The old file's text, `None` when there is none yet. Anything but a regular file is refused
 /// before it is opened: reading a FIFO, or this run's own stdout, would wait forever.
-fn read_old(path: &Path) -> Result<Option<String>, Failure> {
+pub(super) fn read_old(path: &Path) -> Result<Option<String>, Failure> {
     let not_a_file = |kind: &str| {
         failure(
             path,
@@ -102,7 +111,7 @@ fn read_old(path: &Path) -> Result<Option<String>, Failure> {
 }
 
 /// Why the file cannot take the fresh rows, as the user sees it.
-fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
+pub(super) fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
     match problem {
         MergeError::ColumnsDiffer(found) => failure(
             path,
@@ -123,7 +132,11 @@ fn failure(path: &Path, message: String) -> Failure {
     )
 }
 
-fn read_rows(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, MergeError> {
+pub(super) fn read_rows(
+    text: &str,
+    format: Format,
+    data: &Dataset,
+) -> Result<Vec<Row>, MergeError> {
     // A spreadsheet's UTF-8 byte order mark is no part of the first column's name.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
@@ -262,7 +275,7 @@ fn json_cell(raw: &RawValue) -> Result<Option<String>, String> {
 }
 
 /// One row from its cells in header order: a date, a chain when the header has one, numbers.
-fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
+pub(super) fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
     let date = parse_date(cells[0].unwrap_or_default())?;
     let (chain, first_value) = match data.chain_column {
         true => {

@@ -4,6 +4,9 @@
 mod merge;
 mod picture;
 mod progress;
+mod resume;
+mod sqlite;
+mod stored;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};
@@ -19,6 +22,7 @@ use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
 use progress::Progress;
+pub(crate) use resume::Resume;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]
@@ -67,6 +71,12 @@ impl Output {
                     .with_hint("give --output FILE"),
             );
         }
+        if format == Format::Sqlite && file.is_none() {
+            return Err(Failure::usage(
+                "the sqlite format writes a database file, which stdout cannot take",
+            )
+            .with_hint("give --output FILE.sqlite (or .db)"));
+        }
         check_flags_fit(args, format, by_default)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
@@ -93,7 +103,16 @@ impl Output {
     pub fn check_merge_target(&self, plan: &Plan) -> Result<(), Failure> {
         if let (true, Some(file)) = (self.merge, &self.file) {
             let empty = self.shape(plan.dataset(Vec::new()), plan)?;
-            merge::merge_into(file, self.format, empty, &plan.chains, self.by, &|_| {})?;
+            let table = sqlite::table_name(plan);
+            merge::merge_into(
+                file,
+                self.format,
+                table,
+                empty,
+                &plan.chains,
+                self.by,
+                &|_| {},
+            )?;
         }
         Ok(())
     }
@@ -126,22 +145,32 @@ impl Output {
             check_width(&data, self.format, style.width)?;
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
-        let (data, _lock) = match self.merge {
-            true => {
-                let lock = lock::lock_beside(file, wait).map_err(|e| {
-                    let what = file.display().to_string();
-                    e.failure(
-                        Exit::Output,
-                        &what,
-                        "not merged; the file is left as it was",
-                    )
-                })?;
-                let merged =
-                    merge::merge_into(file, self.format, data, &plan.chains, self.by, warn)?;
-                (merged, Some(lock))
-            }
-            false => (data, None),
+        // A database is changed in place, so it is locked as a merge is, merged or not.
+        let locked = self.merge || self.format == Format::Sqlite;
+        let _lock = match locked {
+            true => Some(lock::lock_beside(file, wait).map_err(|e| {
+                let what = file.display().to_string();
+                let done = if self.merge {
+                    "not merged"
+                } else {
+                    "not written"
+                };
+                e.failure(
+                    Exit::Output,
+                    &what,
+                    &format!("{done}; the file is left as it was"),
+                )
+            })?),
+            false => None,
         };
+        let table = sqlite::table_name(plan);
+        let data = match self.merge {
+            true => merge::merge_into(file, self.format, table, data, &plan.chains, self.by, warn)?,
+            false => data,
+        };
+        if self.format == Format::Sqlite {
+            return sqlite::store(file, table, &data);
+        }
         let mut bytes = Vec::new();
         render::render(&data, self.format, style, &mut bytes).expect("writing to memory works");
         atomic::write_atomically(file, &bytes)
@@ -223,7 +252,7 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> any
 /// `--summary`, `--no-header` and `--merge` each work with some formats only. A format the
 /// user did not choose (`by_default`: stdout decided) is named as the default it is.
 fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Result<(), Failure> {
-    use Format::{Csv, Json, Markdown, Ndjson, Table, Tsv};
+    use Format::{Csv, Json, Markdown, Ndjson, Sqlite, Table, Tsv};
     let only = |flag: &str, allowed: &[Format], what: &str| {
         if allowed.contains(&format) {
             return Ok(());
@@ -256,8 +285,8 @@ fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Re
     if args.merge {
         only(
             "--merge",
-            &[Csv, Tsv, Json, Ndjson],
-            "csv, tsv, json and ndjson",
+            &[Csv, Tsv, Json, Ndjson, Sqlite],
+            "csv, tsv, json, ndjson and sqlite",
         )?;
     }
     picture::check_wide(args.wide, format)

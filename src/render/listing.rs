@@ -31,6 +31,7 @@ pub fn write(
         Format::Chart | Format::Svg | Format::Html => {
             Err(io::Error::other("a listing has no chart"))
         }
+        Format::Sqlite => Err(io::Error::other("a listing is written as text")),
     }
 }
 

@@ -45,6 +45,8 @@ pub enum Format {
     Svg,
     /// one self-contained HTML page: the charts, the values, the gaps and warnings
     Html,
+    /// a SQLite database file, one table per command (with --output)
+    Sqlite,
 }
 
 impl Format {
@@ -59,6 +61,7 @@ impl Format {
             "md" | "markdown" => Some(Format::Markdown),
             "svg" => Some(Format::Svg),
             "html" | "htm" => Some(Format::Html),
+            "sqlite" | "db" => Some(Format::Sqlite),
             _ => None,
         }
     }
@@ -75,6 +78,7 @@ impl Format {
             Format::Chart => "chart",
             Format::Svg => "svg",
             Format::Html => "html",
+            Format::Sqlite => "sqlite",
         }
     }
 }
@@ -116,6 +120,8 @@ pub fn render(
                 _ => html::write(data, caption, out),
             }
         }
+        // A database is no stream of text: output writes it to its file (output/sqlite.rs).
+        Format::Sqlite => Err(io::Error::other("a SQLite database is written to a file")),
     }
 }
 

@@ -87,7 +87,8 @@ impl<'a> ActiveFaults<'a> {
     }
 }
 
-/// A status fault's answer: a JSON error, and `Retry-After` when the fault gives one.
+/// A status fault's answer: a JSON error, and `Retry-After` when the fault gives one; a 429
+/// also says its quota as rate-limited services do (`RateLimit-*`, IETF draft names).
 fn status(code: u16, retry_after: Option<RetryAfter>) -> Response {
     let status = StatusCode::from_u16(code).expect("a 4xx or 5xx code");
     let mut response = error(status, &format!("synthetic failure (fault {code})"));
@@ -95,5 +96,18 @@ fn status(code: u16, retry_after: Option<RetryAfter>) -> Response {
         let value = after.header_value().parse().expect("a header value");
         response.headers_mut().insert(header::RETRY_AFTER, value);
     }
+    if code == 429 {
+        let reset = match retry_after {
+            Some(RetryAfter::Seconds(s) | RetryAfter::DateIn(s)) => s,
+            None => 1,
+        };
+        let headers = response.headers_mut();
+        headers.insert("ratelimit-limit", header::HeaderValue::from(SANDBOX_QUOTA));
+        headers.insert("ratelimit-remaining", header::HeaderValue::from(0));
+        headers.insert("ratelimit-reset", header::HeaderValue::from(reset));
+    }
     response
 }
+
+/// The requests a minute the sandbox's 429 says it allows.
+const SANDBOX_QUOTA: u32 = 600;

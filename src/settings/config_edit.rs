@@ -22,7 +22,7 @@ impl ConfigKey {
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
             ConfigKey::CaBundle if text.is_empty() => Err("expected the path of a PEM file".into()),
             ConfigKey::CaBundle => Ok(Value::from(text)),
-            ConfigKey::AllowHttp | ConfigKey::Cache => match text {
+            ConfigKey::AllowHttp | ConfigKey::Cache | ConfigKey::Strict => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),
                 _ => Err(format!("expected {}", self.expected())),

@@ -33,6 +33,8 @@ pub struct FileSettings {
     pub cache: Option<bool>,
     /// Days before today from which a day is settled and served from the cache.
     pub cache_settle_days: Option<u32>,
+    /// Exit 10 when a query's result lacks asked values, without `--strict`.
+    pub strict: Option<bool>,
     /// Only at the top level.
     pub profiles: Option<BTreeMap<String, FileSettings>>,
 }
@@ -199,7 +201,7 @@ mod tests {
     fn every_config_key_is_a_file_setting() {
         for key in ConfigKey::ALL {
             let sample = match key {
-                ConfigKey::AllowHttp | ConfigKey::Cache => "true",
+                ConfigKey::AllowHttp | ConfigKey::Cache | ConfigKey::Strict => "true",
                 ConfigKey::Method => "\"get\"",
                 ConfigKey::Timeout
                 | ConfigKey::ConnectTimeout

@@ -26,10 +26,11 @@ pub enum ConfigKey {
     ChunkDays,
     Cache,
     CacheSettleDays,
+    Strict,
 }
 
 impl ConfigKey {
-    pub const ALL: [ConfigKey; 14] = [
+    pub const ALL: [ConfigKey; 15] = [
         ConfigKey::BaseUrl,
         ConfigKey::ApiKey,
         ConfigKey::ApiKeyCommand,
@@ -44,6 +45,7 @@ impl ConfigKey {
         ConfigKey::ChunkDays,
         ConfigKey::Cache,
         ConfigKey::CacheSettleDays,
+        ConfigKey::Strict,
     ];
 
     /// The key as the config file, `config get/set` and `config show` write it.
@@ -63,6 +65,7 @@ impl ConfigKey {
             ConfigKey::ChunkDays => "chunk_days",
             ConfigKey::Cache => "cache",
             ConfigKey::CacheSettleDays => "cache_settle_days",
+            ConfigKey::Strict => "strict",
         }
     }
 
@@ -77,7 +80,7 @@ impl ConfigKey {
             ConfigKey::BaseUrl => "a URL in quotes".into(),
             ConfigKey::ApiKey | ConfigKey::ApiKeyCommand => "a string in quotes".into(),
             ConfigKey::CaBundle => "a file path in quotes".into(),
-            ConfigKey::AllowHttp | ConfigKey::Cache => "true or false".into(),
+            ConfigKey::AllowHttp | ConfigKey::Cache | ConfigKey::Strict => "true or false".into(),
             ConfigKey::Timeout | ConfigKey::ConnectTimeout | ConfigKey::ApiKeyCommandTimeout => {
                 let (least, most) = (limits::MIN_SECONDS, limits::MAX_SECONDS);
                 format!("a number of seconds from {least} to {most}")

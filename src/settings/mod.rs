@@ -41,7 +41,7 @@ pub use tuning::defaults;
 use crate::error::{Failure, Result};
 use crate::system::lock::LockWait;
 use config_file::FileSettings;
-use precedence::{first_given, from_layers, named, Layer};
+use precedence::{first_given, from_layers, named, pick, Layer};
 
 /// The command line's setting flags as plain values: cli fills this from its arguments, so
 /// that settings never reads clap's types.
@@ -61,6 +61,11 @@ pub struct Flags {
     pub verbose: bool,
     pub quiet: bool,
     pub color: keys::ColorChoice,
+}
+
+/// Config `strict` (the query flag `--strict` is added by the command).
+fn strict(layers: &[Layer], sources: &mut precedence::Sources) -> bool {
+    sources.take(ConfigKey::Strict, pick(None, layers, |l| l.strict, false))
 }
 
 /// `--lock-timeout` (checked by its parser), else the default.
@@ -115,6 +120,8 @@ pub struct Settings {
     pub chunk_days: Option<u32>,
     /// The response cache: on or off by config, the settle rule, the file.
     pub cache: cache::CacheSettings,
+    /// Config `strict`: a query whose result lacks asked values exits 10 (`--strict` also).
+    pub strict: bool,
     /// How long to wait for another run's lock on a file this run changes.
     pub lock_timeout: Duration,
     /// Where each of the plain settings above came from, by config key, for `config show`.
@@ -201,6 +208,7 @@ impl Settings {
             key_command_timeout: tuning.key_command_timeout,
             chunk_days: tuning.chunk_days,
             cache,
+            strict: strict(&layers, &mut tuning.sources),
             lock_timeout: lock_timeout(flags),
             sources: tuning.sources.0,
             warnings,

@@ -134,7 +134,7 @@ fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) 
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --cache --chain --chunk-days --dry-run --end --format --last --merge --no-cache --no-header --output --raw --refresh --start --summary --wide"
+    let mut fees: Vec<&str> = "--by --cache --chain --chunk-days --dry-run --end --format --last --merge --no-cache --no-header --output --raw --refresh --resume --start --strict --summary --wide"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();
@@ -180,7 +180,7 @@ macro_rules! cases {
         chains_in_upper_case: "chain-metrics fees --chain ETH,A" => "ETH,ALL ETH,ARB ETH,ARBITRUM",
         include_items: "chain-metrics social --include " => "quote reply retweet tweet",
         second_include_item: "chain-metrics social -c op --include reply,t" => "reply,tweet",
-        formats: "chain-metrics fees --format " => "chart csv html json markdown ndjson svg table tsv",
+        formats: "chain-metrics fees --format " => "chart csv html json markdown ndjson sqlite svg table tsv",
         chains_format_j: "chain-metrics chains --format j" => "json",
         colors: "chain-metrics fees --color " => "always auto never",
         methods: "chain-metrics users --method " => "auto get post",

@@ -1,4 +1,4 @@
-//! "Running it from cron and systemd" (issue 22.7): the README shows the same crontab line and
+//! "Running it from cron and systemd": the README shows the same crontab line and
 //! unit files as the man page and contrib/systemd/, and the units are what the section says.
 //! CI also runs `systemd-analyze verify` on them against the installed package.
 

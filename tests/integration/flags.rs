@@ -138,7 +138,7 @@ fn usage_errors_are_exit_2_before_any_request() {
         (&["fees", "-c", "eth", "--summary", "-f", "csv"], "error: --summary works with table and markdown, not with the csv format"),
         (&["fees", "-c", "eth", "--summary", "-o", "x.json"], "error: --summary works with table and markdown, not with the json format"),
         (&["fees", "-c", "eth", "--merge"], "error: the following required arguments were not provided:"),
-        (&["fees", "-c", "eth", "--merge", "-o", "x.md"], "error: --merge works with csv, tsv, json and ndjson, not with the markdown format"),
+        (&["fees", "-c", "eth", "--merge", "-o", "x.md"], "error: --merge works with csv, tsv, json, ndjson and sqlite, not with the markdown format"),
         (&["fees", "-c", "eth", "--no-header", "-f", "json"], "error: --no-header works with csv and tsv, not with the json format"),
         (&["--sandbox", "fees", "-c", "eth", "--dry-run"], "error: --dry-run prints commands for a service that outlives the run; --sandbox lasts only one run"),
     ];

@@ -250,6 +250,6 @@ fn readme_exit_codes_are_the_man_pages() {
     let codes: Vec<&str> = man.iter().map(|(code, _)| code.as_str()).collect();
     assert_eq!(
         codes,
-        ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "129", "130", "143"]
+        ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "129", "130", "143"]
     );
 }

@@ -108,9 +108,11 @@ date,fees
     let expected = [
         request.as_str(),
         "* HTTP 503 Service Unavailable in _ ms, 4 bytes",
+        "* rate limit: retry-after: 0",
         retry.as_str(),
         request.as_str(),
         "* HTTP 200 OK in _ ms, 32 bytes",
+        "note: 1 request retried: 503 x1",
     ];
     assert_eq!(without_timings(&run.stderr), expected);
 }

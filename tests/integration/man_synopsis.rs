@@ -1,4 +1,4 @@
-//! The man pages' SYNOPSIS and OPTIONS as a reader needs them (issue 22.8): value names, the
+//! The man pages' SYNOPSIS and OPTIONS as a reader needs them: value names, the
 //! required choice of --start or --last, and the global flags apart from the command's own.
 
 use std::collections::BTreeMap;
@@ -48,7 +48,7 @@ fn fees_synopsis_names_values_and_the_required_first_day() {
     let pages = pages();
     assert_eq!(
         section(&pages["chain-metrics-fees.1"], "SYNOPSIS"),
-        ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N) [--end DAY] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--wide] [--no-header] [--summary] [--raw] [--dry-run] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
+        ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N | --resume) [--end DAY] [--strict] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--wide] [--no-header] [--summary] [--raw] [--dry-run] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
     );
 }
 
@@ -59,7 +59,7 @@ fn every_query_page_requires_a_chain_and_a_first_day() {
         let synopsis =
             section(&pages[&format!("chain-metrics-{command}.1")], "SYNOPSIS").join("\n");
         let head = format!(
-            "chain-metrics [GLOBAL OPTIONS] {command} --chain CHAIN... (--start DAY | --last N) [--end DAY]"
+            "chain-metrics [GLOBAL OPTIONS] {command} --chain CHAIN... (--start DAY | --last N | --resume) [--end DAY]"
         );
         assert!(synopsis.starts_with(&head), "{command}: {synopsis}");
     }

@@ -110,10 +110,11 @@ fn merge_with_wide_upserts_by_date() {
 #[test]
 fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let old = "date,fees\n2024-01-01,1\n";
+    // (A file of one chain, `date,fees`, takes several chains: chains_grow.rs.)
+    let old = "date,active_users\n2024-01-01,1\n";
     write(&env, "fees.csv", old);
     env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o fees.csv --merge").code(9).stderr(str![[r#"
-error: fees.csv has the columns date,fees but this command writes date,chain,fees: not merged; the file is left as it was
+error: fees.csv has the columns date,active_users but this command writes date,chain,fees: not merged; the file is left as it was
 hint: merge only the same command with the same chains, --include and --wide; or write to another file
 
 "#]]).run();
@@ -158,7 +159,7 @@ fn a_fresh_gap_never_erases_a_stored_value() {
 fn other_columns_are_refused_before_any_request() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
-    write(&env, "fees.csv", "date,fees\n2024-01-01,1\n");
+    write(&env, "fees.csv", "date,tweet\n2024-01-01,1\n");
     env.cmd("fees -c all --last 3 -o fees.csv --merge")
         .code(9)
         .run();
@@ -167,5 +168,5 @@ fn other_columns_are_refused_before_any_request() {
         "{} requests were sent first",
         stub.seen().len()
     );
-    assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-01,1\n");
+    assert_eq!(read(&env, "fees.csv"), "date,tweet\n2024-01-01,1\n");
 }

@@ -1,6 +1,6 @@
 //! The Debian package's asset list in Cargo.toml (`[package.metadata.deb]`) stays in step with
 //! the files it ships: every page of man/, the bash, zsh and fish scripts of completions/ in
-//! their vendor folders, README and both licences (issue 22.5). `.ci/package-check` builds,
+//! their vendor folders, README and both licences. `.ci/package-check` builds,
 //! installs and uses the package; this test fails first, without root, when a file is added.
 
 use std::collections::BTreeMap;

@@ -182,6 +182,7 @@ date,fees
 2024-01-05,
 
 "#]])
+        .stderr("warning: ETHEREUM fees: the records for 2024-01-04..2024-01-05 have no fees (left empty, not zero)\n")
         .run();
     let json = env
         .cmd_args(&[&args[..], &["-f", "json"]].concat())
@@ -195,10 +196,14 @@ date,fees
 ]
 
 "#]])
+        .stderr("warning: ETHEREUM fees: the records for 2024-01-04..2024-01-05 have no fees (left empty, not zero)\n")
         .run();
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(parsed.as_array().unwrap().len(), 5);
-    let table = env.cmd_args(&[&args[..], &["-f", "table"]].concat()).run();
+    let table = env
+        .cmd_args(&[&args[..], &["-f", "table"]].concat())
+        .stderr("warning: ETHEREUM fees: the records for 2024-01-04..2024-01-05 have no fees (left empty, not zero)\n")
+        .run();
     assert!(
         table
             .stdout

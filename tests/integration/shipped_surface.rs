@@ -1,4 +1,4 @@
-//! What a user meets of the installed tool besides its output (issue 22.8): a TAB after `cache`,
+//! What a user meets of the installed tool besides its output: a TAB after `cache`,
 //! `chains` and `completions` offers only the flags that act there, and `--raw` ends its body
 //! with a newline.
 

@@ -297,8 +297,8 @@ fn faults_over_tls_fail_as_over_http() {
     let cases: [(&str, i32, usize, &str); 4] = [
         ("cut", 7, 3, "the response body was cut short (peer closed connection without sending TLS close_notify) (3 attempts)"),
         ("huge", 8, 1, "the response is larger than 64 MiB, the most this tool reads"),
-        ("503:0@2", 0, 3, ""),
-        ("reset@1", 0, 2, ""),
+        ("503:0@2", 0, 3, "note: 2 requests retried: 503 x2\n"),
+        ("reset@1", 0, 2, "note: 1 request retried: connection failed x1\n"),
     ];
     std::thread::scope(|scope| {
         for (fault, code, attempts, reason) in cases {
@@ -306,7 +306,8 @@ fn faults_over_tls_fail_as_over_http() {
                 let cert = tempfile::NamedTempFile::new().unwrap();
                 let cert_path = cert.path().to_str().unwrap();
                 let sandbox = Sandbox::start(&["--tls", "--cert-out", cert_path, "--fault", fault]);
-                let run = Env::with_service(&sandbox.url)
+                let env = Env::with_service(&sandbox.url);
+                let run = env
                     .cmd_args(
                         &[
                             &[
@@ -321,8 +322,13 @@ fn faults_over_tls_fail_as_over_http() {
                         ]
                         .concat(),
                     )
-                    .code(code)
-                    .run();
+                    .code(code);
+                // A run that succeeds says how often it retried (its one stderr line).
+                let run = match code {
+                    0 => run.stderr(reason),
+                    _ => run,
+                }
+                .run();
                 assert_eq!(
                     (run.code, sandbox.attempts()),
                     (code, attempts),

@@ -42,6 +42,10 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
         "output: cannot write the file, or --merge found other columns or another --by period",
     ),
     (
+        Exit::Incomplete as u8,
+        "--strict (or config strict = true): the result lacks asked values, named in the warnings; everything that arrived was written",
+    ),
+    (
         128 + 1,
         "hung up (SIGHUP); no partial output file is left",
     ),
@@ -197,6 +201,7 @@ mod tests {
             Exit::Network,
             Exit::BadResponse,
             Exit::Output,
+            Exit::Incomplete,
             Exit::Interrupted,
         ];
         for exit in all {
@@ -211,6 +216,7 @@ mod tests {
                 | Exit::Network
                 | Exit::BadResponse
                 | Exit::Output
+                | Exit::Incomplete
                 | Exit::Interrupted => {}
             }
             let listed = EXIT_CODES.iter().filter(|(c, _)| *c == exit as u8).count();

@@ -81,6 +81,7 @@ fn gaps_duplicates_and_nulls_are_asked_again_and_warned_the_same() {
         .stderr(str![[r#"
 warning: ETHEREUM fees: no data for 2024-01-01, 2024-01-10 (left out, not zero)
 warning: ETHEREUM fees: several records for 2024-01-05; kept the last
+warning: ETHEREUM fees: the records for 2024-01-04, 2024-01-09 have no fees (left empty, not zero)
 
 "#]])
         .run();
@@ -115,6 +116,7 @@ fn answers_with_records_outside_the_range_are_never_kept() {
         .stderr(str![[r#"
 warning: BSC active users: several records for 2024-01-01; kept the last
 warning: BSC active users: dropped records outside the asked range: 2023-12-31
+warning: BSC active users: the records for 2024-01-02 have no active_users (left empty, not zero)
 
 "#]])
         .run();

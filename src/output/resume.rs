@@ -1,0 +1,92 @@
+//! `--resume`: where a catch-up run starts, from the newest day the `--merge` target already
+//! holds for each asked chain, so that one cron line serves the first run and every later one.
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+
+use super::stored::stored;
+use super::Output;
+use crate::client::Plan;
+use crate::error::Failure;
+use crate::model::{Chain, Dataset, Row};
+
+/// Where a `--resume` run starts.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// Ask from this day.
+    From(NaiveDate),
+    /// Every asked chain already has the last day: nothing to ask.
+    UpToDate,
+}
+
+impl Output {
+    /// The first day to ask: the day after the newest the file holds a value of, for every
+    /// asked chain, the earliest of those (so no chain misses a day). A chain the file has no
+    /// rows for starts on `first_day` (`--start`/`--last`), which must then be given.
+    pub fn resume(
+        &self,
+        plan: &Plan,
+        first_day: Option<NaiveDate>,
+        end: NaiveDate,
+    ) -> Result<Resume, Failure> {
+        let Some(file) = self.file.as_deref().filter(|_| self.merge) else {
+            return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
+        };
+        let shape = self.shape(plan.dataset(Vec::new()), plan)?;
+        let table = super::sqlite::table_name(plan);
+        let stored = stored(file, self.format, table, &shape, &plan.chains)?;
+        let rows = stored.map(|s| s.rows).unwrap_or_default();
+        let mut start: Option<NaiveDate> = None;
+        for chain in &plan.chains {
+            let from = match newest(&rows, &shape, *chain) {
+                // The last day there is: nothing comes after it.
+                Some(day) => match day.succ_opt() {
+                    Some(next) => next,
+                    None => continue,
+                },
+                None => first_day.ok_or_else(|| no_rows_yet(file, &rows, *chain))?,
+            };
+            start = Some(start.map_or(from, |s| s.min(from)));
+        }
+        Ok(match start {
+            Some(start) if start <= end => Resume::From(start),
+            _ => Resume::UpToDate,
+        })
+    }
+}
+
+/// The newest date of `rows` with a value for `chain`: its rows when they name chains, its
+/// columns when the file is wide (`ETHEREUM`, `ETHEREUM.fees`), else every row (a file of one
+/// chain). The `days` counts of `--by` are no values.
+fn newest(rows: &[Row], shape: &Dataset, chain: Chain) -> Option<NaiveDate> {
+    let name = chain.name();
+    let prefix = format!("{name}.");
+    let wide = shape
+        .columns
+        .iter()
+        .any(|c| c == name || c.starts_with(&prefix));
+    let counted: Vec<usize> = (shape.columns.iter().enumerate())
+        .filter(|(_, c)| *c != crate::model::DAYS_COLUMN && !c.ends_with(".days"))
+        .filter(|(_, c)| !wide || *c == name || c.starts_with(&prefix))
+        .map(|(at, _)| at)
+        .collect();
+    rows.iter()
+        .filter(|row| row.chain.is_none_or(|c| c == chain))
+        .filter(|row| counted.iter().any(|at| row.values[*at].is_some()))
+        .map(|row| row.date)
+        .max()
+}
+
+/// The usage error of a run with no first day: the file has no rows (for `chain`) yet.
+fn no_rows_yet(file: &Path, rows: &[Row], chain: Chain) -> Failure {
+    let what = match rows.is_empty() {
+        true => "no rows yet".to_owned(),
+        false => format!("no rows for {chain} yet"),
+    };
+    Failure::usage(format!(
+        "--resume starts after the newest day in {}, and it has {what}",
+        file.display()
+    ))
+    .with_hint("give the first run's range with --start DAY or --last N; --resume uses it only while the file has no rows")
+}

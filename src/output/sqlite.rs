@@ -1,0 +1,199 @@
+//! The SQLite export (`-o FILE.sqlite`, `.db`, `-f sqlite`): one table per command (`fees`,
+//! `users`, `social`, `report`) with the csv columns, every cell TEXT (the date in ISO form,
+//! each number as the exact text the service sent: never a float, and SQLite's arithmetic
+//! still sums it), primary key (date, chain). Other tables in the file are left alone.
+
+use std::io::Read;
+use std::path::Path;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
+
+use super::merge::{self, MergeError};
+use crate::client::Plan;
+use crate::error::{Exit, Failure};
+use crate::model::{Dataset, Endpoint, Row};
+use crate::system::{atomic, stream};
+
+/// The first bytes of every SQLite 3 database file.
+const MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// The table of a command: named after it.
+pub fn table_name(plan: &Plan) -> &'static str {
+    match plan.endpoints.as_slice() {
+        [Endpoint::Fees] => "fees",
+        [Endpoint::ActiveUsers] => "users",
+        [Endpoint::OfficialAccount] => "social",
+        _ => "report",
+    }
+}
+
+/// The rows of `table` in the database at `path`, read as `shape` says; `Ok(None)` when there
+/// is no file, an empty one, or no such table yet. Cells are read back exactly as text.
+pub fn stored_rows(
+    path: &Path,
+    table: &str,
+    shape: &Dataset,
+) -> Result<Option<Vec<Row>>, MergeError> {
+    let Some(conn) = open_existing(path).map_err(MergeError::Unreadable)? else {
+        return Ok(None);
+    };
+    let read = |e: rusqlite::Error| MergeError::Unreadable(e.to_string());
+    let columns = table_columns(&conn, table).map_err(read)?;
+    if columns.is_empty() {
+        return Ok(None);
+    }
+    if !columns.iter().eq(shape.header()) {
+        return Err(MergeError::ColumnsDiffer(columns.join(",")));
+    }
+    let listed: Vec<String> = columns.iter().map(|c| quoted(c)).collect();
+    let query = format!("SELECT {} FROM {}", listed.join(", "), quoted(table));
+    let mut statement = conn.prepare(&query).map_err(read)?;
+    let mut rows = statement.query([]).map_err(read)?;
+    let mut stored = Vec::new();
+    while let Some(row) = rows.next().map_err(read)? {
+        let cells = (0..columns.len())
+            .map(|at| cell_text(row.get_ref(at).map_err(|e| e.to_string())?))
+            .collect::<Result<Vec<_>, String>>();
+        let row = cells.and_then(|cells| {
+            let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
+            merge::to_row(&cells, shape)
+        });
+        stored.push(row.map_err(|why| {
+            MergeError::Unreadable(format!("table {table}, row {}: {why}", stored.len() + 1))
+        })?);
+    }
+    Ok(Some(stored))
+}
+
+/// A cell as the text a csv would hold: TEXT as stored, whole numbers as written, NULL a gap.
+/// A float or a blob cannot be read back exactly.
+fn cell_text(value: ValueRef<'_>) -> Result<Option<String>, String> {
+    match value {
+        ValueRef::Null => Ok(None),
+        ValueRef::Integer(n) => Ok(Some(n.to_string())),
+        ValueRef::Text(text) => std::str::from_utf8(text)
+            .map(|t| Some(t.to_owned()))
+            .map_err(|_| "a cell is not UTF-8 text".to_owned()),
+        ValueRef::Real(x) => Err(format!(
+            "the cell {x} is a floating-point number, which cannot be read back exactly"
+        )),
+        ValueRef::Blob(_) => Err("a cell is a blob, not text".to_owned()),
+    }
+}
+
+/// Writes `data` as the whole of `table` at `path`: in one transaction in an existing
+/// database (its other tables stay), else as a new file written atomically.
+pub fn store(path: &Path, table: &str, data: &Dataset) -> anyhow::Result<()> {
+    let failed = |why: String| {
+        Failure::new(
+            Exit::Output,
+            format!("cannot write {}: {why}", path.display()),
+        )
+    };
+    match open_existing(path).map_err(failed)? {
+        Some(mut conn) => replace_table(&mut conn, table, data)
+            .map_err(|e| failed(format!("{e}; the database is left as it was")).into()),
+        None => {
+            let mut conn = Connection::open_in_memory().map_err(|e| failed(e.to_string()))?;
+            replace_table(&mut conn, table, data).map_err(|e| failed(e.to_string()))?;
+            let bytes = conn.serialize(MAIN_DB).map_err(|e| failed(e.to_string()))?;
+            atomic::write_atomically(path, &bytes)
+        }
+    }
+}
+
+/// The database at `path`, opened for writing; `None` when there is no file or an empty one
+/// (a new database is written whole). Anything but a regular SQLite file is refused.
+fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
+    if stream::own_descriptor(path).is_some() {
+        return Err(not_a_file("one of this run's own streams"));
+    }
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    if !metadata.is_file() {
+        return Err(not_a_file(stream::kind_of(&metadata)));
+    }
+    if metadata.len() == 0 {
+        return Ok(None);
+    }
+    let mut head = [0u8; 16];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
+    if read.is_err() || &head != MAGIC {
+        return Err("it is not a SQLite database; it is not replaced: write the table to a .sqlite file of its own, or remove this one".into());
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| e.to_string())?;
+    // Another program (a reader such as Datasette) may hold it for a moment.
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(|e| e.to_string())?;
+    Ok(Some(conn))
+}
+
+fn not_a_file(kind: &str) -> String {
+    format!("it is {kind}, not a regular file: a SQLite database is a file that is read back and changed in place")
+}
+
+/// The column names of `table`, in order; none when there is no such table.
+fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
+    let names = statement.query_map([table], |row| row.get::<_, String>(0))?;
+    names.collect()
+}
+
+/// Drops and recreates `table` with `data`'s rows, in one transaction.
+fn replace_table(conn: &mut Connection, table: &str, data: &Dataset) -> rusqlite::Result<()> {
+    let header = data.header();
+    let key = match data.chain_column {
+        true => "\"date\", \"chain\"",
+        false => "\"date\"",
+    };
+    let columns: Vec<String> = header
+        .iter()
+        .map(|name| match *name {
+            "date" | "chain" => format!("{} TEXT NOT NULL", quoted(name)),
+            _ => format!("{} TEXT", quoted(name)),
+        })
+        .collect();
+    let transaction = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    transaction.execute(&format!("DROP TABLE IF EXISTS {}", quoted(table)), [])?;
+    transaction.execute(
+        &format!(
+            "CREATE TABLE {} ({}, PRIMARY KEY ({key}))",
+            quoted(table),
+            columns.join(", ")
+        ),
+        [],
+    )?;
+    {
+        let marks = vec!["?"; header.len()].join(", ");
+        let sql = format!("INSERT INTO {} VALUES ({marks})", quoted(table));
+        let mut insert = transaction.prepare(&sql)?;
+        for row in &data.rows {
+            insert.execute(rusqlite::params_from_iter(cells(row, data.chain_column)))?;
+        }
+    }
+    transaction.commit()
+}
+
+/// A row's cells as SQL values: the date and chain as text, numbers as their exact text.
+fn cells(row: &Row, chain_column: bool) -> Vec<Option<String>> {
+    let mut cells = vec![Some(row.date.to_string())];
+    if chain_column {
+        cells.push(Some(Dataset::chain_cell(row).to_owned()));
+    }
+    cells.extend(
+        row.values
+            .iter()
+            .map(|v| v.as_ref().map(|n| n.as_str().to_owned())),
+    );
+    cells
+}
+
+/// An SQL identifier in double quotes (column names like `ETHEREUM.fees` need them).
+fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}

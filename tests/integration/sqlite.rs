@@ -1,0 +1,225 @@
+//! Cron grade: the SQLite export, read back by the sqlite3 CLI and DuckDB (a
+//! Python venv that .ci/run makes: CHAIN_METRICS_TEST_PYTHON names its interpreter).
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+use crate::support::files::{read, write};
+use crate::support::{Env, Run, Sandbox};
+
+const RANGE: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-03"];
+
+/// `sqlite3 -csv -header FILE SQL` in the test's home.
+fn sqlite3(env: &Env, file: &str, sql: &str) -> Run {
+    let args = ["-csv", "-header", file, sql];
+    let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    let run = env.program("sqlite3", &args).any_outcome().run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "sqlite3 {sql}");
+    run
+}
+
+#[test]
+fn a_table_per_command_with_the_csv_columns_as_exact_text() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let fees = [&["fees", "-c", "eth,arb"], &RANGE[..]].concat();
+    let csv = env.cmd_args(&fees).any_outcome().run();
+    let run = env
+        .cmd_args(&[&fees[..], &["-o", "metrics.sqlite"]].concat())
+        .any_outcome()
+        .run();
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", "")
+    );
+    let users = [
+        &[
+            "users",
+            "-c",
+            "base",
+            "-f",
+            "sqlite",
+            "-o",
+            "metrics.sqlite",
+        ],
+        &RANGE[..],
+    ];
+    assert_eq!(env.cmd_args(&users.concat()).any_outcome().run().code, 0);
+    let back = sqlite3(&env, "metrics.sqlite", "SELECT * FROM fees ORDER BY rowid");
+    assert_eq!(back.stdout, csv.stdout);
+    let schema = sqlite3(
+        &env,
+        "metrics.sqlite",
+        "SELECT sql FROM sqlite_schema WHERE type = 'table' ORDER BY name",
+    );
+    assert_eq!(
+        schema.stdout,
+        "sql\n\"CREATE TABLE \"\"fees\"\" (\"\"date\"\" TEXT NOT NULL, \"\"chain\"\" TEXT NOT NULL, \"\"fees\"\" TEXT, PRIMARY KEY (\"\"date\"\", \"\"chain\"\"))\"\n\"CREATE TABLE \"\"users\"\" (\"\"date\"\" TEXT NOT NULL, \"\"active_users\"\" TEXT, PRIMARY KEY (\"\"date\"\"))\"\n"
+    );
+    // Stored as text, never a float; SQLite's arithmetic still sums it.
+    let sums = sqlite3(
+        &env,
+        "metrics.sqlite",
+        "SELECT chain, typeof(fees) AS type, round(sum(fees), 2) AS total FROM fees GROUP BY chain ORDER BY chain",
+    );
+    assert_eq!(
+        sums.stdout,
+        "chain,type,total\nARBITRUM,text,198504.23\nETHEREUM,text,2528355.06\n"
+    );
+    let users_csv = env
+        .cmd_args(&[&["users", "-c", "base"], &RANGE[..]].concat())
+        .any_outcome()
+        .run();
+    let users = sqlite3(&env, "metrics.sqlite", "SELECT * FROM users ORDER BY date");
+    assert_eq!(users.stdout, users_csv.stdout);
+}
+
+#[test]
+fn merge_upserts_in_place_and_keeps_the_other_tables() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let fees = |range: [&str; 4], extra: &[&str]| {
+        let args = [&["fees", "-c", "eth", "-o", "m.db"], &range[..], extra].concat();
+        env.cmd_args(&args).any_outcome().run()
+    };
+    assert_eq!(fees(["-s", "2024-01-01", "-e", "2024-01-02"], &[]).code, 0);
+    let other = [
+        "users",
+        "-c",
+        "op",
+        "-s",
+        "2024-01-01",
+        "-e",
+        "2024-01-01",
+        "-o",
+        "m.db",
+    ];
+    assert_eq!(env.cmd_args(&other).any_outcome().run().code, 0);
+    sqlite3(
+        &env,
+        "m.db",
+        "UPDATE fees SET fees = '1.50' WHERE date = '2024-01-01'",
+    );
+    sqlite3(
+        &env,
+        "m.db",
+        "UPDATE fees SET fees = '9' WHERE date = '2024-01-02'",
+    );
+    let run = fees(["-s", "2024-01-02", "-e", "2024-01-03"], &["--merge"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let back = sqlite3(&env, "m.db", "SELECT * FROM fees ORDER BY date");
+    assert_eq!(
+        back.stdout,
+        "date,fees\n2024-01-01,1.50\n2024-01-02,826665.76\n2024-01-03,821920.42\n"
+    );
+    let users = sqlite3(&env, "m.db", "SELECT count(*) AS n FROM users");
+    assert_eq!(users.stdout, "n\n1\n");
+    assert_eq!(crate::support::files::names(env.home.path()), ["m.db"]);
+}
+
+#[test]
+fn a_table_with_other_columns_is_refused_and_left_as_it_was() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let first = [&["fees", "-c", "eth,arb", "-o", "f.sqlite"], &RANGE[..]].concat();
+    assert_eq!(env.cmd_args(&first).any_outcome().run().code, 0);
+    let before = std::fs::read(env.home.path().join("f.sqlite")).unwrap();
+    let sent = sandbox.requests().len();
+    let narrower = [
+        &["fees", "-c", "eth", "-o", "f.sqlite", "--merge", "--wide"],
+        &RANGE[..],
+    ];
+    let run = env.cmd_args(&narrower.concat()).any_outcome().run();
+    assert_eq!(run.code, 9, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        "error: f.sqlite has the columns date,chain,fees but this command writes date,ETHEREUM: not merged; the file is left as it was"
+    );
+    assert_eq!(
+        sandbox.requests().len(),
+        sent,
+        "a refused merge sent a request"
+    );
+    assert_eq!(
+        std::fs::read(env.home.path().join("f.sqlite")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn stdout_and_files_that_are_no_database_are_refused() {
+    let env = Env::with_service("http://127.0.0.1:9");
+    let run = env
+        .cmd_args(&[&["fees", "-c", "eth", "-f", "sqlite"], &RANGE[..]].concat())
+        .any_outcome()
+        .run();
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (
+            2,
+            "error: the sqlite format writes a database file, which stdout cannot take\nhint: give --output FILE.sqlite (or .db)\n"
+        )
+    );
+    let sandbox = Sandbox::start(&[]);
+    let env2 = Env::with_service(&sandbox.url);
+    write(&env2, "notes.db", "date,fees\n");
+    let run = env2
+        .cmd_args(&[&["fees", "-c", "eth", "-o", "notes.db"], &RANGE[..]].concat())
+        .any_outcome()
+        .run();
+    assert_eq!(run.code, 9, "{run:?}");
+    assert_eq!(
+        run.error_line(),
+        "error: cannot write notes.db: it is not a SQLite database; it is not replaced: write the table to a .sqlite file of its own, or remove this one"
+    );
+    assert_eq!(read(&env2, "notes.db"), "date,fees\n");
+}
+
+/// The interpreter of the venv with DuckDB and its sqlite extension, `None` (the test is
+/// skipped) only outside CI: in CI, .ci/run makes it, and its absence is a failure.
+fn duckdb_python() -> Option<String> {
+    let python = std::env::var("CHAIN_METRICS_TEST_PYTHON").ok();
+    let usable = python.as_ref().is_some_and(|p| Path::new(p).exists());
+    match (usable, std::env::var_os("CI").is_some()) {
+        (true, _) => python,
+        (false, true) => panic!(
+            "CHAIN_METRICS_TEST_PYTHON is not set to a Python with duckdb; .ci/run makes one"
+        ),
+        (false, false) => {
+            eprintln!("skipped: set CHAIN_METRICS_TEST_PYTHON to a Python with duckdb and duckdb-extension-sqlite-scanner");
+            None
+        }
+    }
+}
+
+/// Loads DuckDB's sqlite extension from its wheel (signature checked, as DuckDB always does)
+/// and sums each chain's fees as exact decimals.
+const DUCKDB_READ: &str = r#"
+import os, sys, duckdb, duckdb_extension_sqlite_scanner as ext
+folder = os.path.join(os.path.dirname(ext.__file__), "extensions", "v" + duckdb.__version__)
+con = duckdb.connect()
+con.execute("LOAD '" + os.path.join(folder, "sqlite_scanner.duckdb_extension") + "'")
+con.execute("ATTACH '" + sys.argv[1] + "' AS m (TYPE sqlite)")
+rows = con.execute("SELECT chain, min(typeof(fees)), sum(CAST(fees AS DECIMAL(30, 2))), count(*) FROM m.fees GROUP BY chain ORDER BY chain").fetchall()
+for row in rows:
+    print(*row, sep=",")
+"#;
+
+#[test]
+fn duckdb_reads_the_export_back() {
+    let Some(python) = duckdb_python() else {
+        return;
+    };
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let args = [&["fees", "-c", "eth,arb", "-o", "m.sqlite"], &RANGE[..]].concat();
+    assert_eq!(env.cmd_args(&args).any_outcome().run().code, 0);
+    let file = env.home.path().join("m.sqlite");
+    let script = [OsStr::new("-c"), OsStr::new(DUCKDB_READ), file.as_os_str()];
+    let run = env.program(&python, &script).any_outcome().run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "ARBITRUM,VARCHAR,198504.23,3\nETHEREUM,VARCHAR,2528355.06,3\n"
+    );
+}
