@@ -25,6 +25,10 @@
 //! | the key and passwords never shown | `leaks`, `secrets` |
 //! | help text, completions, man pages, reviewed snapshots | `help`, `completion`, `generated`, `snapshots` |
 //! | the sandbox as a service | `sandbox` |
+//! | the one-home rules from outside (loopback, number bound, colour, lazy trust store) | `rules` |
+//! | pictures (svg, html) in a real browser | `pictures/` |
+//! | cron grade: `--strict`, `--resume`, SQLite, files that grow chains | `strict`, `resume`, `sqlite`, `chains_grow` |
+//! | the installed surface: package, `--version`, man SYNOPSIS, cron docs, completions per command | `package`, `version`, `man_synopsis`, `cron_docs`, `shipped_surface` |
 //!
 //! Every run goes through `support` (`Env::cmd("fees -c eth --last 2")`, `Env::cmd_args` for
 //! arguments a line cannot hold, `Env::shell` for pipes): it expects exit 0 and an empty stderr
@@ -63,6 +67,7 @@ mod query;
 mod reliability;
 mod report;
 mod resume;
+mod rules;
 mod sandbox;
 mod secrets;
 mod settings;
