@@ -1,5 +1,6 @@
 //! The command line, as clap parses it: commands, flags and their help text.
 
+mod analysis;
 mod commands;
 mod completion;
 mod help_text;
@@ -225,6 +226,14 @@ fn parse_retries(text: &str) -> Result<u32, String> {
 
 fn parse_jobs(text: &str) -> Result<usize, String> {
     counted(limits::JOBS, "requests", text).map(|n| n as usize)
+}
+
+pub(super) fn parse_decimals(text: &str) -> Result<u32, String> {
+    counted(limits::DECIMALS, "decimals", text)
+}
+
+pub(super) fn parse_rolling(text: &str) -> Result<u32, String> {
+    counted(limits::ROLLING_ROWS, "rows", text)
 }
 
 fn parse_chunk_days(text: &str) -> Result<u32, String> {

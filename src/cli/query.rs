@@ -75,6 +75,9 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long)]
     pub summary: bool,
 
+    #[command(flatten)]
+    pub analysis: super::analysis::AnalysisArgs,
+
     /// Print the service's body unchanged (one chain, one request; not for report)
     #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
     pub raw: bool,

@@ -76,6 +76,7 @@ fn output_request(args: &QueryArgs) -> OutputRequest {
         no_header: args.no_header,
         summary: args.summary,
         by: args.by,
+        analysis: args.analysis.analysis(),
     }
 }
 

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use crate::client::Plan;
 use crate::error::{Exit, Failure};
-use crate::model::{aggregate, steps, Period};
+use crate::model::{aggregate, steps, Analysis, Period};
 use crate::model::{Dataset, Endpoint};
 use crate::render::{self, Format, RenderOptions};
 use crate::render::{widen, Naming};
@@ -31,6 +31,8 @@ pub struct OutputRequest {
     pub no_header: bool,
     pub summary: bool,
     pub by: Period,
+    /// Derived measures, `--sort` and `--top`.
+    pub analysis: Analysis,
 }
 
 /// The output of one query command, resolved and checked before anything is fetched.
@@ -45,6 +47,7 @@ pub struct Output {
     no_header: bool,
     summary: bool,
     by: Period,
+    analysis: Analysis,
 }
 
 impl Output {
@@ -73,7 +76,7 @@ impl Output {
         };
         // A chart draws one line per column, so it always takes the wide shape.
         let wide = (args.wide || format == Format::Chart).then_some(naming);
-        Ok(Output {
+        let output = Output {
             format,
             file,
             terminal,
@@ -82,7 +85,27 @@ impl Output {
             no_header: args.no_header,
             summary: args.summary,
             by: args.by,
-        })
+            analysis: args.analysis.clone(),
+        };
+        output.check_analysis(plan)?;
+        Ok(output)
+    }
+
+    /// `--per-user` needs fees and active users; `--sort` a column the output has.
+    fn check_analysis(&self, plan: &Plan) -> Result<(), Failure> {
+        let both = [Endpoint::Fees, Endpoint::ActiveUsers];
+        if self.analysis.measures.per_user && !both.iter().all(|e| plan.endpoints.contains(e)) {
+            return Err(Failure::usage(
+                "--per-user divides fees by active users, and only report has both",
+            )
+            .with_hint("use report --per-user"));
+        }
+        let Some(key) = &self.analysis.sort else {
+            return Ok(());
+        };
+        let empty = self.shape(plan.dataset(Vec::new()), plan)?;
+        key.check(&empty)
+            .map_err(|why| Failure::usage(why).with_hint("name a column of the header"))
     }
 
     /// With `--merge`, checks the file's columns before any request: the same check as after
@@ -159,6 +182,9 @@ impl Output {
         let data = aggregate(data, &plan.columns(), &plan.chains, self.by).map_err(|why| {
             Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
         })?;
+        let data = (self.analysis)
+            .measure(data, &plan.chains, self.by, &plan.range)
+            .map_err(|why| Failure::new(Exit::BadResponse, why))?;
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.
@@ -171,10 +197,11 @@ impl Output {
             Format::Chart => steps(data, self.by, &plan.range),
             _ => data,
         };
-        Ok(match self.wide {
+        let data = match self.wide {
             Some(naming) => widen(&data, &plan.chains, naming),
             None => data,
-        })
+        };
+        (self.analysis.order(data)).map_err(|why| Failure::new(Exit::BadResponse, why))
     }
 }
 

@@ -8,6 +8,7 @@ mod auth;
 mod cache;
 mod completion;
 mod config;
+mod derived;
 mod exit_codes;
 mod export;
 mod fault_matrix;
