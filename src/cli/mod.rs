@@ -1,6 +1,7 @@
 //! The command line, as clap parses it: commands, flags and their help text.
 
 mod analysis;
+mod calendar;
 mod commands;
 mod completion;
 mod help_text;

@@ -11,28 +11,31 @@ use super::suggest::Suggesting;
 use crate::model::Period;
 use crate::model::SocialMetric;
 use crate::model::{chain_names, ChainArg};
-use crate::model::{parse_last, DaySpec};
+use crate::model::{parse_span, DaySpec, Span};
 use crate::render::Format;
 
 #[derive(Debug, Args)]
 // The first day comes from --start or --last: clap's error for neither names both.
-#[command(group(ArgGroup::new("first_day").args(["start", "last"]).required(true)))]
+#[command(group(ArgGroup::new("first_day").args(["start", "last", "month", "quarter", "year"]).required(true)))]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
     #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = Suggesting::new(ChainArg::parse, chain_names), add = ArgValueCompleter::new(completion::chains))]
     pub chains: Vec<ChainArg>,
 
-    /// First day: YYYY-MM-DD, today or yesterday (UTC)
-    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse)]
+    /// First day: YYYY-MM-DD, YYYY-MM (its first day), today or yesterday (UTC)
+    #[arg(help_heading = "What to fetch", short, long, visible_alias = "since", value_name = "DAY", value_parser = DaySpec::parse)]
     pub start: Option<DaySpec>,
 
-    /// Last day, inclusive [default: yesterday, the last complete UTC day]
+    /// Last day, inclusive; YYYY-MM is its last day [default: yesterday, the last complete UTC day]
     #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse)]
     pub end: Option<DaySpec>,
 
-    /// The N days ending at --end: 30, 30d or 4w
-    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
-    pub last: Option<u32>,
+    /// The N days ending at --end (30, 30d, 4w), or whole months, quarters, years (3m, 2q, 1y)
+    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span, conflicts_with = "start")]
+    pub last: Option<Span>,
+
+    #[command(flatten)]
+    pub calendar: super::calendar::CalendarArgs,
 
     /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
     #[arg(

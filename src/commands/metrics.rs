@@ -26,8 +26,11 @@ pub fn run(
     includes: Vec<SocialMetric>,
 ) -> anyhow::Result<()> {
     let today = today_utc();
-    let asked =
-        DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?;
+    let asked = match args.calendar.range() {
+        Some(range) => range,
+        None => DayRange::resolve_span(args.start, args.end, args.last, args.by, today)
+            .map_err(Failure::usage)?,
+    };
     let plan = Plan {
         endpoints,
         chains: expand_chains(&args.chains),

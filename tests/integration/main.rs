@@ -6,6 +6,7 @@ mod support;
 
 mod auth;
 mod cache;
+mod calendar;
 mod completion;
 mod config;
 mod derived;
