@@ -74,7 +74,7 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, conflicts_with = "merge")]
     pub no_header: bool,
 
-    /// table/markdown: add total, mean, min and max rows
+    /// Add total, mean, min and max rows (a summary object in json); active users get no total
     #[arg(help_heading = "Output", long)]
     pub summary: bool,
 

@@ -48,6 +48,8 @@ pub struct Output {
     summary: bool,
     by: Period,
     analysis: Analysis,
+    /// The data is active users alone (`users`): no `--summary` total.
+    users_only: bool,
 }
 
 impl Output {
@@ -86,6 +88,7 @@ impl Output {
             summary: args.summary,
             by: args.by,
             analysis: args.analysis.clone(),
+            users_only: plan.endpoints == [Endpoint::ActiveUsers],
         };
         output.check_analysis(plan)?;
         Ok(output)
@@ -135,6 +138,7 @@ impl Output {
             width: 0,
             no_header: self.no_header,
             summary: self.summary,
+            users_only: self.users_only,
         };
         let Some(file) = &self.file else {
             style.color = color;
@@ -188,7 +192,7 @@ impl Output {
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.
-            crate::render::summary_rows(&data).map_err(|why| {
+            crate::render::summary_rows(&data, false).map_err(|why| {
                 Failure::new(Exit::BadResponse, why)
                     .with_hint("drop --summary to see the values as sent")
             })?;
@@ -268,7 +272,18 @@ fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Re
         )))
     };
     if args.summary {
-        only("--summary", &[Table, Markdown], "table and markdown")?;
+        let every = &[Table, Csv, Tsv, Json, Ndjson, Markdown];
+        only(
+            "--summary",
+            every,
+            "table, csv, tsv, json, ndjson and markdown",
+        )?;
+        if args.merge {
+            return Err(Failure::usage(
+                "--summary adds rows that are no dates, and --merge keeps a file of dates",
+            )
+            .with_hint("leave out --summary, or --merge"));
+        }
     }
     if args.no_header {
         only("--no-header", &[Csv, Tsv], "csv and tsv")?;

@@ -75,8 +75,10 @@ pub struct RenderOptions {
     pub width: usize,
     /// csv/tsv: leave out the header row.
     pub no_header: bool,
-    /// table/markdown: add total, mean, min and max rows.
+    /// Add total, mean, min and max rows (a `summary` object in json).
     pub summary: bool,
+    /// The data is active users alone: for `--summary`, no column has a total.
+    pub users_only: bool,
 }
 
 pub fn render(
@@ -89,8 +91,8 @@ pub fn render(
         Format::Table => table::write(data, style, out),
         Format::Csv => csv::write(data, style, out),
         Format::Tsv => tsv::write(data, style, out),
-        Format::Json => json::write(data, out),
-        Format::Ndjson => ndjson::write(data, out),
+        Format::Json => json::write(data, style, out),
+        Format::Ndjson => ndjson::write(data, style, out),
         Format::Markdown => markdown::write(data, style, out),
         Format::Chart => chart::write(data, style, out),
     }
@@ -143,11 +145,27 @@ fn for_each_display_row(
     }
     if style.summary {
         // Output checks the summary before anything is written; this cannot fail after it.
-        for (label, chain, values) in summary::rows(data).map_err(io::Error::other)? {
+        for (label, chain, values) in
+            summary::rows(data, style.users_only).map_err(io::Error::other)?
+        {
             each(&line(data, label.to_owned(), chain, &values, group_digits))?;
         }
     }
     Ok(())
+}
+
+/// The `--summary` rows as plain cells (exact text), `date` holding the statistic's name; none
+/// unless asked.
+fn summary_cells(data: &Dataset, style: RenderOptions) -> io::Result<Vec<Vec<String>>> {
+    if !style.summary {
+        return Ok(Vec::new());
+    }
+    let rows = summary::rows(data, style.users_only).map_err(io::Error::other)?;
+    let exact = |n: &Number| n.as_str().to_owned();
+    Ok(rows
+        .into_iter()
+        .map(|(label, chain, values)| line(data, label.to_owned(), chain, &values, exact))
+        .collect())
 }
 
 /// One line of cells: the first cell, the chain cell when the data has that column, the values.
