@@ -125,6 +125,17 @@ pub struct GlobalArgs {
 
 pub use crate::settings::ColorChoice;
 
+impl Cli {
+    /// How an error is to be written: `--error-format` of a query command, else text.
+    pub fn error_format(&self) -> crate::report::ErrorFormat {
+        match &self.command {
+            Command::Fees(args) | Command::Users(args) => args.error_format,
+            Command::Social(args) | Command::Report(args) => args.query.error_format,
+            _ => crate::report::ErrorFormat::Text,
+        }
+    }
+}
+
 /// The setting flags, handed to settings as plain values.
 impl From<&GlobalArgs> for Flags {
     fn from(g: &GlobalArgs) -> Flags {

@@ -12,7 +12,7 @@ use crate::model::Period;
 use crate::model::SocialMetric;
 use crate::model::{chain_names, ChainArg};
 use crate::model::{parse_span, DaySpec, Span};
-use crate::render::Format;
+use crate::render::{Format, JsonNumbers};
 
 #[derive(Debug, Args)]
 // The first day comes from --start or --last: clap's error for neither names both.
@@ -78,6 +78,17 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long)]
     pub summary: bool,
 
+    /// json/ndjson: numbers as JSON numbers (exact text) or as strings, which jq keeps whole [default: number]
+    #[arg(
+        help_heading = "Output",
+        long,
+        value_name = "AS",
+        default_value = "number",
+        hide_default_value = true,
+        ignore_case = true
+    )]
+    pub json_numbers: JsonNumbers,
+
     #[command(flatten)]
     pub analysis: super::analysis::AnalysisArgs,
 
@@ -85,9 +96,25 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
     pub raw: bool,
 
+    /// With several chains: write every chain that succeeded, warn for each that failed, exit with the failure's code
+    #[arg(help_heading = "Connection", long, conflicts_with = "raw")]
+    pub keep_going: bool,
+
     /// Print the equivalent curl command lines and send nothing (needs no key)
     #[arg(help_heading = "Output", long, conflicts_with_all = ["output", "raw"])]
     pub dry_run: bool,
+
+    /// Errors as text lines, or json: one object (exit, class, endpoint, chain, status, service_message, hint) [default: text]
+    #[arg(
+        help_heading = "Messages",
+        long,
+        value_name = "FMT",
+        default_value = "text",
+        hide_default_value = true,
+        hide_possible_values = true,
+        ignore_case = true
+    )]
+    pub error_format: crate::report::ErrorFormat,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order
     #[arg(help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days)]

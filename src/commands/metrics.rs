@@ -1,5 +1,6 @@
 //! `fees`, `users`, `social` and `report`: resolve, fetch every request, then write the result.
 
+use super::keep_going::Answers;
 use super::{note, random_key, resolve_settings};
 use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
@@ -66,7 +67,7 @@ pub fn run(
         let look = mode.filter(|m| *m != Mode::Refresh).map(|_| Mode::Look);
         return print_curl_lines(&settings, &plan, look);
     }
-    fetch_and_write(&settings, &plan, &output, mode)
+    fetch_and_write(&settings, &plan, &output, mode, args.keep_going)
 }
 
 /// The query flags that shape the output, as plain values.
@@ -80,6 +81,7 @@ fn output_request(args: &QueryArgs) -> OutputRequest {
         summary: args.summary,
         by: args.by,
         analysis: args.analysis.analysis(),
+        json_numbers: args.json_numbers,
     }
 }
 
@@ -159,45 +161,44 @@ fn fetch_and_write(
     plan: &Plan,
     output: &Output,
     mode: Option<Mode>,
+    keep_going: bool,
 ) -> anyhow::Result<()> {
     let (work, mut cache) = plan_work(settings, plan, mode)?;
     let mut assembly = Assembly::new(plan);
+    // Every answer is kept and joined as it comes (`--keep-going`: chain by chain); the error
+    // reported is the first failed request in plan order, so it never depends on timing.
+    let mut answers = Answers::new(keep_going);
+    fetch(settings, output, &work.requests, &mut |answer| {
+        if let (Ok(answer), Some(cache)) = (&answer, &mut cache) {
+            cache.keep(answer);
+        }
+        answers.take(answer, &mut assembly);
+    })?;
+    answers.flush(&mut assembly);
     for known in work.from_cache {
-        assembly.know(known.chain, known.date, known.column, known.value);
+        if !answers.failed(known.chain) {
+            assembly.know(known.chain, known.date, known.column, known.value);
+        }
     }
-    // Every answer is kept and joined as it comes; the error reported is the first failed
-    // request in plan order, so it never depends on timing.
-    let mut failure = None;
-    fetch(
-        settings,
-        output,
-        &work.requests,
-        &mut |answer| match answer {
-            Ok(answer) => {
-                if let Some(cache) = &mut cache {
-                    cache.keep(&answer);
-                }
-                assembly.add(answer);
-            }
-            Err(e) => {
-                failure.get_or_insert(e);
-            }
-        },
-    )?;
     if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
         note(settings, &format!("warning: {warning}"));
     }
-    if let Some(failure) = failure {
+    if let Some(failure) = answers.fatal(&plan.chains) {
         return Err(add_key_hint(failure, settings).into());
     }
+    let (left_out, failure) = answers.left_out();
     let outcome = assembly.finish();
-    for warning in &outcome.warnings {
+    for warning in outcome.warnings.iter().chain(&left_out) {
         note(settings, &format!("warning: {warning}"));
     }
     let wait = settings.lock_wait();
     output.write(outcome.dataset, plan, settings.color, wait, &|line| {
         note(settings, line)
-    })
+    })?;
+    match failure {
+        Some(failure) => Err(add_key_hint(failure, settings).into()),
+        None => Ok(()),
+    }
 }
 
 /// Sends the requests; with none to send, needs neither the key nor a connection.

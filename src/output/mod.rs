@@ -12,7 +12,7 @@ use crate::client::Plan;
 use crate::error::{Exit, Failure};
 use crate::model::{aggregate, steps, Analysis, Period};
 use crate::model::{Dataset, Endpoint};
-use crate::render::{self, Format, RenderOptions};
+use crate::render::{self, Format, JsonNumbers, RenderOptions};
 use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
@@ -33,6 +33,7 @@ pub struct OutputRequest {
     pub by: Period,
     /// Derived measures, `--sort` and `--top`.
     pub analysis: Analysis,
+    pub json_numbers: JsonNumbers,
 }
 
 /// The output of one query command, resolved and checked before anything is fetched.
@@ -50,6 +51,7 @@ pub struct Output {
     analysis: Analysis,
     /// The data is active users alone (`users`): no `--summary` total.
     users_only: bool,
+    json_numbers: JsonNumbers,
 }
 
 impl Output {
@@ -89,6 +91,7 @@ impl Output {
             by: args.by,
             analysis: args.analysis.clone(),
             users_only: plan.endpoints == [Endpoint::ActiveUsers],
+            json_numbers: args.json_numbers,
         };
         output.check_analysis(plan)?;
         Ok(output)
@@ -139,6 +142,7 @@ impl Output {
             no_header: self.no_header,
             summary: self.summary,
             users_only: self.users_only,
+            json_strings: self.json_numbers == JsonNumbers::String,
         };
         let Some(file) = &self.file else {
             style.color = color;
@@ -287,6 +291,9 @@ fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Re
     }
     if args.no_header {
         only("--no-header", &[Csv, Tsv], "csv and tsv")?;
+    }
+    if args.json_numbers == JsonNumbers::String {
+        only("--json-numbers string", &[Json, Ndjson], "json and ndjson")?;
     }
     if args.merge {
         only(

@@ -79,6 +79,18 @@ pub struct RenderOptions {
     pub summary: bool,
     /// The data is active users alone: for `--summary`, no column has a total.
     pub users_only: bool,
+    /// json/ndjson: numbers as JSON strings of their exact text (`--json-numbers string`).
+    pub json_strings: bool,
+}
+
+/// How json and ndjson write numbers (`--json-numbers`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum JsonNumbers {
+    /// JSON numbers with the service's exact text
+    #[default]
+    Number,
+    /// JSON strings of that text, which jq and JavaScript keep whole
+    String,
 }
 
 pub fn render(

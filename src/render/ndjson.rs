@@ -8,12 +8,16 @@ use crate::model::Dataset;
 
 pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     for row in &data.rows {
-        writeln!(out, "{}", super::json::object(data, row))?;
+        writeln!(out, "{}", super::json::object(data, row, style))?;
     }
     if style.summary {
         let rows = super::summary::rows(data, style.users_only).map_err(io::Error::other)?;
         for (label, chain, values) in rows {
-            writeln!(out, "{}", super::json::footer(data, label, chain, &values))?;
+            writeln!(
+                out,
+                "{}",
+                super::json::footer(data, (label, chain), &values, style)
+            )?;
         }
     }
     Ok(())

@@ -137,7 +137,7 @@ fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) 
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --format --last --merge --month --no-cache --no-header --output --per-user --quarter --raw --refresh --rolling --share --sort --start --summary --top --wide --year"
+    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --error-format --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --output --per-user --quarter --raw --refresh --rolling --share --sort --start --summary --top --wide --year"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();
