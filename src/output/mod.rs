@@ -148,6 +148,10 @@ impl Output {
             style.color = color;
             style.width = self.terminal.stdout_width.unwrap_or(0);
             check_width(&data, self.format, style.width)?;
+            if self.format == Format::Table && render::table_overflows(&data, style) {
+                let width = style.width;
+                warn(&format!("note: a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S"));
+            }
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
         let (data, _lock) = match self.merge {

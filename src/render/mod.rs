@@ -119,6 +119,12 @@ pub fn needed_width(data: &Dataset, format: Format) -> usize {
     }
 }
 
+/// Whether a table of `data` is too wide for a terminal of `style.width` columns even once
+/// wrapped into blocks of one number column each (0: not a terminal, so never).
+pub fn table_overflows(data: &Dataset, style: RenderOptions) -> bool {
+    style.width > 0 && table::narrowest(data, style).is_ok_and(|needed| needed > style.width)
+}
+
 /// The cells of a row as text, gaps empty, in header order.
 fn cells(data: &Dataset, row: &Row) -> Vec<String> {
     line(

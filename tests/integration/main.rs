@@ -39,6 +39,7 @@ mod settings;
 mod snapshots;
 mod streams;
 mod summaries;
+mod tables;
 mod tls;
 mod usage;
 mod wire;

@@ -250,7 +250,7 @@ fn numbers_keep_the_exact_text_the_service_sent() {
     assert!(
         table
             .stdout
-            .contains("│ 2024-01-01 ┆                                 5E+3 │"),
+            .contains("│ 2024-01-01 ┆                       5E+3           │"),
         "{}",
         table.stdout
     );
