@@ -76,13 +76,12 @@ impl Answers {
     /// exit code once the other chains are written.
     pub fn left_out(self) -> (Vec<String>, Option<Failure>) {
         let mut warnings = Vec::new();
+        let mut named = Vec::new();
         let mut first = None;
         for (chain, failure) in self.failures {
-            let name = chain.map_or("", Chain::name);
-            if !warnings
-                .iter()
-                .any(|w: &String| w.contains(&format!(" {name} ")))
-            {
+            if !named.contains(&chain) {
+                named.push(chain);
+                let name = chain.map_or("", Chain::name);
                 warnings.push(format!(
                     "--keep-going: {name} is left out: {}",
                     failure.message

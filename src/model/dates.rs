@@ -281,7 +281,7 @@ impl DayRange {
     ) -> Result<DayRange, String> {
         let (n, unit) = match last {
             Some(Span::Periods(n, Period::Week)) if by != Period::Week => {
-                return DayRange::resolve(start, end, Some(n * 7), today)
+                return DayRange::resolve(start, end, Some(n.saturating_mul(7)), today)
             }
             Some(Span::Periods(n, unit)) => (n, unit),
             Some(Span::Days(days)) => return DayRange::resolve(start, end, Some(days), today),
@@ -293,7 +293,8 @@ impl DayRange {
             Some(next) if unit.start(next) == next => end,
             _ => unit.start(end).pred_opt().unwrap_or(NaiveDate::MIN),
         };
-        let first = back(unit.start(last_end), unit, n - 1).and_then(|d| check_year(d).ok());
+        let first =
+            back(unit.start(last_end), unit, n.saturating_sub(1)).and_then(|d| check_year(d).ok());
         let start = first.ok_or_else(|| {
             format!(
                 "the first day of the {n} {}s before {end} is before the year 1: ask for fewer",

@@ -196,7 +196,7 @@ impl Layout {
     /// A number cell padded after its fraction so that its point sits where the column's does.
     fn on_point(&self, i: usize, cell: &str) -> String {
         let (_, fraction) = split(cell);
-        let missing = self.fractions[i] - chars(fraction);
+        let missing = self.fractions[i].saturating_sub(chars(fraction));
         format!("{cell}{}", " ".repeat(missing))
     }
 }
