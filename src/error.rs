@@ -25,6 +25,18 @@ pub struct Failure {
     pub exit: Exit,
     pub message: String,
     pub hint: Option<String>,
+    /// The request that failed, for `--error-format json`; boxed to keep `Result`s small.
+    pub detail: Option<Box<RequestDetail>>,
+}
+
+/// What is known of a failed request: the endpoint path, the chain, the HTTP status and the
+/// service's own message (masked like the error line).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RequestDetail {
+    pub endpoint: Option<&'static str>,
+    pub chain: Option<&'static str>,
+    pub status: Option<u16>,
+    pub service_message: Option<String>,
 }
 
 impl Failure {
@@ -33,7 +45,18 @@ impl Failure {
             exit,
             message: message.into(),
             hint: None,
+            detail: None,
         }
+    }
+
+    /// Adds to what is known of the request: the fields `detail` has, over those already set.
+    pub fn with_detail(mut self, detail: RequestDetail) -> Self {
+        let known = self.detail.get_or_insert_with(Default::default);
+        known.endpoint = detail.endpoint.or(known.endpoint);
+        known.chain = detail.chain.or(known.chain);
+        known.status = detail.status.or(known.status);
+        known.service_message = detail.service_message.or(known.service_message.take());
+        self
     }
 
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {

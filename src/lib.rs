@@ -57,7 +57,11 @@ pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE
 pub fn main() -> std::process::ExitCode {
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
     cli::answer_if_asked();
-    let cli = <Cli as clap::Parser>::parse();
+    let cli = match <Cli as clap::Parser>::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => report::usage_error(e),
+    };
+    let error_format = cli.error_format();
     if let Err(e) = system::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
         system::diag::line(&format!(
@@ -66,6 +70,6 @@ pub fn main() -> std::process::ExitCode {
     }
     match run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(err) => report::report(&err),
+        Err(err) => report::report(&err, error_format),
     }
 }

@@ -5,9 +5,19 @@ use std::process::ExitCode;
 use crate::error::{Exit, Failure};
 use crate::system::{diag, interrupt};
 
+/// How an error is written on stderr (`--error-format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ErrorFormat {
+    /// `error: ...` and `hint: ...` lines
+    #[default]
+    Text,
+    /// one JSON object on one line
+    Json,
+}
+
 /// The exit code of a run that ended in `err`, its lines printed. A closed stdout (`| head`)
 /// is a quiet success; a signal's handler decides the code itself.
-pub fn report(err: &anyhow::Error) -> ExitCode {
+pub fn report(err: &anyhow::Error, format: ErrorFormat) -> ExitCode {
     if interrupt::interrupted() {
         return ExitCode::from(interrupt::wait_for_handler());
     }
@@ -19,6 +29,13 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
     if broken_pipe {
         return ExitCode::SUCCESS;
     }
+    if format == ErrorFormat::Json {
+        let code = err
+            .downcast_ref::<Failure>()
+            .map_or(Exit::Internal, |f| f.exit);
+        diag::line(&json_error(err));
+        return ExitCode::from(code as u8);
+    }
     let code = match err.downcast_ref::<Failure>() {
         Some(failure) => {
             diag::line(&format!("error: {}", failure.message));
@@ -29,11 +46,91 @@ pub fn report(err: &anyhow::Error) -> ExitCode {
         }
         None => {
             diag::line(&format!("error: {err:#}"));
-            diag::line(
-                "hint: this is a bug in chain-metrics; please report it with the command you ran",
-            );
+            diag::line(&format!("hint: {BUG_HINT}"));
             Exit::Internal
         }
     };
     ExitCode::from(code as u8)
+}
+
+const BUG_HINT: &str = "this is a bug in chain-metrics; please report it with the command you ran";
+
+/// `--error-format json`: the error as one JSON object, every member present (`null` when not
+/// known): `error`, `exit`, `class`, `endpoint`, `chain`, `status`, `service_message`, `hint`.
+pub fn json_error(err: &anyhow::Error) -> String {
+    let failure = err.downcast_ref::<Failure>();
+    let (exit, message, hint) = match failure {
+        Some(f) => (f.exit, f.message.clone(), f.hint.clone()),
+        None => (
+            Exit::Internal,
+            format!("{err:#}"),
+            Some(BUG_HINT.to_owned()),
+        ),
+    };
+    let detail = failure
+        .and_then(|f| f.detail.as_deref())
+        .cloned()
+        .unwrap_or_default();
+    let text = |value: &Option<String>| serde_json::to_string(value).unwrap_or_default();
+    let or_null = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
+    let members = [
+        ("error", text(&Some(message))),
+        ("exit", (exit as u8).to_string()),
+        ("class", format!("\"{}\"", class(exit))),
+        ("endpoint", text(&detail.endpoint.map(str::to_owned))),
+        ("chain", text(&detail.chain.map(str::to_owned))),
+        ("status", or_null(detail.status.map(|s| s.to_string()))),
+        ("service_message", text(&detail.service_message)),
+        ("hint", text(&hint)),
+    ];
+    let members: Vec<String> = members
+        .iter()
+        .map(|(key, value)| format!("\"{key}\":{value}"))
+        .collect();
+    format!("{{{}}}", members.join(","))
+}
+
+/// The exit code's name, for scripts: CLI.md §6 in a word.
+pub fn class(exit: Exit) -> &'static str {
+    match exit {
+        Exit::Internal => "internal",
+        Exit::Usage => "usage",
+        Exit::Config => "config",
+        Exit::KeyRejected => "key_rejected",
+        Exit::RequestRejected => "request_rejected",
+        Exit::ServiceFailed => "service_failed",
+        Exit::Network => "network",
+        Exit::BadResponse => "bad_response",
+        Exit::Output => "output",
+        Exit::Incomplete => "incomplete",
+        Exit::Interrupted => "interrupted",
+    }
+}
+
+/// A command line clap refused: its own message and exit, or with `--error-format json` in
+/// the arguments, the message as the JSON object (class `usage`, exit 2).
+pub fn usage_error(error: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    let shows = [ErrorKind::DisplayHelp, ErrorKind::DisplayVersion];
+    let shows = shows.contains(&error.kind())
+        || error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
+    if shows || !asks_json_errors(std::env::args()) {
+        error.exit();
+    }
+    let text = error.render().to_string();
+    let first = text.lines().next().unwrap_or_default();
+    let message = first.strip_prefix("error: ").unwrap_or(first);
+    let failure = Failure::usage(message).with_hint("see --help");
+    diag::line(&json_error(&anyhow::Error::new(failure)));
+    std::process::exit(Exit::Usage as i32)
+}
+
+/// Whether the arguments say `--error-format json` (or `=json`), before clap has read them.
+fn asks_json_errors(args: impl Iterator<Item = String>) -> bool {
+    let args: Vec<String> = args.collect();
+    args.windows(2)
+        .any(|w| w[0] == "--error-format" && w[1].eq_ignore_ascii_case("json"))
+        || args
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case("--error-format=json"))
 }

@@ -9,6 +9,14 @@ Examples:
   chain-metrics users --chain eth,arb --start 2024-01-01 --end 2024-01-31 > users.csv";
 
 pub(super) const FEES: &str = "\
+Derived measures: exact decimals, after the metric they come from; a gap stays a gap
+(the same for users, social and report, with --by and --wide):
+  --change       fees_change, fees_change_pct  fees -c eth --last 30 --change
+  --rolling N    fees_rolling_N                fees -c eth --last 90 --rolling 7
+  --cumulative   fees_cumulative               fees -c eth -s 2024-01-01 --cumulative
+  --share        fees_share_pct                fees -c all --last 12w --by week --share
+  --sort, --top  the 10 largest rises          fees -c eth --change --sort fees_change:desc --top 10
+
 Examples:
   chain-metrics fees --chain eth --last 7
   chain-metrics fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -f csv > fees.csv
@@ -31,7 +39,7 @@ network: the charts, the gaps and warnings, and the table of exact values.
 
 Examples:
   chain-metrics report --chain eth --last 7
-  chain-metrics report -c eth,arb --wide -i tweet --last 30 -f markdown
+  chain-metrics report -c eth --last 30 -i tweet --per-user --decimals 4
   chain-metrics report -c all --last 90 --by week -f html > report.html";
 
 pub(super) const CHAINS: &str = "\

@@ -1,5 +1,7 @@
 //! The command line, as clap parses it: commands, flags and their help text.
 
+mod analysis;
+mod calendar;
 mod commands;
 mod completion;
 mod help_text;
@@ -125,6 +127,17 @@ pub struct GlobalArgs {
 
 pub use crate::settings::ColorChoice;
 
+impl Cli {
+    /// How an error is to be written: `--error-format` of a query command, else text.
+    pub fn error_format(&self) -> crate::report::ErrorFormat {
+        match &self.command {
+            Command::Fees(args) | Command::Users(args) => args.error_format,
+            Command::Social(args) | Command::Report(args) => args.query.error_format,
+            _ => crate::report::ErrorFormat::Text,
+        }
+    }
+}
+
 /// The setting flags, handed to settings as plain values.
 impl From<&GlobalArgs> for Flags {
     fn from(g: &GlobalArgs) -> Flags {
@@ -227,6 +240,14 @@ fn parse_retries(text: &str) -> Result<u32, String> {
 
 fn parse_jobs(text: &str) -> Result<usize, String> {
     counted(limits::JOBS, "requests", text).map(|n| n as usize)
+}
+
+pub(super) fn parse_decimals(text: &str) -> Result<u32, String> {
+    counted(limits::DECIMALS, "decimals", text)
+}
+
+pub(super) fn parse_rolling(text: &str) -> Result<u32, String> {
+    counted(limits::ROLLING_ROWS, "rows", text)
 }
 
 fn parse_chunk_days(text: &str) -> Result<u32, String> {

@@ -11,29 +11,33 @@ use super::suggest::Suggesting;
 use crate::model::Period;
 use crate::model::SocialMetric;
 use crate::model::{chain_names, ChainArg};
-use crate::model::{parse_last, DaySpec};
-use crate::render::Format;
+use crate::model::{parse_span, DaySpec, Span};
+use crate::render::{Format, JsonNumbers};
 
 #[derive(Debug, Args)]
 // The first day comes from --start or --last: clap's error for neither names both.
-// With --resume a later run's first day comes from the file (--start/--last: the first run's).
-#[command(group(ArgGroup::new("first_day").args(["start", "last", "resume"]).multiple(true).required(true)))]
+// With --resume a later run's first day comes from the file (--start/--last: the first run's);
+// a calendar range (--month, --quarter, --year) stands for --start and --end together.
+#[command(group(ArgGroup::new("first_day").args(["start", "last", "resume", "month", "quarter", "year"]).multiple(true).required(true)))]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
     #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = Suggesting::new(ChainArg::parse, chain_names), add = ArgValueCompleter::new(completion::chains))]
     pub chains: Vec<ChainArg>,
 
-    /// First day: YYYY-MM-DD, today or yesterday (UTC)
-    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse)]
+    /// First day: YYYY-MM-DD, YYYY-MM (its first day), today or yesterday (UTC)
+    #[arg(help_heading = "What to fetch", short, long, visible_alias = "since", value_name = "DAY", value_parser = DaySpec::parse)]
     pub start: Option<DaySpec>,
 
-    /// Last day, inclusive [default: yesterday, the last complete UTC day]
+    /// Last day, inclusive; YYYY-MM is its last day [default: yesterday, the last complete UTC day]
     #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse)]
     pub end: Option<DaySpec>,
 
-    /// The N days ending at --end: 30, 30d or 4w
-    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
-    pub last: Option<u32>,
+    /// The N days ending at --end (30, 30d, 4w), or whole months, quarters, years (3m, 2q, 1y)
+    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span, conflicts_with = "start")]
+    pub last: Option<Span>,
+
+    #[command(flatten)]
+    pub calendar: super::calendar::CalendarArgs,
 
     /// With --merge: start the day after the file's newest day (of every chain asked); --start/--last only while it has no rows
     #[arg(help_heading = "What to fetch", long, requires = "merge")]
@@ -80,17 +84,47 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, conflicts_with = "merge")]
     pub no_header: bool,
 
-    /// table/markdown: add total, mean, min and max rows
+    /// Add total, mean, min and max rows (a summary object in json); active users get no total
     #[arg(help_heading = "Output", long)]
     pub summary: bool,
+
+    /// json/ndjson: numbers as JSON numbers (exact text) or as strings, which jq keeps whole [default: number]
+    #[arg(
+        help_heading = "Output",
+        long,
+        value_name = "AS",
+        default_value = "number",
+        hide_default_value = true,
+        ignore_case = true
+    )]
+    pub json_numbers: JsonNumbers,
+
+    #[command(flatten)]
+    pub analysis: super::analysis::AnalysisArgs,
 
     /// Print the service's body unchanged (one chain, one request; not for report)
     #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
     pub raw: bool,
 
+    /// With several chains: write every chain that succeeded, warn for each that failed, exit with the failure's code
+    #[arg(help_heading = "Connection", long, conflicts_with = "raw")]
+    pub keep_going: bool,
+
     /// Print the equivalent curl command lines and send nothing (needs no key; with --merge --resume: the range it would ask)
     #[arg(help_heading = "Output", long, conflicts_with = "raw")]
     pub dry_run: bool,
+
+    /// Errors as text lines, or json: one object (exit, class, endpoint, chain, status, service_message, hint) [default: text]
+    #[arg(
+        help_heading = "Messages",
+        long,
+        value_name = "FMT",
+        default_value = "text",
+        hide_default_value = true,
+        hide_possible_values = true,
+        ignore_case = true
+    )]
+    pub error_format: crate::report::ErrorFormat,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order
     #[arg(help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days)]

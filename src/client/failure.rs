@@ -9,7 +9,7 @@ use super::connection::Finding;
 use super::range_refusal::{range_hint, speaks_of_range};
 use super::transport::{Answer, TransportError};
 use super::Request;
-use crate::error::{Exit, Failure};
+use crate::error::{Exit, Failure, RequestDetail};
 use crate::settings::ApiKey;
 use crate::settings::ProxyChoice;
 
@@ -104,6 +104,23 @@ pub(super) fn status_failure(
     }
     let message = key.scrub(&service_message(answer.header(CONTENT_TYPE), &answer.body));
     let answered = format!("{subject} answered HTTP {}: {message}", status_text(status));
+    let detail = RequestDetail {
+        status: Some(status.as_u16()),
+        service_message: Some(message.clone()),
+        ..request.detail()
+    };
+    status_failure_of(status, answered, message, request, retries, refusal).with_detail(detail)
+}
+
+/// The failure of an answer with `status` (not a redirect), worded.
+fn status_failure_of(
+    status: StatusCode,
+    answered: String,
+    message: String,
+    request: &Request,
+    retries: u32,
+    refusal: Option<String>,
+) -> Failure {
     match status.as_u16() {
         401 | 403 => Failure::new(
             Exit::KeyRejected,

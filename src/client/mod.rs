@@ -117,7 +117,8 @@ impl Client {
 
     /// Fetches and parses the records of one request, values in `columns` order.
     pub fn fetch_records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
-        self.records(request, columns).map_err(|f| self.scrubbed(f))
+        self.records(request, columns)
+            .map_err(|f| self.scrubbed(f.with_detail(request.detail())))
     }
 
     /// Fetches the body of one request as the service sent it, for `--raw`: byte for byte,
@@ -129,7 +130,7 @@ impl Client {
             let (body, key_masked) = self.key.scrub_bytes(answer.body);
             Ok(RawBody { body, key_masked })
         };
-        raw().map_err(|f| self.scrubbed(f))
+        raw().map_err(|f: Failure| self.scrubbed(f.with_detail(request.detail())))
     }
 
     /// What the service sent ends up in messages (its error text, a Location, a bad field):
@@ -142,10 +143,15 @@ impl Client {
                 .map(|c| if c.is_control() { '?' } else { c })
                 .collect()
         };
+        let detail = failure.detail.map(|mut detail| {
+            detail.service_message = detail.service_message.as_deref().map(clean);
+            detail
+        });
         Failure {
             message: clean(&failure.message),
             hint: failure.hint.as_deref().map(clean),
             exit: failure.exit,
+            detail,
         }
     }
 

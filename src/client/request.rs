@@ -51,6 +51,15 @@ pub struct RequestBody {
 }
 
 impl Request {
+    /// The endpoint and chain of this request, for an error about it.
+    pub fn detail(&self) -> crate::error::RequestDetail {
+        crate::error::RequestDetail {
+            endpoint: Some(self.endpoint.path()),
+            chain: Some(self.chain.name()),
+            ..Default::default()
+        }
+    }
+
     pub fn body(&self) -> RequestBody {
         RequestBody {
             chain: self.chain.name(),

@@ -1,5 +1,6 @@
 //! `fees`, `users`, `social` and `report`: resolve, fetch every request, then write the result.
 
+use super::keep_going::Answers;
 use super::{note, random_key, resolve_settings};
 use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
@@ -29,9 +30,7 @@ pub fn run(
     // With --resume the range comes from the file, read once the output is known.
     let flags_range = match args.resume {
         true => None,
-        false => Some(
-            DayRange::resolve(args.start, args.end, args.last, today).map_err(Failure::usage)?,
-        ),
+        false => Some(flags_range(args, today)?),
     };
     let plan = Plan {
         endpoints,
@@ -112,7 +111,17 @@ fn run_plan(
         return print_curl_lines(settings, &plan, look);
     }
     let strict = args.strict || settings.strict;
-    fetch_and_write(settings, &plan, output, mode, strict)
+    fetch_and_write(settings, &plan, output, mode, strict, args.keep_going)
+}
+
+/// The range the flags give: a calendar range (`--month`, `--quarter`, `--year`), else
+/// `--start`/`--last`/`--end`.
+fn flags_range(args: &QueryArgs, today: chrono::NaiveDate) -> Result<DayRange, Failure> {
+    match args.calendar.range() {
+        Some(range) => Ok(range),
+        None => DayRange::resolve_span(args.start, args.end, args.last, args.by, today)
+            .map_err(Failure::usage),
+    }
 }
 
 /// `--resume`: from the day after the file's newest (for every chain asked) to `--end`, the
@@ -124,12 +133,9 @@ fn resume_range(
     today: chrono::NaiveDate,
 ) -> Result<Option<DayRange>, Failure> {
     let end = args.end.unwrap_or(DaySpec::Yesterday).resolve(today);
-    let first_day = match (args.start, args.last) {
-        (None, None) => None,
-        _ => {
-            let range = DayRange::resolve(args.start, args.end, args.last, today);
-            Some(range.map_err(Failure::usage)?.start)
-        }
+    let first_day = match (args.start, args.last, args.calendar.range()) {
+        (None, None, None) => None,
+        _ => Some(flags_range(args, today)?.start),
     };
     match output.resume(plan, first_day, end)? {
         Resume::From(start) => {
@@ -162,6 +168,8 @@ fn output_request(args: &QueryArgs) -> OutputRequest {
         no_header: args.no_header,
         summary: args.summary,
         by: args.by,
+        analysis: args.analysis.analysis(),
+        json_numbers: args.json_numbers,
     }
 }
 
@@ -243,39 +251,34 @@ fn fetch_and_write(
     output: &Output,
     mode: Option<Mode>,
     strict: bool,
+    keep_going: bool,
 ) -> anyhow::Result<()> {
     let (work, mut cache) = plan_work(settings, plan, mode)?;
     let mut assembly = Assembly::new(plan);
+    // Every answer is kept and joined as it comes (`--keep-going`: chain by chain); the error
+    // reported is the first failed request in plan order, so it never depends on timing.
+    let mut answers = Answers::new(keep_going);
+    let retried = fetch(settings, output, &work.requests, &mut |answer| {
+        if let (Ok(answer), Some(cache)) = (&answer, &mut cache) {
+            cache.keep(answer);
+        }
+        answers.take(answer, &mut assembly);
+    })?;
+    answers.flush(&mut assembly);
     for known in work.from_cache {
-        assembly.know(known.chain, known.date, known.column, known.value);
+        if !answers.failed(known.chain) {
+            assembly.know(known.chain, known.date, known.column, known.value);
+        }
     }
-    // Every answer is kept and joined as it comes; the error reported is the first failed
-    // request in plan order, so it never depends on timing.
-    let mut failure = None;
-    let retried = fetch(
-        settings,
-        output,
-        &work.requests,
-        &mut |answer| match answer {
-            Ok(answer) => {
-                if let Some(cache) = &mut cache {
-                    cache.keep(&answer);
-                }
-                assembly.add(answer);
-            }
-            Err(e) => {
-                failure.get_or_insert(e);
-            }
-        },
-    )?;
     if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
         note(settings, &format!("warning: {warning}"));
     }
-    if let Some(failure) = failure {
+    if let Some(failure) = answers.fatal(&plan.chains) {
         return Err(add_key_hint(failure, settings).into());
     }
+    let (left_out, failure) = answers.left_out();
     let outcome = assembly.finish();
-    for warning in &outcome.warnings {
+    for warning in outcome.warnings.iter().chain(&left_out) {
         note(settings, &format!("warning: {warning}"));
     }
     let wait = settings.lock_wait();
@@ -291,6 +294,9 @@ fn fetch_and_write(
         note(settings, &format!("note: {line}"));
     }
     written?;
+    if let Some(failure) = failure {
+        return Err(add_key_hint(failure, settings).into());
+    }
     match strict {
         true => check_complete(&outcome.gaps),
         false => Ok(()),

@@ -5,7 +5,7 @@ mod cache;
 mod chains;
 mod completions;
 mod config;
-
+mod keep_going;
 mod metrics;
 mod sandbox;
 

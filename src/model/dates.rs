@@ -1,11 +1,16 @@
-//! Days and day ranges as users write them: `YYYY-MM-DD`, `today`, `yesterday`, `--last 4w`.
+//! Days and day ranges as users write them: `YYYY-MM-DD`, `YYYY-MM`, `today`, `yesterday`,
+//! `--last 4w` or `3m`, `--month 2024-03`, `--quarter 2024Q1`, `--year 2024`.
 
-use chrono::{Datelike, Days, NaiveDate, Utc};
+use chrono::{Datelike, Days, Months, NaiveDate, Utc};
+
+use crate::model::period::Period;
 
 /// A day as given on the command line, resolved against today's UTC date later.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DaySpec {
     Date(NaiveDate),
+    /// `YYYY-MM`: the month's first day as a start, its last day as an end.
+    Month(NaiveDate),
     Today,
     Yesterday,
 }
@@ -52,17 +57,29 @@ impl DaySpec {
         match text.to_ascii_lowercase().as_str() {
             "today" => Ok(DaySpec::Today),
             "yesterday" => Ok(DaySpec::Yesterday),
+            _ if text.len() == 7 => parse_month(text)
+                .map(|month| DaySpec::Month(month.start))
+                .map_err(|e| format!("{e} (or YYYY-MM-DD, today, yesterday)")),
             _ => parse_date(text)
                 .map(DaySpec::Date)
-                .map_err(|e| format!("{e} (or today, yesterday)")),
+                .map_err(|e| format!("{e} (or YYYY-MM for a month, today, yesterday)")),
         }
     }
 
+    /// The day as a first day (a month's first day).
     pub fn resolve(self, today: NaiveDate) -> NaiveDate {
         match self {
-            DaySpec::Date(date) => date,
+            DaySpec::Date(date) | DaySpec::Month(date) => date,
             DaySpec::Today => today,
             DaySpec::Yesterday => today - Days::new(1),
+        }
+    }
+
+    /// The day as a last day: a month's last day.
+    pub fn resolve_end(self, today: NaiveDate) -> NaiveDate {
+        match self {
+            DaySpec::Month(first) => Period::Month.last_day(first),
+            other => other.resolve(today),
         }
     }
 }
@@ -107,7 +124,7 @@ impl DayRange {
         last: Option<u32>,
         today: NaiveDate,
     ) -> Result<DayRange, String> {
-        let end = end.unwrap_or(DaySpec::Yesterday).resolve(today);
+        let end = end.unwrap_or(DaySpec::Yesterday).resolve_end(today);
         let start = match (start, last) {
             (Some(start), _) => start.resolve(today),
             (None, Some(days)) => end - Days::new(u64::from(days) - 1),
@@ -155,6 +172,150 @@ impl DayRange {
             let end = self.end;
             move |d| *d <= end
         })
+    }
+}
+
+/// The whole period that starts on `first`, as a range.
+fn whole(by: Period, first: NaiveDate) -> Result<DayRange, String> {
+    let range = DayRange {
+        start: check_year(first)?,
+        end: by.last_day(first),
+    };
+    Ok(range)
+}
+
+/// The clap value parser of `--month`: `YYYY-MM`, the month's days.
+pub fn parse_month(text: &str) -> Result<DayRange, String> {
+    let expected = || format!("'{text}' is not a month: expected YYYY-MM, e.g. 2024-03");
+    let (year, month) = text.split_once('-').ok_or_else(expected)?;
+    let digits = |t: &str, n| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(year, 4) || !digits(month, 2) {
+        return Err(expected());
+    }
+    let first = NaiveDate::from_ymd_opt(year.parse().unwrap_or(0), month.parse().unwrap_or(0), 1)
+        .ok_or_else(|| format!("'{text}' is not a month: the month is 01 to 12"))?;
+    whole(Period::Month, first).map_err(|why| format!("'{text}' {why}"))
+}
+
+/// The clap value parser of `--quarter`: `YYYYQn` (also `YYYY-Qn`, any case), its days.
+pub fn parse_quarter(text: &str) -> Result<DayRange, String> {
+    let expected = || format!("'{text}' is not a quarter: expected YYYYQ1 to YYYYQ4, e.g. 2024Q1");
+    let upper = text.to_ascii_uppercase();
+    let (year, quarter) = upper.split_once('Q').ok_or_else(expected)?;
+    let year = year.strip_suffix('-').unwrap_or(year);
+    let quarter = match quarter {
+        "1" | "2" | "3" | "4" => quarter.parse::<u32>().unwrap_or(1),
+        _ => return Err(expected()),
+    };
+    let year = parse_year_number(year).ok_or_else(expected)?;
+    let first = NaiveDate::from_ymd_opt(year, (quarter - 1) * 3 + 1, 1).ok_or_else(expected)?;
+    whole(Period::Quarter, first).map_err(|why| format!("'{text}' {why}"))
+}
+
+/// The clap value parser of `--year`: `YYYY`, its days.
+pub fn parse_year(text: &str) -> Result<DayRange, String> {
+    let expected = || format!("'{text}' is not a year: expected YYYY, e.g. 2024");
+    let year = parse_year_number(text).ok_or_else(expected)?;
+    let first = NaiveDate::from_ymd_opt(year, 1, 1).ok_or_else(expected)?;
+    whole(Period::Year, first).map_err(|why| format!("'{text}' {why}"))
+}
+
+fn parse_year_number(text: &str) -> Option<i32> {
+    let four_digits = text.len() == 4 && text.bytes().all(|b| b.is_ascii_digit());
+    four_digits.then(|| text.parse().ok()).flatten()
+}
+
+/// What `--last` covers: a number of days, or of whole calendar periods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// `30`, `30d`: days ending at the end.
+    Days(u32),
+    /// `3m`, `2q`, `1y`, and `4w` under `--by week`: whole periods, the last one the last
+    /// complete period on or before the end (`4w` otherwise is 28 days).
+    Periods(u32, Period),
+}
+
+/// The clap value parser of `--last`: `30`, `30d`, `4w`, `3m`, `2q` or `1y`.
+pub fn parse_span(text: &str) -> Result<Span, String> {
+    let lower = text.trim().to_ascii_lowercase();
+    let (digits, by) = match lower.char_indices().last() {
+        Some((at, 'w')) => (&lower[..at], Period::Week),
+        Some((at, 'm')) => (&lower[..at], Period::Month),
+        Some((at, 'q')) => (&lower[..at], Period::Quarter),
+        Some((at, 'y')) => (&lower[..at], Period::Year),
+        _ => {
+            return parse_last(text)
+                .map(Span::Days)
+                .map_err(|e| match e.contains("number of") {
+                    true => format!("'{text}' is not a span: {SPAN_FORMS}"),
+                    false => e,
+                })
+        }
+    };
+    let longest = match by {
+        Period::Week => MAX_LAST_DAYS / 7,
+        _ => MAX_LAST_DAYS / 28,
+    };
+    match parse_last(digits) {
+        Ok(n) if n <= longest => Ok(Span::Periods(n, by)),
+        Ok(_) => Err(format!(
+            "'{text}' is more than 100 years: --last takes at most {MAX_LAST_DAYS} days"
+        )),
+        Err(_) => Err(format!("'{text}' is not a span: {SPAN_FORMS}")),
+    }
+}
+
+const SPAN_FORMS: &str =
+    "expected days (30, 30d), weeks (4w), months (3m), quarters (2q) or years (1y)";
+
+impl DayRange {
+    /// Resolves `--start`/`--end`/`--last` where `--last` may count whole periods: `3m` is the
+    /// three calendar months ending with the last complete month on or before the end, and
+    /// `4w` with `--by week` the four complete ISO weeks.
+    pub fn resolve_span(
+        start: Option<DaySpec>,
+        end: Option<DaySpec>,
+        last: Option<Span>,
+        by: Period,
+        today: NaiveDate,
+    ) -> Result<DayRange, String> {
+        let (n, unit) = match last {
+            Some(Span::Periods(n, Period::Week)) if by != Period::Week => {
+                return DayRange::resolve(start, end, Some(n.saturating_mul(7)), today)
+            }
+            Some(Span::Periods(n, unit)) => (n, unit),
+            Some(Span::Days(days)) => return DayRange::resolve(start, end, Some(days), today),
+            None => return DayRange::resolve(start, end, None, today),
+        };
+        let end = end.unwrap_or(DaySpec::Yesterday).resolve_end(today);
+        // The last complete period: the one holding `end` if `end` is its last day.
+        let last_end = match end.succ_opt() {
+            Some(next) if unit.start(next) == next => end,
+            _ => unit.start(end).pred_opt().unwrap_or(NaiveDate::MIN),
+        };
+        let first =
+            back(unit.start(last_end), unit, n.saturating_sub(1)).and_then(|d| check_year(d).ok());
+        let start = first.ok_or_else(|| {
+            format!(
+                "the first day of the {n} {}s before {end} is before the year 1: ask for fewer",
+                unit.name()
+            )
+        })?;
+        Ok(DayRange {
+            start,
+            end: last_end,
+        })
+    }
+}
+
+/// The first day of the period `n` periods before the one starting on `first`.
+fn back(first: NaiveDate, unit: Period, n: u32) -> Option<NaiveDate> {
+    match unit {
+        Period::Day => first.checked_sub_days(Days::new(n.into())),
+        Period::Week => first.checked_sub_days(Days::new(u64::from(n) * 7)),
+        Period::Month => first.checked_sub_months(Months::new(n)),
+        Period::Quarter => first.checked_sub_months(Months::new(n.checked_mul(3)?)),
+        Period::Year => first.checked_sub_months(Months::new(n.checked_mul(12)?)),
     }
 }
 
@@ -262,6 +423,101 @@ mod tests {
             "the start 2024-03-05 is after the end 2024-03-04: give --start on or before --end"
         );
         assert!(DayRange::resolve(None, None, None, today).is_err());
+    }
+
+    #[test]
+    fn months_quarters_and_years_are_their_whole_days() {
+        let days = |r: DayRange| (r.start.to_string(), r.end.to_string());
+        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+        assert_eq!(
+            days(parse_month("2024-02").unwrap()),
+            pair("2024-02-01", "2024-02-29")
+        );
+        assert_eq!(
+            days(parse_quarter("2024q4").unwrap()),
+            pair("2024-10-01", "2024-12-31")
+        );
+        assert_eq!(
+            days(parse_quarter("2024-Q1").unwrap()),
+            pair("2024-01-01", "2024-03-31")
+        );
+        assert_eq!(
+            days(parse_year("2023").unwrap()),
+            pair("2023-01-01", "2023-12-31")
+        );
+        assert_eq!(
+            parse_month("2024-3").unwrap_err(),
+            "'2024-3' is not a month: expected YYYY-MM, e.g. 2024-03"
+        );
+        assert_eq!(
+            parse_quarter("2024Q0").unwrap_err(),
+            "'2024Q0' is not a quarter: expected YYYYQ1 to YYYYQ4, e.g. 2024Q1"
+        );
+        assert!(parse_year("0000").is_err() && parse_year("+024").is_err());
+        assert_eq!(
+            DaySpec::parse("2024-02").unwrap().resolve(d("2030-01-01")),
+            d("2024-02-01")
+        );
+        assert_eq!(
+            DaySpec::parse("2024-02")
+                .unwrap()
+                .resolve_end(d("2030-01-01")),
+            d("2024-02-29")
+        );
+    }
+
+    #[test]
+    fn last_whole_periods_end_with_the_last_complete_one() {
+        let today = d("2024-07-20");
+        let span = |text: &str, end: Option<&str>, by| {
+            let end = end.map(|e| DaySpec::Date(d(e)));
+            let r = DayRange::resolve_span(None, end, Some(parse_span(text).unwrap()), by, today);
+            let r = r.unwrap();
+            (r.start.to_string(), r.end.to_string())
+        };
+        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+        assert_eq!(
+            span("3m", None, Period::Day),
+            pair("2024-04-01", "2024-06-30")
+        );
+        assert_eq!(
+            span("3m", Some("2024-06-30"), Period::Day),
+            pair("2024-04-01", "2024-06-30")
+        );
+        assert_eq!(
+            span("2q", None, Period::Day),
+            pair("2024-01-01", "2024-06-30")
+        );
+        assert_eq!(
+            span("1y", None, Period::Month),
+            pair("2023-01-01", "2023-12-31")
+        );
+        // 2024-07-19 is a Friday: the last complete ISO week ended Sunday 2024-07-14.
+        assert_eq!(
+            span("2w", None, Period::Week),
+            pair("2024-07-01", "2024-07-14")
+        );
+        assert_eq!(
+            span("2w", None, Period::Day),
+            pair("2024-07-06", "2024-07-19")
+        );
+        assert_eq!(
+            span("10d", None, Period::Week),
+            pair("2024-07-10", "2024-07-19")
+        );
+        assert_eq!(
+            parse_span("3x").unwrap_err(),
+            "'3x' is not a span: expected days (30, 30d), weeks (4w), months (3m), quarters (2q) or years (1y)"
+        );
+        assert!(parse_span("0m").is_err() && parse_span("9999y").is_err());
+        let far = DayRange::resolve_span(
+            None,
+            Some(DaySpec::Date(d("0001-06-30"))),
+            Some(Span::Periods(2, Period::Year)),
+            Period::Day,
+            today,
+        );
+        assert!(far.is_err());
     }
 
     #[test]

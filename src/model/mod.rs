@@ -1,15 +1,22 @@
 //! What the service returns: endpoints, metric columns, exact number texts and daily records.
 
+mod analysis;
 mod chain;
 mod dates;
+mod derived;
 mod number;
+mod order;
 mod period;
 
+pub use analysis::Analysis;
 pub(crate) use chain::{expand as expand_chains, names as chain_names};
 pub use chain::{Chain, ChainArg};
 pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DayRange, DaySpec};
+pub use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
+pub use derived::{Measures, DEFAULT_DECIMALS};
 pub use number::Number;
+pub use order::SortKey;
 pub use period::{aggregate, Period};
 pub(crate) use period::{label as period_label, steps, DAYS_COLUMN};
 

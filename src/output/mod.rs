@@ -14,9 +14,9 @@ use std::path::PathBuf;
 
 use crate::client::Plan;
 use crate::error::{Exit, Failure};
-use crate::model::{aggregate, steps, Period};
+use crate::model::{aggregate, steps, Analysis, Period};
 use crate::model::{Dataset, Endpoint};
-use crate::render::{self, Format, RenderOptions};
+use crate::render::{self, Format, JsonNumbers, RenderOptions};
 use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
@@ -36,6 +36,9 @@ pub struct OutputRequest {
     pub no_header: bool,
     pub summary: bool,
     pub by: Period,
+    /// Derived measures, `--sort` and `--top`.
+    pub analysis: Analysis,
+    pub json_numbers: JsonNumbers,
 }
 
 /// The output of one query command, resolved and checked before anything is fetched.
@@ -50,6 +53,10 @@ pub struct Output {
     no_header: bool,
     summary: bool,
     by: Period,
+    analysis: Analysis,
+    /// The data is active users alone (`users`): no `--summary` total.
+    users_only: bool,
+    json_numbers: JsonNumbers,
 }
 
 impl Output {
@@ -86,7 +93,7 @@ impl Output {
         // draw a line per chain from the long one.
         let wide = (args.wide || format == Format::Chart).then_some(naming);
         let wide = wide.filter(|_| !matches!(format, Format::Svg | Format::Html));
-        Ok(Output {
+        let output = Output {
             format,
             file,
             terminal,
@@ -95,7 +102,29 @@ impl Output {
             no_header: args.no_header,
             summary: args.summary,
             by: args.by,
-        })
+            analysis: args.analysis.clone(),
+            users_only: plan.endpoints == [Endpoint::ActiveUsers],
+            json_numbers: args.json_numbers,
+        };
+        output.check_analysis(plan)?;
+        Ok(output)
+    }
+
+    /// `--per-user` needs fees and active users; `--sort` a column the output has.
+    fn check_analysis(&self, plan: &Plan) -> Result<(), Failure> {
+        let both = [Endpoint::Fees, Endpoint::ActiveUsers];
+        if self.analysis.measures.per_user && !both.iter().all(|e| plan.endpoints.contains(e)) {
+            return Err(Failure::usage(
+                "--per-user divides fees by active users, and only report has both",
+            )
+            .with_hint("use report --per-user"));
+        }
+        let Some(key) = &self.analysis.sort else {
+            return Ok(());
+        };
+        let empty = self.shape(plan.dataset(Vec::new()), plan)?;
+        key.check(&empty)
+            .map_err(|why| Failure::usage(why).with_hint("name a column of the header"))
     }
 
     /// With `--merge`, checks the file's columns before any request: the same check as after
@@ -138,11 +167,17 @@ impl Output {
             no_header: self.no_header,
             summary: self.summary,
             caption: Some(&caption),
+            users_only: self.users_only,
+            json_strings: self.json_numbers == JsonNumbers::String,
         };
         let Some(file) = &self.file else {
             style.color = color;
             style.width = self.terminal.stdout_width.unwrap_or(0);
             check_width(&data, self.format, style.width)?;
+            if self.format == Format::Table && render::table_overflows(&data, style) {
+                let width = style.width;
+                warn(&format!("note: a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S"));
+            }
             return write_stdout(|out| render::render(&data, self.format, style, out));
         };
         // A database is changed in place, so it is locked as a merge is, merged or not.
@@ -195,10 +230,13 @@ impl Output {
         let data = aggregate(data, &plan.columns(), &plan.chains, self.by).map_err(|why| {
             Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
         })?;
+        let data = (self.analysis)
+            .measure(data, &plan.chains, self.by, &plan.range)
+            .map_err(|why| Failure::new(Exit::BadResponse, why))?;
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.
-            crate::render::summary_rows(&data).map_err(|why| {
+            crate::render::summary_rows(&data, false).map_err(|why| {
                 Failure::new(Exit::BadResponse, why)
                     .with_hint("drop --summary to see the values as sent")
             })?;
@@ -207,10 +245,11 @@ impl Output {
             Format::Chart => steps(data, self.by, &plan.range),
             _ => data,
         };
-        Ok(match self.wide {
+        let data = match self.wide {
             Some(naming) => widen(&data, &plan.chains, naming),
             None => data,
-        })
+        };
+        (self.analysis.order(data)).map_err(|why| Failure::new(Exit::BadResponse, why))
     }
 }
 
@@ -277,10 +316,24 @@ fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Re
         )))
     };
     if args.summary {
-        only("--summary", &[Table, Markdown], "table and markdown")?;
+        let every = &[Table, Csv, Tsv, Json, Ndjson, Markdown];
+        only(
+            "--summary",
+            every,
+            "table, csv, tsv, json, ndjson and markdown",
+        )?;
+        if args.merge {
+            return Err(Failure::usage(
+                "--summary adds rows that are no dates, and --merge keeps a file of dates",
+            )
+            .with_hint("leave out --summary, or --merge"));
+        }
     }
     if args.no_header {
         only("--no-header", &[Csv, Tsv], "csv and tsv")?;
+    }
+    if args.json_numbers == JsonNumbers::String {
+        only("--json-numbers string", &[Json, Ndjson], "json and ndjson")?;
     }
     if args.merge {
         only(

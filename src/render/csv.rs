@@ -15,6 +15,9 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
             .write_record(super::cells(data, row))
             .map_err(into_io)?;
     }
+    for cells in super::summary_cells(data, style)? {
+        writer.write_record(cells).map_err(into_io)?;
+    }
     writer.flush()
 }
 

@@ -91,10 +91,24 @@ pub struct RenderOptions<'a> {
     pub width: usize,
     /// csv/tsv: leave out the header row.
     pub no_header: bool,
-    /// table/markdown: add total, mean, min and max rows.
+    /// Add total, mean, min and max rows (a `summary` object in json).
     pub summary: bool,
     /// svg/html: the query and warnings beside the data.
     pub caption: Option<&'a Caption>,
+    /// The data is active users alone: for `--summary`, no column has a total.
+    pub users_only: bool,
+    /// json/ndjson: numbers as JSON strings of their exact text (`--json-numbers string`).
+    pub json_strings: bool,
+}
+
+/// How json and ndjson write numbers (`--json-numbers`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum JsonNumbers {
+    /// JSON numbers with the service's exact text
+    #[default]
+    Number,
+    /// JSON strings of that text, which jq and JavaScript keep whole
+    String,
 }
 
 pub fn render(
@@ -107,8 +121,8 @@ pub fn render(
         Format::Table => table::write(data, style, out),
         Format::Csv => csv::write(data, style, out),
         Format::Tsv => tsv::write(data, style, out),
-        Format::Json => json::write(data, out),
-        Format::Ndjson => ndjson::write(data, out),
+        Format::Json => json::write(data, style, out),
+        Format::Ndjson => ndjson::write(data, style, out),
         Format::Markdown => markdown::write(data, style, out),
         Format::Chart => chart::write(data, style, out),
         Format::Svg | Format::Html => {
@@ -132,6 +146,12 @@ pub fn needed_width(data: &Dataset, format: Format) -> usize {
         Format::Chart => chart::needed_width(data),
         _ => 0,
     }
+}
+
+/// Whether a table of `data` is too wide for a terminal of `style.width` columns even once
+/// wrapped into blocks of one number column each (0: not a terminal, so never).
+pub fn table_overflows(data: &Dataset, style: RenderOptions) -> bool {
+    style.width > 0 && table::narrowest(data, style).is_ok_and(|needed| needed > style.width)
 }
 
 /// The cells of a row as text, gaps empty, in header order.
@@ -172,11 +192,27 @@ fn for_each_display_row(
     }
     if style.summary {
         // Output checks the summary before anything is written; this cannot fail after it.
-        for (label, chain, values) in summary::rows(data).map_err(io::Error::other)? {
+        for (label, chain, values) in
+            summary::rows(data, style.users_only).map_err(io::Error::other)?
+        {
             each(&line(data, label.to_owned(), chain, &values, group_digits))?;
         }
     }
     Ok(())
+}
+
+/// The `--summary` rows as plain cells (exact text), `date` holding the statistic's name; none
+/// unless asked.
+fn summary_cells(data: &Dataset, style: RenderOptions) -> io::Result<Vec<Vec<String>>> {
+    if !style.summary {
+        return Ok(Vec::new());
+    }
+    let rows = summary::rows(data, style.users_only).map_err(io::Error::other)?;
+    let exact = |n: &Number| n.as_str().to_owned();
+    Ok(rows
+        .into_iter()
+        .map(|(label, chain, values)| line(data, label.to_owned(), chain, &values, exact))
+        .collect())
 }
 
 /// One line of cells: the first cell, the chain cell when the data has that column, the values.

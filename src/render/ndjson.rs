@@ -1,12 +1,24 @@
-//! NDJSON: one row object a line, the same objects as `json`, for streaming tools and `jq -c`.
+//! NDJSON: one row object a line, in the same shape as a json row; with `--summary`, a line per
+//! statistic after the rows, its `date` the statistic's name (`total`, `mean`, `min`, `max`).
 
 use std::io::{self, Write};
 
+use super::RenderOptions;
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     for row in &data.rows {
-        writeln!(out, "{}", super::json::object(data, row))?;
+        writeln!(out, "{}", super::json::object(data, row, style))?;
+    }
+    if style.summary {
+        let rows = super::summary::rows(data, style.users_only).map_err(io::Error::other)?;
+        for (label, chain, values) in rows {
+            writeln!(
+                out,
+                "{}",
+                super::json::footer(data, (label, chain), &values, style)
+            )?;
+        }
     }
     Ok(())
 }

@@ -15,11 +15,16 @@ pub type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 
 /// One row per statistic, a value per column; a column with no value at all gets gaps. With a
 /// chain column, one block of rows per chain, in the order the chains first show: a total over
-/// several chains would add up different things. Fails, naming the value, on a number too
-/// large to add up exactly (see `Number::to_decimal`), as `--by` does.
-pub fn rows(data: &Dataset) -> Result<Vec<SummaryRow>, String> {
+/// several chains would add up different things. `users_only`: the data is active users alone,
+/// so a column named by its chain alone (`users --wide`) counts users too, and has no total.
+/// Fails, naming the value, on a number too large to add up exactly (see
+/// `Number::to_decimal`), as `--by` does.
+pub fn rows(data: &Dataset, users_only: bool) -> Result<Vec<SummaryRow>, String> {
+    let no_total: Vec<bool> = (data.columns.iter())
+        .map(|name| has_no_total(name) || (users_only && Chain::from_name(name).is_some()))
+        .collect();
     if !data.chain_column {
-        return block(&data.columns, "", data.rows.iter());
+        return block(&data.columns, &no_total, "", data.rows.iter());
     }
     let mut chains: Vec<Option<Chain>> = Vec::new();
     for row in &data.rows {
@@ -30,15 +35,16 @@ pub fn rows(data: &Dataset) -> Result<Vec<SummaryRow>, String> {
     let mut blocks = Vec::new();
     for chain in chains {
         let rows = data.rows.iter().filter(move |row| row.chain == chain);
-        blocks.extend(block(&data.columns, chain.map_or("", Chain::name), rows)?);
+        let chain = chain.map_or("", Chain::name);
+        blocks.extend(block(&data.columns, &no_total, chain, rows)?);
     }
     Ok(blocks)
 }
 
-/// Total, mean, min and max of `rows`, each labelled with `chain`. An averaged column (`--by`'s
-/// `active_users_avg`) has no total: a sum of averages counts nothing.
+/// Total, mean, min and max of `rows`, each labelled with `chain`; no total where `no_total`.
 fn block<'a>(
     columns: &[String],
+    no_total: &[bool],
     chain: &'static str,
     rows: impl Iterator<Item = &'a Row> + Clone,
 ) -> Result<Vec<SummaryRow>, String> {
@@ -52,8 +58,8 @@ fn block<'a>(
         .collect::<Result<Vec<Option<Stats>>, String>>()?;
     let pick = |f: fn(&Stats) -> Number| stats.iter().map(|s| s.as_ref().map(f)).collect();
     let mut totals: Vec<Option<Number>> = pick(|s| s.total.clone());
-    for (total, name) in totals.iter_mut().zip(columns) {
-        if is_averaged(name) {
+    for (total, none) in totals.iter_mut().zip(no_total) {
+        if *none {
             *total = None;
         }
     }
@@ -65,11 +71,17 @@ fn block<'a>(
     ])
 }
 
-/// Whether a column holds averages: `active_users_avg`, or `ETHEREUM.active_users_avg` wide.
-fn is_averaged(name: &str) -> bool {
-    let averaged = label(Column::ActiveUsers);
-    name.strip_suffix(averaged)
-        .is_some_and(|chain| chain.is_empty() || chain.ends_with('.'))
+/// Whether a column's total would count nothing: active users (daily, or `--by`'s
+/// `active_users_avg`: a sum of daily actives counts no real users), and the derived percents,
+/// means, running totals and per-user values; `ETHEREUM.` in front with `--wide`.
+fn has_no_total(name: &str) -> bool {
+    let metric = name.rsplit_once('.').map_or(name, |(_, metric)| metric);
+    let users = [Column::ActiveUsers.name(), label(Column::ActiveUsers)];
+    users.contains(&metric)
+        || metric.ends_with("_pct")
+        || metric.ends_with("_cumulative")
+        || metric.ends_with("_per_user")
+        || metric.contains("_rolling_")
 }
 
 struct Stats {
@@ -146,7 +158,7 @@ mod tests {
                 .to_vec(),
         };
         assert_eq!(
-            rows(&data).unwrap_err(),
+            rows(&data, false).unwrap_err(),
             "cannot summarise fees: 1e999999999 is beyond the range of a number"
         );
     }
@@ -170,7 +182,7 @@ mod tests {
                 .map(|x| x.as_ref().map(|n| n.as_str().to_owned()))
                 .collect::<Vec<_>>()
         };
-        let got: Vec<_> = rows(&data)
+        let got: Vec<_> = rows(&data, false)
             .unwrap()
             .iter()
             .map(|(l, _, v)| (*l, text(v)))
@@ -184,6 +196,32 @@ mod tests {
                 ("max", vec![Some("5E+1".to_owned()), None]),
             ]
         );
+    }
+
+    #[test]
+    fn users_derived_percents_and_means_have_no_total() {
+        for name in [
+            "active_users",
+            "active_users_avg",
+            "BASE.active_users",
+            "fees_change_pct",
+            "ETHEREUM.fees_share_pct",
+            "fees_rolling_7",
+            "fees_cumulative",
+            "fees_per_user",
+        ] {
+            assert!(has_no_total(name), "{name}");
+        }
+        for name in [
+            "fees",
+            "fees_change",
+            "days",
+            "ETHEREUM.days",
+            "tweet",
+            "ETHEREUM",
+        ] {
+            assert!(!has_no_total(name), "{name}");
+        }
     }
 
     #[test]
@@ -203,7 +241,7 @@ mod tests {
                 row(Chain::Base, "3"),
             ],
         };
-        let got: Vec<String> = rows(&data)
+        let got: Vec<String> = rows(&data, false)
             .unwrap()
             .iter()
             .map(|(label, chain, v)| format!("{label} {chain} {}", v[0].as_ref().unwrap().as_str()))

@@ -1,5 +1,7 @@
-//! The table for people: box-drawn, right-aligned numbers with digit groups, colour only when
-//! asked. Written row by row, so a ten-year report never holds its whole text in memory.
+//! The table for people: box-drawn, numbers with digit groups aligned on the decimal point,
+//! colour only when asked. Written row by row, so a ten-year report never holds its whole text
+//! in memory. On a terminal narrower than the table, the number columns wrap into blocks, each
+//! with the date (and chain) columns repeated, instead of lines the terminal would break.
 
 use std::io::{self, Write};
 
@@ -12,65 +14,168 @@ const RESET: &str = "\x1b[0m";
 
 pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = data.header();
-    let first_number = header.len() - data.columns.len();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for_each_display_row(data, style, |cells| {
-        for (width, cell) in widths.iter_mut().zip(cells) {
-            *width = (*width).max(cell.chars().count());
+    let layout = Layout::measure(data, &header, style)?;
+    for (i, block) in layout.blocks(style.width).iter().enumerate() {
+        if i > 0 {
+            out.write_all(b"\n")?;
         }
-        Ok(())
-    })?;
-    let layout = Layout {
-        widths,
-        first_number,
-    };
+        write_block(data, &header, style, &layout, block, out)?;
+    }
+    Ok(())
+}
+
+/// The fewest terminal columns the table can wrap into: its widest block of one number column
+/// (with the date and chain columns).
+pub fn narrowest(data: &Dataset, style: RenderOptions) -> io::Result<usize> {
+    let header = data.header();
+    let layout = Layout::measure(data, &header, style)?;
+    let widest = (layout.blocks(1).iter())
+        .map(|block| layout.line_width(block))
+        .max();
+    Ok(widest.unwrap_or(0))
+}
+
+/// One table of the columns `block` (indices into the header), all rows.
+fn write_block(
+    data: &Dataset,
+    header: &[&str],
+    style: RenderOptions,
+    layout: &Layout,
+    block: &[usize],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut line = String::new();
-    layout.rule(&mut line, ['┌', '┬', '┐'], '─');
-    layout.cells(&mut line, &header, style.color);
-    layout.rule(&mut line, ['╞', '╪', '╡'], '═');
+    layout.rule(&mut line, block, ['┌', '┬', '┐'], '─');
+    layout.cells(&mut line, block, header, Cells::Header(style.color));
+    layout.rule(&mut line, block, ['╞', '╪', '╡'], '═');
     out.write_all(line.as_bytes())?;
     for_each_display_row(data, style, |cells| {
         line.clear();
-        layout.cells(&mut line, cells, false);
+        layout.cells(&mut line, block, cells, Cells::Row);
         out.write_all(line.as_bytes())
     })?;
     line.clear();
-    layout.rule(&mut line, ['└', '┴', '┘'], '─');
+    layout.rule(&mut line, block, ['└', '┴', '┘'], '─');
     out.write_all(line.as_bytes())
 }
 
-/// Column widths, and where the right-aligned number columns start.
+/// How a line of cells is drawn: the header (right-aligned over numbers, styled or not), or
+/// a row (numbers aligned on the decimal point).
+#[derive(Clone, Copy)]
+enum Cells {
+    Header(bool),
+    Row,
+}
+
+/// Column widths, where the number columns start, and for each number column the widest
+/// whole part and the widest fraction (point included), so that points line up.
 struct Layout {
     widths: Vec<usize>,
     first_number: usize,
+    wholes: Vec<usize>,
+    fractions: Vec<usize>,
+}
+
+/// A number cell split at its decimal point: `1,234` and `.5`.
+fn split(cell: &str) -> (&str, &str) {
+    cell.find('.').map_or((cell, ""), |at| cell.split_at(at))
+}
+
+fn chars(text: &str) -> usize {
+    text.chars().count()
 }
 
 impl Layout {
+    fn measure(data: &Dataset, header: &[&str], style: RenderOptions) -> io::Result<Layout> {
+        let first_number = header.len() - data.columns.len();
+        let mut layout = Layout {
+            widths: header.iter().map(|h| chars(h)).collect(),
+            first_number,
+            wholes: vec![0; header.len()],
+            fractions: vec![0; header.len()],
+        };
+        for_each_display_row(data, style, |cells| {
+            for (i, cell) in cells.iter().enumerate() {
+                if i < first_number {
+                    layout.widths[i] = layout.widths[i].max(chars(cell));
+                    continue;
+                }
+                let (whole, fraction) = split(cell);
+                layout.wholes[i] = layout.wholes[i].max(chars(whole));
+                layout.fractions[i] = layout.fractions[i].max(chars(fraction));
+            }
+            Ok(())
+        })?;
+        for i in first_number..header.len() {
+            layout.widths[i] = layout.widths[i].max(layout.wholes[i] + layout.fractions[i]);
+        }
+        Ok(layout)
+    }
+
+    /// The columns of each block: all in one when the table fits `width` (0: no limit), else
+    /// the key columns (date, chain) and as many number columns as fit, block after block.
+    fn blocks(&self, width: usize) -> Vec<Vec<usize>> {
+        let keys: Vec<usize> = (0..self.first_number).collect();
+        let line =
+            |columns: &[usize]| 1 + columns.iter().map(|i| self.widths[*i] + 3).sum::<usize>();
+        let mut blocks = Vec::new();
+        let mut block = keys.clone();
+        for i in self.first_number..self.widths.len() {
+            let mut wider = block.clone();
+            wider.push(i);
+            if width > 0 && line(&wider) > width && block.len() > keys.len() {
+                blocks.push(std::mem::replace(&mut block, keys.clone()));
+                block.push(i);
+            } else {
+                block = wider;
+            }
+        }
+        blocks.push(block);
+        blocks
+    }
+
+    /// The characters of a line of these columns: each cell's width, a space either side and
+    /// a border before it, then the closing border.
+    fn line_width(&self, columns: &[usize]) -> usize {
+        1 + columns.iter().map(|i| self.widths[*i] + 3).sum::<usize>()
+    }
+
     /// A horizontal line: left corner, column joints, right corner, and the fill between.
-    fn rule(&self, line: &mut String, [left, joint, right]: [char; 3], fill: char) {
+    fn rule(
+        &self,
+        line: &mut String,
+        block: &[usize],
+        [left, joint, right]: [char; 3],
+        fill: char,
+    ) {
         line.push(left);
-        for (i, width) in self.widths.iter().enumerate() {
-            if i > 0 {
+        for (n, i) in block.iter().enumerate() {
+            if n > 0 {
                 line.push(joint);
             }
-            line.extend(std::iter::repeat_n(fill, width + 2));
+            line.extend(std::iter::repeat_n(fill, self.widths[*i] + 2));
         }
         line.push(right);
         line.push('\n');
     }
 
-    /// One line of cells, each padded to its column's width with a space either side.
-    fn cells<S: AsRef<str>>(&self, line: &mut String, cells: &[S], styled: bool) {
+    /// One line of the block's cells, each padded to its column's width with a space either side.
+    fn cells<S: AsRef<str>>(&self, line: &mut String, block: &[usize], cells: &[S], kind: Cells) {
         line.push('│');
-        for (i, (cell, width)) in cells.iter().zip(&self.widths).enumerate() {
-            if i > 0 {
+        for (n, i) in block.iter().copied().enumerate() {
+            if n > 0 {
                 line.push('┆');
             }
+            let styled = matches!(kind, Cells::Header(true));
             if styled {
                 line.push_str(HEADER_STYLE);
             }
-            let cell = cell.as_ref();
-            let pad = width - cell.chars().count();
+            let cell = cells.get(i).map_or("", AsRef::as_ref);
+            let text = match (kind, i >= self.first_number && !cell.is_empty()) {
+                (Cells::Row, true) => self.on_point(i, cell),
+                _ => cell.to_owned(),
+            };
+            let pad = self.widths[i].saturating_sub(chars(&text));
             let (before, after) = if i >= self.first_number {
                 (pad, 0)
             } else {
@@ -78,7 +183,7 @@ impl Layout {
             };
             line.push(' ');
             line.extend(std::iter::repeat_n(' ', before));
-            line.push_str(cell);
+            line.push_str(&text);
             line.extend(std::iter::repeat_n(' ', after));
             line.push(' ');
             if styled {
@@ -86,5 +191,69 @@ impl Layout {
             }
         }
         line.push_str("│\n");
+    }
+
+    /// A number cell padded after its fraction so that its point sits where the column's does.
+    fn on_point(&self, i: usize, cell: &str) -> String {
+        let (_, fraction) = split(cell);
+        let missing = self.fractions[i].saturating_sub(chars(fraction));
+        format!("{cell}{}", " ".repeat(missing))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Number, Row};
+
+    fn table(values: &[&str], width: usize) -> String {
+        let date = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap();
+        let data = Dataset {
+            chain_column: false,
+            columns: vec!["fees".into(), "ETHEREUM.fees_change_pct".into()],
+            rows: values
+                .iter()
+                .map(|v| Row {
+                    date,
+                    chain: None,
+                    values: vec![Number::from_json_token(v), Number::from_json_token("1.5")],
+                })
+                .collect(),
+        };
+        let style = RenderOptions {
+            width,
+            ..RenderOptions::default()
+        };
+        let mut out = Vec::new();
+        write(&data, style, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn numbers_line_up_on_the_decimal_point() {
+        let text = table(&["1234.5", "0.25", "7", "-3.125"], 0);
+        let rows: Vec<&str> = text.lines().skip(3).take(4).collect();
+        let fees: Vec<String> = rows
+            .iter()
+            .map(|l| l.chars().skip(14).take(11).collect())
+            .collect();
+        assert_eq!(
+            fees,
+            [" 1,234.5   ", "     0.25  ", "     7     ", "    -3.125 "]
+        );
+    }
+
+    #[test]
+    fn a_table_wider_than_the_terminal_wraps_into_blocks_with_the_date_repeated() {
+        let whole = table(&["1"], 0);
+        assert_eq!(whole.lines().next().unwrap().chars().count(), 48);
+        assert_eq!(table(&["1"], 48), whole);
+        let wrapped = table(&["1"], 47);
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert_eq!(lines.len(), 11, "{wrapped}");
+        assert_eq!(lines[1], "│ date       ┆ fees │");
+        assert_eq!(lines[5], "");
+        assert_eq!(lines[7], "│ date       ┆ ETHEREUM.fees_change_pct │");
+        assert!(lines.iter().all(|l| l.chars().count() <= 47), "{wrapped}");
     }
 }

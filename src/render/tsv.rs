@@ -9,7 +9,8 @@ use crate::model::Dataset;
 pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = (!style.no_header).then(|| data.header());
     let rows = data.rows.iter().map(|row| super::cells(data, row));
-    write_cells(header, rows, out)
+    let summary = super::summary_cells(data, style)?;
+    write_cells(header, rows.chain(summary), out)
 }
 
 /// Writes a header (if any) and rows of cells, tab-separated, one line each.

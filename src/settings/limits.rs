@@ -80,6 +80,15 @@ pub const CACHE_SETTLE_DAYS: Count = Count {
     most: 100 * 366,
 };
 
+/// Decimals of a divided value (`--decimals`): a percent or a mean past 30 decimals says
+/// nothing more, and each decimal is a digit of every exact division.
+pub const DECIMALS: Count = Count { least: 0, most: 30 };
+/// Rows of a rolling mean (`--rolling`): as many as the longest range has days.
+pub const ROLLING_ROWS: Count = Count {
+    least: 1,
+    most: 100 * 366,
+};
+
 impl Count {
     /// `text` as a number within the bounds, or `None`.
     pub fn parse(self, text: &str) -> Option<u32> {

@@ -134,7 +134,7 @@ fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) 
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --cache --chain --chunk-days --dry-run --end --format --last --merge --no-cache --no-header --output --raw --refresh --resume --start --strict --summary --wide"
+    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --error-format --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --output --per-user --quarter --raw --refresh --resume --rolling --share --sort --start --strict --summary --top --wide --year"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();
@@ -172,7 +172,7 @@ macro_rules! cases {
         case_tests! { $shell;
         command_f: "chain-metrics f" => "fees",
         command_s: "chain-metrics s" => "sandbox social",
-        flag_ch: "chain-metrics fees --ch" => "--chain --chunk-days",
+        flag_ch: "chain-metrics fees --ch" => "--chain --change --chunk-days",
         flag_in: "chain-metrics social --in" => "--include",
         chains: "chain-metrics fees --chain " => CHAINS,
         second_chain: "chain-metrics fees --chain eth,a" => "eth,all eth,arb eth,arbitrum",

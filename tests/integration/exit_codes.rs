@@ -15,8 +15,8 @@ fn usage_errors_exit_2_before_any_request() {
     let cases: [(&[&str], &str); 9] = [
         (&["fees", "-c", "solana", "--last", "2"], "error: invalid value 'solana' for '--chain <CHAIN>': unknown chain 'solana': expected one of ETHEREUM, ARBITRUM, BSC, OPTIMISM, BASE, POLYGON, an alias or chain id (see `chain-metrics chains`), or all"),
         (&["fees", "-c", "eth,", "--last", "2"], "error: invalid value '' for '--chain <CHAIN>': a chain is empty (a stray comma?): separate chains with single commas, as in eth,arb"),
-        (&["fees", "-c", "eth", "-s", "2024-02-30"], "error: invalid value '2024-02-30' for '--start <DAY>': '2024-02-30' is not a day of the calendar (or today, yesterday)"),
-        (&["fees", "-c", "eth", "-s", "2024-01-01", "-e", "01/02/2024"], "error: invalid value '01/02/2024' for '--end <DAY>': '01/02/2024' is not a date: expected YYYY-MM-DD (or today, yesterday)"),
+        (&["fees", "-c", "eth", "-s", "2024-02-30"], "error: invalid value '2024-02-30' for '--start <DAY>': '2024-02-30' is not a day of the calendar (or YYYY-MM for a month, today, yesterday)"),
+        (&["fees", "-c", "eth", "-s", "2024-01-01", "-e", "01/02/2024"], "error: invalid value '01/02/2024' for '--end <DAY>': '01/02/2024' is not a date: expected YYYY-MM-DD (or YYYY-MM for a month, today, yesterday)"),
         (&["fees", "-c", "eth", "-s", "2024-01-05", "-e", "2024-01-04"], "error: the start 2024-01-05 is after the end 2024-01-04: give --start on or before --end"),
         (&["social", "-c", "eth", "--last", "2", "-i", "tweet,likes"], "error: invalid value 'likes' for '--include <ITEMS>': unknown include 'likes': expected reply, retweet, tweet or quote"),
         (&["fees", "-c", "eth", "--last", "0"], "error: invalid value '0' for '--last <N>': '0' is zero days: --last takes at least 1 day"),

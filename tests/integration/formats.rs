@@ -135,7 +135,7 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
     assert!(
         table
             .stdout
-            .contains("│ total      ┆      105 ┆ 12,345,678,901,234,567,940.4 │"),
+            .contains("│ total      ┆   105    ┆ 12,345,678,901,234,567,940.4  │"),
         "{}",
         table.stdout
     );

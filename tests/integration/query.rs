@@ -214,7 +214,7 @@ date,fees
     assert!(
         table
             .stdout
-            .contains("│ 2024-01-01 ┆                                 5E+3 │"),
+            .contains("│ 2024-01-01 ┆                       5E+3           │"),
         "{}",
         table.stdout
     );

@@ -67,7 +67,7 @@ fn without_a_first_day_both_start_and_last_are_offered() {
     let run = refused(&["fees", "-c", "eth"]);
     assert_eq!(
         run.stderr,
-        "error: the following required arguments were not provided:\n  <--start <DAY>|--last <N>|--resume>\n\nUsage: chain-metrics fees --chain <CHAIN> <--start <DAY>|--last <N>|--resume>\n\nFor more information, try '--help'.\n"
+        "error: the following required arguments were not provided:\n  <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>\n\nUsage: chain-metrics fees --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>\n\nFor more information, try '--help'.\n"
     );
 }
 
@@ -76,7 +76,7 @@ fn days_outside_the_years_1_to_9999_are_refused_never_sent() {
     let cases: [(&[&str], &str); 3] = [
         (
             &["fees", "-c", "eth", "-e", "0000-01-02", "--last", "5"],
-            "error: invalid value '0000-01-02' for '--end <DAY>': '0000-01-02' is outside the years 1 to 9999, the dates YYYY-MM-DD can write (or today, yesterday)",
+            "error: invalid value '0000-01-02' for '--end <DAY>': '0000-01-02' is outside the years 1 to 9999, the dates YYYY-MM-DD can write (or YYYY-MM for a month, today, yesterday)",
         ),
         (
             &["fees", "-c", "eth", "-e", "0001-01-02", "--last", "5"],
@@ -84,7 +84,7 @@ fn days_outside_the_years_1_to_9999_are_refused_never_sent() {
         ),
         (
             &["fees", "-c", "eth", "-s", "10000-01-01", "-e", "10000-01-02"],
-            "error: invalid value '10000-01-01' for '--start <DAY>': '10000-01-01' is not a date: expected YYYY-MM-DD (or today, yesterday)",
+            "error: invalid value '10000-01-01' for '--start <DAY>': '10000-01-01' is not a date: expected YYYY-MM-DD (or YYYY-MM for a month, today, yesterday)",
         ),
     ];
     for (args, first) in cases {

@@ -59,7 +59,7 @@ impl Period {
     }
 
     /// The last day of the period that starts on `start`.
-    fn last_day(self, start: NaiveDate) -> NaiveDate {
+    pub(crate) fn last_day(self, start: NaiveDate) -> NaiveDate {
         let next = match self {
             Period::Day => start.checked_add_days(Days::new(1)),
             Period::Week => start.checked_add_days(Days::new(7)),

@@ -1,0 +1,94 @@
+//! `--keep-going`: with several chains, the answers of every chain whose requests all
+//! succeeded are joined and written; each chain that failed is left out whole, with a warning,
+//! and the run still ends with the first failure's exit code.
+
+use crate::client::{Assembly, Fetched};
+use crate::error::Failure;
+use crate::model::Chain;
+
+/// The answers so far, joined as they come unless `--keep-going` holds them back: a chain's
+/// requests come one after another (plan order), so at most one chain's answers wait, until
+/// the next chain's first answer shows the chain had no failure.
+pub struct Answers {
+    keep_going: bool,
+    waiting: Vec<Fetched>,
+    failures: Vec<(Option<Chain>, Failure)>,
+}
+
+impl Answers {
+    pub fn new(keep_going: bool) -> Answers {
+        Answers {
+            keep_going,
+            waiting: Vec::new(),
+            failures: Vec::new(),
+        }
+    }
+
+    /// Takes one answer, in plan order.
+    pub fn take(&mut self, answer: crate::error::Result<Fetched>, assembly: &mut Assembly) {
+        match answer {
+            Ok(answer) if !self.keep_going => assembly.add(answer),
+            Ok(answer) if self.failed(answer.request.chain) => {}
+            Ok(answer) => {
+                if self.waiting.first().map(|a| a.request.chain) != Some(answer.request.chain) {
+                    self.flush(assembly);
+                }
+                self.waiting.push(answer);
+            }
+            Err(failure) => {
+                let chain = failure
+                    .detail
+                    .as_ref()
+                    .and_then(|d| d.chain)
+                    .and_then(Chain::from_name);
+                if chain.is_some() && self.waiting.first().map(|a| a.request.chain) == chain {
+                    self.waiting.clear();
+                }
+                self.failures.push((chain, failure));
+            }
+        }
+    }
+
+    /// Joins the answers still waiting, once every answer is in.
+    pub fn flush(&mut self, assembly: &mut Assembly) {
+        for answer in self.waiting.drain(..) {
+            assembly.add(answer);
+        }
+    }
+
+    /// Whether a request of `chain` failed.
+    pub fn failed(&self, chain: Chain) -> bool {
+        self.failures.iter().any(|(c, _)| *c == Some(chain))
+    }
+
+    /// What ends the run before anything is written: the first failure, unless `--keep-going`
+    /// has chains to write (every failure names its chain, and some chain is left).
+    pub fn fatal(&mut self, asked: &[Chain]) -> Option<Failure> {
+        let named = self.failures.iter().all(|(chain, _)| chain.is_some());
+        let some_left = asked.iter().any(|c| !self.failed(*c));
+        if self.failures.is_empty() || (self.keep_going && named && some_left) {
+            return None;
+        }
+        Some(self.failures.remove(0).1)
+    }
+
+    /// `--keep-going`'s warnings, one per chain left out, and the first failure, which sets the
+    /// exit code once the other chains are written.
+    pub fn left_out(self) -> (Vec<String>, Option<Failure>) {
+        let mut warnings = Vec::new();
+        let mut named = Vec::new();
+        let mut first = None;
+        for (chain, failure) in self.failures {
+            if !named.contains(&chain) {
+                named.push(chain);
+                let name = chain.map_or("", Chain::name);
+                warnings.push(format!(
+                    "--keep-going: {name} is left out: {}",
+                    failure.message
+                ));
+            }
+            first.get_or_insert(failure);
+        }
+        (warnings, first)
+    }
+}

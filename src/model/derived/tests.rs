@@ -1,0 +1,217 @@
+use super::*;
+
+fn day(d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(2024, 1, d).unwrap()
+}
+
+fn range(first: u32, last: u32) -> DayRange {
+    DayRange {
+        start: day(first),
+        end: day(last),
+    }
+}
+
+/// Rows of one metric: (day, chain, value or gap).
+fn data(columns: &[&str], rows: &[(u32, Chain, &[Option<&str>])]) -> Dataset {
+    Dataset {
+        chain_column: true,
+        columns: columns.iter().map(|c| c.to_string()).collect(),
+        rows: rows
+            .iter()
+            .map(|(d, chain, values)| Row {
+                date: day(*d),
+                chain: Some(*chain),
+                values: values
+                    .iter()
+                    .map(|v| v.and_then(Number::from_json_token))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The cells of column `name` as text, gaps `-`.
+fn column(data: &Dataset, name: &str) -> Vec<String> {
+    let i = data.columns.iter().position(|c| c == name).unwrap();
+    data.rows
+        .iter()
+        .map(|r| {
+            r.values[i]
+                .as_ref()
+                .map_or("-".into(), |n| n.as_str().into())
+        })
+        .collect()
+}
+
+fn asked(f: impl FnOnce(&mut Measures)) -> Measures {
+    let mut m = Measures::default();
+    f(&mut m);
+    m
+}
+
+const E: Chain = Chain::Ethereum;
+const B: Chain = Chain::Base;
+
+#[test]
+fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
+    // 2024-01-03 has no row at all; 2024-01-05 has a row without a value.
+    let d = data(
+        &["fees"],
+        &[
+            (1, E, &[Some("0.1")]),
+            (2, E, &[Some("0.3")]),
+            (4, E, &[Some("2")]),
+            (5, E, &[None]),
+            (6, E, &[Some("-1")]),
+            (7, E, &[Some("0.5")]),
+        ],
+    );
+    let out = derive(
+        d,
+        &asked(|m| m.change = true),
+        &[E],
+        Period::Day,
+        &range(1, 7),
+    )
+    .unwrap();
+    assert_eq!(out.columns, ["fees", "fees_change", "fees_change_pct"]);
+    assert_eq!(
+        column(&out, "fees_change"),
+        ["-", "0.2", "-", "-", "-", "1.5"]
+    );
+    // 0.2 / 0.1 = 200 %; -1 to 0.5 is +1.5 of a size-1 value: +150 %
+    assert_eq!(
+        column(&out, "fees_change_pct"),
+        ["-", "200.00", "-", "-", "-", "150.00"]
+    );
+}
+
+#[test]
+fn rolling_mean_waits_for_n_values_and_skips_gaps() {
+    let d = data(
+        &["fees"],
+        &[
+            (1, E, &[Some("1")]),
+            (2, E, &[Some("2")]),
+            (3, E, &[None]),
+            (4, E, &[Some("4")]),
+            (5, E, &[Some("0.005")]),
+        ],
+    );
+    let m = asked(|m| m.rolling = Some(3));
+    let out = derive(d, &m, &[E], Period::Day, &range(1, 5)).unwrap();
+    assert_eq!(out.columns, ["fees", "fees_rolling_3"]);
+    // (1+2+4)/3 = 2.333.. ; (2+4+0.005)/3 = 2.00166..
+    assert_eq!(
+        column(&out, "fees_rolling_3"),
+        ["-", "-", "-", "2.33", "2.00"]
+    );
+}
+
+#[test]
+fn cumulative_stops_at_the_first_gap_and_skips_active_users() {
+    let d = data(
+        &["fees", "active_users"],
+        &[
+            (1, E, &[Some("0.1"), Some("5")]),
+            (2, E, &[Some("0.2"), Some("6")]),
+            (3, E, &[None, Some("7")]),
+            (4, E, &[Some("1"), Some("8")]),
+        ],
+    );
+    let m = asked(|m| m.cumulative = true);
+    let out = derive(d, &m, &[E], Period::Day, &range(1, 4)).unwrap();
+    assert_eq!(out.columns, ["fees", "fees_cumulative", "active_users"]);
+    assert_eq!(column(&out, "fees_cumulative"), ["0.1", "0.3", "-", "-"]);
+}
+
+#[test]
+fn share_needs_every_chain_of_the_date() {
+    let d = data(
+        &["fees"],
+        &[
+            (1, E, &[Some("1")]),
+            (1, B, &[Some("2")]),
+            (2, E, &[Some("5")]),
+            (3, E, &[Some("0")]),
+            (3, B, &[Some("0")]),
+        ],
+    );
+    let m = asked(|m| m.share = true);
+    let out = derive(d, &m, &[E, B], Period::Day, &range(1, 3)).unwrap();
+    // 1/3 = 33.333.. %, 2/3 = 66.666.. %; day 2 lacks BASE; day 3 totals zero
+    assert_eq!(
+        column(&out, "fees_share_pct"),
+        ["33.33", "66.67", "-", "-", "-"]
+    );
+}
+
+#[test]
+fn per_user_divides_fees_by_users_of_the_same_row() {
+    let d = data(
+        &["fees", "active_users", "tweet"],
+        &[
+            (1, E, &[Some("10"), Some("4"), Some("1")]),
+            (2, E, &[Some("10"), Some("0"), Some("1")]),
+            (3, E, &[Some("1"), None, Some("1")]),
+        ],
+    );
+    let m = asked(|m| {
+        m.per_user = true;
+        m.decimals = 4;
+    });
+    let out = derive(d, &m, &[E], Period::Day, &range(1, 3)).unwrap();
+    assert_eq!(
+        out.columns,
+        ["fees", "fees_per_user", "active_users", "tweet"]
+    );
+    assert_eq!(column(&out, "fees_per_user"), ["2.5000", "-", "-"]);
+}
+
+#[test]
+fn periods_are_compared_with_the_previous_period_and_days_passes_through() {
+    let d = data(
+        &["days", "fees"],
+        &[
+            (1, E, &[Some("7"), Some("10")]),
+            (8, E, &[Some("7"), Some("15")]),
+        ],
+    );
+    let m = asked(|m| m.change = true);
+    let out = derive(d, &m, &[E], Period::Week, &range(1, 14)).unwrap();
+    assert_eq!(
+        out.columns,
+        ["days", "fees", "fees_change", "fees_change_pct"]
+    );
+    assert_eq!(column(&out, "fees_change_pct"), ["-", "50.00"]);
+}
+
+#[test]
+fn division_rounds_half_to_even_exactly() {
+    let n = |t: &str| BigDecimal::from_str(t).unwrap();
+    let q = |a: &str, b: &str, d| divide(&n(a), &n(b), d).map(|v| v.to_plain_string());
+    assert_eq!(q("1", "8", 2).as_deref(), Some("0.12"));
+    assert_eq!(q("3", "8", 2).as_deref(), Some("0.38"));
+    assert_eq!(q("-1", "8", 2).as_deref(), Some("-0.12"));
+    assert_eq!(q("5", "2", 0).as_deref(), Some("2"));
+    assert_eq!(q("0.1", "0.3", 3).as_deref(), Some("0.333"));
+    assert_eq!(q("1", "0", 2), None);
+}
+
+#[test]
+fn a_huge_exponent_is_refused_naming_it() {
+    let d = data(&["fees"], &[(1, E, &[Some("1e99999")])]);
+    let err = derive(
+        d,
+        &asked(|m| m.change = true),
+        &[E],
+        Period::Day,
+        &range(1, 1),
+    );
+    assert_eq!(
+        err.unwrap_err(),
+        "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number"
+    );
+}
+
+use std::str::FromStr;

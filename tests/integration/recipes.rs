@@ -1,0 +1,105 @@
+//! The README's recipes for exact numbers in jq, DuckDB and pandas, each run as written
+//! against a service that sends numbers a double cannot hold. DuckDB and pandas come from the
+//! Python venv that `.ci/run` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
+
+use std::ffi::OsStr;
+use std::path::PathBuf;
+
+use crate::support::{Env, Reply, Stub};
+
+/// The fenced block after `<!-- recipe: NAME -->` in the README.
+fn recipe(name: &str) -> String {
+    let readme = include_str!("../../README.md");
+    let marker = format!("<!-- recipe: {name} -->\n");
+    let after =
+        &readme[readme.find(&marker).expect("the recipe is in the README") + marker.len()..];
+    let body = after.split_once('\n').expect("a fence opens the recipe").1;
+    body[..body.find("\n```").expect("a fence closes the recipe")].to_owned() + "\n"
+}
+
+/// ETHEREUM and ARBITRUM fees for 2024-01-01 and 2024-01-02, beyond a double's digits.
+fn service() -> Stub {
+    Stub::start(|seen| {
+        let body = match seen.body.contains("ARBITRUM") {
+            true => {
+                r#"[{"date":"2024-01-01","fees":12345678901234567890.123456789},{"date":"2024-01-02","fees":0.2}]"#
+            }
+            false => {
+                r#"[{"date":"2024-01-01","fees":9007199254740993},{"date":"2024-01-02","fees":0.1}]"#
+            }
+        };
+        Reply::json(200, body)
+    })
+}
+
+/// The venv's python: the venv `.ci/run` makes (`TEST_PYTHON_VENV`), else `target/ci-venv`.
+fn venv_python() -> PathBuf {
+    let venv = std::env::var_os("TEST_PYTHON_VENV").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/ci-venv"),
+        PathBuf::from,
+    );
+    let python = venv.join("bin/python");
+    assert!(
+        python.exists(),
+        "no {}: python3 -m venv target/ci-venv && target/ci-venv/bin/pip install duckdb pandas (as .ci/run does)",
+        python.display()
+    );
+    python
+}
+
+#[test]
+fn the_jq_recipe_keeps_every_digit() {
+    let stub = service();
+    let env = Env::with_service(&stub.url);
+    let run = env.shell(&recipe("jq")).any_outcome().run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    assert_eq!(
+        run.stdout,
+        "2024-01-01 ETHEREUM 9007199254740993\n\
+         2024-01-01 ARBITRUM 12345678901234567890.123456789\n\
+         2024-01-02 ETHEREUM 0.1\n\
+         2024-01-02 ARBITRUM 0.2\n"
+    );
+}
+
+/// Runs a Python recipe in the environment's home, after the command on its first line
+/// (`# chain-metrics ... --output fees.csv`) has written the csv there.
+fn run_python_recipe(name: &str) -> String {
+    let stub = service();
+    let env = Env::with_service(&stub.url);
+    let script = recipe(name);
+    let command = script.lines().next().unwrap().strip_prefix("# ").unwrap();
+    let fetched = env.shell(command).any_outcome().run();
+    assert_eq!(
+        (fetched.code, fetched.stderr.as_str()),
+        (0, ""),
+        "{command}"
+    );
+    let python = venv_python();
+    let run = env
+        .program(
+            python.to_str().unwrap(),
+            &[OsStr::new("-c"), OsStr::new(&script)],
+        )
+        .any_outcome()
+        .run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{script}");
+    run.stdout
+}
+
+#[test]
+fn the_duckdb_recipe_sums_exactly() {
+    // 9007199254740993 + 0.1; 12345678901234567890.123456789 + 0.2, to DECIMAL(38,9)'s scale.
+    assert_eq!(
+        run_python_recipe("duckdb"),
+        "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.100000000\n"
+    );
+}
+
+#[test]
+fn the_pandas_recipe_sums_exactly() {
+    assert_eq!(
+        run_python_recipe("pandas"),
+        "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.1\n"
+    );
+}
