@@ -9,7 +9,7 @@
 //! | fees, users, social, chains against the sandbox | `query` |
 //! | `report` | `report` |
 //! | output formats, `--wide`, `--summary`, the chart | `formats` |
-//! | `--by` periods, alone / with output / with `--merge` | `periods`, `periods_output`, `periods_merge` |
+//! | `--by` periods, alone / with output / with `--merge` | `periods/` (`mod`, `output`, `merge`) |
 //! | `--output`, `--merge`, files written by others, streams | `export`, `merge`, `foreign_files`, `streams` |
 //! | two runs changing one file at once | `locks` |
 //! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
@@ -51,8 +51,6 @@ mod locks;
 mod merge;
 mod messages;
 mod periods;
-mod periods_merge;
-mod periods_output;
 mod pictures;
 mod proxy;
 mod query;

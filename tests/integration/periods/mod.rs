@@ -1,6 +1,10 @@
 //! `--by week|month|quarter|year`: each period against hand-computed sums, means and day counts
 //! from scripted bodies (a range cutting two quarters, a leap year, an ISO week across a year
-//! boundary, gaps, exact numbers), and the errors.
+//! boundary, gaps, exact numbers), and the errors; with the rest of the output (`output`) and with
+//! `--merge` (`merge`).
+
+mod merge;
+mod output;
 
 use crate::support::{sandbox_env, Cmd, Env, Reply, Stub};
 use snapbox::str;
