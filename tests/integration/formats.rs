@@ -167,74 +167,6 @@ fn no_header_leaves_out_the_header_of_csv_and_tsv() {
 }
 
 #[test]
-fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
-    let stub = Stub::start(|seen| {
-        let body = if seen.body.contains("ETHEREUM") {
-            r#"[{"date":"2024-01-01","fees":10},{"date":"2024-01-02","fees":40},{"date":"2024-01-04","fees":25},{"date":"2024-01-05","fees":30}]"#
-        } else {
-            r#"[{"date":"2024-01-01","fees":5},{"date":"2024-01-02","fees":15},{"date":"2024-01-03","fees":20},{"date":"2024-01-04","fees":35},{"date":"2024-01-05","fees":20}]"#
-        };
-        Reply::json(200, body)
-    });
-    let run = Env::with_service(&stub.url)
-        .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart -q")
-        .stdout(
-            "\
-40 +                  **
-   |                ***
-   |              ***                                    ooooooo
-31 +            ***                                   oooo     ooooo          **
-   |           **                                 ooooo            oooo********
-   |         ***                              ooooo         ********  ooooo
-22 +       ***                             oooo                           ooooo
-   |     ***                      oooooooooo                                  oo
-   |   ***              ooooooooooo
-14 + ***          ooooooo
-   |**      ooooooo
-   |   oooooo
- 5 +oooo
-   ++------------------+------------------+-----------------+------------------+
-    2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
-    * ETHEREUM   o ARBITRUM
-",
-        )
-        .run();
-    // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
-
-    assert!(run.stdout.lines().all(|line| line.chars().count() <= 80));
-    assert!(!run.stdout.contains('\x1b'));
-}
-
-#[test]
-fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
-    let sandbox = Sandbox::start(&[]);
-    let mut env = Env::with_service(&sandbox.url);
-    let args = [
-        "users",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-09",
-        "-f",
-        "chart",
-    ];
-    env.cmd_args(&[&args[..], &["--color", "always"]].concat())
-        .stdout_contains("\x1b[36m*\x1b[0m ETHEREUM")
-        .stdout_contains("\x1b[33mo\x1b[0m ARBITRUM")
-        .run();
-    env.set("CLICOLOR_FORCE", "1").set("NO_COLOR", "1");
-    let plain = env.cmd_args(&args).run();
-    assert!(!plain.stdout.contains('\x1b'));
-    assert!(
-        plain.stdout.ends_with("* ETHEREUM   o ARBITRUM\n"),
-        "{}",
-        plain.stdout
-    );
-}
-
-#[test]
 fn chains_in_the_new_formats() {
     let env = Env::new();
     env.cmd("chains -f tsv").stdout("chain\tchain_id\taliases\nETHEREUM\t1\teth\nARBITRUM\t42161\tarb\nBSC\t56\tbnb\nOPTIMISM\t10\top\nBASE\t8453\t\nPOLYGON\t137\tmatic,pol\n").run();
@@ -259,62 +191,28 @@ fn chains_in_the_new_formats() {
 }
 
 #[test]
-fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
-    let stub = Stub::always(Reply::json(
-        200,
-        r#"[{"date":"2024-01-01","fees":1},{"date":"2024-01-02","fees":5},{"date":"2024-01-10","fees":3}]"#,
-    ));
-    Env::with_service(&stub.url)
-        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-10 -f chart -q")
+fn summary_over_several_chains_gives_one_block_per_chain() {
+    let sandbox = Sandbox::start(&[]);
+    Env::with_service(&sandbox.url)
+        .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-02 --summary -f markdown")
         .stdout(
             "\
-5 +        *
-  |       **
-  |       *
-4 +      **
-  |     **
-  |     *
-3 +    **                                                                      *
-  |   **
-  |  **
-2 +  *
-  | **
-  |**
-1 +*
-  ++----------------+------------------------+----------------+----------------+
-   2024-01-01  2024-01-03               2024-01-06       2024-01-08   2024-01-10
-   * ETHEREUM
+| date       | chain    |         fees |
+|------------|----------|-------------:|
+| 2024-01-01 | ETHEREUM |   879,768.88 |
+| 2024-01-01 | ARBITRUM |    59,575.78 |
+| 2024-01-02 | ETHEREUM |   826,665.76 |
+| 2024-01-02 | ARBITRUM |    71,927.52 |
+| total      | ETHEREUM | 1,706,434.64 |
+| mean       | ETHEREUM |   853,217.32 |
+| min        | ETHEREUM |   826,665.76 |
+| max        | ETHEREUM |   879,768.88 |
+| total      | ARBITRUM |   131,503.30 |
+| mean       | ARBITRUM |    65,751.65 |
+| min        | ARBITRUM |    59,575.78 |
+| max        | ARBITRUM |    71,927.52 |
 ",
         )
         .run();
-    // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
-}
-
-#[test]
-fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
-    let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url)
-        .cmd("report -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart")
-        .run();
-    assert!(
-        run.stdout.lines().all(|l| l.chars().count() <= 80),
-        "{}",
-        run.stdout
-    );
-    // Metrics of different scale get a chart each (issue 23), headed by the metric's name,
-    // each with its own legend.
-    let legend: Vec<&str> = run
-        .stdout
-        .lines()
-        .filter(|l| {
-            let heading = !l.is_empty() && !l.starts_with(' ') && !l.contains(['+', '|']);
-            heading || l.trim_start().starts_with("* ")
-        })
-        .map(str::trim_start)
-        .collect();
-    let expected: Vec<String> = ["fees", "active_users", "reply", "retweet", "tweet", "quote"]
-        .iter()
-        .flat_map(|m| [m.to_string(), format!("* ETHEREUM.{m}   o ARBITRUM.{m}")])
-        .collect();
-    assert_eq!(legend, expected, "{}", run.stdout);
+    // Two chains' fees are not one quantity: each chain gets its own total, mean, min and max.
 }

@@ -8,16 +8,16 @@
 //! |---|---|
 //! | fees, users, social, chains against the sandbox | `query` |
 //! | `report` | `report` |
-//! | output formats, `--wide`, `--summary`, the chart | `formats` |
+//! | output formats, `--wide`, `--summary`, `--no-header` | `formats` |
+//! | the terminal chart (`-f chart`) | `chart` |
+//! | SVG, HTML and PNG pictures | `pictures/` |
+//! | what a terminal changes: colour, the default table, progress | `terminal` |
 //! | `--by` periods, alone / with output / with `--merge` | `periods/` (`mod`, `output`, `merge`) |
 //! | `--output`, `--merge`, files written by others, streams | `export`, `merge`, `foreign_files`, `streams` |
 //! | two runs changing one file at once | `locks` |
 //! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
-//! | usage errors and bounds on every number (exit 2 and 3 before a request) | `usage` |
-//! | each exit code with its error line | `exit_codes` |
-//! | messages that explain (default format in a pipe, chart labels, config kinds) | `messages` |
-//! | `--raw`, `--dry-run`, progress on a terminal | `flags` |
-//! | what goes on the wire (method, headers, body, redirects) | `wire` |
+//! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/` (`usage`, `bounds`, `setup`, `service`) |
+//! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire` |
 //! | timeouts, retries, windows, interruption | `reliability` |
 //! | each sandbox fault against each command family | `fault_matrix` |
 //! | TLS, proxies | `tls`, `proxy` |
@@ -36,12 +36,12 @@ mod support;
 
 mod auth;
 mod cache;
+mod chart;
 mod completion;
 mod config;
-mod exit_codes;
+mod errors;
 mod export;
 mod fault_matrix;
-mod flags;
 mod foreign_files;
 mod formats;
 mod generated;
@@ -49,7 +49,6 @@ mod help;
 mod leaks;
 mod locks;
 mod merge;
-mod messages;
 mod periods;
 mod pictures;
 mod proxy;
@@ -61,6 +60,6 @@ mod secrets;
 mod settings;
 mod snapshots;
 mod streams;
+mod terminal;
 mod tls;
-mod usage;
 mod wire;

@@ -284,78 +284,10 @@ POLYGON,137,"matic,pol"
 }
 
 #[test]
-fn colour_only_when_asked_or_on_a_terminal_and_never_with_no_color() {
-    let sandbox = Sandbox::start(&[]);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-f",
-        "table",
-    ];
-    let mut env = Env::with_service(&sandbox.url);
-    assert!(
-        !env.cmd_args(&args).run().stdout.contains('\x1b'),
-        "no colour into a pipe"
-    );
-    assert!(env
-        .cmd_args(&[&args[..], &["--color", "always"]].concat())
-        .run()
-        .stdout
-        .contains("\x1b["));
-    env.set("CLICOLOR_FORCE", "1");
-    assert!(
-        env.cmd_args(&args).run().stdout.contains("\x1b["),
-        "CLICOLOR_FORCE forces colour"
-    );
-    env.set("NO_COLOR", "1");
-    assert!(
-        !env.cmd_args(&args).run().stdout.contains('\x1b'),
-        "NO_COLOR wins over CLICOLOR_FORCE"
-    );
-}
-
-#[test]
 fn a_closed_pipe_ends_quietly_with_success() {
     Env::new().shell("chain-metrics --sandbox -q fees -c all -s 2000-01-01 -e 2024-12-31 | head -1; echo \"status=${PIPESTATUS[0]}\"",).stdout(str![[r#"
 date,chain,fees
 status=0
 
 "#]]).stderr("").run();
-}
-
-/// Runs the binary on a pseudo-terminal, returning what it showed with `\n` line ends.
-fn on_terminal(env: &Env, args: &str) -> String {
-    let args: Vec<&str> = args.split(' ').collect();
-    env.cmd_args(&args)
-        .on_terminal()
-        .run()
-        .stdout
-        .replace("\r\n", "\n")
-}
-
-#[test]
-fn a_terminal_gets_a_coloured_table_by_default_unless_no_color() {
-    let sandbox = Sandbox::start(&[]);
-    let mut env = Env::with_service(&sandbox.url);
-    let args = "fees -c eth -s 2024-01-01 -e 2024-01-01";
-    let shown = on_terminal(&env, args);
-    assert!(shown.contains("\x1b["), "colour on a terminal: {shown:?}");
-    assert!(shown.contains("879,768.88"), "a table, not csv: {shown:?}");
-    env.set("NO_COLOR", "1");
-    let plain = on_terminal(&env, args);
-    assert_eq!(
-        plain,
-        "\
-┌────────────┬────────────┐
-│ date       ┆       fees │
-╞════════════╪════════════╡
-│ 2024-01-01 ┆ 879,768.88 │
-└────────────┴────────────┘
-"
-    );
 }
