@@ -1,7 +1,7 @@
 //! The terminal chart (`-f chart`): axes, dates spaced by time, legends, colour, exact labels,
 //! and the width of the terminal.
 
-use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
 
 #[test]
 fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
@@ -107,17 +107,7 @@ fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
 fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
     let sandbox = Sandbox::start(&[]);
     let mut env = Env::with_service(&sandbox.url);
-    let args = [
-        "users",
-        "-c",
-        "eth,arb",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-09",
-        "-f",
-        "chart",
-    ];
+    let args = argv("users -c eth,arb -s 2024-01-01 -e 2024-01-09 -f chart");
     env.cmd_args(&[&args[..], &["--color", "always"]].concat())
         .stdout_contains("\x1b[36m*\x1b[0m ETHEREUM")
         .stdout_contains("\x1b[33mo\x1b[0m ARBITRUM")
@@ -140,23 +130,13 @@ fn huge_fees() -> Stub {
     ))
 }
 
-const CHART: [&str; 9] = [
-    "fees",
-    "-c",
-    "eth",
-    "-s",
-    "2024-01-01",
-    "-e",
-    "2024-01-03",
-    "-f",
-    "chart",
-];
+const CHART: &str = "fees -c eth -s 2024-01-01 -e 2024-01-03 -f chart";
 
 #[test]
 fn chart_labels_show_no_float_artefacts() {
     let stub = huge_fees();
     Env::with_service(&stub.url)
-        .cmd_args(&CHART)
+        .cmd(CHART)
         .stdout(
             "\
 24,690,000,000,000,000,000,000,000 +                     ***
@@ -184,19 +164,7 @@ fn chart_labels_show_no_float_artefacts() {
 #[test]
 fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let args = [
-        "users",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-09",
-        "-f",
-        "chart",
-        "--color",
-        "never",
-    ];
+    let args = argv("users -c eth -s 2024-01-01 -e 2024-01-09 -f chart --color never");
     let run = env.cmd_args(&args).terminal_columns(32).run();
     let shown = run.stdout.replace("\r\n", "\n");
     assert_eq!(

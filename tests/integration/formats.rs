@@ -1,18 +1,10 @@
 //! Every output format, long and `--wide`, with exact expected output; `--summary`,
 //! `--no-header` and the chart at a fixed width.
 
-use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
-const FEES_TWO_CHAINS: [&str; 7] = [
-    "fees",
-    "-c",
-    "eth,arb",
-    "-s",
-    "2024-01-01",
-    "-e",
-    "2024-01-02",
-];
+const FEES_TWO_CHAINS: &str = "fees -c eth,arb -s 2024-01-01 -e 2024-01-02";
 
 /// (format, --wide, expected stdout) for fees of ETHEREUM and ARBITRUM over two days.
 const EXPECTED: [(&str, bool, &str); 12] = [
@@ -62,7 +54,7 @@ const EXPECTED: [(&str, bool, &str); 12] = [
 fn every_format_long_and_wide() {
     let (_sandbox, env) = sandbox_env(&[]);
     for (format, wide, expected) in EXPECTED {
-        let mut args = FEES_TWO_CHAINS.to_vec();
+        let mut args = argv(FEES_TWO_CHAINS);
         args.extend(["--format", format]);
         if wide {
             args.push("--wide");
@@ -102,18 +94,7 @@ fn scripted_fees() -> Stub {
 fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
     let stub = scripted_fees();
     let env = Env::with_service(&stub.url);
-    let args = [
-        "fees",
-        "-c",
-        "eth,base",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-05",
-        "--wide",
-        "-q",
-        "--summary",
-    ];
+    let args = argv("fees -c eth,base -s 2024-01-01 -e 2024-01-05 --wide -q --summary");
     env.cmd_args(&[&args[..], &["-f", "markdown"]].concat())
         .stdout(
             "\
@@ -144,16 +125,7 @@ fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
 #[test]
 fn no_header_leaves_out_the_header_of_csv_and_tsv() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "--no-header",
-    ];
+    let args = argv("fees -c eth -s 2024-01-01 -e 2024-01-02 --no-header");
     env.cmd_args(&[&args[..], &["-f", "csv"]].concat())
         .stdout(str![[r#"
 2024-01-01,879768.88

@@ -1,7 +1,7 @@
 //! `report`: the three metrics joined per (date, chain), and output identical whatever the
 //! order its concurrent requests finish in.
 
-use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 #[test]
@@ -106,17 +106,7 @@ fn concurrent_output_is_identical_to_one_request_at_a_time() {
     // Latency keeps many requests in flight at once, so they finish in no fixed order.
     let sandbox = Sandbox::start(&["--latency", "20"]);
     let env = Env::with_service(&sandbox.url);
-    let args = [
-        "report",
-        "-c",
-        "all",
-        "-s",
-        "2024-02-01",
-        "-e",
-        "2024-02-10",
-        "-f",
-        "csv",
-    ];
+    let args = argv("report -c all -s 2024-02-01 -e 2024-02-10 -f csv");
     let one = env.cmd_args(&[&args[..], &["--jobs", "1"]].concat()).run();
     assert_eq!(one.stdout.lines().count(), 1 + 10 * 6);
     for jobs in ["8", "18"] {

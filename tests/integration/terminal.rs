@@ -1,7 +1,7 @@
 //! What changes on a terminal: a coloured table by default, colour only when asked or on a
 //! terminal and never with NO_COLOR, progress on stderr.
 
-use crate::support::{Env, Sandbox};
+use crate::support::{argv, Env, Sandbox};
 
 /// Runs the binary on a pseudo-terminal, returning what it showed with `\n` line ends.
 fn on_terminal(env: &Env, args: &str) -> String {
@@ -38,17 +38,7 @@ fn a_terminal_gets_a_coloured_table_by_default_unless_no_color() {
 #[test]
 fn colour_only_when_asked_or_on_a_terminal_and_never_with_no_color() {
     let sandbox = Sandbox::start(&[]);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-f",
-        "table",
-    ];
+    let args = argv("fees -c eth -s 2024-01-01 -e 2024-01-01 -f table");
     let mut env = Env::with_service(&sandbox.url);
     assert!(
         !env.cmd_args(&args).run().stdout.contains('\x1b'),

@@ -1,7 +1,7 @@
 //! What goes on the wire: method, headers, body, base URL prefixes, the 405 fallback, redirects;
 //! `--raw` prints the body as it came, `--dry-run` the curl lines that send what the tool sends.
 
-use crate::support::{Cmd, Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{argv, Cmd, Env, Reply, Sandbox, Stub, KEY};
 use snapbox::str;
 
 const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
@@ -184,16 +184,7 @@ fn raw_prints_the_body_byte_for_byte() {
         "{ \"data\" : [ {\"date\":\"2024-01-01\",\"tweet\":1.0E0, \"extra\":\"\u{e9}\"} ] }\n\n";
     let stub = Stub::always(Reply::json(200, body));
     let env = Env::with_service(&stub.url);
-    let args = [
-        "social",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "--raw",
-    ];
+    let args = argv("social -c eth -s 2024-01-01 -e 2024-01-01 --raw");
     env.cmd_args(&args).stdout(body).run();
 
     env.cmd_args(&[&args[..], &["-o", "raw.json"]].concat())

@@ -29,6 +29,12 @@ pub fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("chain-metrics")
 }
 
+/// The words of a command line split at spaces, for a test that runs it with more words added
+/// (`env.cmd_args(&[&args[..], &["-f", "csv"]].concat())`).
+pub fn argv(line: &'static str) -> Vec<&'static str> {
+    line.split(' ').collect()
+}
+
 /// The sandbox and an environment pointed at it (with the test key): how most tests start.
 pub fn sandbox_env(extra: &[&str]) -> (Sandbox, Env) {
     let sandbox = Sandbox::start(extra);
