@@ -36,16 +36,14 @@ fn a_bad_config_file_exits_3_naming_the_key_and_line() {
     env.write_config(
         "timeout = 5\n\n[profiles.work]\nbase_url = \"https://w.example\"\napi-key = \"x\"\n",
     );
-    let run = fees(&env, &[]).code(3).run();
     let path = env.config_path();
-    assert!(
-        run.error_line().starts_with(&format!(
-            "error: config file {}: line 5: unknown field `api-key`, expected one of",
+    fees(&env, &[])
+        .code(3)
+        .error_line_like(format!(
+            "error: config file {}: line 5: unknown field `api-key`, expected one of[..]",
             path.display()
-        )),
-        "{}",
-        run.stderr
-    );
+        ))
+        .run();
     env.write_config("timeout = [\n");
     fees(&env, &[])
         .code(3)
@@ -54,17 +52,10 @@ fn a_bad_config_file_exits_3_naming_the_key_and_line() {
             path.display()
         ))
         .run();
-    let missing = env
-        .cmd("--config /nonexistent/cm.toml fees -c eth --last 1")
+    env.cmd("--config /nonexistent/cm.toml fees -c eth --last 1")
         .code(3)
+        .error_line_like("error: cannot read config file /nonexistent/cm.toml: [..]")
         .run();
-    assert!(
-        missing
-            .error_line()
-            .starts_with("error: cannot read config file /nonexistent/cm.toml: "),
-        "{}",
-        missing.stderr
-    );
 }
 
 #[test]

@@ -29,6 +29,9 @@ pub fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("chain-metrics")
 }
 
+/// What the sandbox gives for `fees -c eth -s 2024-01-01 -e 2024-01-01` as csv.
+pub const SANDBOX_DAY: &str = "date,fees\n2024-01-01,879768.88\n";
+
 /// The words of a command line split at spaces, for a test that runs it with more words added
 /// (`env.cmd_args(&[&args[..], &["-f", "csv"]].concat())`).
 pub fn argv(line: &'static str) -> Vec<&'static str> {
