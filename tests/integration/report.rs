@@ -69,36 +69,21 @@ warning: BSC official account: no data for 2024-01-02 (left out, not zero)
         .run();
     let seen: Vec<(String, String)> = stub.seen().into_iter().map(|s| (s.path, s.body)).collect();
     let range = r#""start_date":"2024-01-01","end_date":"2024-01-02""#;
-    assert_eq!(
-        seen,
-        [
-            (
-                "/api/chain-insights/fees",
-                format!(r#"{{"chain":"OPTIMISM",{range}}}"#)
-            ),
-            (
-                "/api/chain-insights/active_users",
-                format!(r#"{{"chain":"OPTIMISM",{range}}}"#)
-            ),
-            (
-                "/api/social-metrics/official-account",
-                format!(r#"{{"chain":"OPTIMISM",{range},"includes":"tweet"}}"#)
-            ),
-            (
-                "/api/chain-insights/fees",
-                format!(r#"{{"chain":"BSC",{range}}}"#)
-            ),
-            (
-                "/api/chain-insights/active_users",
-                format!(r#"{{"chain":"BSC",{range}}}"#)
-            ),
-            (
-                "/api/social-metrics/official-account",
-                format!(r#"{{"chain":"BSC",{range},"includes":"tweet"}}"#)
-            ),
-        ]
+    // Per chain, in the order given: fees, active users, then the official account.
+    let expected: Vec<(String, String)> = ["OPTIMISM", "BSC"]
+        .into_iter()
+        .flat_map(|chain| {
+            let body = format!(r#"{{"chain":"{chain}",{range}}}"#);
+            let social = format!(r#"{{"chain":"{chain}",{range},"includes":"tweet"}}"#);
+            [
+                ("/api/chain-insights/fees", body.clone()),
+                ("/api/chain-insights/active_users", body),
+                ("/api/social-metrics/official-account", social),
+            ]
+        })
         .map(|(p, b)| (p.to_owned(), b))
-    );
+        .collect();
+    assert_eq!(seen, expected);
 }
 
 #[test]

@@ -6,63 +6,55 @@ use crate::support::{Env, Reply, Stub};
 
 const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
 
+const OVER_A_DAY: &str = "is more than a day (86400 seconds)";
+
+/// (flag as clap names it, value, why it is refused).
+const FLAGS_OUT_OF_BOUNDS: [(&str, &str, &str); 11] = [
+    ("--timeout <SECS>", "1e19", OVER_A_DAY),
+    // Within what a Duration holds, but an Instant that far ahead overflows.
+    ("--timeout <SECS>", "9.3e18", OVER_A_DAY),
+    ("--timeout <SECS>", "86400.5", OVER_A_DAY),
+    ("--connect-timeout <SECS>", "inf", OVER_A_DAY),
+    ("--lock-timeout <SECS>", "1e19", OVER_A_DAY),
+    ("--timeout <SECS>", "NaN", "is not a number of seconds"),
+    (
+        "--timeout <SECS>",
+        "1e-10",
+        "is less than 0.001 seconds (a millisecond), the shortest wait",
+    ),
+    (
+        "--retries <N>",
+        "4294967296",
+        "is not a number of retries from 0 to 100",
+    ),
+    (
+        "--jobs <N>",
+        "65",
+        "is not a number of requests from 1 to 64",
+    ),
+    (
+        "--chunk-days <N>",
+        "4294967295",
+        "is not a number of days from 1 to 36600",
+    ),
+    (
+        "--chunk-days <N>",
+        "0",
+        "is not a number of days from 1 to 36600",
+    ),
+];
+
 #[test]
 fn flags_out_of_bounds_are_exit_2_naming_the_value() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
-    let over_a_day = "is more than a day (86400 seconds)";
-    let cases: [(&[&str], String); 11] = [
-        (
-            &["--timeout", "1e19"],
-            format!("'--timeout <SECS>': '1e19' {over_a_day}"),
-        ),
-        // Within what a Duration holds, but an Instant that far ahead overflows.
-        (
-            &["--timeout", "9.3e18"],
-            format!("'--timeout <SECS>': '9.3e18' {over_a_day}"),
-        ),
-        (
-            &["--timeout", "86400.5"],
-            format!("'--timeout <SECS>': '86400.5' {over_a_day}"),
-        ),
-        (
-            &["--connect-timeout", "inf"],
-            format!("'--connect-timeout <SECS>': 'inf' {over_a_day}"),
-        ),
-        (
-            &["--lock-timeout", "1e19"],
-            format!("'--lock-timeout <SECS>': '1e19' {over_a_day}"),
-        ),
-        (
-            &["--timeout", "NaN"],
-            "'--timeout <SECS>': 'NaN' is not a number of seconds".into(),
-        ),
-        (
-            &["--timeout", "1e-10"],
-            "'--timeout <SECS>': '1e-10' is less than 0.001 seconds (a millisecond), the shortest wait".into(),
-        ),
-        (
-            &["--retries", "4294967296"],
-            "'--retries <N>': '4294967296' is not a number of retries from 0 to 100".into(),
-        ),
-        (
-            &["--jobs", "65"],
-            "'--jobs <N>': '65' is not a number of requests from 1 to 64".into(),
-        ),
-        (
-            &["--chunk-days", "4294967295"],
-            "'--chunk-days <N>': '4294967295' is not a number of days from 1 to 36600".into(),
-        ),
-        (
-            &["--chunk-days", "0"],
-            "'--chunk-days <N>': '0' is not a number of days from 1 to 36600".into(),
-        ),
-    ];
-    for (flag, why) in cases {
-        let value = flag[1];
-        env.cmd_args(&[&DAY[..], flag].concat())
+    for (flag, value, why) in FLAGS_OUT_OF_BOUNDS {
+        let name = flag.split(' ').next().unwrap();
+        env.cmd_args(&[&DAY[..], &[name, value]].concat())
             .code(2)
-            .error_line(format!("error: invalid value '{value}' for {why}").as_str())
+            .error_line(format!(
+                "error: invalid value '{value}' for '{flag}': '{value}' {why}"
+            ))
             .run();
     }
     assert!(stub.seen().is_empty());
