@@ -1,7 +1,7 @@
 //! Every output format, long and `--wide`, with exact expected output; `--summary`,
 //! `--no-header` and the chart at a fixed width.
 
-use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, sandbox_env, sandbox_gives, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 const FEES_TWO_CHAINS: &str = "fees -c eth,arb -s 2024-01-01 -e 2024-01-02";
@@ -65,16 +65,15 @@ fn every_format_long_and_wide() {
 
 #[test]
 fn wide_social_names_columns_by_chain_and_metric() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("social -c eth,arb -i tweet,reply -s 2024-01-01 -e 2024-01-02 --wide -f csv")
-        .stdout(str![[r#"
+    sandbox_gives(
+        "social -c eth,arb -i tweet,reply -s 2024-01-01 -e 2024-01-02 --wide -f csv",
+        str![[r#"
 date,ETHEREUM.tweet,ETHEREUM.reply,ARBITRUM.tweet,ARBITRUM.reply
 2024-01-01,2,0,0,13
 2024-01-02,5,0,0,8
 
-"#]])
-        .run();
+"#]],
+    );
 }
 
 /// Fees per chain from the request body: ETHEREUM has a gap on the 3rd, BASE has decimals that

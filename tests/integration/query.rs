@@ -1,91 +1,76 @@
 //! fees, users, social and chains end to end: the real binary against the sandbox and scripted
 //! servers on loopback, with exact expected output per format.
 
-use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub, SANDBOX_DAY};
+use crate::support::{sandbox_env, sandbox_gives, Env, Reply, Sandbox, Stub, SANDBOX_DAY};
 use chrono::{Days, Utc};
 use snapbox::str;
 
 #[test]
 fn fees_csv_for_one_chain() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("fees --chain eth --start 2024-01-01 --end 2024-01-03 --format csv")
-        .stdout(str![[r#"
+    sandbox_gives(
+        "fees --chain eth --start 2024-01-01 --end 2024-01-03 --format csv",
+        str![[r#"
 date,fees
 2024-01-01,879768.88
 2024-01-02,826665.76
 2024-01-03,821920.42
 
-"#]])
-        .stderr("")
-        .run();
+"#]],
+    );
 }
 
 #[test]
 fn piped_output_defaults_to_csv_with_a_chain_column_for_several_chains() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("fees -c ETH -c 42161 -s 2024-01-01 -e 2024-01-02")
-        .stdout(str![[r#"
+    sandbox_gives(
+        "fees -c ETH -c 42161 -s 2024-01-01 -e 2024-01-02",
+        str![[r#"
 date,chain,fees
 2024-01-01,ETHEREUM,879768.88
 2024-01-01,ARBITRUM,59575.78
 2024-01-02,ETHEREUM,826665.76
 2024-01-02,ARBITRUM,71927.52
 
-"#]])
-        .run();
+"#]],
+    );
 }
 
 #[test]
 fn chain_order_follows_the_command_line_and_all_follows_the_service() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let run = env
-        .cmd("users -c pol,eth,pol -s 2024-01-01 -e 2024-01-01")
-        .run();
-    let chains: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').nth(1).unwrap())
-        .collect();
-    assert_eq!(chains, ["POLYGON", "ETHEREUM"]);
-    let run = env.cmd("users -c all -s 2024-01-01 -e 2024-01-01").run();
-    let chains: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').nth(1).unwrap())
-        .collect();
-    assert_eq!(
-        chains,
-        ["ETHEREUM", "ARBITRUM", "BSC", "OPTIMISM", "BASE", "POLYGON"]
-    );
+    let all = ["ETHEREUM", "ARBITRUM", "BSC", "OPTIMISM", "BASE", "POLYGON"];
+    for (asked, expected) in [("pol,eth,pol", &["POLYGON", "ETHEREUM"][..]), ("all", &all)] {
+        let line = format!("users -c {asked} -s 2024-01-01 -e 2024-01-01");
+        let run = env.cmd(&line).run();
+        let chains: Vec<&str> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(chains, expected, "{asked}");
+    }
 }
 
 #[test]
 fn users_json() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("users -c base -s 2024-02-28 -e 2024-03-01 -f json")
-        .stdout(str![[r#"
+    sandbox_gives(
+        "users -c base -s 2024-02-28 -e 2024-03-01 -f json",
+        str![[r#"
 [
   {"date":"2024-02-28","active_users":831098},
   {"date":"2024-02-29","active_users":925794},
   {"date":"2024-03-01","active_users":807953}
 ]
 
-"#]])
-        .run();
+"#]],
+    );
 }
 
 #[test]
 fn social_table_with_includes_in_the_order_given() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("social -c op -i tweet,reply -s 2024-01-05 -e 2024-01-07 -f table")
-        .stdout(
-            "\
+    sandbox_gives(
+        "social -c op -i tweet,reply -s 2024-01-05 -e 2024-01-07 -f table",
+        "\
 ┌────────────┬───────┬───────┐
 │ date       ┆ tweet ┆ reply │
 ╞════════════╪═══════╪═══════╡
@@ -94,8 +79,7 @@ fn social_table_with_includes_in_the_order_given() {
 │ 2024-01-07 ┆     0 ┆     0 │
 └────────────┴───────┴───────┘
 ",
-        )
-        .run();
+    );
 }
 
 #[test]
@@ -124,11 +108,9 @@ date,reply,retweet,tweet,quote
 
 #[test]
 fn table_groups_digits_and_aligns_numbers_right() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-02 -f table")
-        .stdout(
-            "\
+    sandbox_gives(
+        "fees -c eth -s 2024-01-01 -e 2024-01-02 -f table",
+        "\
 ┌────────────┬────────────┐
 │ date       ┆       fees │
 ╞════════════╪════════════╡
@@ -136,8 +118,7 @@ fn table_groups_digits_and_aligns_numbers_right() {
 │ 2024-01-02 ┆ 826,665.76 │
 └────────────┴────────────┘
 ",
-        )
-        .run();
+    );
 }
 
 #[test]

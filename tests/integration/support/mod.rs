@@ -38,6 +38,13 @@ pub fn argv(line: &'static str) -> Vec<&'static str> {
     line.split(' ').collect()
 }
 
+/// Runs `line` against a sandbox of its own: exit 0, stdout exactly `expected`, stderr empty.
+#[track_caller]
+pub fn sandbox_gives(line: &str, expected: impl snapbox::IntoData) {
+    let (_sandbox, env) = sandbox_env(&[]);
+    env.cmd(line).stdout(expected).run();
+}
+
 /// The sandbox and an environment pointed at it (with the test key): how most tests start.
 pub fn sandbox_env(extra: &[&str]) -> (Sandbox, Env) {
     let sandbox = Sandbox::start(extra);
