@@ -76,8 +76,8 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
 
 #[test]
 fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
-    let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url)
+    let (_sandbox, env) = sandbox_env(&[]);
+    let run = env
         .cmd("report -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart")
         .run();
     assert!(

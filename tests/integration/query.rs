@@ -123,10 +123,8 @@ fn table_groups_digits_and_aligns_numbers_right() {
 
 #[test]
 fn last_n_days_end_yesterday_utc_by_default() {
-    let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url)
-        .cmd("fees -c eth --last 3")
-        .run();
+    let (_sandbox, env) = sandbox_env(&[]);
+    let run = env.cmd("fees -c eth --last 3").run();
     let today = Utc::now().date_naive();
     let dates: Vec<String> = (1..=3)
         .rev()
@@ -134,9 +132,7 @@ fn last_n_days_end_yesterday_utc_by_default() {
         .collect();
     let got: Vec<&str> = run.stdout.lines().skip(1).map(|l| &l[..10]).collect();
     assert_eq!(got, dates);
-    let run = Env::with_service(&sandbox.url)
-        .cmd("fees -c eth --last 1w --end 2024-01-07")
-        .run();
+    let run = env.cmd("fees -c eth --last 1w --end 2024-01-07").run();
     assert_eq!(run.stdout.lines().nth(1).unwrap(), "2024-01-01,879768.88");
     assert_eq!(run.stdout.lines().count(), 8);
 }
@@ -179,21 +175,10 @@ date,fees
         .run();
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(parsed.as_array().unwrap().len(), 5);
-    let table = env.cmd_args(&[&args[..], &["-f", "table"]].concat()).run();
-    assert!(
-        table
-            .stdout
-            .contains("│ 2024-01-02 ┆ 12,345,678,901,234,567,890.123456789 │"),
-        "{}",
-        table.stdout
-    );
-    assert!(
-        table
-            .stdout
-            .contains("│ 2024-01-01 ┆                                 5E+3 │"),
-        "{}",
-        table.stdout
-    );
+    env.cmd_args(&[&args[..], &["-f", "table"]].concat())
+        .stdout_contains("│ 2024-01-02 ┆ 12,345,678,901,234,567,890.123456789 │")
+        .stdout_contains("│ 2024-01-01 ┆                                 5E+3 │")
+        .run();
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! run never ended): a flag out of bounds is a usage error (exit 2) naming the bound, a config
 //! file value a configuration error (exit 3); the sandbox's waits too.
 
+use super::all_refused;
 use crate::support::{Env, Reply, Stub};
 
 const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
@@ -116,19 +117,11 @@ fn sandbox_waits_are_bounded_too() {
 
 #[test]
 fn limits_say_the_bound_that_was_crossed() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
     let cases: [(&[&str], &str); 4] = [
         (&["--last", "0"], "error: invalid value '0' for '--last <N>': '0' is zero days: --last takes at least 1 day"),
         (&["--last", "99999999999"], "error: invalid value '99999999999' for '--last <N>': '99999999999' is more than 100 years: --last takes at most 36600 days"),
         (&["--last", "2", "--timeout", "1e-10"], "error: invalid value '1e-10' for '--timeout <SECS>': '1e-10' is less than 0.001 seconds (a millisecond), the shortest wait"),
         (&["--last", "2", "--timeout", "soon"], "error: invalid value 'soon' for '--timeout <SECS>': 'soon' is not a number of seconds"),
     ];
-    for (args, line) in cases {
-        env.cmd_args(&[&["fees", "-c", "eth"][..], args].concat())
-            .code(2)
-            .error_line(line)
-            .run();
-    }
-    assert!(stub.seen().is_empty(), "a usage error sent a request");
+    all_refused(&cases, &["fees", "-c", "eth"], &[]);
 }
