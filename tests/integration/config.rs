@@ -4,6 +4,7 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+use crate::support::files::names;
 use crate::support::{Env, KEY};
 use snapbox::str;
 
@@ -13,16 +14,6 @@ fn read(path: &Path) -> String {
 
 fn mode(path: &Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
-}
-
-/// The names in a folder: an atomic write leaves no temporary file behind.
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]

@@ -1,10 +1,11 @@
 //! The API key never shows: in `--verbose` traces, errors, help, config errors, and in the
-//! recorded output of every run of every integration test.
+//! recorded output of every run of every integration test; nor do control characters a service
+//! echoes.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::support::{transcripts_dir, Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{sandbox_env, transcripts_dir, Env, Reply, Sandbox, Stub, KEY};
 use clap::CommandFactory;
 use snapbox::str;
 
@@ -230,5 +231,55 @@ fn dry_run_names_the_variable_never_the_key() {
         env.cmd_args(&[&[command, "--dry-run", "-v"], &RANGE[..]].concat())
             .stdout_contains("X-API-Key: $CHAIN_METRICS_API_KEY")
             .run();
+    }
+}
+
+#[test]
+fn help_never_shows_the_key() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    for args in [
+        &["--help"][..],
+        &["fees", "--help"],
+        &["social", "--help"],
+        &["sandbox", "--help"],
+        &["-h"],
+    ] {
+        env.cmd_args(args)
+            .stdout_contains("Usage: chain-metrics")
+            .run();
+    }
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-02 --verbose")
+        .stderr_contains("x-api-key: ****")
+        .run();
+}
+
+#[test]
+fn whatever_the_service_echoes_the_key_and_control_characters_never_reach_the_terminal() {
+    let cases = [
+        Reply::new(200, "text/plain", format!("unknown key {KEY}")),
+        Reply::new(503, "text/html", format!("<title>Denied {KEY}</title>")),
+        Reply::json(302, "").header(
+            "location",
+            &format!("https://other.example/login?key={KEY}"),
+        ),
+        Reply::json(200, &format!(r#"[{{"date":"{KEY}","fees":1}}]"#)),
+        Reply::json(
+            422,
+            "{\"message\":\"bad \\u001b]0;pwned\\u0007 \\u001b[2J\"}",
+        ),
+    ];
+    for reply in cases {
+        let stub = Stub::always(reply);
+        // Env::run fails the test if the key is anywhere in stdout or stderr.
+        let run = Env::with_service(&stub.url)
+            .cmd("fees -c eth -s 2024-01-01 -e 2024-01-02 --retries 0")
+            .any_outcome()
+            .run();
+        assert_ne!(run.code, 0);
+        assert!(
+            !run.stderr.contains('\x1b') && !run.stderr.contains('\x07'),
+            "{:?}",
+            run.stderr
+        );
     }
 }

@@ -8,16 +8,16 @@
 //! |---|---|
 //! | fees, users, social, chains against the sandbox | `query` |
 //! | `report` | `report` |
-//! | output formats, `--wide`, `--summary`, the chart | `formats` |
-//! | `--by` periods, alone / with output / with `--merge` | `periods`, `periods_output`, `periods_merge` |
+//! | output formats, `--wide`, `--summary`, `--no-header` | `formats` |
+//! | the terminal chart (`-f chart`) | `chart` |
+//! | SVG, HTML and PNG pictures | `pictures/` |
+//! | what a terminal changes: colour, the default table, progress | `terminal` |
+//! | `--by` periods, alone / with output / with `--merge` | `periods/` (`mod`, `output`, `merge`) |
 //! | `--output`, `--merge`, files written by others, streams | `export`, `merge`, `foreign_files`, `streams` |
 //! | two runs changing one file at once | `locks` |
 //! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
-//! | usage errors and bounds on every number (exit 2 and 3 before a request) | `usage` |
-//! | each exit code with its error line | `exit_codes` |
-//! | messages that explain (default format in a pipe, chart labels, config kinds) | `messages` |
-//! | `--raw`, `--dry-run`, progress on a terminal | `flags` |
-//! | what goes on the wire (method, headers, body, redirects) | `wire` |
+//! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/` (`usage`, `bounds`, `setup`, `service`) |
+//! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire` |
 //! | timeouts, retries, windows, interruption | `reliability` |
 //! | each sandbox fault against each command family | `fault_matrix` |
 //! | TLS, proxies | `tls`, `proxy` |
@@ -42,14 +42,14 @@ mod auth;
 mod cache;
 mod calendar;
 mod chains_grow;
+mod chart;
 mod completion;
 mod config;
 mod cron_docs;
 mod derived;
-mod exit_codes;
+mod errors;
 mod export;
 mod fault_matrix;
-mod flags;
 mod foreign_files;
 mod formats;
 mod generated;
@@ -58,12 +58,9 @@ mod leaks;
 mod locks;
 mod man_synopsis;
 mod merge;
-mod messages;
 mod ordering;
 mod package;
 mod periods;
-mod periods_merge;
-mod periods_output;
 mod pictures;
 mod proxy;
 mod query;
@@ -83,7 +80,7 @@ mod streams;
 mod strict;
 mod summaries;
 mod tables;
+mod terminal;
 mod tls;
-mod usage;
 mod version;
 mod wire;

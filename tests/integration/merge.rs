@@ -2,7 +2,7 @@
 //! leave the file byte-identical.
 
 use crate::support::files::{names, read, write};
-use crate::support::{sandbox_env, Env, Reply, Stub};
+use crate::support::{argv, sandbox_env, Env, Reply, Stub};
 use snapbox::str;
 
 #[test]
@@ -28,17 +28,7 @@ fn merge_upserts_overlapping_days_of_two_chains_and_sorts() {
 #[test]
 fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "--merge",
-        "-o",
-    ];
+    let args = argv("fees -c eth -s 2024-01-01 -e 2024-01-01 --merge -o");
     env.cmd_args(&[&args[..], &["new.csv"]].concat()).run();
     assert_eq!(read(&env, "new.csv"), "date,fees\n2024-01-01,879768.88\n");
     write(&env, "empty.json", "");
@@ -52,43 +42,30 @@ fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
 #[test]
 fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-02",
-        "-e",
-        "2024-01-02",
-        "--merge",
-        "-o",
+    let args = argv("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o");
+    // (file, what it held, what it holds after): each keeps its own number texts.
+    let cases = [
+        (
+            "f.json",
+            "[{\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n {\"date\":\"2023-12-30\", \"fees\": 5E+3}, {\"date\":\"2023-12-31\",\"fees\":null}]",
+            "[\n  {\"date\":\"2023-12-30\",\"fees\":5E+3},\n  {\"date\":\"2023-12-31\",\"fees\":null},\n  {\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n  {\"date\":\"2024-01-02\",\"fees\":826665.76}\n]\n",
+        ),
+        (
+            "f.ndjson",
+            "{\"date\":\"2024-01-02\",\"fees\":0.1}\n\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n",
+            "{\"date\":\"2024-01-02\",\"fees\":826665.76}\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n",
+        ),
+        (
+            "f.tsv",
+            "date\tfees\n2024-01-03\t1e-7\n2024-01-04\t\n",
+            "date\tfees\n2024-01-02\t826665.76\n2024-01-03\t1e-7\n2024-01-04\t\n",
+        ),
     ];
-    write(&env, "f.json", "[{\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n {\"date\":\"2023-12-30\", \"fees\": 5E+3}, {\"date\":\"2023-12-31\",\"fees\":null}]");
-    env.cmd_args(&[&args[..], &["f.json"]].concat()).run();
-    assert_eq!(
-        read(&env, "f.json"),
-        "[\n  {\"date\":\"2023-12-30\",\"fees\":5E+3},\n  {\"date\":\"2023-12-31\",\"fees\":null},\n  {\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n  {\"date\":\"2024-01-02\",\"fees\":826665.76}\n]\n"
-    );
-    write(
-        &env,
-        "f.ndjson",
-        "{\"date\":\"2024-01-02\",\"fees\":0.1}\n\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n",
-    );
-    env.cmd_args(&[&args[..], &["f.ndjson"]].concat()).run();
-    assert_eq!(
-        read(&env, "f.ndjson"),
-        "{\"date\":\"2024-01-02\",\"fees\":826665.76}\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n"
-    );
-    write(
-        &env,
-        "f.tsv",
-        "date\tfees\n2024-01-03\t1e-7\n2024-01-04\t\n",
-    );
-    env.cmd_args(&[&args[..], &["f.tsv"]].concat()).run();
-    assert_eq!(
-        read(&env, "f.tsv"),
-        "date\tfees\n2024-01-02\t826665.76\n2024-01-03\t1e-7\n2024-01-04\t\n"
-    );
+    for (file, before, after) in cases {
+        write(&env, file, before);
+        env.cmd_args(&[&args[..], &[file]].concat()).run();
+        assert_eq!(read(&env, file), after, "{file}");
+    }
 }
 
 #[test]

@@ -1,91 +1,76 @@
 //! fees, users, social and chains end to end: the real binary against the sandbox and scripted
 //! servers on loopback, with exact expected output per format.
 
-use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, sandbox_gives, Env, Reply, Sandbox, Stub, SANDBOX_DAY};
 use chrono::{Days, Utc};
 use snapbox::str;
 
 #[test]
 fn fees_csv_for_one_chain() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("fees --chain eth --start 2024-01-01 --end 2024-01-03 --format csv")
-        .stdout(str![[r#"
+    sandbox_gives(
+        "fees --chain eth --start 2024-01-01 --end 2024-01-03 --format csv",
+        str![[r#"
 date,fees
 2024-01-01,879768.88
 2024-01-02,826665.76
 2024-01-03,821920.42
 
-"#]])
-        .stderr("")
-        .run();
+"#]],
+    );
 }
 
 #[test]
 fn piped_output_defaults_to_csv_with_a_chain_column_for_several_chains() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("fees -c ETH -c 42161 -s 2024-01-01 -e 2024-01-02")
-        .stdout(str![[r#"
+    sandbox_gives(
+        "fees -c ETH -c 42161 -s 2024-01-01 -e 2024-01-02",
+        str![[r#"
 date,chain,fees
 2024-01-01,ETHEREUM,879768.88
 2024-01-01,ARBITRUM,59575.78
 2024-01-02,ETHEREUM,826665.76
 2024-01-02,ARBITRUM,71927.52
 
-"#]])
-        .run();
+"#]],
+    );
 }
 
 #[test]
 fn chain_order_follows_the_command_line_and_all_follows_the_service() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let run = env
-        .cmd("users -c pol,eth,pol -s 2024-01-01 -e 2024-01-01")
-        .run();
-    let chains: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').nth(1).unwrap())
-        .collect();
-    assert_eq!(chains, ["POLYGON", "ETHEREUM"]);
-    let run = env.cmd("users -c all -s 2024-01-01 -e 2024-01-01").run();
-    let chains: Vec<&str> = run
-        .stdout
-        .lines()
-        .skip(1)
-        .map(|l| l.split(',').nth(1).unwrap())
-        .collect();
-    assert_eq!(
-        chains,
-        ["ETHEREUM", "ARBITRUM", "BSC", "OPTIMISM", "BASE", "POLYGON"]
-    );
+    let all = ["ETHEREUM", "ARBITRUM", "BSC", "OPTIMISM", "BASE", "POLYGON"];
+    for (asked, expected) in [("pol,eth,pol", &["POLYGON", "ETHEREUM"][..]), ("all", &all)] {
+        let line = format!("users -c {asked} -s 2024-01-01 -e 2024-01-01");
+        let run = env.cmd(&line).run();
+        let chains: Vec<&str> = run
+            .stdout
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap())
+            .collect();
+        assert_eq!(chains, expected, "{asked}");
+    }
 }
 
 #[test]
 fn users_json() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("users -c base -s 2024-02-28 -e 2024-03-01 -f json")
-        .stdout(str![[r#"
+    sandbox_gives(
+        "users -c base -s 2024-02-28 -e 2024-03-01 -f json",
+        str![[r#"
 [
   {"date":"2024-02-28","active_users":831098},
   {"date":"2024-02-29","active_users":925794},
   {"date":"2024-03-01","active_users":807953}
 ]
 
-"#]])
-        .run();
+"#]],
+    );
 }
 
 #[test]
 fn social_table_with_includes_in_the_order_given() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("social -c op -i tweet,reply -s 2024-01-05 -e 2024-01-07 -f table")
-        .stdout(
-            "\
+    sandbox_gives(
+        "social -c op -i tweet,reply -s 2024-01-05 -e 2024-01-07 -f table",
+        "\
 ┌────────────┬───────┬───────┐
 │ date       ┆ tweet ┆ reply │
 ╞════════════╪═══════╪═══════╡
@@ -94,8 +79,7 @@ fn social_table_with_includes_in_the_order_given() {
 │ 2024-01-07 ┆     0 ┆     0 │
 └────────────┴───────┴───────┘
 ",
-        )
-        .run();
+    );
 }
 
 #[test]
@@ -124,11 +108,9 @@ date,reply,retweet,tweet,quote
 
 #[test]
 fn table_groups_digits_and_aligns_numbers_right() {
-    let sandbox = Sandbox::start(&[]);
-    Env::with_service(&sandbox.url)
-        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-02 -f table")
-        .stdout(
-            "\
+    sandbox_gives(
+        "fees -c eth -s 2024-01-01 -e 2024-01-02 -f table",
+        "\
 ┌────────────┬────────────┐
 │ date       ┆       fees │
 ╞════════════╪════════════╡
@@ -136,16 +118,13 @@ fn table_groups_digits_and_aligns_numbers_right() {
 │ 2024-01-02 ┆ 826,665.76 │
 └────────────┴────────────┘
 ",
-        )
-        .run();
+    );
 }
 
 #[test]
 fn last_n_days_end_yesterday_utc_by_default() {
-    let sandbox = Sandbox::start(&[]);
-    let run = Env::with_service(&sandbox.url)
-        .cmd("fees -c eth --last 3")
-        .run();
+    let (_sandbox, env) = sandbox_env(&[]);
+    let run = env.cmd("fees -c eth --last 3").run();
     let today = Utc::now().date_naive();
     let dates: Vec<String> = (1..=3)
         .rev()
@@ -153,9 +132,7 @@ fn last_n_days_end_yesterday_utc_by_default() {
         .collect();
     let got: Vec<&str> = run.stdout.lines().skip(1).map(|l| &l[..10]).collect();
     assert_eq!(got, dates);
-    let run = Env::with_service(&sandbox.url)
-        .cmd("fees -c eth --last 1w --end 2024-01-07")
-        .run();
+    let run = env.cmd("fees -c eth --last 1w --end 2024-01-07").run();
     assert_eq!(run.stdout.lines().nth(1).unwrap(), "2024-01-01,879768.88");
     assert_eq!(run.stdout.lines().count(), 8);
 }
@@ -200,24 +177,11 @@ date,fees
         .run();
     let parsed: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(parsed.as_array().unwrap().len(), 5);
-    let table = env
-        .cmd_args(&[&args[..], &["-f", "table"]].concat())
+    env.cmd_args(&[&args[..], &["-f", "table"]].concat())
+        .stdout_contains("│ 2024-01-02 ┆ 12,345,678,901,234,567,890.123456789 │")
+        .stdout_contains("│ 2024-01-01 ┆                       5E+3           │")
         .stderr("warning: ETHEREUM fees: the records for 2024-01-04..2024-01-05 have no fees (left empty, not zero)\n")
         .run();
-    assert!(
-        table
-            .stdout
-            .contains("│ 2024-01-02 ┆ 12,345,678,901,234,567,890.123456789 │"),
-        "{}",
-        table.stdout
-    );
-    assert!(
-        table
-            .stdout
-            .contains("│ 2024-01-01 ┆                       5E+3           │"),
-        "{}",
-        table.stdout
-    );
 }
 
 #[test]
@@ -252,20 +216,11 @@ fn sandbox_flag_needs_no_account_and_says_its_data_is_synthetic() {
     let env = Env::new();
     let run = env
         .cmd("--sandbox fees -c eth -s 2024-01-01 -e 2024-01-01")
-        .stdout(str![[r#"
-date,fees
-2024-01-01,879768.88
-
-"#]])
-        .stderr_contains("note: --sandbox: synthetic data")
+        .stdout(SANDBOX_DAY)
+        .error_line_like(
+            "note: --sandbox: synthetic data from the built-in sandbox at https://127.0.0.1:[..]",
+        )
         .run();
-    assert!(
-        run.stderr.starts_with(
-            "note: --sandbox: synthetic data from the built-in sandbox at https://127.0.0.1:"
-        ),
-        "{}",
-        run.stderr
-    );
     assert_eq!(run.stderr.lines().count(), 1);
     env.cmd("fees --sandbox -q -c eth -s 2024-01-01 -e 2024-01-01")
         .run();
@@ -289,78 +244,10 @@ POLYGON,137,"matic,pol"
 }
 
 #[test]
-fn colour_only_when_asked_or_on_a_terminal_and_never_with_no_color() {
-    let sandbox = Sandbox::start(&[]);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "-f",
-        "table",
-    ];
-    let mut env = Env::with_service(&sandbox.url);
-    assert!(
-        !env.cmd_args(&args).run().stdout.contains('\x1b'),
-        "no colour into a pipe"
-    );
-    assert!(env
-        .cmd_args(&[&args[..], &["--color", "always"]].concat())
-        .run()
-        .stdout
-        .contains("\x1b["));
-    env.set("CLICOLOR_FORCE", "1");
-    assert!(
-        env.cmd_args(&args).run().stdout.contains("\x1b["),
-        "CLICOLOR_FORCE forces colour"
-    );
-    env.set("NO_COLOR", "1");
-    assert!(
-        !env.cmd_args(&args).run().stdout.contains('\x1b'),
-        "NO_COLOR wins over CLICOLOR_FORCE"
-    );
-}
-
-#[test]
 fn a_closed_pipe_ends_quietly_with_success() {
     Env::new().shell("chain-metrics --sandbox -q fees -c all -s 2000-01-01 -e 2024-12-31 | head -1; echo \"status=${PIPESTATUS[0]}\"",).stdout(str![[r#"
 date,chain,fees
 status=0
 
 "#]]).stderr("").run();
-}
-
-/// Runs the binary on a pseudo-terminal, returning what it showed with `\n` line ends.
-fn on_terminal(env: &Env, args: &str) -> String {
-    let args: Vec<&str> = args.split(' ').collect();
-    env.cmd_args(&args)
-        .on_terminal()
-        .run()
-        .stdout
-        .replace("\r\n", "\n")
-}
-
-#[test]
-fn a_terminal_gets_a_coloured_table_by_default_unless_no_color() {
-    let sandbox = Sandbox::start(&[]);
-    let mut env = Env::with_service(&sandbox.url);
-    let args = "fees -c eth -s 2024-01-01 -e 2024-01-01";
-    let shown = on_terminal(&env, args);
-    assert!(shown.contains("\x1b["), "colour on a terminal: {shown:?}");
-    assert!(shown.contains("879,768.88"), "a table, not csv: {shown:?}");
-    env.set("NO_COLOR", "1");
-    let plain = on_terminal(&env, args);
-    assert_eq!(
-        plain,
-        "\
-┌────────────┬────────────┐
-│ date       ┆       fees │
-╞════════════╪════════════╡
-│ 2024-01-01 ┆ 879,768.88 │
-└────────────┴────────────┘
-"
-    );
 }

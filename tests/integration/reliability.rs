@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-01", "-e", "2024-01-03"];
@@ -171,15 +171,7 @@ fn chunk_days_splits_the_range_and_stitches_it_in_order_over_one_connection() {
 fn chunks_of_several_chains_fetched_concurrently_come_out_in_order() {
     let sandbox = Sandbox::start(&["--fault", "range-cap:3", "--fault", "chunked"]);
     let env = Env::with_service(&sandbox.url);
-    let args = [
-        "social",
-        "-c",
-        "pol,eth,bnb",
-        "-s",
-        "2024-02-25",
-        "-e",
-        "2024-03-04",
-    ];
+    let args = argv("social -c pol,eth,bnb -s 2024-02-25 -e 2024-03-04");
     let refused = env.cmd_args(&args).code(5).run();
     assert_eq!(refused.stderr.lines().nth(1), Some("hint: the request asked for 9 days and the service takes at most 3: split the range with --chunk-days 3 (or chunk_days = 3 in the config file)"));
     env.write_config("chunk_days = 3\n");
@@ -313,13 +305,9 @@ fn the_timeout_bounds_a_body_that_trickles_in() {
             }
         }
     });
-    let run = Env::with_service(&url)
+    Env::with_service(&url)
         .cmd_args(&[&["--timeout", "0.5", "--retries", "0", "fees"][..], &RANGE].concat())
         .code(7)
+        .error_line_like("[..]: timed out after 0.5 s")
         .run();
-    assert!(
-        run.error_line().ends_with(": timed out after 0.5 s"),
-        "{}",
-        run.stderr
-    );
 }

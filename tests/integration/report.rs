@@ -1,7 +1,7 @@
 //! `report`: the three metrics joined per (date, chain), and output identical whatever the
 //! order its concurrent requests finish in.
 
-use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
 use snapbox::str;
 
 #[test]
@@ -69,36 +69,21 @@ warning: BSC official account: no data for 2024-01-02 (left out, not zero)
         .run();
     let seen: Vec<(String, String)> = stub.seen().into_iter().map(|s| (s.path, s.body)).collect();
     let range = r#""start_date":"2024-01-01","end_date":"2024-01-02""#;
-    assert_eq!(
-        seen,
-        [
-            (
-                "/api/chain-insights/fees",
-                format!(r#"{{"chain":"OPTIMISM",{range}}}"#)
-            ),
-            (
-                "/api/chain-insights/active_users",
-                format!(r#"{{"chain":"OPTIMISM",{range}}}"#)
-            ),
-            (
-                "/api/social-metrics/official-account",
-                format!(r#"{{"chain":"OPTIMISM",{range},"includes":"tweet"}}"#)
-            ),
-            (
-                "/api/chain-insights/fees",
-                format!(r#"{{"chain":"BSC",{range}}}"#)
-            ),
-            (
-                "/api/chain-insights/active_users",
-                format!(r#"{{"chain":"BSC",{range}}}"#)
-            ),
-            (
-                "/api/social-metrics/official-account",
-                format!(r#"{{"chain":"BSC",{range},"includes":"tweet"}}"#)
-            ),
-        ]
+    // Per chain, in the order given: fees, active users, then the official account.
+    let expected: Vec<(String, String)> = ["OPTIMISM", "BSC"]
+        .into_iter()
+        .flat_map(|chain| {
+            let body = format!(r#"{{"chain":"{chain}",{range}}}"#);
+            let social = format!(r#"{{"chain":"{chain}",{range},"includes":"tweet"}}"#);
+            [
+                ("/api/chain-insights/fees", body.clone()),
+                ("/api/chain-insights/active_users", body),
+                ("/api/social-metrics/official-account", social),
+            ]
+        })
         .map(|(p, b)| (p.to_owned(), b))
-    );
+        .collect();
+    assert_eq!(seen, expected);
 }
 
 #[test]
@@ -106,17 +91,7 @@ fn concurrent_output_is_identical_to_one_request_at_a_time() {
     // Latency keeps many requests in flight at once, so they finish in no fixed order.
     let sandbox = Sandbox::start(&["--latency", "20"]);
     let env = Env::with_service(&sandbox.url);
-    let args = [
-        "report",
-        "-c",
-        "all",
-        "-s",
-        "2024-02-01",
-        "-e",
-        "2024-02-10",
-        "-f",
-        "csv",
-    ];
+    let args = argv("report -c all -s 2024-02-01 -e 2024-02-10 -f csv");
     let one = env.cmd_args(&[&args[..], &["--jobs", "1"]].concat()).run();
     assert_eq!(one.stdout.lines().count(), 1 + 10 * 6);
     for jobs in ["8", "18"] {

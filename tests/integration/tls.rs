@@ -279,16 +279,10 @@ fn sandbox_cert_out_needs_tls_and_a_writable_place() {
         .code(2)
         .error_line("error: the following required arguments were not provided:")
         .run();
-    let run = env
-        .cmd("sandbox --tls --cert-out /nonexistent/dir/x.pem --key sandbox-key")
+    env.cmd("sandbox --tls --cert-out /nonexistent/dir/x.pem --key sandbox-key")
         .code(9)
+        .error_line_like("error: cannot write /nonexistent/dir/x.pem: [..]")
         .run();
-    assert!(
-        run.error_line()
-            .starts_with("error: cannot write /nonexistent/dir/x.pem: "),
-        "{}",
-        run.stderr
-    );
 }
 
 /// Part of the fault matrix, over HTTPS: the same exits, attempts and lines as over HTTP.

@@ -1,6 +1,7 @@
-//! What goes on the wire: method, headers, body, base URL prefixes, the 405 fallback, redirects.
+//! What goes on the wire: method, headers, body, base URL prefixes, the 405 fallback, redirects;
+//! `--raw` prints the body as it came, `--dry-run` the curl lines that send what the tool sends.
 
-use crate::support::{Cmd, Env, Reply, Sandbox, Stub, KEY};
+use crate::support::{argv, Cmd, Env, Reply, Sandbox, Stub, KEY};
 use snapbox::str;
 
 const FEES: &str = r#"[{"date":"2024-01-01","fees":1}]"#;
@@ -175,4 +176,81 @@ fn a_301_302_or_303_within_the_origin_resends_the_same_post_with_its_body() {
         );
         assert_eq!(seen[1].headers.get("x-api-key").unwrap(), KEY);
     }
+}
+
+#[test]
+fn raw_prints_the_body_byte_for_byte() {
+    let body =
+        "{ \"data\" : [ {\"date\":\"2024-01-01\",\"tweet\":1.0E0, \"extra\":\"\u{e9}\"} ] }\n\n";
+    let stub = Stub::always(Reply::json(200, body));
+    let env = Env::with_service(&stub.url);
+    let args = argv("social -c eth -s 2024-01-01 -e 2024-01-01 --raw");
+    env.cmd_args(&args).stdout(body).run();
+
+    env.cmd_args(&[&args[..], &["-o", "raw.json"]].concat())
+        .run();
+    assert_eq!(
+        std::fs::read(env.home.path().join("raw.json")).unwrap(),
+        body.as_bytes()
+    );
+}
+
+#[test]
+fn dry_run_prints_curl_lines_that_bash_runs_as_printed_and_sends_nothing() {
+    let stub = Stub::always(Reply::json(200, r#"{"data":[]}"#));
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", &format!("{}/v2/", stub.url));
+    let version = env!("CARGO_PKG_VERSION");
+    let line = |chain: &str| {
+        format!(
+            "curl -sS -X POST '{}/v2/api/social-metrics/official-account' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/{version}' --data-raw '{{\"chain\":\"{chain}\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-02\",\"includes\":\"quote\"}}'\n",
+            stub.url
+        )
+    };
+    let run = env
+        .cmd("social -c eth,op -i quote -s 2024-01-01 -e 2024-01-02 --dry-run")
+        .stdout(line("ETHEREUM") + &line("OPTIMISM"))
+        .run();
+
+    assert!(stub.seen().is_empty(), "--dry-run sent a request");
+
+    let mut shell = Env::new();
+    shell.set("CHAIN_METRICS_API_KEY", KEY);
+    shell
+        .shell(run.stdout.lines().next().unwrap())
+        .stdout(r#"{"data":[]}"#)
+        .run();
+    // What curl sent is what chain-metrics itself sends.
+    env.set("CHAIN_METRICS_API_KEY", KEY);
+    env.cmd("social -c eth -i quote -s 2024-01-01 -e 2024-01-02")
+        .stderr_contains("warning: ETHEREUM official account: no data")
+        .run();
+    let seen = stub.seen();
+    assert_eq!(seen.len(), 2);
+    for header in ["x-api-key", "content-type", "accept", "user-agent"] {
+        assert_eq!(
+            seen[0].headers.get(header),
+            seen[1].headers.get(header),
+            "{header}"
+        );
+    }
+    assert_eq!(seen[0].headers["x-api-key"], KEY);
+    assert_eq!(
+        (&seen[0].method, &seen[0].path, &seen[0].body),
+        (&seen[1].method, &seen[1].path, &seen[1].body)
+    );
+}
+
+#[test]
+fn dry_run_follows_the_method_setting() {
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", "http://127.0.0.1:9");
+    let run = env
+        .cmd("--method get fees -c eth -s 2024-01-01 -e 2024-01-01 --dry-run")
+        .run();
+    assert!(
+        run.stdout
+            .starts_with("curl -sS -X GET 'http://127.0.0.1:9/api/chain-insights/fees' "),
+        "{run:?}"
+    );
 }

@@ -37,6 +37,7 @@ struct Expect {
     stdout_has: Vec<String>,
     stderr_has: Vec<String>,
     first_line: Option<String>,
+    first_line_like: Option<String>,
     any_stderr: bool,
 }
 
@@ -108,6 +109,13 @@ impl<'e> Cmd<'e> {
     /// The first line of stderr is `line`.
     pub fn error_line(mut self, line: impl Into<String>) -> Self {
         self.expect.first_line = Some(line.into());
+        self
+    }
+
+    /// The first line of stderr matches `pattern`, where `[..]` stands for any text (an OS
+    /// message, a port).
+    pub fn error_line_like(mut self, pattern: impl Into<String>) -> Self {
+        self.expect.first_line_like = Some(pattern.into());
         self
     }
 
@@ -252,6 +260,7 @@ impl Default for Expect {
             stdout_has: Vec::new(),
             stderr_has: Vec::new(),
             first_line: None,
+            first_line_like: None,
             any_stderr: false,
         }
     }
@@ -269,6 +278,7 @@ impl Expect {
         let stderr_said = self.stderr.is_some()
             || !self.stderr_has.is_empty()
             || self.first_line.is_some()
+            || self.first_line_like.is_some()
             || self.any_stderr;
         if self.code == Some(0) && !stderr_said && !run.stderr.is_empty() {
             wrong.push("stderr is not empty".to_owned());
@@ -287,6 +297,11 @@ impl Expect {
                 wrong.push(format!("the first line of stderr is not {line:?}"));
             }
         }
+        if let Some(pattern) = &self.first_line_like {
+            if !matches(pattern, run.error_line()) {
+                wrong.push(format!("the first line of stderr is not like {pattern:?}"));
+            }
+        }
         assert!(
             wrong.is_empty(),
             "$ {what}\n{}\n--- exit code {}\n--- stdout\n{}\n--- stderr\n{}",
@@ -296,6 +311,26 @@ impl Expect {
             run.stderr
         );
     }
+}
+
+/// Whether `text` is `pattern` with each `[..]` standing for any text.
+fn matches(pattern: &str, text: &str) -> bool {
+    let mut parts = pattern.split("[..]");
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = text.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    let Some((last, middle)) = parts.split_last() else {
+        return rest.is_empty();
+    };
+    for part in middle {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
 }
 
 /// Why `actual` is not `expected` (a snapbox comparison, so that blocks can be rewritten).

@@ -29,6 +29,22 @@ pub fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("chain-metrics")
 }
 
+/// What the sandbox gives for `fees -c eth -s 2024-01-01 -e 2024-01-01` as csv.
+pub const SANDBOX_DAY: &str = "date,fees\n2024-01-01,879768.88\n";
+
+/// The words of a command line split at spaces, for a test that runs it with more words added
+/// (`env.cmd_args(&[&args[..], &["-f", "csv"]].concat())`).
+pub fn argv(line: &'static str) -> Vec<&'static str> {
+    line.split(' ').collect()
+}
+
+/// Runs `line` against a sandbox of its own: exit 0, stdout exactly `expected`, stderr empty.
+#[track_caller]
+pub fn sandbox_gives(line: &str, expected: impl snapbox::IntoData) {
+    let (_sandbox, env) = sandbox_env(&[]);
+    env.cmd(line).stdout(expected).run();
+}
+
 /// The sandbox and an environment pointed at it (with the test key): how most tests start.
 pub fn sandbox_env(extra: &[&str]) -> (Sandbox, Env) {
     let sandbox = Sandbox::start(extra);

@@ -38,34 +38,10 @@ pub fn run(
         ..PtySize::default()
     };
     let pty = portable_pty::native_pty_system().openpty(size).unwrap();
-    let mut command = match stdout_to {
-        Some(path) => {
-            let mut c = CommandBuilder::new("bash");
-            c.args(["-c", r#"out=$1; shift; exec "$@" > "$out""#, "bash"]);
-            c.arg(path);
-            c.arg(binary());
-            c
-        }
-        None => CommandBuilder::new(binary()),
-    };
-    command.env_clear();
-    // What a terminal emulator sets; a test may say otherwise (TERM=dumb).
-    command.env("TERM", "xterm-256color");
-    for (name, value) in vars {
-        command.env(name, value);
-    }
-    command.cwd(cwd);
-    command.args(args);
+    let command = command(vars, cwd, args, stdout_to);
     let mut child = pty.slave.spawn_command(command).unwrap();
     drop(pty.slave);
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let (sender, chunks) = mpsc::channel::<Vec<u8>>();
-    std::thread::spawn(move || {
-        let mut buffer = [0u8; 4096];
-        while let Ok(n @ 1..) = reader.read(&mut buffer) {
-            let _ = sender.send(buffer[..n].to_vec());
-        }
-    });
+    let chunks = read_in_the_background(pty.master.try_clone_reader().unwrap());
     let mut shown = Vec::new();
     let mut writer = None;
     if let Typing(Some((prompt, input))) = typing {
@@ -96,6 +72,47 @@ pub fn run(
         "the run left the terminal's echo off: {shown:?}"
     );
     (code, shown)
+}
+
+/// The binary with `args` in `cwd` with only `vars` (and TERM); with `stdout_to`, a shell that
+/// sends its stdout into that file first.
+fn command(
+    vars: &[(String, String)],
+    cwd: &Path,
+    args: &[String],
+    stdout_to: Option<&Path>,
+) -> CommandBuilder {
+    let mut command = match stdout_to {
+        Some(path) => {
+            let mut c = CommandBuilder::new("bash");
+            c.args(["-c", r#"out=$1; shift; exec "$@" > "$out""#, "bash"]);
+            c.arg(path);
+            c.arg(binary());
+            c
+        }
+        None => CommandBuilder::new(binary()),
+    };
+    command.env_clear();
+    // What a terminal emulator sets; a test may say otherwise (TERM=dumb).
+    command.env("TERM", "xterm-256color");
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    command.cwd(cwd);
+    command.args(args);
+    command
+}
+
+/// What the terminal shows, chunk by chunk, read by a thread of its own until it closes.
+fn read_in_the_background(mut reader: Box<dyn Read + Send>) -> mpsc::Receiver<Vec<u8>> {
+    let (sender, chunks) = mpsc::channel::<Vec<u8>>();
+    std::thread::spawn(move || {
+        let mut buffer = [0u8; 4096];
+        while let Ok(n @ 1..) = reader.read(&mut buffer) {
+            let _ = sender.send(buffer[..n].to_vec());
+        }
+    });
+    chunks
 }
 
 /// Whether the terminal echoes what is typed; `None` if its settings cannot be read.

@@ -1,7 +1,7 @@
 //! `--by` with the rest of the output: `--by day` unchanged, every format, `--wide`,
 //! `--summary`, `--merge` keyed by period start and chain, and the chart.
 
-use crate::periods::{serve, FEES, FEES_RANGE};
+use super::{serve, FEES, FEES_RANGE};
 use crate::support::files::{names, read, write};
 use crate::support::{sandbox_env, Env};
 

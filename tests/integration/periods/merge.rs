@@ -1,7 +1,7 @@
 //! `--merge` with `--by` (trial fixes): the run widens its start to its period's first day, so
 //! no stored day is lost, and a file of another period is refused before any request.
 
-use crate::periods::{serve, FEES, FEES_RANGE};
+use super::{serve, FEES, FEES_RANGE};
 use crate::support::files::{read, write};
 use crate::support::{sandbox_env, Env};
 

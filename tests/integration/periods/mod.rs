@@ -1,8 +1,12 @@
 //! `--by week|month|quarter|year`: each period against hand-computed sums, means and day counts
 //! from scripted bodies (a range cutting two quarters, a leap year, an ISO week across a year
-//! boundary, gaps, exact numbers), and the errors.
+//! boundary, gaps, exact numbers), and the errors; with the rest of the output (`output`) and with
+//! `--merge` (`merge`).
 
-use crate::support::{sandbox_env, Cmd, Env, Reply, Stub};
+mod merge;
+mod output;
+
+use crate::support::{argv, sandbox_env, Cmd, Env, Reply, Stub};
 use snapbox::str;
 
 /// Fees from 2024-03-30 (a Saturday) to 2024-04-02: ETHEREUM has `0.1`, `0.2` and `5E+3`;
@@ -112,16 +116,7 @@ const SOCIAL: [(&str, &str); 1] = [(
 fn social_counts_sum_and_february_of_a_leap_year_has_its_29th() {
     let stub = serve(&SOCIAL);
     let env = Env::with_service(&stub.url);
-    let range = [
-        "-c",
-        "eth",
-        "-i",
-        "tweet,reply",
-        "-s",
-        "2024-02-27",
-        "-e",
-        "2024-03-01",
-    ];
+    let range = argv("-c eth -i tweet,reply -s 2024-02-27 -e 2024-03-01");
     let expected = [
         ("month", "2024-02-01,3,6,5\n2024-03-01,1,4,1\n"),
         ("week", "2024-02-26,4,10,6\n"),
@@ -151,16 +146,7 @@ fn report_rolls_up_every_metric_and_counts_days_with_any_value() {
         ),
     });
     let env = Env::with_service(&stub.url);
-    let range = [
-        "-c",
-        "eth",
-        "-i",
-        "tweet",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-03",
-    ];
+    let range = argv("-c eth -i tweet -s 2024-01-01 -e 2024-01-03");
     env.cmd_args(&[&["report", "-q", "--by", "month"][..], &range].concat())
         .stdout(str![[r#"
 date,days,fees,active_users_avg,tweet
@@ -235,18 +221,7 @@ date,fees
 #[test]
 fn summary_leaves_the_total_of_an_average_empty() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let args = [
-        "users",
-        "--by",
-        "quarter",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-04-29",
-        "-f",
-        "markdown",
-        "--summary",
-    ];
+    let args = argv("users --by quarter -s 2024-01-01 -e 2024-04-29 -f markdown --summary");
     env.cmd_args(&[&args[..], &["-c", "eth,base", "--wide"]].concat())
         .stdout(
             "\
