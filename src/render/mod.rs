@@ -11,6 +11,7 @@ mod table;
 mod tsv;
 mod wide;
 
+pub(crate) use chart::check_bounded as chart_bounded;
 pub(crate) use listing::write as write_listing;
 pub(crate) use summary::rows as summary_rows;
 pub(crate) use wide::{widen, Naming};

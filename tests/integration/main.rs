@@ -21,6 +21,7 @@ mod limits;
 mod locks;
 mod merge;
 mod messages;
+mod number_bound;
 mod periods;
 mod periods_merge;
 mod periods_output;
