@@ -26,8 +26,9 @@ use crate::settings::hide_passwords;
 use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
+use crate::settings::MASK;
 pub(crate) use dry_run::curl_lines;
-use failure::{service_message, status_failure, status_text, transport_failure};
+use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use plan::{fetch_each, Assembly, Fetched, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
@@ -117,7 +118,7 @@ impl Client {
     pub fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
         let raw = || {
             let (answer, method) = self.fetch(request)?;
-            check_content_type(request, &method, &answer)?;
+            check_content_type(&|t| self.mask(t), request, &method, &answer)?;
             let (body, key_masked) = self.key.scrub_bytes(answer.body);
             Ok(RawBody { body, key_masked })
         };
@@ -128,22 +129,31 @@ impl Client {
     /// the key and URL passwords are masked wherever they show, and control characters
     /// cannot reach the terminal.
     fn scrubbed(&self, failure: Failure) -> Failure {
-        let clean = |text: &str| -> String {
-            hide_passwords(&self.key.scrub(text))
-                .chars()
-                .map(|c| if c.is_control() { '?' } else { c })
-                .collect()
-        };
         Failure {
-            message: clean(&failure.message),
-            hint: failure.hint.as_deref().map(clean),
+            message: self.clean(&failure.message),
+            hint: failure.hint.as_deref().map(|hint| self.clean(hint)),
             exit: failure.exit,
         }
     }
 
+    /// The secrets of `text` masked: the key as a whole value, and URL passwords.
+    fn mask(&self, text: &str) -> String {
+        hide_passwords(&self.key.scrub(text))
+    }
+
+    /// The one scrub of every text the client shows (a message, a `--verbose` line): the key
+    /// masked as a whole value, URL passwords masked, control characters replaced. Service
+    /// text goes through it before it is shortened.
+    fn clean(&self, text: &str) -> String {
+        self.mask(text)
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect()
+    }
+
     fn records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
         let (answer, method) = self.fetch(request)?;
-        check_content_type(request, &method, &answer)?;
+        check_content_type(&|t| self.mask(t), request, &method, &answer)?;
         parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
             let content_type = answer
                 .header(CONTENT_TYPE)
@@ -167,10 +177,11 @@ impl Client {
         }
     }
 
-    /// A `--verbose` line; the URLs in it show no password.
+    /// A `--verbose` line, through the same scrub as every message: a same-origin redirect
+    /// URL carrying the key shows it masked, a URL no password.
     fn trace(&self, line: impl FnOnce() -> String) {
         if let Some(trace) = &self.trace {
-            trace(&hide_passwords(&line()));
+            trace(&self.clean(&line()));
         }
     }
 
@@ -243,8 +254,16 @@ impl Client {
         {
             return Ok(Step::Redirected(target));
         }
-        let failure =
-            |refusal| status_failure(&self.key, self.retries, request, method, &answer, refusal);
+        let failure = |refusal| {
+            status_failure(
+                &|t| self.mask(t),
+                self.retries,
+                request,
+                method,
+                &answer,
+                refusal,
+            )
+        };
         if !retry::is_retryable(answer.status) {
             return Err(failure(None));
         }
@@ -313,8 +332,7 @@ impl Client {
         let started = Instant::now();
         self.trace(|| {
             format!(
-                "{method} {url} headers: x-api-key: {}, content-type, accept, user-agent; body {}",
-                self.key.redacted(),
+                "{method} {url} headers: x-api-key: {MASK}, content-type, accept, user-agent; body {}",
                 String::from_utf8_lossy(body)
             )
         });
@@ -340,14 +358,19 @@ impl Client {
 
 /// A success is JSON or nothing: an HTML page from a proxy is not data (a missing type is
 /// left to the parser, which names what it found).
-fn check_content_type(request: &Request, method: &Method, answer: &Answer) -> Result<()> {
+fn check_content_type(
+    scrub: &Scrub<'_>,
+    request: &Request,
+    method: &Method,
+    answer: &Answer,
+) -> Result<()> {
     match answer.header(CONTENT_TYPE) {
         Some(kind) if !transport::is_json_type(kind) => Err(Failure::new(
             Exit::BadResponse,
             format!(
                 "{method} {} answered content-type {kind}, not JSON: {}",
                 request.subject(),
-                service_message(Some(kind), &answer.body)
+                service_message(scrub, Some(kind), &answer.body)
             ),
         )),
         _ => Ok(()),

@@ -17,7 +17,14 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyho
     // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.
     let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let (key, generated) = match args.key.as_deref().and_then(ApiKey::new) {
-        Some(key) => (key.expose().to_owned(), false),
+        Some(key) => {
+            // The same rule as for the client's key, so that every sandbox key can be used.
+            key.check().map_err(|why| {
+                Failure::usage(format!("--key: {why}"))
+                    .with_hint("leave out --key and the sandbox makes up one")
+            })?;
+            (key.expose().to_owned(), false)
+        }
         None => (random_key()?, true),
     };
     let methods = match settings.method {

@@ -238,10 +238,10 @@ impl Settings {
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be
-    /// sendable in a header.
+    /// long enough to mask and sendable in a header.
     pub fn api_key(&self) -> Result<ApiKey> {
         let key = self.find_key()?;
-        key.check_header().map_err(|e| {
+        key.check().map_err(|e| {
             let source = self
                 .key
                 .as_ref()

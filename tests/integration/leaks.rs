@@ -75,7 +75,7 @@ fn verbose_shows_requests_retries_and_timings_with_the_key_masked() {
     assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(run.stdout, "date,fees\n2024-01-01,1\n");
     let request = format!(
-        "* POST {}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",
+        "* POST {}/api/chain-insights/fees headers: x-api-key: ****, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",
         stub.url
     );
     let retry = format!(

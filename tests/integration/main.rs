@@ -30,6 +30,7 @@ mod query;
 mod reliability;
 mod report;
 mod sandbox;
+mod secret_scrub;
 mod secrets;
 mod settings;
 mod snapshots;
