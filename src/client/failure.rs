@@ -207,7 +207,9 @@ fn proxy_failure(problem: &TransportError, message: &str, proxy: &ProxyChoice) -
         TransportError::Connect(_) | TransportError::ConnectTimeout => {
             ("cannot reach the proxy", unset)
         }
-        TransportError::Found(Finding::ProxyRefused, _) => ("through the proxy", unset),
+        TransportError::Found(Finding::ProxyRefused | Finding::ProxyForbidden(_), _) => {
+            ("through the proxy", unset)
+        }
         TransportError::Found(Finding::ProxyAuth, _) => (
             "through the proxy",
             format!(
@@ -232,7 +234,14 @@ fn found_failure(finding: &Finding, message: String) -> Failure {
         Finding::Certificate(_) => "if a company proxy or a private CA signs it, trust that CA's certificate with --ca-bundle FILE (or CHAIN_METRICS_CA_BUNDLE, or SSL_CERT_FILE); check the base URL's host name",
         Finding::NotTls => "the port speaks plain HTTP: check the base URL's scheme and port",
         Finding::NotPlainHttp => "the port speaks TLS: use https:// in the base URL",
-        Finding::ProxyAuth | Finding::ProxyRefused => "check the proxy settings",
+        Finding::ProxyAuth | Finding::ProxyRefused | Finding::ProxyForbidden(_) => {
+            "check the proxy settings"
+        }
+        Finding::HeadTooLarge | Finding::BadContentLength | Finding::BadHttp(_) => {
+            return Failure::new(Exit::BadResponse, message)
+                .with_hint("the server at the base URL does not answer as the service does: check the base URL");
+        }
+        Finding::RedirectLoop => "the service redirects to itself without end: check the base URL's path",
     };
     Failure::new(Exit::Network, message).with_hint(hint)
 }

@@ -5,16 +5,18 @@ mod connection;
 mod dry_run;
 mod failure;
 mod plan;
+mod probe;
 mod range_refusal;
 mod request;
 mod response;
 mod retry;
 mod setup;
+mod throttle;
 mod transport;
 mod trust;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
@@ -27,12 +29,14 @@ use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
 use crate::settings::MASK;
+use connection::Finding;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use plan::{fetch_each, Assembly, Fetched, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::Backoff;
+use throttle::Throttle;
 use transport::{classify, read_answer, Answer, TransportError};
 pub(crate) use trust::Roots;
 
@@ -50,6 +54,8 @@ pub struct ClientOptions {
     pub roots: Roots,
     /// `None`: connect directly (reqwest never reads the proxy variables itself).
     pub proxy: Option<ProxyChoice>,
+    /// Requests in flight at once, at most (`--jobs`); a 429 halves it for the rest of the run.
+    pub jobs: usize,
 }
 
 /// A body for `--raw`, and whether the key had to be masked in it.
@@ -65,8 +71,10 @@ enum Step {
     Again,
     /// Send again at this address of the same origin.
     Redirected(String),
-    /// Send again after the wait; the text says why, for `--verbose`.
+    /// Send again after the wait; the text says why, for `--verbose`. A 429's wait is the
+    /// whole run's (see [`Throttle`]).
     Wait(Duration, String),
+    Throttled(Duration, String),
 }
 
 pub struct Client {
@@ -81,7 +89,15 @@ pub struct Client {
     use_get: AtomicBool,
     trace: Option<Trace>,
     proxy: Option<ProxyChoice>,
+    throttle: Throttle,
+    /// Whether the base URL's port answered a TLS ClientHello, once asked (`second_look`).
+    probed_tls: OnceLock<bool>,
+    /// The status the proxy refused a tunnel with, once asked (`second_look`).
+    probed_proxy: OnceLock<Option<u16>>,
 }
+
+/// hyper's words for a connection closed before any answer came.
+const CLOSED_BEFORE_ANSWER: &str = "connection closed before message completed";
 
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
@@ -100,6 +116,9 @@ impl Client {
             use_get: AtomicBool::new(false),
             trace: options.trace,
             proxy: options.proxy,
+            throttle: Throttle::new(options.jobs),
+            probed_tls: OnceLock::new(),
+            probed_proxy: OnceLock::new(),
         })
     }
 
@@ -193,7 +212,7 @@ impl Client {
         let mut hops = 0;
         loop {
             let method = self.method();
-            let (wait, why) = match self.send(method.clone(), &url, &body) {
+            let (wait, why, together) = match self.send(method.clone(), &url, &body) {
                 Ok(answer) => {
                     match self.next_step(request, &method, &url, answer, &mut backoff, hops < 10)? {
                         Step::Done(answer) => return Ok((answer, method)),
@@ -204,11 +223,12 @@ impl Client {
                             hops += 1;
                             continue;
                         }
-                        Step::Wait(wait, why) => (wait, why),
+                        Step::Wait(wait, why) => (wait, why, false),
+                        Step::Throttled(wait, why) => (wait, self.throttle_all(wait, &why), true),
                     }
                 }
                 Err(problem) if problem.is_transient() => match backoff.next_wait(None) {
-                    Ok(wait) => (wait, self.describe(&problem)),
+                    Ok(wait) => (wait, self.describe(&problem), false),
                     Err(_) => {
                         return Err(self.transport_failure(request, &method, &problem, &backoff))
                     }
@@ -225,7 +245,11 @@ impl Client {
                     wait.as_millis()
                 )
             });
-            std::thread::sleep(wait);
+            // After a 429 the wait is the whole run's: the next `send` waits it out with the
+            // other workers (see `Throttle::enter`).
+            if !together {
+                std::thread::sleep(wait);
+            }
         }
     }
 
@@ -247,12 +271,13 @@ impl Client {
         if self.falls_back_to_get(&answer, method) {
             return Ok(Step::Again);
         }
-        // Past ten hops a redirect is refused like one to another origin.
-        if let Some(target) = self
-            .same_origin_target(url, &answer)
-            .filter(|_| may_redirect)
-        {
-            return Ok(Step::Redirected(target));
+        if let Some(target) = self.same_origin_target(url, &answer) {
+            if may_redirect {
+                return Ok(Step::Redirected(target));
+            }
+            // Past ten hops within the origin: a loop, said as one (not "another origin").
+            let problem = TransportError::Found(Finding::RedirectLoop, format!("last to {target}"));
+            return Err(self.transport_failure(request, method, &problem, backoff));
         }
         let failure = |refusal| {
             status_failure(
@@ -271,6 +296,10 @@ impl Client {
             .header(RETRY_AFTER)
             .and_then(retry::parse_retry_after);
         match backoff.next_wait(asked) {
+            Ok(wait) if answer.status == StatusCode::TOO_MANY_REQUESTS => Ok(Step::Throttled(
+                wait,
+                format!("HTTP {}", status_text(answer.status)),
+            )),
             Ok(wait) => Ok(Step::Wait(
                 wait,
                 format!("HTTP {}", status_text(answer.status)),
@@ -304,6 +333,39 @@ impl Client {
         fall_back
     }
 
+    /// A failure looked at again where its first words mislead: an http:// request whose
+    /// connection closed before any answer, by a port that speaks TLS (some TLS servers just
+    /// close), and a proxy's refusal of a tunnel, whose status (403: its policy; 502: it cannot
+    /// reach the service) hyper keeps to itself. Each probe runs once a run.
+    fn second_look(&self, problem: TransportError, url: &str) -> TransportError {
+        let Ok(url) = Url::parse(url) else {
+            return problem;
+        };
+        match (problem, &self.proxy) {
+            (TransportError::Broken(detail), None)
+                if url.scheme() == "http"
+                    && detail == CLOSED_BEFORE_ANSWER
+                    && *self
+                        .probed_tls
+                        .get_or_init(|| probe::speaks_tls(&url, self.connect_timeout)) =>
+            {
+                TransportError::Found(Finding::NotPlainHttp, detail)
+            }
+            (TransportError::Found(Finding::ProxyRefused, detail), Some(proxy)) => {
+                let status = self
+                    .probed_proxy
+                    .get_or_init(|| probe::tunnel_status(&proxy.url, &url, self.connect_timeout));
+                match status {
+                    Some(status @ 400..=499) => {
+                        TransportError::Found(Finding::ProxyForbidden(*status), detail)
+                    }
+                    _ => TransportError::Found(Finding::ProxyRefused, detail),
+                }
+            }
+            (problem, _) => problem,
+        }
+    }
+
     fn describe(&self, problem: &TransportError) -> String {
         problem.describe(self.timeout, self.connect_timeout)
     }
@@ -328,7 +390,17 @@ impl Client {
         )
     }
 
+    /// A 429: every worker waits `wait` before its next request, and fewer go at once; the
+    /// reason for `--verbose`, saying so.
+    fn throttle_all(&self, wait: Duration, why: &str) -> String {
+        match self.throttle.throttled(wait) {
+            Some(n) => format!("{why}: every request waits; at most {n} at once from now on"),
+            None => format!("{why}: every request waits"),
+        }
+    }
+
     fn send(&self, method: Method, url: &str, body: &[u8]) -> Result<Answer, TransportError> {
+        let _slot = self.throttle.enter();
         let started = Instant::now();
         self.trace(|| {
             format!(
@@ -342,7 +414,7 @@ impl Client {
             .header(KEY_HEADER, self.key.expose())
             .body(body.to_vec())
             .send()
-            .map_err(classify)?;
+            .map_err(|e| self.second_look(classify(e), url))?;
         let answer = read_answer(response, started + self.timeout)?;
         self.trace(|| {
             format!(

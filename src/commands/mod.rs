@@ -117,6 +117,7 @@ pub(crate) fn client(
         retries: settings.retries,
         method: settings.method,
         trace: trace(settings),
+        jobs: settings.jobs,
     })
 }
 

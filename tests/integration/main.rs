@@ -8,6 +8,7 @@ mod auth;
 mod cache;
 mod completion;
 mod config;
+mod diagnoses;
 mod exit_codes;
 mod export;
 mod fault_matrix;

@@ -138,7 +138,8 @@ fn a_proxy_wanting_credentials_is_one_attempt_and_a_refusal_is_retried() {
     let refusing = TestProxy::start(502);
     env.set("HTTPS_PROXY", &refusing.url);
     let run = env.run(&[&["--retries", "1"][..], &ARGS].concat());
-    assert_eq!((run.code, refusing.seen().len()), (7, 2), "{run:?}");
+    // Two attempts, and one CONNECT more that asked the proxy for its status (502: retried).
+    assert_eq!((run.code, refusing.seen().len()), (7, 3), "{run:?}");
     assert_eq!(
         run.error_line(),
         format!("error: POST {FEES} for ETHEREUM at {url}{FEES}: the proxy refused to open a tunnel to the service (tunnel error: unsuccessful) (2 attempts); through the proxy {} (from HTTPS_PROXY)", refusing.url)
