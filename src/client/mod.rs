@@ -141,7 +141,7 @@ impl Client {
             let (body, key_masked) = self.key.scrub_bytes(answer.body);
             Ok(RawBody { body, key_masked })
         };
-        raw().map_err(|f| self.scrubbed(f))
+        raw().map_err(|f| self.scrubbed(raw_range_hint(f)))
     }
 
     /// What the service sent ends up in messages (its error text, a Location, a bad field):
@@ -425,6 +425,23 @@ impl Client {
             )
         });
         Ok(answer)
+    }
+}
+
+/// A range refused as too long under `--raw`, which asks in one request and refuses
+/// `--chunk-days`: the hint says to leave `--raw` out first.
+fn raw_range_hint(failure: Failure) -> Failure {
+    match failure.hint.as_deref() {
+        Some(hint) if hint.contains("--chunk-days") => {
+            let hint = format!(
+                "--raw asks for the whole range in one request: leave out --raw, and {hint}"
+            );
+            Failure {
+                hint: Some(hint),
+                ..failure
+            }
+        }
+        _ => failure,
     }
 }
 

@@ -35,6 +35,7 @@ pub use precedence::{Source, Sourced};
 pub(crate) use proxy::ProxyChoice;
 pub use secret::{ApiKey, MASK};
 pub(crate) use terminal::Terminal;
+pub(crate) use trust::bundle_certificates;
 pub use trust::TrustSources;
 pub use tuning::defaults;
 

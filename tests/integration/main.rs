@@ -17,6 +17,7 @@ mod foreign_files;
 mod formats;
 mod generated;
 mod help;
+mod hints;
 mod leaks;
 mod limits;
 mod locks;

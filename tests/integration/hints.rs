@@ -1,0 +1,179 @@
+//! Every hint leads somewhere (issue 21.6): each error below prints a `hint:` naming a command
+//! or flags; the test does what the hint says, in the same setting (the same environment,
+//! files and other flags), and checks that the command it leads to is not refused.
+
+use crate::support::{Env, Sandbox, KEY};
+
+/// Flags that take a value, for editing a command line as a hint says.
+const VALUED: [&str; 5] = ["--format", "--output", "--chunk-days", "--profile", "-o"];
+
+/// A refused command, the start of its hint, and how the test sets up before it.
+struct Case {
+    args: &'static [&'static str],
+    hint_starts: &'static str,
+    setup: fn(&Env),
+}
+
+fn nothing(_: &Env) {}
+
+fn profile_ci(env: &Env) {
+    env.write_config("[profiles.ci]\nretries = 1\n");
+}
+
+fn a_markdown_export(env: &Env) {
+    let run = env.run(&["fees", "-c", "eth", "--last", "3", "-o", "y.md"]);
+    assert_eq!(run.code, 0, "{run:?}");
+}
+
+const CASES: [Case; 9] = [
+    Case {
+        args: &["config", "get", "timeout"],
+        hint_starts: "set it with: chain-metrics config set timeout VALUE",
+        setup: nothing,
+    },
+    Case {
+        args: &["config", "get", "api_key"],
+        hint_starts: "store it with: chain-metrics auth login",
+        setup: nothing,
+    },
+    Case {
+        args: &["--profile", "ci", "config", "get", "timeout"],
+        hint_starts: "set it with: chain-metrics --profile ci config set timeout VALUE",
+        setup: profile_ci,
+    },
+    Case {
+        args: &["--profile", "ci", "config", "get", "api_key"],
+        hint_starts: "store it with: chain-metrics --profile ci auth login",
+        setup: profile_ci,
+    },
+    Case {
+        args: &["--profile", "qa", "config", "get", "timeout"],
+        hint_starts: "add it with: chain-metrics --profile qa config set KEY VALUE",
+        setup: nothing,
+    },
+    Case {
+        args: &["config", "set", "api_key", "x"],
+        hint_starts: "store it with: chain-metrics auth login",
+        setup: nothing,
+    },
+    Case {
+        args: &["fees", "-c", "eth", "--last", "3", "-o", "y.md", "--merge"],
+        hint_starts: "merge into a csv file: --format csv --output y.csv",
+        setup: a_markdown_export,
+    },
+    Case {
+        args: &["fees", "-c", "eth", "--last", "30", "--raw"],
+        hint_starts: "--raw asks for the whole range in one request: leave out --raw",
+        setup: nothing,
+    },
+    Case {
+        args: &["fees", "-c", "eth", "--last", "3", "--summary"],
+        hint_starts: "pick table with --format table",
+        setup: nothing,
+    },
+];
+
+/// The command line a hint leads to: the command it names (`chain-metrics ...`, placeholders
+/// filled in), or `args` edited as it says (`leave out --raw`, `--format csv --output y.csv`).
+fn follow(hint: &str, args: &[&str]) -> Vec<String> {
+    if let Some((_, named)) = hint.split_once("chain-metrics ") {
+        let named = named.split(['(', ')']).next().unwrap().trim();
+        let named = named
+            .replace("KEY VALUE", "timeout 30")
+            .replace("VALUE", "30");
+        return shlex::split(&named).unwrap();
+    }
+    let mut line: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let words: Vec<String> = shlex::split(&hint.replace([',', ':', '(', ')'], " ")).unwrap();
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i].as_str();
+        if word == "out" && i > 0 && words[i - 1] == "leave" {
+            remove(&mut line, &words[i + 1]);
+            i += 2;
+            continue;
+        }
+        if VALUED.contains(&word) {
+            remove(&mut line, word);
+            line.extend([word.to_owned(), words[i + 1].clone()]);
+            i += 1;
+        }
+        i += 1;
+    }
+    line
+}
+
+/// `flag` (and its value, if it takes one) out of `line`.
+fn remove(line: &mut Vec<String>, flag: &str) {
+    let alias = if flag == "--output" { "-o" } else { flag };
+    while let Some(at) = line.iter().position(|a| a == flag || a == alias) {
+        let width = if VALUED.contains(&flag) { 2 } else { 1 };
+        line.drain(at..(at + width).min(line.len()));
+    }
+}
+
+#[test]
+fn every_hint_leads_to_a_command_that_is_not_refused() {
+    let sandbox = Sandbox::start(&["--fault", "range-cap:7"]);
+    for case in CASES {
+        let env = Env::with_service(&sandbox.url);
+        (case.setup)(&env);
+        let refused = env.run(case.args);
+        assert_ne!(refused.code, 0, "{:?} was not refused", case.args);
+        let hint = refused
+            .stderr
+            .lines()
+            .find_map(|l| l.strip_prefix("hint: "))
+            .unwrap_or_else(|| panic!("no hint for {:?}: {refused:?}", case.args));
+        assert!(
+            hint.starts_with(case.hint_starts),
+            "{:?}: {hint}",
+            case.args
+        );
+        let next = follow(hint, case.args);
+        let next: Vec<&str> = next.iter().map(String::as_str).collect();
+        let run = env.cmd(&next).stdin(&format!("{KEY}\n")).run();
+        assert_eq!(
+            run.code, 0,
+            "{:?} hinted {hint:?}, and {next:?} was refused: {run:?}",
+            case.args
+        );
+    }
+}
+
+#[test]
+fn config_set_ca_bundle_checks_the_file_and_stores_it_absolute() {
+    let env = Env::new();
+    let home = env.home.path();
+    let missing = env.run(&["config", "set", "ca_bundle", "nowhere.pem"]);
+    assert_eq!(
+        (missing.code, missing.error_line()),
+        (
+            2,
+            format!(
+                "error: invalid value 'nowhere.pem' for ca_bundle: cannot read CA bundle {}: No such file or directory (os error 2)",
+                home.join("nowhere.pem").display()
+            )
+            .as_str()
+        )
+    );
+    std::fs::write(home.join("empty.pem"), "no certificate here\n").unwrap();
+    let empty = env.run(&["config", "set", "ca_bundle", "empty.pem"]);
+    assert_eq!(
+        (empty.code, empty.error_line()),
+        (
+            2,
+            format!(
+                "error: invalid value 'empty.pem' for ca_bundle: CA bundle {} holds no PEM certificate",
+                home.join("empty.pem").display()
+            )
+            .as_str()
+        )
+    );
+    assert!(!env.config_path().exists(), "a refused value was stored");
+    std::fs::write(home.join("ca.pem"), crate::support::TestCa::new().pem).unwrap();
+    let set = env.run(&["config", "set", "ca_bundle", "ca.pem"]);
+    assert_eq!(set.code, 0, "{set:?}");
+    let got = env.run(&["config", "get", "ca_bundle"]);
+    assert_eq!(got.stdout, format!("{}\n", home.join("ca.pem").display()));
+}
