@@ -31,7 +31,9 @@ pub struct QueryArgs {
     pub end: Option<DaySpec>,
 
     /// The N days ending at --end: 30, 30d or 4w
-    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start")]
+    // A negative count reaches the parser, which says what --last takes (clap would call
+    // `-3` an unexpected argument).
+    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_last, conflicts_with = "start", allow_negative_numbers = true)]
     pub last: Option<u32>,
 
     /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]

@@ -115,14 +115,21 @@ pub(super) fn status_failure(
             format!("the service rejected the API key: {answered}"),
         ),
         429 | 500..=599 => service_failed(&answered, retries, refusal),
-        _ => {
+        status => {
             let failure = Failure::new(
                 Exit::RequestRejected,
                 format!("the service rejected the request: {answered}"),
             );
-            match speaks_of_range(&message) {
-                true => failure.with_hint(range_hint(&request.range, &message)),
-                false => failure,
+            match status {
+                _ if speaks_of_range(&message) => {
+                    failure.with_hint(range_hint(&request.range, &message))
+                }
+                404 => failure.with_hint("check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404"),
+                405 => {
+                    let other = if *method == Method::GET { "post" } else { "get" };
+                    failure.with_hint(format!("the service does not take {method} here: use --method {other}"))
+                }
+                _ => failure,
             }
         }
     }

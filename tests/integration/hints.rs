@@ -5,13 +5,23 @@
 use crate::support::{Env, Sandbox, KEY};
 
 /// Flags that take a value, for editing a command line as a hint says.
-const VALUED: [&str; 5] = ["--format", "--output", "--chunk-days", "--profile", "-o"];
+const VALUED: [&str; 7] = [
+    "--format",
+    "--output",
+    "--chunk-days",
+    "--profile",
+    "-o",
+    "--method",
+    "--end",
+];
 
 /// A refused command, the start of its hint, and how the test sets up before it.
 struct Case {
     args: &'static [&'static str],
     hint_starts: &'static str,
     setup: fn(&Env),
+    /// The sandbox's flags besides `--fault range-cap:7`.
+    sandbox: &'static [&'static str],
 }
 
 fn nothing(_: &Env) {}
@@ -25,51 +35,72 @@ fn a_markdown_export(env: &Env) {
     assert_eq!(run.code, 0, "{run:?}");
 }
 
-const CASES: [Case; 9] = [
+const CASES: [Case; 11] = [
+    Case {
+        args: &["fees", "-c", "eth", "--last", "3", "--method", "get"],
+        hint_starts: "the service does not take GET here: use --method post",
+        setup: nothing,
+        sandbox: &["--method", "post"],
+    },
+    Case {
+        args: &["fees", "-c", "eth", "-s", "today"],
+        hint_starts: "an earlier --start, or --end",
+        setup: nothing,
+        sandbox: &[],
+    },
     Case {
         args: &["config", "get", "timeout"],
         hint_starts: "set it with: chain-metrics config set timeout VALUE",
         setup: nothing,
+        sandbox: &[],
     },
     Case {
         args: &["config", "get", "api_key"],
         hint_starts: "store it with: chain-metrics auth login",
         setup: nothing,
+        sandbox: &[],
     },
     Case {
         args: &["--profile", "ci", "config", "get", "timeout"],
         hint_starts: "set it with: chain-metrics --profile ci config set timeout VALUE",
         setup: profile_ci,
+        sandbox: &[],
     },
     Case {
         args: &["--profile", "ci", "config", "get", "api_key"],
         hint_starts: "store it with: chain-metrics --profile ci auth login",
         setup: profile_ci,
+        sandbox: &[],
     },
     Case {
         args: &["--profile", "qa", "config", "get", "timeout"],
         hint_starts: "add it with: chain-metrics --profile qa config set KEY VALUE",
         setup: nothing,
+        sandbox: &[],
     },
     Case {
         args: &["config", "set", "api_key", "x"],
         hint_starts: "store it with: chain-metrics auth login",
         setup: nothing,
+        sandbox: &[],
     },
     Case {
         args: &["fees", "-c", "eth", "--last", "3", "-o", "y.md", "--merge"],
         hint_starts: "merge into a csv file: --format csv --output y.csv",
         setup: a_markdown_export,
+        sandbox: &[],
     },
     Case {
         args: &["fees", "-c", "eth", "--last", "30", "--raw"],
         hint_starts: "--raw asks for the whole range in one request: leave out --raw",
         setup: nothing,
+        sandbox: &[],
     },
     Case {
         args: &["fees", "-c", "eth", "--last", "3", "--summary"],
         hint_starts: "pick table with --format table",
         setup: nothing,
+        sandbox: &[],
     },
 ];
 
@@ -114,8 +145,8 @@ fn remove(line: &mut Vec<String>, flag: &str) {
 
 #[test]
 fn every_hint_leads_to_a_command_that_is_not_refused() {
-    let sandbox = Sandbox::start(&["--fault", "range-cap:7"]);
     for case in CASES {
+        let sandbox = Sandbox::start(&[&["--fault", "range-cap:7"][..], case.sandbox].concat());
         let env = Env::with_service(&sandbox.url);
         (case.setup)(&env);
         let refused = env.run(case.args);
@@ -124,6 +155,7 @@ fn every_hint_leads_to_a_command_that_is_not_refused() {
             .stderr
             .lines()
             .find_map(|l| l.strip_prefix("hint: "))
+            .or_else(|| refused.error_line().split_once(": give ").map(|(_, h)| h))
             .unwrap_or_else(|| panic!("no hint for {:?}: {refused:?}", case.args));
         assert!(
             hint.starts_with(case.hint_starts),
@@ -176,4 +208,16 @@ fn config_set_ca_bundle_checks_the_file_and_stores_it_absolute() {
     assert_eq!(set.code, 0, "{set:?}");
     let got = env.run(&["config", "get", "ca_bundle"]);
     assert_eq!(got.stdout, format!("{}\n", home.join("ca.pem").display()));
+}
+
+#[test]
+fn a_404_points_at_the_base_urls_path() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&format!("{}/v9", sandbox.url));
+    let run = env.run(&["fees", "-c", "eth", "--last", "3"]);
+    assert_eq!(run.code, 5, "{run:?}");
+    assert!(
+        run.stderr.ends_with("hint: check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404\n"),
+        "{run:?}"
+    );
 }
