@@ -102,10 +102,8 @@ fn report_sends_three_requests_per_chain_and_leaves_gaps_empty() {
     );
     assert_eq!(
         run.stderr,
-        "warning: OPTIMISM active users: no data for 2024-01-01 (left out, not zero)\n\
-         warning: OPTIMISM official account: no data for 2024-01-02 (left out, not zero)\n\
-         warning: BSC active users: no data for 2024-01-01 (left out, not zero)\n\
-         warning: BSC official account: no data for 2024-01-02 (left out, not zero)\n"
+        "warning: OPTIMISM active users, BSC active users: no data for 2024-01-01 (left out, not zero)\n\
+         warning: OPTIMISM official account, BSC official account: no data for 2024-01-02 (left out, not zero)\n"
     );
     let seen: Vec<(String, String)> = stub.seen().into_iter().map(|s| (s.path, s.body)).collect();
     let range = r#""start_date":"2024-01-01","end_date":"2024-01-02""#;
