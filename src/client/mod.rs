@@ -210,9 +210,10 @@ impl Client {
         let body = request.body().to_json().into_bytes();
         let mut backoff = Backoff::new(self.retries);
         let mut hops = 0;
+        let label = request.label();
         loop {
             let method = self.method();
-            let (wait, why, together) = match self.send(method.clone(), &url, &body) {
+            let (wait, why, together) = match self.send(method.clone(), &url, &body, &label) {
                 Ok(answer) => {
                     match self.next_step(request, &method, &url, answer, &mut backoff, hops < 10)? {
                         Step::Done(answer) => return Ok((answer, method)),
@@ -239,7 +240,7 @@ impl Client {
             };
             self.trace(|| {
                 format!(
-                    "retry {} of {} in {} ms: {method} {url}: {why}",
+                    "retry {} of {} in {} ms: {method} {url}: {why} ({label})",
                     backoff.attempts() - 1,
                     self.retries,
                     wait.as_millis()
@@ -399,7 +400,14 @@ impl Client {
         }
     }
 
-    fn send(&self, method: Method, url: &str, body: &[u8]) -> Result<Answer, TransportError> {
+    /// Sends once; the `--verbose` lines name what was asked (`label`: chain, endpoint, days).
+    fn send(
+        &self,
+        method: Method,
+        url: &str,
+        body: &[u8],
+        label: &str,
+    ) -> Result<Answer, TransportError> {
         let _slot = self.throttle.enter();
         let started = Instant::now();
         self.trace(|| {
@@ -418,7 +426,7 @@ impl Client {
         let answer = read_answer(response, started + self.timeout)?;
         self.trace(|| {
             format!(
-                "HTTP {} in {} ms, {} bytes",
+                "HTTP {} in {} ms, {} bytes ({label})",
                 answer.status,
                 started.elapsed().as_millis(),
                 answer.body.len()

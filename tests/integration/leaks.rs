@@ -79,15 +79,15 @@ fn verbose_shows_requests_retries_and_timings_with_the_key_masked() {
         stub.url
     );
     let retry = format!(
-        "* retry 1 of 1 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable",
+        "* retry 1 of 1 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable (ETHEREUM fees, 2024-01-01)",
         stub.url
     );
     let expected = [
         request.as_str(),
-        "* HTTP 503 Service Unavailable in _ ms, 4 bytes",
+        "* HTTP 503 Service Unavailable in _ ms, 4 bytes (ETHEREUM fees, 2024-01-01)",
         retry.as_str(),
         request.as_str(),
-        "* HTTP 200 OK in _ ms, 32 bytes",
+        "* HTTP 200 OK in _ ms, 32 bytes (ETHEREUM fees, 2024-01-01)",
     ];
     assert_eq!(without_timings(&run.stderr), expected);
 }
