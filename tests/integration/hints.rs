@@ -221,3 +221,17 @@ fn a_404_points_at_the_base_urls_path() {
         "{run:?}"
     );
 }
+
+#[test]
+fn a_missing_first_day_shows_the_usage_without_the_end_given() {
+    let env = Env::new();
+    let run = env.run(&["fees", "-c", "eth", "-e", "2024-01-01"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains(
+            "\nUsage: chain-metrics fees [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>>\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}

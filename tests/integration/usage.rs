@@ -67,7 +67,7 @@ fn without_a_first_day_both_start_and_last_are_offered() {
     assert_eq!((run.code, sent), (2, 0), "{run:?}");
     assert_eq!(
         run.stderr,
-        "error: the following required arguments were not provided:\n  <--start <DAY>|--last <N>>\n\nUsage: chain-metrics fees --chain <CHAIN> <--start <DAY>|--last <N>>\n\nFor more information, try '--help'.\n"
+        "error: the following required arguments were not provided:\n  <--start <DAY>|--last <N>>\n\nUsage: chain-metrics fees [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>>\n\nFor more information, try '--help'.\n"
     );
 }
 
