@@ -235,3 +235,25 @@ fn a_missing_first_day_shows_the_usage_without_the_end_given() {
         run.stderr
     );
 }
+
+#[test]
+fn unclear_messages_say_what_is_wrong() {
+    let env = Env::new();
+    let run = env.run(&["fees", "-c", "eth", "--last", "-3"]);
+    assert_eq!(
+        (run.code, run.error_line()),
+        (
+            2,
+            "error: invalid value '-3' for '--last <N>': '-3' is negative: --last counts days back from the end, at least 1 (e.g. 30, 30d or 4w)"
+        )
+    );
+    env.write_config("[profiles]\nfoo = 1\n");
+    let run = env.run(&["config", "show"]);
+    assert_eq!(run.code, 3, "{run:?}");
+    assert!(
+        run.error_line().ends_with(
+            "line 2: profiles.foo must be a table of settings (a profile is written [profiles.NAME])"
+        ),
+        "{run:?}"
+    );
+}
