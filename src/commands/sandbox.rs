@@ -13,20 +13,25 @@ use crate::settings::MethodChoice;
 use crate::settings::Terminal;
 use crate::system::atomic::write_atomically;
 
-pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyhow::Result<()> {
-    // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.
-    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
-    let (key, generated) = match args.key.as_deref().and_then(ApiKey::new) {
+/// The key the sandbox accepts, and whether it made it up: `--key` checked by the client's
+/// rule (so that every sandbox key can be used), else a fresh random one.
+fn sandbox_key(args: &SandboxArgs) -> anyhow::Result<(String, bool)> {
+    match args.key.as_deref().and_then(ApiKey::new) {
         Some(key) => {
-            // The same rule as for the client's key, so that every sandbox key can be used.
             key.check().map_err(|why| {
                 Failure::usage(format!("--key: {why}"))
                     .with_hint("leave out --key and the sandbox makes up one")
             })?;
-            (key.expose().to_owned(), false)
+            Ok((key.expose().to_owned(), false))
         }
-        None => (random_key()?, true),
-    };
+        None => Ok((random_key()?, true)),
+    }
+}
+
+pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyhow::Result<()> {
+    // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.
+    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
+    let (key, generated) = sandbox_key(args)?;
     let methods = match settings.method {
         MethodChoice::Auto => Methods::Both,
         MethodChoice::Post => Methods::Post,
