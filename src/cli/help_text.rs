@@ -134,3 +134,15 @@ pub(super) const CACHE_CLEAR: &str = "\
 Examples:
   chain-metrics cache clear
   chain-metrics cache clear --before 2020-01-01";
+
+/// The usage lines of the query commands, as clap writes them in `--help`, and used for its
+/// errors too: clap's own error usage lists the flags given, so a run with `--end` alone
+/// showed `--end <DAY>` as if it were required.
+pub const FEES_USAGE: &str =
+    "chain-metrics fees [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>";
+pub const USERS_USAGE: &str =
+    "chain-metrics users [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>";
+pub const SOCIAL_USAGE: &str =
+    "chain-metrics social [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>";
+pub const REPORT_USAGE: &str =
+    "chain-metrics report [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>";

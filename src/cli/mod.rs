@@ -164,25 +164,29 @@ impl From<&GlobalArgs> for Flags {
 pub enum Command {
     /// Daily transaction fees collected on a chain
     #[command(
-        after_help = help_text::FEES
+        after_help = help_text::FEES,
+        override_usage = help_text::FEES_USAGE
     )]
     Fees(QueryArgs),
 
     /// Daily active users on a chain
     #[command(
-        after_help = help_text::USERS
+        after_help = help_text::USERS,
+        override_usage = help_text::USERS_USAGE
     )]
     Users(QueryArgs),
 
     /// Daily activity of the chain's official social-media account
     #[command(
-        after_help = help_text::SOCIAL
+        after_help = help_text::SOCIAL,
+        override_usage = help_text::SOCIAL_USAGE
     )]
     Social(SocialArgs),
 
     /// Fees, active users and social activity side by side, one row per date
     #[command(
-        after_help = help_text::REPORT
+        after_help = help_text::REPORT,
+        override_usage = help_text::REPORT_USAGE
     )]
     Report(SocialArgs),
 

@@ -33,7 +33,9 @@ pub struct QueryArgs {
     pub end: Option<DaySpec>,
 
     /// The N days ending at --end (30, 30d, 4w), or whole months, quarters, years (3m, 2q, 1y)
-    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span, conflicts_with = "start")]
+    // A negative count reaches the parser, which says what --last takes (clap would call
+    // `-3` an unexpected argument).
+    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span, conflicts_with = "start", allow_negative_numbers = true)]
     pub last: Option<Span>,
 
     #[command(flatten)]

@@ -40,6 +40,17 @@ pub enum Finding {
     ProxyAuth,
     /// The proxy answered CONNECT with another refusal (502: it cannot reach the service).
     ProxyRefused,
+    /// The proxy answered CONNECT with this refusal of its own (403: its policy), which
+    /// trying again does not change.
+    ProxyForbidden(u16),
+    /// The answer's head (status line and headers) is larger than the client reads.
+    HeadTooLarge,
+    /// The answer's Content-Length is not a length.
+    BadContentLength,
+    /// The answer is HTTP, but broken (a header that does not parse); hyper's words.
+    BadHttp(String),
+    /// Redirected over and over within the configured origin.
+    RedirectLoop,
 }
 
 /// Every cause of `error`, looking inside `io::Error`s too: their `source()` skips their own
@@ -89,12 +100,36 @@ pub fn find(error: &(dyn StdError + 'static)) -> Option<Finding> {
             _ => Some(Finding::ProxyRefused),
         };
     }
-    // An http:// URL on a TLS port: the TLS alert that comes back does not parse as HTTP.
-    let unparsable = causes
+    if causes.iter().any(|c| c.to_string() == TOO_MANY_REDIRECTS) {
+        return Some(Finding::RedirectLoop);
+    }
+    let hyper = causes
         .iter()
-        .find_map(|c| c.downcast_ref::<hyper::Error>())
-        .is_some_and(hyper::Error::is_parse);
-    unparsable.then_some(Finding::NotPlainHttp)
+        .find_map(|c| c.downcast_ref::<hyper::Error>())?;
+    broken_http(hyper)
+}
+
+/// What reqwest's redirect policy says past ten hops (`transport::same_origin_redirects`).
+pub const TOO_MANY_REDIRECTS: &str = "more than 10 redirects";
+
+/// A parse error of the answer, named as what it is: only a status line that is no HTTP at
+/// all (the TLS alert an http:// URL on a TLS port gets back) means another protocol.
+fn broken_http(error: &hyper::Error) -> Option<Finding> {
+    if !error.is_parse() {
+        return None;
+    }
+    if error.is_parse_too_large() {
+        return Some(Finding::HeadTooLarge);
+    }
+    // hyper has no public test for these two: its words are the way to know them.
+    let text = error.to_string();
+    if text.contains("invalid HTTP version") {
+        return Some(Finding::NotPlainHttp);
+    }
+    if text.contains("content-length") {
+        return Some(Finding::BadContentLength);
+    }
+    Some(Finding::BadHttp(text))
 }
 
 fn certificate(problem: &CertificateError) -> CertificateProblem {

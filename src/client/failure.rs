@@ -10,30 +10,35 @@ use super::range_refusal::{range_hint, speaks_of_range};
 use super::transport::{Answer, TransportError};
 use super::Request;
 use crate::error::{Exit, Failure, RequestDetail};
-use crate::settings::ApiKey;
 use crate::settings::ProxyChoice;
 
 const MAX_CHARS: usize = 200;
 
-/// The service's own message: from JSON `error`/`message`/`detail`, plain text, or an HTML page.
-pub fn service_message(content_type: Option<&str>, body: &[u8]) -> String {
+/// How service text is made safe to show: the key and URL passwords masked (the client's
+/// `mask`; control characters are replaced where the message is shown).
+pub type Scrub<'a> = dyn Fn(&str) -> String + 'a;
+
+/// The service's own message: from JSON `error`/`message`/`detail`, plain text, or an HTML
+/// page. Scrubbed first, then shortened: a cut never leaves part of a key unmasked.
+pub fn service_message(scrub: &Scrub<'_>, content_type: Option<&str>, body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let text = text.trim();
     if text.is_empty() {
         return "(empty body)".into();
     }
+    let shown = |text: &str| shorten(&scrub(text));
     if let Ok(value) = serde_json::from_str::<Value>(text) {
-        return shorten(&from_json(&value).unwrap_or_else(|| value.to_string()));
+        return shown(&from_json(&value).unwrap_or_else(|| value.to_string()));
     }
     let is_html = content_type.is_some_and(|t| t.to_ascii_lowercase().contains("html"))
         || text.starts_with('<');
     if is_html {
         return match html_title(text) {
-            Some(title) => format!("an HTML page titled \"{}\"", shorten(&title)),
+            Some(title) => format!("an HTML page titled \"{}\"", shown(&title)),
             None => "an HTML page".into(),
         };
     }
-    shorten(text)
+    shown(text)
 }
 
 /// Finds the message in common JSON error shapes (`{"error": ...}`, FastAPI's `detail` list…).
@@ -90,7 +95,7 @@ pub fn status_text(status: StatusCode) -> String {
 /// A non-success answer as the failure the user sees: a redirect to another origin (exit 7),
 /// a rejected key (4), a failed service (6, after the retries) or a rejected request (5).
 pub(super) fn status_failure(
-    key: &ApiKey,
+    scrub: &Scrub<'_>,
     retries: u32,
     request: &Request,
     method: &Method,
@@ -102,14 +107,15 @@ pub(super) fn status_failure(
     if status.is_redirection() {
         return redirect_refused(&subject, answer);
     }
-    let message = key.scrub(&service_message(answer.header(CONTENT_TYPE), &answer.body));
+    let message = service_message(scrub, answer.header(CONTENT_TYPE), &answer.body);
     let answered = format!("{subject} answered HTTP {}: {message}", status_text(status));
     let detail = RequestDetail {
         status: Some(status.as_u16()),
         service_message: Some(message.clone()),
         ..request.detail()
     };
-    status_failure_of(status, answered, message, request, retries, refusal).with_detail(detail)
+    status_failure_of(status, answered, message, request, method, retries, refusal)
+        .with_detail(detail)
 }
 
 /// The failure of an answer with `status` (not a redirect), worded.
@@ -118,6 +124,7 @@ fn status_failure_of(
     answered: String,
     message: String,
     request: &Request,
+    method: &Method,
     retries: u32,
     refusal: Option<String>,
 ) -> Failure {
@@ -127,14 +134,21 @@ fn status_failure_of(
             format!("the service rejected the API key: {answered}"),
         ),
         429 | 500..=599 => service_failed(&answered, retries, refusal),
-        _ => {
+        status => {
             let failure = Failure::new(
                 Exit::RequestRejected,
                 format!("the service rejected the request: {answered}"),
             );
-            match speaks_of_range(&message) {
-                true => failure.with_hint(range_hint(&request.range, &message)),
-                false => failure,
+            match status {
+                _ if speaks_of_range(&message) => {
+                    failure.with_hint(range_hint(&request.range, &message))
+                }
+                404 => failure.with_hint("check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404"),
+                405 => {
+                    let other = if *method == Method::GET { "post" } else { "get" };
+                    failure.with_hint(format!("the service does not take {method} here: use --method {other}"))
+                }
+                _ => failure,
             }
         }
     }
@@ -219,7 +233,9 @@ fn proxy_failure(problem: &TransportError, message: &str, proxy: &ProxyChoice) -
         TransportError::Connect(_) | TransportError::ConnectTimeout => {
             ("cannot reach the proxy", unset)
         }
-        TransportError::Found(Finding::ProxyRefused, _) => ("through the proxy", unset),
+        TransportError::Found(Finding::ProxyRefused | Finding::ProxyForbidden(_), _) => {
+            ("through the proxy", unset)
+        }
         TransportError::Found(Finding::ProxyAuth, _) => (
             "through the proxy",
             format!(
@@ -244,7 +260,14 @@ fn found_failure(finding: &Finding, message: String) -> Failure {
         Finding::Certificate(_) => "if a company proxy or a private CA signs it, trust that CA's certificate with --ca-bundle FILE (or CHAIN_METRICS_CA_BUNDLE, or SSL_CERT_FILE); check the base URL's host name",
         Finding::NotTls => "the port speaks plain HTTP: check the base URL's scheme and port",
         Finding::NotPlainHttp => "the port speaks TLS: use https:// in the base URL",
-        Finding::ProxyAuth | Finding::ProxyRefused => "check the proxy settings",
+        Finding::ProxyAuth | Finding::ProxyRefused | Finding::ProxyForbidden(_) => {
+            "check the proxy settings"
+        }
+        Finding::HeadTooLarge | Finding::BadContentLength | Finding::BadHttp(_) => {
+            return Failure::new(Exit::BadResponse, message)
+                .with_hint("the server at the base URL does not answer as the service does: check the base URL");
+        }
+        Finding::RedirectLoop => "the service redirects to itself without end: check the base URL's path",
     };
     Failure::new(Exit::Network, message).with_hint(hint)
 }
@@ -253,9 +276,22 @@ fn found_failure(finding: &Finding, message: String) -> Failure {
 mod tests {
     use super::*;
 
+    fn same(text: &str) -> String {
+        text.to_owned()
+    }
+
+    #[test]
+    fn the_key_is_masked_before_the_message_is_cut() {
+        let key = crate::settings::ApiKey::new("sk-live-1234567890abcdefghijklmnopqrstuv").unwrap();
+        let scrub = |text: &str| key.scrub(text);
+        let body = format!("{} {}", "x".repeat(190), key.expose());
+        let shown = service_message(&scrub, None, body.as_bytes());
+        assert_eq!(shown, format!("{} ****", "x".repeat(190)));
+    }
+
     #[test]
     fn json_shapes() {
-        let m = |body: &str| service_message(Some("application/json"), body.as_bytes());
+        let m = |body: &str| service_message(&same, Some("application/json"), body.as_bytes());
         assert_eq!(m(r#"{"error":"invalid API key"}"#), "invalid API key");
         assert_eq!(
             m(r#"{"message":"missing parameter: chain"}"#),
@@ -277,21 +313,23 @@ mod tests {
     #[test]
     fn text_and_html() {
         assert_eq!(
-            service_message(Some("text/plain"), b"Bad key\n\nsorry"),
+            service_message(&same, Some("text/plain"), b"Bad key\n\nsorry"),
             "Bad key sorry"
         );
         let html = b"<!DOCTYPE html><html><head><title>502 Bad\n Gateway</title></head><body>...</body></html>";
         assert_eq!(
-            service_message(Some("text/html"), html),
+            service_message(&same, Some("text/html"), html),
             "an HTML page titled \"502 Bad Gateway\""
         );
         assert_eq!(
-            service_message(None, b"<html><body>oops</body></html>"),
+            service_message(&same, None, b"<html><body>oops</body></html>"),
             "an HTML page"
         );
         let long = "x".repeat(500);
         assert_eq!(
-            service_message(None, long.as_bytes()).chars().count(),
+            service_message(&same, None, long.as_bytes())
+                .chars()
+                .count(),
             MAX_CHARS + 1
         );
     }

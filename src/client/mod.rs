@@ -5,16 +5,18 @@ mod connection;
 mod dry_run;
 mod failure;
 mod plan;
+mod probe;
 mod range_refusal;
 mod request;
 mod response;
 mod retry;
 mod setup;
+mod throttle;
 mod transport;
 mod trust;
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
@@ -26,12 +28,15 @@ use crate::settings::hide_passwords;
 use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
+use crate::settings::MASK;
+use connection::Finding;
 pub(crate) use dry_run::curl_lines;
-use failure::{service_message, status_failure, status_text, transport_failure};
+use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use plan::{fetch_each, Assembly, Fetched, Gaps, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_records;
 use retry::{Backoff, Tally};
+use throttle::Throttle;
 use transport::{classify, read_answer, Answer, TransportError};
 pub(crate) use trust::Roots;
 
@@ -49,6 +54,8 @@ pub struct ClientOptions {
     pub roots: Roots,
     /// `None`: connect directly (reqwest never reads the proxy variables itself).
     pub proxy: Option<ProxyChoice>,
+    /// Requests in flight at once, at most (`--jobs`); a 429 halves it for the rest of the run.
+    pub jobs: usize,
 }
 
 /// A body for `--raw`, and whether the key had to be masked in it.
@@ -64,8 +71,10 @@ enum Step {
     Again,
     /// Send again at this address of the same origin.
     Redirected(String),
-    /// Send again after the wait; the text says why, for `--verbose`.
+    /// Send again after the wait; the text says why, for `--verbose`. A 429's wait is the
+    /// whole run's (see [`Throttle`]).
     Wait(Duration, String),
+    Throttled(Duration, String),
 }
 
 pub struct Client {
@@ -82,7 +91,15 @@ pub struct Client {
     proxy: Option<ProxyChoice>,
     /// Every retry of the run, by why, for [`Client::retry_summary`].
     retried: Tally,
+    throttle: Throttle,
+    /// Whether the base URL's port answered a TLS ClientHello, once asked (`second_look`).
+    probed_tls: OnceLock<bool>,
+    /// The status the proxy refused a tunnel with, once asked (`second_look`).
+    probed_proxy: OnceLock<Option<u16>>,
 }
+
+/// hyper's words for a connection closed before any answer came.
+const CLOSED_BEFORE_ANSWER: &str = "connection closed before message completed";
 
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
@@ -102,6 +119,9 @@ impl Client {
             trace: options.trace,
             proxy: options.proxy,
             retried: Tally::default(),
+            throttle: Throttle::new(options.jobs),
+            probed_tls: OnceLock::new(),
+            probed_proxy: OnceLock::new(),
         })
     }
 
@@ -126,38 +146,47 @@ impl Client {
     pub fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
         let raw = || {
             let (answer, method) = self.fetch(request)?;
-            check_content_type(request, &method, &answer)?;
+            check_content_type(&|t| self.mask(t), request, &method, &answer)?;
             let (body, key_masked) = self.key.scrub_bytes(answer.body);
             Ok(RawBody { body, key_masked })
         };
-        raw().map_err(|f: Failure| self.scrubbed(f.with_detail(request.detail())))
+        raw().map_err(|f: Failure| self.scrubbed(raw_range_hint(f).with_detail(request.detail())))
     }
 
     /// What the service sent ends up in messages (its error text, a Location, a bad field):
     /// the key and URL passwords are masked wherever they show, and control characters
     /// cannot reach the terminal.
     fn scrubbed(&self, failure: Failure) -> Failure {
-        let clean = |text: &str| -> String {
-            hide_passwords(&self.key.scrub(text))
-                .chars()
-                .map(|c| if c.is_control() { '?' } else { c })
-                .collect()
-        };
         let detail = failure.detail.map(|mut detail| {
-            detail.service_message = detail.service_message.as_deref().map(clean);
+            detail.service_message = detail.service_message.as_deref().map(|t| self.clean(t));
             detail
         });
         Failure {
-            message: clean(&failure.message),
-            hint: failure.hint.as_deref().map(clean),
+            message: self.clean(&failure.message),
+            hint: failure.hint.as_deref().map(|hint| self.clean(hint)),
             exit: failure.exit,
             detail,
         }
     }
 
+    /// The secrets of `text` masked: the key as a whole value, and URL passwords.
+    fn mask(&self, text: &str) -> String {
+        hide_passwords(&self.key.scrub(text))
+    }
+
+    /// The one scrub of every text the client shows (a message, a `--verbose` line): the key
+    /// masked as a whole value, URL passwords masked, control characters replaced. Service
+    /// text goes through it before it is shortened.
+    fn clean(&self, text: &str) -> String {
+        self.mask(text)
+            .chars()
+            .map(|c| if c.is_control() { '?' } else { c })
+            .collect()
+    }
+
     fn records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
         let (answer, method) = self.fetch(request)?;
-        check_content_type(request, &method, &answer)?;
+        check_content_type(&|t| self.mask(t), request, &method, &answer)?;
         parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
             let content_type = answer
                 .header(CONTENT_TYPE)
@@ -181,10 +210,11 @@ impl Client {
         }
     }
 
-    /// A `--verbose` line; the URLs in it show no password.
+    /// A `--verbose` line, through the same scrub as every message: a same-origin redirect
+    /// URL carrying the key shows it masked, a URL no password.
     fn trace(&self, line: impl FnOnce() -> String) {
         if let Some(trace) = &self.trace {
-            trace(&hide_passwords(&line()));
+            trace(&self.clean(&line()));
         }
     }
 
@@ -194,9 +224,10 @@ impl Client {
         let body = request.body().to_json().into_bytes();
         let mut backoff = Backoff::new(self.retries);
         let mut hops = 0;
+        let label = request.label();
         loop {
             let method = self.method();
-            let (wait, why) = match self.send(method.clone(), &url, &body) {
+            let (wait, why, together) = match self.send(method.clone(), &url, &body, &label) {
                 Ok(answer) => {
                     match self.next_step(request, &method, &url, answer, &mut backoff, hops < 10)? {
                         Step::Done(answer) => return Ok((answer, method)),
@@ -207,13 +238,14 @@ impl Client {
                             hops += 1;
                             continue;
                         }
-                        Step::Wait(wait, why) => (wait, why),
+                        Step::Wait(wait, why) => (wait, why, false),
+                        Step::Throttled(wait, why) => (wait, self.throttle_all(wait, &why), true),
                     }
                 }
                 Err(problem) if problem.is_transient() => match backoff.next_wait(None) {
                     Ok(wait) => {
                         self.retried.count(problem.short().to_owned());
-                        (wait, self.describe(&problem))
+                        (wait, self.describe(&problem), false)
                     }
                     Err(_) => {
                         return Err(self.transport_failure(request, &method, &problem, &backoff))
@@ -225,13 +257,17 @@ impl Client {
             };
             self.trace(|| {
                 format!(
-                    "retry {} of {} in {} ms: {method} {url}: {why}",
+                    "retry {} of {} in {} ms: {method} {url}: {why} ({label})",
                     backoff.attempts() - 1,
                     self.retries,
                     wait.as_millis()
                 )
             });
-            std::thread::sleep(wait);
+            // After a 429 the wait is the whole run's: the next `send` waits it out with the
+            // other workers (see `Throttle::enter`).
+            if !together {
+                std::thread::sleep(wait);
+            }
         }
     }
 
@@ -253,15 +289,24 @@ impl Client {
         if self.falls_back_to_get(&answer, method) {
             return Ok(Step::Again);
         }
-        // Past ten hops a redirect is refused like one to another origin.
-        if let Some(target) = self
-            .same_origin_target(url, &answer)
-            .filter(|_| may_redirect)
-        {
-            return Ok(Step::Redirected(target));
+        if let Some(target) = self.same_origin_target(url, &answer) {
+            if may_redirect {
+                return Ok(Step::Redirected(target));
+            }
+            // Past ten hops within the origin: a loop, said as one (not "another origin").
+            let problem = TransportError::Found(Finding::RedirectLoop, format!("last to {target}"));
+            return Err(self.transport_failure(request, method, &problem, backoff));
         }
-        let failure =
-            |refusal| status_failure(&self.key, self.retries, request, method, &answer, refusal);
+        let failure = |refusal| {
+            status_failure(
+                &|t| self.mask(t),
+                self.retries,
+                request,
+                method,
+                &answer,
+                refusal,
+            )
+        };
         if !retry::is_retryable(answer.status) {
             return Err(failure(None));
         }
@@ -271,10 +316,11 @@ impl Client {
         match backoff.next_wait(asked) {
             Ok(wait) => {
                 self.retried.count(answer.status.as_u16().to_string());
-                Ok(Step::Wait(
-                    wait,
-                    format!("HTTP {}", status_text(answer.status)),
-                ))
+                let why = format!("HTTP {}", status_text(answer.status));
+                match answer.status == StatusCode::TOO_MANY_REQUESTS {
+                    true => Ok(Step::Throttled(wait, why)),
+                    false => Ok(Step::Wait(wait, why)),
+                }
             }
             Err(refusal) => Err(failure(refusal)),
         }
@@ -305,6 +351,39 @@ impl Client {
         fall_back
     }
 
+    /// A failure looked at again where its first words mislead: an http:// request whose
+    /// connection closed before any answer, by a port that speaks TLS (some TLS servers just
+    /// close), and a proxy's refusal of a tunnel, whose status (403: its policy; 502: it cannot
+    /// reach the service) hyper keeps to itself. Each probe runs once a run.
+    fn second_look(&self, problem: TransportError, url: &str) -> TransportError {
+        let Ok(url) = Url::parse(url) else {
+            return problem;
+        };
+        match (problem, &self.proxy) {
+            (TransportError::Broken(detail), None)
+                if url.scheme() == "http"
+                    && detail == CLOSED_BEFORE_ANSWER
+                    && *self
+                        .probed_tls
+                        .get_or_init(|| probe::speaks_tls(&url, self.connect_timeout)) =>
+            {
+                TransportError::Found(Finding::NotPlainHttp, detail)
+            }
+            (TransportError::Found(Finding::ProxyRefused, detail), Some(proxy)) => {
+                let status = self
+                    .probed_proxy
+                    .get_or_init(|| probe::tunnel_status(&proxy.url, &url, self.connect_timeout));
+                match status {
+                    Some(status @ 400..=499) => {
+                        TransportError::Found(Finding::ProxyForbidden(*status), detail)
+                    }
+                    _ => TransportError::Found(Finding::ProxyRefused, detail),
+                }
+            }
+            (problem, _) => problem,
+        }
+    }
+
     fn describe(&self, problem: &TransportError) -> String {
         problem.describe(self.timeout, self.connect_timeout)
     }
@@ -329,12 +408,28 @@ impl Client {
         )
     }
 
-    fn send(&self, method: Method, url: &str, body: &[u8]) -> Result<Answer, TransportError> {
+    /// A 429: every worker waits `wait` before its next request, and fewer go at once; the
+    /// reason for `--verbose`, saying so.
+    fn throttle_all(&self, wait: Duration, why: &str) -> String {
+        match self.throttle.throttled(wait) {
+            Some(n) => format!("{why}: every request waits; at most {n} at once from now on"),
+            None => format!("{why}: every request waits"),
+        }
+    }
+
+    /// Sends once; the `--verbose` lines name what was asked (`label`: chain, endpoint, days).
+    fn send(
+        &self,
+        method: Method,
+        url: &str,
+        body: &[u8],
+        label: &str,
+    ) -> Result<Answer, TransportError> {
+        let _slot = self.throttle.enter();
         let started = Instant::now();
         self.trace(|| {
             format!(
-                "{method} {url} headers: x-api-key: {}, content-type, accept, user-agent; body {}",
-                self.key.redacted(),
+                "{method} {url} headers: x-api-key: {MASK}, content-type, accept, user-agent; body {}",
                 String::from_utf8_lossy(body)
             )
         });
@@ -344,11 +439,11 @@ impl Client {
             .header(KEY_HEADER, self.key.expose())
             .body(body.to_vec())
             .send()
-            .map_err(classify)?;
+            .map_err(|e| self.second_look(classify(e), url))?;
         let answer = read_answer(response, started + self.timeout)?;
         self.trace(|| {
             format!(
-                "HTTP {} in {} ms, {} bytes",
+                "HTTP {} in {} ms, {} bytes ({label})",
                 answer.status,
                 started.elapsed().as_millis(),
                 answer.body.len()
@@ -378,16 +473,38 @@ fn rate_limit_headers(answer: &Answer) -> Option<String> {
     (!shown.is_empty()).then(|| shown.join(", "))
 }
 
+/// A range refused as too long under `--raw`, which asks in one request and refuses
+/// `--chunk-days`: the hint says to leave `--raw` out first.
+fn raw_range_hint(failure: Failure) -> Failure {
+    match failure.hint.as_deref() {
+        Some(hint) if hint.contains("--chunk-days") => {
+            let hint = format!(
+                "--raw asks for the whole range in one request: leave out --raw, and {hint}"
+            );
+            Failure {
+                hint: Some(hint),
+                ..failure
+            }
+        }
+        _ => failure,
+    }
+}
+
 /// A success is JSON or nothing: an HTML page from a proxy is not data (a missing type is
 /// left to the parser, which names what it found).
-fn check_content_type(request: &Request, method: &Method, answer: &Answer) -> Result<()> {
+fn check_content_type(
+    scrub: &Scrub<'_>,
+    request: &Request,
+    method: &Method,
+    answer: &Answer,
+) -> Result<()> {
     match answer.header(CONTENT_TYPE) {
         Some(kind) if !transport::is_json_type(kind) => Err(Failure::new(
             Exit::BadResponse,
             format!(
                 "{method} {} answered content-type {kind}, not JSON: {}",
                 request.subject(),
-                service_message(Some(kind), &answer.body)
+                service_message(scrub, Some(kind), &answer.body)
             ),
         )),
         _ => Ok(()),

@@ -245,18 +245,28 @@ impl<'a> Assembly<'a> {
     }
 }
 
-/// The warning lines of the notes, series by series in plan order.
+/// The warning lines of the notes in plan order, one per problem and set of days: series with
+/// the same days missing (every chain of a `report` on a day the service lacks) share one line
+/// that lists them, rather than a line each.
 fn warnings(plan: &Plan, notes: BTreeMap<(usize, usize), DataNotes>) -> Vec<String> {
-    notes
+    // (what is said after the subjects, the subjects), in order of first appearance.
+    let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
+    for ((chain, endpoint), found) in notes {
+        let subject = format!(
+            "{} {}",
+            plan.chains[chain],
+            plan.endpoints[endpoint].label()
+        );
+        for said in found.warnings("") {
+            match grouped.iter_mut().find(|(s, _)| *s == said) {
+                Some((_, subjects)) => subjects.push(subject.clone()),
+                None => grouped.push((said, vec![subject.clone()])),
+            }
+        }
+    }
+    grouped
         .into_iter()
-        .flat_map(|((chain, endpoint), found)| {
-            let subject = format!(
-                "{} {}",
-                plan.chains[chain],
-                plan.endpoints[endpoint].label()
-            );
-            found.warnings(&subject)
-        })
+        .map(|(said, subjects)| format!("{}{said}", subjects.join(", ")))
         .collect()
 }
 

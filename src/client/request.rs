@@ -90,6 +90,16 @@ impl Request {
     pub(super) fn subject(&self) -> String {
         format!("{} for {}", self.endpoint.path(), self.chain)
     }
+
+    /// What was asked, for `--verbose` lines: `ETHEREUM fees, 2024-01-01 to 2024-01-07`.
+    pub(super) fn label(&self) -> String {
+        let DayRange { start, end } = self.range;
+        let days = match start == end {
+            true => start.to_string(),
+            false => format!("{start} to {end}"),
+        };
+        format!("{} {}, {days}", self.chain, self.endpoint.label())
+    }
 }
 
 impl RequestBody {

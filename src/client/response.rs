@@ -80,7 +80,7 @@ fn parse_value(
     if column.is_whole() && (!number.is_whole() || number.as_str().starts_with('-')) {
         return Err(format!(
             "field {name}: expected a whole number, at least 0 (a count), found {}",
-            number.as_str()
+            number.shown()
         ));
     }
     Ok(Some(number))
@@ -98,6 +98,13 @@ fn kind(raw: &RawValue) -> String {
         _ => "a number",
     };
     if text.len() <= 40 && name != "null" {
+        // A string as its decoded text, so that a key escaped in it (`\nKEY`) is masked as
+        // the word it is; control characters are replaced where the message is shown.
+        let text = match name {
+            "a string" => serde_json::from_str::<String>(text)
+                .map_or_else(|_| text.to_owned(), |s| format!("\"{s}\"")),
+            _ => text.to_owned(),
+        };
         format!("{name} {text}")
     } else {
         name.into()

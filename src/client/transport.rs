@@ -100,6 +100,19 @@ fn describe_finding(finding: &Finding) -> String {
         Finding::NotPlainHttp => "the server does not speak plain HTTP (an https:// port?)".into(),
         Finding::ProxyAuth => "the proxy asks for credentials (407)".into(),
         Finding::ProxyRefused => "the proxy refused to open a tunnel to the service".into(),
+        Finding::ProxyForbidden(status) => {
+            format!(
+                "the proxy refused to open a tunnel to the service (HTTP {status}, its own policy)"
+            )
+        }
+        Finding::HeadTooLarge => {
+            "the answer's headers are too large (over the client's limit of about 400 KiB)".into()
+        }
+        Finding::BadContentLength => "the answer's Content-Length header is not a length".into(),
+        Finding::BadHttp(what) => format!("the answer is broken HTTP: {what}"),
+        Finding::RedirectLoop => {
+            "redirected more than 10 times within the same origin: a redirect loop".into()
+        }
     }
 }
 
@@ -210,7 +223,7 @@ pub fn same_origin_redirects() -> reqwest::redirect::Policy {
         // same request itself (see `Client::fetch`).
         let rewrites_method = matches!(attempt.status().as_u16(), 301..=303);
         if attempt.previous().len() > 10 {
-            attempt.error("more than 10 redirects")
+            attempt.error(connection::TOO_MANY_REDIRECTS)
         } else if first.origin() == attempt.url().origin() && !rewrites_method {
             attempt.follow()
         } else {

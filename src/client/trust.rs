@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use reqwest::blocking::ClientBuilder;
 use reqwest::Certificate;
-use rustls::pki_types::{pem::PemObject, CertificateDer};
+use rustls::pki_types::CertificateDer;
 
 use crate::error::{Failure, Result};
-use crate::settings::TrustSources;
+use crate::settings::{bundle_certificates, TrustSources};
 
 /// The certificates one client trusts.
 pub enum Roots {
@@ -112,23 +112,14 @@ fn extra_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
     Ok(roots)
 }
 
-/// A CA bundle: every PEM certificate in it, each usable as a root.
+/// A CA bundle: every PEM certificate in it, each usable as a root (checked where
+/// `config set` checks it too).
 pub fn read_bundle(path: &Path) -> Result<Vec<Certificate>, String> {
     let shown = path.display();
-    let pem = std::fs::read(path).map_err(|e| format!("cannot read CA bundle {shown}: {e}"))?;
-    let mut roots = Vec::new();
-    for der in CertificateDer::pem_slice_iter(&pem) {
-        let der = der.map_err(|e| format!("CA bundle {shown} is not PEM ({e:?})"))?;
-        // The parse the verifier makes later, so that a broken certificate is named here.
-        rustls::RootCertStore::empty()
-            .add(der.clone())
-            .map_err(|e| format!("CA bundle {shown}: a certificate cannot be a root ({e})"))?;
-        roots.push(Certificate::from_der(&der).map_err(|e| format!("CA bundle {shown}: {e}"))?);
-    }
-    if roots.is_empty() {
-        return Err(format!("CA bundle {shown} holds no PEM certificate"));
-    }
-    Ok(roots)
+    bundle_certificates(path)?
+        .iter()
+        .map(|der| Certificate::from_der(der).map_err(|e| format!("CA bundle {shown}: {e}")))
+        .collect()
 }
 
 /// SSL_CERT_FILE, read here so that it counts on macOS and Windows too (their verifiers ignore

@@ -1,7 +1,7 @@
 //! `auth login | status | logout`: store the API key, say where it comes from and whether the
 //! service accepts it, remove it.
 
-use std::io::{BufRead, ErrorKind, IsTerminal, Write};
+use std::io::{BufRead, ErrorKind, IsTerminal, Read, Write};
 
 use serde_json::json;
 
@@ -14,6 +14,7 @@ use crate::model::Chain;
 use crate::model::Endpoint;
 use crate::model::{today_utc, DayRange};
 use crate::output::write_stdout;
+use crate::settings::limits::MAX_KEY_BYTES;
 use crate::settings::shown_url;
 use crate::settings::ApiKey;
 use crate::settings::Terminal;
@@ -110,11 +111,22 @@ fn read_key() -> Result<ApiKey> {
             Failure::usage(format!("cannot read the key from the terminal: {e}"))
         })?
     } else {
+        // A key is one short line: at most `MAX_KEY_BYTES` of it are read, so that an endless
+        // stream (`yes | chain-metrics auth login`) is refused rather than held in memory.
         let mut line = String::new();
         std::io::stdin()
             .lock()
+            .take(MAX_KEY_BYTES as u64 + 1)
             .read_line(&mut line)
             .map_err(|e| Failure::usage(format!("cannot read the key from stdin: {e}")))?;
+        if line.len() > MAX_KEY_BYTES {
+            return Err(Failure::usage(format!(
+                "the first line of stdin is longer than {MAX_KEY_BYTES} bytes, far more than a key"
+            ))
+            .with_hint(
+                "pipe in the key alone: printf '%s\\n' \"$KEY\" | chain-metrics auth login",
+            ));
+        }
         line
     };
     let key = ApiKey::new(&text).ok_or_else(|| {
@@ -122,6 +134,7 @@ fn read_key() -> Result<ApiKey> {
             "type it at the prompt, or pipe it in: printf '%s\\n' \"$KEY\" | chain-metrics auth login",
         )
     })?;
+    key.check_length().map_err(Failure::config)?;
     key.check_header().map_err(Failure::usage)?;
     Ok(key)
 }

@@ -56,6 +56,21 @@ pub(crate) fn place(doc: &ConfigDocument, profile: Option<&str>) -> String {
     }
 }
 
+/// How to set `key` where `config get` looked: in the same profile, and the key itself only
+/// through `auth login` (`config set api_key` is refused).
+fn set_hint(profile: Option<&str>, key: ConfigKey) -> String {
+    let global = profile
+        .map(|p| format!(" --profile {}", crate::system::shell::quote(p)))
+        .unwrap_or_default();
+    match key {
+        ConfigKey::ApiKey => format!("store it with: chain-metrics{global} auth login"),
+        _ => format!(
+            "set it with: chain-metrics{global} config set {} VALUE",
+            key.name()
+        ),
+    }
+}
+
 fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
     let doc = ConfigDocument::load(settings.config.clone())?;
     let profile = profile(settings);
@@ -69,10 +84,7 @@ fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
                 key.name(),
                 place(&doc, profile.as_deref())
             ))
-            .with_hint(format!(
-                "set it with: chain-metrics config set {} VALUE",
-                key.name()
-            ))
+            .with_hint(set_hint(profile.as_deref(), key))
         })?;
     let text = match key {
         // The key itself is never printed, even on request: it would land in a terminal's

@@ -126,6 +126,7 @@ pub(crate) fn client(
         retries: settings.retries,
         method: settings.method,
         trace: trace(settings),
+        jobs: settings.jobs,
     })
 }
 

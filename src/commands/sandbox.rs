@@ -13,13 +13,25 @@ use crate::settings::MethodChoice;
 use crate::settings::Terminal;
 use crate::system::atomic::write_atomically;
 
+/// The key the sandbox accepts, and whether it made it up: `--key` checked by the client's
+/// rule (so that every sandbox key can be used), else a fresh random one.
+fn sandbox_key(args: &SandboxArgs) -> anyhow::Result<(String, bool)> {
+    match args.key.as_deref().and_then(ApiKey::new) {
+        Some(key) => {
+            key.check().map_err(|why| {
+                Failure::usage(format!("--key: {why}"))
+                    .with_hint("leave out --key and the sandbox makes up one")
+            })?;
+            Ok((key.expose().to_owned(), false))
+        }
+        None => Ok((random_key()?, true)),
+    }
+}
+
 pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyhow::Result<()> {
     // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.
     let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
-    let (key, generated) = match args.key.as_deref().and_then(ApiKey::new) {
-        Some(key) => (key.expose().to_owned(), false),
-        None => (random_key()?, true),
-    };
+    let (key, generated) = sandbox_key(args)?;
     let methods = match settings.method {
         MethodChoice::Auto => Methods::Both,
         MethodChoice::Post => Methods::Post,

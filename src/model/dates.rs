@@ -92,6 +92,11 @@ pub fn parse_last(text: &str) -> Result<u32, String> {
         None => (lower.strip_suffix('d').unwrap_or(&lower), 1),
     };
     let digits = digits.strip_prefix('+').unwrap_or(digits);
+    if digits.starts_with('-') {
+        return Err(format!(
+            "'{text}' is negative: --last counts days back from the end, at least 1 (e.g. 30, 30d or 4w)"
+        ));
+    }
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
             "'{text}' is not a number of days: expected e.g. 30, 30d or 4w"
@@ -124,6 +129,7 @@ impl DayRange {
         last: Option<u32>,
         today: NaiveDate,
     ) -> Result<DayRange, String> {
+        let end_given = end.is_some();
         let end = end.unwrap_or(DaySpec::Yesterday).resolve_end(today);
         let start = match (start, last) {
             (Some(start), _) => start.resolve(today),
@@ -136,6 +142,12 @@ impl DayRange {
                 "the first day, {start}, {why}: ask for fewer days with --last, or a later --end"
             )
         })?;
+        if start > end && !end_given {
+            // The user gave no end: the default one is named as such, not as their --end.
+            return Err(format!(
+                "the start {start} is after the default end {end} (yesterday, the last full day): give an earlier --start, or --end {start} to include it"
+            ));
+        }
         if start > end {
             return Err(format!(
                 "the start {start} is after the end {end}: give --start on or before --end"
@@ -423,6 +435,11 @@ mod tests {
             "the start 2024-03-05 is after the end 2024-03-04: give --start on or before --end"
         );
         assert!(DayRange::resolve(None, None, None, today).is_err());
+        let err = DayRange::resolve(Some(DaySpec::Today), None, None, today).unwrap_err();
+        assert_eq!(
+            err,
+            "the start 2024-03-10 is after the default end 2024-03-09 (yesterday, the last full day): give an earlier --start, or --end 2024-03-10 to include it"
+        );
     }
 
     #[test]

@@ -8,6 +8,36 @@ use bigdecimal::BigDecimal;
 /// SERVICE.md's floating-point fees can be.
 const MAX_EXPONENT: u64 = 1000;
 
+/// The most digits `Number::to_decimal` takes (before the exponent, leading zeros counted):
+/// a thousand times a float's 17, and small enough that parsing and adding such values stays
+/// far under a second. Parsing is quadratic in the digits, so the count is checked on the text
+/// first: a 10-million-digit value is refused as fast as it is read.
+const MAX_DIGITS: usize = 4096;
+
+/// The longest text an error shows of a number whole; a longer one is cut (see `shown`).
+const SHOWN_WHOLE: usize = 40;
+/// The characters an error shows of a longer number, before "… (N digits)".
+const SHOWN_HEAD: usize = 20;
+
+/// Why a number is refused for arithmetic, naming the value (cut when long).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unbounded {
+    shown: String,
+    why: String,
+}
+
+impl std::fmt::Display for Unbounded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} is beyond the range of a number ({})",
+            self.shown, self.why
+        )
+    }
+}
+
+impl std::error::Error for Unbounded {}
+
 /// A number exactly as the service wrote it (`0.1`, `5E+3`, twenty digits…): never a float.
 ///
 /// Kept compactly: a ten-year report holds over 130,000 of them, so a text of up to
@@ -70,16 +100,51 @@ impl Number {
         }
     }
 
-    /// The exact value, for arithmetic; `None` for an exponent beyond ±`MAX_EXPONENT`, whose
-    /// sum with an ordinary number would take gigabytes of digits (`1e999999999 + 0.1`).
-    pub(crate) fn to_decimal(&self) -> Option<BigDecimal> {
-        if let Some(at) = self.as_str().find(['e', 'E']) {
-            let exponent = self.as_str()[at + 1..].parse::<i64>().ok()?;
-            if exponent.unsigned_abs() > MAX_EXPONENT {
-                return None;
+    /// The exact value, for arithmetic. Refused, on the text alone and before any parsing,
+    /// for an exponent beyond ±`MAX_EXPONENT` (`1e999999999 + 0.1` would take gigabytes of
+    /// digits) or more than `MAX_DIGITS` digits (parsing them is quadratic).
+    pub(crate) fn to_decimal(&self) -> Result<BigDecimal, Unbounded> {
+        self.bounded()?;
+        BigDecimal::from_str(self.as_str())
+            .map_err(|_| self.unbounded("not a decimal number".to_owned()))
+    }
+
+    /// Whether `to_decimal` takes the value, judged on the text alone in one pass.
+    pub(crate) fn bounded(&self) -> Result<(), Unbounded> {
+        let text = self.as_str();
+        // Bytes, not chars: one quick pass even over ten million digits.
+        let at = text.bytes().position(|b| b == b'e' || b == b'E');
+        let mantissa = &text.as_bytes()[..at.unwrap_or(text.len())];
+        let digits = mantissa.iter().filter(|b| b.is_ascii_digit()).count();
+        if digits > MAX_DIGITS {
+            return Err(self.unbounded(format!("more than {MAX_DIGITS} digits")));
+        }
+        if let Some(at) = at {
+            let exponent = text[at + 1..].parse::<i64>().ok();
+            if exponent.is_none_or(|e| e.unsigned_abs() > MAX_EXPONENT) {
+                return Err(self.unbounded(format!("an exponent beyond ±{MAX_EXPONENT}")));
             }
         }
-        BigDecimal::from_str(self.as_str()).ok()
+        Ok(())
+    }
+
+    fn unbounded(&self, why: String) -> Unbounded {
+        Unbounded {
+            shown: self.shown(),
+            why,
+        }
+    }
+
+    /// The text for a message: whole when short, else its first characters and its length
+    /// (`12345678901234567890… (10000000 digits)`), so an error stays one readable line.
+    pub fn shown(&self) -> String {
+        let text = self.as_str();
+        if text.len() <= SHOWN_WHOLE {
+            return text.to_owned();
+        }
+        // A number's text is ASCII: any byte index is a character boundary.
+        let digits = text.bytes().filter(u8::is_ascii_digit).count();
+        format!("{}… ({digits} digits)", &text[..SHOWN_HEAD])
     }
 
     /// A computed value, written in plain decimals (no exponent).
@@ -190,6 +255,35 @@ mod tests {
         for not in ["1.5", "0.1", "1e-1", "15e-1", "1.25e1"] {
             assert!(!Number::from_json_token(not).unwrap().is_whole(), "{not}");
         }
+    }
+
+    #[test]
+    fn arithmetic_is_bounded_on_the_text() {
+        let n = |t: &str| Number::from_json_token(t).unwrap();
+        let refused = |t: &str| n(t).to_decimal().unwrap_err().to_string();
+        assert_eq!(
+            refused("1e999999999"),
+            "1e999999999 is beyond the range of a number (an exponent beyond ±1000)"
+        );
+        assert_eq!(
+            refused("1e-1001"),
+            "1e-1001 is beyond the range of a number (an exponent beyond ±1000)"
+        );
+        // An exponent past i64: refused, not wrapped or panicking.
+        assert_eq!(
+            refused("1e9999999999999999999"),
+            "1e9999999999999999999 is beyond the range of a number (an exponent beyond ±1000)"
+        );
+        let long = format!("-{}.5", "9".repeat(MAX_DIGITS));
+        assert_eq!(
+            refused(&long),
+            "-9999999999999999999… (4097 digits) is beyond the range of a number \
+             (more than 4096 digits)"
+        );
+        for fine in ["1e1000", "1e-1000", "0.1"] {
+            assert!(n(fine).to_decimal().is_ok(), "{fine}");
+        }
+        assert!(n(&"7".repeat(MAX_DIGITS)).to_decimal().is_ok());
     }
 
     #[test]

@@ -84,17 +84,13 @@ pub fn sort_and_cut(
 fn sort_by_value(rows: &mut Vec<Row>, i: usize, key: &SortKey) -> Result<(), String> {
     let mut keyed = Vec::with_capacity(rows.len());
     for row in rows.drain(..) {
-        let value = match &row.values[i] {
-            Some(n) => Some(n.to_decimal().ok_or_else(|| {
-                format!(
-                    "cannot sort by {}: {} of {} is beyond the range of a number",
-                    key.column,
-                    n.as_str(),
-                    row.date
-                )
-            })?),
-            None => None,
-        };
+        let value =
+            match &row.values[i] {
+                Some(n) => Some(n.to_decimal().map_err(|why| {
+                    format!("cannot sort by {} of {}: {why}", key.column, row.date)
+                })?),
+                None => None,
+            };
         keyed.push((value, row));
     }
     keyed.sort_by(|a, b| match (&a.0, &b.0) {

@@ -241,6 +241,12 @@ impl Output {
                     .with_hint("drop --summary to see the values as sent")
             })?;
         }
+        if self.format == Format::Chart {
+            crate::render::chart_bounded(&data).map_err(|why| {
+                Failure::new(Exit::BadResponse, why)
+                    .with_hint("--format csv shows the values as sent")
+            })?;
+        }
         let data = match self.format {
             Format::Chart => steps(data, self.by, &plan.range),
             _ => data,
@@ -298,10 +304,20 @@ fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Re
         }
         let (name, wanted) = (format.name(), allowed[0].name());
         if !by_default {
-            return Err(Failure::usage(format!(
+            let failure = Failure::usage(format!(
                 "{flag} works with {what}, not with the {name} format"
-            ))
-            .with_hint(format!("add --format {wanted}")));
+            ));
+            return Err(match (&args.file, flag) {
+                // The file holds the other format: merging csv into it would be refused.
+                (Some(file), "--merge") => {
+                    let other = file.with_extension(wanted).display().to_string();
+                    failure.with_hint(format!(
+                        "merge into a {wanted} file: --format {wanted} --output {}",
+                        crate::system::shell::quote(&other)
+                    ))
+                }
+                _ => failure.with_hint(format!("use --format {wanted}")),
+            });
         }
         let stdout = match format {
             Table => "is a terminal",

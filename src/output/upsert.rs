@@ -94,7 +94,7 @@ fn update(
 /// Whether a fresh day count is below the stored one (a stored count that is no number loses).
 fn fewer(fresh: &Number, stored: &Number) -> bool {
     match (fresh.to_decimal(), stored.to_decimal()) {
-        (Some(fresh), Some(stored)) => fresh < stored,
+        (Ok(fresh), Ok(stored)) => fresh < stored,
         _ => false,
     }
 }

@@ -15,6 +15,7 @@ mod tsv;
 mod wide;
 
 pub(crate) use caption::Caption;
+pub(crate) use chart::check_bounded as chart_bounded;
 pub(crate) use listing::write as write_listing;
 pub(crate) use summary::rows as summary_rows;
 pub(crate) use wide::{widen, Naming};

@@ -50,10 +50,10 @@ fn block<'a>(
 ) -> Result<Vec<SummaryRow>, String> {
     let stats = (0..columns.len())
         .map(|i| {
-            Stats::of(
-                &columns[i],
-                rows.clone().filter_map(|row| row.values[i].as_ref()),
-            )
+            let values = rows
+                .clone()
+                .filter_map(move |row| Some((row, row.values[i].as_ref()?)));
+            Stats::of(&columns[i], values)
         })
         .collect::<Result<Vec<Option<Stats>>, String>>()?;
     let pick = |f: fn(&Stats) -> Number| stats.iter().map(|s| s.as_ref().map(f)).collect();
@@ -93,17 +93,22 @@ struct Stats {
 }
 
 impl Stats {
+    /// The statistics of a column's values, each with the row it is in (for the error that
+    /// names a value beyond the bound of `Number::to_decimal`, its chain and its date).
     fn of<'a>(
         column: &str,
-        values: impl Iterator<Item = &'a Number>,
+        values: impl Iterator<Item = (&'a Row, &'a Number)>,
     ) -> Result<Option<Stats>, String> {
         let values = values
-            .map(|n| match n.to_decimal() {
-                Some(exact) => Ok((n, exact)),
-                None => Err(format!(
-                    "cannot summarise {column}: {} is beyond the range of a number",
-                    n.as_str()
-                )),
+            .map(|(row, n)| match n.to_decimal() {
+                Ok(exact) => Ok((n, exact)),
+                Err(why) => {
+                    let chain = row.chain.map(|c| format!("{c} ")).unwrap_or_default();
+                    Err(format!(
+                        "cannot summarise {chain}{column} of {}: {why}",
+                        row.date
+                    ))
+                }
             })
             .collect::<Result<Vec<(&Number, BigDecimal)>, String>>()?;
         let Some(min) = values.iter().min_by(|a, b| a.1.cmp(&b.1)) else {
@@ -159,7 +164,8 @@ mod tests {
         };
         assert_eq!(
             rows(&data, false).unwrap_err(),
-            "cannot summarise fees: 1e999999999 is beyond the range of a number"
+            "cannot summarise fees of 2024-01-01: 1e999999999 is beyond the range of a number \
+             (an exponent beyond ±1000)"
         );
     }
 

@@ -45,6 +45,18 @@ pub struct ServiceState {
     behaviour: Behaviour,
     attempts: AtomicU64,
     connections: AtomicU64,
+    /// Requests being answered now: logged with each answer, so that a test sees how many a
+    /// client had in flight at once.
+    in_flight: AtomicU64,
+}
+
+/// One request being answered; counted out when dropped.
+struct InFlight<'a>(&'a ServiceState);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
 }
 
 impl ServiceState {
@@ -53,12 +65,20 @@ impl ServiceState {
             behaviour,
             attempts: AtomicU64::new(0),
             connections: AtomicU64::new(0),
+            in_flight: AtomicU64::new(0),
         })
     }
 
     /// Counts one attempt (a request, or a connection reset by a fault) and returns its number.
     fn next_attempt(&self) -> u64 {
         self.attempts.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// Counts a request in while it is answered (until the guard drops, an answer the client
+    /// gave up on included); with how many are, this one included.
+    fn arrive(&self) -> (InFlight<'_>, u64) {
+        let count = self.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+        (InFlight(self), count)
     }
 
     fn attempts_seen(&self) -> u64 {

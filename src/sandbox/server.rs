@@ -47,6 +47,7 @@ async fn answer(
     body: Bytes,
 ) -> Response {
     let attempt = shared.next_attempt();
+    let (guard, in_flight) = shared.arrive();
     // Logged on arrival, so that an attempt the client gave up on (a timeout) still shows.
     shared.log(&format!(
         "#{attempt} {method} {} {}",
@@ -54,9 +55,10 @@ async fn answer(
         String::from_utf8_lossy(&body)
     ));
     let (response, note) = respond(endpoint, &shared, attempt, &method, &headers, &body).await;
+    drop(guard);
     let note = note.map(|n| format!(" ({n})")).unwrap_or_default();
     shared.log(&format!(
-        "#{attempt} -> {}{note}",
+        "#{attempt} -> {}{note}; {in_flight} in flight on arrival",
         response.status().as_u16()
     ));
     response

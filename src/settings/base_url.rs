@@ -54,16 +54,15 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
 ///
 /// Text, not a parsed URL: it also masks what does not parse (`https://u:pa/ss@h`), and more
 /// than a password is masked rather than less: everything from the first `:` after `://` to the
-/// last `@` before a space or quote (a `/`, `?`, `#` or `@` may be in a password typed raw).
+/// last `@` before a space (a `/`, `?`, `#`, `@` or quote may be in a password typed raw; a
+/// URL the tool serialised itself never holds a space).
 pub fn hide_passwords(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("://") {
         let (before, after) = rest.split_at(at + 3);
         shown.push_str(before);
-        let end = after
-            .find(|c: char| c.is_whitespace() || c == '\'' || c == '"')
-            .unwrap_or(after.len());
+        let end = after.find(char::is_whitespace).unwrap_or(after.len());
         let url = &after[..end];
         let password = url
             .rfind('@')
@@ -82,18 +81,24 @@ pub fn hide_passwords(text: &str) -> String {
     shown
 }
 
-/// One URL as typed (a flag, a variable, a config value), with its password masked: like
-/// [`hide_passwords`], and also without a scheme (`ann:pw@host`, the scheme forgotten), where
-/// everything from the first `:` to the last `@` is masked.
+/// One URL as typed (a flag, a variable, a config value), with its password masked whatever
+/// characters it holds (a space, a quote): the whole value is one URL, so everything from the
+/// first `:` of its user part to its last `@` is masked, with a scheme or without one
+/// (`ann:pw@host`, the scheme forgotten). A value with a scheme that does not parse as a URL
+/// and holds an `@` is masked whole: where its password ends cannot be known.
 pub fn shown_url(text: &str) -> String {
-    if text.contains("://") {
-        return hide_passwords(text);
+    let (scheme, rest) = match text.find("://") {
+        Some(at) => text.split_at(at + 3),
+        None => ("", text),
+    };
+    let Some(user_end) = rest.rfind('@') else {
+        return text.to_owned();
+    };
+    if !scheme.is_empty() && Url::parse(text).is_err() {
+        return MASK.to_owned();
     }
-    let password = text
-        .rfind('@')
-        .and_then(|user_end| Some((text[..user_end].find(':')?, user_end)));
-    match password {
-        Some((colon, user_end)) => format!("{}{MASK}{}", &text[..=colon], &text[user_end..]),
+    match rest[..user_end].find(':') {
+        Some(colon) => format!("{scheme}{}{MASK}{}", &rest[..=colon], &rest[user_end..]),
         None => text.to_owned(),
     }
 }
@@ -173,5 +178,23 @@ mod tests {
         assert_eq!(shown_url("https:ann:pw@h"), "https:****@h");
         assert_eq!(shown_url("ann@h:1"), "ann@h:1");
         assert_eq!(shown_url("http://ann:pw@h"), "http://ann:****@h");
+    }
+
+    #[test]
+    fn a_password_is_masked_whatever_it_holds() {
+        for password in ["it's", "say \"hi\"", "two words", "a@b:c"] {
+            let typed = format!("https://ann:{password}@h.example/v2");
+            assert_eq!(
+                shown_url(&typed),
+                "https://ann:****@h.example/v2",
+                "{password}"
+            );
+        }
+        assert_eq!(shown_url("https://ann:pw@[::1"), MASK);
+        assert_eq!(shown_url("https://[::1"), "https://[::1");
+        assert_eq!(
+            hide_passwords("GET https://ann:it's%20x@h/api: timed out"),
+            "GET https://ann:****@h/api: timed out"
+        );
     }
 }

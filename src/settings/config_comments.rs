@@ -34,17 +34,39 @@ pub(super) fn remove_keeping_comments(
     true
 }
 
-/// Puts `comments` above the first value from `index` on in `table`; false if there is none.
+/// Puts `comments` above the first line from `index` on in `table` (a value, or a dotted key
+/// such as `profiles.ci.retries = 1`); false if there is none.
 fn put_above_next_key(table: &mut Table, index: usize, comments: &str) -> bool {
     let next = table
         .iter()
         .skip(index)
-        .find(|(_, item)| item.is_value())
+        .find(|(_, item)| on_a_line(item))
         .map(|(name, _)| name.to_owned());
-    let Some(mut next) = next.and_then(|name| table.key_mut(&name)) else {
+    match next {
+        Some(name) => put_above_line(table, &name, comments),
+        None => false,
+    }
+}
+
+/// A value, or a dotted table: what starts a `key = value` line of its table.
+fn on_a_line(item: &Item) -> bool {
+    item.is_value() || item.as_table().is_some_and(Table::is_dotted)
+}
+
+/// Puts `comments` above the line of `name` in `table`. A dotted key's line is written with
+/// the decor of its last part (`retries` of `profiles.ci.retries`), found by going down.
+fn put_above_line(table: &mut Table, name: &str, comments: &str) -> bool {
+    if let Some(dotted) = table.get_mut(name).and_then(Item::as_table_mut) {
+        let first = dotted
+            .iter()
+            .find(|(_, item)| on_a_line(item))
+            .map(|(inner, _)| inner.to_owned());
+        return first.is_some_and(|inner| put_above_line(dotted, &inner, comments));
+    }
+    let Some(mut key) = table.key_mut(name) else {
         return false;
     };
-    let decor = next.leaf_decor_mut();
+    let decor = key.leaf_decor_mut();
     let old = prefix_of(decor.prefix());
     decor.set_prefix(format!("{comments}{old}"));
     true
@@ -115,4 +137,20 @@ fn table_at(table: &mut Table, position: isize) -> Option<&mut Table> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comment_stays_above_the_dotted_key_that_follows() {
+        let text = "# head\n\n# about timeout\ntimeout = 5\nprofiles.ci.retries = 1\nretries = 2\n";
+        let mut doc: DocumentMut = text.parse().unwrap();
+        assert!(remove_keeping_comments(&mut doc, None, "timeout"));
+        assert_eq!(
+            doc.to_string(),
+            "# head\n\n# about timeout\nprofiles.ci.retries = 1\nretries = 2\n"
+        );
+    }
 }

@@ -7,6 +7,7 @@ use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 use crate::error::{Exit, Failure, Result};
 use crate::settings::config_file::{self, ConfigLocation};
 pub use crate::settings::keys::{ConfigKey, MethodChoice};
+use crate::settings::trust::bundle_certificates;
 use crate::settings::{check_base_url, config_comments, limits};
 use crate::system::lock::{FileLock, LockWait};
 
@@ -21,7 +22,7 @@ impl ConfigKey {
             ConfigKey::ApiKeyCommand if text.is_empty() => Err("expected a shell command".into()),
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
             ConfigKey::CaBundle if text.is_empty() => Err("expected the path of a PEM file".into()),
-            ConfigKey::CaBundle => Ok(Value::from(text)),
+            ConfigKey::CaBundle => ca_bundle(text),
             ConfigKey::AllowHttp | ConfigKey::Cache | ConfigKey::Strict => match text {
                 "true" => Ok(Value::from(true)),
                 "false" => Ok(Value::from(false)),
@@ -41,6 +42,18 @@ impl ConfigKey {
                 .ok_or_else(|| "expected auto, post or get".into()),
         }
     }
+}
+
+/// A CA bundle as `config set` stores it: a readable PEM file holding a certificate, by its
+/// absolute path (a relative one would be read from the config file's folder, not from the
+/// folder the user typed it in).
+fn ca_bundle(text: &str) -> Result<Value, String> {
+    let path = std::path::absolute(text).map_err(|e| format!("cannot find '{text}': {e}"))?;
+    bundle_certificates(&path)?;
+    let absolute = path
+        .to_str()
+        .ok_or_else(|| format!("{} is not UTF-8 text", path.display()))?;
+    Ok(Value::from(absolute))
 }
 
 fn seconds(text: &str) -> Result<Value, String> {

@@ -124,6 +124,9 @@ pub fn parse(text: &str) -> Result<FileSettings, String> {
                     .next()
                     .unwrap_or_default();
                 let written = text.get(span).unwrap_or_default().trim();
+                if message.ends_with("expected struct FileSettings") {
+                    return format!("line {line}: {}", not_a_table(&text[..line_start], key));
+                }
                 format!("line {line}: {}", in_user_words(&message, key, written))
             }
             None => message,
@@ -135,6 +138,22 @@ pub fn parse(text: &str) -> Result<FileSettings, String> {
         }
     }
     Ok(settings)
+}
+
+/// A profile given a plain value (`[profiles]` then `foo = 1`): serde's words name a Rust
+/// type (`expected struct FileSettings`); said instead with the key's full name. `before` is
+/// the text above the line, whose last `[table]` header the key is in.
+fn not_a_table(before: &str, key: &str) -> String {
+    let table = before
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().strip_prefix('[')?.strip_suffix(']'))
+        .map(|t| format!("{}.", t.trim()))
+        .unwrap_or_default();
+    format!(
+        "{table}{} must be a table of settings (a profile is written [profiles.NAME])",
+        key.trim()
+    )
 }
 
 /// A wrong kind of value said with the key and what it takes: serde names Rust types
@@ -194,6 +213,14 @@ fn without_values(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_profile_that_is_no_table_is_said_so() {
+        assert_eq!(
+            parse("[profiles]\nfoo = 1\n").unwrap_err(),
+            "line 2: profiles.foo must be a table of settings (a profile is written [profiles.NAME])"
+        );
+    }
 
     /// The file reader takes every key `config set` writes, under the same name, and says
     /// what each key expects in the same words.

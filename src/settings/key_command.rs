@@ -4,6 +4,9 @@ use std::io::Read;
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use std::sync::mpsc::Receiver;
+
+use crate::settings::limits::MAX_KEY_BYTES;
 use crate::settings::secret::ApiKey;
 use crate::system::command_group::{interrupted_by_user, CommandGroup};
 
@@ -19,40 +22,83 @@ pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit());
     let mut group = CommandGroup::spawn(&mut shell).map_err(|e| format!("could not start: {e}"))?;
-    let mut stdout = group.child().stdout.take().expect("stdout is piped");
+    let stdout = group.child().stdout.take().expect("stdout is piped");
     // Read on a thread, and wait for it with the same deadline: a command that leaves a
-    // background child holding stdout open must not hang the run.
+    // background child holding stdout open must not hang the run. At most `MAX_KEY_BYTES`
+    // (and one more, to tell that there was more) are read.
     let (sender, reader) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = sender.send(stdout.read_to_string(&mut text).map(|_| text));
+        let mut bytes = Vec::new();
+        let read = stdout
+            .take(MAX_KEY_BYTES as u64 + 1)
+            .read_to_end(&mut bytes);
+        let _ = sender.send(read.map(|_| bytes));
     });
     let started = Instant::now();
-    let status = wait(&mut group, started, limit)?;
+    let (status, output) = wait(&mut group, &reader, started, limit)?;
     if interrupted_by_user(status) {
         crate::system::interrupt::stop();
     }
     if !status.success() {
         return Err(format!("failed ({status})"));
     }
-    let text = reader
-        .recv_timeout(limit.saturating_sub(started.elapsed()))
-        .map_err(|_| {
-            group.end();
-            format!(
-                "did not close its output within {} s (a background process holding it?)",
-                limit.as_secs_f64()
-            )
-        })?
-        .map_err(|_| "printed something that is not UTF-8 text".to_owned())?;
+    let output = match output {
+        Some(output) => output,
+        None => reader
+            .recv_timeout(limit.saturating_sub(started.elapsed()))
+            .map_err(|_| {
+                group.end();
+                format!(
+                    "did not close its output within {} s (a background process holding it?)",
+                    limit.as_secs_f64()
+                )
+            })?,
+    };
+    key_from(output.map_err(|e| format!("could not be read: {e}"))?)
+}
+
+/// The key a command printed: one line of UTF-8 text, at most `MAX_KEY_BYTES`.
+fn key_from(bytes: Vec<u8>) -> Result<ApiKey, String> {
+    if bytes.len() > MAX_KEY_BYTES {
+        return Err(too_long());
+    }
+    let text = String::from_utf8(bytes).map_err(|_| "printed something that is not UTF-8 text")?;
+    if text.trim().lines().count() > 1 {
+        return Err("printed more than one line; the key is the one line it should print".into());
+    }
     ApiKey::new(&text).ok_or_else(|| "printed nothing".to_owned())
 }
 
-/// Waits for the command to end; past `limit`, ends its whole group.
-fn wait(group: &mut CommandGroup, started: Instant, limit: Duration) -> Result<ExitStatus, String> {
+fn too_long() -> String {
+    format!("printed more than {MAX_KEY_BYTES} bytes, far more than a key; it should print the key alone")
+}
+
+/// What the reader thread sends: the command's output, up to one byte past the bound.
+type Output = std::io::Result<Vec<u8>>;
+
+/// Waits for the command to end, with its output if that came first; past `limit`, or once
+/// it has printed more than a key can be, ends its whole group.
+fn wait(
+    group: &mut CommandGroup,
+    reader: &Receiver<Output>,
+    started: Instant,
+    limit: Duration,
+) -> Result<(ExitStatus, Option<Output>), String> {
+    let mut output = None;
     loop {
+        if output.is_none() {
+            if let Ok(read) = reader.try_recv() {
+                // The reader stops one byte past the bound: a command still printing then
+                // (`yes`) is ended at once rather than left blocked on a full pipe.
+                if read.as_ref().is_ok_and(|bytes| bytes.len() > MAX_KEY_BYTES) {
+                    group.end();
+                    return Err(too_long());
+                }
+                output = Some(read);
+            }
+        }
         match group.try_wait().map_err(|e| format!("failed: {e}"))? {
-            Some(status) => return Ok(status),
+            Some(status) => return Ok((status, output)),
             None if started.elapsed() > limit => {
                 group.end();
                 return Err(format!("did not finish within {} s", limit.as_secs_f64()));
@@ -90,6 +136,18 @@ mod tests {
         assert_eq!(
             run_default("printf '  abc-123\\n'").unwrap().expose(),
             "abc-123"
+        );
+    }
+
+    #[test]
+    fn endless_output_is_cut_and_refused() {
+        assert_eq!(
+            run_default("yes").unwrap_err(),
+            "printed more than 4096 bytes, far more than a key; it should print the key alone"
+        );
+        assert_eq!(
+            run_default("printf 'abcdefgh\\nsecond\\n'").unwrap_err(),
+            "printed more than one line; the key is the one line it should print"
         );
     }
 

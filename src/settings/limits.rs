@@ -12,6 +12,14 @@ pub const MAX_SECONDS: f64 = 86_400.0;
 /// it starts (and `1e-10` rounds to no time at all).
 pub const MIN_SECONDS: f64 = 0.001;
 
+/// The shortest API key taken: a shorter one could not be masked in output without masking
+/// ordinary text (a key `1` would turn `2024-01-01` into `2024-0****-0****`), CLI.md §2.
+pub const MIN_KEY_CHARS: usize = 8;
+
+/// The most bytes read for a key (an `api_key_command`'s output, `auth login`'s line of stdin):
+/// a key is one short line, and a command such as `yes` never stops printing.
+pub const MAX_KEY_BYTES: usize = 4096;
+
 /// Why a number of seconds is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SecondsRefused {

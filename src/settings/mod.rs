@@ -35,6 +35,7 @@ pub use precedence::{Source, Sourced};
 pub(crate) use proxy::ProxyChoice;
 pub use secret::{ApiKey, MASK};
 pub(crate) use terminal::Terminal;
+pub(crate) use trust::bundle_certificates;
 pub use trust::TrustSources;
 pub use tuning::defaults;
 
@@ -246,10 +247,10 @@ impl Settings {
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be
-    /// sendable in a header.
+    /// long enough to mask and sendable in a header.
     pub fn api_key(&self) -> Result<ApiKey> {
         let key = self.find_key()?;
-        key.check_header().map_err(|e| {
+        key.check().map_err(|e| {
             let source = self
                 .key
                 .as_ref()

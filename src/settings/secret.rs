@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::limits::MIN_KEY_CHARS;
+
 /// What stands for a secret wherever it would have shown, in one place: the key, a password
 /// in a base URL or proxy URL, and the key echoed in a body.
 pub const MASK: &str = "****";
@@ -33,8 +35,29 @@ impl ApiKey {
         }
     }
 
-    /// Refuses a key that cannot travel in an HTTP header (control characters, non-ASCII):
-    /// caught here it is a configuration error, not a network failure retried in vain.
+    /// Refuses a key shorter than [`MIN_KEY_CHARS`] (it could not be masked without masking
+    /// ordinary text), and one that cannot travel in an HTTP header (control characters,
+    /// non-ASCII): caught here it is a configuration error, not a network failure retried in
+    /// vain.
+    pub fn check(&self) -> Result<(), String> {
+        self.check_length()?;
+        self.check_header()
+    }
+
+    /// Refuses a key shorter than [`MIN_KEY_CHARS`].
+    pub fn check_length(&self) -> Result<(), String> {
+        let chars = self.0.chars().count();
+        if chars < MIN_KEY_CHARS {
+            return Err(format!(
+                "the API key is {chars} character{} long, and a key has at least {MIN_KEY_CHARS} \
+                 (a shorter one could not be masked in output without masking ordinary text)",
+                if chars == 1 { "" } else { "s" }
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a key that cannot travel in an HTTP header.
     pub fn check_header(&self) -> Result<(), String> {
         match self.0.bytes().all(|b| (0x20..0x7f).contains(&b)) {
             true => Ok(()),
@@ -42,31 +65,54 @@ impl ApiKey {
         }
     }
 
-    /// Replaces every occurrence of the key in `text` (a service may echo it back).
+    /// Replaces every occurrence of the key as a whole value in `text` (a service may echo
+    /// it back): see [`mask_whole`].
     pub fn scrub(&self, text: &str) -> String {
-        text.replace(&self.0, MASK)
+        let (clean, _) = mask_whole(text.as_bytes(), self.0.as_bytes());
+        // Only whole UTF-8 sequences (the key's) were replaced by ASCII.
+        String::from_utf8(clean).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
     }
 
-    /// Replaces every occurrence of the key in a body (`--raw`), byte for byte otherwise;
-    /// says whether there was one. A key inside a JSON string leaves a JSON string.
+    /// Replaces every occurrence of the key as a whole value in a body (`--raw`), byte for
+    /// byte otherwise; says whether there was one. A key inside a JSON string leaves a JSON
+    /// string.
     pub fn scrub_bytes(&self, body: Vec<u8>) -> (Vec<u8>, bool) {
-        let key = self.0.as_bytes();
-        if !body.windows(key.len()).any(|w| w == key) {
-            return (body, false);
-        }
-        let mut clean = Vec::with_capacity(body.len());
-        let mut i = 0;
-        while i < body.len() {
-            if body[i..].starts_with(key) {
-                clean.extend_from_slice(MASK.as_bytes());
-                i += key.len();
-            } else {
-                clean.push(body[i]);
-                i += 1;
-            }
-        }
-        (clean, true)
+        mask_whole(&body, self.0.as_bytes())
     }
+}
+
+/// `text` with each whole-value occurrence of `secret` replaced by [`MASK`]: one that no
+/// letter or digit touches on either side (a header value, a JSON string equal to it, a URL
+/// parameter, a word), a JSON escape before it (`\n`, `\u0020`) counting as a separator.
+/// A secret that is part of a longer word or number (`12345678` inside `9123456789`) is
+/// another value, left as it is. Says whether anything was masked.
+pub fn mask_whole(text: &[u8], secret: &[u8]) -> (Vec<u8>, bool) {
+    let continues = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
+    let escaped = |end: usize| {
+        let back = |n: usize| end.checked_sub(n).and_then(|at| text.get(at));
+        back(2) == Some(&b'\\')
+            || (back(6) == Some(&b'\\')
+                && back(5) == Some(&b'u')
+                && text[end - 4..end].iter().all(u8::is_ascii_hexdigit))
+    };
+    let mut clean = Vec::with_capacity(text.len());
+    let mut masked = false;
+    let mut i = 0;
+    while i < text.len() {
+        let whole = !secret.is_empty()
+            && text[i..].starts_with(secret)
+            && (!continues(i.checked_sub(1).and_then(|b| text.get(b))) || escaped(i))
+            && !continues(text.get(i + secret.len()));
+        if whole {
+            clean.extend_from_slice(MASK.as_bytes());
+            i += secret.len();
+            masked = true;
+        } else {
+            clean.push(text[i]);
+            i += 1;
+        }
+    }
+    (clean, masked)
 }
 
 impl fmt::Debug for ApiKey {
@@ -103,8 +149,41 @@ mod tests {
         );
         assert_eq!(key.scrub_bytes(b"[]".to_vec()), (b"[]".to_vec(), false));
         assert!(ApiKey::new("  ").is_none());
-        assert!(key.check_header().is_ok());
-        assert!(ApiKey::new("ab\u{1}cd").unwrap().check_header().is_err());
-        assert!(ApiKey::new("schlüssel").unwrap().check_header().is_err());
+        assert!(key.check().is_ok());
+        assert!(ApiKey::new("abcd\u{1}efgh").unwrap().check().is_err());
+        assert!(ApiKey::new("schlüssel").unwrap().check().is_err());
+    }
+
+    #[test]
+    fn a_short_key_is_refused() {
+        assert_eq!(
+            ApiKey::new("k").unwrap().check().unwrap_err(),
+            "the API key is 1 character long, and a key has at least 8 (a shorter one could \
+             not be masked in output without masking ordinary text)"
+        );
+        assert!(ApiKey::new("1234567").unwrap().check().is_err());
+        assert!(ApiKey::new("12345678").unwrap().check().is_ok());
+    }
+
+    #[test]
+    fn a_key_is_masked_only_as_a_whole_value() {
+        let key = ApiKey::new("20240101").unwrap();
+        assert_eq!(
+            key.scrub("on 2024010155 and 120240101"),
+            "on 2024010155 and 120240101"
+        );
+        assert_eq!(
+            key.scrub("key=20240101&x, \"20240101\", (20240101) -20240101-"),
+            "key=****&x, \"****\", (****) -****-"
+        );
+        assert_eq!(key.scrub("20240101"), "****");
+        assert_eq!(
+            key.scrub(r#""a\n20240101\t", "\u002020240101""#),
+            r#""a\n****\t", "\u0020****""#
+        );
+        assert_eq!(
+            key.scrub_bytes(b"[20240101,320240101]".to_vec()),
+            (b"[****,320240101]".to_vec(), true)
+        );
     }
 }

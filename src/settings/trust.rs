@@ -1,7 +1,9 @@
 //! Where the certificates to trust come from besides the platform's store: `--ca-bundle`,
 //! CHAIN_METRICS_CA_BUNDLE or the `ca_bundle` key, and SSL_CERT_FILE / SSL_CERT_DIR.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use rustls::pki_types::{pem::PemObject, CertificateDer};
 
 use super::config_file::ConfigLocation;
 use super::precedence::{first_given, named, Layer};
@@ -48,4 +50,24 @@ pub(super) fn sources(
         ssl_cert_file: env.get("SSL_CERT_FILE").map(PathBuf::from),
         ssl_cert_dir: env.get("SSL_CERT_DIR").map(str::to_owned),
     }
+}
+
+/// Every PEM certificate of a CA bundle, each parsed as the verifier will parse a root; or
+/// why the file cannot be one (unreadable, not PEM, no certificate). The one check of a
+/// bundle, for `config set ca_bundle` and for the client that trusts it.
+pub fn bundle_certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+    let shown = path.display();
+    let pem = std::fs::read(path).map_err(|e| format!("cannot read CA bundle {shown}: {e}"))?;
+    let mut roots = Vec::new();
+    for der in CertificateDer::pem_slice_iter(&pem) {
+        let der = der.map_err(|e| format!("CA bundle {shown} is not PEM ({e:?})"))?;
+        rustls::RootCertStore::empty()
+            .add(der.clone())
+            .map_err(|e| format!("CA bundle {shown}: a certificate cannot be a root ({e})"))?;
+        roots.push(der);
+    }
+    if roots.is_empty() {
+        return Err(format!("CA bundle {shown} holds no PEM certificate"));
+    }
+    Ok(roots)
 }

@@ -301,7 +301,7 @@ fn other_client_errors_are_never_retried() {
         out.assert_no_output();
         assert_eq!((out.code, out.attempts), (5, 1), "{}", family.command);
         assert_eq!(out.error_line(), format!("error: the service rejected the request: POST {} for ETHEREUM answered HTTP 404 Not Found: synthetic failure (fault 404)", family.path));
-        assert_eq!(out.hint(), None);
+        assert_eq!(out.hint(), Some("check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404"));
     }
 }
 

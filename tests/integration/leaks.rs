@@ -99,20 +99,20 @@ date,fees
         .stderr_contains("* POST ")
         .run();
     let request = format!(
-        "* POST {}/api/chain-insights/fees headers: x-api-key: ****51d4, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",
+        "* POST {}/api/chain-insights/fees headers: x-api-key: ****, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}",
         stub.url
     );
     let retry = format!(
-        "* retry 1 of 1 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable",
+        "* retry 1 of 1 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable (ETHEREUM fees, 2024-01-01)",
         stub.url
     );
     let expected = [
         request.as_str(),
-        "* HTTP 503 Service Unavailable in _ ms, 4 bytes",
+        "* HTTP 503 Service Unavailable in _ ms, 4 bytes (ETHEREUM fees, 2024-01-01)",
         "* rate limit: retry-after: 0",
         retry.as_str(),
         request.as_str(),
-        "* HTTP 200 OK in _ ms, 32 bytes",
+        "* HTTP 200 OK in _ ms, 32 bytes (ETHEREUM fees, 2024-01-01)",
         "note: 1 request retried: 503 x1",
     ];
     assert_eq!(without_timings(&run.stderr), expected);

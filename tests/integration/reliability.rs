@@ -119,7 +119,7 @@ fn each_retry_is_one_verbose_line_and_retry_after_is_honoured() {
         .filter(|l| l.starts_with("* retry "))
         .collect();
     let line = |n| {
-        format!("* retry {n} of 3 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable", sandbox.url)
+        format!("* retry {n} of 3 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable (ETHEREUM fees, 2024-01-01 to 2024-01-03)", sandbox.url)
     };
     assert_eq!(retries, [line(1), line(2)]);
     assert_eq!(sandbox.attempts(), 3);

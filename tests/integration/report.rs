@@ -60,10 +60,8 @@ date,chain,fees,active_users,tweet
 
 "#]])
         .stderr(str![[r#"
-warning: OPTIMISM active users: no data for 2024-01-01 (left out, not zero)
-warning: OPTIMISM official account: no data for 2024-01-02 (left out, not zero)
-warning: BSC active users: no data for 2024-01-01 (left out, not zero)
-warning: BSC official account: no data for 2024-01-02 (left out, not zero)
+warning: OPTIMISM active users, BSC active users: no data for 2024-01-01 (left out, not zero)
+warning: OPTIMISM official account, BSC official account: no data for 2024-01-02 (left out, not zero)
 
 "#]])
         .run();

@@ -38,7 +38,7 @@ fn error_format_json_is_one_object_with_endpoint_chain_status_and_service_messag
             "chain": "ARBITRUM",
             "status": 404,
             "service_message": "arbitrum is resting",
-            "hint": null,
+            "hint": "check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404",
         })
     );
 }

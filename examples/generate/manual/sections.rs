@@ -31,11 +31,11 @@ pub const EXIT_CODES: &[(u8, &str)] = &[
     ),
     (
         Exit::Network as u8,
-        "network: cannot connect, timed out, body cut short (after the retries); a certificate refused, the wrong scheme for the port, a proxy refusing (at once); or a redirect to another origin refused",
+        "network: cannot connect, timed out, body cut short (after the retries); a certificate refused, the wrong scheme for the port, a proxy refusing (at once); a redirect to another origin refused, or a redirect loop",
     ),
     (
         Exit::BadResponse as u8,
-        "the service answered something that is not the documented shape",
+        "the service answered something that is not the documented shape (broken HTTP included: headers too large, a bad Content-Length)",
     ),
     (
         Exit::Output as u8,

@@ -168,13 +168,9 @@ impl Grid<'_> {
             let (Some(value), Some(p)) = (&row.values[i], self.at.get(&row.date)) else {
                 continue;
             };
-            let exact = value.to_decimal().ok_or_else(|| {
+            let exact = value.to_decimal().map_err(|why| {
                 let chain = row.chain.map(|c| format!("{c} ")).unwrap_or_default();
-                format!(
-                    "cannot compute with {chain}{name} of {}: {} is beyond the range of a number",
-                    row.date,
-                    value.as_str()
-                )
+                format!("cannot compute with {chain}{name} of {}: {why}", row.date)
             })?;
             all[self.key(row)][*p] = Some(exact);
         }

@@ -210,7 +210,7 @@ fn a_huge_exponent_is_refused_naming_it() {
     );
     assert_eq!(
         err.unwrap_err(),
-        "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number"
+        "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number (an exponent beyond ±1000)"
     );
 }
 

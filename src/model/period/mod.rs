@@ -162,13 +162,12 @@ impl Tally {
     fn add(&mut self, row: &Row, columns: &[Column]) -> Result<(), String> {
         let values = row.values.iter().enumerate();
         for (i, number) in values.filter_map(|(i, v)| Some((i, v.as_ref()?))) {
-            let exact = number.to_decimal().ok_or_else(|| {
+            let exact = number.to_decimal().map_err(|why| {
                 let chain = row.chain.map(|c| format!("{c} ")).unwrap_or_default();
                 format!(
-                    "cannot add up {chain}{} of {}: {} is beyond the range of a number",
+                    "cannot add up {chain}{} of {}: {why}",
                     columns[i].name(),
                     row.date,
-                    number.as_str()
                 )
             })?;
             self.sums[i] += exact;

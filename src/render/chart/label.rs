@@ -8,6 +8,10 @@ const SIGNIFICANT: i32 = 15;
 /// digits: fewer decimals for a value that cannot hold them, zeros for the integer digits
 /// beyond.
 pub fn plain_text(value: f64, decimals: usize) -> String {
+    if !value.is_finite() {
+        // The chart's scale keeps every label finite; a NaN or infinity is never written.
+        return String::new();
+    }
     let scientific = format!("{value:.prec$e}", prec = (SIGNIFICANT - 1) as usize);
     let Some((mantissa, exponent)) = scientific.split_once('e') else {
         return format!("{value:.decimals$}");

@@ -27,6 +27,12 @@ const MARKS: [char; 16] = [
     '*', 'o', 'x', '#', '@', '%', '=', '~', '&', '$', '^', '!', '?', 's', 'z', 'w',
 ];
 const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
+/// The largest magnitude drawn: every difference of two drawn values, and the margin around
+/// a flat series, stays a finite float, so no scale or label is ever NaN or infinite. A value
+/// beyond it is left out, and a line under the chart says so.
+const MAX_DRAWN: f64 = 1e300;
+/// The left-out values a chart names before "and N more".
+const LEFT_OUT_NAMED: usize = 3;
 
 /// Metrics whose largest values are this many times apart get a chart each: on one axis the
 /// smaller would lie flat on zero.
@@ -107,7 +113,8 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     let days = days(data);
     let series = series_by_day(data, &days);
     let Some((lo, hi)) = bounds(&series) else {
-        return writeln!(out, "(no data to chart)");
+        writeln!(out, "(no data to chart)")?;
+        return left_out_note(data, out);
     };
     // As wide as the terminal, however narrow: the caller refuses one narrower than
     // `needed_width` (the chart would wrap into a mess).
@@ -136,7 +143,48 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     let (ticks, names) = plot.date_axis(&dates, &labelled);
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
-    legend(data, style, label_width, width, out)
+    legend(data, style, label_width, width, out)?;
+    left_out_note(data, out)
+}
+
+/// A line under the chart naming the values it could not draw (beyond `MAX_DRAWN`), if any.
+fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
+    let mut left_out = Vec::new();
+    for row in &data.rows {
+        for (column, number) in data.columns.iter().zip(&row.values) {
+            if let Some(number) = number.as_ref().filter(|_| value(number).is_none()) {
+                left_out.push(format!("{column} of {} ({})", row.date, number.shown()));
+            }
+        }
+    }
+    if left_out.is_empty() {
+        return Ok(());
+    }
+    let more = left_out.len().saturating_sub(LEFT_OUT_NAMED);
+    left_out.truncate(LEFT_OUT_NAMED);
+    let mut line = left_out.join(", ");
+    if more > 0 {
+        line.push_str(&format!(" and {more} more"));
+    }
+    writeln!(out, "left out, too large to draw: {line}")
+}
+
+/// Every value of `data` within the bound of all arithmetic on the service's numbers (see
+/// `Number::to_decimal`), the chart's scale included; else the first one beyond it, named
+/// with its chain, column and date.
+pub fn check_bounded(data: &Dataset) -> Result<(), String> {
+    for row in &data.rows {
+        for (column, number) in data.columns.iter().zip(&row.values) {
+            if let Some(Err(why)) = number.as_ref().map(Number::bounded) {
+                let chain = row.chain.map(|c| format!("{c} ")).unwrap_or_default();
+                return Err(format!(
+                    "cannot chart {chain}{column} of {}: {why}",
+                    row.date
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,
@@ -226,7 +274,7 @@ fn value(number: &Option<Number>) -> Option<f64> {
         .as_str()
         .parse::<f64>()
         .ok()
-        .filter(|v| v.is_finite())
+        .filter(|v| v.abs() <= MAX_DRAWN)
 }
 
 /// The value range drawn; a flat series gets a range around its value.
@@ -236,8 +284,10 @@ fn bounds(series: &[Vec<Option<f64>>]) -> Option<(f64, f64)> {
         None => Some((v, v)),
         Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
     })?;
+    // A margin of 1 is lost in the rounding of a large value: then half the value's size.
+    let margin = if lo - 1.0 == lo { lo.abs() / 2.0 } else { 1.0 };
     Some(if lo == hi {
-        (lo - 1.0, hi + 1.0)
+        (lo - margin, hi + margin)
     } else {
         (lo, hi)
     })

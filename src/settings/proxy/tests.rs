@@ -89,7 +89,7 @@ fn bad_values_are_named_without_the_password() {
     );
     assert_eq!(
         err("http://u:s3cret@:x"),
-        "ALL_PROXY=http://u:****@:x is not a proxy URL (empty host)"
+        "ALL_PROXY=**** is not a proxy URL (empty host)"
     );
     assert_eq!(
         err("not a url"),

@@ -66,7 +66,7 @@ fn without_a_first_day_both_start_and_last_are_offered() {
     let run = refused(&["fees", "-c", "eth"]);
     assert_eq!(
         run.stderr,
-        "error: the following required arguments were not provided:\n  <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>\n\nUsage: chain-metrics fees --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>\n\nFor more information, try '--help'.\n"
+        "error: the following required arguments were not provided:\n  <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>\n\nUsage: chain-metrics fees [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>\n\nFor more information, try '--help'.\n"
     );
 }
 

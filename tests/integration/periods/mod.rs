@@ -202,7 +202,7 @@ fn a_number_too_large_to_add_up_exactly_is_a_bad_response_naming_it() {
         .code(8)
         .stdout("")
         .stderr(str![[r#"
-error: cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number
+error: cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number (an exponent beyond ±1000)
 hint: --by day shows the values as sent
 
 "#]])

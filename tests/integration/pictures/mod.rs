@@ -234,7 +234,7 @@ fn html_is_valid_self_contained_and_holds_the_csv_values() {
         "<li>BASE fees: no value for the weeks of 2024-02-05, 2024-02-12 (a gap, not zero)</li>"
     ));
     assert!(html
-        .contains("<li>BASE fees: no data for 2024-02-05..2024-02-18 (left out, not zero)</li>"));
+        .contains("<li>BASE fees, BASE active users, BASE official account: no data for 2024-02-05..2024-02-18 (left out, not zero)</li>"));
 }
 
 /// Opens a page in Chromium: its DOM must hold every panel, line and legend entry and (for
