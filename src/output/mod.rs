@@ -164,6 +164,7 @@ impl Output {
         let mut style = RenderOptions {
             color: false,
             width: 0,
+            braille: false,
             no_header: self.no_header,
             summary: self.summary,
             caption: Some(&caption),
@@ -173,6 +174,7 @@ impl Output {
         let Some(file) = &self.file else {
             style.color = color;
             style.width = self.terminal.stdout_width.unwrap_or(0);
+            style.braille = self.terminal.braille();
             check_width(&data, self.format, style.width)?;
             if self.format == Format::Table && render::table_overflows(&data, style) {
                 let width = style.width;

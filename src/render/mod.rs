@@ -90,6 +90,9 @@ pub struct RenderOptions<'a> {
     pub color: bool,
     /// Columns available to `chart`; 0 means the default of 80.
     pub width: usize,
+    /// `chart`: the terminal may show braille dots (a UTF-8 locale, no NO_COLOR); the chart
+    /// draws with them unless it has several series and no colour to tell them apart.
+    pub braille: bool,
     /// csv/tsv: leave out the header row.
     pub no_header: bool,
     /// Add total, mean, min and max rows (a `summary` object in json).

@@ -13,7 +13,8 @@ pub const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
 /// Extra CA certificates (PEM).
 pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
 
-/// Every variable the tool reads; nothing else in the process environment matters to it.
+/// Every variable the settings resolve from (the locale is read apart, see [`locale`]); nothing
+/// else in the process environment matters to the tool.
 const HONOURED: &[&str] = &[
     ENV_KEY,
     ENV_BASE_URL,
@@ -28,6 +29,20 @@ const HONOURED: &[&str] = &[
     "CLICOLOR",
     "CLICOLOR_FORCE",
 ];
+
+/// The variables that name the locale, the first set deciding (POSIX): the terminal's
+/// character set, read once by `Terminal::ask` before the settings are resolved.
+const LOCALE_VARIABLES: [&str; 3] = ["LC_ALL", "LC_CTYPE", "LANG"];
+
+/// The locale that decides the character set: the first of [`LOCALE_VARIABLES`] set to
+/// something (bytes that are not UTF-8 taken as they come).
+pub fn locale() -> Option<String> {
+    LOCALE_VARIABLES
+        .iter()
+        .filter_map(std::env::var_os)
+        .find(|value| !value.is_empty())
+        .map(|value| value.to_string_lossy().into_owned())
+}
 
 /// The variables that choose a proxy, as curl reads them (see `proxy`).
 pub const PROXY_VARIABLES: [&str; 9] = [

@@ -1,8 +1,9 @@
 //! What the terminal is (asked once a run) and allows: colour by flag and by the NO_COLOR /
-//! CLICOLOR / TERM conventions.
+//! CLICOLOR / TERM conventions, and braille dots in the chart by the locale.
 
 use std::io::IsTerminal;
 
+use super::environment;
 use super::keys::ColorChoice;
 
 /// Whether stdout gets colour: the flag first, then the variables as clap's own messages read
@@ -14,7 +15,7 @@ pub fn stdout_color(choice: ColorChoice, terminal: Terminal) -> bool {
         ColorChoice::Never => false,
         ColorChoice::Auto => {
             let clicolor = anstyle_query::clicolor();
-            if anstyle_query::no_color() {
+            if terminal.no_color {
                 false
             } else if anstyle_query::clicolor_force() {
                 true
@@ -38,6 +39,11 @@ pub struct Terminal {
     pub stderr_is_terminal: bool,
     /// The width of the terminal stdout is, if it is one.
     pub stdout_width: Option<usize>,
+    /// Whether the locale speaks UTF-8 (see [`speaks_utf8`]): the chart may draw braille dots.
+    pub utf8: bool,
+    /// Whether NO_COLOR is set (to anything but nothing): no colour unless `--color always`,
+    /// and the chart in plain characters, as issue 23 asks.
+    pub no_color: bool,
 }
 
 impl Terminal {
@@ -50,6 +56,37 @@ impl Terminal {
                 .then(|| terminal_size::terminal_size_of(std::io::stdout()))
                 .flatten()
                 .map(|(width, _)| usize::from(width.0)),
+            utf8: speaks_utf8(environment::locale().as_deref()),
+            no_color: anstyle_query::no_color(),
         }
+    }
+
+    /// Whether stdout may carry braille dots: a UTF-8 locale and no NO_COLOR.
+    pub fn braille(&self) -> bool {
+        self.utf8 && !self.no_color
+    }
+}
+
+/// Whether `locale` (the first of LC_ALL, LC_CTYPE and LANG that is set, as the C library and
+/// terminals pick the character set) names the UTF-8 character set, in any case: `C.UTF-8`,
+/// `en_US.utf8`, and macOS's bare `UTF-8`. No locale is the C locale, which is ASCII.
+fn speaks_utf8(locale: Option<&str>) -> bool {
+    let locale = locale.unwrap_or("").to_ascii_lowercase();
+    locale.contains("utf-8") || locale.contains("utf8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::speaks_utf8;
+
+    #[test]
+    fn the_locale_says_whether_the_terminal_speaks_utf8() {
+        for yes in ["C.UTF-8", "en_US.utf8", "de_DE.UTF8@euro", "C.utf-8", "UTF-8"] {
+            assert!(speaks_utf8(Some(yes)), "{yes}");
+        }
+        for no in ["C", "POSIX", "en_US.ISO-8859-1", "en_US", ""] {
+            assert!(!speaks_utf8(Some(no)), "{no}");
+        }
+        assert!(!speaks_utf8(None));
     }
 }

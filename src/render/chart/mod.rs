@@ -1,5 +1,9 @@
-//! `chart`: a line chart drawn with plain characters, one mark per series, a labelled value axis,
-//! date labels and a legend, as wide as it is told. Gaps break a line: they are not zeros.
+//! `chart`: a line chart in the terminal, a labelled value axis, date labels and a legend, as
+//! wide as it is told. Gaps break a line: they are not zeros.
+//!
+//! Where the terminal may show them (`RenderOptions::braille`), lines are drawn in braille
+//! dots, 2 by 4 to a cell, each series in its colour; else, and whenever several series would
+//! have no colour to tell them apart, in plain characters, one mark per series.
 
 use std::io::{self, Write};
 
@@ -8,8 +12,11 @@ use chrono::NaiveDate;
 
 use crate::model::Period;
 use crate::model::{Dataset, Number};
+use plot::{DotGrid, Dots, Plot};
 
+mod braille;
 mod label;
+mod plot;
 pub(super) mod scale;
 #[cfg(test)]
 mod tests;
@@ -21,8 +28,8 @@ const DEFAULT_WIDTH: usize = 80;
 const DATE_WIDTH: usize = 10;
 /// The narrowest plot: room for one date label under it.
 const MIN_PLOT_WIDTH: usize = DATE_WIDTH + 2;
-/// One mark per series, so that series stay apart without colour (and none is `+` or `|`,
-/// which the axes use).
+/// One mark per series in plain characters, so that series stay apart without colour (and
+/// none is `+` or `|`, which the axes use).
 const MARKS: [char; 16] = [
     '*', 'o', 'x', '#', '@', '%', '=', '~', '&', '$', '^', '!', '?', 's', 'z', 'w',
 ];
@@ -41,7 +48,14 @@ const SCALE_APART: f64 = 10.0;
 /// Draws one series per column of a dataset with one row per date (a long dataset with a chain
 /// column is pivoted by the caller first); metrics of different scale (fees and active users)
 /// get a chart each, headed by the metric's name.
+///
+/// Braille needs colour to tell several series apart (its dots carry no mark): without colour,
+/// a chart of several series is drawn in plain characters, all the per-metric charts alike.
 pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let style = RenderOptions {
+        braille: style.braille && (style.color || data.columns.len() == 1),
+        ..style
+    };
     let groups = metric_groups(data);
     if groups.len() < 2 || !scales_differ(data, &groups) {
         return write_one(data, style, out);
@@ -125,11 +139,14 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     let labels = value_labels(lo, hi);
     let label_width = labels.iter().map(String::len).max().unwrap_or(0);
     let plot_width = width.saturating_sub(label_width + 2).max(MIN_PLOT_WIDTH);
-    let plot = Plot::new(plot_width, days.len(), lo, hi);
-    let grid = plot.draw(&series);
-    for (r, line) in grid.iter().enumerate() {
+    let dots = match style.braille {
+        true => Dots::BRAILLE,
+        false => Dots::PLAIN,
+    };
+    let plot = Plot::new(plot_width, days.len(), (lo, hi), dots);
+    let rows = cell_rows(&plot.draw(&series), style);
+    for (r, cells) in rows.iter().enumerate() {
         let axis = if labels[r].is_empty() { '|' } else { '+' };
-        let cells: String = line.iter().map(|cell| mark(*cell, style)).collect();
         let text = format!("{:>label_width$} {axis}{cells}", labels[r]);
         writeln!(out, "{}", text.trim_end())?;
     }
@@ -306,116 +323,33 @@ fn axis_label(value: f64, range: f64) -> String {
     Number::from_json_token(&text).map_or(text, |n| group_digits(&n))
 }
 
+/// The text of each row of the plot: in braille, a cell per 2 by 4 dots; else a mark a dot.
+fn cell_rows(grid: &DotGrid, style: RenderOptions) -> Vec<String> {
+    if style.braille {
+        let cells = braille::cells(grid);
+        let paint = |cell: &Option<(char, usize)>| match cell {
+            Some((symbol, s)) => paint(*symbol, *s, style),
+            None => " ".to_owned(),
+        };
+        return cells.iter().map(|row| row.iter().map(paint).collect()).collect();
+    }
+    let mark = |cell: &Option<usize>| mark(*cell, style);
+    grid.iter().map(|row| row.iter().map(mark).collect()).collect()
+}
+
+/// What stands for series `series` in the plain plot and in the legend: its mark, or in
+/// braille the sample line; in its colour when there is colour.
 fn mark(series: Option<usize>, style: RenderOptions) -> String {
     match series {
         None => " ".to_owned(),
-        Some(s) if style.color => {
-            format!(
-                "\x1b[{}m{}\x1b[0m",
-                COLORS[s % COLORS.len()],
-                MARKS[s % MARKS.len()]
-            )
-        }
-        Some(s) => MARKS[s % MARKS.len()].to_string(),
+        Some(s) if style.braille => paint(braille::SAMPLE, s, style),
+        Some(s) => paint(MARKS[s % MARKS.len()], s, style),
     }
 }
 
-/// The plot area: `width` columns for `points` dates, rows from `hi` (top) down to `lo`.
-struct Plot {
-    width: usize,
-    points: usize,
-    lo: f64,
-    hi: f64,
-}
-
-impl Plot {
-    fn new(width: usize, points: usize, lo: f64, hi: f64) -> Plot {
-        Plot {
-            width,
-            points,
-            lo,
-            hi,
-        }
-    }
-
-    fn x(&self, index: usize) -> f64 {
-        match self.points {
-            0 | 1 => 0.0,
-            n => (index * (self.width - 1)) as f64 / (n - 1) as f64,
-        }
-    }
-
-    /// The row of a value, as a fraction: 0 at the top.
-    fn y(&self, value: f64) -> f64 {
-        (self.hi - value) / (self.hi - self.lo) * (HEIGHT - 1) as f64
-    }
-
-    /// A grid of cells, each holding the series drawn there last.
-    fn draw(&self, series: &[Vec<Option<f64>>]) -> Vec<Vec<Option<usize>>> {
-        let mut grid = vec![vec![None; self.width]; HEIGHT];
-        for (s, values) in series.iter().enumerate() {
-            for (i, v) in values.iter().enumerate() {
-                let Some(v) = v else { continue };
-                let (x0, y0) = (self.x(i), self.y(*v));
-                grid[y0.round() as usize][x0.round() as usize] = Some(s);
-                if let Some(Some(next)) = values.get(i + 1) {
-                    self.segment(&mut grid, s, (x0, y0), (self.x(i + 1), self.y(*next)));
-                }
-            }
-        }
-        grid
-    }
-
-    /// Marks every cell the straight line from `a` to `b` passes through, column by column.
-    fn segment(&self, grid: &mut [Vec<Option<usize>>], s: usize, a: (f64, f64), b: (f64, f64)) {
-        let at = |x: f64| a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0);
-        for x in a.0.round() as usize..=b.0.round() as usize {
-            let left = at((x as f64 - 0.5).max(a.0));
-            let right = at((x as f64 + 0.5).min(b.0));
-            let (top, bottom) = (left.min(right).round(), left.max(right).round());
-            for line in &mut grid[top as usize..=bottom as usize] {
-                line[x] = Some(s);
-            }
-        }
-    }
-
-    /// The axis line with a tick under each labelled date, and the line of date labels: as
-    /// many evenly spread dates of `labelled` (indices into `dates`) as fit, always its first
-    /// and its last.
-    fn date_axis(&self, dates: &[String], labelled: &[usize]) -> (String, String) {
-        let room = (self.width + 2) / (DATE_WIDTH + 2);
-        let placed = (1..=labelled.len().min(room.max(1)))
-            .rev()
-            .map(|count| self.place_dates(labelled, count))
-            .find(|placed| placed.windows(2).all(|w| w[0].1 + DATE_WIDTH + 2 <= w[1].1))
-            .unwrap_or_default();
-        let mut ticks = vec!['-'; self.width];
-        let mut names = vec![' '; self.width.max(DATE_WIDTH)];
-        for (index, start) in placed {
-            ticks[self.x(index).round() as usize] = '+';
-            for (k, c) in dates[index].chars().enumerate() {
-                names[start + k] = c;
-            }
-        }
-        (ticks.into_iter().collect(), names.into_iter().collect())
-    }
-
-    /// `count` of the `labelled` dates spread evenly from first to last: (index, column its
-    /// label starts at).
-    fn place_dates(&self, labelled: &[usize], count: usize) -> Vec<(usize, usize)> {
-        let points = labelled.len();
-        (0..count)
-            .map(|j| match count {
-                1 => labelled[0],
-                _ => labelled[(j * (points - 1) + (count - 1) / 2) / (count - 1)],
-            })
-            .map(|index| {
-                let x = self.x(index).round() as usize;
-                let start = x
-                    .saturating_sub(DATE_WIDTH / 2)
-                    .min(self.width.saturating_sub(DATE_WIDTH));
-                (index, start)
-            })
-            .collect()
+fn paint(symbol: char, series: usize, style: RenderOptions) -> String {
+    match style.color {
+        true => format!("\x1b[{}m{symbol}\x1b[0m", COLORS[series % COLORS.len()]),
+        false => symbol.to_string(),
     }
 }

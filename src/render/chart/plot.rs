@@ -1,0 +1,129 @@
+//! The plot area of a chart: values and dates to positions, lines drawn on a grid of dots
+//! (one dot a cell in plain characters, 2 across by 4 down in braille), and the date axis.
+
+use super::{DATE_WIDTH, HEIGHT};
+
+/// Dots a cell holds: 1 by 1 for plain characters, 2 by 4 for a braille cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dots {
+    pub across: usize,
+    pub down: usize,
+}
+
+impl Dots {
+    pub const PLAIN: Dots = Dots { across: 1, down: 1 };
+    pub const BRAILLE: Dots = Dots { across: 2, down: 4 };
+}
+
+/// The plot area: `width` cells for `points` dates, rows from `hi` (top) down to `lo`, each
+/// cell of `dots`.
+pub struct Plot {
+    width: usize,
+    points: usize,
+    lo: f64,
+    hi: f64,
+    dots: Dots,
+}
+
+/// A grid of dots, each holding the series drawn there last.
+pub type DotGrid = Vec<Vec<Option<usize>>>;
+
+impl Plot {
+    pub fn new(width: usize, points: usize, (lo, hi): (f64, f64), dots: Dots) -> Plot {
+        Plot {
+            width,
+            points,
+            lo,
+            hi,
+            dots,
+        }
+    }
+
+    /// The dot column of a date, as a fraction.
+    fn x(&self, index: usize) -> f64 {
+        match self.points {
+            0 | 1 => 0.0,
+            n => (index * (self.width * self.dots.across - 1)) as f64 / (n - 1) as f64,
+        }
+    }
+
+    /// The cell column a date is drawn in.
+    fn column(&self, index: usize) -> usize {
+        self.x(index).round() as usize / self.dots.across
+    }
+
+    /// The dot row of a value, as a fraction: 0 at the top. The value label of a cell row
+    /// (see `value_labels`) falls within that row's dots.
+    fn y(&self, value: f64) -> f64 {
+        (self.hi - value) / (self.hi - self.lo) * (HEIGHT * self.dots.down - 1) as f64
+    }
+
+    /// The dots of every series, a series' line broken where it has no value.
+    pub fn draw(&self, series: &[Vec<Option<f64>>]) -> DotGrid {
+        let mut grid = vec![vec![None; self.width * self.dots.across]; HEIGHT * self.dots.down];
+        for (s, values) in series.iter().enumerate() {
+            for (i, v) in values.iter().enumerate() {
+                let Some(v) = v else { continue };
+                let (x0, y0) = (self.x(i), self.y(*v));
+                grid[y0.round() as usize][x0.round() as usize] = Some(s);
+                if let Some(Some(next)) = values.get(i + 1) {
+                    segment(&mut grid, s, (x0, y0), (self.x(i + 1), self.y(*next)));
+                }
+            }
+        }
+        grid
+    }
+
+    /// The axis line with a tick under each labelled date, and the line of date labels: as
+    /// many evenly spread dates of `labelled` (indices into `dates`) as fit, always its first
+    /// and its last.
+    pub fn date_axis(&self, dates: &[String], labelled: &[usize]) -> (String, String) {
+        let room = (self.width + 2) / (DATE_WIDTH + 2);
+        let placed = (1..=labelled.len().min(room.max(1)))
+            .rev()
+            .map(|count| self.place_dates(labelled, count))
+            .find(|placed| placed.windows(2).all(|w| w[0].1 + DATE_WIDTH + 2 <= w[1].1))
+            .unwrap_or_default();
+        let mut ticks = vec!['-'; self.width];
+        let mut names = vec![' '; self.width.max(DATE_WIDTH)];
+        for (index, start) in placed {
+            ticks[self.column(index)] = '+';
+            for (k, c) in dates[index].chars().enumerate() {
+                names[start + k] = c;
+            }
+        }
+        (ticks.into_iter().collect(), names.into_iter().collect())
+    }
+
+    /// `count` of the `labelled` dates spread evenly from first to last: (index, column its
+    /// label starts at).
+    fn place_dates(&self, labelled: &[usize], count: usize) -> Vec<(usize, usize)> {
+        let points = labelled.len();
+        (0..count)
+            .map(|j| match count {
+                1 => labelled[0],
+                _ => labelled[(j * (points - 1) + (count - 1) / 2) / (count - 1)],
+            })
+            .map(|index| {
+                let start = self
+                    .column(index)
+                    .saturating_sub(DATE_WIDTH / 2)
+                    .min(self.width.saturating_sub(DATE_WIDTH));
+                (index, start)
+            })
+            .collect()
+    }
+}
+
+/// Marks every dot the straight line from `a` to `b` passes through, column by column.
+fn segment(grid: &mut [Vec<Option<usize>>], s: usize, a: (f64, f64), b: (f64, f64)) {
+    let at = |x: f64| a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0);
+    for x in a.0.round() as usize..=b.0.round() as usize {
+        let left = at((x as f64 - 0.5).max(a.0));
+        let right = at((x as f64 + 0.5).min(b.0));
+        let (top, bottom) = (left.min(right).round(), left.max(right).round());
+        for line in &mut grid[top as usize..=bottom as usize] {
+            line[x] = Some(s);
+        }
+    }
+}
