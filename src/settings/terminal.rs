@@ -81,7 +81,13 @@ mod tests {
 
     #[test]
     fn the_locale_says_whether_the_terminal_speaks_utf8() {
-        for yes in ["C.UTF-8", "en_US.utf8", "de_DE.UTF8@euro", "C.utf-8", "UTF-8"] {
+        for yes in [
+            "C.UTF-8",
+            "en_US.utf8",
+            "de_DE.UTF8@euro",
+            "C.utf-8",
+            "UTF-8",
+        ] {
             assert!(speaks_utf8(Some(yes)), "{yes}");
         }
         for no in ["C", "POSIX", "en_US.ISO-8859-1", "en_US", ""] {

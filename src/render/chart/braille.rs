@@ -77,14 +77,18 @@ mod tests {
     #[test]
     fn cells_take_their_dots_and_the_series_on_top() {
         // Two cells across, two down: a rising line of series 0 crossed by series 1.
-        let raised = [(7, 0, 0), (5, 1, 0), (3, 2, 0), (1, 3, 0), (2, 2, 1), (2, 3, 1)];
+        let raised = [
+            (7, 0, 0),
+            (5, 1, 0),
+            (3, 2, 0),
+            (1, 3, 0),
+            (2, 2, 1),
+            (2, 3, 1),
+        ];
         let cells = cells(&grid(8, 4, &raised));
         assert_eq!(
             cells,
-            [
-                [None, Some(('\u{2874}', 1))],
-                [Some(('\u{2850}', 0)), None]
-            ]
+            [[None, Some(('\u{2874}', 1))], [Some(('\u{2850}', 0)), None]]
         );
     }
 }

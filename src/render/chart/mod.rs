@@ -331,10 +331,15 @@ fn cell_rows(grid: &DotGrid, style: RenderOptions) -> Vec<String> {
             Some((symbol, s)) => paint(*symbol, *s, style),
             None => " ".to_owned(),
         };
-        return cells.iter().map(|row| row.iter().map(paint).collect()).collect();
+        return cells
+            .iter()
+            .map(|row| row.iter().map(paint).collect())
+            .collect();
     }
     let mark = |cell: &Option<usize>| mark(*cell, style);
-    grid.iter().map(|row| row.iter().map(mark).collect()).collect()
+    grid.iter()
+        .map(|row| row.iter().map(mark).collect())
+        .collect()
 }
 
 /// What stands for series `series` in the plain plot and in the legend: its mark, or in

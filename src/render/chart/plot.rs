@@ -127,3 +127,67 @@ fn segment(grid: &mut [Vec<Option<usize>>], s: usize, a: (f64, f64), b: (f64, f6
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::braille;
+    use super::*;
+
+    /// The raised dots of `grid`, as (row, column).
+    fn raised(grid: &DotGrid) -> Vec<(usize, usize)> {
+        let mut dots = Vec::new();
+        for (r, row) in grid.iter().enumerate() {
+            for (c, dot) in row.iter().enumerate() {
+                if dot.is_some() {
+                    dots.push((r, c));
+                }
+            }
+        }
+        dots
+    }
+
+    #[test]
+    fn in_braille_a_value_lands_on_its_dot_and_a_gap_stays_a_break() {
+        // Two cells: 4 dot columns, 52 dot rows; dates at columns 0, 1.5 and 3.
+        let plot = Plot::new(2, 3, (0.0, 1.0), Dots::BRAILLE);
+        let grid = plot.draw(&[vec![Some(0.0), None, Some(1.0)]]);
+        assert_eq!(raised(&grid), [(0, 3), (HEIGHT * 4 - 1, 0)]);
+        let cells = braille::cells(&grid);
+        assert_eq!(cells.len(), HEIGHT);
+        assert_eq!(cells[0], [None, Some(('⠈', 0))]);
+        assert_eq!(cells[HEIGHT - 1], [Some(('⡀', 0)), None]);
+        assert!(cells[1..HEIGHT - 1].iter().flatten().all(Option::is_none));
+    }
+
+    #[test]
+    fn in_braille_a_line_fills_the_dots_between_its_points() {
+        let plot = Plot::new(1, 2, (0.0, 1.0), Dots::BRAILLE);
+        let grid = plot.draw(&[vec![Some(0.0), Some(1.0)]]);
+        // From the bottom of the left dot column to the top of the right one, meeting halfway.
+        let left = (26..HEIGHT * 4).map(|r| (r, 0));
+        let right = (0..=26).map(|r| (r, 1));
+        let mut expected: Vec<(usize, usize)> = left.chain(right).collect();
+        expected.sort();
+        assert_eq!(raised(&grid), expected);
+        let flat = plot.draw(&[vec![Some(1.0), Some(1.0)], vec![Some(0.0), Some(0.0)]]);
+        let cells = braille::cells(&flat);
+        assert_eq!(cells[0], [Some(('⠉', 0))]);
+        assert_eq!(cells[HEIGHT - 1], [Some(('⣀', 1))]);
+    }
+
+    #[test]
+    fn plain_cells_are_dots_and_dates_fall_in_the_cell_of_their_dot() {
+        let plain = Plot::new(20, 3, (0.0, 1.0), Dots::PLAIN);
+        assert_eq!(
+            [plain.column(0), plain.column(1), plain.column(2)],
+            [0, 10, 19]
+        );
+        assert_eq!(plain.draw(&[vec![Some(1.0)]]).len(), HEIGHT);
+        let braille = Plot::new(20, 3, (0.0, 1.0), Dots::BRAILLE);
+        // Dot columns 0, 19.5 (rounded to 20) and 39.
+        assert_eq!(
+            [braille.column(0), braille.column(1), braille.column(2)],
+            [0, 10, 19]
+        );
+    }
+}

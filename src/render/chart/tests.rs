@@ -33,6 +33,11 @@ fn data() -> Dataset {
 }
 
 fn draw(data: &Dataset, by: Period) -> String {
+    draw_as(data, by, RenderOptions::default())
+}
+
+/// `data` drawn 60 columns wide with `look`'s colour and braille.
+fn draw_as(data: &Dataset, by: Period, look: RenderOptions) -> String {
     let caption = Caption {
         chains: vec![Chain::Ethereum],
         range: DayRange {
@@ -46,7 +51,7 @@ fn draw(data: &Dataset, by: Period) -> String {
     let style = RenderOptions {
         width: 60,
         caption: Some(&caption),
-        ..RenderOptions::default()
+        ..look
     };
     let mut out = Vec::new();
     write(data, style, &mut out).unwrap();
@@ -83,5 +88,93 @@ fn with_by_week_the_first_day_and_the_mondays_are_labelled() {
             *label,
             "{label} is no Monday:\n{text}"
         );
+    }
+}
+
+fn is_braille(c: char) -> bool {
+    ('\u{2800}'..='\u{28FF}').contains(&c)
+}
+
+#[test]
+fn braille_needs_the_terminal_and_for_several_series_colour() {
+    let braille = RenderOptions {
+        braille: true,
+        ..RenderOptions::default()
+    };
+    let coloured = RenderOptions {
+        color: true,
+        ..braille
+    };
+    let mut one = data();
+    one.columns.truncate(1);
+    one.rows.iter_mut().for_each(|r| r.values.truncate(1));
+    // Without braille: plain marks, as ever.
+    let plain = draw(&data(), Period::Day);
+    assert!(
+        !plain.chars().any(is_braille) && plain.contains('*'),
+        "{plain}"
+    );
+    // One series: braille, with or without colour; its legend shows the sample line.
+    let text = draw_as(&one, Period::Day, braille);
+    assert!(
+        text.chars().any(is_braille) && !text.contains('*'),
+        "{text}"
+    );
+    assert!(text.contains("\u{2812} ETHEREUM.fees"), "{text}");
+    // Several series on one chart: braille only with colour, each series (and its legend
+    // entry) in its own.
+    let mut two = data();
+    two.columns[1] = "ARBITRUM.fees".into();
+    let text = draw_as(&two, Period::Day, coloured);
+    assert!(text.chars().any(is_braille), "{text}");
+    let yellow = text
+        .split("\x1b[33m")
+        .skip(1)
+        .filter_map(|t| t.chars().next());
+    assert!(
+        yellow.filter(|c| is_braille(*c)).count() > 20,
+        "ARBITRUM's line: {text}"
+    );
+    assert!(
+        text.contains("\x1b[36m\u{2812}\x1b[0m ETHEREUM.fees"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\x1b[33m\u{2812}\x1b[0m ARBITRUM.fees"),
+        "{text}"
+    );
+    assert_eq!(draw_as(&two, Period::Day, braille), draw(&two, Period::Day));
+    assert_eq!(draw_as(&data(), Period::Day, braille), plain);
+}
+
+#[test]
+fn braille_keeps_the_axes_labels_and_date_ticks_of_the_plain_chart() {
+    let mut one = data();
+    one.columns.truncate(1);
+    one.rows.iter_mut().for_each(|r| r.values.truncate(1));
+    let braille = RenderOptions {
+        braille: true,
+        ..RenderOptions::default()
+    };
+    let frame = |text: String| -> Vec<String> {
+        text.lines()
+            .map(|l| l.chars().filter(|c| !is_braille(*c) && *c != '*').collect())
+            .map(|l: String| l.trim_end().to_owned())
+            .collect()
+    };
+    let plain = frame(draw(&one, Period::Week));
+    let dotted = frame(draw_as(&one, Period::Week, braille));
+    // Everything but the plot's cells and the legend's mark is the same: value labels, the
+    // axes, the ticks and the dates.
+    assert_eq!(plain.len(), dotted.len());
+    for (p, d) in plain.iter().zip(&dotted) {
+        if p.contains("ETHEREUM") {
+            continue;
+        }
+        let axis = |l: &str| l.split_once(['+', '|']).map(|(label, _)| label.to_owned());
+        match p.contains('-') {
+            true => assert_eq!(p, d),
+            false => assert_eq!(axis(p), axis(d), "{p:?} / {d:?}"),
+        }
     }
 }
