@@ -40,7 +40,7 @@ pub enum Format {
     Ndjson,
     /// a Markdown table
     Markdown,
-    /// a line chart drawn in the terminal
+    /// a line chart drawn in the terminal (in braille dots where the locale is UTF-8)
     Chart,
     /// an SVG picture: a chart per metric, a line per chain
     Svg,

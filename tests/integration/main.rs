@@ -9,7 +9,7 @@
 //! | fees, users, social, chains against the sandbox | `query` |
 //! | `report` | `report` |
 //! | output formats, `--wide`, `--summary`, `--no-header` | `formats` |
-//! | the terminal chart (`-f chart`) | `chart` |
+//! | the terminal chart (`-f chart`); in braille dots | `chart`, `braille` |
 //! | SVG, HTML and PNG pictures | `pictures/` |
 //! | what a terminal changes: colour, the default table, progress | `terminal` |
 //! | `--by` periods, alone / with output / with `--merge` | `periods/` (`mod`, `output`, `merge`) |
@@ -39,6 +39,7 @@
 mod support;
 
 mod auth;
+mod braille;
 mod cache;
 mod calendar;
 mod chains_grow;
