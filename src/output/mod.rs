@@ -147,6 +147,23 @@ impl Output {
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
+    /// Writes `data` to stdout, as wide as the terminal and in the characters it shows.
+    fn to_stdout(
+        &self,
+        data: &Dataset,
+        mut style: RenderOptions,
+        warn: &dyn Fn(&str),
+    ) -> anyhow::Result<()> {
+        style.width = self.terminal.stdout_width.unwrap_or(0);
+        style.braille = self.terminal.braille();
+        check_width(data, self.format, style.width)?;
+        if self.format == Format::Table && render::table_overflows(data, style) {
+            let width = style.width;
+            warn(&format!("note: a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S"));
+        }
+        write_stdout(|out| render::render(data, self.format, style, out))
+    }
+
     /// A merge holds the file's lock from reading the old rows to the rename, waiting for
     /// another run's as `wait` allows; `warn` gets the warnings of the merge. `warnings` are
     /// the run's, which svg and html show beside the data.
@@ -164,6 +181,7 @@ impl Output {
         let mut style = RenderOptions {
             color: false,
             width: 0,
+            // Braille only on stdout, where the terminal's locale applies (see `to_stdout`).
             braille: false,
             no_header: self.no_header,
             summary: self.summary,
@@ -173,14 +191,7 @@ impl Output {
         };
         let Some(file) = &self.file else {
             style.color = color;
-            style.width = self.terminal.stdout_width.unwrap_or(0);
-            style.braille = self.terminal.braille();
-            check_width(&data, self.format, style.width)?;
-            if self.format == Format::Table && render::table_overflows(&data, style) {
-                let width = style.width;
-                warn(&format!("note: a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S"));
-            }
-            return write_stdout(|out| render::render(&data, self.format, style, out));
+            return self.to_stdout(&data, style, warn);
         };
         // A database is changed in place, so it is locked as a merge is, merged or not.
         let locked = self.merge || self.format == Format::Sqlite;
