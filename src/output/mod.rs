@@ -311,38 +311,9 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> any
 /// user did not choose (`by_default`: stdout decided) is named as the default it is.
 fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Result<(), Failure> {
     use Format::{Csv, Json, Markdown, Ndjson, Sqlite, Table, Tsv};
-    let only = |flag: &str, allowed: &[Format], what: &str| {
-        if allowed.contains(&format) {
-            return Ok(());
-        }
-        let (name, wanted) = (format.name(), allowed[0].name());
-        if !by_default {
-            let failure = Failure::usage(format!(
-                "{flag} works with {what}, not with the {name} format"
-            ));
-            return Err(match (&args.file, flag) {
-                // The file holds the other format: merging csv into it would be refused.
-                (Some(file), "--merge") => {
-                    let other = file.with_extension(wanted).display().to_string();
-                    failure.with_hint(format!(
-                        "merge into a {wanted} file: --format {wanted} --output {}",
-                        crate::system::shell::quote(&other)
-                    ))
-                }
-                _ => failure.with_hint(format!("use --format {wanted}")),
-            });
-        }
-        let stdout = match format {
-            Table => "is a terminal",
-            _ => "is not a terminal (a pipe or a file)",
-        };
-        Err(Failure::usage(format!(
-            "{flag} works with {what}, and the format is {name}: the default when stdout {stdout}"
-        ))
-        .with_hint(format!(
-            "pick {wanted} with --format {wanted} (or {})",
-            allowed[1].name()
-        )))
+    let only = |flag: &str, allowed: &[Format], what: &str| match allowed.contains(&format) {
+        true => Ok(()),
+        false => Err(refuse_format(args, format, by_default, flag, allowed, what)),
     };
     if args.summary {
         let every = &[Table, Csv, Tsv, Json, Ndjson, Markdown];
@@ -372,4 +343,43 @@ fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Re
         )?;
     }
     picture::check_wide(args.wide, format)
+}
+
+/// Why `flag` does not go with `format`, and the format to pick instead (`allowed[0]`).
+fn refuse_format(
+    args: &OutputRequest,
+    format: Format,
+    by_default: bool,
+    flag: &str,
+    allowed: &[Format],
+    what: &str,
+) -> Failure {
+    let (name, wanted) = (format.name(), allowed[0].name());
+    if !by_default {
+        let failure = Failure::usage(format!(
+            "{flag} works with {what}, not with the {name} format"
+        ));
+        return match (&args.file, flag) {
+            // The file holds the other format: merging csv into it would be refused.
+            (Some(file), "--merge") => {
+                let other = file.with_extension(wanted).display().to_string();
+                failure.with_hint(format!(
+                    "merge into a {wanted} file: --format {wanted} --output {}",
+                    crate::system::shell::quote(&other)
+                ))
+            }
+            _ => failure.with_hint(format!("use --format {wanted}")),
+        };
+    }
+    let stdout = match format {
+        Format::Table => "is a terminal",
+        _ => "is not a terminal (a pipe or a file)",
+    };
+    Failure::usage(format!(
+        "{flag} works with {what}, and the format is {name}: the default when stdout {stdout}"
+    ))
+    .with_hint(format!(
+        "pick {wanted} with --format {wanted} (or {})",
+        allowed[1].name()
+    ))
 }
