@@ -7,22 +7,7 @@ use chrono::{Days, Utc};
 use snapbox::str;
 
 use crate::support::files::{read, write};
-use crate::support::{sandbox_env, Env, Sandbox};
-
-/// The `start_date..end_date` of every request the sandbox saw, in order.
-fn asked(sandbox: &Sandbox) -> Vec<String> {
-    sandbox
-        .requests()
-        .iter()
-        .map(|line| {
-            let field = |name: &str| {
-                let at = line.find(&format!("\"{name}\":\"")).unwrap() + name.len() + 4;
-                line[at..at + 10].to_owned()
-            };
-            format!("{}..{}", field("start_date"), field("end_date"))
-        })
-        .collect()
-}
+use crate::support::{sandbox_env, Env};
 
 const UP_TO_DATE: &str =
     "note: --resume: fees.csv is up to date for every chain asked; nothing to ask\n";
@@ -38,7 +23,7 @@ fn one_cron_line_serves_the_first_run_and_every_later_one() {
     line("2024-01-02").run();
     line("2024-01-05").run();
     assert_eq!(
-        asked(&sandbox),
+        sandbox.ranges(),
         ["2024-01-01..2024-01-02", "2024-01-03..2024-01-05"]
     );
     assert_eq!(
@@ -46,7 +31,11 @@ fn one_cron_line_serves_the_first_run_and_every_later_one() {
         "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n2024-01-03,821920.42\n2024-01-04,812822.09\n2024-01-05,892489.72\n"
     );
     line("2024-01-05").stdout("").stderr(UP_TO_DATE).run();
-    assert_eq!(asked(&sandbox).len(), 2, "an up-to-date run sent a request");
+    assert_eq!(
+        sandbox.ranges().len(),
+        2,
+        "an up-to-date run sent a request"
+    );
 }
 
 #[test]
@@ -61,7 +50,7 @@ fn the_earliest_next_day_over_the_asked_chains_is_where_it_starts() {
         .run();
     // ARBITRUM's newest is the 3rd, so both chains are asked from the 4th.
     assert_eq!(
-        asked(&sandbox),
+        sandbox.ranges(),
         ["2024-01-04..2024-01-05", "2024-01-04..2024-01-05"]
     );
     let text = read(&env, "fees.csv");
