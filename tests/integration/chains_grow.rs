@@ -5,15 +5,20 @@
 use std::ffi::OsStr;
 
 use crate::support::files::read;
-use crate::support::{Env, Run, Sandbox};
+use crate::support::{sandbox_env, Cmd, Env};
 
-fn fees(env: &Env, chains: &str, start: &str, end: &str, file: &str, extra: &[&str]) -> Run {
-    let args = [
-        "fees", "-c", chains, "-s", start, "-e", end, "-o", file, "--merge",
-    ];
-    env.cmd_args(&[&args[..], extra].concat())
-        .any_outcome()
-        .run()
+/// `fees` of `chains` over `start..end` merged into `file`, `extra` words added.
+fn fees<'e>(
+    env: &'e Env,
+    chains: &str,
+    start: &str,
+    end: &str,
+    file: &str,
+    extra: &str,
+) -> Cmd<'e> {
+    env.cmd(&format!(
+        "fees -c {chains} -s {start} -e {end} -o {file} --merge {extra}"
+    ))
 }
 
 const GROWN: &str = "date,chain,fees\n\
@@ -25,27 +30,21 @@ const GROWN: &str = "date,chain,fees\n\
 
 #[test]
 fn a_job_grows_from_one_chain_to_two_and_back() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let first = fees(&env, "eth", "2024-01-01", "2024-01-02", "fees.csv", &[]);
-    assert_eq!((first.code, first.stderr.as_str()), (0, ""));
+    let (_sandbox, env) = sandbox_env(&[]);
+    fees(&env, "eth", "2024-01-01", "2024-01-02", "fees.csv", "").run();
     assert_eq!(
         read(&env, "fees.csv"),
         "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n"
     );
-    let grown = fees(&env, "eth,arb", "2024-01-02", "2024-01-03", "fees.csv", &[]);
-    assert_eq!(
-        (grown.code, grown.stderr.as_str()),
-        (0, "note: fees.csv has no chain column: its rows are taken as ETHEREUM, the first chain asked, and it is written with a chain column from now on\n")
-    );
+    fees(&env, "eth,arb", "2024-01-02", "2024-01-03", "fees.csv", "")
+        .stderr("note: fees.csv has no chain column: its rows are taken as ETHEREUM, the first chain asked, and it is written with a chain column from now on\n")
+        .run();
     assert_eq!(read(&env, "fees.csv"), GROWN);
-    let again = fees(&env, "eth,arb", "2024-01-03", "2024-01-03", "fees.csv", &[]);
-    assert_eq!((again.code, again.stderr.as_str()), (0, ""));
+    fees(&env, "eth,arb", "2024-01-03", "2024-01-03", "fees.csv", "").run();
     assert_eq!(read(&env, "fees.csv"), GROWN);
     // One chain again (a backfill, a job cut back): the file keeps its chain column, and its
     // rows sort as every merge sorts them, the chains asked first.
-    let one = fees(&env, "arb", "2024-01-01", "2024-01-01", "fees.csv", &[]);
-    assert_eq!((one.code, one.stderr.as_str()), (0, ""));
+    fees(&env, "arb", "2024-01-01", "2024-01-01", "fees.csv", "").run();
     assert_eq!(
         read(&env, "fees.csv"),
         "date,chain,fees\n\
@@ -60,18 +59,13 @@ fn a_job_grows_from_one_chain_to_two_and_back() {
 
 #[test]
 fn a_resumed_cron_line_that_adds_a_chain_starts_it_at_its_first_day() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     let line = |chains: &str, end: &str| {
-        let args = [
-            "fees", "-c", chains, "--last", "3", "-e", end, "-o", "f.json",
-        ];
-        env.cmd_args(&[&args[..], &["--merge", "--resume", "-q"]].concat())
-            .any_outcome()
-            .run()
+        let line = format!("fees -c {chains} --last 3 -e {end} -o f.json --merge --resume -q");
+        env.cmd(&line).run()
     };
-    assert_eq!(line("eth", "2024-01-03").code, 0);
-    assert_eq!(line("eth,arb", "2024-01-04").code, 0);
+    line("eth", "2024-01-03");
+    line("eth,arb", "2024-01-04");
     let bodies = sandbox.requests();
     // ETHEREUM has the 3rd, ARBITRUM nothing: both from ARBITRUM's first day, the 2nd.
     assert_eq!(bodies.len(), 3, "{bodies:?}");
@@ -88,14 +82,11 @@ fn a_resumed_cron_line_that_adds_a_chain_starts_it_at_its_first_day() {
 
 #[test]
 fn a_sqlite_table_grows_a_chain_column_too() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    assert_eq!(
-        fees(&env, "eth", "2024-01-01", "2024-01-02", "m.db", &[]).code,
-        0
-    );
-    let grown = fees(&env, "eth,arb", "2024-01-02", "2024-01-03", "m.db", &["-q"]);
-    assert_eq!((grown.code, grown.stderr.as_str()), (0, ""));
+    let (_sandbox, env) = sandbox_env(&[]);
+    fees(&env, "eth", "2024-01-01", "2024-01-02", "m.db", "")
+        .any_stderr()
+        .run();
+    fees(&env, "eth,arb", "2024-01-02", "2024-01-03", "m.db", "-q").run();
     let args = [
         "-csv",
         "-header",
@@ -103,6 +94,8 @@ fn a_sqlite_table_grows_a_chain_column_too() {
         "SELECT * FROM fees ORDER BY rowid",
     ];
     let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    let back = env.program("sqlite3", &args).any_outcome().run();
-    assert_eq!((back.code, back.stdout.as_str()), (0, GROWN));
+    env.program("sqlite3", &args)
+        .any_stderr()
+        .stdout(GROWN)
+        .run();
 }

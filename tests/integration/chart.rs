@@ -85,7 +85,7 @@ fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
         "{}",
         run.stdout
     );
-    // Metrics of different scale get a chart each (issue 23), headed by the metric's name,
+    // Metrics of different scale get a chart each, headed by the metric's name,
     // each with its own legend.
     let legend: Vec<&str> = run
         .stdout

@@ -6,8 +6,10 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use snapbox::str;
+
 use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
-use crate::support::{Env, Sandbox};
+use crate::support::{sandbox_env, Env};
 
 /// Runs a script of `tests/integration/scripts` with python3, `input` on its stdin.
 pub fn python(script: &str, args: &[&str], input: &str) -> String {
@@ -49,9 +51,8 @@ fn measures_over_gaps_and_exact_numbers_equal_a_decimal_computation() {
     let env = Env::with_service(&stub.url);
     let plain = env
         .cmd_args(&[&["fees", "-f", "csv"][..], &FEES_RANGE].concat())
-        .any_outcome()
+        .stderr(ARBITRUM_GAP)
         .run();
-    assert_eq!((plain.code, plain.stderr.as_str()), (0, ARBITRUM_GAP));
     let args = [
         "2024-03-30",
         "2024-04-02",
@@ -63,10 +64,9 @@ fn measures_over_gaps_and_exact_numbers_equal_a_decimal_computation() {
     let expected = python("measures.py", &args, &plain.stdout);
     let run = env
         .cmd_args(&[&["fees", "-f", "csv"][..], &FEES_RANGE, &MEASURES, &["3"]].concat())
-        .any_outcome()
+        .stderr(ARBITRUM_GAP)
+        .stdout(expected)
         .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ARBITRUM_GAP));
-    assert_eq!(run.stdout, expected);
     // Hand-checked too: the gap of 2024-04-01 leaves ARBITRUM's change, cumulative and every
     // share of that date empty; 5E+3 - 0.2 is exact.
     assert!(run
@@ -77,13 +77,9 @@ fn measures_over_gaps_and_exact_numbers_equal_a_decimal_computation() {
 
 #[test]
 fn measures_of_three_sandbox_chains_over_a_month_equal_a_decimal_computation() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let range = ["-c", "eth,base,op", "-s", "2024-02-01", "-e", "2024-02-29"];
-    let plain = env
-        .cmd_args(&[&["fees", "-f", "csv"][..], &range].concat())
-        .any_outcome()
-        .run();
+    let (_sandbox, env) = sandbox_env(&[]);
+    let line = "fees -f csv -c eth,base,op -s 2024-02-01 -e 2024-02-29";
+    let plain = env.cmd(line).any_stderr().run();
     let args = [
         "2024-02-01",
         "2024-02-29",
@@ -93,64 +89,37 @@ fn measures_of_three_sandbox_chains_over_a_month_equal_a_decimal_computation() {
         "fees",
     ];
     let expected = python("measures.py", &args, &plain.stdout);
-    let measures = ["--change", "--rolling", "7", "--cumulative", "--share"];
+    let measures = "--change --rolling 7 --cumulative --share";
     let run = env
-        .cmd_args(&[&["fees", "-f", "csv"][..], &range, &measures].concat())
-        .any_outcome()
+        .cmd(&format!("{line} {measures}"))
+        .stdout(expected)
         .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
-    assert_eq!(run.stdout, expected);
     assert_eq!(run.stdout.lines().count(), 1 + 29 * 3);
 }
 
 #[test]
 fn per_user_is_fees_over_active_users_of_the_same_row() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let range = [
-        "-c",
-        "arb",
-        "-s",
-        "2024-05-01",
-        "-e",
-        "2024-05-10",
-        "-i",
-        "tweet",
-    ];
-    let plain = env
-        .cmd_args(&[&["report", "-f", "csv"][..], &range].concat())
-        .any_outcome()
-        .run();
-    let run = env
-        .cmd_args(
-            &[
-                &["report", "-f", "csv", "--per-user", "--decimals", "6"][..],
-                &range,
-            ]
-            .concat(),
-        )
-        .any_outcome()
-        .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let (_sandbox, env) = sandbox_env(&[]);
+    let line = "report -f csv -c arb -s 2024-05-01 -e 2024-05-10 -i tweet";
+    let plain = env.cmd(line).any_stderr().run();
     let expected = python("per_user.py", &["6"], &plain.stdout);
-    assert_eq!(run.stdout, expected);
-    assert!(run
-        .stdout
-        .starts_with("date,fees,fees_per_user,active_users,tweet\n"));
+    assert!(expected.starts_with("date,fees,fees_per_user,active_users,tweet\n"));
+    env.cmd(&format!("{line} --per-user --decimals 6"))
+        .stdout(expected)
+        .run();
 }
 
 #[test]
 fn per_user_needs_report() {
     let env = Env::with_service("http://127.0.0.1:9");
-    let run = env
-        .cmd_args(&["fees", "-c", "eth", "--last", "3", "--per-user"])
-        .any_outcome()
+    env.cmd("fees -c eth --last 3 --per-user")
+        .code(2)
+        .stderr(str![[r#"
+error: --per-user divides fees by active users, and only report has both
+hint: use report --per-user
+
+"#]])
         .run();
-    assert_eq!(run.code, 2);
-    assert_eq!(
-        run.stderr,
-        "error: --per-user divides fees by active users, and only report has both\nhint: use report --per-user\n"
-    );
 }
 
 /// Two chains, two days, one gap: the same values in json, ndjson, tsv, markdown and wide.
@@ -180,12 +149,8 @@ fn every_format_shows_the_measures_after_their_metric_and_gaps_as_gaps() {
     let stub = serve(&SMALL);
     let env = Env::with_service(&stub.url);
     let run = |extra: &[&str]| {
-        let run = env
-            .cmd_args(&[&["fees"][..], &SMALL_RANGE, extra].concat())
-            .any_outcome()
-            .run();
-        assert_eq!((run.code, run.stderr.as_str()), (0, BASE_GAP), "{extra:?}");
-        run.stdout
+        let args = [&["fees"][..], &SMALL_RANGE, extra].concat();
+        env.cmd_args(&args).stderr(BASE_GAP).run().stdout
     };
     assert_eq!(
         run(&["-f", "json"]),
@@ -218,15 +183,16 @@ fn by_week_compares_each_week_with_the_one_before() {
         &FEES_RANGE,
     ]
     .concat();
-    let run = env.cmd_args(&args).any_outcome().run();
-    assert_eq!(run.code, 0);
     // ETHEREUM: week of 03-25 holds 0.1 + 0.2, the next 5E+3 + 1 = 5001; (5001 - 0.3) / 0.3
-    assert_eq!(
-        run.stdout,
-        "date,chain,days,fees,fees_change,fees_change_pct\n\
-         2024-03-25,ETHEREUM,2,0.3,,\n\
-         2024-03-25,ARBITRUM,2,1234567890123456789012345678902.0,,\n\
-         2024-04-01,ETHEREUM,2,5001,5000.7,1666900.00\n\
-         2024-04-01,ARBITRUM,1,2.25,-1234567890123456789012345678899.75,-100.00\n"
-    );
+    env.cmd_args(&args)
+        .any_stderr()
+        .stdout(str![[r#"
+date,chain,days,fees,fees_change,fees_change_pct
+2024-03-25,ETHEREUM,2,0.3,,
+2024-03-25,ARBITRUM,2,1234567890123456789012345678902.0,,
+2024-04-01,ETHEREUM,2,5001,5000.7,1666900.00
+2024-04-01,ARBITRUM,1,2.25,-1234567890123456789012345678899.75,-100.00
+
+"#]])
+        .run();
 }

@@ -1,4 +1,4 @@
-//! Diagnoses that tell the truth (issue 21.5), against small scripted servers: `http://` to a
+//! Diagnoses that tell the truth, against small scripted servers: `http://` to a
 //! TLS port that just closes, headers too large, a bad Content-Length, a same-origin redirect
 //! loop and a proxy's 403 are each named as what they are and not retried.
 
@@ -7,19 +7,16 @@ use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::support::{Env, Reply, Stub, TestCa, TestProxy};
+use crate::support::{Env, Reply, Run, Stub, TestCa, TestProxy};
 
-const DAY: [&str; 9] = [
-    "fees",
-    "-c",
-    "eth",
-    "-s",
-    "2024-01-01",
-    "-e",
-    "2024-01-01",
-    "--retries",
-    "2",
-];
+const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01 --retries 2";
+
+/// The last line of the run's stderr is `hint: {hint}`.
+#[track_caller]
+fn ends_with_hint(run: &Run, hint: &str) {
+    let last = format!("hint: {hint}\n");
+    assert!(run.stderr.ends_with(&last), "{run:?}");
+}
 
 /// A TCP server on 127.0.0.1 that reads what a connection sends first and answers it with
 /// `answer` of those bytes, then closes; it counts the connections.
@@ -63,18 +60,12 @@ fn tls_that_just_closes(first: &[u8]) -> Vec<u8> {
 fn http_to_a_tls_port_that_just_closes_gets_the_https_hint_at_once() {
     let server = Raw::start(tls_that_just_closes);
     let env = Env::with_service(&server.url);
-    let run = env.cmd_args(&DAY).any_outcome().run();
-    assert_eq!(run.code, 7, "{run:?}");
-    assert!(
-        run.error_line()
-            .contains("the server does not speak plain HTTP (an https:// port?)"),
-        "{run:?}"
-    );
-    assert!(
-        run.stderr
-            .ends_with("hint: the port speaks TLS: use https:// in the base URL\n"),
-        "{run:?}"
-    );
+    let run = env
+        .cmd(DAY)
+        .code(7)
+        .error_line_like("[..]the server does not speak plain HTTP (an https:// port?)[..]")
+        .run();
+    ends_with_hint(&run, "the port speaks TLS: use https:// in the base URL");
     // The request, then the one ClientHello that told: no retries.
     assert_eq!(server.connections(), 2);
 }
@@ -99,21 +90,17 @@ fn headers_too_large_and_a_bad_content_length_are_named_and_not_retried() {
     for (answer, said) in cases {
         let server = Raw::start(answer);
         let env = Env::with_service(&server.url);
-        let run = env.cmd_args(&DAY).any_outcome().run();
-        assert_eq!(
-            (run.code, run.error_line()),
-            (
-                8,
-                format!(
-                    "error: POST /api/chain-insights/fees for ETHEREUM at {}/api/chain-insights/fees: {said}",
-                    server.url
-                )
-                .as_str()
-            )
-        );
-        assert!(
-            run.stderr.ends_with("hint: the server at the base URL does not answer as the service does: check the base URL\n"),
-            "{run:?}"
+        let run = env
+            .cmd(DAY)
+            .code(8)
+            .error_line(format!(
+                "error: POST /api/chain-insights/fees for ETHEREUM at {}/api/chain-insights/fees: {said}",
+                server.url
+            ))
+            .run();
+        ends_with_hint(
+            &run,
+            "the server at the base URL does not answer as the service does: check the base URL",
         );
         assert_eq!(server.connections(), 1, "retried");
     }
@@ -125,19 +112,17 @@ fn a_same_origin_redirect_loop_is_called_a_redirect_loop() {
         let stub =
             Stub::always(Reply::json(status, "").header("location", "/api/chain-insights/fees"));
         let env = Env::with_service(&stub.url);
-        let run = env.cmd_args(&DAY).any_outcome().run();
-        assert_eq!(run.code, 7, "{status}: {run:?}");
-        assert!(
-            run.error_line()
-                .contains("redirected more than 10 times within the same origin: a redirect loop"),
-            "{status}: {run:?}"
-        );
+        let run = env
+            .cmd(DAY)
+            .code(7)
+            .error_line_like(
+                "[..]redirected more than 10 times within the same origin: a redirect loop[..]",
+            )
+            .run();
         assert!(!run.stderr.contains("another origin"), "{run:?}");
-        assert!(
-            run.stderr.ends_with(
-                "hint: the service redirects to itself without end: check the base URL's path\n"
-            ),
-            "{run:?}"
+        ends_with_hint(
+            &run,
+            "the service redirects to itself without end: check the base URL's path",
         );
         assert_eq!(stub.seen().len(), 11, "{status}: followed ten hops, once");
     }
@@ -150,14 +135,13 @@ fn a_proxys_403_is_named_and_not_retried() {
     let stub = Stub::start_tls(&ca.leaf(), |_| Reply::json(200, "[]"));
     let mut env = Env::with_service(&stub.url.replace("127.0.0.1", "chain-metrics.test"));
     env.set("HTTPS_PROXY", &proxy.url);
-    let run = env.cmd_args(&DAY).any_outcome().run();
-    assert_eq!(run.code, 7, "{run:?}");
-    assert!(
-        run.error_line().contains(
-            "the proxy refused to open a tunnel to the service (HTTP 403, its own policy)"
-        ),
-        "{run:?}"
-    );
+    let run = env
+        .cmd(DAY)
+        .code(7)
+        .error_line_like(
+            "[..]the proxy refused to open a tunnel to the service (HTTP 403, its own policy)[..]",
+        )
+        .run();
     assert!(!run.error_line().contains("attempts"), "{run:?}");
     // The tunnel asked for, then the one CONNECT that learnt the status.
     assert_eq!(proxy.seen().len(), 2, "{:?}", proxy.seen());
@@ -182,12 +166,10 @@ fn in_flight(log: &str) -> Vec<(u64, u64)> {
 fn a_429_slows_every_worker_and_halves_the_window_for_the_rest_of_the_run() {
     let sandbox = crate::support::Sandbox::start(&["--fault", "429:1@1", "--latency", "300"]);
     let env = Env::with_service(&sandbox.url);
-    let args = ["-s", "2024-01-01", "-e", "2024-01-12", "--chunk-days", "1"];
     let run = env
-        .cmd_args(&[&["fees", "-c", "eth", "-v", "--jobs", "4"][..], &args].concat())
-        .any_outcome()
+        .cmd("fees -c eth -v --jobs 4 -s 2024-01-01 -e 2024-01-12 --chunk-days 1")
+        .any_stderr()
         .run();
-    assert_eq!(run.code, 0, "{run:?}");
     assert_eq!(run.stdout.lines().count(), 13, "{}", run.stdout);
     let halving = "HTTP 429 Too Many Requests: every request waits; at most 2 at once from now on";
     assert_eq!(run.stderr.matches(halving).count(), 1, "{}", run.stderr);

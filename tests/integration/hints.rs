@@ -1,4 +1,4 @@
-//! Every hint leads somewhere (issue 21.6): each error below prints a `hint:` naming a command
+//! Every hint leads somewhere: each error below prints a `hint:` naming a command
 //! or flags; the test does what the hint says, in the same setting (the same environment,
 //! files and other flags), and checks that the command it leads to is not refused.
 
@@ -31,11 +31,7 @@ fn profile_ci(env: &Env) {
 }
 
 fn a_markdown_export(env: &Env) {
-    let run = env
-        .cmd_args(&["fees", "-c", "eth", "--last", "3", "-o", "y.md"])
-        .any_outcome()
-        .run();
-    assert_eq!(run.code, 0, "{run:?}");
+    env.cmd("fees -c eth --last 3 -o y.md").run();
 }
 
 const CASES: [Case; 10] = [
@@ -161,16 +157,11 @@ fn every_hint_leads_to_a_command_that_is_not_refused() {
         );
         let next = follow(hint, case.args);
         let next: Vec<&str> = next.iter().map(String::as_str).collect();
-        let run = env
-            .cmd_args(&next)
+        // The builder names the command the hint led to if it is refused.
+        env.cmd_args(&next)
             .stdin(&format!("{KEY}\n"))
-            .any_outcome()
+            .any_stderr()
             .run();
-        assert_eq!(
-            run.code, 0,
-            "{:?} hinted {hint:?}, and {next:?} was refused: {run:?}",
-            case.args
-        );
     }
 }
 
@@ -178,60 +169,35 @@ fn every_hint_leads_to_a_command_that_is_not_refused() {
 fn config_set_ca_bundle_checks_the_file_and_stores_it_absolute() {
     let env = Env::new();
     let home = env.home.path();
-    let missing = env
-        .cmd_args(&["config", "set", "ca_bundle", "nowhere.pem"])
-        .any_outcome()
+    env.cmd("config set ca_bundle nowhere.pem")
+        .code(2)
+        .error_line(format!(
+            "error: invalid value 'nowhere.pem' for ca_bundle: cannot read CA bundle {}: No such file or directory (os error 2)",
+            home.join("nowhere.pem").display()
+        ))
         .run();
-    assert_eq!(
-        (missing.code, missing.error_line()),
-        (
-            2,
-            format!(
-                "error: invalid value 'nowhere.pem' for ca_bundle: cannot read CA bundle {}: No such file or directory (os error 2)",
-                home.join("nowhere.pem").display()
-            )
-            .as_str()
-        )
-    );
     std::fs::write(home.join("empty.pem"), "no certificate here\n").unwrap();
-    let empty = env
-        .cmd_args(&["config", "set", "ca_bundle", "empty.pem"])
-        .any_outcome()
+    env.cmd("config set ca_bundle empty.pem")
+        .code(2)
+        .error_line(format!(
+            "error: invalid value 'empty.pem' for ca_bundle: CA bundle {} holds no PEM certificate",
+            home.join("empty.pem").display()
+        ))
         .run();
-    assert_eq!(
-        (empty.code, empty.error_line()),
-        (
-            2,
-            format!(
-                "error: invalid value 'empty.pem' for ca_bundle: CA bundle {} holds no PEM certificate",
-                home.join("empty.pem").display()
-            )
-            .as_str()
-        )
-    );
     assert!(!env.config_path().exists(), "a refused value was stored");
     std::fs::write(home.join("ca.pem"), crate::support::TestCa::new().pem).unwrap();
-    let set = env
-        .cmd_args(&["config", "set", "ca_bundle", "ca.pem"])
-        .any_outcome()
+    env.cmd("config set ca_bundle ca.pem").any_stderr().run();
+    env.cmd("config get ca_bundle")
+        .any_stderr()
+        .stdout(format!("{}\n", home.join("ca.pem").display()))
         .run();
-    assert_eq!(set.code, 0, "{set:?}");
-    let got = env
-        .cmd_args(&["config", "get", "ca_bundle"])
-        .any_outcome()
-        .run();
-    assert_eq!(got.stdout, format!("{}\n", home.join("ca.pem").display()));
 }
 
 #[test]
 fn a_404_points_at_the_base_urls_path() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&format!("{}/v9", sandbox.url));
-    let run = env
-        .cmd_args(&["fees", "-c", "eth", "--last", "3"])
-        .any_outcome()
-        .run();
-    assert_eq!(run.code, 5, "{run:?}");
+    let run = env.cmd("fees -c eth --last 3").code(5).run();
     assert!(
         run.stderr.ends_with("hint: check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404\n"),
         "{run:?}"
@@ -250,24 +216,13 @@ fn a_missing_first_day_shows_the_usage_without_the_end_given() {
 #[test]
 fn unclear_messages_say_what_is_wrong() {
     let env = Env::new();
-    let run = env
-        .cmd_args(&["fees", "-c", "eth", "--last", "-3"])
-        .any_outcome()
+    env.cmd("fees -c eth --last -3")
+        .code(2)
+        .error_line("error: invalid value '-3' for '--last <N>': '-3' is negative: --last counts days back from the end, at least 1 (e.g. 30, 30d or 4w)")
         .run();
-    assert_eq!(
-        (run.code, run.error_line()),
-        (
-            2,
-            "error: invalid value '-3' for '--last <N>': '-3' is negative: --last counts days back from the end, at least 1 (e.g. 30, 30d or 4w)"
-        )
-    );
     env.write_config("[profiles]\nfoo = 1\n");
-    let run = env.cmd_args(&["config", "show"]).any_outcome().run();
-    assert_eq!(run.code, 3, "{run:?}");
-    assert!(
-        run.error_line().ends_with(
-            "line 2: profiles.foo must be a table of settings (a profile is written [profiles.NAME])"
-        ),
-        "{run:?}"
-    );
+    env.cmd("config show")
+        .code(3)
+        .error_line_like("[..]line 2: profiles.foo must be a table of settings (a profile is written [profiles.NAME])")
+        .run();
 }

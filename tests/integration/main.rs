@@ -9,24 +9,32 @@
 //! | fees, users, social, chains against the sandbox | `query` |
 //! | `report` | `report` |
 //! | output formats, `--wide`, `--summary`, `--no-header` | `formats` |
+//! | `--summary` in csv, tsv, json and ndjson; no total of active users | `summaries` |
+//! | derived measures: `--change`, `--rolling`, `--cumulative`, `--share`, `--per-user`, `--decimals` | `derived` |
+//! | `--sort` and `--top` | `ordering` |
+//! | calendar ranges: `--month`, `--quarter`, `--year`, `--last 3m`, `-s YYYY-MM`, `--since` | `calendar` |
 //! | the terminal chart (`-f chart`); in braille dots | `chart`, `braille` |
-//! | SVG, HTML and PNG pictures | `pictures/` |
-//! | what a terminal changes: colour, the default table, progress | `terminal` |
+//! | SVG, HTML and PNG pictures, also in a real browser | `pictures/` (`mod`, `png`, `browser`) |
+//! | what a terminal changes: colour, the default table, progress; tables aligned and wrapped | `terminal`, `tables` |
 //! | `--by` periods, alone / with output / with `--merge` | `periods/` (`mod`, `output`, `merge`) |
 //! | `--output`, `--merge`, files written by others, streams | `export`, `merge`, `foreign_files`, `streams` |
 //! | two runs changing one file at once | `locks` |
 //! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
 //! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/` (`usage`, `bounds`, `setup`, `service`) |
+//! | every `hint:` leads to a command that is not refused | `hints` |
 //! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire` |
 //! | timeouts, retries, windows, interruption | `reliability` |
+//! | what a broken server or proxy is called (TLS port, huge headers, redirect loop, 403), the shared throttle | `diagnoses` |
 //! | each sandbox fault against each command family | `fault_matrix` |
 //! | TLS, proxies | `tls`, `proxy` |
 //! | where settings come from; `config`; `auth` | `settings`, `config`, `auth` |
-//! | the key and passwords never shown | `leaks`, `secrets` |
+//! | the key and passwords never shown, also against hostile service text and short keys | `leaks`, `secrets`, `secret_scrub` |
+//! | the bound on service numbers (digits, exponent) under `--by`, `--summary`, the chart | `number_bound` |
+//! | the one-home rules from outside (loopback, number bound, colour, lazy trust store) | `rules` |
+//! | results a script can trust: `--error-format json`, `--keep-going`, `--json-numbers string` | `scripting` |
+//! | the README's recipes (jq, DuckDB, pandas) run as written | `recipes` |
 //! | help text, completions, man pages, reviewed snapshots | `help`, `completion`, `generated`, `snapshots` |
 //! | the sandbox as a service | `sandbox` |
-//! | the one-home rules from outside (loopback, number bound, colour, lazy trust store) | `rules` |
-//! | pictures (svg, html) in a real browser | `pictures/` |
 //! | cron grade: `--strict`, `--resume`, SQLite, files that grow chains | `strict`, `resume`, `sqlite`, `chains_grow` |
 //! | the installed surface: package, `--version`, man SYNOPSIS, cron docs, completions per command | `package`, `version`, `man_synopsis`, `cron_docs`, `shipped_surface` |
 //!

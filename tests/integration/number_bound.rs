@@ -5,7 +5,7 @@
 
 use crate::support::{Env, Reply, Stub};
 
-const RANGE: [&str; 6] = ["-c", "eth", "-s", "2024-01-02", "-e", "2024-01-03"];
+const RANGE: &str = "-c eth -s 2024-01-02 -e 2024-01-03";
 
 /// A service whose fees are `1` on 2024-01-02 and `value` on 2024-01-03.
 fn service(value: &str) -> Stub {
@@ -39,31 +39,24 @@ fn hostile() -> Vec<(String, String)> {
 
 /// Runs `fees` over each hostile value with `extra`, and checks the refusal: exit 8, nothing on
 /// stdout, the error naming the value and its date as `what` says, then `hint`.
-fn refused_by(extra: &[&str], what: &str, hint: &str) {
+fn refused_by(extra: &str, what: &str, hint: &str) {
     for (value, named) in hostile() {
         let stub = service(&value);
         let env = Env::with_service(&stub.url);
-        let run = env
-            .cmd_args(&[&["fees"][..], extra, &RANGE].concat())
-            .any_outcome()
+        env.cmd(&format!("fees {extra} {RANGE}"))
+            .code(8)
+            .stdout("")
+            .stderr(format!(
+                "error: {what} of 2024-01-03: {named}\nhint: {hint}\n"
+            ))
             .run();
-        assert_eq!(
-            (run.code, run.stdout.as_str(), run.stderr.as_str()),
-            (
-                8,
-                "",
-                format!("error: {what} of 2024-01-03: {named}\nhint: {hint}\n").as_str()
-            ),
-            "{}",
-            &value[..value.len().min(30)]
-        );
     }
 }
 
 #[test]
 fn by_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
     refused_by(
-        &["--by", "week"],
+        "--by week",
         "cannot add up ETHEREUM fees",
         "--by day shows the values as sent",
     );
@@ -72,7 +65,7 @@ fn by_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
 #[test]
 fn summary_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
     refused_by(
-        &["--summary", "-f", "table"],
+        "--summary -f table",
         "cannot summarise ETHEREUM fees",
         "drop --summary to see the values as sent",
     );
@@ -81,7 +74,7 @@ fn summary_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
 #[test]
 fn the_chart_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
     refused_by(
-        &["-f", "chart"],
+        "-f chart",
         "cannot chart ETHEREUM fees",
         "--format csv shows the values as sent",
     );
@@ -92,11 +85,7 @@ fn plain_formats_pass_every_hostile_value_verbatim() {
     for (value, _) in hostile() {
         let stub = service(&value);
         let env = Env::with_service(&stub.url);
-        let run = env
-            .cmd_args(&[&["fees", "-o", "fees.csv"][..], &RANGE].concat())
-            .any_outcome()
-            .run();
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+        env.cmd(&format!("fees -o fees.csv {RANGE}")).run();
         let written = std::fs::read_to_string(env.home.path().join("fees.csv")).unwrap();
         assert!(
             written == format!("date,fees\n2024-01-02,1\n2024-01-03,{value}\n"),
@@ -110,11 +99,7 @@ fn plain_formats_pass_every_hostile_value_verbatim() {
 fn the_chart_leaves_out_what_it_cannot_draw_and_says_so() {
     let stub = service("1e500");
     let env = Env::with_service(&stub.url);
-    let run = env
-        .cmd_args(&[&["fees", "-f", "chart"][..], &RANGE].concat())
-        .any_outcome()
-        .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let run = env.cmd(&format!("fees -f chart {RANGE}")).run();
     assert!(
         run.stdout
             .ends_with("\nleft out, too large to draw: ETHEREUM of 2024-01-03 (1e500)\n"),
@@ -136,11 +121,7 @@ fn the_chart_never_labels_nan_or_infinity_at_the_ends_of_the_float_range() {
         );
         let stub = Stub::always(Reply::json(200, &body));
         let env = Env::with_service(&stub.url);
-        let run = env
-            .cmd_args(&[&["fees", "-f", "chart"][..], &RANGE].concat())
-            .any_outcome()
-            .run();
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+        let run = env.cmd(&format!("fees -f chart {RANGE}")).run();
         let lower = run.stdout.to_lowercase();
         assert!(
             !lower.contains("nan") && !lower.contains("inf") && !run.stdout.contains("left out"),

@@ -4,6 +4,8 @@
 use std::ffi::OsStr;
 use std::path::Path;
 
+use snapbox::str;
+
 use crate::support::files::{read, write};
 use crate::support::{Env, Run, Sandbox};
 
@@ -13,9 +15,7 @@ const RANGE: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-03"];
 fn sqlite3(env: &Env, file: &str, sql: &str) -> Run {
     let args = ["-csv", "-header", file, sql];
     let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
-    let run = env.program("sqlite3", &args).any_outcome().run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "sqlite3 {sql}");
-    run
+    env.program("sqlite3", &args).run()
 }
 
 #[test]
@@ -23,15 +23,10 @@ fn a_table_per_command_with_the_csv_columns_as_exact_text() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
     let fees = [&["fees", "-c", "eth,arb"], &RANGE[..]].concat();
-    let csv = env.cmd_args(&fees).any_outcome().run();
-    let run = env
-        .cmd_args(&[&fees[..], &["-o", "metrics.sqlite"]].concat())
-        .any_outcome()
+    let csv = env.cmd_args(&fees).run();
+    env.cmd_args(&[&fees[..], &["-o", "metrics.sqlite"]].concat())
+        .stdout("")
         .run();
-    assert_eq!(
-        (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (0, "", "")
-    );
     let users = [
         &[
             "users",
@@ -44,7 +39,7 @@ fn a_table_per_command_with_the_csv_columns_as_exact_text() {
         ],
         &RANGE[..],
     ];
-    assert_eq!(env.cmd_args(&users.concat()).any_outcome().run().code, 0);
+    env.cmd_args(&users.concat()).run();
     let back = sqlite3(&env, "metrics.sqlite", "SELECT * FROM fees ORDER BY rowid");
     assert_eq!(back.stdout, csv.stdout);
     let schema = sqlite3(
@@ -68,7 +63,6 @@ fn a_table_per_command_with_the_csv_columns_as_exact_text() {
     );
     let users_csv = env
         .cmd_args(&[&["users", "-c", "base"], &RANGE[..]].concat())
-        .any_outcome()
         .run();
     let users = sqlite3(&env, "metrics.sqlite", "SELECT * FROM users ORDER BY date");
     assert_eq!(users.stdout, users_csv.stdout);
@@ -80,9 +74,9 @@ fn merge_upserts_in_place_and_keeps_the_other_tables() {
     let env = Env::with_service(&sandbox.url);
     let fees = |range: [&str; 4], extra: &[&str]| {
         let args = [&["fees", "-c", "eth", "-o", "m.db"], &range[..], extra].concat();
-        env.cmd_args(&args).any_outcome().run()
+        env.cmd_args(&args).run()
     };
-    assert_eq!(fees(["-s", "2024-01-01", "-e", "2024-01-02"], &[]).code, 0);
+    fees(["-s", "2024-01-01", "-e", "2024-01-02"], &[]);
     let other = [
         "users",
         "-c",
@@ -94,7 +88,7 @@ fn merge_upserts_in_place_and_keeps_the_other_tables() {
         "-o",
         "m.db",
     ];
-    assert_eq!(env.cmd_args(&other).any_outcome().run().code, 0);
+    env.cmd_args(&other).run();
     sqlite3(
         &env,
         "m.db",
@@ -105,8 +99,7 @@ fn merge_upserts_in_place_and_keeps_the_other_tables() {
         "m.db",
         "UPDATE fees SET fees = '9' WHERE date = '2024-01-02'",
     );
-    let run = fees(["-s", "2024-01-02", "-e", "2024-01-03"], &["--merge"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    fees(["-s", "2024-01-02", "-e", "2024-01-03"], &["--merge"]);
     let back = sqlite3(&env, "m.db", "SELECT * FROM fees ORDER BY date");
     assert_eq!(
         back.stdout,
@@ -122,19 +115,17 @@ fn a_table_with_other_columns_is_refused_and_left_as_it_was() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
     let first = [&["fees", "-c", "eth,arb", "-o", "f.sqlite"], &RANGE[..]].concat();
-    assert_eq!(env.cmd_args(&first).any_outcome().run().code, 0);
+    env.cmd_args(&first).run();
     let before = std::fs::read(env.home.path().join("f.sqlite")).unwrap();
     let sent = sandbox.requests().len();
     let narrower = [
         &["fees", "-c", "eth", "-o", "f.sqlite", "--merge", "--wide"],
         &RANGE[..],
     ];
-    let run = env.cmd_args(&narrower.concat()).any_outcome().run();
-    assert_eq!(run.code, 9, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: f.sqlite has the columns date,chain,fees but this command writes date,ETHEREUM: not merged; the file is left as it was"
-    );
+    env.cmd_args(&narrower.concat())
+        .code(9)
+        .error_line("error: f.sqlite has the columns date,chain,fees but this command writes date,ETHEREUM: not merged; the file is left as it was")
+        .run();
     assert_eq!(
         sandbox.requests().len(),
         sent,
@@ -149,29 +140,21 @@ fn a_table_with_other_columns_is_refused_and_left_as_it_was() {
 #[test]
 fn stdout_and_files_that_are_no_database_are_refused() {
     let env = Env::with_service("http://127.0.0.1:9");
-    let run = env
-        .cmd_args(&[&["fees", "-c", "eth", "-f", "sqlite"], &RANGE[..]].concat())
-        .any_outcome()
+    env.cmd_args(&[&["fees", "-c", "eth", "-f", "sqlite"], &RANGE[..]].concat())
+        .code(2)
+        .stderr(str![[r#"
+error: the sqlite format writes a database file, which stdout cannot take
+hint: give --output FILE.sqlite (or .db)
+
+"#]])
         .run();
-    assert_eq!(
-        (run.code, run.stderr.as_str()),
-        (
-            2,
-            "error: the sqlite format writes a database file, which stdout cannot take\nhint: give --output FILE.sqlite (or .db)\n"
-        )
-    );
     let sandbox = Sandbox::start(&[]);
     let env2 = Env::with_service(&sandbox.url);
     write(&env2, "notes.db", "date,fees\n");
-    let run = env2
-        .cmd_args(&[&["fees", "-c", "eth", "-o", "notes.db"], &RANGE[..]].concat())
-        .any_outcome()
+    env2.cmd_args(&[&["fees", "-c", "eth", "-o", "notes.db"], &RANGE[..]].concat())
+        .code(9)
+        .error_line("error: cannot write notes.db: it is not a SQLite database; it is not replaced: write the table to a .sqlite file of its own, or remove this one")
         .run();
-    assert_eq!(run.code, 9, "{run:?}");
-    assert_eq!(
-        run.error_line(),
-        "error: cannot write notes.db: it is not a SQLite database; it is not replaced: write the table to a .sqlite file of its own, or remove this one"
-    );
     assert_eq!(read(&env2, "notes.db"), "date,fees\n");
 }
 
@@ -213,13 +196,14 @@ fn duckdb_reads_the_export_back() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
     let args = [&["fees", "-c", "eth,arb", "-o", "m.sqlite"], &RANGE[..]].concat();
-    assert_eq!(env.cmd_args(&args).any_outcome().run().code, 0);
+    env.cmd_args(&args).run();
     let file = env.home.path().join("m.sqlite");
     let script = [OsStr::new("-c"), OsStr::new(DUCKDB_READ), file.as_os_str()];
-    let run = env.program(&python, &script).any_outcome().run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "ARBITRUM,VARCHAR,198504.23,3\nETHEREUM,VARCHAR,2528355.06,3\n"
-    );
+    env.program(&python, &script)
+        .stdout(str![[r#"
+ARBITRUM,VARCHAR,198504.23,3
+ETHEREUM,VARCHAR,2528355.06,3
+
+"#]])
+        .run();
 }

@@ -3,7 +3,9 @@
 //! had to retry says so in one line at the end; `-v` shows the service's rate-limit headers.
 
 use crate::support::files::read;
-use crate::support::{Env, Reply, Sandbox, Stub};
+use snapbox::str;
+
+use crate::support::{sandbox_env, Env, Reply, Stub};
 
 /// Fees for ETHEREUM with the 2nd missing, and ARBITRUM with a record that lacks `fees` (3rd).
 fn gappy_service() -> Stub {
@@ -19,7 +21,7 @@ fn gappy_service() -> Stub {
     })
 }
 
-const RANGE: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-03"];
+const RANGE: &str = "-s 2024-01-01 -e 2024-01-03";
 
 const GAPPY_CSV: &str = "date,chain,fees\n2024-01-01,ETHEREUM,1.5\n2024-01-01,ARBITRUM,7\n2024-01-02,ARBITRUM,8\n2024-01-03,ETHEREUM,3\n2024-01-03,ARBITRUM,\n";
 
@@ -27,25 +29,24 @@ const GAPPY_WARNINGS: &str =
     "warning: ETHEREUM fees: no data for 2024-01-02 (left out, not zero)\n\
      warning: ARBITRUM fees: the records for 2024-01-03 have no fees (left empty, not zero)\n";
 
+const STRICT_HINT: &str =
+    "hint: ask again later for the missing days, or leave out --strict (and config strict) to accept gaps\n";
+
 #[test]
 fn strict_writes_what_came_then_exits_10_naming_each_missing_value() {
     let stub = gappy_service();
     let env = Env::with_service(&stub.url);
-    let args = [&["fees", "-c", "eth,arb", "-o", "fees.csv"], &RANGE[..]].concat();
-    let lenient = env.cmd_args(&args).any_outcome().run();
-    assert_eq!((lenient.code, lenient.stderr.as_str()), (0, GAPPY_WARNINGS));
-    let strict = env
-        .cmd_args(&[&args[..], &["--strict"]].concat())
-        .any_outcome()
-        .run();
-    assert_eq!(strict.code, 10, "{strict:?}");
-    assert_eq!(read(&env, "fees.csv"), GAPPY_CSV);
+    let line = format!("fees -c eth,arb -o fees.csv {RANGE}");
+    env.cmd(&line).stderr(GAPPY_WARNINGS).run();
     let expected = format!(
-        "{GAPPY_WARNINGS}error: --strict: incomplete data: 2 of 6 asked values are missing: ETHEREUM fees: 2024-01-02; ARBITRUM fees: 2024-01-03; everything that came was written\n\
-         hint: ask again later for the missing days, or leave out --strict (and config strict) to accept gaps\n"
+        "{GAPPY_WARNINGS}error: --strict: incomplete data: 2 of 6 asked values are missing: ETHEREUM fees: 2024-01-02; ARBITRUM fees: 2024-01-03; everything that came was written\n{STRICT_HINT}"
     );
-    assert_eq!(strict.stderr, expected);
-    assert_eq!(strict.stdout, "");
+    env.cmd(&format!("{line} --strict"))
+        .code(10)
+        .stdout("")
+        .stderr(expected)
+        .run();
+    assert_eq!(read(&env, "fees.csv"), GAPPY_CSV);
 }
 
 #[test]
@@ -54,18 +55,13 @@ fn config_strict_true_does_the_same_and_quiet_keeps_only_the_error() {
     let env = Env::with_service(&stub.url);
     env.write_config("strict = true\n");
     let run = env
-        .cmd_args(&[&["-q", "fees", "-c", "eth,arb"], &RANGE[..]].concat())
-        .any_outcome()
+        .cmd(&format!("-q fees -c eth,arb {RANGE}"))
+        .code(10)
+        .stdout(GAPPY_CSV)
+        .error_line_like("error: --strict: incomplete data: 2 of 6 asked values are missing: [..]")
         .run();
-    assert_eq!(run.code, 10, "{run:?}");
-    assert_eq!(run.stdout, GAPPY_CSV);
-    assert!(
-        run.error_line()
-            .starts_with("error: --strict: incomplete data: 2 of 6 asked values are missing: "),
-        "{run:?}"
-    );
     assert_eq!(run.stderr.lines().count(), 2, "{run:?}");
-    let shown = env.cmd_args(&["config", "show"]).any_outcome().run();
+    let shown = env.cmd("config show").run();
     assert!(shown
         .stdout
         .lines()
@@ -76,58 +72,45 @@ fn config_strict_true_does_the_same_and_quiet_keeps_only_the_error() {
 fn an_empty_answer_under_strict_is_no_data_at_all() {
     let stub = Stub::always(Reply::json(200, "[]"));
     let env = Env::with_service(&stub.url);
-    let run = env
-        .cmd_args(&[&["users", "-c", "base", "--strict"], &RANGE[..]].concat())
-        .any_outcome()
+    env.cmd(&format!("users -c base --strict {RANGE}"))
+        .code(10)
+        .stdout("date,active_users\n")
+        .stderr(str![[r#"
+warning: BASE active users: no data for 2024-01-01..2024-01-03 (left out, not zero)
+error: --strict: incomplete data: no data at all: none of the 3 asked values came; everything that came was written
+hint: ask again later for the missing days, or leave out --strict (and config strict) to accept gaps
+
+"#]])
         .run();
-    assert_eq!(run.code, 10, "{run:?}");
-    assert_eq!(run.stdout, "date,active_users\n");
-    assert_eq!(
-        run.stderr,
-        "warning: BASE active users: no data for 2024-01-01..2024-01-03 (left out, not zero)\n\
-         error: --strict: incomplete data: no data at all: none of the 3 asked values came; everything that came was written\n\
-         hint: ask again later for the missing days, or leave out --strict (and config strict) to accept gaps\n"
-    );
 }
 
 #[test]
 fn strict_with_every_value_there_is_a_plain_success() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let run = env
-        .cmd_args(&[&["report", "-c", "eth,op", "--strict"], &RANGE[..]].concat())
-        .any_outcome()
-        .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let (_sandbox, env) = sandbox_env(&[]);
+    let run = env.cmd(&format!("report -c eth,op --strict {RANGE}")).run();
     assert_eq!(run.stdout.lines().count(), 7);
 }
 
 #[test]
 fn a_run_that_retried_says_how_often_and_why_in_one_line_at_the_end() {
     // Attempts 1-2 get 429, attempt 3 a 503, attempt 4 the data.
-    let sandbox = Sandbox::start(&["--fault", "429:0@2", "--fault", "503:0@3"]);
-    let env = Env::with_service(&sandbox.url);
-    let args = [&["fees", "-c", "eth"], &RANGE[..]].concat();
-    let run = env.cmd_args(&args).any_outcome().run();
-    assert_eq!(run.code, 0, "{run:?}");
-    assert_eq!(run.stderr, "note: 3 requests retried: 429 x2, 503 x1\n");
-    assert_eq!(run.stdout.lines().count(), 4);
-    let quiet = env
-        .cmd_args(&[&["-q"], &args[..]].concat())
-        .any_outcome()
+    let (_sandbox, env) = sandbox_env(&["--fault", "429:0@2", "--fault", "503:0@3"]);
+    let line = format!("fees -c eth {RANGE}");
+    let run = env
+        .cmd(&line)
+        .stderr("note: 3 requests retried: 429 x2, 503 x1\n")
         .run();
-    assert_eq!((quiet.code, quiet.stderr.as_str()), (0, ""));
+    assert_eq!(run.stdout.lines().count(), 4);
+    env.cmd(&format!("-q {line}")).run();
 }
 
 #[test]
 fn verbose_shows_the_rate_limit_headers_the_service_sends() {
-    let sandbox = Sandbox::start(&["--fault", "429:0@1"]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&["--fault", "429:0@1"]);
     let run = env
-        .cmd_args(&[&["-v", "fees", "-c", "eth"], &RANGE[..]].concat())
-        .any_outcome()
+        .cmd(&format!("-v fees -c eth {RANGE}"))
+        .any_stderr()
         .run();
-    assert_eq!(run.code, 0, "{run:?}");
     let limits: Vec<&str> = run
         .stderr
         .lines()

@@ -2,20 +2,9 @@
 //! table narrower terminals get as blocks of columns with the dates repeated (or, when even
 //! one column is too wide, a note suggesting `-f csv | less -S`).
 
-use crate::support::{Env, Reply, Sandbox, Stub};
+use crate::support::{sandbox_env, Env, Reply, Stub};
 
-const WIDE: [&str; 10] = [
-    "fees",
-    "-c",
-    "all",
-    "-s",
-    "2024-01-01",
-    "-e",
-    "2024-01-03",
-    "--wide",
-    "-f",
-    "table",
-];
+const WIDE: &str = "fees -c all -s 2024-01-01 -e 2024-01-03 --wide -f table";
 
 /// The table's lines as the terminal showed them: colours and the progress line (erased by
 /// `ESC [2K`) taken out, and the sandbox's note left out.
@@ -41,19 +30,12 @@ fn table_lines(screen: &str) -> Vec<String> {
 
 #[test]
 fn a_wide_table_wraps_into_blocks_that_fit_the_terminal_with_dates_repeated() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let wide = env
-        .cmd_args(&WIDE)
-        .terminal_columns(200)
-        .any_outcome()
-        .run();
-    assert_eq!(wide.code, 0, "{wide:?}");
+    let (_sandbox, env) = sandbox_env(&[]);
+    let wide = env.cmd(WIDE).terminal_columns(200).run();
     let whole = table_lines(&wide.stdout);
     assert_eq!(whole.len(), 7, "{}", wide.stdout);
     assert!(whole[0].chars().count() > 80);
-    let run = env.cmd_args(&WIDE).terminal_columns(80).any_outcome().run();
-    assert_eq!(run.code, 0, "{run:?}");
+    let run = env.cmd(WIDE).terminal_columns(80).run();
     let lines = table_lines(&run.stdout);
     assert!(
         lines.iter().all(|l| l.chars().count() <= 80),
@@ -84,23 +66,10 @@ fn numbers_line_up_on_the_decimal_point_on_a_terminal() {
         r#"[{"date":"2024-01-01","fees":1234.5},{"date":"2024-01-02","fees":0.25},{"date":"2024-01-03","fees":7},{"date":"2024-01-04","fees":-3.125}]"#,
     ));
     let env = Env::with_service(&stub.url);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-04",
-        "-f",
-        "table",
-    ];
     let run = env
-        .cmd_args(&args)
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-01-04 -f table")
         .terminal_columns(120)
-        .any_outcome()
         .run();
-    assert_eq!(run.code, 0, "{run:?}");
     let rows: Vec<String> = table_lines(&run.stdout)
         .into_iter()
         .filter(|l| l.starts_with("│ 2024"))
@@ -118,25 +87,9 @@ fn numbers_line_up_on_the_decimal_point_on_a_terminal() {
 
 #[test]
 fn a_column_wider_than_the_terminal_suggests_csv_and_less() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let args = [
-        "fees",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-02",
-        "--share",
-        "-f",
-        "table",
-    ];
-    let run = env.cmd_args(&args).terminal_columns(30).any_outcome().run();
-    assert_eq!(run.code, 0, "{run:?}");
-    assert!(
-        run.stdout.contains("note: a column of this table is wider than the terminal (30 columns); for long lines, try -f csv | less -S"),
-        "{}",
-        run.stdout
-    );
+    let (_sandbox, env) = sandbox_env(&[]);
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-02 --share -f table")
+        .terminal_columns(30)
+        .stdout_contains("note: a column of this table is wider than the terminal (30 columns); for long lines, try -f csv | less -S")
+        .run();
 }

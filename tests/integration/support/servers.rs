@@ -64,6 +64,19 @@ impl Sandbox {
             .collect()
     }
 
+    /// The `start_date..end_date` of every request it received, in order.
+    pub fn ranges(&self) -> Vec<String> {
+        let field = |line: &str, name: &str| {
+            let at = line.find(&format!("\"{name}\":\"")).unwrap() + name.len() + 4;
+            line[at..at + 10].to_owned()
+        };
+        let range = |line: &String| {
+            let (start, end) = (field(line, "start_date"), field(line, "end_date"));
+            format!("{start}..{end}")
+        };
+        self.requests().iter().map(range).collect()
+    }
+
     /// Attempts it saw: requests, and connections it reset on purpose.
     pub fn attempts(&self) -> usize {
         self.log()
