@@ -180,16 +180,30 @@ pub fn clean(
     columns: &[Column],
 ) -> (Vec<Record>, DataNotes) {
     let mut notes = DataNotes::default();
-    let mut by_date: BTreeMap<NaiveDate, Record> = BTreeMap::new();
-    for record in records {
-        if !range.contains(record.date) {
+    let mut records = records;
+    records.retain(|record| {
+        let inside = range.contains(record.date);
+        if !inside {
             notes.out_of_range.push(record.date);
-        } else if let Some(old) = by_date.insert(record.date, record) {
-            notes.duplicated.push(old.date);
         }
-    }
-    notes.missing = range.days().filter(|d| !by_date.contains_key(d)).collect();
-    for record in by_date.values() {
+        inside
+    });
+    // Sorted in place (no tree): of the records of one date, the last one sent is kept.
+    records.sort_by_key(|record| record.date);
+    records.dedup_by(|later, kept| {
+        let same = later.date == kept.date;
+        if same {
+            std::mem::swap(later, kept);
+            notes.duplicated.push(later.date);
+        }
+        same
+    });
+    let mut sent = records.iter().map(|record| record.date).peekable();
+    notes.missing = range
+        .days()
+        .filter(|day| sent.next_if_eq(day).is_none())
+        .collect();
+    for record in &records {
         for (column, value) in columns.iter().zip(&record.values) {
             if value.is_none() {
                 let days = notes.left_out.entry(column.name()).or_default();
@@ -201,7 +215,7 @@ pub fn clean(
     notes.out_of_range.dedup();
     notes.duplicated.sort();
     notes.duplicated.dedup();
-    (by_date.into_values().collect(), notes)
+    (records, notes)
 }
 
 #[cfg(test)]
