@@ -349,27 +349,28 @@ def growth(runs, say, checks):
 
 
 def growth_svg(points):
-    """Three panels (wall ms, CPU ms, peak RSS MiB) against days on a log axis."""
-    import math
+    """Three panels (wall ms, CPU ms, peak RSS MiB) against days asked, both axes linear from 0,
+    so that cost linear in rows over a constant floor shows as a straight line."""
     width, height, pad = 260, 200, 40
     panels = [("wall (ms)", 0, 1000), ("CPU user+sys (ms)", 1, 1000), ("peak RSS (MiB)", 2, 1 / 1024)]
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{3 * width}" height="{height + 30}" '
              f'font-family="sans-serif" font-size="11">',
-             f'<text x="10" y="{height + 22}">report --chain all -f csv, days asked (log scale); '
-             'benches/bench.py</text>']
-    lo, hi = math.log10(points[0][0]), math.log10(points[-1][0])
+             f'<rect width="100%" height="100%" fill="white"/>',
+             f'<text x="10" y="{height + 22}">report --chain all -f csv against days asked (6 rows a day); '
+             'measured by benches/bench.py</text>']
+    last = points[-1][0]
     for n, (title, index, scale) in enumerate(panels):
         left = n * width + pad
         values = [v[index] * scale for _, v in points]
         top = max(values) * 1.1
-        x = lambda d: left + (math.log10(d) - lo) / (hi - lo) * (width - pad - 15)
+        x = lambda d: left + d / last * (width - pad - 25)
         y = lambda v: height - pad + 10 - v / top * (height - pad - 20)
         parts.append(f'<text x="{left}" y="14" font-weight="bold">{title}</text>')
-        parts.append(f'<line x1="{left}" y1="{y(0)}" x2="{x(points[-1][0])}" y2="{y(0)}" stroke="#888"/>')
+        parts.append(f'<line x1="{left}" y1="{y(0)}" x2="{x(last)}" y2="{y(0)}" stroke="#888"/>')
         parts.append(f'<line x1="{left}" y1="{y(0)}" x2="{left}" y2="{y(top)}" stroke="#888"/>')
         for tick in (0, top / 2, top):
             parts.append(f'<text x="{left - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick:.0f}</text>')
-        for days, _ in points:
+        for days in (0, 1000, 2000, last):
             parts.append(f'<text x="{x(days):.1f}" y="{y(0) + 14}" text-anchor="middle">{days:,}</text>')
         line = " ".join(f"{x(d):.1f},{y(v):.1f}" for (d, _), v in zip(points, values))
         parts.append(f'<polyline points="{line}" fill="none" stroke="#1f77b4" stroke-width="2"/>')
