@@ -1,8 +1,10 @@
 //! Reads a success body into records, checking it against SERVICE.md, keeping number texts exact.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use chrono::NaiveDate;
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use crate::model::{describe_days, parse_date, DayRange};
@@ -47,7 +49,7 @@ pub fn parse_records(
 }
 
 fn parse_record(element: &RawValue, columns: &[Column]) -> Result<Record, String> {
-    let fields: HashMap<String, &RawValue> = serde_json::from_str(element.get())
+    let fields: Fields = serde_json::from_str(element.get())
         .map_err(|_| format!("expected an object, found {}", kind(element)))?;
     let date_raw = fields.get("date").ok_or("field date is missing")?;
     let date_text: String = serde_json::from_str(date_raw.get()).map_err(|_| {
@@ -64,10 +66,7 @@ fn parse_record(element: &RawValue, columns: &[Column]) -> Result<Record, String
     Ok(Record { date, values })
 }
 
-fn parse_value(
-    fields: &HashMap<String, &RawValue>,
-    column: Column,
-) -> Result<Option<Number>, String> {
+fn parse_value(fields: &Fields, column: Column) -> Result<Option<Number>, String> {
     let name = column.name();
     let Some(raw) = fields.get(name) else {
         return Ok(None);
@@ -84,6 +83,59 @@ fn parse_value(
         ));
     }
     Ok(Some(number))
+}
+
+/// One record's members, in the order sent, names borrowed from the body where they hold no
+/// escape (no map, no hashing: a record has a handful of members). A name sent twice means its
+/// last value, as a map would keep.
+struct Fields<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'a> Fields<'a> {
+    fn get(&self, name: &str) -> Option<&&'a RawValue> {
+        self.0.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = Fields<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Fields<'de>, M::Error> {
+                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(6));
+                while let Some((name, value)) = map.next_entry::<Name<'de>, &'de RawValue>()? {
+                    members.push((name.0, value));
+                }
+                Ok(Fields(members))
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
+}
+
+/// A member name: borrowed, or decoded when it holds an escape.
+struct Name<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Name<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Text;
+        impl<'de> Visitor<'de> for Text {
+            type Value = Name<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Borrowed(text)))
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Name<'de>, E> {
+                Ok(Name(Cow::Owned(text.to_owned())))
+            }
+        }
+        deserializer.deserialize_str(Text)
+    }
 }
 
 /// Describes a JSON value briefly for an error message: its type, and its text when short.
@@ -180,16 +232,30 @@ pub fn clean(
     columns: &[Column],
 ) -> (Vec<Record>, DataNotes) {
     let mut notes = DataNotes::default();
-    let mut by_date: BTreeMap<NaiveDate, Record> = BTreeMap::new();
-    for record in records {
-        if !range.contains(record.date) {
+    let mut records = records;
+    records.retain(|record| {
+        let inside = range.contains(record.date);
+        if !inside {
             notes.out_of_range.push(record.date);
-        } else if let Some(old) = by_date.insert(record.date, record) {
-            notes.duplicated.push(old.date);
         }
-    }
-    notes.missing = range.days().filter(|d| !by_date.contains_key(d)).collect();
-    for record in by_date.values() {
+        inside
+    });
+    // Sorted in place (no tree): of the records of one date, the last one sent is kept.
+    records.sort_by_key(|record| record.date);
+    records.dedup_by(|later, kept| {
+        let same = later.date == kept.date;
+        if same {
+            std::mem::swap(later, kept);
+            notes.duplicated.push(later.date);
+        }
+        same
+    });
+    let mut sent = records.iter().map(|record| record.date).peekable();
+    notes.missing = range
+        .days()
+        .filter(|day| sent.next_if_eq(day).is_none())
+        .collect();
+    for record in &records {
         for (column, value) in columns.iter().zip(&record.values) {
             if value.is_none() {
                 let days = notes.left_out.entry(column.name()).or_default();
@@ -201,7 +267,7 @@ pub fn clean(
     notes.out_of_range.dedup();
     notes.duplicated.sort();
     notes.duplicated.dedup();
-    (by_date.into_values().collect(), notes)
+    (records, notes)
 }
 
 #[cfg(test)]

@@ -131,7 +131,8 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
     if announced.is_some_and(|n| n > MAX_BODY) {
         return Err(TransportError::TooLarge);
     }
-    let mut body = Vec::new();
+    // An announced length is room for the whole body at once (no doubling past it).
+    let mut body = Vec::with_capacity(announced.map_or(0, |n| n as usize));
     let mut reader = response.take(MAX_BODY + 1);
     let mut chunk = vec![0; 64 * 1024];
     loop {

@@ -116,6 +116,7 @@ pub(crate) fn client(
             (roots, proxy)
         }
     };
+    crate::system::memory::few_arenas();
     crate::client::Client::new(crate::client::ClientOptions {
         roots,
         proxy,

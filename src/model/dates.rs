@@ -37,8 +37,17 @@ pub fn parse_date(text: &str) -> Result<NaiveDate, String> {
     if !shape_ok {
         return Err(format!("'{text}' is not a date: expected YYYY-MM-DD"));
     }
-    let date = NaiveDate::parse_from_str(text, "%Y-%m-%d")
-        .map_err(|_| format!("'{text}' is not a day of the calendar"))?;
+    // The shape is checked: the fields are digits, read directly (chrono's format parser
+    // was a tenth of the time of reading a body).
+    let number = |at: std::ops::Range<usize>| {
+        text.as_bytes()[at]
+            .iter()
+            .fold(0u32, |n, b| n * 10 + u32::from(b - b'0'))
+    };
+    let date = i32::try_from(number(0..4))
+        .ok()
+        .and_then(|year| NaiveDate::from_ymd_opt(year, number(5..7), number(8..10)))
+        .ok_or_else(|| format!("'{text}' is not a day of the calendar"))?;
     check_year(date).map_err(|why| format!("'{text}' {why}"))
 }
 
