@@ -50,11 +50,15 @@ pub use commands::run;
 pub use error::{Exit, Failure};
 pub use model::{aggregate, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{Column, Dataset, Endpoint, Number, Row, SocialMetric};
+pub use output::read_merge_file;
+pub use render::{render, Format, RenderOptions};
 pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 
 /// The whole run of the binary: answer a completion request, parse the command line, handle
 /// signals, run the command, and report the outcome as an exit code.
 pub fn main() -> std::process::ExitCode {
+    // Before anything is opened: `-o /dev/fd/N` may name only a descriptor the caller passed.
+    system::stream::note_passed_descriptors();
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
     cli::answer_if_asked();
     let cli = <Cli as clap::Parser>::parse();

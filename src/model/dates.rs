@@ -1,5 +1,6 @@
 //! Days and day ranges as users write them: `YYYY-MM-DD`, `today`, `yesterday`, `--last 4w`.
 
+use super::echo::echo;
 use chrono::{Datelike, Days, NaiveDate, Utc};
 
 /// A day as given on the command line, resolved against today's UTC date later.
@@ -30,7 +31,7 @@ pub fn parse_date(text: &str) -> Result<NaiveDate, String> {
             _ => b.is_ascii_digit(),
         });
     if !shape_ok {
-        return Err(format!("'{text}' is not a date: expected YYYY-MM-DD"));
+        return Err(format!("{} is not a date: expected YYYY-MM-DD", echo(text)));
     }
     let date = NaiveDate::parse_from_str(text, "%Y-%m-%d")
         .map_err(|_| format!("'{text}' is not a day of the calendar"))?;

@@ -2,6 +2,7 @@
 
 mod chain;
 mod dates;
+mod echo;
 mod number;
 mod period;
 
@@ -9,6 +10,7 @@ pub(crate) use chain::{expand as expand_chains, names as chain_names};
 pub use chain::{Chain, ChainArg};
 pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DayRange, DaySpec};
+pub(crate) use echo::{cut, echo};
 pub use number::Number;
 pub use period::{aggregate, Period};
 pub(crate) use period::{label as period_label, steps};

@@ -7,6 +7,7 @@ pub(crate) mod command_group;
 pub(crate) mod diag;
 pub(crate) mod interrupt;
 pub(crate) mod lock;
+mod planted;
 pub(crate) mod private_dir;
 pub(crate) mod shell;
 pub(crate) mod stream;

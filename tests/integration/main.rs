@@ -16,6 +16,7 @@ mod foreign_files;
 mod formats;
 mod generated;
 mod help;
+mod hostile_files;
 mod leaks;
 mod limits;
 mod locks;
