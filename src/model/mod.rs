@@ -6,7 +6,8 @@ mod echo;
 mod number;
 mod period;
 
-pub(crate) use chain::{expand as expand_chains, names as chain_names};
+pub(crate) use chain::expand as expand_chains;
+pub use chain::names as chain_names;
 pub use chain::{Chain, ChainArg};
 pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DayRange, DaySpec};
