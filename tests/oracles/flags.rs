@@ -23,6 +23,10 @@ pub fn check(data: &[u8]) -> Result<(), String> {
     let counts = [RETRIES, JOBS, CHUNK_DAYS, CACHE_SETTLE_DAYS];
     count(counts[usize::from(input.pick) % 4], field(5))?;
     secs(field(6))?;
+    // The whole command line costs as much as thousands of the parsers above: one input in 16.
+    if input.pick >> 4 != 0 {
+        return Ok(());
+    }
     let args = [
         "chain-metrics",
         "fees",
