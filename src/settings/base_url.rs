@@ -18,6 +18,9 @@ pub fn without_credentials(url: &Url) -> Url {
 /// The errors show the URL with its password masked.
 pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
     let shown = shown_url(text);
+    if let Some(why) = outside_ascii(text) {
+        return Err(format!("'{shown}' {why}"));
+    }
     let url = Url::parse(text.trim());
     let web = matches!(&url, Ok(url) if matches!(url.scheme(), "http" | "https"));
     if !web && !text.contains("://") {
@@ -46,6 +49,25 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
         ));
     }
     Ok(url)
+}
+
+/// Why a URL the user gave is refused before parsing: a character outside ASCII, or a host
+/// with a %-escape (`http://O%82.x`), either of which would hand a non-ASCII host to the IDNA
+/// stub pinned in Cargo.toml, which takes ASCII hosts only and asserts on them in a debug build.
+pub(crate) fn outside_ascii(text: &str) -> Option<&'static str> {
+    if !text.is_ascii() {
+        return Some("holds characters outside ASCII: write the host in its xn-- form and percent-encode the rest");
+    }
+    // The host as a URL parser finds it, leniently: after `scheme:` and any slashes, up to the
+    // path, query or fragment, after the user name.
+    let after_scheme = text.split_once(':').map_or(text, |(_, rest)| rest);
+    let authority = after_scheme.trim_start_matches(['/', '\\']);
+    let authority = authority.split(['/', '\\', '?', '#']).next().unwrap_or("");
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    host.contains('%')
+        .then_some("has a %-escape in its host: write the host as it is (its xn-- form for a name outside ASCII)")
 }
 
 /// `text` with the password of every URL in it (`https://user:pw@host/`) replaced by

@@ -14,6 +14,7 @@ mod fault_matrix;
 mod flags;
 mod foreign_files;
 mod formats;
+mod fuzz_findings;
 mod fuzz_merge;
 mod generated;
 mod help;

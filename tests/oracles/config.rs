@@ -56,15 +56,12 @@ fn check_table(table: &dyn TableLike, allow_http: bool, place: &str) -> Result<(
         parse_config_file(&written).map_err(|why| {
             format!("{place}: config set stores {written:?}, which the loader refuses: {why}")
         })?;
-        let loaded: toml::Table = toml::from_str(&written).map_err(|e| e.to_string())?;
-        let before: toml::Table =
-            toml::from_str(&format!("{} = {value}", key.name())).map_err(|e| e.to_string())?;
-        if !same(loaded.get(key.name()), before.get(key.name())) {
+        let before = format!("{} = {value}\n", key.name());
+        let (loaded, before) = (load(&written)?, load(&before)?);
+        if loaded != before {
             return Err(format!(
-                "{place}: {} was {:?}, config set stores {:?}",
-                key.name(),
-                before.get(key.name()),
-                loaded.get(key.name())
+                "{place}: {} was {before}, config set stores {loaded}",
+                key.name()
             ));
         }
     }
@@ -96,10 +93,12 @@ fn resolver_takes(key: ConfigKey, value: &toml_edit::Value, allow_http: bool) ->
     }
 }
 
-/// The same setting: equal values, strings equal around spaces.
-fn same(a: Option<&toml::Value>, b: Option<&toml::Value>) -> bool {
-    match (a, b) {
-        (Some(toml::Value::String(a)), Some(toml::Value::String(b))) => a.trim() == b.trim(),
-        _ => a == b,
-    }
+/// What the loader makes of a one-key file: strings around spaces, as their readers take them.
+fn load(text: &str) -> Result<String, String> {
+    let settings = parse_config_file(text).map_err(|why| format!("{text:?}: {why}"))?;
+    let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
+    Ok(match table.values().next() {
+        Some(toml::Value::String(s)) => format!("{:?}", s.trim()),
+        _ => format!("{settings:?}"),
+    })
 }
