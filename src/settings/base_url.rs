@@ -51,12 +51,14 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
     Ok(url)
 }
 
-/// Why a URL the user gave is refused before parsing: a character outside ASCII, or a host
-/// with a %-escape (`http://O%82.x`), either of which would hand a non-ASCII host to the IDNA
-/// stub pinned in Cargo.toml, which takes ASCII hosts only and asserts on them in a debug build.
+/// Why a URL the user gave is refused before parsing: a host that is not plain ASCII. The
+/// IDNA back end pinned in Cargo.toml is a stub that takes ASCII host names only; a character
+/// outside ASCII, a %-escape in the host (`http://O%82.x`) or an `xn--` label (whose decoded
+/// text it cannot check) would reach it or the idna crate's checks, which assert on such
+/// hosts in a debug build.
 pub(crate) fn outside_ascii(text: &str) -> Option<&'static str> {
     if !text.is_ascii() {
-        return Some("holds characters outside ASCII: write the host in its xn-- form and percent-encode the rest");
+        return Some("holds characters outside ASCII: the host must be an ASCII name (no international names) and the rest percent-encoded");
     }
     // The host as a URL parser finds it, leniently: after `scheme:` and any slashes, up to the
     // path, query or fragment, after the user name.
@@ -66,8 +68,16 @@ pub(crate) fn outside_ascii(text: &str) -> Option<&'static str> {
     let host = authority
         .rsplit_once('@')
         .map_or(authority, |(_, host)| host);
-    host.contains('%')
-        .then_some("has a %-escape in its host: write the host as it is (its xn-- form for a name outside ASCII)")
+    if host.contains('%') {
+        return Some("has a %-escape in its host: write the host name as it is, in ASCII");
+    }
+    let international = host.split('.').any(|label| {
+        label
+            .get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
+    });
+    international
+        .then_some("has an international (xn--) name as its host: the host must be an ASCII name")
 }
 
 /// `text` with the password of every URL in it (`https://user:pw@host/`) replaced by

@@ -1,7 +1,8 @@
 //! What the AFL++ targets of `fuzz/` found (issue 21.4, fuzz/RESULTS.md), each kept fixed:
 //! `config get` printed TOML's spelling of a number (`1_000`), which `config set` refused; a
 //! run used a config file whose integer overflows, which `config get/set` call invalid; and a
-//! URL whose host is not ASCII (or %-escapes a byte) panicked a debug build in the IDNA stub.
+//! URL whose host is not ASCII (or %-escapes a byte, or is an xn-- name) panicked a debug
+//! build in the IDNA stub or the idna crate.
 
 use crate::support::{Env, Sandbox};
 
@@ -53,8 +54,9 @@ fn urls_whose_host_is_not_ascii_are_refused_without_a_panic() {
     let sandbox = Sandbox::start(&[]);
     let mut env = Env::with_service(&sandbox.url);
     for (url, why) in [
-        ("https://Zé.example.com", "holds characters outside ASCII: write the host in its xn-- form and percent-encode the rest"),
-        ("http:/O%82,1.0.1Z8080/x", "has a %-escape in its host: write the host as it is (its xn-- form for a name outside ASCII)"),
+        ("https://Zé.example.com", "holds characters outside ASCII: the host must be an ASCII name (no international names) and the rest percent-encoded"),
+        ("http:/O%82,1.0.1Z8080/x", "has a %-escape in its host: write the host name as it is, in ASCII"),
+        ("http:/XN--NNfXXXXXXXXXXXXXXXXNNNNNNNNNhNNNNNNwwwwwwwwwwwwww313Q/x", "has an international (xn--) name as its host: the host must be an ASCII name"),
     ] {
         let run = env.run(&["--base-url", url, "fees", "-c", "eth", "--last", "1"]);
         let error = format!("error: base URL from flag --base-url: '{url}' {why}");
@@ -65,7 +67,7 @@ fn urls_whose_host_is_not_ascii_are_refused_without_a_panic() {
     let run = env.run(&[&base[..], &["fees", "-c", "eth", "--last", "1"]].concat());
     assert_eq!(
         (run.code, run.error_line()),
-        (3, "error: HTTPS_PROXY=http://Zé.proxy:1 holds characters outside ASCII: write the host in its xn-- form and percent-encode the rest")
+        (3, "error: HTTPS_PROXY=http://Zé.proxy:1 holds characters outside ASCII: the host must be an ASCII name (no international names) and the rest percent-encoded")
     );
     assert!(sandbox.requests().is_empty());
 }
