@@ -44,17 +44,29 @@ mod sandbox;
 mod settings;
 mod system;
 
+// What the property tests and the fuzz targets (`fuzz/`) call: every parser of foreign input.
+pub use cache::{CacheError, Replacement, SeriesKey, SeriesStats, Store};
 pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::parse_records;
 pub use commands::run;
 pub use error::{Exit, Failure};
 pub use model::{aggregate, parse_date, parse_last, DayRange, DaySpec, Period};
-pub use model::{Column, Dataset, Endpoint, Number, Row, SocialMetric};
+pub use model::{
+    chain_names, Chain, ChainArg, Column, Dataset, Endpoint, Number, Row, SocialMetric,
+};
+pub use output::read_merge_file;
+pub use render::{render, Format, RenderOptions};
+pub use settings::limits::{seconds, Count, CACHE_SETTLE_DAYS, CHUNK_DAYS, JOBS, RETRIES};
+pub use settings::{
+    check_base_url, parse_config_file, plain as config_text, ConfigKey, FileSettings,
+};
 pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 
 /// The whole run of the binary: answer a completion request, parse the command line, handle
 /// signals, run the command, and report the outcome as an exit code.
 pub fn main() -> std::process::ExitCode {
+    // Before anything is opened: `-o /dev/fd/N` may name only a descriptor the caller passed.
+    system::stream::note_passed_descriptors();
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
     cli::answer_if_asked();
     let cli = match <Cli as clap::Parser>::try_parse() {

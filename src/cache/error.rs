@@ -10,7 +10,7 @@ use rusqlite::ErrorCode;
 use super::store::BUSY_WAIT;
 
 #[derive(Debug)]
-pub(crate) enum CacheError {
+pub enum CacheError {
     /// Another run held the file past the busy wait.
     Busy,
     /// Not a SQLite file, or a damaged one.

@@ -18,8 +18,8 @@ use crate::model::Chain;
 use crate::model::{Column, Number, Record};
 use crate::settings::without_credentials;
 use crate::settings::Settings;
-pub(crate) use error::CacheError;
-pub(crate) use store::{SeriesKey, Store};
+pub use error::CacheError;
+pub use store::{Replacement, SeriesKey, SeriesStats, Store};
 
 /// How a query uses the cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

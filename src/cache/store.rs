@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS value (
 
 /// One series of values: what the service was asked, minus the key.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) struct SeriesKey {
+pub struct SeriesKey {
     /// The base URL without user name or password, or `(--sandbox)`.
     pub service: String,
     /// The endpoint's path, `/api/chain-insights/fees`.
@@ -54,7 +54,7 @@ pub(crate) struct SeriesKey {
 
 /// What one answer says about a series over the days asked: every value to keep, replacing
 /// whatever was kept for those days before.
-pub(crate) struct Replacement<'a> {
+pub struct Replacement<'a> {
     pub key: SeriesKey,
     pub first: NaiveDate,
     pub last: NaiveDate,
@@ -62,7 +62,7 @@ pub(crate) struct Replacement<'a> {
 }
 
 /// The values kept for one (service, endpoint, chain), for `cache stats`.
-pub(crate) struct SeriesStats {
+pub struct SeriesStats {
     pub service: String,
     pub endpoint: String,
     pub chain: String,
@@ -71,7 +71,7 @@ pub(crate) struct SeriesStats {
     pub newest: String,
 }
 
-pub(crate) struct Store {
+pub struct Store {
     db: Connection,
 }
 

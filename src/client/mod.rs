@@ -188,6 +188,14 @@ impl Client {
         let (answer, method) = self.fetch(request)?;
         check_content_type(&|t| self.mask(t), request, &method, &answer)?;
         parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
+            // The problem quotes the body cut short, and a cut key would no longer be masked
+            // whole: the quote is taken again from the body with the key masked first.
+            let problem = match self.key.scrub_bytes(answer.body.clone()) {
+                (masked, true) => parse_records(request.endpoint, columns, &masked)
+                    .err()
+                    .unwrap_or(problem),
+                (_, false) => problem,
+            };
             let content_type = answer
                 .header(CONTENT_TYPE)
                 .map(|t| format!(" (content-type {t})"))

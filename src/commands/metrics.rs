@@ -45,7 +45,7 @@ pub fn run(
     // Every usage error comes before any request, key lookup or file.
     let output = Output::resolve(&output_request(args), &plan, terminal)?;
     check_dry_run(args)?;
-    output.check_merge_target(&plan)?;
+    output.check_target(&plan)?;
     if args.raw {
         check_raw(&plan, args.by)?;
     }

@@ -1,6 +1,7 @@
 //! Days and day ranges as users write them: `YYYY-MM-DD`, `YYYY-MM`, `today`, `yesterday`,
 //! `--last 4w` or `3m`, `--month 2024-03`, `--quarter 2024Q1`, `--year 2024`.
 
+use super::echo::echo;
 use chrono::{Datelike, Days, Months, NaiveDate, Utc};
 
 use crate::model::period::Period;
@@ -35,7 +36,7 @@ pub fn parse_date(text: &str) -> Result<NaiveDate, String> {
             _ => b.is_ascii_digit(),
         });
     if !shape_ok {
-        return Err(format!("'{text}' is not a date: expected YYYY-MM-DD"));
+        return Err(format!("{} is not a date: expected YYYY-MM-DD", echo(text)));
     }
     // The shape is checked: the fields are digits, read directly (chrono's format parser
     // was a tenth of the time of reading a body).

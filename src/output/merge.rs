@@ -2,29 +2,22 @@
 //! the fresh rows into it by (date, chain), or by date for `--wide`. Number texts are kept as
 //! written: nothing goes through a float.
 
-use std::fmt;
-use std::io;
-use std::path::Path;
-
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
 
 use crate::error::{Exit, Failure};
-use crate::model::parse_date;
 use crate::model::Chain;
 use crate::model::Period;
-use crate::model::{Dataset, Number, Row};
+use crate::model::{Dataset, Row};
+use crate::output::merge_file::{check_head, MergeError};
 use crate::output::stored::{stored, with_chain_column};
 use crate::output::upsert::upsert;
 use crate::render::Format;
-use crate::system::stream;
+use crate::system::{atomic, stream};
 
-/// What stops a merge.
-pub enum MergeError {
-    /// The file's columns, joined with commas.
-    ColumnsDiffer(String),
-    Unreadable(String),
-}
+/// How much of the file the check before any request reads: enough for any header of ours.
+const HEAD_BYTES: u64 = 64 * 1024;
 
 /// The fresh rows upserted into those of the file at `path` (fresh only, when it does not exist
 /// yet or is empty), sorted by date, then chain: chains in `chain_order` first, in that order.
@@ -63,6 +56,18 @@ pub fn merge_into(
     Ok(merged)
 }
 
+/// The old file's text, read once; `None` when there is none yet (see [`regular_file`]).
+pub(super) fn read_old(path: &Path) -> Result<Option<String>, Failure> {
+    let Some(real) = regular_file(path)? else {
+        return Ok(None);
+    };
+    match std::fs::read_to_string(&real) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
+    }
+}
+
 /// Under `--by`, every stored date must start a period of that kind: rows of another period
 /// (weeks in a month file) would be mixed in and double-count every total. A year file's dates
 /// also start quarters and months, so that mix-up alone goes unseen.
@@ -86,9 +91,47 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
     ))
 }
 
-/// The old file's text, `None` when there is none yet. Anything but a regular file is refused
-/// before it is opened: reading a FIFO, or this run's own stdout, would wait forever.
-pub(super) fn read_old(path: &Path) -> Result<Option<String>, Failure> {
+/// Before any request: the file must take this run's rows (`empty`: its columns, no rows). A
+/// SQLite file, or a text file that fits in [`HEAD_BYTES`], is checked whole, as after the
+/// fetch; of a larger one only the columns are (its first line or row object), and only when
+/// they differ is it read whole (a one-chain file taking several chains): its rows are read
+/// once, under the lock, by [`merge_into`].
+pub fn check_before_fetch(
+    path: &Path,
+    format: Format,
+    table: &str,
+    empty: Dataset,
+    chain_order: &[Chain],
+    by: Period,
+) -> Result<(), Failure> {
+    let whole = |empty: Dataset| {
+        merge_into(path, format, table, empty, chain_order, by, &|_| {}).map(|_| ())
+    };
+    if format == Format::Sqlite {
+        return whole(empty);
+    }
+    let Some(real) = regular_file(path)? else {
+        return Ok(());
+    };
+    let mut head = Vec::new();
+    match File::open(&real).and_then(|f| f.take(HEAD_BYTES).read_to_end(&mut head)) {
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(failure(path, format!("cannot read it to merge: {e}"))),
+    }
+    if (head.len() as u64) < HEAD_BYTES {
+        return whole(empty);
+    }
+    match check_head(&String::from_utf8_lossy(&head), format, &empty) {
+        Ok(()) => Ok(()),
+        Err(_) => whole(empty),
+    }
+}
+
+/// The regular file `path` ends at, `None` when there is none yet. Anything else is refused
+/// before it is opened: reading a FIFO, or this run's own stdout, would wait forever; a link
+/// another user planted in a shared folder is not followed.
+fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
     let not_a_file = |kind: &str| {
         failure(
             path,
@@ -99,12 +142,16 @@ pub(super) fn read_old(path: &Path) -> Result<Option<String>, Failure> {
     if stream::own_descriptor(path).is_some() {
         return Err(not_a_file("one of this run's own streams"));
     }
-    match std::fs::metadata(path) {
-        Ok(metadata) if !metadata.is_file() => return Err(not_a_file(stream::kind_of(&metadata))),
-        _ => {}
-    }
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
+    let real = atomic::final_target(path).map_err(|refused| {
+        let failure = failure(path, format!("cannot be read to merge: {}", refused.error));
+        match refused.hint {
+            Some(hint) => failure.with_hint(hint),
+            None => failure,
+        }
+    })?;
+    match std::fs::metadata(&real) {
+        Ok(metadata) if !metadata.is_file() => Err(not_a_file(stream::kind_of(&metadata))),
+        Ok(_) => Ok(Some(real)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
     }
@@ -130,198 +177,4 @@ fn failure(path: &Path, message: String) -> Failure {
         Exit::Output,
         format!("{} {message}; the file is left as it was", path.display()),
     )
-}
-
-pub(super) fn read_rows(
-    text: &str,
-    format: Format,
-    data: &Dataset,
-) -> Result<Vec<Row>, MergeError> {
-    // A spreadsheet's UTF-8 byte order mark is no part of the first column's name.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    match format {
-        Format::Csv => read_delimited(text, b',', true, data),
-        Format::Tsv => read_delimited(text, b'\t', false, data),
-        Format::Json => {
-            let objects: Vec<Object> = serde_json::from_str(text).map_err(|e| {
-                MergeError::Unreadable(format!("not a JSON array of row objects ({e})"))
-            })?;
-            let rows = objects.into_iter().enumerate();
-            read_objects(
-                rows.map(|(i, object)| (format!("row {}", i + 1), Ok(object))),
-                data,
-            )
-        }
-        Format::Ndjson => {
-            // Numbered as an editor shows them: blank lines count, CRLF ends one line.
-            let lines = text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| !l.trim().is_empty());
-            read_objects(
-                lines.map(|(i, line)| {
-                    let object = serde_json::from_str(line).map_err(|e| {
-                        MergeError::Unreadable(format!("line {}: not a row object ({e})", i + 1))
-                    });
-                    (format!("line {}", i + 1), object)
-                }),
-                data,
-            )
-        }
-        other => Err(MergeError::Unreadable(format!(
-            "{} files cannot be merged",
-            other.name()
-        ))),
-    }
-}
-
-fn read_delimited(
-    text: &str,
-    delimiter: u8,
-    quoting: bool,
-    data: &Dataset,
-) -> Result<Vec<Row>, MergeError> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .delimiter(delimiter)
-        .quoting(quoting)
-        .from_reader(text.as_bytes());
-    let mut records = reader.records();
-    let bad = |e: csv::Error| match e.kind() {
-        csv::ErrorKind::UnequalLengths {
-            pos,
-            expected_len,
-            len,
-        } => MergeError::Unreadable(format!(
-            "line {}: {len} cells where the header has {expected_len}",
-            line_at(text, pos.as_ref())
-        )),
-        _ => MergeError::Unreadable(e.to_string()),
-    };
-    let header = records.next().transpose().map_err(bad)?.unwrap_or_default();
-    if !header.iter().eq(data.header()) {
-        return Err(MergeError::ColumnsDiffer(
-            header.iter().collect::<Vec<_>>().join(","),
-        ));
-    }
-    records
-        .map(|record| {
-            let record = record.map_err(bad)?;
-            let line = line_at(text, record.position());
-            let cells: Vec<Option<&str>> = record
-                .iter()
-                .map(|c| Some(c).filter(|c| !c.is_empty()))
-                .collect();
-            to_row(&cells, data)
-                .map_err(|why| MergeError::Unreadable(format!("line {line}: {why}")))
-        })
-        .collect()
-}
-
-/// The line a record starts on, counted from its byte offset: the csv reader's own count is
-/// off with CRLF line ends, where a record's offset can point at the line end before it.
-fn line_at(text: &str, position: Option<&csv::Position>) -> usize {
-    let bytes = text.as_bytes();
-    let mut start = position.map_or(0, |p| p.byte() as usize).min(bytes.len());
-    while bytes.get(start).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
-        start += 1;
-    }
-    bytes[..start].iter().filter(|b| **b == b'\n').count() + 1
-}
-
-/// Rows from row objects, each labelled with where it is (`row 3`, `line 5`). The members
-/// may come in any order (`jq -S` sorts them), but they must be exactly the columns.
-fn read_objects(
-    objects: impl Iterator<Item = (String, Result<Object, MergeError>)>,
-    data: &Dataset,
-) -> Result<Vec<Row>, MergeError> {
-    let header = data.header();
-    objects
-        .map(|(place, object)| {
-            let object = object?;
-            let by_column: Option<Vec<&RawValue>> = header
-                .iter()
-                .map(|name| object.0.iter().find(|(k, _)| k == name).map(|(_, v)| &**v))
-                .collect();
-            let Some(raws) = by_column.filter(|_| object.0.len() == header.len()) else {
-                let keys: Vec<&str> = object.0.iter().map(|(k, _)| k.as_str()).collect();
-                return Err(MergeError::ColumnsDiffer(keys.join(",")));
-            };
-            let cells = raws
-                .into_iter()
-                .map(json_cell)
-                .collect::<Result<Vec<_>, _>>()
-                .and_then(|cells| {
-                    let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
-                    to_row(&cells, data)
-                });
-            cells.map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))
-        })
-        .collect()
-}
-
-/// A JSON value as cell text: strings unquoted, numbers as written, `null` a gap.
-fn json_cell(raw: &RawValue) -> Result<Option<String>, String> {
-    match raw.get() {
-        "null" => Ok(None),
-        text if text.starts_with('"') => serde_json::from_str(text)
-            .map(Some)
-            .map_err(|e| e.to_string()),
-        text => Ok(Some(text.to_owned())),
-    }
-}
-
-/// One row from its cells in header order: a date, a chain when the header has one, numbers.
-pub(super) fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
-    let date = parse_date(cells[0].unwrap_or_default())?;
-    let (chain, first_value) = match data.chain_column {
-        true => {
-            let name = cells[1].unwrap_or_default();
-            let chain =
-                Chain::from_name(name).ok_or_else(|| format!("'{name}' is not a chain name"))?;
-            (Some(chain), 2)
-        }
-        false => (None, 1),
-    };
-    let values = cells[first_value..]
-        .iter()
-        .map(|cell| match cell {
-            None => Ok(None),
-            Some(text) => Number::from_json_token(text)
-                .map(Some)
-                .filter(|n| n.as_ref().is_some_and(|n| n.as_str() == *text))
-                .ok_or_else(|| format!("'{text}' is not a number")),
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(Row {
-        date,
-        chain,
-        values,
-    })
-}
-
-/// A JSON object with its members in the order written, for naming them as the file has them.
-struct Object(Vec<(String, Box<RawValue>)>);
-
-impl<'de> Deserialize<'de> for Object {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Object, D::Error> {
-        struct Members;
-        impl<'de> Visitor<'de> for Members {
-            type Value = Object;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a row object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Object, A::Error> {
-                let mut members = Vec::new();
-                while let Some(member) = map.next_entry()? {
-                    members.push(member);
-                }
-                Ok(Object(members))
-            }
-        }
-        deserializer.deserialize_map(Members)
-    }
 }

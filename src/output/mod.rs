@@ -2,6 +2,7 @@
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
 mod merge;
+mod merge_file;
 mod picture;
 mod progress;
 mod resume;
@@ -21,6 +22,7 @@ use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
+pub use merge_file::read_merge_file;
 use progress::Progress;
 pub(crate) use resume::Resume;
 
@@ -127,23 +129,19 @@ impl Output {
             .map_err(|why| Failure::usage(why).with_hint("name a column of the header"))
     }
 
-    /// With `--merge`, checks the file's columns before any request: the same check as after
-    /// the fetch, against the same columns with no rows.
-    pub fn check_merge_target(&self, plan: &Plan) -> Result<(), Failure> {
-        if let (true, Some(file)) = (self.merge, &self.file) {
+    /// Checks the file before any request: its name (a planted link, a descriptor never
+    /// passed), and with `--merge` its content (a large file by its columns alone: its rows are
+    /// read once, under the lock, after the fetch).
+    pub fn check_target(&self, plan: &Plan) -> Result<(), Failure> {
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        if self.merge {
             let empty = self.shape(plan.dataset(Vec::new()), plan)?;
             let table = sqlite::table_name(plan);
-            merge::merge_into(
-                file,
-                self.format,
-                table,
-                empty,
-                &plan.chains,
-                self.by,
-                &|_| {},
-            )?;
+            merge::check_before_fetch(file, self.format, table, empty, &plan.chains, self.by)?;
         }
-        Ok(())
+        atomic::check_output_path(file)
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.

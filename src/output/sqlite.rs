@@ -9,7 +9,7 @@ use std::path::Path;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
-use super::merge::{self, MergeError};
+use super::merge_file::{self, MergeError};
 use crate::client::Plan;
 use crate::error::{Exit, Failure};
 use crate::model::{Dataset, Endpoint, Row};
@@ -57,7 +57,7 @@ pub fn stored_rows(
             .collect::<Result<Vec<_>, String>>();
         let row = cells.and_then(|cells| {
             let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
-            merge::to_row(&cells, shape)
+            merge_file::to_row(&cells, shape)
         });
         stored.push(row.map_err(|why| {
             MergeError::Unreadable(format!("table {table}, row {}: {why}", stored.len() + 1))

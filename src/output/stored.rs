@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use super::merge::{read_old, read_rows, refusal, MergeError};
+use super::merge::{read_old, refusal};
+use super::merge_file::{read_rows, MergeError};
 use super::sqlite;
 use crate::error::Failure;
 use crate::model::{Chain, Dataset, Row};

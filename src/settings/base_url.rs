@@ -18,6 +18,9 @@ pub fn without_credentials(url: &Url) -> Url {
 /// The errors show the URL with its password masked.
 pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
     let shown = shown_url(text);
+    if let Some(why) = outside_ascii(text) {
+        return Err(format!("'{shown}' {why}"));
+    }
     let url = Url::parse(text.trim());
     let web = matches!(&url, Ok(url) if matches!(url.scheme(), "http" | "https"));
     if !web && !text.contains("://") {
@@ -46,6 +49,35 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
         ));
     }
     Ok(url)
+}
+
+/// Why a URL the user gave is refused before parsing: a host that is not plain ASCII. The
+/// IDNA back end pinned in Cargo.toml is a stub that takes ASCII host names only; a character
+/// outside ASCII, a %-escape in the host (`http://O%82.x`) or an `xn--` label (whose decoded
+/// text it cannot check) would reach it or the idna crate's checks, which assert on such
+/// hosts in a debug build.
+pub(crate) fn outside_ascii(text: &str) -> Option<&'static str> {
+    if !text.is_ascii() {
+        return Some("holds characters outside ASCII: the host must be an ASCII name (no international names) and the rest percent-encoded");
+    }
+    // The host as a URL parser finds it, leniently: after `scheme:` and any slashes, up to the
+    // path, query or fragment, after the user name.
+    let after_scheme = text.split_once(':').map_or(text, |(_, rest)| rest);
+    let authority = after_scheme.trim_start_matches(['/', '\\']);
+    let authority = authority.split(['/', '\\', '?', '#']).next().unwrap_or("");
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    if host.contains('%') {
+        return Some("has a %-escape in its host: write the host name as it is, in ASCII");
+    }
+    let international = host.split('.').any(|label| {
+        label
+            .get(..4)
+            .is_some_and(|p| p.eq_ignore_ascii_case("xn--"))
+    });
+    international
+        .then_some("has an international (xn--) name as its host: the host must be an ASCII name")
 }
 
 /// `text` with the password of every URL in it (`https://user:pw@host/`) replaced by

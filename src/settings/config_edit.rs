@@ -223,11 +223,15 @@ impl ConfigDocument {
     }
 }
 
-/// A stored value as `config get` prints it: strings without quotes, the rest as TOML.
+/// A stored value as `config get` prints it: strings without quotes, numbers as the loader
+/// reads them (`1_000` is 1000, `1e3` is 1000), which `config set` takes back.
 pub fn plain(value: &Value) -> String {
-    match value.as_str() {
-        Some(text) => text.to_owned(),
-        None => value.clone().decorated("", "").to_string(),
+    match value {
+        Value::String(text) => text.value().clone(),
+        Value::Integer(n) => n.value().to_string(),
+        Value::Float(x) => x.value().to_string(),
+        Value::Boolean(b) => b.value().to_string(),
+        _ => value.clone().decorated("", "").to_string(),
     }
 }
 

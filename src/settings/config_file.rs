@@ -111,27 +111,14 @@ fn user_config_dir(env: &Environment) -> Option<PathBuf> {
 }
 
 /// Parses config text; errors are one line that names the line number and the offending key.
+/// What `config set` could not edit in place (toml_edit's reading: an integer past 64 bits)
+/// is refused here too, so that a run never uses a file the config commands call invalid.
 pub fn parse(text: &str) -> Result<FileSettings, String> {
-    let settings: FileSettings = toml::from_str(text).map_err(|e| {
-        let message = without_values(&e.message().trim().replace('\n', " "));
-        match e.span() {
-            Some(span) => {
-                let start = span.start.min(text.len());
-                let line = text[..start].matches('\n').count() + 1;
-                let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-                let key = text[line_start..]
-                    .split(['=', '\n'])
-                    .next()
-                    .unwrap_or_default();
-                let written = text.get(span).unwrap_or_default().trim();
-                if message.ends_with("expected struct FileSettings") {
-                    return format!("line {line}: {}", not_a_table(&text[..line_start], key));
-                }
-                format!("line {line}: {}", in_user_words(&message, key, written))
-            }
-            None => message,
-        }
-    })?;
+    let settings: FileSettings =
+        toml::from_str(text).map_err(|e| one_line(text, e.message(), e.span()))?;
+    if let Err(e) = text.parse::<toml_edit::DocumentMut>() {
+        return Err(one_line(text, e.message(), e.span()));
+    }
     for (name, profile) in settings.profiles.iter().flatten() {
         if profile.profiles.is_some() {
             return Err(format!("profile {name}: profiles cannot be nested"));
@@ -154,6 +141,26 @@ fn not_a_table(before: &str, key: &str) -> String {
         "{table}{} must be a table of settings (a profile is written [profiles.NAME])",
         key.trim()
     )
+}
+
+/// A parse error as one line naming the line and the key it is on.
+fn one_line(text: &str, message: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let message = without_values(&message.trim().replace('\n', " "));
+    let Some(span) = span else {
+        return message;
+    };
+    let start = span.start.min(text.len());
+    let line = text[..start].matches('\n').count() + 1;
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let key = text[line_start..]
+        .split(['=', '\n'])
+        .next()
+        .unwrap_or_default();
+    let written = text.get(span).unwrap_or_default().trim();
+    if message.ends_with("expected struct FileSettings") {
+        return format!("line {line}: {}", not_a_table(&text[..line_start], key));
+    }
+    format!("line {line}: {}", in_user_words(&message, key, written))
 }
 
 /// A wrong kind of value said with the key and what it takes: serde names Rust types

@@ -27,8 +27,10 @@ use std::time::Duration;
 use reqwest::Url;
 
 pub use base_url::{check_base_url, hide_passwords, shown_url, without_credentials};
-pub(crate) use config_edit::{plain, ConfigDocument};
-pub(crate) use config_file::{parse as parse_config_file, ConfigLocation};
+pub use config_edit::plain;
+pub(crate) use config_edit::ConfigDocument;
+pub(crate) use config_file::ConfigLocation;
+pub use config_file::{parse as parse_config_file, FileSettings};
 pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use keys::{ColorChoice, ConfigKey, MethodChoice};
 pub use precedence::{Source, Sourced};
@@ -41,7 +43,6 @@ pub use tuning::defaults;
 
 use crate::error::{Failure, Result};
 use crate::system::lock::LockWait;
-use config_file::FileSettings;
 use precedence::{first_given, from_layers, named, pick, Layer};
 
 /// The command line's setting flags as plain values: cli fills this from its arguments, so

@@ -5,7 +5,7 @@ use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{stream, temp};
+use super::{planted, stream, temp};
 use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
@@ -38,15 +38,32 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         if refused.error.kind() == io::ErrorKind::BrokenPipe {
             return anyhow::Error::new(refused.error);
         }
+        refused.failure(path).into()
+    })
+}
+
+/// Before any request: `path` may be written by [`write_atomically`] as far as its name
+/// tells (no link another user planted, no descriptor the caller did not pass).
+pub fn check_output_path(path: &Path) -> Result<(), Failure> {
+    let checked = match stream::own_descriptor(path) {
+        Some(fd) => refuse_unpassed(fd),
+        None => final_target(path).map(|_| ()),
+    };
+    checked.map_err(|refused| refused.failure(path))
+}
+
+impl NotWritten {
+    /// Exit 9, naming the file as the user gave it.
+    fn failure(self, path: &Path) -> Failure {
         let failure = Failure::new(
             Exit::Output,
-            format!("cannot write {}: {}", path.display(), refused.error),
+            format!("cannot write {}: {}", path.display(), self.error),
         );
-        match refused.hint {
-            Some(hint) => failure.with_hint(hint).into(),
-            None => failure.into(),
+        match self.hint {
+            Some(hint) => failure.with_hint(hint),
+            None => failure,
         }
-    })
+    }
 }
 
 /// Replaces `path` with `bytes`: a temp file in the same folder (a rename across file systems
@@ -57,6 +74,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 pub fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritten> {
     if let Some(fd) = stream::own_descriptor(path) {
         refuse_stream(access, "one of this run's own streams")?;
+        refuse_unpassed(fd)?;
         return Ok(stream::write_to_own(fd, path, bytes)?);
     }
     // A symlinked file is replaced where the link points, so the link stays a link (a config
@@ -72,15 +90,13 @@ pub fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritt
         refuse_read_only(metadata)?;
     }
     temp::remove_leftovers(path);
-    let mut temp = temp::create(path, access).map_err(|e| no_temp_file(path, e))?;
+    let keep = temp::Keep::of(access, existing.as_ref());
+    let mut temp = temp::create(path, keep).map_err(|e| no_temp_file(path, e))?;
     // Ctrl-C or SIGTERM from here until the rename removes the temp file before exiting.
     let _tracked = crate::system::interrupt::track(temp.path());
     // Through the plain file: its errors do not name the temp file, which the user never saw.
     let file = temp.as_file_mut();
     file.write_all(bytes)?;
-    if let (Access::Ordinary, Some(metadata)) = (access, existing) {
-        file.set_permissions(metadata.permissions())?;
-    }
     file.sync_all()?;
     temp.persist(path).map_err(|e| without_temp_name(e.error))?;
     // The rename itself is durable only once the folder is synced; not every system allows it.
@@ -89,19 +105,39 @@ pub fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritt
 }
 
 /// The file a chain of symlinks ends at (the path itself when it is no link); a loop, or a
-/// chain longer than the kernel follows, is an error rather than a link replaced by a file.
-pub(super) fn final_target(path: &Path) -> io::Result<PathBuf> {
+/// chain longer than the kernel follows, is an error rather than a link replaced by a file,
+/// and so is a link another user planted in a shared folder.
+pub(crate) fn final_target(path: &Path) -> Result<PathBuf, NotWritten> {
     let hops = stream::hops(path);
+    planted::refuse_planted(&hops).map_err(|error| NotWritten {
+        error,
+        hint: Some(planted::HINT.into()),
+    })?;
     let last = hops.last().expect("the path itself is the first hop");
     if hops.len() > stream::MAX_HOPS && fs::read_link(last).is_ok() {
-        return Err(io::Error::other(
-            "too many levels of symbolic links (a loop?)",
-        ));
+        return Err(io::Error::other("too many levels of symbolic links (a loop?)").into());
     }
     // The path as given when it is no link, so that messages name it as the user wrote it.
     Ok(match hops.len() {
         1 => path.to_path_buf(),
         _ => last.clone(),
+    })
+}
+
+/// `/dev/fd/N` must be a descriptor the caller passed (`3>>log.csv`): any other number is
+/// one the tool opened for itself, such as the cache database, and writing there would
+/// corrupt it.
+fn refuse_unpassed(fd: u32) -> Result<(), NotWritten> {
+    if stream::was_passed(fd) {
+        return Ok(());
+    }
+    Err(NotWritten {
+        error: io::Error::other(format!(
+            "it names descriptor {fd}, which the caller did not pass to this run (it was not open when the run started)"
+        )),
+        hint: Some(format!(
+            "open descriptor {fd} where the command is run (e.g. {fd}>>FILE in the shell), or give a file name"
+        )),
     })
 }
 

@@ -23,6 +23,8 @@ pub struct LockWait {
 pub enum LockError {
     /// Another run still held it when the wait ran out.
     Busy { waited: Duration },
+    /// The target itself may not be followed (a link another user planted).
+    Target(atomic::NotWritten),
     /// The lock file could not be made or locked.
     Failed {
         lock_file: PathBuf,
@@ -43,7 +45,12 @@ const POLL: Duration = Duration::from_millis(20);
 /// Takes the lock for `target` (the file a chain of links ends at), waiting as `wait` allows;
 /// a run that has to wait says so once on stderr.
 pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError> {
-    let real = atomic::final_target(target).unwrap_or_else(|_| target.to_path_buf());
+    let real = match atomic::final_target(target) {
+        Ok(real) => real,
+        Err(refused) if refused.hint.is_some() => return Err(LockError::Target(refused)),
+        // A link loop: the replacement names it; the lock goes beside the path as given.
+        Err(_) => target.to_path_buf(),
+    };
     let path = temp::sibling(&real, ".lock");
     let failed = |error| LockError::Failed {
         lock_file: path.clone(),
@@ -56,13 +63,7 @@ pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError>
         told: false,
     };
     loop {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .map_err(failed)?;
+        let file = open_lock_file(&path).map_err(failed)?;
         loop {
             match file.try_lock() {
                 Ok(()) => break,
@@ -76,6 +77,47 @@ pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError>
             return Ok(FileLock { path, _file: file });
         }
     }
+}
+
+/// Opens (or makes) the lock file, never through a link: a link planted at its name would
+/// have the run create or lock whatever file it names. A new one is 0600 whatever the umask:
+/// nobody else needs to read or write it, only to lock it.
+fn open_lock_file(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(nix::libc::O_NOFOLLOW);
+    }
+    let file = options
+        .open(path)
+        .map_err(|e| match fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                "it is a symbolic link, and a lock file is never followed",
+            ),
+            _ => e,
+        })?;
+    make_private(&file)?;
+    Ok(file)
+}
+
+/// The umask may have cut the mode below 0600 (umask 0200); a lock file another user made
+/// is theirs to keep.
+#[cfg(unix)]
+fn make_private(file: &File) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let metadata = file.metadata()?;
+    if metadata.uid() == nix::unistd::geteuid().as_raw() && metadata.mode() & 0o7777 != 0o600 {
+        file.set_permissions(fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn make_private(_: &File) -> io::Result<()> {
+    Ok(())
 }
 
 /// A run waiting for another's lock.
@@ -108,7 +150,7 @@ impl Waiting<'_> {
 }
 
 fn is_at(file: &File, path: &Path) -> bool {
-    match (file.metadata(), fs::metadata(path)) {
+    match (file.metadata(), fs::symlink_metadata(path)) {
         (Ok(held), Ok(named)) => same_file(&held, &named),
         _ => false,
     }
@@ -147,14 +189,28 @@ impl LockError {
                 ),
             )
             .with_hint("try again when that run is done, or wait longer with --lock-timeout SECS"),
-            LockError::Failed { lock_file, error } => Failure::new(
+            LockError::Target(refused) => Failure::new(
                 exit,
-                format!(
-                    "cannot lock {what}: cannot use the lock file {} ({error}); {untouched}",
-                    lock_file.display()
-                ),
+                format!("cannot write {what}: {}; {untouched}", refused.error),
             )
-            .with_hint("a lock file is made beside the file while it is changed: make its folder writable, or use another folder"),
+            .with_hint(refused.hint.unwrap_or_default()),
+            LockError::Failed { lock_file, error } => {
+                let hint = match fs::symlink_metadata(&lock_file) {
+                    Ok(m) if m.file_type().is_symlink() => format!(
+                        "remove the link {} if it is not meant to be there",
+                        lock_file.display()
+                    ),
+                    _ => "a lock file is made beside the file while it is changed: make its folder writable, or use another folder".into(),
+                };
+                Failure::new(
+                    exit,
+                    format!(
+                        "cannot lock {what}: cannot use the lock file {} ({error}); {untouched}",
+                        lock_file.display()
+                    ),
+                )
+                .with_hint(hint)
+            }
         }
     }
 }

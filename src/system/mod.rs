@@ -8,6 +8,7 @@ pub(crate) mod diag;
 pub(crate) mod interrupt;
 pub(crate) mod lock;
 pub(crate) mod memory;
+mod planted;
 pub(crate) mod private_dir;
 pub(crate) mod shell;
 pub(crate) mod stream;

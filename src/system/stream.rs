@@ -1,14 +1,52 @@
 //! Paths that name one of this run's own open streams (`/dev/stdout`, `/dev/stderr`,
 //! `/dev/fd/N`, `/proc/self/fd/N`), also through symlinks. Such a path is written to, never
 //! replaced: with `-o /dev/stdout >> log.csv`, the log is what the shell opened, and a rename
-//! over it would throw its earlier lines away.
+//! over it would throw its earlier lines away. Only a descriptor the caller passed may be so
+//! named: one the tool opened itself (the cache database) is no output.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
 /// As many symlink hops as the kernel follows before it gives up (ELOOP).
 pub(super) const MAX_HOPS: usize = 40;
+
+/// The descriptors open when the process started: the ones its caller passed.
+static PASSED: OnceLock<Vec<u32>> = OnceLock::new();
+
+/// Where the open descriptors are listed, one entry each (Linux, then the BSDs and macOS).
+const LISTINGS: [&str; 2] = ["/proc/self/fd", "/dev/fd"];
+
+/// Notes which descriptors the caller passed; `main` calls it before the run opens any file.
+pub(crate) fn note_passed_descriptors() {
+    let _ = PASSED.set(open_descriptors());
+}
+
+/// Whether `fd` was open when the process started. Without a note (the library used on its
+/// own) only the three standard streams count as passed.
+pub(crate) fn was_passed(fd: u32) -> bool {
+    PASSED.get().map_or(fd <= 2, |passed| passed.contains(&fd))
+}
+
+fn open_descriptors() -> Vec<u32> {
+    for listing in LISTINGS {
+        let Ok(entries) = fs::read_dir(listing) else {
+            continue;
+        };
+        let listed: Vec<u32> = entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+            .collect();
+        // The listing's own descriptor was open while it was read, and is closed now.
+        let folder = Path::new(listing);
+        return listed
+            .into_iter()
+            .filter(|fd| fs::symlink_metadata(folder.join(fd.to_string())).is_ok())
+            .collect();
+    }
+    vec![0, 1, 2]
+}
 
 /// The descriptor `path` names when it is one of this process's own, such as 1 for
 /// `/dev/stdout` or for a symlink to it.

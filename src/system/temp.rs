@@ -45,22 +45,79 @@ fn temp_prefix(target: &Path) -> String {
     format!(".{}{MARK}", fitted_name(target, room))
 }
 
-/// Creates the temp file beside `target`, locked while it is written so that no other run
-/// takes it for a leftover. Dropping it removes it.
-#[cfg_attr(not(unix), allow(unused_variables))]
-pub(super) fn create(target: &Path, access: Access) -> io::Result<NamedTempFile> {
+/// What the temp file must have before any byte is written, so the content is never readable
+/// by more people than the finished file: the mode, and the group, of the file it replaces.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Keep {
+    /// The exact mode; `None`: 0666 less the umask, a new export's usual one.
+    mode: Option<u32>,
+    /// The group of the file replaced, kept where the user may set it.
+    group: Option<u32>,
+}
+
+impl Keep {
+    /// The config file is 0600 whatever was there; an export keeps its mode and group.
+    #[cfg(unix)]
+    pub(super) fn of(access: Access, existing: Option<&fs::Metadata>) -> Keep {
+        use std::os::unix::fs::MetadataExt;
+        match (access, existing) {
+            (Access::Private, _) => Keep {
+                mode: Some(0o600),
+                group: None,
+            },
+            (Access::Ordinary, Some(old)) => Keep {
+                mode: Some(old.mode() & 0o7777),
+                group: Some(old.gid()),
+            },
+            (Access::Ordinary, None) => Keep::default(),
+        }
+    }
+
+    #[cfg(not(unix))]
+    pub(super) fn of(_: Access, _: Option<&fs::Metadata>) -> Keep {
+        Keep::default()
+    }
+
+    /// Gives the new, still empty file the group, then the mode (a change of group may clear
+    /// the set-id bits). The umask cut the mode at creation; this sets it exactly.
+    #[cfg(unix)]
+    fn apply(self, file: &File) -> io::Result<()> {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        if let Some(group) = self.group {
+            if file.metadata()?.gid() != group {
+                // Refused unless the user is in that group: the file then has the user's own.
+                let _ = std::os::unix::fs::fchown(file, None, Some(group));
+            }
+        }
+        match self.mode {
+            Some(mode) => file.set_permissions(fs::Permissions::from_mode(mode)),
+            None => Ok(()),
+        }
+    }
+
+    #[cfg(not(unix))]
+    fn apply(self, _: &File) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Creates the temp file beside `target` with what `keep` says, locked while it is written so
+/// that no other run takes it for a leftover. Dropping it removes it.
+pub(super) fn create(target: &Path, keep: Keep) -> io::Result<NamedTempFile> {
     let prefix = temp_prefix(target);
     let mut builder = tempfile::Builder::new();
     builder
         .prefix(&prefix)
         .rand_bytes(RANDOM_LEN)
         .suffix(SUFFIX);
-    // tempfile's own default is 0600; an export is an ordinary file, so the umask decides.
+    // Never wider than the final mode, from the first moment: tempfile's own default is 0600,
+    // and a new export is an ordinary file (0666 less the umask).
     #[cfg(unix)]
-    if access == Access::Ordinary {
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    }
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(
+        keep.mode.unwrap_or(0o666) & 0o777,
+    ));
     let temp = builder.tempfile_in(folder_of(target))?;
+    keep.apply(temp.as_file())?;
     // A file system without locks still gets its replacement; only the cleanup is lost.
     let _ = temp.as_file().try_lock();
     Ok(temp)

@@ -114,6 +114,9 @@ fn parse_proxy(var: &'static str, raw: &str) -> Result<ProxyChoice, String> {
         false => format!("http://{raw}"),
     };
     let shown = shown_url(raw);
+    if let Some(why) = super::base_url::outside_ascii(raw) {
+        return Err(format!("{var}={shown} {why}"));
+    }
     let mut url =
         Url::parse(&with_scheme).map_err(|e| format!("{var}={shown} is not a proxy URL ({e})"))?;
     match url.scheme() {

@@ -1,0 +1,336 @@
+//! Files another user or a hostile export put in the way (issue 21): links planted in a shared
+//! folder, a link at the lock's name, descriptors the caller never passed, merge files holding
+//! a key twice or cells full of escape bytes; a replaced export keeps its mode and group, and
+//! a merge file of many rows is read in one pass.
+
+use std::fs;
+use std::os::unix::fs::{lchown, symlink, MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use crate::support::files::{names, read, write};
+use crate::support::{Env, Run, Sandbox};
+
+/// The user id the planted links are given (`nobody`).
+const OTHER: u32 = 65534;
+const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-02", "-e", "2024-01-02"];
+const ROWS: &str = "date,fees\n2024-01-02,826665.76\n";
+
+fn day(env: &Env, more: &[&str]) -> Run {
+    env.cmd_args(&[&DAY[..], more].concat()).any_outcome().run()
+}
+
+/// A folder anyone may write to, with the sticky bit, as `/tmp` is.
+fn sticky_folder(env: &Env, name: &str) -> std::path::PathBuf {
+    let folder = env.home.path().join(name);
+    fs::create_dir(&folder).unwrap();
+    fs::set_permissions(&folder, fs::Permissions::from_mode(0o1777)).unwrap();
+    folder
+}
+
+/// Gives `path` (a link, or a folder) to `uid`; false where this test is not run as root.
+fn give(path: &Path, uid: u32) -> bool {
+    match lchown(path, Some(uid), Some(uid)) {
+        Ok(()) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
+            eprintln!("skipped: only root can give a file to another user (CI runs as root)");
+            false
+        }
+        Err(e) => panic!("lchown {}: {e}", path.display()),
+    }
+}
+
+fn planted_error(env: &Env, link: &str, start: &str, end: &str) -> String {
+    format!(
+        "error: {start}{} is a symbolic link owned by user id {OTHER}, neither you (user id {}) nor the owner of its folder, which others may write to (mode 1777): it is not followed, as the kernel's protected_symlinks would not follow it{end}",
+        env.home.path().join(link).display(),
+        nix_euid(env)
+    )
+}
+
+/// This run's user id, as the binary sees it: the owner of a file it makes.
+fn nix_euid(env: &Env) -> u32 {
+    let probe = env.home.path().join("uid-probe");
+    fs::write(&probe, "").unwrap();
+    let uid = fs::metadata(&probe).unwrap().uid();
+    fs::remove_file(probe).unwrap();
+    uid
+}
+
+#[test]
+fn a_link_another_user_planted_in_a_sticky_folder_is_refused_and_its_target_kept() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    sticky_folder(&env, "shared");
+    write(&env, "victim.csv", "secret\n");
+    symlink("../victim.csv", env.home.path().join("shared/out.csv")).unwrap();
+    if !give(&env.home.path().join("shared/out.csv"), OTHER) {
+        return;
+    }
+    let hint = "hint: remove the link if it is not meant to be there (or have the folder's owner make it), or write to another file\n";
+    let run = day(&env, &["-o", "shared/out.csv"]);
+    let error = planted_error(&env, "shared/out.csv", "cannot write shared/out.csv: ", "");
+    assert_eq!((run.code, run.stderr), (9, format!("{error}\n{hint}")));
+    let run = day(&env, &["-o", "shared/out.csv", "--merge"]);
+    let error = planted_error(
+        &env,
+        "shared/out.csv",
+        "shared/out.csv cannot be read to merge: ",
+        "; the file is left as it was",
+    );
+    assert_eq!((run.code, run.stderr), (9, format!("{error}\n{hint}")));
+    assert_eq!(read(&env, "victim.csv"), "secret\n");
+    assert!(fs::symlink_metadata(env.home.path().join("shared/out.csv"))
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(names(&env.home.path().join("shared")), ["out.csv"]);
+    assert!(
+        sandbox.requests().is_empty(),
+        "a refused run sent a request"
+    );
+}
+
+#[test]
+fn links_of_the_user_or_of_the_folder_s_owner_are_followed_as_the_kernel_follows_them() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let mine = sticky_folder(&env, "mine");
+    let theirs = sticky_folder(&env, "theirs");
+    symlink("../a.csv", mine.join("out.csv")).unwrap();
+    symlink("../b.csv", theirs.join("out.csv")).unwrap();
+    // A link of the folder's owner: the kernel follows it for anyone.
+    if !give(&theirs, OTHER) || !give(&theirs.join("out.csv"), OTHER) {
+        return;
+    }
+    for (link, target) in [("mine/out.csv", "a.csv"), ("theirs/out.csv", "b.csv")] {
+        let run = day(&env, &["-o", link]);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{link}");
+        assert_eq!(read(&env, target), ROWS, "{link}");
+    }
+}
+
+#[test]
+fn a_link_at_the_lock_s_name_is_never_followed() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let shared = sticky_folder(&env, "shared");
+    // Even the user's own link: a lock file is opened without following links (O_NOFOLLOW).
+    symlink("../made-by-the-lock", shared.join(".x.csv.lock")).unwrap();
+    let run = day(&env, &["-o", "shared/x.csv", "--merge"]);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (9, "error: cannot lock shared/x.csv: cannot use the lock file shared/.x.csv.lock (it is a symbolic link, and a lock file is never followed); not merged; the file is left as it was\nhint: remove the link shared/.x.csv.lock if it is not meant to be there\n")
+    );
+    assert_eq!(names(env.home.path()), ["shared"]);
+    assert_eq!(names(&shared), [".x.csv.lock"]);
+}
+
+#[test]
+fn the_lock_file_is_made_private_whatever_the_umask() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    write(&env, "x.csv", "date,fees\n");
+    // Another run holds the lock on a file the umask left open to all.
+    let lock_path = env.home.path().join(".x.csv.lock");
+    let lock = fs::File::create(&lock_path).unwrap();
+    fs::set_permissions(&lock_path, fs::Permissions::from_mode(0o666)).unwrap();
+    lock.lock().unwrap();
+    let run = env
+        .shell(&format!(
+            "umask 000; chain-metrics {} -o x.csv --merge --lock-timeout 0.001",
+            DAY.join(" ")
+        ))
+        .any_outcome()
+        .run();
+    assert_eq!(run.code, 9, "{run:?}");
+    let mode = fs::metadata(&lock_path).unwrap().mode() & 0o7777;
+    assert_eq!(mode, 0o600, "{mode:o}");
+    assert_eq!(read(&env, "x.csv"), "date,fees\n");
+}
+
+#[test]
+fn a_replaced_export_keeps_its_mode_and_its_group_whatever_the_umask() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let path = env.home.path().join("out.csv");
+    write(&env, "out.csv", "old\n");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    if !give(&path, OTHER) {
+        return;
+    }
+    let run = env
+        .shell(&format!(
+            "umask 000; chain-metrics {} -o out.csv",
+            DAY.join(" ")
+        ))
+        .any_outcome()
+        .run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    let metadata = fs::metadata(&path).unwrap();
+    assert_eq!(read(&env, "out.csv"), ROWS);
+    assert_eq!(
+        (metadata.mode() & 0o7777, metadata.gid()),
+        (0o640, OTHER),
+        "mode {:o}",
+        metadata.mode()
+    );
+}
+
+#[test]
+fn a_descriptor_the_caller_did_not_pass_is_refused_and_the_cache_kept_whole() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let first = day(&env, &["--cache"]);
+    assert_eq!((first.code, first.stderr.as_str()), (0, ""), "{first:?}");
+    // Whatever this test's own process leaves open is closed first, so that descriptors 3 and
+    // up are the run's own: the cache database, the sockets.
+    let run = env
+        .shell(&format!(
+            "for n in $(seq 3 254); do eval \"exec $n>&-\" 2>/dev/null; done
+         for fd in $(seq 3 11); do chain-metrics {} --cache -o /dev/fd/$fd; echo \"exit $?\"; done",
+            DAY.join(" ")
+        ))
+        .any_outcome()
+        .run();
+    let refusals: String = (3..12)
+        .map(|fd| format!("error: cannot write /dev/fd/{fd}: it names descriptor {fd}, which the caller did not pass to this run (it was not open when the run started)\nhint: open descriptor {fd} where the command is run (e.g. {fd}>>FILE in the shell), or give a file name\n"))
+        .collect();
+    assert_eq!((run.stdout, run.stderr), ("exit 9\n".repeat(9), refusals));
+    let again = day(&env, &["--cache"]);
+    assert_eq!((again.code, again.stdout.as_str()), (0, ROWS), "{again:?}");
+    // One passed by the shell is written to.
+    let run = env
+        .shell(&format!(
+            "chain-metrics {} -o /dev/fd/7 7>fd.csv",
+            DAY.join(" ")
+        ))
+        .any_outcome()
+        .run();
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    assert_eq!(read(&env, "fd.csv"), ROWS);
+}
+
+/// Merges 2024-01-02 of `chains` into `file`, written as `old` first: the exit code and stderr.
+fn merge(env: &Env, chains: &str, file: &str, old: &str) -> (i32, String) {
+    write(env, file, old);
+    let args = ["fees", "-c", chains, "-s", "2024-01-02", "-e", "2024-01-02"];
+    let run = env
+        .cmd_args(&[&args[..], &["--merge", "-o", file]].concat())
+        .any_outcome()
+        .run();
+    (run.code, run.stderr)
+}
+
+#[test]
+fn a_merge_file_holding_a_key_twice_is_refused_naming_both_places() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let cases = [
+        ("eth,base", "long.csv", "date,chain,fees\r\n2024-01-01,ETHEREUM,1\r\n2024-01-01,BASE,2\r\n\r\n2024-01-01,ETHEREUM,3\r\n", "2024-01-01 ETHEREUM twice, on line 2 and on line 5"),
+        ("eth", "day.tsv", "date\tfees\n2024-01-03\t1\n2024-01-03\t1\n", "2024-01-03 twice, on line 2 and on line 3"),
+        ("eth", "rows.json", "[{\"date\":\"2024-01-01\",\"fees\":1},{\"fees\":null,\"date\":\"2024-01-01\"}]", "2024-01-01 twice, on row 1 and on row 2"),
+        ("eth,base", "rows.ndjson", "{\"date\":\"2024-01-01\",\"chain\":\"BASE\",\"fees\":1}\n\n{\"date\":\"2024-01-01\",\"chain\":\"BASE\",\"fees\":2}\n", "2024-01-01 BASE twice, on line 1 and on line 3"),
+    ];
+    for (chains, file, text, twice) in cases {
+        assert_eq!(
+            merge(&env, chains, file, text),
+            (9, format!("error: {file} cannot be merged: it holds the key {twice}: remove one of them; the file is left as it was\n")),
+            "{file}"
+        );
+        assert_eq!(read(&env, file), text, "{file} is left byte for byte");
+    }
+    // Wide rows are keyed by the date alone.
+    let wide = "date,ETHEREUM,BASE\n2024-01-01,1,2\n2024-01-01,3,4\n";
+    write(&env, "wide.csv", wide);
+    let run = env
+        .cmd_args(
+            &[
+                &DAY[..],
+                &["-c", "base", "--wide", "--merge", "-o", "wide.csv"],
+            ]
+            .concat(),
+        )
+        .any_outcome()
+        .run();
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (9, "error: wide.csv cannot be merged: it holds the key 2024-01-01 twice, on line 2 and on line 3: remove one of them; the file is left as it was\n")
+    );
+    assert!(
+        sandbox.requests().is_empty(),
+        "a refused merge sent a request"
+    );
+}
+
+#[test]
+fn cells_echoed_in_merge_errors_are_cut_and_their_control_characters_replaced() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let number = format!("2024-01-01,\u{1b}[31m{}\n", "9".repeat(200_000));
+    let shown = format!("'\u{fffd}[31m{}…'", "9".repeat(35));
+    let cases = [
+        ("eth", number, format!("line 2: {shown} is not a number")),
+        (
+            "eth,base",
+            "2024-01-01,\u{202e}BASE\u{7},1\n".into(),
+            "line 2: '\u{fffd}BASE\u{fffd}' is not a chain name".into(),
+        ),
+        (
+            "eth",
+            "2024-01-01\u{8}\u{1b}c,1\n".into(),
+            "line 2: '2024-01-01\u{fffd}\u{fffd}c' is not a date: expected YYYY-MM-DD".into(),
+        ),
+    ];
+    for (chains, row, why) in cases {
+        let header = if chains == "eth" {
+            "date,fees\n"
+        } else {
+            "date,chain,fees\n"
+        };
+        let text = format!("{header}{row}");
+        assert_eq!(
+            merge(&env, chains, "cells.csv", &text),
+            (
+                9,
+                format!("error: cells.csv cannot be merged: {why}; the file is left as it was\n")
+            )
+        );
+        assert_eq!(read(&env, "cells.csv"), text);
+    }
+    let header = format!("date,fees\u{1b}]0;x\u{7}{}\n", ",".repeat(300));
+    let (code, stderr) = merge(&env, "eth", "head.csv", &header);
+    let found = format!("date,fees\u{fffd}]0;x\u{fffd}{}…", ",".repeat(185));
+    assert_eq!(
+        (code, stderr.lines().next().unwrap()),
+        (9, format!("error: head.csv has the columns {found} but this command writes date,fees: not merged; the file is left as it was").as_str())
+    );
+}
+
+#[test]
+fn a_merge_file_of_many_rows_is_read_in_one_pass_with_exact_line_numbers() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    // 200,000 rows over two chains (once a minutes-long read), and a bad cell on the last line.
+    let mut text = String::from("date,chain,fees\r\n");
+    let first = chrono::NaiveDate::from_ymd_opt(1700, 1, 1).unwrap();
+    for (day, date) in first.iter_days().take(100_000).enumerate() {
+        text.push_str(&format!("{date},ETHEREUM,{day}\r\n{date},BASE,{day}.5\r\n"));
+    }
+    let good = text.clone();
+    text.push_str("2300-01-01,BASE,x\r\n");
+    assert_eq!(
+        merge(&env, "eth,base", "big.csv", &text),
+        (9, "error: big.csv cannot be merged: line 200002: 'x' is not a number; the file is left as it was\n".into())
+    );
+    assert_eq!(
+        merge(&env, "eth,base", "big.csv", &good),
+        (0, String::new())
+    );
+    let merged = read(&env, "big.csv");
+    assert_eq!(merged.lines().count(), 200_003);
+    assert!(
+        merged.ends_with("2024-01-02,ETHEREUM,826665.76\n2024-01-02,BASE,117115.82\n"),
+        "{}",
+        &merged[merged.len() - 200..]
+    );
+}

@@ -1,0 +1,99 @@
+//! Service bodies: every record `parse_records` returns stands for the body's element at its
+//! index, with the date the element holds and, for each column, the number text the element
+//! holds there, byte for byte (a gap where it holds none or `null`).
+
+use std::collections::HashMap;
+
+use chain_metrics::{parse_records, Column, Endpoint, SocialMetric};
+use serde_json::value::RawValue;
+
+use super::Input;
+
+pub fn check(data: &[u8]) -> Result<(), String> {
+    let input = Input::new(data);
+    for endpoint in [
+        Endpoint::Fees,
+        Endpoint::ActiveUsers,
+        Endpoint::OfficialAccount,
+    ] {
+        let columns = columns(input.pick, endpoint);
+        if let Ok(records) = parse_records(endpoint, &columns, input.rest) {
+            let values: Vec<_> = records.iter().map(|r| (r.date, &r.values)).collect();
+            same_as_body(endpoint, &columns, input.rest, &values)
+                .map_err(|why| format!("{endpoint:?}: {why}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The asked columns: the endpoint's own, or the social metrics `pick`'s bits choose.
+pub fn columns(pick: u8, endpoint: Endpoint) -> Vec<Column> {
+    match endpoint {
+        Endpoint::Fees => vec![Column::Fees],
+        Endpoint::ActiveUsers => vec![Column::ActiveUsers],
+        Endpoint::OfficialAccount => SocialMetric::ALL
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| pick & (1 << i) != 0)
+            .map(|(_, m)| Column::Social(m))
+            .collect(),
+    }
+}
+
+type Parsed<'a> = (chrono::NaiveDate, &'a Vec<Option<chain_metrics::Number>>);
+
+fn same_as_body(
+    endpoint: Endpoint,
+    columns: &[Column],
+    body: &[u8],
+    records: &[Parsed],
+) -> Result<(), String> {
+    let elements = elements(endpoint, body).ok_or("accepted a body with no array of records")?;
+    if elements.len() != records.len() {
+        return Err(format!(
+            "{} records from {} elements",
+            records.len(),
+            elements.len()
+        ));
+    }
+    for (index, (element, (date, values))) in elements.iter().zip(records).enumerate() {
+        let fields: HashMap<String, &RawValue> = serde_json::from_str(element.get())
+            .map_err(|e| format!("record {index}: accepted an element that is no object ({e})"))?;
+        let written: Option<String> = fields
+            .get("date")
+            .and_then(|raw| serde_json::from_str(raw.get()).ok());
+        if written.as_deref() != Some(date.to_string().as_str()) {
+            return Err(format!(
+                "record {index}: date {date}, the body has {written:?}"
+            ));
+        }
+        for (column, value) in columns.iter().zip(values.iter()) {
+            let sent = fields
+                .get(column.name())
+                .map(|r| r.get())
+                .filter(|t| *t != "null");
+            let parsed = value.as_ref().map(|n| n.as_str());
+            if sent != parsed {
+                return Err(format!(
+                    "record {index}: {} parsed as {parsed:?}, the body has {sent:?}",
+                    column.name()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The body's elements, found as the service documents them: an array, or for the official
+/// account an object whose `data` is one.
+fn elements(endpoint: Endpoint, body: &[u8]) -> Option<Vec<&RawValue>> {
+    let top: &RawValue = serde_json::from_slice(body).ok()?;
+    let array = match endpoint {
+        Endpoint::OfficialAccount => {
+            let object: HashMap<String, &RawValue> = serde_json::from_str(top.get()).ok()?;
+            *object.get("data")?
+        }
+        _ => top,
+    };
+    serde_json::from_str(array.get()).ok()
+}
