@@ -1,4 +1,4 @@
-//! Files another user or a hostile export put in the way (issue 21): links planted in a shared
+//! Files another user or a hostile export put in the way: links planted in a shared
 //! folder, a link at the lock's name, descriptors the caller never passed, merge files holding
 //! a key twice or cells full of escape bytes; a replaced export keeps its mode and group, and
 //! a merge file of many rows is read in one pass.
@@ -8,15 +8,15 @@ use std::os::unix::fs::{lchown, symlink, MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use crate::support::files::{names, read, write};
-use crate::support::{Env, Run, Sandbox};
+use crate::support::{Cmd, Env, Sandbox};
 
 /// The user id the planted links are given (`nobody`).
 const OTHER: u32 = 65534;
 const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-02", "-e", "2024-01-02"];
 const ROWS: &str = "date,fees\n2024-01-02,826665.76\n";
 
-fn day(env: &Env, more: &[&str]) -> Run {
-    env.cmd_args(&[&DAY[..], more].concat()).any_outcome().run()
+fn day<'e>(env: &'e Env, more: &[&str]) -> Cmd<'e> {
+    env.cmd_args(&[&DAY[..], more].concat())
 }
 
 /// A folder anyone may write to, with the sticky bit, as `/tmp` is.
@@ -67,17 +67,21 @@ fn a_link_another_user_planted_in_a_sticky_folder_is_refused_and_its_target_kept
         return;
     }
     let hint = "hint: remove the link if it is not meant to be there (or have the folder's owner make it), or write to another file\n";
-    let run = day(&env, &["-o", "shared/out.csv"]);
     let error = planted_error(&env, "shared/out.csv", "cannot write shared/out.csv: ", "");
-    assert_eq!((run.code, run.stderr), (9, format!("{error}\n{hint}")));
-    let run = day(&env, &["-o", "shared/out.csv", "--merge"]);
+    day(&env, &["-o", "shared/out.csv"])
+        .code(9)
+        .stderr(format!("{error}\n{hint}"))
+        .run();
     let error = planted_error(
         &env,
         "shared/out.csv",
         "shared/out.csv cannot be read to merge: ",
         "; the file is left as it was",
     );
-    assert_eq!((run.code, run.stderr), (9, format!("{error}\n{hint}")));
+    day(&env, &["-o", "shared/out.csv", "--merge"])
+        .code(9)
+        .stderr(format!("{error}\n{hint}"))
+        .run();
     assert_eq!(read(&env, "victim.csv"), "secret\n");
     assert!(fs::symlink_metadata(env.home.path().join("shared/out.csv"))
         .unwrap()
@@ -103,8 +107,7 @@ fn links_of_the_user_or_of_the_folder_s_owner_are_followed_as_the_kernel_follows
         return;
     }
     for (link, target) in [("mine/out.csv", "a.csv"), ("theirs/out.csv", "b.csv")] {
-        let run = day(&env, &["-o", link]);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{link}");
+        day(&env, &["-o", link]).run();
         assert_eq!(read(&env, target), ROWS, "{link}");
     }
 }
@@ -116,11 +119,10 @@ fn a_link_at_the_lock_s_name_is_never_followed() {
     let shared = sticky_folder(&env, "shared");
     // Even the user's own link: a lock file is opened without following links (O_NOFOLLOW).
     symlink("../made-by-the-lock", shared.join(".x.csv.lock")).unwrap();
-    let run = day(&env, &["-o", "shared/x.csv", "--merge"]);
-    assert_eq!(
-        (run.code, run.stderr.as_str()),
-        (9, "error: cannot lock shared/x.csv: cannot use the lock file shared/.x.csv.lock (it is a symbolic link, and a lock file is never followed); not merged; the file is left as it was\nhint: remove the link shared/.x.csv.lock if it is not meant to be there\n")
-    );
+    day(&env, &["-o", "shared/x.csv", "--merge"])
+        .code(9)
+        .stderr("error: cannot lock shared/x.csv: cannot use the lock file shared/.x.csv.lock (it is a symbolic link, and a lock file is never followed); not merged; the file is left as it was\nhint: remove the link shared/.x.csv.lock if it is not meant to be there\n")
+        .run();
     assert_eq!(names(env.home.path()), ["shared"]);
     assert_eq!(names(&shared), [".x.csv.lock"]);
 }
@@ -135,14 +137,12 @@ fn the_lock_file_is_made_private_whatever_the_umask() {
     let lock = fs::File::create(&lock_path).unwrap();
     fs::set_permissions(&lock_path, fs::Permissions::from_mode(0o666)).unwrap();
     lock.lock().unwrap();
-    let run = env
-        .shell(&format!(
-            "umask 000; chain-metrics {} -o x.csv --merge --lock-timeout 0.001",
-            DAY.join(" ")
-        ))
-        .any_outcome()
-        .run();
-    assert_eq!(run.code, 9, "{run:?}");
+    env.shell(&format!(
+        "umask 000; chain-metrics {} -o x.csv --merge --lock-timeout 0.001",
+        DAY.join(" ")
+    ))
+    .code(9)
+    .run();
     let mode = fs::metadata(&lock_path).unwrap().mode() & 0o7777;
     assert_eq!(mode, 0o600, "{mode:o}");
     assert_eq!(read(&env, "x.csv"), "date,fees\n");
@@ -158,14 +158,11 @@ fn a_replaced_export_keeps_its_mode_and_its_group_whatever_the_umask() {
     if !give(&path, OTHER) {
         return;
     }
-    let run = env
-        .shell(&format!(
-            "umask 000; chain-metrics {} -o out.csv",
-            DAY.join(" ")
-        ))
-        .any_outcome()
-        .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    env.shell(&format!(
+        "umask 000; chain-metrics {} -o out.csv",
+        DAY.join(" ")
+    ))
+    .run();
     let metadata = fs::metadata(&path).unwrap();
     assert_eq!(read(&env, "out.csv"), ROWS);
     assert_eq!(
@@ -180,8 +177,7 @@ fn a_replaced_export_keeps_its_mode_and_its_group_whatever_the_umask() {
 fn a_descriptor_the_caller_did_not_pass_is_refused_and_the_cache_kept_whole() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
-    let first = day(&env, &["--cache"]);
-    assert_eq!((first.code, first.stderr.as_str()), (0, ""), "{first:?}");
+    day(&env, &["--cache"]).run();
     // Whatever this test's own process leaves open is closed first, so that descriptors 3 and
     // up are the run's own: the cache database, the sockets.
     let run = env
@@ -196,17 +192,13 @@ fn a_descriptor_the_caller_did_not_pass_is_refused_and_the_cache_kept_whole() {
         .map(|fd| format!("error: cannot write /dev/fd/{fd}: it names descriptor {fd}, which the caller did not pass to this run (it was not open when the run started)\nhint: open descriptor {fd} where the command is run (e.g. {fd}>>FILE in the shell), or give a file name\n"))
         .collect();
     assert_eq!((run.stdout, run.stderr), ("exit 9\n".repeat(9), refusals));
-    let again = day(&env, &["--cache"]);
-    assert_eq!((again.code, again.stdout.as_str()), (0, ROWS), "{again:?}");
+    day(&env, &["--cache"]).stdout(ROWS).run();
     // One passed by the shell is written to.
-    let run = env
-        .shell(&format!(
-            "chain-metrics {} -o /dev/fd/7 7>fd.csv",
-            DAY.join(" ")
-        ))
-        .any_outcome()
-        .run();
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{run:?}");
+    env.shell(&format!(
+        "chain-metrics {} -o /dev/fd/7 7>fd.csv",
+        DAY.join(" ")
+    ))
+    .run();
     assert_eq!(read(&env, "fd.csv"), ROWS);
 }
 
@@ -242,7 +234,7 @@ fn a_merge_file_holding_a_key_twice_is_refused_naming_both_places() {
     // Wide rows are keyed by the date alone.
     let wide = "date,ETHEREUM,BASE\n2024-01-01,1,2\n2024-01-01,3,4\n";
     write(&env, "wide.csv", wide);
-    let run = env
+    env
         .cmd_args(
             &[
                 &DAY[..],
@@ -250,12 +242,9 @@ fn a_merge_file_holding_a_key_twice_is_refused_naming_both_places() {
             ]
             .concat(),
         )
-        .any_outcome()
+        .code(9)
+        .stderr("error: wide.csv cannot be merged: it holds the key 2024-01-01 twice, on line 2 and on line 3: remove one of them; the file is left as it was\n")
         .run();
-    assert_eq!(
-        (run.code, run.stderr.as_str()),
-        (9, "error: wide.csv cannot be merged: it holds the key 2024-01-01 twice, on line 2 and on line 3: remove one of them; the file is left as it was\n")
-    );
     assert!(
         sandbox.requests().is_empty(),
         "a refused merge sent a request"
