@@ -7,7 +7,7 @@
 
 use std::io::{self, Write};
 
-use super::{group_digits, RenderOptions};
+use super::RenderOptions;
 use chrono::NaiveDate;
 
 use crate::model::Period;
@@ -312,15 +312,7 @@ fn bounds(series: &[Vec<Option<f64>>]) -> Option<(f64, f64)> {
 
 /// A value-axis label with just enough decimals to tell the labels apart.
 fn axis_label(value: f64, range: f64) -> String {
-    let step = range / (HEIGHT - 1) as f64 * LABEL_EVERY as f64;
-    let decimals = (-step.log10().floor()).clamp(0.0, 30.0) as usize;
-    let text = label::plain_text(value, decimals);
-    let text = if text.trim_start_matches(['-', '0', '.']).is_empty() {
-        text.trim_start_matches('-').to_owned()
-    } else {
-        text
-    };
-    Number::from_json_token(&text).map_or(text, |n| group_digits(&n))
+    scale::tick_label(value, range / (HEIGHT - 1) as f64 * LABEL_EVERY as f64)
 }
 
 /// The text of each row of the plot: in braille, a cell per 2 by 4 dots; else a mark a dot.
