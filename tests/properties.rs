@@ -76,6 +76,15 @@ const ENDPOINTS: [(Endpoint, Column); 3] = [
 ];
 
 proptest! {
+    /// Every number text reads back byte for byte, whether it is packed two characters a
+    /// byte (up to 31 characters) or kept on the heap; equal texts make equal values.
+    #[test]
+    fn every_number_text_reads_back_exactly(text in "-?(0|[1-9][0-9]{0,40})(\\.[0-9]{1,12})?([eE][+-]?[0-9]{1,5})?") {
+        let number = Number::from_json_token(&text).unwrap();
+        prop_assert_eq!(&*number.as_str(), text.as_str());
+        prop_assert_eq!(Number::from_json_token(&text).unwrap(), number);
+    }
+
     #[test]
     fn date_parsing_never_panics(text in "\\PC{0,16}") {
         let _ = parse_date(&text);
@@ -158,7 +167,7 @@ proptest! {
             .collect();
         let body = format!("[{}]", records.join(","));
         let parsed = parse_records(Endpoint::Fees, &[Column::Fees], body.as_bytes()).unwrap();
-        let texts: Vec<&str> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str()).collect();
+        let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
 
@@ -171,7 +180,7 @@ proptest! {
             .collect();
         let body = format!("{{\"data\":[{}]}}", records.join(","));
         let parsed = parse_records(Endpoint::OfficialAccount, &[Column::Social(SocialMetric::Tweet)], body.as_bytes()).unwrap();
-        let texts: Vec<&str> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str()).collect();
+        let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
 

@@ -197,7 +197,7 @@ impl Store {
             let mut insert =
                 tx.prepare_cached("INSERT INTO value (series, day, value) VALUES (?1, ?2, ?3)")?;
             for (day, value) in &replacement.values {
-                insert.execute(params![series, day.to_string(), value.as_str()])?;
+                insert.execute(params![series, day.to_string(), &*value.as_str()])?;
             }
         }
         Ok(tx.commit()?)

@@ -275,13 +275,13 @@ mod tests {
     use super::*;
     use crate::model::SocialMetric;
 
-    fn texts(records: &[Record]) -> Vec<Vec<Option<&str>>> {
+    fn texts(records: &[Record]) -> Vec<Vec<Option<String>>> {
         records
             .iter()
             .map(|r| {
                 r.values
                     .iter()
-                    .map(|v| v.as_ref().map(Number::as_str))
+                    .map(|v| v.as_ref().map(|n| n.as_str().into()))
                     .collect()
             })
             .collect()
@@ -294,9 +294,9 @@ mod tests {
         assert_eq!(
             texts(&records),
             vec![
-                vec![Some("5E+3")],
-                vec![Some("12345678901234567890.123456789")],
-                vec![Some("0.1")]
+                vec![Some("5E+3".to_owned())],
+                vec![Some("12345678901234567890.123456789".to_owned())],
+                vec![Some("0.1".to_owned())]
             ]
         );
     }
@@ -310,7 +310,10 @@ mod tests {
             Column::Social(SocialMetric::Tweet),
         ];
         let records = parse_records(Endpoint::OfficialAccount, &columns, body).unwrap();
-        assert_eq!(texts(&records), vec![vec![Some("3"), None, None]]);
+        assert_eq!(
+            texts(&records),
+            vec![vec![Some("3".to_owned()), None, None]]
+        );
     }
 
     /// A body that is not the shape SERVICE.md gives, and the start of the error it gets.
@@ -397,7 +400,10 @@ mod tests {
             rec("2023-12-31", "0"),
         ];
         let (kept, notes) = clean(records, &range, &[Column::Fees]);
-        assert_eq!(texts(&kept), vec![vec![Some("1")], vec![Some("33")]]);
+        assert_eq!(
+            texts(&kept),
+            vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]
+        );
         assert_eq!(notes.missing, vec![d("2024-01-02"), d("2024-01-04")]);
         assert_eq!(notes.duplicated, vec![d("2024-01-03")]);
         assert_eq!(notes.out_of_range, vec![d("2023-12-31")]);

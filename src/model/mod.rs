@@ -18,7 +18,7 @@ pub use dates::{parse_date, parse_last, DayRange, DaySpec};
 pub use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
 pub use derived::{Measures, DEFAULT_DECIMALS};
 pub(crate) use echo::{cut, echo};
-pub use number::Number;
+pub use number::{Number, NumberText};
 pub use order::SortKey;
 pub use period::{aggregate, Period};
 pub(crate) use period::{label as period_label, steps, DAYS_COLUMN};

@@ -41,45 +41,113 @@ impl std::error::Error for Unbounded {}
 /// A number exactly as the service wrote it (`0.1`, `5E+3`, twenty digits…): never a float.
 ///
 /// Kept compactly: a ten-year report holds over 130,000 of them, so a text of up to
-/// `INLINE` bytes (nearly every value the service sends) lives inside the value itself, with
-/// no allocation of its own; only longer texts (31-digit values) go to the heap.
-#[derive(Clone)]
-pub struct Number(Text);
+/// [`PACKED`] characters (every value a service sends as a float or a count, 17 significant
+/// digits and an exponent included) lives inside the value itself, two characters a byte, with
+/// no allocation of its own; only longer texts go to the heap. `Option<Number>` is 16 bytes.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Number(Repr);
 
-/// The longest text kept inline: with its length byte and the variant tag it fills the 24
-/// bytes a `String` would take, and `Option<Number>` stays 24 bytes too.
-const INLINE: usize = 22;
+/// Every character of a number's text but a leading `-` (RFC 8259), one per half byte; the
+/// half byte [`END`] ends a text shorter than the room.
+const ALPHABET: &[u8; 15] = b"0123456789.+-eE";
+const END: u8 = 0xF;
+/// Bytes of packed text: with the sign it fills 16 bytes.
+const HALVES: usize = 15;
+/// The longest text kept packed: two characters a byte, and the sign.
+const PACKED: usize = 2 * HALVES + 1;
 
-#[derive(Clone)]
-enum Text {
-    Inline { len: u8, bytes: [u8; INLINE] },
-    Heap(Box<str>),
+/// One text has one representation (packed exactly when it fits), so equal texts are equal
+/// values and the derived equality compares texts.
+#[derive(Clone, PartialEq, Eq)]
+enum Repr {
+    /// The text after its sign, two characters a byte (the first in the high half). The sign
+    /// is a field of its own, which is also what lets `Option<Number>` take no more room.
+    Packed {
+        negative: bool,
+        halves: [u8; HALVES],
+    },
+    /// A longer text (a thin pointer, so the packed form is the larger variant).
+    Heap(Box<Box<str>>),
 }
 
 impl Number {
     fn new(text: &str) -> Number {
-        match u8::try_from(text.len()) {
-            Ok(len) if text.len() <= INLINE => {
-                let mut bytes = [0; INLINE];
-                bytes[..text.len()].copy_from_slice(text.as_bytes());
-                Number(Text::Inline { len, bytes })
+        Number(Repr::pack(text).unwrap_or_else(|| Repr::Heap(Box::new(text.into()))))
+    }
+}
+
+impl Repr {
+    /// The packed form of `text`, when it fits and holds only a number's characters.
+    fn pack(text: &str) -> Option<Repr> {
+        let (negative, rest) = match text.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
+        if rest.len() > 2 * HALVES {
+            return None;
+        }
+        let mut halves = [END << 4 | END; HALVES];
+        for (at, byte) in rest.bytes().enumerate() {
+            let code = ALPHABET.iter().position(|c| *c == byte)? as u8;
+            let slot = &mut halves[at / 2];
+            *slot = match at % 2 {
+                0 => code << 4 | (*slot & END),
+                _ => (*slot & (END << 4)) | code,
+            };
+        }
+        Some(Repr::Packed { negative, halves })
+    }
+}
+
+/// A number's text, read out of its packed form (or borrowed from the heap): derefs to `str`.
+pub struct NumberText<'a>(TextOf<'a>);
+
+enum TextOf<'a> {
+    Unpacked { len: u8, bytes: [u8; PACKED] },
+    Borrowed(&'a str),
+}
+
+impl std::ops::Deref for NumberText<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        match &self.0 {
+            // Always valid: every byte is one of ALPHABET's or `-`.
+            TextOf::Unpacked { len, bytes } => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
             }
-            _ => Number(Text::Heap(text.into())),
+            TextOf::Borrowed(text) => text,
         }
     }
 }
 
-impl PartialEq for Number {
-    fn eq(&self, other: &Number) -> bool {
-        self.as_str() == other.as_str()
+impl std::fmt::Display for NumberText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
     }
 }
 
-impl Eq for Number {}
+impl std::fmt::Debug for NumberText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq<&str> for NumberText<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        **self == **other
+    }
+}
+
+impl From<NumberText<'_>> for String {
+    fn from(text: NumberText<'_>) -> String {
+        text.to_owned()
+    }
+}
 
 impl std::fmt::Debug for Number {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Number({:?})", self.as_str())
+        write!(f, "Number({:?})", &*self.as_str())
     }
 }
 
@@ -90,13 +158,28 @@ impl Number {
         is_json_number(text).then(|| Number::new(text))
     }
 
-    pub fn as_str(&self) -> &str {
+    /// The text exactly as it came.
+    pub fn as_str(&self) -> NumberText<'_> {
         match &self.0 {
-            // Always valid: the bytes were copied whole from a `&str`.
-            Text::Inline { len, bytes } => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            Repr::Packed { negative, halves } => {
+                let mut bytes = [0; PACKED];
+                let mut len = 0;
+                let codes = halves.iter().flat_map(|byte| [byte >> 4, byte & END]);
+                let chars = codes.take_while(|code| *code != END);
+                let sign = negative.then_some(b'-');
+                for byte in sign
+                    .into_iter()
+                    .chain(chars.map(|c| ALPHABET[usize::from(c)]))
+                {
+                    bytes[len] = byte;
+                    len += 1;
+                }
+                NumberText(TextOf::Unpacked {
+                    len: len as u8,
+                    bytes,
+                })
             }
-            Text::Heap(text) => text,
+            Repr::Heap(text) => NumberText(TextOf::Borrowed(text)),
         }
     }
 
@@ -105,7 +188,7 @@ impl Number {
     /// digits) or more than `MAX_DIGITS` digits (parsing them is quadratic).
     pub(crate) fn to_decimal(&self) -> Result<BigDecimal, Unbounded> {
         self.bounded()?;
-        BigDecimal::from_str(self.as_str())
+        BigDecimal::from_str(&self.as_str())
             .map_err(|_| self.unbounded("not a decimal number".to_owned()))
     }
 
@@ -154,7 +237,8 @@ impl Number {
 
     /// Whether the value is whole (`12`, `12.0`, `1.5e1`), judged on the text alone.
     pub fn is_whole(&self) -> bool {
-        let text = self.as_str().trim_start_matches('-');
+        let text = self.as_str();
+        let text = text.trim_start_matches('-');
         let (mantissa, exponent) = match text.find(['e', 'E']) {
             Some(at) => match text[at + 1..].parse::<i64>() {
                 Ok(exponent) => (&text[..at], exponent),
@@ -288,18 +372,31 @@ mod tests {
 
     #[test]
     fn short_and_long_texts_read_back_alike() {
-        assert_eq!(std::mem::size_of::<Option<Number>>(), 24);
+        assert_eq!(std::mem::size_of::<Option<Number>>(), 16);
+        let thirty = "1".repeat(30);
+        let thirty_one = format!("-{thirty}");
         for text in [
-            "1234567890123456789012",
-            "12345678901234567890123",
-            "0.1",
             "0",
+            "0.1",
+            "-0.5",
+            "826665.7612345678",
+            "-1.2345678901234567E+308",
+            "5e-324",
+            thirty.as_str(),
+            thirty_one.as_str(),
+            "123456789012345678901234567890.5",
+            "-123456789012345678901234567890.5",
         ] {
             let number = Number::from_json_token(text).unwrap();
-            assert_eq!(number.as_str(), text);
+            assert_eq!(&*number.as_str(), text);
             assert_eq!(number.clone(), number);
         }
-        let long = "1".repeat(31);
-        assert_eq!(Number::from_json_token(&long).unwrap().as_str(), long);
+        let packed = |t: &str| matches!(Number::new(t).0, Repr::Packed { .. });
+        assert!(packed(&thirty) && packed(&thirty_one));
+        assert!(!packed(&format!("{thirty}1")) && !packed(&format!("-{thirty}1")));
+        // Equal texts are equal values; different texts of one value are not (exactness).
+        assert_eq!(Number::new("1.50"), Number::new("1.50"));
+        assert_ne!(Number::new("1.5"), Number::new("1.50"));
+        assert_ne!(Number::new(&format!("{thirty}1")), Number::new(&thirty));
     }
 }

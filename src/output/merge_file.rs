@@ -264,7 +264,7 @@ pub(super) fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, Stri
             None => Ok(None),
             Some(text) => Number::from_json_token(text)
                 .map(Some)
-                .filter(|n| n.as_ref().is_some_and(|n| n.as_str() == *text))
+                .filter(|n| n.as_ref().is_some_and(|n| &*n.as_str() == *text))
                 .ok_or_else(|| format!("{} is not a number", echo(text))),
         })
         .collect::<Result<_, _>>()?;

@@ -243,6 +243,7 @@ fn line(
 /// Numbers in exponent form are left as sent.
 pub fn group_digits(number: &Number) -> String {
     let text = number.as_str();
+    let text: &str = &text;
     if text.contains(['e', 'E']) {
         return text.to_owned();
     }

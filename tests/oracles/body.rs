@@ -73,7 +73,7 @@ fn same_as_body(
                 .map(|r| r.get())
                 .filter(|t| *t != "null");
             let parsed = value.as_ref().map(|n| n.as_str());
-            if sent != parsed {
+            if sent != parsed.as_deref() {
                 return Err(format!(
                     "record {index}: {} parsed as {parsed:?}, the body has {sent:?}",
                     column.name()

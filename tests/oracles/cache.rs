@@ -28,7 +28,7 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let got_texts: Vec<(String, String)> = got
         .iter()
-        .map(|(day, n)| (day.to_string(), n.as_str().to_owned()))
+        .map(|(day, n)| (day.to_string(), String::from(n.as_str())))
         .collect();
     let mut expected: Vec<(String, String)> = stored
         .into_iter()

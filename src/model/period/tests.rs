@@ -10,10 +10,10 @@ fn n(text: &str) -> Option<Number> {
     Number::from_json_token(text)
 }
 
-fn texts(row: &Row) -> Vec<Option<&str>> {
+fn texts(row: &Row) -> Vec<Option<String>> {
     row.values
         .iter()
-        .map(|v| v.as_ref().map(Number::as_str))
+        .map(|v| v.as_ref().map(|n| n.as_str().into()))
         .collect()
 }
 
@@ -108,17 +108,25 @@ fn rows_add_up_per_period_and_chain_in_the_asked_order() {
             (
                 day("2024-01-01"),
                 Some(Chain::Base),
-                vec![Some("1"), Some("5000"), Some("4")]
+                vec![
+                    Some("1".to_owned()),
+                    Some("5000".to_owned()),
+                    Some("4".to_owned())
+                ]
             ),
             (
                 day("2024-01-01"),
                 Some(Chain::Ethereum),
-                vec![Some("2"), Some("0.3"), Some("3")]
+                vec![
+                    Some("2".to_owned()),
+                    Some("0.3".to_owned()),
+                    Some("3".to_owned())
+                ]
             ),
             (
                 day("2024-02-01"),
                 Some(Chain::Base),
-                vec![Some("0"), None, None]
+                vec![Some("0".to_owned()), None, None]
             ),
         ]
     );
@@ -174,9 +182,9 @@ fn steps_cover_each_period_within_the_range() {
     assert_eq!(
         got,
         [
-            ("2024-02-03".to_owned(), vec![Some("5")]),
-            ("2024-02-04".to_owned(), vec![Some("5")]),
-            ("2024-02-05".to_owned(), vec![Some("7")]),
+            ("2024-02-03".to_owned(), vec![Some("5".to_owned())]),
+            ("2024-02-04".to_owned(), vec![Some("5".to_owned())]),
+            ("2024-02-05".to_owned(), vec![Some("7".to_owned())]),
         ]
     );
 }
