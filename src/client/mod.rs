@@ -341,7 +341,12 @@ impl Client {
             return None;
         }
         let here = Url::parse(url).ok()?;
-        let there = here.join(answer.header(LOCATION)?).ok()?;
+        let location = answer.header(LOCATION)?;
+        // A host that is not plain ASCII is not ours, and the IDNA checks must never see it.
+        if crate::settings::outside_ascii(location).is_some() {
+            return None;
+        }
+        let there = here.join(location).ok()?;
         (there.origin() == here.origin()).then(|| there.to_string())
     }
 

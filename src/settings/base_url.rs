@@ -126,7 +126,9 @@ pub fn shown_url(text: &str) -> String {
     let Some(user_end) = rest.rfind('@') else {
         return text.to_owned();
     };
-    if !scheme.is_empty() && Url::parse(text).is_err() {
+    // Not parsed when its host is not plain ASCII: the IDNA checks must never see it (see
+    // `outside_ascii`); such a URL is refused anyway, shown masked whole.
+    if !scheme.is_empty() && (outside_ascii(text).is_some() || Url::parse(text).is_err()) {
         return MASK.to_owned();
     }
     match rest[..user_end].find(':') {

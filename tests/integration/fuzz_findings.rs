@@ -57,6 +57,19 @@ fn urls_whose_host_is_not_ascii_are_refused_without_a_panic() {
             .error_line(error)
             .run();
     }
+    // With a user part the message masks the URL whole: it is not parsed to find the password.
+    for url in ["http://127.0.0.1:80@0Oé", "https://vOé\\x@i"] {
+        env.cmd_args(&["--base-url", url, "fees", "-c", "eth", "--last", "1"])
+            .code(3)
+            .error_line("error: base URL from flag --base-url: '****' holds characters outside ASCII: the host must be an ASCII name (no international names) and the rest percent-encoded")
+            .run();
+    }
+    env.set("HTTPS_PROXY", "http://u:p@Zé.proxy:1");
+    let base = ["--base-url", "https://api.example.com"];
+    env.cmd_args(&[&base[..], &["fees", "-c", "eth", "--last", "1"]].concat())
+        .code(3)
+        .error_line("error: HTTPS_PROXY=**** holds characters outside ASCII: the host must be an ASCII name (no international names) and the rest percent-encoded")
+        .run();
     env.set("HTTPS_PROXY", "http://Zé.proxy:1");
     let base = ["--base-url", "https://api.example.com"];
     env.cmd_args(&[&base[..], &["fees", "-c", "eth", "--last", "1"]].concat())
