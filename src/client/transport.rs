@@ -131,28 +131,40 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
     if announced.is_some_and(|n| n > MAX_BODY) {
         return Err(TransportError::TooLarge);
     }
-    // An announced length is room for the whole body at once (no doubling past it).
+    // An announced length is room for the whole body at once (no doubling past it); read
+    // straight into it, with no buffer of its own beside.
     let mut body = Vec::with_capacity(announced.map_or(0, |n| n as usize));
-    let mut reader = response.take(MAX_BODY + 1);
-    let mut chunk = vec![0; 64 * 1024];
-    loop {
-        let read = reader.read(&mut chunk).map_err(read_failure)?;
-        if read == 0 {
-            break;
-        }
-        body.extend_from_slice(&chunk[..read]);
-        if Instant::now() > deadline {
-            return Err(TransportError::Timeout);
-        }
-    }
+    let mut reader = Until {
+        inner: response.take(MAX_BODY + 1),
+        deadline,
+    };
+    reader.read_to_end(&mut body).map_err(read_failure)?;
     if body.len() as u64 > MAX_BODY {
         return Err(TransportError::TooLarge);
     }
+    // A body that grew by doubling gives its spare room back before it is parsed.
+    body.shrink_to_fit();
     Ok(Answer {
         status,
         headers,
         body,
     })
+}
+
+/// A reader that fails as timed out once a read that brought bytes ends past `deadline`.
+struct Until<R> {
+    inner: R,
+    deadline: Instant,
+}
+
+impl<R: Read> Read for Until<R> {
+    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(into)?;
+        if read > 0 && Instant::now() > self.deadline {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        Ok(read)
+    }
 }
 
 /// Sorts a failed body read: a timeout, a body that cannot be decoded, or one cut short.

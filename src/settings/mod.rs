@@ -26,8 +26,8 @@ use std::time::Duration;
 
 use reqwest::Url;
 
-pub use base_url::{check_base_url, hide_passwords, shown_url, without_credentials};
 pub(crate) use base_url::outside_ascii;
+pub use base_url::{check_base_url, hide_passwords, shown_url, without_credentials};
 pub use config_edit::plain;
 pub(crate) use config_edit::ConfigDocument;
 pub(crate) use config_file::ConfigLocation;

@@ -263,13 +263,9 @@ date,fees
         "{}",
         run.stderr
     );
-    assert!(
-        sandbox
-            .log()
-            .contains("failed: received fatal alert: UnknownCA"),
-        "{}",
-        sandbox.log()
-    );
+    let alert = "failed: received fatal alert: UnknownCA";
+    let log = sandbox.log_with(alert);
+    assert!(log.contains(alert), "{log}");
 }
 
 #[test]

@@ -53,6 +53,19 @@ impl Sandbox {
         std::fs::read_to_string(self.log.path()).unwrap()
     }
 
+    /// The log once it holds `text`, for what the sandbox logs after the client has gone
+    /// (a refused handshake); after 10 s, the log as it is.
+    pub fn log_with(&self, text: &str) -> String {
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let log = self.log();
+            if log.contains(text) || std::time::Instant::now() > until {
+                return log;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// The requests it received, as logged: `POST /api/... {"chain":...}`.
     pub fn requests(&self) -> Vec<String> {
         self.log()
