@@ -124,6 +124,16 @@ pub fn parse(text: &str) -> Result<FileSettings, String> {
             return Err(format!("profile {name}: profiles cannot be nested"));
         }
     }
+    // A value `config set` refuses is refused here too, by the same rule (an empty command).
+    let profiles = settings.profiles.iter().flatten();
+    let layers = std::iter::once((None, &settings)).chain(profiles.map(|(n, p)| (Some(n), p)));
+    for (profile, layer) in layers {
+        let command = layer.api_key_command.as_deref();
+        if let Some(Err(why)) = command.map(|c| ConfigKey::ApiKeyCommand.value(c, false)) {
+            let at = profile.map_or(String::new(), |name| format!("profile {name}: "));
+            return Err(format!("{at}api_key_command: {why}"));
+        }
+    }
     Ok(settings)
 }
 
@@ -265,6 +275,19 @@ mod tests {
                 key.name()
             );
         }
+    }
+
+    #[test]
+    fn an_empty_key_command_is_refused_as_config_set_refuses_it() {
+        assert_eq!(
+            parse("api_key_command = \"\"\n").unwrap_err(),
+            "api_key_command: expected a shell command"
+        );
+        assert_eq!(
+            parse("[profiles.ci]\napi_key_command = \"  \"\n").unwrap_err(),
+            "profile ci: api_key_command: expected a shell command"
+        );
+        assert!(parse("api_key_command = \"pass show cm\"\n").is_ok());
     }
 
     #[test]

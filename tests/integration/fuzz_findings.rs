@@ -28,16 +28,25 @@ fn config_get_prints_numbers_as_the_loader_reads_them_and_config_set_takes_them_
 fn a_config_file_the_config_commands_cannot_edit_is_refused_by_runs_too() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
-    env.write_config("timeout = 1_3333333333333333333\n");
-    let error = format!(
-        "error: config file {}: line 1: integer number overflowed",
-        env.config_path().display()
-    );
-    for args in [
-        &["config", "get", "timeout"][..],
-        &["fees", "-c", "eth", "--last", "1"],
+    for (text, why) in [
+        (
+            "timeout = 1_3333333333333333333\n",
+            "line 1: integer number overflowed",
+        ),
+        // `config set` refuses an empty command; a run took one and failed running it.
+        (
+            "api_key_command = \"\"\n",
+            "api_key_command: expected a shell command",
+        ),
     ] {
-        env.cmd_args(args).code(3).error_line(error.as_str()).run();
+        env.write_config(text);
+        let error = format!("error: config file {}: {why}", env.config_path().display());
+        for args in [
+            &["config", "get", "timeout"][..],
+            &["fees", "-c", "eth", "--last", "1"],
+        ] {
+            env.cmd_args(args).code(3).error_line(error.as_str()).run();
+        }
     }
     assert!(sandbox.requests().is_empty());
 }
