@@ -279,19 +279,22 @@ impl Joined {
         }
     }
 
-    /// The slot of (date, position) in the grid, if it has one.
-    fn slot(
-        start: NaiveDate,
-        chains: usize,
-        len: usize,
-        date: NaiveDate,
-        position: Option<usize>,
-    ) -> Option<usize> {
-        let day = usize::try_from((date - start).num_days()).ok()?;
+    /// The slot of (date, position) in the grid, if it has one (never in the tree).
+    fn slot(&self, date: NaiveDate, position: Option<usize>) -> Option<usize> {
+        let Joined::Grid {
+            start,
+            chains,
+            slots,
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let day = usize::try_from((date - *start).num_days()).ok()?;
         let at = day
-            .checked_mul(chains)?
-            .checked_add(position.filter(|p| *p < chains)?)?;
-        (at < len).then_some(at)
+            .checked_mul(*chains)?
+            .checked_add(position.filter(|p| p < chains)?)?;
+        (at < slots.len()).then_some(at)
     }
 
     fn entry(
@@ -300,32 +303,20 @@ impl Joined {
         position: Option<usize>,
         new: impl FnOnce() -> Row,
     ) -> &mut Row {
-        match self {
-            Joined::Grid {
-                start,
-                chains,
-                slots,
-                stray,
-            } => match Joined::slot(*start, *chains, slots.len(), date, position) {
-                Some(at) => slots[at].get_or_insert_with(new),
-                None => stray.entry((date, position)).or_insert_with(new),
-            },
-            Joined::Tree(tree) => tree.entry((date, position)).or_insert_with(new),
+        match (self.slot(date, position), self) {
+            (Some(at), Joined::Grid { slots, .. }) => slots[at].get_or_insert_with(new),
+            (_, Joined::Grid { stray: keyed, .. } | Joined::Tree(keyed)) => {
+                keyed.entry((date, position)).or_insert_with(new)
+            }
         }
     }
 
     fn get(&self, date: NaiveDate, position: Option<usize>) -> Option<&Row> {
-        match self {
-            Joined::Grid {
-                start,
-                chains,
-                slots,
-                stray,
-            } => match Joined::slot(*start, *chains, slots.len(), date, position) {
-                Some(at) => slots[at].as_ref(),
-                None => stray.get(&(date, position)),
-            },
-            Joined::Tree(tree) => tree.get(&(date, position)),
+        match (self.slot(date, position), self) {
+            (Some(at), Joined::Grid { slots, .. }) => slots[at].as_ref(),
+            (_, Joined::Grid { stray: keyed, .. } | Joined::Tree(keyed)) => {
+                keyed.get(&(date, position))
+            }
         }
     }
 
