@@ -116,7 +116,7 @@ pub(crate) fn client(
             (roots, proxy)
         }
     };
-    crate::system::memory::few_arenas();
+    crate::system::memory::small_heap();
     crate::client::Client::new(crate::client::ClientOptions {
         roots,
         proxy,
