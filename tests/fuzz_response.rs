@@ -22,6 +22,12 @@ const SEEDS: &[&str] = &[
     r#"[]"#,
     r#"[{"date":"2024-02-29","fees":-0.0e-0,"extra":{"a":[1,2,{"b":"c"}]}}]"#,
     r#"{"error":"invalid API key"}"#,
+    // Read off the wire, these leave the documented shape after some records (a member after
+    // `data`, a second `data`, lines and indents): the stream hands them to the whole-body
+    // parser with placeholders for the records read.
+    r#"{"data":[{"date":"2024-01-01","reply":1},{"date":"2024-01-02","tweet":2}],"meta":{"next":null}}"#,
+    r#"{"data":[{"date":"2024-01-01","reply":1}],"data":[{"date":"2024-01-03","quote":4}]}"#,
+    "[\r\n  {\"date\": \"2024-01-01\",\r\n   \"fees\": 1.5},\r\n  {\"date\": \"2024-01-02\", \"fees\": 2}\r\n]\r\n",
 ];
 
 /// Nests the body in up to 300 brackets at a random place: deep JSON, which a recursive

@@ -11,6 +11,7 @@ mod request;
 mod response;
 mod retry;
 mod setup;
+mod stream;
 mod throttle;
 mod transport;
 mod trust;
@@ -34,10 +35,10 @@ pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use plan::{fetch_each, Assembly, Fetched, Gaps, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
-pub use response::parse_records;
+pub use response::{parse_held_body, parse_records, read_body_records};
 use retry::{Backoff, Tally};
 use throttle::Throttle;
-use transport::{classify, read_answer, Answer, TransportError};
+use transport::{classify, read_answer, read_records_answer, Answer, Misshapen, TransportError};
 pub(crate) use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
@@ -145,7 +146,7 @@ impl Client {
     /// but for the key, masked wherever the service echoed it (the key never shows).
     pub fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
         let raw = || {
-            let (answer, method) = self.fetch(request)?;
+            let (answer, method) = self.fetch(request, None)?;
             check_content_type(&|t| self.mask(t), request, &method, &answer)?;
             let (body, key_masked) = self.key.scrub_bytes(answer.body);
             Ok(RawBody { body, key_masked })
@@ -185,12 +186,19 @@ impl Client {
     }
 
     fn records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
-        let (answer, method) = self.fetch(request)?;
+        let (mut answer, method) = self.fetch(request, Some(columns))?;
         check_content_type(&|t| self.mask(t), request, &method, &answer)?;
-        parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
+        let records = match answer.records.take() {
+            Some(records) => records,
+            None => parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
+                let body = std::mem::take(&mut answer.body);
+                Misshapen { problem, body }
+            }),
+        };
+        records.map_err(|Misshapen { problem, body }| {
             // The problem quotes the body cut short, and a cut key would no longer be masked
             // whole: the quote is taken again from the body with the key masked first.
-            let problem = match self.key.scrub_bytes(answer.body.clone()) {
+            let problem = match self.key.scrub_bytes(body) {
                 (masked, true) => parse_records(request.endpoint, columns, &masked)
                     .err()
                     .unwrap_or(problem),
@@ -226,8 +234,10 @@ impl Client {
         }
     }
 
-    /// Sends the request until it succeeds, fails for good, or the retries run out.
-    fn fetch(&self, request: &Request) -> Result<(Answer, Method)> {
+    /// Sends the request until it succeeds, fails for good, or the retries run out; with
+    /// `columns`, a success's JSON body is read into records as it comes.
+    fn fetch(&self, request: &Request, columns: Option<&[Column]>) -> Result<(Answer, Method)> {
+        let records = columns.map(|columns| (request.endpoint, columns));
         let mut url = self.url(request.endpoint);
         let body = request.body().to_json().into_bytes();
         let mut backoff = Backoff::new(self.retries);
@@ -235,7 +245,8 @@ impl Client {
         let label = request.label();
         loop {
             let method = self.method();
-            let (wait, why, together) = match self.send(method.clone(), &url, &body, &label) {
+            let sent = self.send(method.clone(), &url, &body, &label, records);
+            let (wait, why, together) = match sent {
                 Ok(answer) => {
                     match self.next_step(request, &method, &url, answer, &mut backoff, hops < 10)? {
                         Step::Done(answer) => return Ok((answer, method)),
@@ -437,6 +448,7 @@ impl Client {
         url: &str,
         body: &[u8],
         label: &str,
+        records: Option<(Endpoint, &[Column])>,
     ) -> Result<Answer, TransportError> {
         let _slot = self.throttle.enter();
         let started = Instant::now();
@@ -453,13 +465,25 @@ impl Client {
             .body(body.to_vec())
             .send()
             .map_err(|e| self.second_look(classify(e), url))?;
-        let answer = read_answer(response, started + self.timeout)?;
+        let deadline = started + self.timeout;
+        // A success in JSON (or of no stated type) is read into records as it comes; anything
+        // else is held whole, to be quoted.
+        let json = response
+            .headers()
+            .get(CONTENT_TYPE)
+            .is_none_or(|t| t.to_str().is_ok_and(transport::is_json_type));
+        let answer = match records {
+            Some((endpoint, columns)) if response.status().is_success() && json => {
+                read_records_answer(response, deadline, endpoint, columns)?
+            }
+            _ => read_answer(response, deadline)?,
+        };
         self.trace(|| {
             format!(
                 "HTTP {} in {} ms, {} bytes ({label})",
                 answer.status,
                 started.elapsed().as_millis(),
-                answer.body.len()
+                answer.length
             )
         });
         if let Some(limits) = rate_limit_headers(&answer) {

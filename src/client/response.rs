@@ -7,6 +7,7 @@ use chrono::NaiveDate;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::stream::{read_records, Unread};
 use crate::model::{describe_days, parse_date, DayRange};
 use crate::model::{Column, Endpoint, Number, Record};
 
@@ -14,11 +15,46 @@ use crate::model::{Column, Endpoint, Number, Record};
 ///
 /// Any departure from the documented shape is an `Err` naming the element, the field and what
 /// was found. Fields the client did not ask for are ignored; a missing or null value is a gap.
+/// The body is read as a stream would be (see [`read_records`]), so that the parser the client
+/// runs on the wire is the one tested and fuzzed.
 pub fn parse_records(
     endpoint: Endpoint,
     columns: &[Column],
     body: &[u8],
 ) -> Result<Vec<Record>, String> {
+    read_body_records(endpoint, columns, &mut &body[..])
+}
+
+/// [`parse_records`] on a body read from `reader` in whatever pieces it gives; a failed read is
+/// an `Err` too.
+pub fn read_body_records(
+    endpoint: Endpoint,
+    columns: &[Column],
+    reader: &mut dyn std::io::Read,
+) -> Result<Vec<Record>, String> {
+    read_records(endpoint, columns, reader).map_err(|unread| match unread {
+        Unread::Shape { problem, .. } => problem,
+        Unread::Read(e) => format!("the body cannot be read ({e})"),
+    })
+}
+
+/// [`parse_records`] as the whole-body parser alone gives it: the reference the stream is held
+/// to (the body oracle compares them on every input).
+pub fn parse_held_body(
+    endpoint: Endpoint,
+    columns: &[Column],
+    body: &[u8],
+) -> Result<Vec<Record>, String> {
+    parse_whole(endpoint, columns, body).map(|(records, _)| records)
+}
+
+/// [`parse_records`] on a body held whole, and where in it the array of records begins (`None`
+/// when there is none): the verdict and words for any body the stream leaves to it.
+pub(super) fn parse_whole(
+    endpoint: Endpoint,
+    columns: &[Column],
+    body: &[u8],
+) -> Result<(Vec<Record>, Option<usize>), String> {
     let top: &RawValue =
         serde_json::from_slice(body).map_err(|e| format!("the body is not JSON ({e})"))?;
     let array = match endpoint {
@@ -43,14 +79,26 @@ pub fn parse_records(
     // doubling, holding up to twice the records' room (and both while it moves).
     let mut records = Vec::with_capacity(elements.len());
     for (index, element) in elements.iter().enumerate() {
-        records.push(parse_record(element, columns).map_err(|e| format!("record {index}: {e}"))?);
+        let fields: Fields = serde_json::from_str(element.get()).map_err(|_| {
+            format!(
+                "record {index}: expected an object, found {}",
+                kind(element)
+            )
+        })?;
+        records.push(record(&fields, columns).map_err(|e| format!("record {index}: {e}"))?);
     }
-    Ok(records)
+    let at = (array.get().as_ptr() as usize).checked_sub(body.as_ptr() as usize);
+    Ok((records, at))
 }
 
-fn parse_record(element: &RawValue, columns: &[Column]) -> Result<Record, String> {
-    let fields: Fields = serde_json::from_str(element.get())
-        .map_err(|_| format!("expected an object, found {}", kind(element)))?;
+/// One element read on its own, as the stream reads them: `None` for anything [`parse_whole`]
+/// would not take as a record (it then says why).
+pub(super) fn parse_object(element: &[u8], columns: &[Column]) -> Option<Record> {
+    let fields: Fields = serde_json::from_slice(element).ok()?;
+    record(&fields, columns).ok()
+}
+
+fn record(fields: &Fields, columns: &[Column]) -> Result<Record, String> {
     let date_raw = fields.get("date").ok_or("field date is missing")?;
     let date_text: String = serde_json::from_str(date_raw.get()).map_err(|_| {
         format!(
@@ -62,7 +110,7 @@ fn parse_record(element: &RawValue, columns: &[Column]) -> Result<Record, String
     // Exactly one slot per column (a collect through `Result` would start at four).
     let mut values = Vec::with_capacity(columns.len());
     for column in columns {
-        values.push(parse_value(&fields, *column)?);
+        values.push(parse_value(fields, *column)?);
     }
     Ok(Record { date, values })
 }

@@ -9,14 +9,27 @@ use reqwest::header::{HeaderMap, CONTENT_LENGTH};
 use reqwest::StatusCode;
 
 use super::connection::{self, Finding};
+use super::stream::{read_records, Unread};
+use crate::model::{Column, Endpoint, Record};
 
 /// Bodies above this are refused: no daily series comes near it.
 pub const MAX_BODY: u64 = 64 * 1024 * 1024;
 
-/// A complete HTTP answer, body read in full.
+/// A complete HTTP answer: its body held in full, or a success's body read into records as it
+/// came (`records`; `body` is then empty).
 pub struct Answer {
     pub status: StatusCode,
     pub headers: HeaderMap,
+    pub body: Vec<u8>,
+    /// The body's length in bytes, as read (decoded).
+    pub length: u64,
+    pub records: Option<Result<Vec<Record>, Misshapen>>,
+}
+
+/// A body that is not the documented shape: what is wrong, and a body with the same verdict
+/// to quote again with the key masked (see `stream::Unread`).
+pub struct Misshapen {
+    pub problem: String,
     pub body: Vec<u8>,
 }
 
@@ -123,14 +136,7 @@ fn describe_finding(finding: &Finding) -> String {
 /// `deadline` bounds the whole read: reqwest's own timeout restarts with every read, so a
 /// service that trickles its body a byte at a time would otherwise hold the run forever.
 pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, TransportError> {
-    let status = response.status();
-    let headers = response.headers().clone();
-    let announced = headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
-    if announced.is_some_and(|n| n > MAX_BODY) {
-        return Err(TransportError::TooLarge);
-    }
+    let (status, headers, announced) = head(&response)?;
     // An announced length is room for the whole body at once (no doubling past it); read
     // straight into it, with no buffer of its own beside.
     let mut body = Vec::with_capacity(announced.map_or(0, |n| n as usize));
@@ -147,8 +153,73 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
     Ok(Answer {
         status,
         headers,
+        length: body.len() as u64,
         body,
+        records: None,
     })
+}
+
+/// Reads a success's body into the records of `endpoint` as it comes (see `stream`), within
+/// the same cap and deadline as [`read_answer`]: no body is ever held whole, unless it leaves
+/// the documented shape. A read that fails (cut short, timed out) is a transport error, to be
+/// retried like any other; a body of the wrong shape is an answer, with its problem.
+pub fn read_records_answer(
+    response: Response,
+    deadline: Instant,
+    endpoint: Endpoint,
+    columns: &[Column],
+) -> Result<Answer, TransportError> {
+    let (status, headers, _) = head(&response)?;
+    let mut reader = Counted {
+        inner: Until {
+            inner: response.take(MAX_BODY + 1),
+            deadline,
+        },
+        count: 0,
+    };
+    let read = read_records(endpoint, columns, &mut reader);
+    if reader.count > MAX_BODY {
+        return Err(TransportError::TooLarge);
+    }
+    let records = match read {
+        Ok(records) => Ok(records),
+        Err(Unread::Shape { problem, body }) => Err(Misshapen { problem, body }),
+        Err(Unread::Read(e)) => return Err(read_failure(e)),
+    };
+    Ok(Answer {
+        status,
+        headers,
+        body: Vec::new(),
+        length: reader.count,
+        records: Some(records),
+    })
+}
+
+/// An answer's status and headers, and the length it announces; one announcing more than
+/// `MAX_BODY` is refused before any of its body is read.
+fn head(response: &Response) -> Result<(StatusCode, HeaderMap, Option<u64>), TransportError> {
+    let headers = response.headers().clone();
+    let announced = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok());
+    if announced.is_some_and(|n| n > MAX_BODY) {
+        return Err(TransportError::TooLarge);
+    }
+    Ok((response.status(), headers, announced))
+}
+
+/// A reader that counts the bytes it gave.
+struct Counted<R> {
+    inner: R,
+    count: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.inner.read(into)?;
+        self.count += read as u64;
+        Ok(read)
+    }
 }
 
 /// A reader that fails as timed out once a read that brought bytes ends past `deadline`.

@@ -4,7 +4,8 @@
 
 use std::collections::HashMap;
 
-use chain_metrics::{parse_records, Column, Endpoint, SocialMetric};
+use chain_metrics::{parse_held_body, parse_records, read_body_records};
+use chain_metrics::{Column, Endpoint, SocialMetric};
 use serde_json::value::RawValue;
 
 use super::Input;
@@ -17,6 +18,13 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         Endpoint::OfficialAccount,
     ] {
         let columns = columns(input.pick, endpoint);
+        same_as_held(
+            endpoint,
+            &columns,
+            input.rest,
+            1 + usize::from(input.pick % 7),
+        )
+        .map_err(|why| format!("{endpoint:?}: {why}"))?;
         if let Ok(records) = parse_records(endpoint, &columns, input.rest) {
             let values: Vec<_> = records.iter().map(|r| (r.date, &r.values)).collect();
             same_as_body(endpoint, &columns, input.rest, &values)
@@ -24,6 +32,42 @@ pub fn check(data: &[u8]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The body read as the client reads it off the wire (in the pieces a slice gives, and `piece`
+/// bytes at a time) gives what the whole-body parser gives it: the same records, or the same
+/// words for the same problem.
+fn same_as_held(
+    endpoint: Endpoint,
+    columns: &[Column],
+    body: &[u8],
+    piece: usize,
+) -> Result<(), String> {
+    let held = parse_held_body(endpoint, columns, body);
+    let streamed = parse_records(endpoint, columns, body);
+    let trickled = read_body_records(endpoint, columns, &mut Trickle { rest: body, piece });
+    let pieces = format!("read {piece} bytes at a time");
+    for (how, got) in [("read as one piece", streamed), (pieces.as_str(), trickled)] {
+        if got != held {
+            return Err(format!("{how}: {got:?}; held whole: {held:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// A reader that gives at most `piece` bytes a read, as a slow connection would.
+struct Trickle<'a> {
+    rest: &'a [u8],
+    piece: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.piece.min(into.len()).min(self.rest.len());
+        into[..n].copy_from_slice(&self.rest[..n]);
+        self.rest = &self.rest[n..];
+        Ok(n)
+    }
 }
 
 /// The asked columns: the endpoint's own, or the social metrics `pick`'s bits choose.

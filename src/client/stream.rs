@@ -1,0 +1,455 @@
+//! Reads a success body as it arrives, record by record, so that no run holds a whole body: the
+//! documented shape (an array of records, or `{"data": [...]}` for the official account) is
+//! followed byte by byte, and each record is parsed on its own once it is complete.
+//!
+//! Anything else (a body that is not JSON, another shape, a bad record, members after `data`)
+//! goes, with the rest of the body, to the whole-body parser, which gives the verdict and its
+//! words. The records read before stand there as placeholders that keep their count (a problem
+//! names its record by index) and the line and column serde_json reports.
+
+use std::io::Read;
+
+use super::response::{parse_object, parse_whole};
+use crate::model::{Column, Endpoint, Record};
+
+/// How a body could not be read into records.
+pub enum Unread {
+    /// Reading failed: the connection, the deadline or the size cap (see `transport`).
+    Read(std::io::Error),
+    /// Not the documented shape: what is wrong, and a body with the same verdict (the records
+    /// read before the problem stood for by placeholders), to quote again with the key masked.
+    Shape { problem: String, body: Vec<u8> },
+}
+
+/// What stands for a record read before a problem: the shortest valid one (a record holds a
+/// date, ten characters in quotes, so no valid record is shorter).
+const PLACEHOLDER: &[u8] = br#"{"date":"2000-01-01"}"#;
+
+/// How much is asked of the reader at a time.
+const CHUNK: usize = 16 * 1024;
+
+/// Reads the body of `endpoint` from `reader` into one record per element, values in `columns`
+/// order; the verdicts and words of [`parse_whole`] for any body.
+pub fn read_records(
+    endpoint: Endpoint,
+    columns: &[Column],
+    reader: &mut dyn Read,
+) -> Result<Vec<Record>, Unread> {
+    let mut body = Body::new(reader);
+    let mut records = Vec::new();
+    match follow(endpoint, columns, &mut body, &mut records) {
+        Ok(true) => Ok(records),
+        Ok(false) => body.fall_back(endpoint, columns, records),
+        Err(e) => Err(Unread::Read(e)),
+    }
+}
+
+/// Where the reading stands in the documented shape when it leaves it.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// Before the array of records opened: every byte read so far is kept.
+    Head,
+    /// In the array, after `[` or after a record.
+    InArray,
+    /// In the array, after a `,`: a record must come.
+    AfterComma,
+    /// After the array's `]`.
+    Closed,
+}
+
+/// Follows the documented shape, pushing each record as it completes: `Ok(true)` at the end of a
+/// body wholly of that shape; `Ok(false)` where the body leaves it (`body.place` says where).
+fn follow(
+    endpoint: Endpoint,
+    columns: &[Column],
+    body: &mut Body,
+    records: &mut Vec<Record>,
+) -> std::io::Result<bool> {
+    body.skip_space()?;
+    if endpoint == Endpoint::OfficialAccount {
+        for expected in [&b"{"[..], b"\"data\"", b":"] {
+            if !body.take(expected)? {
+                return Ok(false);
+            }
+            body.skip_space()?;
+        }
+    }
+    if !body.take(b"[")? {
+        return Ok(false);
+    }
+    body.place = Place::InArray;
+    loop {
+        body.skip_space()?;
+        match body.peek()? {
+            Some(b']') if body.place == Place::InArray => {
+                body.consume(1);
+                body.place = Place::Closed;
+                break;
+            }
+            Some(b',') if body.place == Place::InArray && !records.is_empty() => {
+                body.consume(1);
+                body.place = Place::AfterComma;
+            }
+            Some(b'{') if body.place == Place::AfterComma || records.is_empty() => {
+                let Some(length) = body.object_length()? else {
+                    return Ok(false);
+                };
+                let Some(record) = parse_object(&body.pending()[..length], columns) else {
+                    return Ok(false);
+                };
+                body.consume(length);
+                records.push(record);
+                body.place = Place::InArray;
+            }
+            _ => return Ok(false),
+        }
+    }
+    body.skip_space()?;
+    // What may follow the array: nothing, or the end of the official account's object.
+    let end: &[u8] = match endpoint {
+        Endpoint::OfficialAccount => b"}",
+        _ => b"",
+    };
+    body.rest_is(end)
+}
+
+/// The body being read: what has come and is not yet consumed, and where the consumed part
+/// ends, as serde_json counts it.
+struct Body<'r> {
+    reader: &'r mut dyn Read,
+    /// Read and not yet consumed: `buffer[at..filled]`; the rest is room for the next read.
+    buffer: Vec<u8>,
+    at: usize,
+    filled: usize,
+    place: Place,
+    /// The bytes consumed before the array's first record, as sent, through its `[`.
+    head: Vec<u8>,
+    /// Lines and the column (bytes since the last line feed) the consumed bytes end at.
+    line_feeds: usize,
+    column: usize,
+}
+
+impl<'r> Body<'r> {
+    fn new(reader: &'r mut dyn Read) -> Body<'r> {
+        Body {
+            reader,
+            buffer: Vec::new(),
+            at: 0,
+            filled: 0,
+            place: Place::Head,
+            head: Vec::new(),
+            line_feeds: 0,
+            column: 0,
+        }
+    }
+
+    fn pending(&self) -> &[u8] {
+        &self.buffer[self.at..self.filled]
+    }
+
+    /// Reads more, keeping what is pending (moved to the front when the room runs out);
+    /// `false` at the end of the body.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        if self.filled == self.buffer.len() {
+            self.buffer.copy_within(self.at..self.filled, 0);
+            self.filled -= self.at;
+            self.at = 0;
+            if self.filled + CHUNK / 4 > self.buffer.len() {
+                self.buffer.resize(self.filled + CHUNK, 0);
+            }
+        }
+        let read = loop {
+            match self.reader.read(&mut self.buffer[self.filled..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => break other?,
+            }
+        };
+        self.filled += read;
+        Ok(read > 0)
+    }
+
+    fn peek(&mut self) -> std::io::Result<Option<u8>> {
+        if self.at == self.filled && !self.fill()? {
+            return Ok(None);
+        }
+        Ok(self.buffer.get(self.at).copied())
+    }
+
+    /// Consumes `count` pending bytes, counting their line feeds; before the array's first
+    /// record they are kept as sent.
+    fn consume(&mut self, count: usize) {
+        let bytes = &self.buffer[self.at..self.at + count];
+        match bytes.iter().rposition(|b| *b == b'\n') {
+            Some(last) => {
+                self.line_feeds += bytes.iter().filter(|b| **b == b'\n').count();
+                self.column = count - last - 1;
+            }
+            None => self.column += count,
+        }
+        if self.place == Place::Head {
+            self.head.extend_from_slice(bytes);
+        }
+        self.at += count;
+    }
+
+    fn skip_space(&mut self) -> std::io::Result<()> {
+        while self.peek()?.is_some_and(is_space) {
+            self.consume(1);
+        }
+        Ok(())
+    }
+
+    /// Consumes `expected` if the body goes on with it.
+    fn take(&mut self, expected: &[u8]) -> std::io::Result<bool> {
+        while self.pending().len() < expected.len() {
+            if !self.fill()? {
+                return Ok(false);
+            }
+        }
+        let matches = self.pending().starts_with(expected);
+        if matches {
+            self.consume(expected.len());
+        }
+        Ok(matches)
+    }
+
+    /// Whether the rest of the body, read to its end and left pending, is `end` and white
+    /// space after it.
+    fn rest_is(&mut self, end: &[u8]) -> std::io::Result<bool> {
+        while self.fill()? {}
+        let rest = self.pending();
+        Ok(rest.starts_with(end) && rest[end.len()..].iter().all(|b| is_space(*b)))
+    }
+
+    /// The length of the object that starts the pending bytes, read on until it closes; `None`
+    /// if the body ends first. Only brackets and strings are followed: whether it is JSON is
+    /// for the parser to say.
+    fn object_length(&mut self) -> std::io::Result<Option<usize>> {
+        let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+        let mut scanned = 0;
+        loop {
+            let pending = self.pending();
+            for (offset, byte) in pending.iter().enumerate().skip(scanned) {
+                match (in_string, escaped, *byte) {
+                    (true, true, _) => escaped = false,
+                    (true, false, b'\\') => escaped = true,
+                    (true, false, b'"') => in_string = false,
+                    (true, false, _) => {}
+                    (false, _, b'"') => in_string = true,
+                    (false, _, b'{' | b'[') => depth += 1,
+                    (false, _, b'}' | b']') => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return Ok(Some(offset + 1));
+                        }
+                    }
+                    (false, _, _) => {}
+                }
+            }
+            scanned = pending.len();
+            if !self.fill()? {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// The body left to the whole-body parser: the head as sent, a placeholder for each
+    /// record read, the separators and white space that bring the line and column to where
+    /// reading stopped, then everything not consumed, to the end.
+    fn fall_back(
+        mut self,
+        endpoint: Endpoint,
+        columns: &[Column],
+        read: Vec<Record>,
+    ) -> Result<Vec<Record>, Unread> {
+        let mut body = std::mem::take(&mut self.head);
+        let array_at = body
+            .len()
+            .checked_sub(1)
+            .filter(|_| self.place != Place::Head);
+        if self.place != Place::Head {
+            for n in 0..read.len() {
+                if n > 0 {
+                    body.push(b',');
+                }
+                body.extend_from_slice(PLACEHOLDER);
+            }
+            match self.place {
+                Place::AfterComma => body.push(b','),
+                Place::Closed => body.push(b']'),
+                _ => {}
+            }
+            self.pad(&mut body);
+        }
+        body.extend_from_slice(self.pending());
+        drop(self.buffer);
+        if let Err(e) = self.reader.read_to_end(&mut body) {
+            return Err(Unread::Read(e));
+        }
+        match parse_whole(endpoint, columns, &body) {
+            Ok((mut records, at)) => {
+                // The records of the array read (not of another `data` member after it) begin
+                // with the placeholders: the records they stand for go in their place.
+                if at.is_some() && at == array_at {
+                    records.splice(..read.len(), read);
+                }
+                Ok(records)
+            }
+            Err(problem) => Err(Unread::Shape { problem, body }),
+        }
+    }
+
+    /// White space after the placeholders that ends `body` at the line and column where
+    /// reading stopped (the records stood for are at least as long as their placeholders).
+    fn pad(&self, body: &mut Vec<u8>) {
+        let line_feeds = body.iter().filter(|b| **b == b'\n').count();
+        let column = body.len()
+            - body
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |at| at + 1);
+        if self.line_feeds > line_feeds {
+            body.resize(body.len() + (self.line_feeds - line_feeds), b'\n');
+            body.resize(body.len() + self.column, b' ');
+        } else {
+            body.resize(body.len() + self.column.saturating_sub(column), b' ');
+        }
+    }
+}
+
+/// JSON's white space (not ASCII's, which has a form feed too).
+fn is_space(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::SocialMetric;
+
+    /// Gives `piece` bytes a read, then fails with `fail_at` bytes given, if set.
+    struct Wire<'a> {
+        rest: &'a [u8],
+        piece: usize,
+        given: usize,
+        fail_at: Option<usize>,
+    }
+
+    impl std::io::Read for Wire<'_> {
+        fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
+            if self.fail_at.is_some_and(|at| self.given >= at) {
+                return Err(std::io::ErrorKind::ConnectionReset.into());
+            }
+            let n = self.piece.min(into.len()).min(self.rest.len());
+            into[..n].copy_from_slice(&self.rest[..n]);
+            self.rest = &self.rest[n..];
+            self.given += n;
+            Ok(n)
+        }
+    }
+
+    fn read(
+        endpoint: Endpoint,
+        columns: &[Column],
+        body: &[u8],
+        piece: usize,
+    ) -> Result<Vec<Record>, String> {
+        let mut wire = Wire {
+            rest: body,
+            piece,
+            given: 0,
+            fail_at: None,
+        };
+        read_records(endpoint, columns, &mut wire).map_err(|unread| match unread {
+            Unread::Shape { problem, .. } => problem,
+            Unread::Read(e) => panic!("a read failed: {e}"),
+        })
+    }
+
+    /// Bodies that leave the shape after records, on later lines: the stream's words are the
+    /// whole-body parser's, line and column included, however the bytes arrive.
+    #[test]
+    fn problems_after_records_read_are_told_as_the_whole_body_tells_them() {
+        let lines = "[\n  {\"date\": \"2024-01-01\", \"fees\": 1},\n  {\"date\": \"2024-01-02\",\n   \"fees\": 2}";
+        let bodies = [
+            format!("{lines},\n  {{\"date\": \"2024-01-03\", \"fees\": \"3\"}}\n]"),
+            format!("{lines},\n  {{\"date\": \"2024-01-03\", \"fees\": 3,}}\n]"),
+            format!("{lines}\n  {{\"date\": \"2024-01-03\"}}]"),
+            format!("{lines},\n]"),
+            format!("{lines}]\n  x"),
+            format!("{lines},\n  {{\"date\": \"2024-01-03\", \"fees\": 3"),
+        ];
+        let expected = [
+            "record 2: field fees: expected a number, found a string \"3\"",
+            "the body is not JSON (key must be a string at line 5 column 36)",
+            "the body is not JSON (expected `,` or `]` at line 5 column 3)",
+            "the body is not JSON (expected value at line 5 column 1)",
+            "the body is not JSON (trailing characters at line 5 column 3)",
+            "the body is not JSON (EOF while parsing an object at line 5 column 34)",
+        ];
+        for (body, expected) in bodies.iter().zip(expected) {
+            let held =
+                parse_whole(Endpoint::Fees, &[Column::Fees], body.as_bytes()).map(|(r, _)| r);
+            assert_eq!(
+                held.as_ref().err().map(String::as_str),
+                Some(expected),
+                "{body}"
+            );
+            for piece in [1, 2, 5, 64, CHUNK * 2] {
+                assert_eq!(
+                    read(Endpoint::Fees, &[Column::Fees], body.as_bytes(), piece),
+                    held,
+                    "{body}, {piece} bytes a read"
+                );
+            }
+        }
+    }
+
+    /// The official account's records come from its `data` member, read as a stream when it
+    /// comes first; a later `data` wins, as in the whole body.
+    #[test]
+    fn official_account_records_come_from_the_last_data_member() {
+        let columns = [Column::Social(SocialMetric::Reply)];
+        let dates = |body: &str| -> Vec<String> {
+            read(Endpoint::OfficialAccount, &columns, body.as_bytes(), 3)
+                .unwrap()
+                .iter()
+                .map(|r| r.date.to_string())
+                .collect()
+        };
+        let first = r#"{"data":[{"date":"2024-01-01","reply":1},{"date":"2024-01-02"}]"#;
+        assert_eq!(dates(&format!("{first} }}")), ["2024-01-01", "2024-01-02"]);
+        assert_eq!(
+            dates(&format!(r#"{first},"meta":{{"next":null}}}}"#)),
+            ["2024-01-01", "2024-01-02"]
+        );
+        assert_eq!(
+            dates(&format!(r#"{first},"data":[{{"date":"2024-01-09"}}]}}"#)),
+            ["2024-01-09"]
+        );
+        assert_eq!(
+            dates(r#"{"meta":1,"data":[{"date":"2024-01-05"}]}"#),
+            ["2024-01-05"]
+        );
+    }
+
+    /// A connection that breaks mid-body is a failed read (the client retries it), never a
+    /// body of the wrong shape.
+    #[test]
+    fn a_read_that_fails_mid_body_is_not_a_shape_problem() {
+        let body = br#"[{"date":"2024-01-01","fees":1},{"date":"2024-01-02","fees":2}]"#;
+        for fail_at in [0, 1, 10, 40, body.len() - 1] {
+            let mut wire = Wire {
+                rest: body,
+                piece: 7,
+                given: 0,
+                fail_at: Some(fail_at),
+            };
+            match read_records(Endpoint::Fees, &[Column::Fees], &mut wire) {
+                Err(Unread::Read(e)) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset),
+                Err(Unread::Shape { problem, .. }) => panic!("failing at {fail_at}: {problem}"),
+                Ok(_) => panic!("failing at {fail_at}: read whole"),
+            }
+        }
+    }
+}
