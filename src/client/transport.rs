@@ -208,7 +208,8 @@ fn head(response: &Response) -> Result<(StatusCode, HeaderMap, Option<u64>), Tra
     Ok((response.status(), headers, announced))
 }
 
-/// A reader that counts the bytes it gave.
+/// A reader that counts the bytes it gave, and fails once they pass `MAX_BODY`: a body too
+/// large is refused as soon as it is, not once a parser has finished with it.
 struct Counted<R> {
     inner: R,
     count: u64,
@@ -218,6 +219,9 @@ impl<R: Read> Read for Counted<R> {
     fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
         let read = self.inner.read(into)?;
         self.count += read as u64;
+        if self.count > MAX_BODY {
+            return Err(std::io::Error::other("the body passed the size cap"));
+        }
         Ok(read)
     }
 }
