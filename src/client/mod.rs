@@ -471,7 +471,8 @@ impl Client {
         let json = response
             .headers()
             .get(CONTENT_TYPE)
-            .is_none_or(|t| t.to_str().is_ok_and(transport::is_json_type));
+            .and_then(|t| t.to_str().ok())
+            .is_none_or(transport::is_json_type);
         let answer = match records {
             Some((endpoint, columns)) if response.status().is_success() && json => {
                 read_records_answer(response, deadline, endpoint, columns)?

@@ -140,14 +140,12 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
     // An announced length is room for the whole body at once (no doubling past it); read
     // straight into it, with no buffer of its own beside.
     let mut body = Vec::with_capacity(announced.map_or(0, |n| n as usize));
-    let mut reader = Until {
-        inner: response.take(MAX_BODY + 1),
-        deadline,
-    };
-    reader.read_to_end(&mut body).map_err(read_failure)?;
-    if body.len() as u64 > MAX_BODY {
+    let mut reader = Bounded::new(response, deadline);
+    let read = reader.read_to_end(&mut body);
+    if reader.count > MAX_BODY {
         return Err(TransportError::TooLarge);
     }
+    read.map_err(read_failure)?;
     // A body that grew by doubling gives its spare room back before it is parsed.
     body.shrink_to_fit();
     Ok(Answer {
@@ -170,13 +168,7 @@ pub fn read_records_answer(
     columns: &[Column],
 ) -> Result<Answer, TransportError> {
     let (status, headers, _) = head(&response)?;
-    let mut reader = Counted {
-        inner: Until {
-            inner: response.take(MAX_BODY + 1),
-            deadline,
-        },
-        count: 0,
-    };
+    let mut reader = Bounded::new(response, deadline);
     let read = read_records(endpoint, columns, &mut reader);
     if reader.count > MAX_BODY {
         return Err(TransportError::TooLarge);
@@ -208,33 +200,32 @@ fn head(response: &Response) -> Result<(StatusCode, HeaderMap, Option<u64>), Tra
     Ok((response.status(), headers, announced))
 }
 
-/// A reader that counts the bytes it gave, and fails once they pass `MAX_BODY`: a body too
-/// large is refused as soon as it is, not once a parser has finished with it.
-struct Counted<R> {
-    inner: R,
+/// A body's reader within the read's limits: it fails as timed out once a read that brought
+/// bytes ends past `deadline`, and fails once the bytes it gave (`count`) pass `MAX_BODY`, so a
+/// body too large is refused as soon as it is, not once a parser has finished with it.
+struct Bounded {
+    inner: std::io::Take<Response>,
+    deadline: Instant,
     count: u64,
 }
 
-impl<R: Read> Read for Counted<R> {
+impl Bounded {
+    fn new(response: Response, deadline: Instant) -> Bounded {
+        Bounded {
+            inner: response.take(MAX_BODY + 1),
+            deadline,
+            count: 0,
+        }
+    }
+}
+
+impl Read for Bounded {
     fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
         let read = self.inner.read(into)?;
         self.count += read as u64;
         if self.count > MAX_BODY {
             return Err(std::io::Error::other("the body passed the size cap"));
         }
-        Ok(read)
-    }
-}
-
-/// A reader that fails as timed out once a read that brought bytes ends past `deadline`.
-struct Until<R> {
-    inner: R,
-    deadline: Instant,
-}
-
-impl<R: Read> Read for Until<R> {
-    fn read(&mut self, into: &mut [u8]) -> std::io::Result<usize> {
-        let read = self.inner.read(into)?;
         if read > 0 && Instant::now() > self.deadline {
             return Err(std::io::ErrorKind::TimedOut.into());
         }
