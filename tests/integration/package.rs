@@ -184,3 +184,48 @@ fn the_systemd_units_are_shipped_as_examples() {
         );
     }
 }
+
+/// `cargo package --list`: what a crate user gets. The sources, build script, the man page
+/// generator and what it reads, the generated files and the licences; never the benchmarks'
+/// output, the fuzz corpora, the tests or CI.
+#[test]
+fn the_crate_ships_what_a_user_builds_from_and_nothing_of_the_workshop() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let listed = std::process::Command::new(cargo)
+        .args(["package", "--list", "--allow-dirty", "--offline"])
+        .current_dir(repo())
+        .output()
+        .unwrap();
+    assert!(listed.status.success(), "{listed:?}");
+    let files = String::from_utf8(listed.stdout).unwrap();
+    let files: Vec<&str> = files.lines().collect();
+    let top: std::collections::BTreeSet<&str> = files
+        .iter()
+        .map(|file| file.split('/').next().unwrap())
+        .collect();
+    assert_eq!(
+        top.into_iter().collect::<Vec<_>>(),
+        [
+            ".cargo_vcs_info.json",
+            "Cargo.lock",
+            "Cargo.toml",
+            "Cargo.toml.orig",
+            "LICENSE-APACHE",
+            "LICENSE-MIT",
+            "README.md",
+            "build.rs",
+            "completions",
+            "contrib",
+            "debian",
+            "examples",
+            "man",
+            "src",
+        ]
+        .into_iter()
+        .filter(|name| *name != ".cargo_vcs_info.json" || files.contains(name))
+        .collect::<Vec<_>>(),
+    );
+    for file in ["src/main.rs", "man/chain-metrics.1", "completions/chain-metrics.bash"] {
+        assert!(files.contains(&file), "{file} is not shipped: {files:?}");
+    }
+}
