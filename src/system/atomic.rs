@@ -90,7 +90,10 @@ pub fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritt
         refuse_read_only(metadata)?;
     }
     temp::remove_leftovers(path);
-    let keep = temp::Keep::of(access, existing.as_ref());
+    let keep = match access {
+        Access::Private => temp::Keep::private(),
+        Access::Ordinary => temp::Keep::ordinary(existing.as_ref()),
+    };
     let mut temp = temp::create(path, keep).map_err(|e| no_temp_file(path, e))?;
     // Ctrl-C or SIGTERM from here until the rename removes the temp file before exiting.
     let _tracked = crate::system::interrupt::track(temp.path());

@@ -10,8 +10,6 @@ use std::time::{Duration, SystemTime};
 
 use tempfile::NamedTempFile;
 
-use super::atomic::Access;
-
 /// The longest file name most file systems take (NAME_MAX), in bytes.
 const NAME_MAX: usize = 255;
 /// What marks a temp file as ours, after the target's name.
@@ -56,25 +54,26 @@ pub(super) struct Keep {
 }
 
 impl Keep {
-    /// The config file is 0600 whatever was there; an export keeps its mode and group.
-    #[cfg(unix)]
-    pub(super) fn of(access: Access, existing: Option<&fs::Metadata>) -> Keep {
-        use std::os::unix::fs::MetadataExt;
-        match (access, existing) {
-            (Access::Private, _) => Keep {
-                mode: Some(0o600),
-                group: None,
-            },
-            (Access::Ordinary, Some(old)) => Keep {
-                mode: Some(old.mode() & 0o7777),
-                group: Some(old.gid()),
-            },
-            (Access::Ordinary, None) => Keep::default(),
+    /// The config file's: 0600 whatever was there before.
+    pub(super) fn private() -> Keep {
+        Keep {
+            mode: Some(0o600),
+            group: None,
         }
     }
 
+    /// An export's: the mode and group of the file it replaces, else a new file's usual ones.
+    #[cfg(unix)]
+    pub(super) fn ordinary(existing: Option<&fs::Metadata>) -> Keep {
+        use std::os::unix::fs::MetadataExt;
+        existing.map_or_else(Keep::default, |old| Keep {
+            mode: Some(old.mode() & 0o7777),
+            group: Some(old.gid()),
+        })
+    }
+
     #[cfg(not(unix))]
-    pub(super) fn of(_: Access, _: Option<&fs::Metadata>) -> Keep {
+    pub(super) fn ordinary(_: Option<&fs::Metadata>) -> Keep {
         Keep::default()
     }
 

@@ -214,6 +214,7 @@ fn status_json_for_a_profile_key_the_service_rejects_exits_4() {
     let run = env
         .cmd("--profile old auth status --format json")
         .code(4)
+        .any_stdout()
         .stderr(str![[r#"
 error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key
 hint: the key came from config file, profile old; store another with: chain-metrics auth login

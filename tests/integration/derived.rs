@@ -4,12 +4,12 @@
 //! stay gaps in every format, with `--by` and `--wide`.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use snapbox::str;
 
 use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
-use crate::support::{sandbox_env, Env};
+use crate::support::{sandbox_env, tools, Env};
 
 /// Runs a script of `tests/integration/scripts` with python3, `input` on its stdin.
 pub fn python(script: &str, args: &[&str], input: &str) -> String {
@@ -17,7 +17,7 @@ pub fn python(script: &str, args: &[&str], input: &str) -> String {
         "{}/tests/integration/scripts/{script}",
         env!("CARGO_MANIFEST_DIR")
     );
-    let mut child = Command::new("python3")
+    let mut child = tools::command("python3")
         .arg(path)
         .args(args)
         .stdin(Stdio::piped())

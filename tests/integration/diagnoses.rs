@@ -7,9 +7,10 @@ use std::net::TcpListener;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use crate::support::{Env, Reply, Run, Stub, TestCa, TestProxy};
+use crate::support::{Env, Reply, Run, Stub, TestCa, TestProxy, DAY};
 
-const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01 --retries 2";
+/// Two retries: enough to see a retried failure, quick to give up.
+const RETRIES: &str = "--retries 2";
 
 /// The last line of the run's stderr is `hint: {hint}`.
 #[track_caller]
@@ -61,7 +62,7 @@ fn http_to_a_tls_port_that_just_closes_gets_the_https_hint_at_once() {
     let server = Raw::start(tls_that_just_closes);
     let env = Env::with_service(&server.url);
     let run = env
-        .cmd(DAY)
+        .cmd(&format!("{DAY} {RETRIES}"))
         .code(7)
         .error_line_like("[..]the server does not speak plain HTTP (an https:// port?)[..]")
         .run();
@@ -91,7 +92,7 @@ fn headers_too_large_and_a_bad_content_length_are_named_and_not_retried() {
         let server = Raw::start(answer);
         let env = Env::with_service(&server.url);
         let run = env
-            .cmd(DAY)
+            .cmd(&format!("{DAY} {RETRIES}"))
             .code(8)
             .error_line(format!(
                 "error: POST /api/chain-insights/fees for ETHEREUM at {}/api/chain-insights/fees: {said}",
@@ -113,7 +114,7 @@ fn a_same_origin_redirect_loop_is_called_a_redirect_loop() {
             Stub::always(Reply::json(status, "").header("location", "/api/chain-insights/fees"));
         let env = Env::with_service(&stub.url);
         let run = env
-            .cmd(DAY)
+            .cmd(&format!("{DAY} {RETRIES}"))
             .code(7)
             .error_line_like(
                 "[..]redirected more than 10 times within the same origin: a redirect loop[..]",
@@ -136,7 +137,7 @@ fn a_proxys_403_is_named_and_not_retried() {
     let mut env = Env::with_service(&stub.url.replace("127.0.0.1", "chain-metrics.test"));
     env.set("HTTPS_PROXY", &proxy.url);
     let run = env
-        .cmd(DAY)
+        .cmd(&format!("{DAY} {RETRIES}"))
         .code(7)
         .error_line_like(
             "[..]the proxy refused to open a tunnel to the service (HTTP 403, its own policy)[..]",

@@ -6,9 +6,8 @@ pub(crate) mod manual;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::process::Command;
 
-use crate::support::Env;
+use crate::support::{tools, Env};
 use chain_metrics::{write_script, Shell};
 use clap::ValueEnum;
 
@@ -124,11 +123,14 @@ fn man_pages_are_mandoc_lint_clean() {
         .iter()
         .map(|p| repo().join("man").join(&p.file_name))
         .collect();
-    let output = Command::new("mandoc")
-        .args(["-T", "lint", "-W", "warning"])
-        .args(&pages)
-        .output()
-        .expect("mandoc is needed (installed by .ci/run)");
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        "-T".as_ref(),
+        "lint".as_ref(),
+        "-W".as_ref(),
+        "warning".as_ref(),
+    ];
+    args.extend(pages.iter().map(|page| page.as_os_str()));
+    let output = tools::output("mandoc", &args);
     let report = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{report}");

@@ -2,9 +2,8 @@
 //! exit-code table in step with `--help` and the man page.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-use crate::support::{sandbox_env, Env};
+use crate::support::{sandbox_env, tools, Env};
 use clap::{CommandFactory, Parser};
 
 fn repo() -> PathBuf {
@@ -180,11 +179,17 @@ fn readme_usage_block_lists_what_help_lists() {
 
 /// A man page as text: `mandoc -T ascii`, wide enough that nothing wraps, no overstrike.
 fn man_text(page: &str) -> String {
-    let output = Command::new("mandoc")
-        .args(["-T", "ascii", "-O", "width=400"])
-        .arg(repo().join("man").join(page))
-        .output()
-        .expect("mandoc is needed (installed by .ci/run)");
+    let path = repo().join("man").join(page);
+    let output = tools::output(
+        "mandoc",
+        &[
+            "-T".as_ref(),
+            "ascii".as_ref(),
+            "-O".as_ref(),
+            "width=400".as_ref(),
+            path.as_os_str(),
+        ],
+    );
     assert!(output.status.success());
     let raw = String::from_utf8(output.stdout).unwrap();
     let mut text = String::new();

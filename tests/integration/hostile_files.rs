@@ -8,11 +8,12 @@ use std::os::unix::fs::{lchown, symlink, MetadataExt, PermissionsExt};
 use std::path::Path;
 
 use crate::support::files::{names, read, write};
-use crate::support::{Cmd, Env, Sandbox};
+use crate::support::{fees_on, Cmd, Env, Sandbox};
 
 /// The user id the planted links are given (`nobody`).
 const OTHER: u32 = 65534;
-const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-02", "-e", "2024-01-02"];
+/// The day these tests merge (the 2nd, so that a file may hold the 1st too).
+const DAY: [&str; 7] = fees_on("2024-01-02");
 const ROWS: &str = "date,fees\n2024-01-02,826665.76\n";
 
 fn day<'e>(env: &'e Env, more: &[&str]) -> Cmd<'e> {

@@ -225,7 +225,11 @@ fn the_crate_ships_what_a_user_builds_from_and_nothing_of_the_workshop() {
         .filter(|name| *name != ".cargo_vcs_info.json" || files.contains(name))
         .collect::<Vec<_>>(),
     );
-    for file in ["src/main.rs", "man/chain-metrics.1", "completions/chain-metrics.bash"] {
+    for file in [
+        "src/main.rs",
+        "man/chain-metrics.1",
+        "completions/chain-metrics.bash",
+    ] {
         assert!(files.contains(&file), "{file} is not shipped: {files:?}");
     }
 }

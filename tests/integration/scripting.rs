@@ -4,7 +4,7 @@
 
 use snapbox::str;
 
-use crate::support::{Env, Reply, Stub};
+use crate::support::{Env, Reply, Stub, TWO_DAYS};
 
 /// ETHEREUM's fees for two days; ARBITRUM fails with `status` and a JSON error body.
 fn one_chain_fails(status: u16) -> Stub {
@@ -19,14 +19,12 @@ fn one_chain_fails(status: u16) -> Stub {
     })
 }
 
-const DAYS: &str = "-s 2024-01-01 -e 2024-01-02";
-
 #[test]
 fn error_format_json_is_one_object_with_endpoint_chain_status_and_service_message() {
     let stub = one_chain_fails(404);
     let env = Env::with_service(&stub.url);
     let run = env
-        .cmd(&format!("fees -c arb --error-format json {DAYS}"))
+        .cmd(&format!("fees -c arb --error-format json {TWO_DAYS}"))
         .code(5)
         .stdout("")
         .run();
@@ -80,7 +78,7 @@ fn error_format_json_covers_usage_and_configuration_errors() {
 fn keep_going_writes_the_chains_that_succeeded_and_exits_with_the_failure() {
     let stub = one_chain_fails(503);
     let env = Env::with_service(&stub.url);
-    let line = format!("fees -c eth,arb --retries 0 -f csv {DAYS}");
+    let line = format!("fees -c eth,arb --retries 0 -f csv {TWO_DAYS}");
     let failed = "POST /api/chain-insights/fees for ARBITRUM answered HTTP 503 Service Unavailable: arbitrum is resting (no retries)";
     let run = env
         .cmd(&format!("{line} --keep-going"))
@@ -100,7 +98,7 @@ fn keep_going_writes_the_chains_that_succeeded_and_exits_with_the_failure() {
 fn keep_going_with_every_chain_failing_writes_nothing() {
     let stub = Stub::always(Reply::json(404, r#"{"error":"no"}"#));
     let env = Env::with_service(&stub.url);
-    env.cmd(&format!("fees -c eth,arb --keep-going -f csv {DAYS}"))
+    env.cmd(&format!("fees -c eth,arb --keep-going -f csv {TWO_DAYS}"))
         .code(5)
         .stdout("")
         .error_line_like(
@@ -113,19 +111,21 @@ fn keep_going_with_every_chain_failing_writes_nothing() {
 fn json_numbers_string_keeps_every_digit_for_jq() {
     let stub = one_chain_fails(404);
     let env = Env::with_service(&stub.url);
-    env.cmd(&format!("fees -c eth -f json --json-numbers string {DAYS}"))
-        .stdout(str![[r#"
+    env.cmd(&format!(
+        "fees -c eth -f json --json-numbers string {TWO_DAYS}"
+    ))
+    .stdout(str![[r#"
 [
   {"date":"2024-01-01","fees":"9007199254740993"},
   {"date":"2024-01-02","fees":"0.1"}
 ]
 
 "#]])
-        .run();
-    env.cmd(&format!("fees -c eth -f csv --json-numbers string {DAYS}"))
-        .code(2)
-        .error_line(
-            "error: --json-numbers string works with json and ndjson, not with the csv format",
-        )
-        .run();
+    .run();
+    env.cmd(&format!(
+        "fees -c eth -f csv --json-numbers string {TWO_DAYS}"
+    ))
+    .code(2)
+    .error_line("error: --json-numbers string works with json and ndjson, not with the csv format")
+    .run();
 }

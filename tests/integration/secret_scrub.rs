@@ -9,9 +9,7 @@ use std::sync::{Arc, Mutex};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
-use crate::support::{Env, Reply, Stub, KEY};
-
-const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
+use crate::support::{Env, Reply, Stub, DAY, KEY};
 
 #[test]
 fn a_key_under_8_characters_is_refused_wherever_it_enters() {

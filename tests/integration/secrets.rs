@@ -2,9 +2,7 @@
 //! the URL shows, a key command that overruns is ended with everything it started, and `--raw`
 //! never prints a key the service echoes.
 
-use crate::support::{Env, Reply, Sandbox, Stub, KEY};
-
-const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
+use crate::support::{Env, Reply, Sandbox, Stub, DAY_ARGS, KEY};
 
 /// The sandbox's URL with a user and password in it: `http://ann:s3cret-pw@127.0.0.1:PORT`.
 fn with_password(url: &str) -> String {
@@ -26,7 +24,7 @@ fn verbose_and_dry_run_mask_the_password_of_the_base_url() {
     let mut env = Env::with_service(&sandbox.url);
     env.set("CHAIN_METRICS_BASE_URL", &url);
     let run = env
-        .cmd_args(&[&["-v"], &DAY[..]].concat())
+        .cmd_args(&[&["-v"], &DAY_ARGS[..]].concat())
         .stderr_contains("* POST ")
         .run();
     assert_no_password(&run);
@@ -34,7 +32,7 @@ fn verbose_and_dry_run_mask_the_password_of_the_base_url() {
         run.stderr.lines().next().unwrap(),
         format!("* POST {shown}/api/chain-insights/fees headers: x-api-key: ****, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}")
     );
-    let dry = env.cmd_args(&[&DAY[..], &["--dry-run"]].concat()).stdout(format!("curl -sS -u 'ann' -X POST '{}/api/chain-insights/fees' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/0.1.0' --data-raw '{{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}'\n", sandbox.url)).run();
+    let dry = env.cmd_args(&[&DAY_ARGS[..], &["--dry-run"]].concat()).stdout(format!("curl -sS -u 'ann' -X POST '{}/api/chain-insights/fees' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/0.1.0' --data-raw '{{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}'\n", sandbox.url)).run();
     assert_no_password(&dry);
 }
 
@@ -52,13 +50,13 @@ fn errors_mask_the_password_of_the_base_url() {
         &format!("http://ann:s3cret-pw@127.0.0.1:{port}"),
     );
     let run = env
-        .cmd_args(&[&["--retries", "0"], &DAY[..]].concat())
+        .cmd_args(&[&["--retries", "0"], &DAY_ARGS[..]].concat())
         .code(7)
         .error_line(format!("error: POST /api/chain-insights/fees for ETHEREUM at http://ann:****@127.0.0.1:{port}/api/chain-insights/fees: cannot connect (Connection refused (os error 111))")).run();
     assert_no_password(&run);
 
     env.set("CHAIN_METRICS_BASE_URL", "ftp://ann:s3cret-pw@127.0.0.1/");
-    let run = env.cmd_args(&DAY).code(3).error_line("error: base URL from environment CHAIN_METRICS_BASE_URL: 'ftp://ann:****@127.0.0.1/' has scheme ftp: expected https (or http to loopback)").run();
+    let run = env.cmd_args(&DAY_ARGS).code(3).error_line("error: base URL from environment CHAIN_METRICS_BASE_URL: 'ftp://ann:****@127.0.0.1/' has scheme ftp: expected https (or http to loopback)").run();
     assert_no_password(&run);
 
     // A `/` typed raw in the password: the URL does not parse, so it is masked whole.
@@ -128,7 +126,7 @@ fn a_key_command_that_overruns_is_ended_with_everything_it_started() {
     env.write_config(
         "api_key_command = \"sleep 30 & echo $! > \\\"$HOME/pids\\\"; (sleep 30; echo late) & echo $! >> \\\"$HOME/pids\\\"; sleep 30\"\napi_key_command_timeout = 0.5\n",
     );
-    env.cmd_args(&DAY).code(3).error_line(r#"error: api_key_command from config file (sleep 30 & echo $! > "$HOME/pids"; (sleep 30; echo late) & echo $! >> "$HOME/pids"; sleep 30) did not finish within 0.5 s"#).run();
+    env.cmd_args(&DAY_ARGS).code(3).error_line(r#"error: api_key_command from config file (sleep 30 & echo $! > "$HOME/pids"; (sleep 30; echo late) & echo $! >> "$HOME/pids"; sleep 30) did not finish within 0.5 s"#).run();
     let pids = std::fs::read_to_string(env.home.path().join("pids")).unwrap();
     let started: Vec<&str> = pids.split_whitespace().collect();
     assert_eq!(started.len(), 2, "{pids}");
@@ -146,7 +144,7 @@ fn raw_masks_a_key_the_service_echoes() {
     let body = format!(r#"[{{"date":"2024-01-01","fees":1,"you_sent":"{KEY}"}}]"#);
     let stub = Stub::always(Reply::json(200, &body));
     Env::with_service(&stub.url)
-        .cmd_args(&[&DAY[..], &["--raw"]].concat())
+        .cmd_args(&[&DAY_ARGS[..], &["--raw"]].concat())
         .stdout(concat!(
             r#"[{"date":"2024-01-01","fees":1,"you_sent":"****"}]"#,
             "\n"
@@ -182,7 +180,7 @@ fn a_key_command_in_its_own_group_can_still_ask_on_the_terminal() {
 fn ctrl_c_at_the_key_command_prompt_stops_the_run_with_130() {
     let sandbox = Sandbox::start(&[]);
     let env = passphrase_env(&sandbox);
-    env.cmd_args(&DAY)
+    env.cmd_args(&DAY_ARGS)
         .typing("Passphrase: ", "\x03")
         .code(130)
         .run();
@@ -200,7 +198,7 @@ fn a_password_hides_when_the_scheme_is_forgotten() {
     let hidden = |run: crate::support::Run| {
         assert!(!format!("{run:?}").contains("hunter2pw"), "{run:?}");
     };
-    let flag = env.cmd_args(&[&["--base-url", url], &DAY[..]].concat());
+    let flag = env.cmd_args(&[&["--base-url", url], &DAY_ARGS[..]].concat());
     let line = format!("error: base URL from flag --base-url: {hint}");
     hidden(flag.code(3).error_line(line).run());
     let set = env.cmd(&format!("config set base_url {url}"));
@@ -208,11 +206,11 @@ fn a_password_hides_when_the_scheme_is_forgotten() {
     hidden(set.code(2).error_line(line).run());
     env.write_config(&format!("base_url = \"{url}\"\n"));
     let line = format!("error: base URL from config file: {hint}");
-    hidden(env.cmd_args(&DAY).code(3).error_line(line).run());
+    hidden(env.cmd_args(&DAY_ARGS).code(3).error_line(line).run());
     for args in ["config get base_url", "config show", "auth status"] {
         hidden(env.cmd(args).any_outcome().run());
     }
     env.set("CHAIN_METRICS_BASE_URL", url);
     let line = format!("error: base URL from environment CHAIN_METRICS_BASE_URL: {hint}");
-    hidden(env.cmd_args(&DAY).code(3).error_line(line).run());
+    hidden(env.cmd_args(&DAY_ARGS).code(3).error_line(line).run());
 }

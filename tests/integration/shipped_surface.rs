@@ -3,7 +3,7 @@
 //! with a newline.
 
 use crate::completion::{complete, home, Shell};
-use crate::support::{Env, Reply, Stub};
+use crate::support::{Env, Reply, Stub, DAY_ARGS};
 
 /// The flags a TAB offers after `line`, in each shell.
 fn flags_after(line: &str) -> [(Shell, Vec<String>); 3] {
@@ -51,24 +51,18 @@ fn the_parser_still_accepts_a_global_flag_under_chains() {
     );
 }
 
-const DAY: [&str; 8] = [
-    "fees",
-    "-c",
-    "eth",
-    "-s",
-    "2024-01-01",
-    "-e",
-    "2024-01-01",
-    "--raw",
-];
+/// One day's body as the service sent it.
+fn raw_day() -> Vec<&'static str> {
+    [&DAY_ARGS[..], &["--raw"]].concat()
+}
 
 #[test]
 fn raw_adds_a_newline_to_a_body_without_one_on_stdout_and_in_a_file() {
     let body = r#"[{"date":"2024-01-01","fees":"1.5"}]"#;
     let stub = Stub::always(Reply::json(200, body));
     let env = Env::with_service(&stub.url);
-    env.cmd_args(&DAY).stdout(format!("{body}\n")).run();
-    env.cmd_args(&[&DAY[..], &["-o", "raw.json"]].concat())
+    env.cmd_args(&raw_day()).stdout(format!("{body}\n")).run();
+    env.cmd_args(&[&raw_day()[..], &["-o", "raw.json"]].concat())
         .run();
     let written = std::fs::read_to_string(env.home.path().join("raw.json")).unwrap();
     assert_eq!(written, format!("{body}\n"));
@@ -77,7 +71,7 @@ fn raw_adds_a_newline_to_a_body_without_one_on_stdout_and_in_a_file() {
 #[test]
 fn raw_from_the_sandbox_ends_with_exactly_one_newline() {
     let run = Env::new()
-        .cmd_args(&[&["--sandbox", "-q"][..], &DAY].concat())
+        .cmd_args(&[&["--sandbox", "-q"][..], &raw_day()].concat())
         .run();
     assert!(run.stdout.starts_with(['[', '{']), "{run:?}");
     assert!(

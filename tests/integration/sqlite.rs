@@ -2,11 +2,11 @@
 //! Python venv that .ci/run makes: CHAIN_METRICS_TEST_PYTHON names its interpreter).
 
 use std::ffi::OsStr;
-use std::path::Path;
 
 use snapbox::str;
 
 use crate::support::files::{read, write};
+use crate::support::tools::venv_python;
 use crate::support::{Env, Run, Sandbox};
 
 const RANGE: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-03"];
@@ -158,23 +158,6 @@ hint: give --output FILE.sqlite (or .db)
     assert_eq!(read(&env2, "notes.db"), "date,fees\n");
 }
 
-/// The interpreter of the venv with DuckDB and its sqlite extension, `None` (the test is
-/// skipped) only outside CI: in CI, .ci/run makes it, and its absence is a failure.
-fn duckdb_python() -> Option<String> {
-    let python = std::env::var("CHAIN_METRICS_TEST_PYTHON").ok();
-    let usable = python.as_ref().is_some_and(|p| Path::new(p).exists());
-    match (usable, std::env::var_os("CI").is_some()) {
-        (true, _) => python,
-        (false, true) => panic!(
-            "CHAIN_METRICS_TEST_PYTHON is not set to a Python with duckdb; .ci/run makes one"
-        ),
-        (false, false) => {
-            eprintln!("skipped: set CHAIN_METRICS_TEST_PYTHON to a Python with duckdb and duckdb-extension-sqlite-scanner");
-            None
-        }
-    }
-}
-
 /// Loads DuckDB's sqlite extension from its wheel (signature checked, as DuckDB always does)
 /// and sums each chain's fees as exact decimals.
 const DUCKDB_READ: &str = r#"
@@ -190,7 +173,7 @@ for row in rows:
 
 #[test]
 fn duckdb_reads_the_export_back() {
-    let Some(python) = duckdb_python() else {
+    let Some(python) = venv_python() else {
         return;
     };
     let sandbox = Sandbox::start(&[]);
@@ -199,7 +182,7 @@ fn duckdb_reads_the_export_back() {
     env.cmd_args(&args).run();
     let file = env.home.path().join("m.sqlite");
     let script = [OsStr::new("-c"), OsStr::new(DUCKDB_READ), file.as_os_str()];
-    env.program(&python, &script)
+    env.program(python.to_str().unwrap(), &script)
         .stdout(str![[r#"
 ARBITRUM,VARCHAR,198504.23,3
 ETHEREUM,VARCHAR,2528355.06,3

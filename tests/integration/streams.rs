@@ -4,10 +4,9 @@
 //! writes its file and exits with its real code.
 
 use crate::support::files::{names, read};
-use crate::support::{sandbox_env, Env, Reply, Stub};
+use crate::support::{sandbox_env, Env, Reply, Stub, DAY};
 use snapbox::str;
 
-const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
 const ROWS: &str = "date,fees\n2024-01-01,879768.88\n";
 
 #[test]

@@ -3,9 +3,7 @@
 //! file value a configuration error (exit 3); the sandbox's waits too.
 
 use super::all_refused;
-use crate::support::{Env, Reply, Stub};
-
-const DAY: [&str; 7] = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-01"];
+use crate::support::{Env, Reply, Stub, DAY_ARGS};
 
 const OVER_A_DAY: &str = "is more than a day (86400 seconds)";
 
@@ -51,7 +49,7 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
     let env = Env::with_service(&stub.url);
     for (flag, value, why) in FLAGS_OUT_OF_BOUNDS {
         let name = flag.split(' ').next().unwrap();
-        env.cmd_args(&[&DAY[..], &[name, value]].concat())
+        env.cmd_args(&[&DAY_ARGS[..], &[name, value]].concat())
             .code(2)
             .error_line(format!(
                 "error: invalid value '{value}' for '{flag}': '{value}' {why}"
@@ -62,7 +60,7 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
     // The largest value each takes still runs.
     env.cmd_args(
         &[
-            &DAY[..],
+            &DAY_ARGS[..],
             &["--timeout", "86400", "--retries", "100", "--jobs", "64"],
         ]
         .concat(),
@@ -91,7 +89,7 @@ fn config_file_values_out_of_bounds_are_exit_3_before_any_request() {
             true => &["--profile", "p"],
             false => &[],
         };
-        env.cmd_args(&[profile, &DAY[..]].concat())
+        env.cmd_args(&[profile, &DAY_ARGS[..]].concat())
             .code(3)
             .error_line(error)
             .run();

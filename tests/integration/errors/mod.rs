@@ -7,9 +7,7 @@ mod service;
 mod setup;
 mod usage;
 
-use crate::support::{Cmd, Env, Reply, Stub};
-
-const DAYS: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-02"];
+use crate::support::{argv, Cmd, Env, Reply, Stub, TWO_DAYS};
 
 /// Each `(args, first line)`, between `before` and `after`, is a usage error (exit 2) that
 /// prints nothing on stdout, sends no request and writes no file.
@@ -30,5 +28,5 @@ fn all_refused(cases: &[(&[&str], &str)], before: &[&str], after: &[&str]) {
 
 /// `fees -c eth` over two days, with `extra` after.
 fn fees<'e>(env: &'e Env, extra: &[&str]) -> Cmd<'e> {
-    env.cmd_args(&[&["fees", "-c", "eth"], &DAYS[..], extra].concat())
+    env.cmd_args(&[&["fees", "-c", "eth"], &argv(TWO_DAYS)[..], extra].concat())
 }

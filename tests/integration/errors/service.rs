@@ -2,7 +2,8 @@
 //! line and hint: a rejected key, a rejected request, a failing, unreachable or slow service,
 //! an undocumented answer, an unwritable stdout.
 
-use super::{fees, DAYS};
+use super::fees;
+use crate::support::{argv, TWO_DAYS};
 use crate::support::{sandbox_env, Env, Reply, Sandbox, Stub, KEY};
 use snapbox::str;
 
@@ -121,7 +122,7 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
         r#"[{"date":"2024-01-01","active_users":12.5}]"#,
     ));
     Env::with_service(&stub.url)
-        .cmd_args(&[&["users", "-c", "eth"], &DAYS[..]].concat())
+        .cmd_args(&[&["users", "-c", "eth"], &argv(TWO_DAYS)[..]].concat())
         .code(8)
         .error_line_like("[..]record 0: field active_users: expected a whole number, at least 0 (a count), found 12.5")
         .run();
@@ -130,7 +131,7 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
 #[test]
 fn an_unwritable_stdout_exits_9() {
     let (_sandbox, env) = sandbox_env(&[]);
-    env.cmd_args(&[&["fees", "-c", "eth"], &DAYS[..]].concat())
+    env.cmd_args(&[&["fees", "-c", "eth"], &argv(TWO_DAYS)[..]].concat())
         .stdout_to("/dev/full")
         .code(9)
         .stderr("error: cannot write to stdout: No space left on device (os error 28)\n")
@@ -141,7 +142,7 @@ fn an_unwritable_stdout_exits_9() {
 fn a_rejected_key_from_the_environment_is_to_be_fixed_there() {
     let (_sandbox, mut env) = sandbox_env(&[]);
     env.set("CHAIN_METRICS_API_KEY", "revoked-key-00009999");
-    env.cmd("auth status").code(4).stderr(str![[r#"
+    env.cmd("auth status").code(4).stdout_contains("accepted     no\n").stderr(str![[r#"
 error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key
 hint: the key came from the environment variable CHAIN_METRICS_API_KEY, which outranks any stored key: correct it, or unset it (auth login changes nothing while it is set)
 

@@ -1,7 +1,8 @@
 //! The builder for one run: what to run (arguments, stdin, a terminal) and what it must give.
 //! A run expects exit 0 and an empty stderr unless the test says otherwise (`code`, `stderr`,
-//! `stderr_contains`, `error_line`, `any_stderr`); on a mismatch it panics showing the command,
-//! the exit code and both streams. Expected text may be a snapbox `str![[...]]` block
+//! `stderr_contains`, `error_line`, `any_stderr`), and a failed run an empty stdout unless the
+//! test says what it holds (`stdout`, `stdout_contains`, `any_stdout`); on a mismatch it panics
+//! showing the command, the exit code and both streams. Expected text may be a snapbox `str![[...]]` block
 //! (`SNAPSHOTS=overwrite` rewrites a block that no longer matches; with CI set it never does).
 
 use std::fs::File;
@@ -39,6 +40,7 @@ struct Expect {
     first_line: Option<String>,
     first_line_like: Option<String>,
     any_stderr: bool,
+    any_stdout: bool,
 }
 
 /// One run being set up, made by `Env::cmd`, `Env::cmd_args`, `Env::program` or `Env::shell`.
@@ -79,6 +81,7 @@ impl<'e> Cmd<'e> {
     pub fn any_outcome(mut self) -> Self {
         self.expect.code = None;
         self.expect.any_stderr = true;
+        self.expect.any_stdout = true;
         self
     }
 
@@ -122,6 +125,12 @@ impl<'e> Cmd<'e> {
     /// Stderr may hold anything (the test reads it itself).
     pub fn any_stderr(mut self) -> Self {
         self.expect.any_stderr = true;
+        self
+    }
+
+    /// Stdout may hold anything, also on a failed run (the test reads it itself).
+    pub fn any_stdout(mut self) -> Self {
+        self.expect.any_stdout = true;
         self
     }
 
@@ -171,10 +180,12 @@ impl<'e> Cmd<'e> {
     /// Runs it to the end and checks it: the exit code and what it printed, as expected, and
     /// the key in none of it (everything is recorded for leaks.rs).
     #[track_caller]
-    pub fn run(self) -> Run {
+    pub fn run(mut self) -> Run {
         let Some(typing) = &self.terminal else {
             return self.spawn_piped().finish();
         };
+        // A terminal shows stdout and stderr as one: the error is in what it showed.
+        self.expect.any_stdout = true;
         assert!(
             self.stdin.is_none() && self.program.is_none(),
             "on a terminal, run the binary and type the input instead"
@@ -262,6 +273,7 @@ impl Default for Expect {
             first_line: None,
             first_line_like: None,
             any_stderr: false,
+            any_stdout: false,
         }
     }
 }
@@ -282,6 +294,12 @@ impl Expect {
             || self.any_stderr;
         if self.code == Some(0) && !stderr_said && !run.stderr.is_empty() {
             wrong.push("stderr is not empty".to_owned());
+        }
+        // A failure's stdout carries nothing unless the test says what (--strict and
+        // --keep-going still write what they have).
+        let stdout_said = self.stdout.is_some() || !self.stdout_has.is_empty() || self.any_stdout;
+        if self.code != Some(0) && !stdout_said && !run.stdout.is_empty() {
+            wrong.push("stdout is not empty on a failed run".to_owned());
         }
         wrong.extend(differs("stdout", &run.stdout, self.stdout.as_ref()));
         wrong.extend(differs("stderr", &run.stderr, self.stderr.as_ref()));

@@ -10,6 +10,7 @@ mod servers;
 mod snapshot;
 mod terminal;
 mod tls;
+pub mod tools;
 mod transcript;
 
 use std::path::PathBuf;
@@ -27,6 +28,20 @@ pub const KEY: &str = "cm-test-key-7f3a9c2e51d4";
 
 pub fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("chain-metrics")
+}
+
+/// One day of ETHEREUM's fees (2024-01-01): the query most tests run, as one line.
+pub const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
+
+/// `DAY` as words, for a test that adds words of its own (`[&DAY_ARGS[..], &["-v"]].concat()`).
+pub const DAY_ARGS: [&str; 7] = fees_on("2024-01-01");
+
+/// Two days, for a test that needs more than one row.
+pub const TWO_DAYS: &str = "-s 2024-01-01 -e 2024-01-02";
+
+/// One day of ETHEREUM's fees as words: the query of one day, `day`.
+pub const fn fees_on(day: &'static str) -> [&'static str; 7] {
+    ["fees", "-c", "eth", "-s", day, "-e", day]
 }
 
 /// What the sandbox gives for `fees -c eth -s 2024-01-01 -e 2024-01-01` as csv.
