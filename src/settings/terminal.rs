@@ -42,7 +42,7 @@ pub struct Terminal {
     /// Whether the locale speaks UTF-8 (see [`speaks_utf8`]): the chart may draw braille dots.
     pub utf8: bool,
     /// Whether NO_COLOR is set (to anything but nothing): no colour unless `--color always`,
-    /// and the chart in plain characters, as issue 23 asks.
+    /// and the chart in plain characters (colour is what tells its series apart).
     pub no_color: bool,
 }
 

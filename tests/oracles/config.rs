@@ -3,7 +3,7 @@
 //! stores loads as the same value. The loader is the file's parser and the checks the
 //! resolver makes of each value when a run uses it (a URL, bounds), restated here. `api_key`
 //! is left out (`config set` never takes it), and so is `ca_bundle`, which `config set` stores
-//! as an absolute path (issue 21.6). `config set` trims what it is given, as every reader of
+//! as an absolute path (CLI.md §2). `config set` trims what it is given, as every reader of
 //! a string setting does (a URL parser, the shell), so strings are compared trimmed.
 
 use chain_metrics::{check_base_url, config_text, parse_config_file, seconds, ConfigKey};
