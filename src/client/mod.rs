@@ -1,6 +1,7 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
+mod body;
 mod connection;
 mod dry_run;
 mod failure;
@@ -30,12 +31,13 @@ use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
 use crate::settings::MASK;
+pub use body::{parse_records, read_body_records};
 use connection::Finding;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use plan::{fetch_each, Assembly, Fetched, Gaps, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
-pub use response::{parse_held_body, parse_records, read_body_records};
+pub use response::parse_held_body;
 use retry::{Backoff, Tally};
 use throttle::Throttle;
 use transport::{classify, read_answer, read_records_answer, Answer, Misshapen, TransportError};
