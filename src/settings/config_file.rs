@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::error::{Failure, Result};
 use crate::settings::{Environment, Source, ENV_CONFIG};
+use crate::system::foreign;
 
 use super::keys::ConfigKey;
 pub use super::keys::MethodChoice;
@@ -114,6 +115,11 @@ fn user_config_dir(env: &Environment) -> Option<PathBuf> {
 /// What `config set` could not edit in place (toml_edit's reading: an integer past 64 bits)
 /// is refused here too, so that a run never uses a file the config commands call invalid.
 pub fn parse(text: &str) -> Result<FileSettings, String> {
+    // The words quote the file (a key, a profile's name, a value): shown as foreign text.
+    checked(text).map_err(|why| foreign::cut(&why, usize::MAX))
+}
+
+fn checked(text: &str) -> Result<FileSettings, String> {
     let settings: FileSettings =
         toml::from_str(text).map_err(|e| one_line(text, e.message(), e.span()))?;
     if let Err(e) = text.parse::<toml_edit::DocumentMut>() {
