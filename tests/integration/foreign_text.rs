@@ -38,7 +38,12 @@ fn a_key_echoed_glued_percent_encoded_or_coloured_shows_no_piece_of_itself() {
             .code(4)
             .error_line(format!("{REJECTED}{shown}"))
             .run();
-        assert_eq!(pieces_of_key(&run.stderr), Vec::<&str>::new(), "{}", run.stderr);
+        assert_eq!(
+            pieces_of_key(&run.stderr),
+            Vec::<&str>::new(),
+            "{}",
+            run.stderr
+        );
     }
 }
 
@@ -128,6 +133,42 @@ fn a_config_file_quoted_in_an_error_shows_no_reordering_mark() {
     let env = Env::new();
     env.write_config("[profiles.\"a\\u202Eb\".profiles.c]\n");
     let run = env.cmd("config show").code(3).any_stderr().run();
-    assert!(run.stderr.contains("profile a\u{fffd}b: profiles cannot be nested"), "{:?}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("profile a\u{fffd}b: profiles cannot be nested"),
+        "{:?}",
+        run.stderr
+    );
     assert!(!run.stderr.contains('\u{202e}'), "{:?}", run.stderr);
+}
+
+#[test]
+fn the_sandbox_logs_a_posted_body_as_foreign_text_with_its_key_masked() {
+    use std::io::{Read, Write};
+    let sandbox = crate::support::Sandbox::start(&[]);
+    let address = sandbox
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let address = address.split('/').next().unwrap();
+    let body = format!("{{\"chain\":\"x\x1b[2J{KEY}glued\u{202e}\"}}");
+    let request = format!(
+        "POST /api/chain-insights/fees HTTP/1.1\r\nHost: {address}\r\nContent-Type: \
+         application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut connection = std::net::TcpStream::connect(address).unwrap();
+    connection.write_all(request.as_bytes()).unwrap();
+    let mut answer = Vec::new();
+    connection.read_to_end(&mut answer).unwrap();
+    let log = sandbox.log_with("#1 -> ");
+    assert!(
+        log.contains("{\"chain\":\"x\u{fffd}[2J****glued\u{fffd}\"}"),
+        "{log:?}"
+    );
+    assert_eq!(pieces_of_key(&log), Vec::<&str>::new(), "{log:?}");
+    assert!(
+        !log.contains('\x1b') && !log.contains('\u{202e}'),
+        "{log:?}"
+    );
 }
