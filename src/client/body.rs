@@ -34,7 +34,8 @@ pub fn read_body_records(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::SocialMetric;
+    use crate::client::response::clean;
+    use crate::model::{parse_date, DayRange, Number, SocialMetric};
 
     fn texts(records: &[Record]) -> Vec<Vec<Option<String>>> {
         records
@@ -141,5 +142,40 @@ mod tests {
                 "{err:?} does not start with {expected:?}"
             );
         }
+    }
+
+    #[test]
+    fn clean_drops_dedups_sorts_and_notes() {
+        let d = |s| parse_date(s).unwrap();
+        let rec = |date, v: &str| Record {
+            date: d(date),
+            values: vec![Number::from_json_token(v)],
+        };
+        let range = DayRange {
+            start: d("2024-01-01"),
+            end: d("2024-01-04"),
+        };
+        let records = vec![
+            rec("2024-01-03", "3"),
+            rec("2024-01-01", "1"),
+            rec("2024-01-03", "33"),
+            rec("2023-12-31", "0"),
+        ];
+        let (kept, notes) = clean(records, &range, &[Column::Fees]);
+        assert_eq!(
+            texts(&kept),
+            vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]
+        );
+        assert_eq!(notes.missing, vec![d("2024-01-02"), d("2024-01-04")]);
+        assert_eq!(notes.duplicated, vec![d("2024-01-03")]);
+        assert_eq!(notes.out_of_range, vec![d("2023-12-31")]);
+        assert_eq!(
+            notes.warnings("ETHEREUM fees"),
+            vec![
+                "ETHEREUM fees: no data for 2024-01-02, 2024-01-04 (left out, not zero)",
+                "ETHEREUM fees: several records for 2024-01-03; kept the last",
+                "ETHEREUM fees: dropped records outside the asked range: 2023-12-31",
+            ]
+        );
     }
 }

@@ -137,27 +137,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
     }
 }
 
-/// A member name: borrowed, or decoded when it holds an escape.
-struct Name<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Name<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Text;
-        impl<'de> Visitor<'de> for Text {
-            type Value = Name<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Borrowed(text)))
-            }
-            fn visit_str<E>(self, text: &str) -> Result<Name<'de>, E> {
-                Ok(Name(Cow::Owned(text.to_owned())))
-            }
-        }
-        deserializer.deserialize_str(Text)
-    }
-}
+/// A member name: borrowed, or decoded when it holds an escape (serde's `borrow` on a `Cow`).
+#[derive(serde::Deserialize)]
+struct Name<'a>(#[serde(borrow)] Cow<'a, str>);
 
 /// Describes a JSON value briefly for an error message: its type, and its text when short.
 fn kind(raw: &RawValue) -> String {
@@ -289,56 +271,4 @@ pub fn clean(
     notes.duplicated.sort();
     notes.duplicated.dedup();
     (records, notes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn texts(records: &[Record]) -> Vec<Vec<Option<String>>> {
-        records
-            .iter()
-            .map(|r| {
-                r.values
-                    .iter()
-                    .map(|v| v.as_ref().map(|n| n.as_str().into()))
-                    .collect()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn clean_drops_dedups_sorts_and_notes() {
-        let d = |s| parse_date(s).unwrap();
-        let rec = |date, v: &str| Record {
-            date: d(date),
-            values: vec![Number::from_json_token(v)],
-        };
-        let range = DayRange {
-            start: d("2024-01-01"),
-            end: d("2024-01-04"),
-        };
-        let records = vec![
-            rec("2024-01-03", "3"),
-            rec("2024-01-01", "1"),
-            rec("2024-01-03", "33"),
-            rec("2023-12-31", "0"),
-        ];
-        let (kept, notes) = clean(records, &range, &[Column::Fees]);
-        assert_eq!(
-            texts(&kept),
-            vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]
-        );
-        assert_eq!(notes.missing, vec![d("2024-01-02"), d("2024-01-04")]);
-        assert_eq!(notes.duplicated, vec![d("2024-01-03")]);
-        assert_eq!(notes.out_of_range, vec![d("2023-12-31")]);
-        assert_eq!(
-            notes.warnings("ETHEREUM fees"),
-            vec![
-                "ETHEREUM fees: no data for 2024-01-02, 2024-01-04 (left out, not zero)",
-                "ETHEREUM fees: several records for 2024-01-03; kept the last",
-                "ETHEREUM fees: dropped records outside the asked range: 2023-12-31",
-            ]
-        );
-    }
 }
