@@ -172,3 +172,52 @@ fn the_sandbox_logs_a_posted_body_as_foreign_text_with_its_key_masked() {
         "{log:?}"
     );
 }
+
+#[test]
+fn cache_stats_shows_names_from_the_file_as_foreign_text() {
+    let (_sandbox, env) = crate::support::sandbox_env(&[]);
+    env.cmd(&format!("{DAY} --cache")).any_stderr().run();
+    let file = env.home.path().join(".cache/chain-metrics/cache.sqlite3");
+    let db = rusqlite::Connection::open(&file).unwrap();
+    db.execute(
+        "UPDATE series SET service = 'http://x\u{1b}[2J\u{202e}y', chain = 'ETH\u{9b}1m'",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    let run = env.cmd("cache stats --format csv").any_stderr().run();
+    assert_eq!(
+        run.stdout.lines().nth(1),
+        Some("http://x\u{fffd}[2J\u{fffd}y,/api/chain-insights/fees,ETH\u{fffd}1m,1,2024-01-01,2024-01-01")
+    );
+}
+
+#[test]
+fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
+    let (_sandbox, env) = crate::support::sandbox_env(&[]);
+    let path = env.home.path().join("f.sqlite");
+    let db = rusqlite::Connection::open(&path).unwrap();
+    db.execute(
+        "CREATE TABLE fees (date TEXT, \"fe\u{202e}es\u{1b}\" TEXT)",
+        [],
+    )
+    .unwrap();
+    drop(db);
+    env.cmd(&format!("{DAY} -o f.sqlite --merge"))
+        .code(9)
+        .error_line(
+            "error: f.sqlite has the columns date,fe\u{fffd}es\u{fffd} but this command writes \
+             date,fees: not merged; the file is left as it was",
+        )
+        .any_stderr()
+        .run();
+    std::fs::write(env.home.path().join("f.csv"), "date,fe\u{202e}es\u{9b}\n").unwrap();
+    env.cmd(&format!("{DAY} -o f.csv --merge"))
+        .code(9)
+        .error_line(
+            "error: f.csv has the columns date,fe\u{fffd}es\u{fffd} but this command writes \
+             date,fees: not merged; the file is left as it was",
+        )
+        .any_stderr()
+        .run();
+}
