@@ -7,7 +7,7 @@
 
 use std::sync::RwLock;
 
-use percent_encoding::{utf8_percent_encode, NON_ALPHANUMERIC};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 /// What stands for a secret wherever it would have shown: the key, a password in a base URL
 /// or proxy URL, and the key echoed in a body.
@@ -19,6 +19,13 @@ pub const MIN_SECRET_CHARS: usize = 8;
 
 /// How many characters of a value a message quotes.
 const SHOWN_CHARS: usize = 40;
+
+/// What a URL encoder escapes in a query value: all but letters, digits and `-._~`.
+const URL_ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// The secrets known so far, each with the other spellings it may be echoed in.
 static SECRETS: RwLock<Vec<String>> = RwLock::new(Vec::new());
@@ -74,7 +81,7 @@ pub fn register_secret(secret: &str) {
     if secret.chars().count() < MIN_SECRET_CHARS {
         return;
     }
-    let encoded = utf8_percent_encode(secret, NON_ALPHANUMERIC).to_string();
+    let encoded = utf8_percent_encode(secret, URL_ESCAPED).to_string();
     let escaped = serde_json::to_string(secret).unwrap_or_default();
     let escaped = escaped.trim_matches('"').to_owned();
     let Ok(mut secrets) = SECRETS.write() else {
@@ -145,11 +152,13 @@ mod tests {
     fn registered_secrets_are_masked_in_every_spelling() {
         register_secret("short");
         assert_eq!(mask_secrets("short"), "short");
-        register_secret("Kq7\"reg/istered+9");
+        register_secret("Kq7\"reg/is-tered+9");
         assert_eq!(
-            mask_secrets("a Kq7\"reg/istered+9 b Kq7%22reg%2Fistered%2B9 c Kq7\\\"reg/istered+9"),
+            mask_secrets(
+                "a Kq7\"reg/is-tered+9 b Kq7%22reg%2Fis-tered%2B9 c Kq7\\\"reg/is-tered+9"
+            ),
             "a **** b **** c ****"
         );
-        assert_eq!(echo("[Kq7\"reg/istered+9]"), "'[****]'");
+        assert_eq!(echo("[Kq7\"reg/is-tered+9]"), "'[****]'");
     }
 }
