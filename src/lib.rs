@@ -24,8 +24,10 @@
 //!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
 //! the others use (`system`'s modules are namespaces instead: `diag::line`, `interrupt::stop`).
-//! Each small rule has one home: loopback in `settings/loopback.rs`, the secret mask in
-//! `settings/secret.rs`, shell quoting in `system/shell.rs`, private folders in
+//! Each small rule has one home: loopback in `settings/loopback.rs`, foreign text made safe
+//! to print (controls and reordering marks replaced, every known secret masked, then cut) in
+//! `system::foreign::shown`, whose registered secrets `system::diag` masks in every line, the
+//! key's whole-value mask for `--raw` data in `settings/secret.rs`, shell quoting in `system/shell.rs`, private folders in
 //! `system/private_dir.rs`, request windows in `Plan::windows`, chain order in `Chain::rank`,
 //! bounded arithmetic in `Number::to_decimal`, defaults in `settings::defaults`, bounds in
 //! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the binary, the man-page generator

@@ -4,10 +4,13 @@
 //! SQLite codes.
 
 use std::fmt;
+use std::time::Duration;
 
 use rusqlite::ErrorCode;
 
-use super::store::BUSY_WAIT;
+/// How long a run waits for another run's write before going on without the cache; the
+/// store waits it, and [`CacheError::Busy`] says it.
+pub(crate) const BUSY_WAIT: Duration = Duration::from_secs(2);
 
 #[derive(Debug)]
 pub enum CacheError {

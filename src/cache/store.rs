@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use chrono::NaiveDate;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBehavior};
 
-use super::error::CacheError;
+use super::error::{CacheError, BUSY_WAIT};
 
 use crate::model::Number;
 
@@ -19,9 +19,6 @@ type Result<T> = std::result::Result<T, CacheError>;
 
 /// The layout below; a file with a higher number was written by a newer chain-metrics.
 const SCHEMA_VERSION: i64 = 1;
-
-/// How long a run waits for another run's write before going on without the cache.
-pub(crate) const BUSY_WAIT: Duration = Duration::from_secs(2);
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS series (

@@ -11,22 +11,27 @@ use super::transport::{Answer, TransportError};
 use super::Request;
 use crate::error::{Exit, Failure, RequestDetail};
 use crate::settings::ProxyChoice;
+use crate::system::foreign;
 
 const MAX_CHARS: usize = 200;
 
-/// How service text is made safe to show: the key and URL passwords masked (the client's
-/// `mask`; control characters are replaced where the message is shown).
-pub type Scrub<'a> = dyn Fn(&str) -> String + 'a;
+/// How many characters of a `Location` a message quotes.
+const LOCATION_CHARS: usize = 200;
+
+/// The secrets a client masks in service text (its `mask`: the key wherever it shows, URL
+/// passwords), handed to [`foreign::shown`] with the text.
+pub type Scrub<'a> = foreign::Mask<'a>;
 
 /// The service's own message: from JSON `error`/`message`/`detail`, plain text, or an HTML
-/// page. Scrubbed first, then shortened: a cut never leaves part of a key unmasked.
+/// page, on one line and shown through [`foreign::shown`]: controls replaced, secrets masked,
+/// then cut, so a cut never leaves part of a key unmasked.
 pub fn service_message(scrub: &Scrub<'_>, content_type: Option<&str>, body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let text = text.trim();
     if text.is_empty() {
         return "(empty body)".into();
     }
-    let shown = |text: &str| shorten(&scrub(text));
+    let shown = |text: &str| foreign::shown(&one_line(text), scrub, MAX_CHARS);
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         return shown(&from_json(&value).unwrap_or_else(|| value.to_string()));
     }
@@ -75,14 +80,9 @@ fn html_title(html: &str) -> Option<String> {
     (!title.is_empty()).then_some(title)
 }
 
-/// One line, at most `MAX_CHARS` characters.
-fn shorten(text: &str) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= MAX_CHARS {
-        return one_line;
-    }
-    let cut: String = one_line.chars().take(MAX_CHARS).collect();
-    format!("{cut}…")
+/// The words of `text` on one line, single spaces between them.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 pub fn status_text(status: StatusCode) -> String {
@@ -105,7 +105,7 @@ pub(super) fn status_failure(
     let status = answer.status;
     let subject = format!("{method} {}", request.subject());
     if status.is_redirection() {
-        return redirect_refused(&subject, answer);
+        return redirect_refused(scrub, &subject, answer);
     }
     let message = service_message(scrub, answer.header(CONTENT_TYPE), &answer.body);
     let answered = format!("{subject} answered HTTP {}: {message}", status_text(status));
@@ -154,8 +154,11 @@ fn status_failure_of(
     }
 }
 
-fn redirect_refused(subject: &str, answer: &Answer) -> Failure {
-    let target = answer.header(LOCATION).unwrap_or("(no Location header)");
+fn redirect_refused(scrub: &Scrub<'_>, subject: &str, answer: &Answer) -> Failure {
+    let target = match answer.header(LOCATION) {
+        Some(target) => foreign::shown(target, scrub, LOCATION_CHARS),
+        None => "(no Location header)".into(),
+    };
     Failure::new(
         Exit::Network,
         format!("{subject} redirected to {target}, another origin: not followed, so the API key is not sent there"),
@@ -283,7 +286,7 @@ mod tests {
     #[test]
     fn the_key_is_masked_before_the_message_is_cut() {
         let key = crate::settings::ApiKey::new("sk-live-1234567890abcdefghijklmnopqrstuv").unwrap();
-        let scrub = |text: &str| key.scrub(text);
+        let scrub = |text: &str| key.mask(text);
         let body = format!("{} {}", "x".repeat(190), key.expose());
         let shown = service_message(&scrub, None, body.as_bytes());
         assert_eq!(shown, format!("{} ****", "x".repeat(190)));

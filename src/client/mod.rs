@@ -1,6 +1,7 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
 
+mod body;
 mod connection;
 mod dry_run;
 mod failure;
@@ -30,12 +31,14 @@ use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
 use crate::settings::MASK;
+use crate::system::foreign;
+pub use body::{parse_records, read_body_records};
 use connection::Finding;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use plan::{fetch_each, Assembly, Fetched, Gaps, Plan};
 pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
-pub use response::{parse_held_body, parse_records, read_body_records};
+pub use response::parse_held_body;
 use retry::{Backoff, Tally};
 use throttle::Throttle;
 use transport::{classify, read_answer, read_records_answer, Answer, Misshapen, TransportError};
@@ -105,6 +108,7 @@ const CLOSED_BEFORE_ANSWER: &str = "connection closed before message completed";
 impl Client {
     pub fn new(options: ClientOptions) -> Result<Client> {
         let http = setup::http_client(&options)?;
+        register_secrets(&options);
         if let (Some(trace), Some(proxy)) = (&options.trace, &options.proxy) {
             trace(&format!("via proxy {}", proxy.describe()));
         }
@@ -170,19 +174,16 @@ impl Client {
         }
     }
 
-    /// The secrets of `text` masked: the key as a whole value, and URL passwords.
+    /// The secrets of `text` masked: the key wherever it shows, and URL passwords.
     fn mask(&self, text: &str) -> String {
-        hide_passwords(&self.key.scrub(text))
+        hide_passwords(&self.key.mask(text))
     }
 
-    /// The one scrub of every text the client shows (a message, a `--verbose` line): the key
-    /// masked as a whole value, URL passwords masked, control characters replaced. Service
-    /// text goes through it before it is shortened.
+    /// The one scrub of every text the client shows (a message, a `--verbose` line), through
+    /// `system::foreign`: controls and reordering marks replaced, then the key and URL
+    /// passwords masked. Service text goes through it before it is shortened.
     fn clean(&self, text: &str) -> String {
-        self.mask(text)
-            .chars()
-            .map(|c| if c.is_control() { '?' } else { c })
-            .collect()
+        foreign::shown(text, &|t| self.mask(t), usize::MAX)
     }
 
     fn records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
@@ -488,9 +489,23 @@ impl Client {
             )
         });
         if let Some(limits) = rate_limit_headers(&answer) {
-            self.trace(|| self.key.scrub(&format!("rate limit: {limits}")));
+            self.trace(|| format!("rate limit: {limits}"));
         }
         Ok(answer)
+    }
+}
+
+/// Makes the key and the URL passwords known to every later message, so that the one
+/// diagnostics writer masks them too, whatever path a message took.
+fn register_secrets(options: &ClientOptions) {
+    options.key.register();
+    let proxy = options.proxy.as_ref().map(|p| &p.url);
+    for url in std::iter::once(&options.base_url).chain(proxy) {
+        if let Some(password) = url.password() {
+            foreign::register_secret(password);
+            let decoded = percent_encoding::percent_decode_str(password).decode_utf8_lossy();
+            foreign::register_secret(&decoded);
+        }
     }
 }
 

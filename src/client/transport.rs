@@ -328,22 +328,22 @@ mod tests {
 
     #[test]
     fn json_content_types() {
-        for yes in [
+        let json = [
             "application/json",
             "application/json; charset=utf-8",
             "Application/JSON",
             "application/problem+json",
             "text/json",
-        ] {
-            assert!(is_json_type(yes), "{yes}");
-        }
-        for no in [
+        ];
+        let other = [
             "text/html; charset=utf-8",
             "text/plain",
             "",
             "application/jsonp",
-        ] {
-            assert!(!is_json_type(no), "{no}");
+        ];
+        let cases = json.iter().map(|t| (t, true));
+        for (content_type, is_json) in cases.chain(other.iter().map(|t| (t, false))) {
+            assert_eq!(is_json_type(content_type), is_json, "{content_type}");
         }
     }
 }

@@ -11,6 +11,10 @@ use crate::output::{format_or_default, write_stdout};
 use crate::render::{self, Format};
 use crate::settings::Terminal;
 use crate::settings::{FileUse, Settings};
+use crate::system::foreign;
+
+/// How many characters of a name read from the cache file a row shows.
+const CELL_CHARS: usize = 200;
 
 const HEADER: [&str; 6] = ["service", "endpoint", "chain", "values", "oldest", "newest"];
 
@@ -55,7 +59,8 @@ fn stats(settings: &Settings, path: &Path, format: Format) -> anyhow::Result<()>
     let rows: Vec<Vec<serde_json::Value>> = series
         .into_iter()
         .map(|s| {
-            let cells = [s.service, s.endpoint, s.chain];
+            // The names come from a file anyone could have written: shown as foreign text.
+            let cells = [s.service, s.endpoint, s.chain].map(|c| foreign::cut(&c, CELL_CHARS));
             let mut row: Vec<serde_json::Value> = cells.into_iter().map(Into::into).collect();
             row.extend([s.values.into(), s.oldest.into(), s.newest.into()]);
             row

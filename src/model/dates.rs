@@ -1,7 +1,7 @@
 //! Days and day ranges as users write them: `YYYY-MM-DD`, `YYYY-MM`, `today`, `yesterday`,
 //! `--last 4w` or `3m`, `--month 2024-03`, `--quarter 2024Q1`, `--year 2024`.
 
-use super::echo::echo;
+use crate::system::foreign::echo;
 use chrono::{Datelike, Days, Months, NaiveDate, Utc};
 
 use crate::model::period::Period;

@@ -14,7 +14,7 @@ use crate::output::merge_file::{check_head, MergeError};
 use crate::output::stored::{stored, with_chain_column};
 use crate::output::upsert::upsert;
 use crate::render::Format;
-use crate::system::{atomic, stream};
+use crate::system::{atomic, foreign, stream};
 
 /// How much of the file the check before any request reads: enough for any header of ours.
 const HEAD_BYTES: u64 = 64 * 1024;
@@ -163,12 +163,13 @@ pub(super) fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Fail
         MergeError::ColumnsDiffer(found) => failure(
             path,
             format!(
-                "has the columns {found} but this command writes {}: not merged",
+                "has the columns {} but this command writes {}: not merged",
+                foreign::cut(&found, usize::MAX),
                 fresh.header().join(",")
             ),
         )
         .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
-        MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {why}")),
+        MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {}", foreign::cut(&why, usize::MAX))),
     }
 }
 

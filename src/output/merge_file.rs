@@ -8,9 +8,10 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::model::{cut, echo, parse_date};
+use crate::model::parse_date;
 use crate::model::{Chain, Dataset, Number, Row};
 use crate::render::Format;
+use crate::system::foreign::{cut, echo};
 
 /// What stops a merge.
 #[derive(Debug)]
@@ -23,10 +24,15 @@ pub(super) enum MergeError {
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            MergeError::ColumnsDiffer(found) => write!(f, "has the columns {found}"),
-            MergeError::Unreadable(why) => f.write_str(why),
+            MergeError::ColumnsDiffer(found) => write!(f, "has the columns {}", shown(found)),
+            MergeError::Unreadable(why) => f.write_str(&shown(why)),
         }
     }
+}
+
+/// A file's text in a message, made safe to print (it may have come from anyone).
+fn shown(text: &str) -> String {
+    cut(text, usize::MAX)
 }
 
 /// How much of a file's column list a message shows.

@@ -61,6 +61,8 @@ impl Drop for InFlight<'_> {
 
 impl ServiceState {
     fn new(behaviour: Behaviour) -> Arc<ServiceState> {
+        // Its log lines quote what clients sent, which may hold the key: masked there too.
+        crate::system::foreign::register_secret(&behaviour.key);
         Arc::new(ServiceState {
             behaviour,
             attempts: AtomicU64::new(0),

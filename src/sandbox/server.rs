@@ -14,6 +14,7 @@ use super::injection::ActiveFaults;
 use super::request::parse_request;
 use super::{Behaviour, Methods, ServiceState};
 use crate::model::Endpoint;
+use crate::system::foreign;
 
 pub(super) fn app(state: Arc<ServiceState>) -> Router {
     // Gzip when the client asks, as a production server does; not while showing faults, whose
@@ -39,6 +40,9 @@ pub(super) fn app(state: Arc<ServiceState>) -> Router {
     }
 }
 
+/// How many characters of a request body the log shows.
+const LOGGED_BODY_CHARS: usize = 1000;
+
 async fn answer(
     endpoint: Endpoint,
     State(shared): State<Arc<ServiceState>>,
@@ -48,11 +52,12 @@ async fn answer(
 ) -> Response {
     let attempt = shared.next_attempt();
     let (guard, in_flight) = shared.arrive();
-    // Logged on arrival, so that an attempt the client gave up on (a timeout) still shows.
+    // Logged on arrival, so that an attempt the client gave up on (a timeout) still shows;
+    // the body is anyone's text, shown as foreign text.
     shared.log(&format!(
         "#{attempt} {method} {} {}",
         endpoint.path(),
-        String::from_utf8_lossy(&body)
+        foreign::cut(&String::from_utf8_lossy(&body), LOGGED_BODY_CHARS)
     ));
     let (response, note) = respond(endpoint, &shared, attempt, &method, &headers, &body).await;
     drop(guard);

@@ -3,6 +3,7 @@
 use reqwest::Url;
 
 use super::secret::MASK;
+use crate::system::foreign;
 
 /// The URL without user name and password: what the cache files a service under and what
 /// `--dry-run` prints (with the user as curl's `-u`), so no password is written anywhere.
@@ -15,9 +16,9 @@ pub fn without_credentials(url: &Url) -> Url {
 }
 
 /// Checks a base URL: parses, is http(s), has a host, and is https unless loopback or allowed.
-/// The errors show the URL with its password masked.
+/// The errors show the URL with its password masked, as foreign text.
 pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
-    let shown = shown_url(text);
+    let shown = foreign::cut(&shown_url(text), usize::MAX);
     if let Some(why) = outside_ascii(text) {
         return Err(format!("'{shown}' {why}"));
     }

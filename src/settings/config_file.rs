@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::error::{Failure, Result};
 use crate::settings::{Environment, Source, ENV_CONFIG};
+use crate::system::foreign;
 
 use super::keys::ConfigKey;
 pub use super::keys::MethodChoice;
@@ -114,6 +115,11 @@ fn user_config_dir(env: &Environment) -> Option<PathBuf> {
 /// What `config set` could not edit in place (toml_edit's reading: an integer past 64 bits)
 /// is refused here too, so that a run never uses a file the config commands call invalid.
 pub fn parse(text: &str) -> Result<FileSettings, String> {
+    // The words quote the file (a key, a profile's name, a value): shown as foreign text.
+    checked(text).map_err(|why| foreign::cut(&why, usize::MAX))
+}
+
+fn checked(text: &str) -> Result<FileSettings, String> {
     let settings: FileSettings =
         toml::from_str(text).map_err(|e| one_line(text, e.message(), e.span()))?;
     if let Err(e) = text.parse::<toml_edit::DocumentMut>() {
@@ -279,14 +285,16 @@ mod tests {
 
     #[test]
     fn an_empty_key_command_is_refused_as_config_set_refuses_it() {
-        assert_eq!(
-            parse("api_key_command = \"\"\n").unwrap_err(),
-            "api_key_command: expected a shell command"
-        );
-        assert_eq!(
-            parse("[profiles.ci]\napi_key_command = \"  \"\n").unwrap_err(),
-            "profile ci: api_key_command: expected a shell command"
-        );
+        for (text, refusal) in [
+            ("api_key_command = \"\"\n", "api_key_command"),
+            (
+                "[profiles.ci]\napi_key_command = \"  \"\n",
+                "profile ci: api_key_command",
+            ),
+        ] {
+            let expected = format!("{refusal}: expected a shell command");
+            assert_eq!(parse(text).unwrap_err(), expected);
+        }
         assert!(parse("api_key_command = \"pass show cm\"\n").is_ok());
     }
 
@@ -308,26 +316,26 @@ mod tests {
         assert!(err.starts_with("line 2: unknown field `apikey`"), "{err}");
         let err = parse("[profiles.p]\n\nbase = 1\n").unwrap_err();
         assert!(err.starts_with("line 3: unknown field `base`"), "{err}");
-        let err = parse("timeout = \"slow\"\n").unwrap_err();
-        assert_eq!(
-            err,
-            "line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string"
-        );
-        let err = parse("[profiles.p]\nretries = 1e11\n").unwrap_err();
-        assert_eq!(
-            err,
-            "line 2: retries: expected a whole number from 0 to 100, found floating point `1e11`"
-        );
-        let err = parse("profiles.p.retries = 99999999999\n").unwrap_err();
-        assert_eq!(
-            err,
-            "line 1: retries: expected a whole number from 0 to 100, found integer `99999999999`"
-        );
-        let err = parse("method = \"sk-12345\"\n").unwrap_err();
-        assert_eq!(
-            err,
-            "line 1: unknown value, expected one of `auto`, `post`, `get`"
-        );
+        for (text, expected) in [
+            (
+                "timeout = \"slow\"\n",
+                "line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string",
+            ),
+            (
+                "[profiles.p]\nretries = 1e11\n",
+                "line 2: retries: expected a whole number from 0 to 100, found floating point `1e11`",
+            ),
+            (
+                "profiles.p.retries = 99999999999\n",
+                "line 1: retries: expected a whole number from 0 to 100, found integer `99999999999`",
+            ),
+            (
+                "method = \"sk-12345\"\n",
+                "line 1: unknown value, expected one of `auto`, `post`, `get`",
+            ),
+        ] {
+            assert_eq!(parse(text).unwrap_err(), expected);
+        }
         let err = parse("base_url = \n").unwrap_err();
         assert!(err.starts_with("line 1: "), "{err}");
         let err = parse("[profiles.a.profiles.b]\n").unwrap_err();

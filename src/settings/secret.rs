@@ -1,12 +1,11 @@
-//! The API key, in a type that never shows itself in Debug or Display output.
+//! The API key, in a type that never shows itself in Debug or Display output, and masked
+//! in two ways: in messages wherever it shows, in data (`--raw`) only as a whole value.
 
 use std::fmt;
 
 use super::limits::MIN_KEY_CHARS;
-
-/// What stands for a secret wherever it would have shown, in one place: the key, a password
-/// in a base URL or proxy URL, and the key echoed in a body.
-pub const MASK: &str = "****";
+pub use crate::system::foreign::MASK;
+use crate::system::foreign::{mask_every, register_secret};
 
 /// An API key. Only [`ApiKey::expose`] gives its text, for the one header that carries it.
 #[derive(Clone, PartialEq, Eq)]
@@ -65,17 +64,20 @@ impl ApiKey {
         }
     }
 
-    /// Replaces every occurrence of the key as a whole value in `text` (a service may echo
-    /// it back): see [`mask_whole`].
-    pub fn scrub(&self, text: &str) -> String {
-        let (clean, _) = mask_whole(text.as_bytes(), self.0.as_bytes());
-        // Only whole UTF-8 sequences (the key's) were replaced by ASCII.
-        String::from_utf8(clean).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into())
+    /// `text` for a message: every occurrence of the key masked, whatever touches it (a
+    /// service may echo it glued to other text, percent-encoded or coloured).
+    pub fn mask(&self, text: &str) -> String {
+        mask_every(text, &self.0)
+    }
+
+    /// Makes the key known to every later message (`system::diag` masks it in each line).
+    pub fn register(&self) {
+        register_secret(&self.0);
     }
 
     /// Replaces every occurrence of the key as a whole value in a body (`--raw`), byte for
     /// byte otherwise; says whether there was one. A key inside a JSON string leaves a JSON
-    /// string.
+    /// string, and one written with JSON escapes (`\u0061cc-key`) is caught too.
     pub fn scrub_bytes(&self, body: Vec<u8>) -> (Vec<u8>, bool) {
         mask_whole(&body, self.0.as_bytes())
     }
@@ -83,36 +85,68 @@ impl ApiKey {
 
 /// `text` with each whole-value occurrence of `secret` replaced by [`MASK`]: one that no
 /// letter or digit touches on either side (a header value, a JSON string equal to it, a URL
-/// parameter, a word), a JSON escape before it (`\n`, `\u0020`) counting as a separator.
-/// A secret that is part of a longer word or number (`12345678` inside `9123456789`) is
-/// another value, left as it is. Says whether anything was masked.
+/// parameter, a word), a JSON escape before it (`\n`, `\u0020`) counting as a separator, and
+/// any of its characters possibly written as a JSON escape. A secret that is part of a longer
+/// word or number (`12345678` inside `9123456789`) is another value, left as it is. Says
+/// whether anything was masked.
 pub fn mask_whole(text: &[u8], secret: &[u8]) -> (Vec<u8>, bool) {
     let continues = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
-    let escaped = |end: usize| {
-        let back = |n: usize| end.checked_sub(n).and_then(|at| text.get(at));
-        back(2) == Some(&b'\\')
-            || (back(6) == Some(&b'\\')
-                && back(5) == Some(&b'u')
-                && text[end - 4..end].iter().all(u8::is_ascii_hexdigit))
-    };
     let mut clean = Vec::with_capacity(text.len());
     let mut masked = false;
     let mut i = 0;
     while i < text.len() {
-        let whole = !secret.is_empty()
-            && text[i..].starts_with(secret)
-            && (!continues(i.checked_sub(1).and_then(|b| text.get(b))) || escaped(i))
-            && !continues(text.get(i + secret.len()));
-        if whole {
-            clean.extend_from_slice(MASK.as_bytes());
-            i += secret.len();
-            masked = true;
-        } else {
-            clean.push(text[i]);
-            i += 1;
+        let end = (!secret.is_empty())
+            .then(|| written_at(text, i, secret))
+            .flatten()
+            .filter(|&end| {
+                (!continues(i.checked_sub(1).and_then(|b| text.get(b))) || escaped(text, i))
+                    && !continues(text.get(end))
+            });
+        match end {
+            Some(end) => {
+                clean.extend_from_slice(MASK.as_bytes());
+                i = end;
+                masked = true;
+            }
+            None => {
+                clean.push(text[i]);
+                i += 1;
+            }
         }
     }
     (clean, masked)
+}
+
+/// Whether a JSON escape (`\n`, `\u0020`) ends at `end`.
+fn escaped(text: &[u8], end: usize) -> bool {
+    let back = |n: usize| end.checked_sub(n).and_then(|at| text.get(at));
+    back(2) == Some(&b'\\')
+        || (back(6) == Some(&b'\\')
+            && back(5) == Some(&b'u')
+            && text[end - 4..end].iter().all(u8::is_ascii_hexdigit))
+}
+
+/// Where `secret` ends if it is written at `at`, each of its bytes as itself or as a JSON
+/// escape (`\u0061`, `\/`).
+fn written_at(text: &[u8], at: usize, secret: &[u8]) -> Option<usize> {
+    let mut i = at;
+    for &byte in secret {
+        i += match text.get(i..)? {
+            [b, ..] if *b == byte => 1,
+            [b'\\', b, ..] if *b == byte && matches!(byte, b'"' | b'\\' | b'/') => 2,
+            [b'\\', b'u', hex @ ..] if hex.len() >= 4 && escape_value(&hex[..4]) == Some(byte) => 6,
+            _ => return None,
+        };
+    }
+    Some(i)
+}
+
+/// The ASCII byte four hex digits stand for, if they stand for one.
+fn escape_value(hex: &[u8]) -> Option<u8> {
+    let hex = std::str::from_utf8(hex).ok()?;
+    u8::try_from(u32::from_str_radix(hex, 16).ok()?)
+        .ok()
+        .filter(u8::is_ascii)
 }
 
 impl fmt::Debug for ApiKey {
@@ -130,6 +164,17 @@ impl fmt::Display for ApiKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whole-value masking of a text, as a `--raw` body has it.
+    trait Scrub {
+        fn scrub(&self, text: &str) -> String;
+    }
+
+    impl Scrub for ApiKey {
+        fn scrub(&self, text: &str) -> String {
+            String::from_utf8(self.scrub_bytes(text.as_bytes().to_vec()).0).unwrap()
+        }
+    }
 
     #[test]
     fn never_shown_whole() {
@@ -184,6 +229,23 @@ mod tests {
         assert_eq!(
             key.scrub_bytes(b"[20240101,320240101]".to_vec()),
             (b"[****,320240101]".to_vec(), true)
+        );
+    }
+
+    #[test]
+    fn a_key_written_with_json_escapes_is_masked_in_a_body() {
+        let key = ApiKey::new("acc-key-7f3e9a1b").unwrap();
+        let body = br#"[{"k":"\u0061cc-key-7f3e9a1b"},{"k":"acc\u002dkey-7f3e9a1B"},"\u0041cc-key-7f3e9a1b"]"#;
+        assert_eq!(
+            key.scrub_bytes(body.to_vec()),
+            (
+                br#"[{"k":"****"},{"k":"acc\u002dkey-7f3e9a1B"},"\u0041cc-key-7f3e9a1b"]"#.to_vec(),
+                true
+            )
+        );
+        assert_eq!(
+            key.mask("xxxxacc-key-7f3e9a1b is the key, %20acc-key-7f3e9a1b%20"),
+            "xxxx**** is the key, %20****%20"
         );
     }
 }

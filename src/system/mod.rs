@@ -1,10 +1,12 @@
 //! What the tool asks of the operating system, below every other room: files replaced
 //! atomically, locks beside them, private folders, shell quoting, temp files, signals and process groups, and stderr lines that
-//! cannot panic. It imports nothing of the crate but the exit codes.
+//! cannot panic nor show a secret, with foreign text made safe for the terminal (`foreign`). It
+//! imports nothing of the crate but the exit codes.
 
 pub(crate) mod atomic;
 pub(crate) mod command_group;
 pub(crate) mod diag;
+pub(crate) mod foreign;
 pub(crate) mod interrupt;
 pub(crate) mod lock;
 pub(crate) mod memory;

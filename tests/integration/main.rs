@@ -63,6 +63,7 @@ mod errors;
 mod export;
 mod fault_matrix;
 mod foreign_files;
+mod foreign_text;
 mod formats;
 mod fuzz_findings;
 mod fuzz_merge;

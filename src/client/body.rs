@@ -1,0 +1,181 @@
+//! The front door of a success body: read as a stream, record by record (`stream`), with the
+//! whole-body parser (`response`) giving the verdict and words for anything else.
+
+use super::stream::{read_records, Unread};
+use crate::model::{Column, Endpoint, Record};
+
+/// Parses the body of `endpoint` into one record per element, values in `columns` order.
+///
+/// Any departure from the documented shape is an `Err` naming the element, the field and what
+/// was found. Fields the client did not ask for are ignored; a missing or null value is a gap.
+/// The body is read as a stream would be (see `stream`), so that the parser the client
+/// runs on the wire is the one tested and fuzzed.
+pub fn parse_records(
+    endpoint: Endpoint,
+    columns: &[Column],
+    body: &[u8],
+) -> Result<Vec<Record>, String> {
+    read_body_records(endpoint, columns, &mut &body[..])
+}
+
+/// [`parse_records`] on a body read from `reader` in whatever pieces it gives; a failed read is
+/// an `Err` too.
+pub fn read_body_records(
+    endpoint: Endpoint,
+    columns: &[Column],
+    reader: &mut dyn std::io::Read,
+) -> Result<Vec<Record>, String> {
+    read_records(endpoint, columns, reader).map_err(|unread| match unread {
+        Unread::Shape { problem, .. } => problem,
+        Unread::Read(e) => format!("the body cannot be read ({e})"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::response::clean;
+    use crate::model::{parse_date, DayRange, Number, SocialMetric};
+
+    fn texts(records: &[Record]) -> Vec<Vec<Option<String>>> {
+        records
+            .iter()
+            .map(|r| {
+                r.values
+                    .iter()
+                    .map(|v| v.as_ref().map(|n| n.as_str().into()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn fees_keep_exact_number_text() {
+        let body = br#"[{"date":"2024-01-01","fees":5E+3},{"date":"2024-01-02","fees":12345678901234567890.123456789,"extra":[1]},{"date":"2024-01-03","fees":0.1}]"#;
+        let records = parse_records(Endpoint::Fees, &[Column::Fees], body).unwrap();
+        assert_eq!(
+            texts(&records),
+            vec![
+                vec![Some("5E+3".to_owned())],
+                vec![Some("12345678901234567890.123456789".to_owned())],
+                vec![Some("0.1".to_owned())]
+            ]
+        );
+    }
+
+    #[test]
+    fn social_is_wrapped_and_gaps_are_none() {
+        let body = br#"{"data":[{"date":"2024-01-01","reply":3,"quote":null}]}"#;
+        let columns = [
+            Column::Social(SocialMetric::Reply),
+            Column::Social(SocialMetric::Quote),
+            Column::Social(SocialMetric::Tweet),
+        ];
+        let records = parse_records(Endpoint::OfficialAccount, &columns, body).unwrap();
+        assert_eq!(
+            texts(&records),
+            vec![vec![Some("3".to_owned()), None, None]]
+        );
+    }
+
+    /// A body that is not the shape SERVICE.md gives, and the start of the error it gets.
+    const SHAPE_ERRORS: [(Endpoint, &[u8], &str); 10] = [
+            (Endpoint::Fees, b"<html>", "the body is not JSON"),
+            (
+                Endpoint::Fees,
+                br#"{"data":[]}"#,
+                "expected an array of records, found an object",
+            ),
+            (
+                Endpoint::OfficialAccount,
+                b"[]",
+                "expected an object with member data, found an array",
+            ),
+            (
+                Endpoint::OfficialAccount,
+                br#"{"rows":[]}"#,
+                "expected an object with member data, found no member data",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"date":"2024-01-01","fees":1},2]"#,
+                "record 1: expected an object, found a number 2",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"fees":1}]"#,
+                "record 0: field date is missing",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"date":20240101,"fees":1}]"#,
+                "record 0: field date: expected a YYYY-MM-DD string, found a number 20240101",
+            ),
+            (
+                Endpoint::Fees,
+                br#"[{"date":"2024-01-01","fees":"12.5"}]"#,
+                "record 0: field fees: expected a number, found a string \"12.5\"",
+            ),
+            (
+                Endpoint::ActiveUsers,
+                br#"[{"date":"2024-01-01","active_users":1.5}]"#,
+                "record 0: field active_users: expected a whole number, at least 0 (a count), found 1.5",
+            ),
+            (
+                Endpoint::ActiveUsers,
+                br#"[{"date":"2024-01-01","active_users":-5}]"#,
+                "record 0: field active_users: expected a whole number, at least 0 (a count), found -5",
+            ),
+    ];
+
+    #[test]
+    fn shape_errors_name_index_field_and_what_was_found() {
+        for (endpoint, body, expected) in SHAPE_ERRORS {
+            let column = match endpoint {
+                Endpoint::Fees => Column::Fees,
+                Endpoint::ActiveUsers => Column::ActiveUsers,
+                Endpoint::OfficialAccount => Column::Social(SocialMetric::Tweet),
+            };
+            let err = parse_records(endpoint, &[column], body).unwrap_err();
+            assert!(
+                err.starts_with(expected),
+                "{err:?} does not start with {expected:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn clean_drops_dedups_sorts_and_notes() {
+        let d = |s| parse_date(s).unwrap();
+        let rec = |date, v: &str| Record {
+            date: d(date),
+            values: vec![Number::from_json_token(v)],
+        };
+        let range = DayRange {
+            start: d("2024-01-01"),
+            end: d("2024-01-04"),
+        };
+        let records = vec![
+            rec("2024-01-03", "3"),
+            rec("2024-01-01", "1"),
+            rec("2024-01-03", "33"),
+            rec("2023-12-31", "0"),
+        ];
+        let (kept, notes) = clean(records, &range, &[Column::Fees]);
+        assert_eq!(
+            texts(&kept),
+            vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]
+        );
+        assert_eq!(notes.missing, vec![d("2024-01-02"), d("2024-01-04")]);
+        assert_eq!(notes.duplicated, vec![d("2024-01-03")]);
+        assert_eq!(notes.out_of_range, vec![d("2023-12-31")]);
+        assert_eq!(
+            notes.warnings("ETHEREUM fees"),
+            vec![
+                "ETHEREUM fees: no data for 2024-01-02, 2024-01-04 (left out, not zero)",
+                "ETHEREUM fees: several records for 2024-01-03; kept the last",
+                "ETHEREUM fees: dropped records outside the asked range: 2023-12-31",
+            ]
+        );
+    }
+}
