@@ -17,7 +17,7 @@ pub struct CommandGroup {
     #[cfg(unix)]
     terminal: Option<unix::Terminal>,
     /// While set, an interruption of the run ends the group too.
-    _tracked: crate::system::interrupt::TrackedGroup,
+    _tracked: crate::system::interrupt::Scoped,
 }
 
 impl CommandGroup {

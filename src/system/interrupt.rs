@@ -37,22 +37,30 @@ pub fn wait_for_handler() -> u8 {
     exit_code()
 }
 
-/// Set while a hidden prompt has the terminal's echo off.
-static ECHO_OFF: AtomicBool = AtomicBool::new(false);
+/// Set (to 1) while a hidden prompt has the terminal's echo off.
+static ECHO_OFF: AtomicU32 = AtomicU32::new(0);
 
-/// While the guard lives, an interruption turns the terminal's echo back on before exiting.
-pub fn echo_off() -> EchoOff {
-    ECHO_OFF.store(true, Ordering::SeqCst);
-    EchoOff
+/// A fact the interruption handler reads, set while the guard lives and cleared (0) when it is
+/// dropped: the echo being off, the key command's process group.
+#[must_use = "what the guard holds is forgotten when it is dropped"]
+pub struct Scoped(&'static AtomicU32);
+
+impl Scoped {
+    fn set(cell: &'static AtomicU32, value: u32) -> Scoped {
+        cell.store(value, Ordering::SeqCst);
+        Scoped(cell)
+    }
 }
 
-#[must_use = "echo is restored on interruption only while the guard lives"]
-pub struct EchoOff;
-
-impl Drop for EchoOff {
+impl Drop for Scoped {
     fn drop(&mut self) {
-        ECHO_OFF.store(false, Ordering::SeqCst);
+        self.0.store(0, Ordering::SeqCst);
     }
+}
+
+/// While the guard lives, an interruption turns the terminal's echo back on before exiting.
+pub fn echo_off() -> Scoped {
+    Scoped::set(&ECHO_OFF, 1)
 }
 
 /// Handles SIGINT, SIGTERM and SIGHUP: they are blocked in this thread, so in every thread
@@ -106,7 +114,7 @@ fn stop_with(code: i32) -> ! {
     EXIT_CODE.store(code, Ordering::SeqCst);
     remove_tracked();
     end_tracked_group();
-    if ECHO_OFF.load(Ordering::SeqCst) {
+    if ECHO_OFF.load(Ordering::SeqCst) != 0 {
         // rpassword turns echo back on when its prompt returns, which `exit` skips.
         let _ = std::process::Command::new("sh")
             .args(["-c", "stty echo < /dev/tty"])
@@ -122,18 +130,8 @@ static GROUP: AtomicU32 = AtomicU32::new(0);
 
 /// While the guard lives, an interruption ends the process group led by `leader` too: the key
 /// command has the terminal, so a signal to the run does not reach it otherwise.
-pub fn track_group(leader: u32) -> TrackedGroup {
-    GROUP.store(leader, Ordering::SeqCst);
-    TrackedGroup
-}
-
-#[must_use = "the group is untracked when the guard is dropped"]
-pub struct TrackedGroup;
-
-impl Drop for TrackedGroup {
-    fn drop(&mut self) {
-        GROUP.store(0, Ordering::SeqCst);
-    }
+pub fn track_group(leader: u32) -> Scoped {
+    Scoped::set(&GROUP, leader)
 }
 
 fn end_tracked_group() {
