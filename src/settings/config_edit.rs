@@ -252,33 +252,39 @@ mod tests {
         assert_eq!(ok(ConfigKey::Cache, "false"), "false");
         assert_eq!(ok(ConfigKey::CacheSettleDays, "14"), "14");
         let bad = |key: ConfigKey, text| key.value(text, false).unwrap_err();
-        assert_eq!(
-            bad(ConfigKey::Timeout, "0"),
-            "expected at least 0.001 seconds (a millisecond)"
-        );
-        assert_eq!(
-            bad(ConfigKey::Timeout, "-1"),
-            "expected at least 0.001 seconds (a millisecond)"
-        );
-        assert_eq!(
-            bad(ConfigKey::Jobs, "0"),
-            "expected a whole number from 1 to 64"
-        );
-        assert_eq!(
-            bad(ConfigKey::Retries, "1.5"),
-            "expected a whole number from 0 to 100"
-        );
-        assert_eq!(
-            bad(ConfigKey::Timeout, "1e19"),
-            "expected at most 86400 seconds (a day)"
-        );
-        assert_eq!(bad(ConfigKey::Method, "put"), "expected auto, post or get");
-        assert_eq!(bad(ConfigKey::AllowHttp, "yes"), "expected true or false");
-        assert_eq!(bad(ConfigKey::Cache, "on"), "expected true or false");
-        assert_eq!(
-            bad(ConfigKey::CacheSettleDays, "0"),
-            "expected a whole number from 1 to 36600"
-        );
+        for (key, text, why) in [
+            (
+                ConfigKey::Timeout,
+                "0",
+                "expected at least 0.001 seconds (a millisecond)",
+            ),
+            (
+                ConfigKey::Timeout,
+                "-1",
+                "expected at least 0.001 seconds (a millisecond)",
+            ),
+            (ConfigKey::Jobs, "0", "expected a whole number from 1 to 64"),
+            (
+                ConfigKey::Retries,
+                "1.5",
+                "expected a whole number from 0 to 100",
+            ),
+            (
+                ConfigKey::Timeout,
+                "1e19",
+                "expected at most 86400 seconds (a day)",
+            ),
+            (ConfigKey::Method, "put", "expected auto, post or get"),
+            (ConfigKey::AllowHttp, "yes", "expected true or false"),
+            (ConfigKey::Cache, "on", "expected true or false"),
+            (
+                ConfigKey::CacheSettleDays,
+                "0",
+                "expected a whole number from 1 to 36600",
+            ),
+        ] {
+            assert_eq!(bad(key, text), why, "{} {text}", key.name());
+        }
         assert!(
             bad(ConfigKey::BaseUrl, "http://metrics.example").starts_with("refusing plain http")
         );
