@@ -1,7 +1,8 @@
 //! chain-metrics: a command-line client for the chain-metrics service.
 //!
-//! A run flows cli (parse) -> settings (resolve flags, environment, config file) -> client
-//! (fetch, with the cache) -> output (render to stdout or a file); `main` maps the outcome to an
+//! A run flows cli (parse) -> settings (resolve flags, environment, config file) -> one
+//! resolved query (`commands`) -> client (fetch, with the cache) -> fetched (the answers joined
+//! into rows, their gaps) -> output (render to stdout or a file); `main` maps the outcome to an
 //! exit code (`report`). The folders depend one way only, downwards
 //! (`python3 ../shared/tools/folder_cycles.py src` prints the arrows and any cycle):
 //!
@@ -12,8 +13,9 @@
 //!      │
 //!   cache ──> client          settled days on disk | HTTP to the service
 //!      │
-//!   render     settings       write a dataset in a format | resolve flags, environment, file
-//!      │
+//!   fetched  render  settings what a query asks and what came back (plan, requests, rows,
+//!      │                      gaps, the strict verdict) | write a dataset in a format |
+//!      │                      resolve flags, environment, file
 //!   model      system         the data every step shares | what the OS is asked (files,
 //!                             locks, signals, process groups, stderr)
 //! ```
@@ -21,6 +23,12 @@
 //! A folder imports only folders on rows below its own, and on its own row only along the
 //! arrow drawn. `sandbox` uses `model` and `system` alone, so the reference service shares no
 //! code with the client it checks.
+//!
+//! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
+//! (neither imports `client`; a `Request` is a plain value the client sends); nothing after
+//! `commands::query` reads the raw query flags (a new query flag has two homes: its clap field
+//! and its resolution into `Query`); which format takes which flag is answered by the format's
+//! capability table alone (`Format::can`).
 //!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
 //! the others use (`system`'s modules are namespaces instead: `diag::line`, `interrupt::stop`).
@@ -36,6 +44,7 @@ mod cli;
 mod client;
 mod commands;
 mod error;
+mod fetched;
 mod model;
 mod output;
 mod render;

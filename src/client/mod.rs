@@ -4,7 +4,7 @@
 mod connection;
 mod dry_run;
 mod failure;
-mod plan;
+mod fetch;
 mod probe;
 mod range_refusal;
 mod request;
@@ -24,6 +24,7 @@ use reqwest::header::{CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use reqwest::{Method, StatusCode, Url};
 
 use crate::error::{Exit, Failure, Result};
+use crate::fetched::Request;
 use crate::model::{Column, Endpoint, Record};
 use crate::settings::hide_passwords;
 use crate::settings::ApiKey;
@@ -33,8 +34,8 @@ use crate::settings::MASK;
 use connection::Finding;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
-pub(crate) use plan::{fetch_each, Assembly, Fetched, Gaps, Plan};
-pub use request::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
+pub(crate) use fetch::fetch_each;
+pub use request::{endpoint_url, FIXED_HEADERS, KEY_HEADER};
 pub use response::{parse_held_body, parse_records, read_body_records};
 use retry::{Backoff, Tally};
 use throttle::Throttle;

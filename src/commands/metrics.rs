@@ -5,9 +5,10 @@ use super::{note, random_key, resolve_settings};
 use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
 use crate::cli::{GlobalArgs, QueryArgs};
-use crate::client::{curl_lines, fetch_each, Assembly, Fetched, Gaps, Plan};
-use crate::client::{Client, Request};
+use crate::client::Client;
+use crate::client::{curl_lines, fetch_each};
 use crate::error::{Exit, Failure};
+use crate::fetched::{Assembly, Fetched, Plan, Request};
 use crate::model::expand_chains;
 use crate::model::Period;
 use crate::model::{today_utc, DayRange, DaySpec};
@@ -298,31 +299,9 @@ fn fetch_and_write(
         return Err(add_key_hint(failure, settings).into());
     }
     match strict {
-        true => check_complete(&outcome.gaps),
+        true => Ok(outcome.gaps.strict_verdict()?),
         false => Ok(()),
     }
-}
-
-/// `--strict`: every asked value must be there (exit 10, after the result is written).
-fn check_complete(gaps: &Gaps) -> anyhow::Result<()> {
-    if gaps.missing == 0 {
-        return Ok(());
-    }
-    let what = match gaps.missing == gaps.asked {
-        true => format!(
-            "no data at all: none of the {} asked values came",
-            gaps.asked
-        ),
-        false => format!(
-            "{} of {} asked values are missing: {}",
-            gaps.missing,
-            gaps.asked,
-            gaps.series.join("; ")
-        ),
-    };
-    Err(Failure::new(Exit::Incomplete, format!("--strict: incomplete data: {what}; everything that came was written"))
-        .with_hint("ask again later for the missing days, or leave out --strict (and config strict) to accept gaps")
-        .into())
 }
 
 /// Sends the requests; with none to send, needs neither the key nor a connection. Returns the

@@ -13,8 +13,8 @@ mod upsert;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
-use crate::client::Plan;
 use crate::error::{Exit, Failure};
+use crate::fetched::Plan;
 use crate::model::{aggregate, steps, Analysis, Period};
 use crate::model::{Dataset, Endpoint};
 use crate::render::{self, Format, JsonNumbers, RenderOptions};

@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::client::Plan;
 use crate::error::Failure;
+use crate::fetched::Plan;
 use crate::model::Period;
 use crate::render::{Caption, Format};
 
