@@ -1,12 +1,16 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
+mod as_sent;
 mod auth;
 mod cache;
+mod cached;
 mod chains;
 mod completions;
 mod config;
+mod connect;
 mod keep_going;
 mod metrics;
+mod query;
 mod sandbox;
 
 use crate::cli::{Cli, Command, GlobalArgs};

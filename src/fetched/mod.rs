@@ -8,5 +8,5 @@ mod plan;
 mod request;
 
 pub(crate) use notes::DataNotes;
-pub(crate) use plan::{Assembly, Fetched, Plan};
+pub(crate) use plan::{Assembly, Fetched, Outcome, Plan};
 pub(crate) use request::Request;
