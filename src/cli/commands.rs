@@ -152,18 +152,12 @@ pub struct ChainsArgs {
     pub format: Option<Format>,
 }
 
-/// The formats of `chains`: those of the query commands but the charts, as a list is no series,
-/// and `sqlite`, a file of daily tables.
+/// The formats of `chains`: those that write a listing (not the charts, as a list is no
+/// series, nor `sqlite`, a file of daily tables).
 fn list_formats() -> impl TypedValueParser<Value = Format> {
-    let values = Format::value_variants()
-        .iter()
-        .filter(|format| {
-            !matches!(
-                format,
-                Format::Chart | Format::Svg | Format::Html | Format::Sqlite
-            )
-        })
-        .filter_map(ValueEnum::to_possible_value);
+    let values = Format::all_that(|can| can.listing)
+        .into_iter()
+        .filter_map(|format| format.to_possible_value());
     PossibleValuesParser::new(values).try_map(|name| Format::from_str(&name, true))
 }
 
