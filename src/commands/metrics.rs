@@ -19,8 +19,8 @@ pub fn run(
     global: &GlobalArgs,
     terminal: Terminal,
     args: &QueryArgs,
-    endpoints: Vec<Endpoint>,
-    includes: Vec<SocialMetric>,
+    endpoints: &[Endpoint],
+    includes: &[SocialMetric],
 ) -> anyhow::Result<()> {
     let query = Query::resolve(global, terminal, args, endpoints, includes)?;
     tell(&query);

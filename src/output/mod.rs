@@ -12,7 +12,7 @@ mod stored;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
@@ -201,21 +201,9 @@ impl Output {
             return self.to_stdout(&data, style, warn);
         };
         // A database is changed in place, so it is locked as a merge is, merged or not.
-        let locked = self.merge || self.format == Format::Sqlite;
-        let _lock = match locked {
-            true => Some(lock::lock_beside(file, wait).map_err(|e| {
-                let what = file.display().to_string();
-                let done = if self.merge {
-                    "not merged"
-                } else {
-                    "not written"
-                };
-                e.failure(
-                    Exit::Output,
-                    &what,
-                    &format!("{done}; the file is left as it was"),
-                )
-            })?),
+        let text = self.format.text();
+        let _lock = match self.merge || text.is_none() {
+            true => Some(self.lock(file, wait)?),
             false => None,
         };
         let table = sqlite::table_name(plan);
@@ -223,12 +211,28 @@ impl Output {
             true => merge::merge_into(file, self.format, table, data, &plan.chains, self.by, warn)?,
             false => data,
         };
-        let Some(text) = self.format.text() else {
+        let Some(text) = text else {
             return sqlite::store(file, table, &data);
         };
         let mut bytes = Vec::new();
         render::render(&data, text, style, &mut bytes).expect("writing to memory works");
         atomic::write_atomically(file, &bytes)
+    }
+
+    /// The file's lock, waited for as `wait` allows.
+    fn lock(&self, file: &Path, wait: LockWait) -> Result<lock::FileLock, Failure> {
+        lock::lock_beside(file, wait).map_err(|e| {
+            let done = match self.merge {
+                true => "not merged",
+                false => "not written",
+            };
+            let what = file.display().to_string();
+            e.failure(
+                Exit::Output,
+                &what,
+                &format!("{done}; the file is left as it was"),
+            )
+        })
     }
 
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.

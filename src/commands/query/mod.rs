@@ -73,10 +73,11 @@ impl Query {
         global: &GlobalArgs,
         terminal: Terminal,
         args: &QueryArgs,
-        endpoints: Vec<Endpoint>,
-        includes: Vec<SocialMetric>,
+        endpoints: &[Endpoint],
+        includes: &[SocialMetric],
     ) -> anyhow::Result<Query> {
         let today = today_utc();
+        let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
         let flags = checks::Flags::resolve(args, endpoints, includes, terminal, today)?;
         let asked = range::asked(args, &flags.output, &flags.plan, today)?;
         let settings = resolve_settings(global, terminal, args.chunk_days, FileUse::Read)?;
@@ -145,4 +146,22 @@ fn cache_mode(args: &QueryArgs, settings: &Settings) -> Option<CacheMode> {
 fn file_name(args: &QueryArgs) -> String {
     let file = args.output.as_deref().unwrap_or("-".as_ref());
     file.display().to_string()
+}
+
+/// The official-account items asked, each once, in the order given; all four by default (none
+/// when the official account is not asked).
+fn items(endpoints: &[Endpoint], asked: &[SocialMetric]) -> Vec<SocialMetric> {
+    if !endpoints.contains(&Endpoint::OfficialAccount) {
+        return Vec::new();
+    }
+    if asked.is_empty() {
+        return SocialMetric::ALL.to_vec();
+    }
+    let mut unique = Vec::new();
+    for item in asked {
+        if !unique.contains(item) {
+            unique.push(*item);
+        }
+    }
+    unique
 }
