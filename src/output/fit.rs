@@ -11,6 +11,36 @@ struct Flag {
     takes: fn(Can) -> bool,
 }
 
+/// `--merge` and a file-only format need a file: stdout cannot take them; a format that is not
+/// for a terminal (a picture) is refused there, where it would show as markup.
+pub(super) fn check_destination(
+    merge: bool,
+    format: Format,
+    file: bool,
+    stdout_is_terminal: bool,
+) -> Result<(), Failure> {
+    if merge && !file {
+        return Err(
+            Failure::usage("--merge needs a file to merge into, not stdout (-)")
+                .with_hint("give --output FILE"),
+        );
+    }
+    if format.can().file_only && !file {
+        return Err(Failure::usage(
+            "the sqlite format writes a database file, which stdout cannot take",
+        )
+        .with_hint("give --output FILE.sqlite (or .db)"));
+    }
+    if !format.can().terminal && !file && stdout_is_terminal {
+        let name = format.name();
+        return Err(Failure::usage(format!(
+            "the {name} format draws a picture for a file or a browser, not for a terminal"
+        ))
+        .with_hint(format!("give -o FILE.{name}")));
+    }
+    Ok(())
+}
+
 /// `--summary`, `--no-header`, `--json-numbers string`, `--merge` and `--wide` each work with
 /// some formats only. A format the user did not choose (`by_default`: stdout decided) is named
 /// as the default it is.

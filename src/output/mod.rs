@@ -75,18 +75,8 @@ impl Output {
             (None, Some(file)) => (Format::from_extension(file).unwrap_or(Format::Csv), false),
             (None, None) => (format_or_default(None, terminal), true),
         };
-        if args.merge && file.is_none() {
-            return Err(
-                Failure::usage("--merge needs a file to merge into, not stdout (-)")
-                    .with_hint("give --output FILE"),
-            );
-        }
-        if format.can().file_only && file.is_none() {
-            return Err(Failure::usage(
-                "the sqlite format writes a database file, which stdout cannot take",
-            )
-            .with_hint("give --output FILE.sqlite (or .db)"));
-        }
+        let on_terminal = terminal.stdout_is_terminal;
+        fit::check_destination(args.merge, format, file.is_some(), on_terminal)?;
         fit::check_flags_fit(args, format, by_default)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
