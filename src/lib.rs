@@ -26,15 +26,18 @@
 //!
 //! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
 //! (neither imports `client`; a `Request` is a plain value the client sends); nothing after
-//! `commands::query` reads the raw query flags (a new query flag has two homes: its clap field
-//! and its resolution into `Query`); which format takes which flag is answered by the format's
-//! capability table alone (`Format::can`).
+//! `Query::resolve` (`commands/query/`) reads the raw query flags, so a new query flag has two
+//! homes: its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`) and its
+//! resolution; which format takes which flag is answered by the format's capability table
+//! alone (`Format::can` in `render/format.rs`); `render` writes text only (a SQLite database
+//! is the output's to write).
 //!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
 //! the others use (`system`'s modules are namespaces instead: `diag::line`, `interrupt::stop`).
 //! Each small rule has one home: loopback in `settings/loopback.rs`, the secret mask in
 //! `settings/secret.rs`, shell quoting in `system/shell.rs`, private folders in
-//! `system/private_dir.rs`, request windows in `Plan::windows`, chain order in `Chain::rank`,
+//! `system/private_dir.rs`, request windows in `Plan::windows`, what each format can do in
+//! `Format::can`, the strict verdict in `Gaps::strict_verdict`, chain order in `Chain::rank`,
 //! bounded arithmetic in `Number::to_decimal`, defaults in `settings::defaults`, bounds in
 //! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the binary, the man-page generator
 //! (`examples/generate`) and the tests use.

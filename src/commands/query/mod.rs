@@ -165,3 +165,41 @@ fn items(endpoints: &[Endpoint], asked: &[SocialMetric]) -> Vec<SocialMetric> {
     }
     unique
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+    use crate::model::parse_date;
+
+    fn fees_args(line: &str) -> QueryArgs {
+        let cli = Cli::try_parse_from(line.split(' ')).unwrap();
+        match cli.command {
+            Command::Fees(args) => args,
+            _ => unreachable!("a fees command line"),
+        }
+    }
+
+    #[test]
+    fn a_merge_by_month_asks_from_the_first_day_of_the_month() {
+        let today = parse_date("2024-06-01").unwrap();
+        let line = "chain-metrics fees -c eth -s 2024-03-10 -e 2024-03-20 --merge -o f.csv --by";
+        let merged = fees_args(&format!("{line} month"));
+        let asked = range::from_flags(&merged, today).unwrap();
+        let start = parse_date("2024-03-01").unwrap();
+        assert_eq!(range::widened(&merged, asked), DayRange { start, ..asked });
+        let daily = fees_args(&format!("{line} day"));
+        assert_eq!(range::widened(&daily, asked), asked);
+    }
+
+    #[test]
+    fn items_are_asked_once_in_the_order_given_and_all_by_default() {
+        use SocialMetric::{Quote, Reply, Tweet};
+        let social = [Endpoint::OfficialAccount];
+        assert_eq!(items(&social, &[Tweet, Reply, Tweet]), [Tweet, Reply]);
+        assert_eq!(items(&social, &[]), SocialMetric::ALL);
+        assert_eq!(items(&[Endpoint::Fees], &[Quote]), []);
+    }
+}
