@@ -2,9 +2,8 @@
 
 use chrono::NaiveDate;
 
-use super::plan::{Joined, Plan};
 use crate::error::{Exit, Failure};
-use crate::model::describe_days;
+use crate::model::{describe_days, Chain, Column, DayRange};
 
 /// The asked (date, chain, metric) values a result lacks, whatever the reason (a missing
 /// date, a member left out, no answer at all).
@@ -18,21 +17,22 @@ pub struct Gaps {
 }
 
 impl Gaps {
-    /// The values of `plan` that `joined` lacks.
-    pub(super) fn of(plan: &Plan, joined: &Joined) -> Gaps {
-        let columns = plan.columns();
+    /// The values asked (each chain, column and day of `range`) that the rows lack:
+    /// `has(date, chain position, column position)` says whether the rows hold one.
+    pub(super) fn of(
+        chains: &[Chain],
+        columns: &[Column],
+        range: DayRange,
+        has: impl Fn(NaiveDate, usize, usize) -> bool,
+    ) -> Gaps {
         let mut gaps = Gaps::default();
-        for (position, chain) in plan.chains.iter().enumerate() {
+        for (position, chain) in chains.iter().enumerate() {
             for (at, column) in columns.iter().enumerate() {
-                let lacking: Vec<NaiveDate> = plan
-                    .range
+                let lacking: Vec<NaiveDate> = range
                     .days()
-                    .filter(|date| {
-                        let row = joined.get(*date, Some(position));
-                        row.is_none_or(|row| row.values[at].is_none())
-                    })
+                    .filter(|date| !has(*date, position, at))
                     .collect();
-                gaps.asked += plan.range.days().count();
+                gaps.asked += range.days().count();
                 if !lacking.is_empty() {
                     gaps.missing += lacking.len();
                     let days = describe_days(&lacking);

@@ -164,10 +164,20 @@ impl<'a> Assembly<'a> {
     }
 
     pub fn finish(self) -> Outcome {
+        let (plan, joined) = (self.plan, &self.joined);
+        let gaps = Gaps::of(
+            &plan.chains,
+            &self.columns,
+            plan.range,
+            |date, position, at| {
+                let row = joined.get(date, Some(position));
+                row.is_some_and(|row| row.values[at].is_some())
+            },
+        );
         Outcome {
-            gaps: Gaps::of(self.plan, &self.joined),
-            dataset: self.plan.dataset(self.joined.into_rows()),
-            warnings: warnings(self.plan, self.notes),
+            gaps,
+            dataset: plan.dataset(self.joined.into_rows()),
+            warnings: warnings(plan, self.notes),
         }
     }
 }
@@ -177,7 +187,7 @@ impl<'a> Assembly<'a> {
 /// For a plan's usual ranges the rows sit in one slot per day and chain (no tree: a ten-year
 /// `report --chain all` is 21,918 rows); a range so long that its slots would outweigh the rows
 /// (above [`GRID_SLOTS`]), or a row outside the plan, goes into a B-tree instead.
-pub(super) enum Joined {
+enum Joined {
     Grid {
         start: NaiveDate,
         chains: usize,
@@ -238,7 +248,7 @@ impl Joined {
         }
     }
 
-    pub(super) fn get(&self, date: NaiveDate, position: Option<usize>) -> Option<&Row> {
+    fn get(&self, date: NaiveDate, position: Option<usize>) -> Option<&Row> {
         match (self.slot(date, position), self) {
             (Some(at), Joined::Grid { slots, .. }) => slots[at].as_ref(),
             (_, Joined::Grid { stray: keyed, .. } | Joined::Tree(keyed)) => {
