@@ -1,7 +1,8 @@
 //! chain-metrics: a command-line client for the chain-metrics service.
 //!
-//! A run flows cli (parse) -> settings (resolve flags, environment, config file) -> client
-//! (fetch, with the cache) -> output (render to stdout or a file); `main` maps the outcome to an
+//! A run flows cli (parse) -> settings (resolve flags, environment, config file) -> one
+//! resolved query (`commands`) -> client (fetch, with the cache) -> fetched (the answers joined
+//! into rows, their gaps) -> output (render to stdout or a file); `main` maps the outcome to an
 //! exit code (`report`). The folders depend one way only, downwards
 //! (`python3 ../shared/tools/folder_cycles.py src` prints the arrows and any cycle):
 //!
@@ -12,8 +13,9 @@
 //!      │
 //!   cache ──> client          settled days on disk | HTTP to the service
 //!      │
-//!   render     settings       write a dataset in a format | resolve flags, environment, file
-//!      │
+//!   fetched  render  settings what a query asks and what came back (plan, requests, rows,
+//!      │                      gaps, the strict verdict) | write a dataset in a format |
+//!      │                      resolve flags, environment, file
 //!   model      system         the data every step shares | what the OS is asked (files,
 //!                             locks, signals, process groups, stderr)
 //! ```
@@ -22,13 +24,23 @@
 //! arrow drawn. `sandbox` uses `model` and `system` alone, so the reference service shares no
 //! code with the client it checks.
 //!
+//! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
+//! (neither imports `client`; a `Request` is a plain value the client sends); nothing after
+//! `Query::resolve` (`commands/query/`) reads the raw query flags, so a new query flag has two
+//! homes: its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`) and its
+//! resolution; which format takes which flag is answered by the format's capability table
+//! alone (`Format::can` in `render/format.rs`); `render` writes text only (a SQLite database
+//! is the output's to write).
+//!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
 //! the others use (`system`'s modules are namespaces instead: `diag::line`, `interrupt::stop`).
 //! Each small rule has one home: loopback in `settings/loopback.rs`, foreign text made safe
 //! to print (controls and reordering marks replaced, every known secret masked, then cut) in
 //! `system::foreign::shown`, whose registered secrets `system::diag` masks in every line, the
-//! key's whole-value mask for `--raw` data in `settings/secret.rs`, shell quoting in `system/shell.rs`, private folders in
-//! `system/private_dir.rs`, request windows in `Plan::windows`, chain order in `Chain::rank`,
+//! key's whole-value mask for `--raw` data in `settings/secret.rs`, shell quoting in
+//! `system/shell.rs`, private folders in `system/private_dir.rs`, request windows in
+//! `Plan::windows`, what each format can do in `Format::can`, the strict verdict in
+//! `Gaps::strict_verdict`, chain order in `Chain::rank`,
 //! bounded arithmetic in `Number::to_decimal`, defaults in `settings::defaults`, bounds in
 //! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the binary, the man-page generator
 //! (`examples/generate`) and the tests use.
@@ -38,6 +50,7 @@ mod cli;
 mod client;
 mod commands;
 mod error;
+mod fetched;
 mod model;
 mod output;
 mod render;

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::NaiveDate;
 
 use super::{CachedValue, Work};
-use crate::client::Plan;
+use crate::fetched::Plan;
 use crate::model::Chain;
 use crate::model::DayRange;
 use crate::model::{Column, Endpoint, Number};

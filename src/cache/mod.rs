@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use chrono::{Days, NaiveDate};
 
-use crate::client::Request;
-use crate::client::{Fetched, Plan};
+use crate::fetched::Request;
+use crate::fetched::{Fetched, Plan};
 use crate::model::Chain;
 use crate::model::{Column, Number, Record};
 use crate::settings::without_credentials;

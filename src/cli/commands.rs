@@ -20,21 +20,15 @@ pub enum AuthCommand {
     /// Store the API key, read from a hidden prompt (or one line of stdin), after checking it
     ///
     /// It goes to the selected profile (--profile) of the config file (--config), created 0600.
-    #[command(
-        after_help = help_text::AUTH_LOGIN
-    )]
+    #[command(after_help = help_text::AUTH_LOGIN)]
     Login(LoginArgs),
 
     /// Where the API key comes from, and whether the service accepts it (exit 4 if not)
-    #[command(
-        after_help = help_text::AUTH_STATUS
-    )]
+    #[command(after_help = help_text::AUTH_STATUS)]
     Status(StatusArgs),
 
     /// Remove the stored API key from the selected profile (other settings stay)
-    #[command(
-        after_help = help_text::AUTH_LOGOUT
-    )]
+    #[command(after_help = help_text::AUTH_LOGOUT)]
     Logout,
 }
 
@@ -71,21 +65,15 @@ pub enum StatusFormat {
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
     /// Print the config file's path
-    #[command(
-        after_help = help_text::CONFIG_PATH
-    )]
+    #[command(after_help = help_text::CONFIG_PATH)]
     Path,
 
     /// Print the effective settings, each with where it comes from (the key redacted)
-    #[command(
-        after_help = help_text::CONFIG_SHOW
-    )]
+    #[command(after_help = help_text::CONFIG_SHOW)]
     Show,
 
     /// Print a value stored in the file: the selected profile's, else the top level's
-    #[command(
-        after_help = help_text::CONFIG_GET
-    )]
+    #[command(after_help = help_text::CONFIG_GET)]
     Get {
         /// The setting to read
         #[arg(value_name = "KEY")]
@@ -93,9 +81,7 @@ pub enum ConfigCommand {
     },
 
     /// Store a value in the selected profile (or the top level), checked first
-    #[command(
-        after_help = help_text::CONFIG_SET
-    )]
+    #[command(after_help = help_text::CONFIG_SET)]
     Set {
         /// The setting to store
         #[arg(value_name = "KEY")]
@@ -106,9 +92,7 @@ pub enum ConfigCommand {
     },
 
     /// Remove a value from the selected profile (or the top level)
-    #[command(
-        after_help = help_text::CONFIG_UNSET
-    )]
+    #[command(after_help = help_text::CONFIG_UNSET)]
     Unset {
         /// The setting to remove
         #[arg(value_name = "KEY")]
@@ -119,15 +103,11 @@ pub enum ConfigCommand {
 #[derive(Debug, Subcommand)]
 pub enum CacheCommand {
     /// Print the cache file's path
-    #[command(
-        after_help = help_text::CACHE_PATH
-    )]
+    #[command(after_help = help_text::CACHE_PATH)]
     Path,
 
     /// Print the values kept, the file's size, and the oldest and newest day of each series
-    #[command(
-        after_help = help_text::CACHE_STATS
-    )]
+    #[command(after_help = help_text::CACHE_STATS)]
     Stats {
         /// Output format [default: table on a terminal, csv otherwise]
         #[arg(short, long, value_name = "FMT")]
@@ -135,9 +115,7 @@ pub enum CacheCommand {
     },
 
     /// Remove every cached value, or only those of days before DAY
-    #[command(
-        after_help = help_text::CACHE_CLEAR
-    )]
+    #[command(after_help = help_text::CACHE_CLEAR)]
     Clear {
         /// Remove only the values of days before this one: YYYY-MM-DD, today or yesterday
         #[arg(long, value_name = "DAY", value_parser = DaySpec::parse)]
@@ -152,18 +130,12 @@ pub struct ChainsArgs {
     pub format: Option<Format>,
 }
 
-/// The formats of `chains`: those of the query commands but the charts, as a list is no series,
-/// and `sqlite`, a file of daily tables.
+/// The formats of `chains`: those that write a listing (not the charts, as a list is no
+/// series, nor `sqlite`, a file of daily tables).
 fn list_formats() -> impl TypedValueParser<Value = Format> {
-    let values = Format::value_variants()
-        .iter()
-        .filter(|format| {
-            !matches!(
-                format,
-                Format::Chart | Format::Svg | Format::Html | Format::Sqlite
-            )
-        })
-        .filter_map(ValueEnum::to_possible_value);
+    let values = Format::all_that(|can| can.listing)
+        .into_iter()
+        .filter_map(|format| format.to_possible_value());
     PossibleValuesParser::new(values).try_map(|name| Format::from_str(&name, true))
 }
 

@@ -163,70 +163,43 @@ impl From<&GlobalArgs> for Flags {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Daily transaction fees collected on a chain
-    #[command(
-        after_help = help_text::FEES,
-        override_usage = help_text::FEES_USAGE
-    )]
+    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE)]
     Fees(QueryArgs),
 
     /// Daily active users on a chain
-    #[command(
-        after_help = help_text::USERS,
-        override_usage = help_text::USERS_USAGE
-    )]
+    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE)]
     Users(QueryArgs),
 
     /// Daily activity of the chain's official social-media account
-    #[command(
-        after_help = help_text::SOCIAL,
-        override_usage = help_text::SOCIAL_USAGE
-    )]
+    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE)]
     Social(SocialArgs),
 
     /// Fees, active users and social activity side by side, one row per date
-    #[command(
-        after_help = help_text::REPORT,
-        override_usage = help_text::REPORT_USAGE
-    )]
+    #[command(after_help = help_text::REPORT, override_usage = help_text::REPORT_USAGE)]
     Report(SocialArgs),
 
     /// The supported chains and their aliases
-    #[command(
-        after_help = help_text::CHAINS
-    )]
+    #[command(after_help = help_text::CHAINS)]
     Chains(ChainsArgs),
 
     /// Store, check or remove the API key: login | status | logout
-    #[command(
-        subcommand,
-        after_help = help_text::AUTH
-    )]
+    #[command(subcommand, after_help = help_text::AUTH)]
     Auth(AuthCommand),
 
     /// Read or change the config file: path | show | get KEY | set KEY VALUE | unset KEY
-    #[command(
-        subcommand,
-        after_help = help_text::CONFIG
-    )]
+    #[command(subcommand, after_help = help_text::CONFIG)]
     Config(ConfigCommand),
 
     /// The local response cache of settled days: path | stats | clear [--before DAY]
-    #[command(
-        subcommand,
-        after_help = help_text::CACHE
-    )]
+    #[command(subcommand, after_help = help_text::CACHE)]
     Cache(CacheCommand),
 
     /// Run the built-in reference service on loopback, with synthetic data
-    #[command(
-        after_help = help_text::SANDBOX
-    )]
+    #[command(after_help = help_text::SANDBOX)]
     Sandbox(SandboxArgs),
 
     /// Print a completion script for bash, zsh, fish, powershell or elvish
-    #[command(
-        after_help = help_text::COMPLETIONS
-    )]
+    #[command(after_help = help_text::COMPLETIONS)]
     Completions(CompletionsArgs),
 }
 

@@ -4,7 +4,8 @@
 
 use reqwest::Url;
 
-use crate::client::{endpoint_url, Request, FIXED_HEADERS, KEY_HEADER};
+use crate::client::{endpoint_url, FIXED_HEADERS, KEY_HEADER};
+use crate::fetched::Request;
 use crate::settings::without_credentials;
 use crate::settings::MethodChoice;
 use crate::settings::ENV_KEY;

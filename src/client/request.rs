@@ -1,12 +1,13 @@
 //! What goes on the wire (CLI.md §3): one request's body, the endpoint URL under the base URL,
 //! and the fixed headers. The client sends them and `--dry-run` prints them: one definition.
+//! (What a request asks, [`Request`], is a plain value of the fetched data's room.)
 
 use reqwest::Url;
 use serde::Serialize;
 
-use crate::model::Chain;
+use crate::fetched::Request;
 use crate::model::DayRange;
-use crate::model::{Column, Endpoint, SocialMetric};
+use crate::model::Endpoint;
 
 /// The User-Agent every request carries.
 pub const USER_AGENT: &str = concat!("chain-metrics/", env!("CARGO_PKG_VERSION"));
@@ -29,15 +30,6 @@ pub fn endpoint_url(base_url: &Url, endpoint: Endpoint) -> String {
         base_url.as_str().trim_end_matches('/'),
         endpoint.path()
     )
-}
-
-/// One request: an endpoint, a chain and a range (and, for the official account, includes).
-#[derive(Clone, Debug)]
-pub struct Request {
-    pub endpoint: Endpoint,
-    pub chain: Chain,
-    pub range: DayRange,
-    pub includes: Option<Vec<SocialMetric>>,
 }
 
 /// The JSON body of SERVICE.md §2.1, members in the documented order.
@@ -69,20 +61,6 @@ impl Request {
                 .includes
                 .as_ref()
                 .map(|items| items.iter().map(|i| i.name()).collect::<Vec<_>>().join(",")),
-        }
-    }
-
-    /// The fields asked, in the order the values of its records come.
-    pub fn columns(&self) -> Vec<Column> {
-        match self.endpoint {
-            Endpoint::Fees => vec![Column::Fees],
-            Endpoint::ActiveUsers => vec![Column::ActiveUsers],
-            Endpoint::OfficialAccount => self
-                .includes
-                .iter()
-                .flatten()
-                .map(|item| Column::Social(*item))
-                .collect(),
         }
     }
 

@@ -1,13 +1,13 @@
 //! Reads a success body into records, checking it against SERVICE.md, keeping number texts exact.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-use chrono::NaiveDate;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::model::{describe_days, parse_date, DayRange};
+use crate::fetched::DataNotes;
+use crate::model::{parse_date, DayRange};
 use crate::model::{Column, Endpoint, Number, Record};
 
 /// [`parse_records`] as the whole-body parser alone gives it: the reference the stream is held
@@ -163,67 +163,6 @@ fn kind(raw: &RawValue) -> String {
         format!("{name} {text}")
     } else {
         name.into()
-    }
-}
-
-/// Problems found while cleaning one series, each to be reported once.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct DataNotes {
-    pub missing: Vec<NaiveDate>,
-    pub duplicated: Vec<NaiveDate>,
-    pub out_of_range: Vec<NaiveDate>,
-    /// By column name: the dates whose record left that member out (or sent it as null).
-    pub left_out: BTreeMap<&'static str, Vec<NaiveDate>>,
-}
-
-impl DataNotes {
-    /// Adds the notes of another window of the same series, keeping each list sorted.
-    pub fn absorb(&mut self, other: DataNotes) {
-        for (mine, theirs) in [
-            (&mut self.missing, other.missing),
-            (&mut self.duplicated, other.duplicated),
-            (&mut self.out_of_range, other.out_of_range),
-        ] {
-            mine.extend(theirs);
-            mine.sort();
-            mine.dedup();
-        }
-        for (column, days) in other.left_out {
-            let mine = self.left_out.entry(column).or_default();
-            mine.extend(days);
-            mine.sort();
-            mine.dedup();
-        }
-    }
-
-    /// One warning line per kind of problem, prefixed by what was queried.
-    pub fn warnings(&self, subject: &str) -> Vec<String> {
-        let mut lines = Vec::new();
-        if !self.missing.is_empty() {
-            let days = describe_days(&self.missing);
-            lines.push(format!(
-                "{subject}: no data for {days} (left out, not zero)"
-            ));
-        }
-        if !self.duplicated.is_empty() {
-            let days = describe_days(&self.duplicated);
-            lines.push(format!(
-                "{subject}: several records for {days}; kept the last"
-            ));
-        }
-        if !self.out_of_range.is_empty() {
-            let days = describe_days(&self.out_of_range);
-            lines.push(format!(
-                "{subject}: dropped records outside the asked range: {days}"
-            ));
-        }
-        for (column, days) in &self.left_out {
-            let days = describe_days(days);
-            lines.push(format!(
-                "{subject}: the records for {days} have no {column} (left empty, not zero)"
-            ));
-        }
-        lines
     }
 }
 

@@ -2,8 +2,8 @@
 //! succeeded are joined and written; each chain that failed is left out whole, with a warning,
 //! and the run still ends with the first failure's exit code.
 
-use crate::client::{Assembly, Fetched};
 use crate::error::Failure;
+use crate::fetched::{Assembly, Fetched};
 use crate::model::Chain;
 
 /// The answers so far, joined as they come unless `--keep-going` holds them back: a chain's

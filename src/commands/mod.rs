@@ -1,18 +1,22 @@
 //! Runs one parsed command; each command has its own module, this one holds what they share.
 
+mod as_sent;
 mod auth;
 mod cache;
+mod cached;
 mod chains;
 mod completions;
 mod config;
+mod connect;
 mod keep_going;
 mod metrics;
+mod query;
 mod sandbox;
 
 use crate::cli::{Cli, Command, GlobalArgs};
 use crate::client::Roots;
 use crate::error::{Exit, Failure, Result};
-use crate::model::{Endpoint, SocialMetric};
+use crate::model::Endpoint;
 use crate::settings::Terminal;
 use crate::settings::{FileUse, Flags, Settings};
 use crate::system::diag;
@@ -22,33 +26,25 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     // The terminal is asked once; every decision that depends on it reads this answer.
     let terminal = Terminal::ask();
     match &cli.command {
-        Command::Fees(args) => {
-            metrics::run(global, terminal, args, vec![Endpoint::Fees], Vec::new())
-        }
-        Command::Users(args) => metrics::run(
-            global,
-            terminal,
-            args,
-            vec![Endpoint::ActiveUsers],
-            Vec::new(),
-        ),
+        Command::Fees(args) => metrics::run(global, terminal, args, &[Endpoint::Fees], &[]),
+        Command::Users(args) => metrics::run(global, terminal, args, &[Endpoint::ActiveUsers], &[]),
         Command::Social(args) => metrics::run(
             global,
             terminal,
             &args.query,
-            vec![Endpoint::OfficialAccount],
-            includes(&args.includes),
+            &[Endpoint::OfficialAccount],
+            &args.includes,
         ),
         Command::Report(args) => metrics::run(
             global,
             terminal,
             &args.query,
-            vec![
+            &[
                 Endpoint::Fees,
                 Endpoint::ActiveUsers,
                 Endpoint::OfficialAccount,
             ],
-            includes(&args.includes),
+            &args.includes,
         ),
         Command::Chains(args) => chains::run(args, terminal),
         Command::Auth(command) => auth::run(global, command, terminal),
@@ -57,25 +53,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Sandbox(args) => sandbox::run(global, args, terminal),
         Command::Completions(args) => completions::run(args),
     }
-}
-
-/// The items asked, each once, in the order given; all four by default.
-fn includes(asked: &[SocialMetric]) -> Vec<SocialMetric> {
-    if asked.is_empty() {
-        SocialMetric::ALL.to_vec()
-    } else {
-        dedup(asked)
-    }
-}
-
-fn dedup(items: &[SocialMetric]) -> Vec<SocialMetric> {
-    let mut unique = Vec::new();
-    for item in items {
-        if !unique.contains(item) {
-            unique.push(*item);
-        }
-    }
-    unique
 }
 
 /// Resolves the settings (see [`FileUse`]) and prints the warnings that came with them.

@@ -10,6 +10,7 @@ use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::ApiKey;
 use crate::settings::FileUse;
 use crate::settings::MethodChoice;
+use crate::settings::Settings;
 use crate::settings::Terminal;
 use crate::system::atomic::write_atomically;
 
@@ -49,28 +50,7 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyho
         true => Some(certificate(args.cert_out.as_deref())?),
         false => None,
     };
-    let ready = |url: &str| {
-        // The URL alone on stdout, for scripts and tests; the rest is for people. A stdout that
-        // cannot take it (closed, /dev/full) does not stop the service: the note below names it.
-        let mut out = io::stdout().lock();
-        let _ = writeln!(out, "{url}").and_then(|()| out.flush());
-        note(&settings, &format!("chain-metrics sandbox: serving SERVICE.md on {url} with synthetic data; Ctrl-C stops it"));
-        if let Some(path) = &args.cert_out {
-            note(
-                &settings,
-                &format!(
-                    "  the certificate is in {}: trust it with --ca-bundle {0}",
-                    path.display()
-                ),
-            );
-        }
-        if generated {
-            note(
-                &settings,
-                &format!("  export CHAIN_METRICS_BASE_URL={url} CHAIN_METRICS_API_KEY={key}"),
-            );
-        }
-    };
+    let ready = |url: &str| announce(&settings, args, url, generated.then_some(key.as_str()));
     sandbox::serve(args.listen, behaviour, certificate.as_ref(), ready).map_err(|e| {
         Failure::new(
             Exit::Config,
@@ -78,6 +58,24 @@ pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyho
         )
         .into()
     })
+}
+
+/// The URL alone on stdout, for scripts and tests; the rest is for people (`made_up`: the key
+/// the sandbox made up, for the `export` line). A stdout that cannot take it (closed,
+/// /dev/full) does not stop the service: the note names the URL.
+fn announce(settings: &Settings, args: &SandboxArgs, url: &str, made_up: Option<&str>) {
+    let mut out = io::stdout().lock();
+    let _ = writeln!(out, "{url}").and_then(|()| out.flush());
+    note(settings, &format!("chain-metrics sandbox: serving SERVICE.md on {url} with synthetic data; Ctrl-C stops it"));
+    if let Some(path) = &args.cert_out {
+        let path = path.display();
+        let line = format!("  the certificate is in {path}: trust it with --ca-bundle {path}");
+        note(settings, &line);
+    }
+    if let Some(key) = made_up {
+        let line = format!("  export CHAIN_METRICS_BASE_URL={url} CHAIN_METRICS_API_KEY={key}");
+        note(settings, &line);
+    }
 }
 
 /// A fresh self-signed certificate, written to `cert_out` before serving (a file that cannot

@@ -1,6 +1,7 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
+mod fit;
 mod merge;
 mod merge_file;
 mod picture;
@@ -11,13 +12,13 @@ mod stored;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::client::Plan;
 use crate::error::{Exit, Failure};
+use crate::fetched::Plan;
 use crate::model::{aggregate, steps, Analysis, Period};
 use crate::model::{Dataset, Endpoint};
-use crate::render::{self, Format, JsonNumbers, RenderOptions};
+use crate::render::{self, Format, JsonNumbers, RenderOptions, Wide};
 use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
@@ -74,27 +75,20 @@ impl Output {
             (None, Some(file)) => (Format::from_extension(file).unwrap_or(Format::Csv), false),
             (None, None) => (format_or_default(None, terminal), true),
         };
-        if args.merge && file.is_none() {
-            return Err(
-                Failure::usage("--merge needs a file to merge into, not stdout (-)")
-                    .with_hint("give --output FILE"),
-            );
-        }
-        if format == Format::Sqlite && file.is_none() {
-            return Err(Failure::usage(
-                "the sqlite format writes a database file, which stdout cannot take",
-            )
-            .with_hint("give --output FILE.sqlite (or .db)"));
-        }
-        check_flags_fit(args, format, by_default)?;
+        let on_terminal = terminal.stdout_is_terminal;
+        fit::check_destination(args.merge, format, file.is_some(), on_terminal)?;
+        fit::check_flags_fit(args, format, by_default)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
             _ => Naming::ChainAndMetric,
         };
         // A chart draws one line per column, so it always takes the wide shape; svg and html
         // draw a line per chain from the long one.
-        let wide = (args.wide || format == Format::Chart).then_some(naming);
-        let wide = wide.filter(|_| !matches!(format, Format::Svg | Format::Html));
+        let wide = match format.can().wide {
+            Wide::Asked => args.wide.then_some(naming),
+            Wide::Always => Some(naming),
+            Wide::Refused => None,
+        };
         let output = Output {
             format,
             file,
@@ -159,7 +153,12 @@ impl Output {
             let width = style.width;
             warn(&format!("note: a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S"));
         }
-        write_stdout(|out| render::render(data, self.format, style, out))
+        // Only a text format reaches stdout: a file-only format needs --output.
+        let text = self
+            .format
+            .text()
+            .ok_or_else(|| Failure::new(Exit::Internal, "a database format reached stdout"))?;
+        write_stdout(|out| render::render(data, text, style, out))
     }
 
     /// A merge holds the file's lock from reading the old rows to the rename, waiting for
@@ -192,21 +191,9 @@ impl Output {
             return self.to_stdout(&data, style, warn);
         };
         // A database is changed in place, so it is locked as a merge is, merged or not.
-        let locked = self.merge || self.format == Format::Sqlite;
-        let _lock = match locked {
-            true => Some(lock::lock_beside(file, wait).map_err(|e| {
-                let what = file.display().to_string();
-                let done = if self.merge {
-                    "not merged"
-                } else {
-                    "not written"
-                };
-                e.failure(
-                    Exit::Output,
-                    &what,
-                    &format!("{done}; the file is left as it was"),
-                )
-            })?),
+        let text = self.format.text();
+        let _lock = match self.merge || text.is_none() {
+            true => Some(self.lock(file, wait)?),
             false => None,
         };
         let table = sqlite::table_name(plan);
@@ -214,12 +201,28 @@ impl Output {
             true => merge::merge_into(file, self.format, table, data, &plan.chains, self.by, warn)?,
             false => data,
         };
-        if self.format == Format::Sqlite {
+        let Some(text) = text else {
             return sqlite::store(file, table, &data);
-        }
+        };
         let mut bytes = Vec::new();
-        render::render(&data, self.format, style, &mut bytes).expect("writing to memory works");
+        render::render(&data, text, style, &mut bytes).expect("writing to memory works");
         atomic::write_atomically(file, &bytes)
+    }
+
+    /// The file's lock, waited for as `wait` allows.
+    fn lock(&self, file: &Path, wait: LockWait) -> Result<lock::FileLock, Failure> {
+        lock::lock_beside(file, wait).map_err(|e| {
+            let done = match self.merge {
+                true => "not merged",
+                false => "not written",
+            };
+            let what = file.display().to_string();
+            e.failure(
+                Exit::Output,
+                &what,
+                &format!("{done}; the file is left as it was"),
+            )
+        })
     }
 
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.
@@ -303,81 +306,4 @@ pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> any
             io::ErrorKind::BrokenPipe => anyhow::Error::new(e),
             _ => Failure::new(Exit::Output, format!("cannot write to stdout: {e}")).into(),
         })
-}
-
-/// `--summary`, `--no-header` and `--merge` each work with some formats only. A format the
-/// user did not choose (`by_default`: stdout decided) is named as the default it is.
-fn check_flags_fit(args: &OutputRequest, format: Format, by_default: bool) -> Result<(), Failure> {
-    use Format::{Csv, Json, Markdown, Ndjson, Sqlite, Table, Tsv};
-    let only = |flag: &str, allowed: &[Format], what: &str| match allowed.contains(&format) {
-        true => Ok(()),
-        false => Err(refuse_format(args, format, by_default, flag, allowed, what)),
-    };
-    if args.summary {
-        let every = &[Table, Csv, Tsv, Json, Ndjson, Markdown];
-        only(
-            "--summary",
-            every,
-            "table, csv, tsv, json, ndjson and markdown",
-        )?;
-        if args.merge {
-            return Err(Failure::usage(
-                "--summary adds rows that are no dates, and --merge keeps a file of dates",
-            )
-            .with_hint("leave out --summary, or --merge"));
-        }
-    }
-    if args.no_header {
-        only("--no-header", &[Csv, Tsv], "csv and tsv")?;
-    }
-    if args.json_numbers == JsonNumbers::String {
-        only("--json-numbers string", &[Json, Ndjson], "json and ndjson")?;
-    }
-    if args.merge {
-        only(
-            "--merge",
-            &[Csv, Tsv, Json, Ndjson, Sqlite],
-            "csv, tsv, json, ndjson and sqlite",
-        )?;
-    }
-    picture::check_wide(args.wide, format)
-}
-
-/// Why `flag` does not go with `format`, and the format to pick instead (`allowed[0]`).
-fn refuse_format(
-    args: &OutputRequest,
-    format: Format,
-    by_default: bool,
-    flag: &str,
-    allowed: &[Format],
-    what: &str,
-) -> Failure {
-    let (name, wanted) = (format.name(), allowed[0].name());
-    if !by_default {
-        let failure = Failure::usage(format!(
-            "{flag} works with {what}, not with the {name} format"
-        ));
-        return match (&args.file, flag) {
-            // The file holds the other format: merging csv into it would be refused.
-            (Some(file), "--merge") => {
-                let other = file.with_extension(wanted).display().to_string();
-                failure.with_hint(format!(
-                    "merge into a {wanted} file: --format {wanted} --output {}",
-                    crate::system::shell::quote(&other)
-                ))
-            }
-            _ => failure.with_hint(format!("use --format {wanted}")),
-        };
-    }
-    let stdout = match format {
-        Format::Table => "is a terminal",
-        _ => "is not a terminal (a pipe or a file)",
-    };
-    Failure::usage(format!(
-        "{flag} works with {what}, and the format is {name}: the default when stdout {stdout}"
-    ))
-    .with_hint(format!(
-        "pick {wanted} with --format {wanted} (or {})",
-        allowed[1].name()
-    ))
 }

@@ -1,12 +1,11 @@
-//! What svg and html show beside the data (the query, the run's warnings, when the page was
-//! made), and the one flag they refuse.
+//! What svg and html show beside the data: the query, the run's warnings, when the page was
+//! made.
 
 use chrono::{DateTime, Utc};
 
-use crate::client::Plan;
-use crate::error::Failure;
+use crate::fetched::Plan;
 use crate::model::Period;
-use crate::render::{Caption, Format};
+use crate::render::Caption;
 
 /// The caption of a picture of `plan`'s query.
 pub fn caption(plan: &Plan, by: Period, warnings: &[String]) -> Caption {
@@ -29,18 +28,6 @@ fn made_at(epoch: Option<&str>) -> String {
         .unwrap_or_else(Utc::now)
         .format("%Y-%m-%d %H:%M UTC")
         .to_string()
-}
-
-/// A picture has a panel per metric and a line per chain: `--wide` has nothing to change there.
-pub fn check_wide(wide: bool, format: Format) -> Result<(), Failure> {
-    if !wide || !matches!(format, Format::Svg | Format::Html) {
-        return Ok(());
-    }
-    Err(Failure::usage(format!(
-        "--wide pivots tables, and the {} format draws a chart per metric with a line per chain",
-        format.name()
-    ))
-    .with_hint("drop --wide, or pick a table format such as --format csv"))
 }
 
 #[cfg(test)]

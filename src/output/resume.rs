@@ -7,8 +7,8 @@ use chrono::NaiveDate;
 
 use super::stored::stored;
 use super::Output;
-use crate::client::Plan;
 use crate::error::Failure;
+use crate::fetched::Plan;
 use crate::model::{Chain, Dataset, Row};
 
 /// Where a `--resume` run starts.

@@ -10,8 +10,8 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
 use super::merge_file::{self, MergeError};
-use crate::client::Plan;
 use crate::error::{Exit, Failure};
+use crate::fetched::Plan;
 use crate::model::{Dataset, Endpoint, Row};
 use crate::system::{atomic, stream};
 

@@ -3,6 +3,7 @@
 mod caption;
 mod chart;
 mod csv;
+mod format;
 mod html;
 mod json;
 mod listing;
@@ -16,73 +17,15 @@ mod wide;
 
 pub(crate) use caption::Caption;
 pub(crate) use chart::check_bounded as chart_bounded;
+pub use format::Format;
+pub(crate) use format::{Can, Text, Wide};
 pub(crate) use listing::write as write_listing;
 pub(crate) use summary::rows as summary_rows;
 pub(crate) use wide::{widen, Naming};
 
 use std::io::{self, Write};
-use std::path::Path;
 
 use crate::model::{Dataset, Number, Row};
-
-/// The output formats of CLI.md §1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// aligned columns for people
-    Table,
-    /// comma-separated values (the default when stdout is not a terminal)
-    Csv,
-    /// tab-separated values
-    Tsv,
-    /// one array of row objects
-    Json,
-    /// one row object a line
-    Ndjson,
-    /// a Markdown table
-    Markdown,
-    /// a line chart drawn in the terminal (in braille dots where the locale is UTF-8)
-    Chart,
-    /// an SVG picture: a chart per metric, a line per chain
-    Svg,
-    /// one self-contained HTML page: the charts, the values, the gaps and warnings
-    Html,
-    /// a SQLite database file, one table per command (with --output)
-    Sqlite,
-}
-
-impl Format {
-    /// The format a file name implies, in any letter case; `None` when it implies none.
-    pub fn from_extension(path: &Path) -> Option<Format> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "csv" => Some(Format::Csv),
-            "tsv" => Some(Format::Tsv),
-            "json" => Some(Format::Json),
-            "ndjson" | "jsonl" => Some(Format::Ndjson),
-            "md" | "markdown" => Some(Format::Markdown),
-            "svg" => Some(Format::Svg),
-            "html" | "htm" => Some(Format::Html),
-            "sqlite" | "db" => Some(Format::Sqlite),
-            _ => None,
-        }
-    }
-
-    /// The name users type for it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Table => "table",
-            Format::Csv => "csv",
-            Format::Tsv => "tsv",
-            Format::Json => "json",
-            Format::Ndjson => "ndjson",
-            Format::Markdown => "markdown",
-            Format::Chart => "chart",
-            Format::Svg => "svg",
-            Format::Html => "html",
-            Format::Sqlite => "sqlite",
-        }
-    }
-}
 
 /// How the output should look, beyond its format.
 #[derive(Clone, Copy, Debug, Default)]
@@ -115,31 +58,31 @@ pub enum JsonNumbers {
     String,
 }
 
+/// Writes `data` as `format` to `out`: the text formats (a SQLite database is written to its
+/// file by the output, not here).
 pub fn render(
     data: &Dataset,
-    format: Format,
+    format: Text,
     style: RenderOptions,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Table => table::write(data, style, out),
-        Format::Csv => csv::write(data, style, out),
-        Format::Tsv => tsv::write(data, style, out),
-        Format::Json => json::write(data, style, out),
-        Format::Ndjson => ndjson::write(data, style, out),
-        Format::Markdown => markdown::write(data, style, out),
-        Format::Chart => chart::write(data, style, out),
-        Format::Svg | Format::Html => {
+        Text::Table => table::write(data, style, out),
+        Text::Csv => csv::write(data, style, out),
+        Text::Tsv => tsv::write(data, style, out),
+        Text::Json => json::write(data, style, out),
+        Text::Ndjson => ndjson::write(data, style, out),
+        Text::Markdown => markdown::write(data, style, out),
+        Text::Chart => chart::write(data, style, out),
+        Text::Svg | Text::Html => {
             let caption = style
                 .caption
                 .ok_or_else(|| io::Error::other("a picture needs its caption"))?;
             match format {
-                Format::Svg => svg::write(data, caption, out),
+                Text::Svg => svg::write(data, caption, out),
                 _ => html::write(data, caption, out),
             }
         }
-        // A database is no stream of text: output writes it to its file (output/sqlite.rs).
-        Format::Sqlite => Err(io::Error::other("a SQLite database is written to a file")),
     }
 }
 

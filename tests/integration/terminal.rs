@@ -98,3 +98,30 @@ fn progress_shows_on_a_terminal_only() {
         .cmd_args(&args.split(' ').collect::<Vec<_>>())
         .run();
 }
+
+#[test]
+fn a_picture_is_refused_on_a_terminal_before_any_request() {
+    // Nothing listens on the discard port: a request would fail with another code.
+    let env = Env::with_service("http://127.0.0.1:9");
+    for format in ["svg", "html"] {
+        let args = [
+            "fees",
+            "-c",
+            "eth",
+            "-s",
+            "2024-01-01",
+            "-e",
+            "2024-01-01",
+            "-f",
+        ];
+        let run = env
+            .cmd_args(&[&args[..], &[format]].concat())
+            .on_terminal()
+            .code(2)
+            .run();
+        assert_eq!(
+            run.stdout.replace("\r\n", "\n"),
+            format!("error: the {format} format draws a picture for a file or a browser, not for a terminal\nhint: give -o FILE.{format}\n")
+        );
+    }
+}

@@ -56,6 +56,8 @@ pub fn check(data: &[u8]) -> Result<(), String> {
 pub fn write(data: &Dataset, format: Format) -> Result<String, String> {
     let style = RenderOptions::default();
     let mut bytes = Vec::new();
-    render(data, format, style, &mut bytes).map_err(|e| format!("render failed: {e}"))?;
+    let text =
+        (format.text()).ok_or_else(|| format!("{} is written to a database", format.name()))?;
+    render(data, text, style, &mut bytes).map_err(|e| format!("render failed: {e}"))?;
     String::from_utf8(bytes).map_err(|e| format!("render wrote no UTF-8: {e}"))
 }

@@ -1,0 +1,106 @@
+//! The first stage of a query's resolution, from the flags alone: the plan, the output, and
+//! every usage error, before any settings, key, request or file write.
+
+use chrono::NaiveDate;
+
+use super::range;
+use crate::cli::QueryArgs;
+use crate::error::Failure;
+use crate::fetched::Plan;
+use crate::model::{expand_chains, DayRange, Endpoint, Period, SocialMetric};
+use crate::output::{Output, OutputRequest};
+use crate::settings::Terminal;
+
+/// What the flags alone resolve to.
+pub(super) struct Flags {
+    /// Its range is the flags' (today's under `--resume`, until the file gives it).
+    pub plan: Plan,
+    pub output: Output,
+}
+
+impl Flags {
+    /// Every usage error comes before any request, key lookup or file.
+    pub fn resolve(
+        args: &QueryArgs,
+        endpoints: Vec<Endpoint>,
+        includes: Vec<SocialMetric>,
+        terminal: Terminal,
+        today: NaiveDate,
+    ) -> Result<Flags, Failure> {
+        // With --resume the range comes from the file, read once the output is known.
+        let range = match args.resume {
+            true => DayRange {
+                start: today,
+                end: today,
+            },
+            false => range::from_flags(args, today)?,
+        };
+        let plan = Plan {
+            endpoints,
+            chains: expand_chains(&args.chains),
+            range,
+            includes,
+            chunk_days: None,
+        };
+        let output = Output::resolve(&output_request(args), &plan, terminal)?;
+        check_dry_run(args)?;
+        output.check_target(&plan)?;
+        if args.raw {
+            check_raw(&plan, args.by)?;
+        }
+        Ok(Flags { plan, output })
+    }
+}
+
+/// The query flags that shape the output, as plain values.
+fn output_request(args: &QueryArgs) -> OutputRequest {
+    OutputRequest {
+        format: args.format,
+        file: args.output.clone(),
+        merge: args.merge,
+        wide: args.wide,
+        no_header: args.no_header,
+        summary: args.summary,
+        by: args.by,
+        analysis: args.analysis.analysis(),
+        json_numbers: args.json_numbers,
+    }
+}
+
+/// `--dry-run` writes nothing: `--output` goes with it only to show a `--resume` range.
+fn check_dry_run(args: &QueryArgs) -> Result<(), Failure> {
+    if args.dry_run && args.output.is_some() && !args.resume {
+        return Err(Failure::usage(
+            "--dry-run sends nothing and writes nothing, so --output has nothing to do",
+        )
+        .with_hint("leave out --output; with --merge --resume, --dry-run shows the range a catch-up would ask"));
+    }
+    Ok(())
+}
+
+/// `--raw` shows one body as sent, so it needs exactly one request, and its daily rows as they
+/// are (`--by day`, the default, may be given).
+fn check_raw(plan: &Plan, by: Period) -> Result<(), Failure> {
+    if by != Period::Day {
+        return Err(Failure::usage(format!(
+            "--raw prints the service's body as sent, one entry a day, and cannot roll it up by {}",
+            by.name()
+        ))
+        .with_hint("leave out --raw, or --by"));
+    }
+    if plan.endpoints.len() > 1 {
+        return Err(Failure::usage(
+            "--raw prints one service body, and report makes three requests per chain",
+        )
+        .with_hint("use --raw with fees, users or social"));
+    }
+    if plan.chains.len() > 1 {
+        let names: Vec<&str> = plan.chains.iter().map(|c| c.name()).collect();
+        return Err(Failure::usage(format!(
+            "--raw prints one service body, for one chain; asked: {}",
+            names.join(", ")
+        ))
+        .with_hint("give one chain to --chain"));
+    }
+    Ok(())
+}

@@ -1,0 +1,31 @@
+//! One request as a plain value: what to ask the service (an endpoint, a chain, a range and,
+//! for the official account, includes). How it goes on the wire is the client's business.
+
+use crate::model::Chain;
+use crate::model::DayRange;
+use crate::model::{Column, Endpoint, SocialMetric};
+
+/// One request: an endpoint, a chain and a range (and, for the official account, includes).
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub endpoint: Endpoint,
+    pub chain: Chain,
+    pub range: DayRange,
+    pub includes: Option<Vec<SocialMetric>>,
+}
+
+impl Request {
+    /// The fields asked, in the order the values of its records come.
+    pub fn columns(&self) -> Vec<Column> {
+        match self.endpoint {
+            Endpoint::Fees => vec![Column::Fees],
+            Endpoint::ActiveUsers => vec![Column::ActiveUsers],
+            Endpoint::OfficialAccount => self
+                .includes
+                .iter()
+                .flatten()
+                .map(|item| Column::Social(*item))
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! Which query flags a format takes, read from the format's capability table
+//! ([`Format::can`]), and the hint that names a format that would take them.
+
+use super::OutputRequest;
+use crate::error::Failure;
+use crate::render::{Can, Format, JsonNumbers, Wide};
+
+/// A flag that some formats take: its name as the messages write it, and the capability.
+struct Flag {
+    name: &'static str,
+    takes: fn(Can) -> bool,
+}
+
+/// `--merge` and a file-only format need a file: stdout cannot take them; a format that is not
+/// for a terminal (a picture) is refused there, where it would show as markup.
+pub(super) fn check_destination(
+    merge: bool,
+    format: Format,
+    file: bool,
+    stdout_is_terminal: bool,
+) -> Result<(), Failure> {
+    if merge && !file {
+        return Err(
+            Failure::usage("--merge needs a file to merge into, not stdout (-)")
+                .with_hint("give --output FILE"),
+        );
+    }
+    if format.can().file_only && !file {
+        return Err(Failure::usage(
+            "the sqlite format writes a database file, which stdout cannot take",
+        )
+        .with_hint("give --output FILE.sqlite (or .db)"));
+    }
+    if !format.can().terminal && !file && stdout_is_terminal {
+        let name = format.name();
+        return Err(Failure::usage(format!(
+            "the {name} format draws a picture for a file or a browser, not for a terminal"
+        ))
+        .with_hint(format!("give -o FILE.{name}")));
+    }
+    Ok(())
+}
+
+/// `--summary`, `--no-header`, `--json-numbers string`, `--merge` and `--wide` each work with
+/// some formats only. A format the user did not choose (`by_default`: stdout decided) is named
+/// as the default it is.
+pub(super) fn check_flags_fit(
+    args: &OutputRequest,
+    format: Format,
+    by_default: bool,
+) -> Result<(), Failure> {
+    let only = |flag: Flag| match (flag.takes)(format.can()) {
+        true => Ok(()),
+        false => Err(refuse_format(args, format, by_default, flag)),
+    };
+    if args.summary {
+        only(Flag {
+            name: "--summary",
+            takes: |c| c.summary,
+        })?;
+        if args.merge {
+            return Err(Failure::usage(
+                "--summary adds rows that are no dates, and --merge keeps a file of dates",
+            )
+            .with_hint("leave out --summary, or --merge"));
+        }
+    }
+    if args.no_header {
+        only(Flag {
+            name: "--no-header",
+            takes: |c| c.no_header,
+        })?;
+    }
+    if args.json_numbers == JsonNumbers::String {
+        only(Flag {
+            name: "--json-numbers string",
+            takes: |c| c.json_strings,
+        })?;
+    }
+    if args.merge {
+        only(Flag {
+            name: "--merge",
+            takes: |c| c.merge,
+        })?;
+    }
+    check_wide(args.wide, format)
+}
+
+/// Why `flag` does not go with `format`, and the format to pick instead (the first that takes
+/// it).
+fn refuse_format(args: &OutputRequest, format: Format, by_default: bool, flag: Flag) -> Failure {
+    let allowed = Format::all_that(flag.takes);
+    let what = Format::names(&allowed, "and");
+    // Every flag here is taken by two formats at least.
+    let pick = |at: usize| allowed.get(at).map_or("csv", |f| f.name());
+    let (name, wanted, flag) = (format.name(), pick(0), flag.name);
+    if !by_default {
+        let failure = Failure::usage(format!(
+            "{flag} works with {what}, not with the {name} format"
+        ));
+        return match (&args.file, flag) {
+            // The file holds the other format: merging csv into it would be refused.
+            (Some(file), "--merge") => {
+                let other = file.with_extension(wanted).display().to_string();
+                failure.with_hint(format!(
+                    "merge into a {wanted} file: --format {wanted} --output {}",
+                    crate::system::shell::quote(&other)
+                ))
+            }
+            _ => failure.with_hint(format!("use --format {wanted}")),
+        };
+    }
+    let stdout = match format {
+        Format::Table => "is a terminal",
+        _ => "is not a terminal (a pipe or a file)",
+    };
+    Failure::usage(format!(
+        "{flag} works with {what}, and the format is {name}: the default when stdout {stdout}"
+    ))
+    .with_hint(format!(
+        "pick {wanted} with --format {wanted} (or {})",
+        pick(1)
+    ))
+}
+
+/// A picture has a panel per metric and a line per chain: `--wide` has nothing to change there.
+fn check_wide(wide: bool, format: Format) -> Result<(), Failure> {
+    if !wide || format.can().wide != Wide::Refused {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "--wide pivots tables, and the {} format draws a chart per metric with a line per chain",
+        format.name()
+    ))
+    .with_hint("drop --wide, or pick a table format such as --format csv"))
+}
