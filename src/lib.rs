@@ -52,7 +52,7 @@ pub use commands::run;
 pub use error::{Exit, Failure};
 pub use model::{aggregate, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{
-    chain_names, Chain, ChainArg, Column, Dataset, Endpoint, Number, NumberText, Row, SocialMetric,
+    chain_names, Chain, ChainArg, Dataset, Endpoint, Metric, Number, NumberText, Row, SocialMetric,
 };
 pub use output::read_merge_file;
 pub use render::{render, Format, RenderOptions};

@@ -4,7 +4,7 @@
 use chain_metrics::parse_records;
 use chain_metrics::{aggregate, Dataset, Period, Row};
 use chain_metrics::{parse_date, parse_last, DayRange, DaySpec};
-use chain_metrics::{Column, Endpoint, Number, SocialMetric};
+use chain_metrics::{Endpoint, Metric, Number, SocialMetric};
 use chrono::{Datelike, Days, NaiveDate};
 use proptest::prelude::*;
 
@@ -66,12 +66,12 @@ fn exact(cell: &Option<Number>) -> Option<bigdecimal::BigDecimal> {
     cell.as_ref().map(|n| n.as_str().parse().unwrap())
 }
 
-const ENDPOINTS: [(Endpoint, Column); 3] = [
-    (Endpoint::Fees, Column::Fees),
-    (Endpoint::ActiveUsers, Column::ActiveUsers),
+const ENDPOINTS: [(Endpoint, Metric); 3] = [
+    (Endpoint::Fees, Metric::Fees),
+    (Endpoint::ActiveUsers, Metric::ActiveUsers),
     (
         Endpoint::OfficialAccount,
-        Column::Social(SocialMetric::Tweet),
+        Metric::Social(SocialMetric::Tweet),
     ),
 ];
 
@@ -166,7 +166,7 @@ proptest! {
             .map(|(i, v)| format!("{{\"date\":\"2024-01-{:02}\",\"fees\":{v}}}", i + 1))
             .collect();
         let body = format!("[{}]", records.join(","));
-        let parsed = parse_records(Endpoint::Fees, &[Column::Fees], body.as_bytes()).unwrap();
+        let parsed = parse_records(Endpoint::Fees, &[Metric::Fees], body.as_bytes()).unwrap();
         let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
@@ -179,7 +179,7 @@ proptest! {
             .map(|(i, v)| format!("{{\"date\":\"2024-02-{:02}\",\"tweet\":{v},\"other\":[{v}]}}", i + 1))
             .collect();
         let body = format!("{{\"data\":[{}]}}", records.join(","));
-        let parsed = parse_records(Endpoint::OfficialAccount, &[Column::Social(SocialMetric::Tweet)], body.as_bytes()).unwrap();
+        let parsed = parse_records(Endpoint::OfficialAccount, &[Metric::Social(SocialMetric::Tweet)], body.as_bytes()).unwrap();
         let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
@@ -198,7 +198,7 @@ proptest! {
     #[test]
     fn months_and_quarters_of_a_year_add_up_to_the_year((year, days) in days_of_a_year()) {
         let data = daily_rows(year, days);
-        let columns = [Column::Fees, Column::Social(SocialMetric::Tweet)];
+        let columns = [Metric::Fees, Metric::Social(SocialMetric::Tweet)];
         let whole = aggregate(data.clone(), &columns, &[], Period::Year).unwrap();
         prop_assert_eq!(whole.rows.len(), usize::from(!data.rows.is_empty()));
         for by in [Period::Month, Period::Quarter] {

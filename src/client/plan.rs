@@ -12,7 +12,7 @@ use crate::client::{Client, Request};
 use crate::error::Result;
 use crate::model::Chain;
 use crate::model::{describe_days, DayRange};
-use crate::model::{Column, Dataset, Endpoint, Number, Record, Row, SocialMetric};
+use crate::model::{Dataset, Endpoint, Metric, Number, Record, Row, SocialMetric};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
@@ -29,16 +29,16 @@ pub struct Plan {
 
 impl Plan {
     /// The columns one endpoint fills.
-    pub fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Column> {
+    pub fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Metric> {
         match endpoint {
-            Endpoint::Fees => vec![Column::Fees],
-            Endpoint::ActiveUsers => vec![Column::ActiveUsers],
-            Endpoint::OfficialAccount => self.includes.iter().map(|i| Column::Social(*i)).collect(),
+            Endpoint::Fees => vec![Metric::Fees],
+            Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
+            Endpoint::OfficialAccount => self.includes.iter().map(|i| Metric::Social(*i)).collect(),
         }
     }
 
     /// Every column, endpoint after endpoint: `fees,active_users,<includes>` for `report`.
-    pub fn columns(&self) -> Vec<Column> {
+    pub fn columns(&self) -> Vec<Metric> {
         self.endpoints
             .iter()
             .flat_map(|e| self.endpoint_columns(*e))
@@ -184,7 +184,7 @@ pub fn fetch_each(
 /// notes of each (chain, endpoint) are reported once, in plan order.
 pub struct Assembly<'a> {
     plan: &'a Plan,
-    columns: Vec<Column>,
+    columns: Vec<Metric>,
     joined: Joined,
     notes: BTreeMap<(usize, usize), DataNotes>,
 }
@@ -200,7 +200,7 @@ impl<'a> Assembly<'a> {
     }
 
     /// Joins one value known without asking (from the cache).
-    pub fn know(&mut self, chain: Chain, date: NaiveDate, column: Column, value: Number) {
+    pub fn know(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Number) {
         self.put(chain, date, column, Some(value));
     }
 
@@ -223,7 +223,7 @@ impl<'a> Assembly<'a> {
         }
     }
 
-    fn put(&mut self, chain: Chain, date: NaiveDate, column: Column, value: Option<Number>) {
+    fn put(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Option<Number>) {
         let width = self.columns.len();
         let position = self.plan.chains.iter().position(|c| *c == chain);
         let row = self.joined.entry(date, position, || Row {

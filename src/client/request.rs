@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::model::Chain;
 use crate::model::DayRange;
-use crate::model::{Column, Endpoint, SocialMetric};
+use crate::model::{Endpoint, Metric, SocialMetric};
 
 /// The User-Agent every request carries.
 pub const USER_AGENT: &str = concat!("chain-metrics/", env!("CARGO_PKG_VERSION"));
@@ -73,15 +73,15 @@ impl Request {
     }
 
     /// The fields asked, in the order the values of its records come.
-    pub fn columns(&self) -> Vec<Column> {
+    pub fn columns(&self) -> Vec<Metric> {
         match self.endpoint {
-            Endpoint::Fees => vec![Column::Fees],
-            Endpoint::ActiveUsers => vec![Column::ActiveUsers],
+            Endpoint::Fees => vec![Metric::Fees],
+            Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
             Endpoint::OfficialAccount => self
                 .includes
                 .iter()
                 .flatten()
-                .map(|item| Column::Social(*item))
+                .map(|item| Metric::Social(*item))
                 .collect(),
         }
     }

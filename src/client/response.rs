@@ -9,7 +9,7 @@ use serde_json::value::RawValue;
 
 use super::stream::{read_records, Unread};
 use crate::model::{describe_days, parse_date, DayRange};
-use crate::model::{Column, Endpoint, Number, Record};
+use crate::model::{Endpoint, Metric, Number, Record};
 
 /// Parses the body of `endpoint` into one record per element, values in `columns` order.
 ///
@@ -19,7 +19,7 @@ use crate::model::{Column, Endpoint, Number, Record};
 /// runs on the wire is the one tested and fuzzed.
 pub fn parse_records(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
 ) -> Result<Vec<Record>, String> {
     read_body_records(endpoint, columns, &mut &body[..])
@@ -29,7 +29,7 @@ pub fn parse_records(
 /// an `Err` too.
 pub fn read_body_records(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     reader: &mut dyn std::io::Read,
 ) -> Result<Vec<Record>, String> {
     read_records(endpoint, columns, reader).map_err(|unread| match unread {
@@ -42,7 +42,7 @@ pub fn read_body_records(
 /// to (the body oracle compares them on every input).
 pub fn parse_held_body(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
 ) -> Result<Vec<Record>, String> {
     parse_whole(endpoint, columns, body).map(|(records, _)| records)
@@ -52,7 +52,7 @@ pub fn parse_held_body(
 /// when there is none): the verdict and words for any body the stream leaves to it.
 pub(super) fn parse_whole(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
 ) -> Result<(Vec<Record>, Option<usize>), String> {
     let top: &RawValue =
@@ -93,12 +93,12 @@ pub(super) fn parse_whole(
 
 /// One element read on its own, as the stream reads them: `None` for anything [`parse_whole`]
 /// would not take as a record (it then says why).
-pub(super) fn parse_object(element: &[u8], columns: &[Column]) -> Option<Record> {
+pub(super) fn parse_object(element: &[u8], columns: &[Metric]) -> Option<Record> {
     let fields: Fields = serde_json::from_slice(element).ok()?;
     record(&fields, columns).ok()
 }
 
-fn record(fields: &Fields, columns: &[Column]) -> Result<Record, String> {
+fn record(fields: &Fields, columns: &[Metric]) -> Result<Record, String> {
     let date_raw = fields.get("date").ok_or("field date is missing")?;
     let date_text: String = serde_json::from_str(date_raw.get()).map_err(|_| {
         format!(
@@ -115,7 +115,7 @@ fn record(fields: &Fields, columns: &[Column]) -> Result<Record, String> {
     Ok(Record { date, values })
 }
 
-fn parse_value(fields: &Fields, column: Column) -> Result<Option<Number>, String> {
+fn parse_value(fields: &Fields, column: Metric) -> Result<Option<Number>, String> {
     let name = column.name();
     let Some(raw) = fields.get(name) else {
         return Ok(None);
@@ -278,7 +278,7 @@ impl DataNotes {
 pub fn clean(
     records: Vec<Record>,
     range: &DayRange,
-    columns: &[Column],
+    columns: &[Metric],
 ) -> (Vec<Record>, DataNotes) {
     let mut notes = DataNotes::default();
     let mut records = records;
@@ -339,7 +339,7 @@ mod tests {
     #[test]
     fn fees_keep_exact_number_text() {
         let body = br#"[{"date":"2024-01-01","fees":5E+3},{"date":"2024-01-02","fees":12345678901234567890.123456789,"extra":[1]},{"date":"2024-01-03","fees":0.1}]"#;
-        let records = parse_records(Endpoint::Fees, &[Column::Fees], body).unwrap();
+        let records = parse_records(Endpoint::Fees, &[Metric::Fees], body).unwrap();
         assert_eq!(
             texts(&records),
             vec![
@@ -354,9 +354,9 @@ mod tests {
     fn social_is_wrapped_and_gaps_are_none() {
         let body = br#"{"data":[{"date":"2024-01-01","reply":3,"quote":null}]}"#;
         let columns = [
-            Column::Social(SocialMetric::Reply),
-            Column::Social(SocialMetric::Quote),
-            Column::Social(SocialMetric::Tweet),
+            Metric::Social(SocialMetric::Reply),
+            Metric::Social(SocialMetric::Quote),
+            Metric::Social(SocialMetric::Tweet),
         ];
         let records = parse_records(Endpoint::OfficialAccount, &columns, body).unwrap();
         assert_eq!(
@@ -419,9 +419,9 @@ mod tests {
     fn shape_errors_name_index_field_and_what_was_found() {
         for (endpoint, body, expected) in SHAPE_ERRORS {
             let column = match endpoint {
-                Endpoint::Fees => Column::Fees,
-                Endpoint::ActiveUsers => Column::ActiveUsers,
-                Endpoint::OfficialAccount => Column::Social(SocialMetric::Tweet),
+                Endpoint::Fees => Metric::Fees,
+                Endpoint::ActiveUsers => Metric::ActiveUsers,
+                Endpoint::OfficialAccount => Metric::Social(SocialMetric::Tweet),
             };
             let err = parse_records(endpoint, &[column], body).unwrap_err();
             assert!(
@@ -448,7 +448,7 @@ mod tests {
             rec("2024-01-03", "33"),
             rec("2023-12-31", "0"),
         ];
-        let (kept, notes) = clean(records, &range, &[Column::Fees]);
+        let (kept, notes) = clean(records, &range, &[Metric::Fees]);
         assert_eq!(
             texts(&kept),
             vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]

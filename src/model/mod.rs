@@ -100,26 +100,26 @@ impl SocialMetric {
     }
 }
 
-/// A metric column of the output, named as the service names the field.
+/// A field the service sends (one metric of a day), named as the service names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Column {
+pub enum Metric {
     Fees,
     ActiveUsers,
     Social(SocialMetric),
 }
 
-impl Column {
+impl Metric {
     pub fn name(self) -> &'static str {
         match self {
-            Column::Fees => "fees",
-            Column::ActiveUsers => "active_users",
-            Column::Social(item) => item.name(),
+            Metric::Fees => "fees",
+            Metric::ActiveUsers => "active_users",
+            Metric::Social(item) => item.name(),
         }
     }
 
     /// Whether SERVICE.md says the field is a whole number.
     pub fn is_whole(self) -> bool {
-        !matches!(self, Column::Fees)
+        !matches!(self, Metric::Fees)
     }
 }
 

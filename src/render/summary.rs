@@ -5,7 +5,7 @@ use bigdecimal::BigDecimal;
 
 use crate::model::period_label as label;
 use crate::model::Chain;
-use crate::model::{Column, Dataset, Number, Row};
+use crate::model::{Dataset, Metric, Number, Row};
 
 /// Digits the mean keeps beyond the most precise value of its column.
 const MEAN_EXTRA_DIGITS: i64 = 2;
@@ -76,7 +76,7 @@ fn block<'a>(
 /// means, running totals and per-user values; `ETHEREUM.` in front with `--wide`.
 fn has_no_total(name: &str) -> bool {
     let metric = name.rsplit_once('.').map_or(name, |(_, metric)| metric);
-    let users = [Column::ActiveUsers.name(), label(Column::ActiveUsers)];
+    let users = [Metric::ActiveUsers.name(), label(Metric::ActiveUsers)];
     users.contains(&metric)
         || metric.ends_with("_pct")
         || metric.ends_with("_cumulative")

@@ -8,7 +8,7 @@ use chrono::{Datelike, Days, Months, NaiveDate};
 
 use crate::model::chain::Chain;
 use crate::model::dates::DayRange;
-use crate::model::{Column, Dataset, Number, Row};
+use crate::model::{Dataset, Metric, Number, Row};
 
 /// The column after `chain` that counts the days of a period with data.
 pub const DAYS_COLUMN: &str = "days";
@@ -73,9 +73,9 @@ impl Period {
 }
 
 /// The name of a metric column once rolled up: a mean of daily actives is not a count.
-pub fn label(column: Column) -> &'static str {
+pub fn label(column: Metric) -> &'static str {
     match column {
-        Column::ActiveUsers => "active_users_avg",
+        Metric::ActiveUsers => "active_users_avg",
         other => other.name(),
     }
 }
@@ -88,7 +88,7 @@ pub fn label(column: Column) -> &'static str {
 /// Fails, naming the value, on a number too large to add up exactly (see `Number::to_decimal`).
 pub fn aggregate(
     data: Dataset,
-    columns: &[Column],
+    columns: &[Metric],
     chains: &[Chain],
     by: Period,
 ) -> Result<Dataset, String> {
@@ -159,7 +159,7 @@ impl Tally {
         }
     }
 
-    fn add(&mut self, row: &Row, columns: &[Column]) -> Result<(), String> {
+    fn add(&mut self, row: &Row, columns: &[Metric]) -> Result<(), String> {
         let values = row.values.iter().enumerate();
         for (i, number) in values.filter_map(|(i, v)| Some((i, v.as_ref()?))) {
             let exact = number.to_decimal().map_err(|why| {
@@ -177,12 +177,12 @@ impl Tally {
         Ok(())
     }
 
-    fn row(self, date: NaiveDate, columns: &[Column]) -> Row {
+    fn row(self, date: NaiveDate, columns: &[Metric]) -> Row {
         let mut values = vec![Some(Number::from_decimal(&BigDecimal::from(self.days)))];
         for ((sum, count), column) in self.sums.iter().zip(self.counts).zip(columns) {
             values.push(match (count, column) {
                 (0, _) => None,
-                (_, Column::ActiveUsers) => Some(mean_half_even(sum, count)),
+                (_, Metric::ActiveUsers) => Some(mean_half_even(sum, count)),
                 _ => Some(Number::from_decimal(sum)),
             });
         }

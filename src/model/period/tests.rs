@@ -90,7 +90,7 @@ fn rows_add_up_per_period_and_chain_in_the_asked_order() {
             row("2024-02-01", Chain::Base, "", ""),
         ],
     };
-    let columns = [Column::Fees, Column::ActiveUsers];
+    let columns = [Metric::Fees, Metric::ActiveUsers];
     let chains = [Chain::Base, Chain::Ethereum];
     let months = aggregate(data, &columns, &chains, Period::Month).unwrap();
     assert_eq!(
@@ -144,7 +144,7 @@ fn a_number_beyond_any_float_is_refused_by_name() {
         }],
     };
     assert_eq!(
-        aggregate(data, &[Column::Fees], &[Chain::Ethereum], Period::Week).unwrap_err(),
+        aggregate(data, &[Metric::Fees], &[Chain::Ethereum], Period::Week).unwrap_err(),
         "cannot add up ETHEREUM fees of 2024-01-03: 1e999999999 is beyond the range of a number \
          (an exponent beyond ±1000)"
     );
