@@ -50,10 +50,11 @@ pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::{parse_held_body, parse_records, read_body_records};
 pub use commands::run;
 pub use error::{Exit, Failure};
-pub use model::{aggregate, parse_date, parse_last, DayRange, DaySpec, Period};
+pub use model::{aggregate, divide, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{
     chain_names, Chain, ChainArg, Dataset, Endpoint, Metric, Number, NumberText, Row, SocialMetric,
 };
+pub use model::{Aggregation, Column, Coverage, Measure, Unit};
 pub use output::read_merge_file;
 pub use render::{render, Format, RenderOptions};
 pub use settings::limits::{seconds, Count, CACHE_SETTLE_DAYS, CHUNK_DAYS, JOBS, RETRIES};

@@ -2,7 +2,7 @@
 //! number texts survive parsing exactly, and the `--by` periods of a year add up to the year.
 
 use chain_metrics::parse_records;
-use chain_metrics::{aggregate, Dataset, Period, Row};
+use chain_metrics::{aggregate, Column, Dataset, Period, Row};
 use chain_metrics::{parse_date, parse_last, DayRange, DaySpec};
 use chain_metrics::{Endpoint, Metric, Number, SocialMetric};
 use chrono::{Datelike, Days, NaiveDate};
@@ -53,10 +53,14 @@ fn daily_rows(year: i32, days: Vec<(u64, Option<String>, Option<String>)>) -> Da
         date,
         chain: None,
         values,
+        coverage: None,
     });
     Dataset {
         chain_column: false,
-        columns: vec!["fees".into(), "tweet".into()],
+        columns: vec![
+            Column::value(Metric::Fees),
+            Column::value(Metric::Social(SocialMetric::Tweet)),
+        ],
         rows: rows.collect(),
     }
 }
@@ -198,11 +202,10 @@ proptest! {
     #[test]
     fn months_and_quarters_of_a_year_add_up_to_the_year((year, days) in days_of_a_year()) {
         let data = daily_rows(year, days);
-        let columns = [Metric::Fees, Metric::Social(SocialMetric::Tweet)];
-        let whole = aggregate(data.clone(), &columns, &[], Period::Year).unwrap();
+        let whole = aggregate(data.clone(), &[], Period::Year, None).unwrap();
         prop_assert_eq!(whole.rows.len(), usize::from(!data.rows.is_empty()));
         for by in [Period::Month, Period::Quarter] {
-            let parts = aggregate(data.clone(), &columns, &[], by).unwrap();
+            let parts = aggregate(data.clone(), &[], by, None).unwrap();
             prop_assert!(parts.rows.iter().all(|r| r.date.year() == year && r.date.day() == 1));
             for (i, name) in ["days", "fees", "tweet"].iter().enumerate() {
                 let summed = parts.rows.iter().filter_map(|r| exact(&r.values[i])).reduce(|a, b| a + b);

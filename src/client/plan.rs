@@ -12,7 +12,7 @@ use crate::client::{Client, Request};
 use crate::error::Result;
 use crate::model::Chain;
 use crate::model::{describe_days, DayRange};
-use crate::model::{Dataset, Endpoint, Metric, Number, Record, Row, SocialMetric};
+use crate::model::{Column, Dataset, Endpoint, Metric, Number, Record, Row, SocialMetric};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
@@ -88,7 +88,7 @@ impl Plan {
     pub fn dataset(&self, rows: Vec<Row>) -> Dataset {
         Dataset {
             chain_column: self.chains.len() > 1,
-            columns: self.columns().iter().map(|c| c.name().to_owned()).collect(),
+            columns: self.columns().into_iter().map(Column::value).collect(),
             rows,
         }
     }
@@ -230,6 +230,7 @@ impl<'a> Assembly<'a> {
             date,
             chain: Some(chain),
             values: vec![None; width],
+            coverage: None,
         });
         if let Some(at) = self.columns.iter().position(|c| *c == column) {
             row.values[at] = value;
@@ -502,6 +503,7 @@ mod tests {
                         date: d(date),
                         chain: position.map(|p| [Chain::Base, Chain::Bsc][p]),
                         values: Vec::new(),
+                        coverage: None,
                     });
                 }
             }

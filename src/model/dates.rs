@@ -2,8 +2,9 @@
 //! `--last 4w` or `3m`, `--month 2024-03`, `--quarter 2024Q1`, `--year 2024`.
 
 use super::echo::echo;
-use chrono::{Datelike, Days, Months, NaiveDate, Utc};
+use chrono::{Datelike, Days, NaiveDate, Utc};
 
+use crate::model::day_range::DayRange;
 use crate::model::period::Period;
 
 /// A day as given on the command line, resolved against today's UTC date later.
@@ -14,13 +15,6 @@ pub enum DaySpec {
     Month(NaiveDate),
     Today,
     Yesterday,
-}
-
-/// An inclusive range of UTC days.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DayRange {
-    pub start: NaiveDate,
-    pub end: NaiveDate,
 }
 
 /// Today's date in UTC: the service's days are UTC days.
@@ -165,36 +159,6 @@ impl DayRange {
         }
         Ok(DayRange { start, end })
     }
-
-    pub fn contains(&self, day: NaiveDate) -> bool {
-        self.start <= day && day <= self.end
-    }
-
-    /// The range cut into consecutive windows of at most `days` days, in order.
-    pub fn windows(&self, days: u32) -> Vec<DayRange> {
-        let mut windows = Vec::new();
-        let mut start = self.start;
-        while start <= self.end {
-            // Checked: `--chunk-days 4000000000` reaches past the last date chrono knows.
-            let end = start
-                .checked_add_days(Days::new(u64::from(days.max(1)) - 1))
-                .map_or(self.end, |end| end.min(self.end));
-            windows.push(DayRange { start, end });
-            match end.succ_opt() {
-                Some(next) => start = next,
-                None => break,
-            }
-        }
-        windows
-    }
-
-    /// Every day of the range, in order.
-    pub fn days(&self) -> impl Iterator<Item = NaiveDate> {
-        self.start.iter_days().take_while({
-            let end = self.end;
-            move |d| *d <= end
-        })
-    }
 }
 
 /// The whole period that starts on `first`, as a range.
@@ -315,8 +279,9 @@ impl DayRange {
             Some(next) if unit.start(next) == next => end,
             _ => unit.start(end).pred_opt().unwrap_or(NaiveDate::MIN),
         };
-        let first =
-            back(unit.start(last_end), unit, n.saturating_sub(1)).and_then(|d| check_year(d).ok());
+        let first = unit
+            .back(unit.start(last_end), n.saturating_sub(1).into())
+            .and_then(|d| check_year(d).ok());
         let start = first.ok_or_else(|| {
             format!(
                 "the first day of the {n} {}s before {end} is before the year 1: ask for fewer",
@@ -327,17 +292,6 @@ impl DayRange {
             start,
             end: last_end,
         })
-    }
-}
-
-/// The first day of the period `n` periods before the one starting on `first`.
-fn back(first: NaiveDate, unit: Period, n: u32) -> Option<NaiveDate> {
-    match unit {
-        Period::Day => first.checked_sub_days(Days::new(n.into())),
-        Period::Week => first.checked_sub_days(Days::new(u64::from(n) * 7)),
-        Period::Month => first.checked_sub_months(Months::new(n)),
-        Period::Quarter => first.checked_sub_months(Months::new(n.checked_mul(3)?)),
-        Period::Year => first.checked_sub_months(Months::new(n.checked_mul(12)?)),
     }
 }
 

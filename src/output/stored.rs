@@ -77,9 +77,9 @@ pub fn stored(
 
 /// Whether the names `found` (comma-joined, in the file's order: JSON members may come in any)
 /// are those of `header`.
-fn same_names(found: &str, header: &[&str]) -> bool {
+fn same_names(found: &str, header: &[String]) -> bool {
     let mut found: Vec<&str> = found.split(',').collect();
-    let mut wanted = header.to_vec();
+    let mut wanted: Vec<&str> = header.iter().map(String::as_str).collect();
     found.sort_unstable();
     wanted.sort_unstable();
     found == wanted
