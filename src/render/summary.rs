@@ -14,7 +14,7 @@ pub type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 /// chain column, one block of rows per chain, in the order the chains first show: a total over
 /// several chains would add up different things. A column whose values do not add up (see
 /// [`Column::adds_up`]: active users, percents, means) has no total. The mean is rounded half
-/// to even to `decimals` (`--decimals`), as every derived number is. Fails, naming the value,
+/// to even to `decimals` (`--decimals`), as every derived number is, without trailing zeros. Fails, naming the value,
 /// on a number too large to add up exactly (see `Number::to_decimal`), as `--by` does.
 pub fn rows(data: &Dataset, decimals: u32) -> Result<Vec<SummaryRow>, String> {
     if !data.chain_column {
@@ -100,8 +100,10 @@ impl Stats {
             .clone();
         let total: BigDecimal = values.iter().map(|(_, v)| v).sum();
         let count = BigDecimal::from(values.len() as u64);
-        // Never `None`: there is at least one value.
+        // Never `None`: there is at least one value. Trailing zeros are dropped (a mean of
+        // whole days stays `60`), as the summary always wrote its mean.
         let mean = divide(&total, &count, decimals).unwrap_or_default();
+        let mean = mean.normalized();
         Ok(Some(Stats {
             total: column.adds_up().then(|| Number::from_decimal(&total)),
             mean: Number::from_decimal(&mean),
@@ -240,6 +242,11 @@ mod tests {
         assert_eq!(mean(&data, 2), "0.12");
         assert_eq!(mean(&data, 3), "0.125");
         assert_eq!(mean(&data, 0), "0");
+        let halves = Dataset {
+            rows: vec![row("1"), row("2")],
+            ..data.clone()
+        };
+        assert_eq!(mean(&halves, 2), "1.5");
         let long = "1".repeat(40);
         let data = Dataset {
             rows: vec![row(&long), row("0"), row("0")],
