@@ -1,8 +1,9 @@
 //! Property tests: date and range parsing, and response parsing, never panic on any input,
-//! number texts survive parsing exactly, and the `--by` periods of a year add up to the year.
+//! number texts survive parsing exactly, the `--by` periods of a year add up to the year, and
+//! the one exact division equals an independent one.
 
 use chain_metrics::parse_records;
-use chain_metrics::{aggregate, Column, Dataset, Period, Row};
+use chain_metrics::{aggregate, divide, Column, Dataset, Period, Row};
 use chain_metrics::{parse_date, parse_last, DayRange, DaySpec};
 use chain_metrics::{Endpoint, Metric, Number, SocialMetric};
 use chrono::{Datelike, Days, NaiveDate};
@@ -213,5 +214,83 @@ proptest! {
                 prop_assert_eq!(&summed, &total, "{} {:?}", name, by);
             }
         }
+    }
+}
+
+/// A number of up to 150 digits, with a fraction or not, and an exponent within the bound of
+/// `Number::to_decimal` (±1000).
+fn long_number() -> impl Strategy<Value = String> {
+    "-?[1-9][0-9]{0,99}(\\.[0-9]{1,50})?"
+        .prop_flat_map(|digits| (Just(digits), -1000i32..=1000))
+        .prop_map(|(digits, exponent)| format!("{digits}e{exponent}"))
+}
+
+/// A division to check: long numbers at any scale, or a short number over a small power of
+/// two, where a quotient often ends exactly on a half (a tie) at the decimals asked.
+fn division() -> impl Strategy<Value = (String, String, u32)> {
+    prop_oneof![
+        (long_number(), long_number(), 0u32..=30),
+        (
+            "-?[0-9]{1,20}\\.[0-9]{1,4}",
+            "-?(2|4|8|16|0\\.2|0\\.8)",
+            0u32..=5
+        ),
+    ]
+}
+
+/// `num / den` rounded half to even to `decimals`, by Python: exact rationals (`Fraction`,
+/// whose `round` goes half to even) read from and written as `decimal` texts. One run for a
+/// batch of (num, den, decimals), one answer a line.
+fn python_quotients(cases: &[(String, String, u32)]) -> Vec<String> {
+    use std::io::Write;
+    let script = r#"
+import sys
+from decimal import Decimal, getcontext
+from fractions import Fraction
+getcontext().prec = 10000
+for line in sys.stdin:
+    num, den, places = line.split()
+    exact = round(Fraction(Decimal(num)) / Fraction(Decimal(den)), int(places))
+    value = Decimal(exact.numerator) / Decimal(exact.denominator)
+    print(format(value.quantize(Decimal(1).scaleb(-int(places))), "f"))
+"#;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs (.ci/run installs it)");
+    let input: String = (cases.iter())
+        .map(|(num, den, places)| format!("{num} {den} {places}\n"))
+        .collect();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "python3 failed");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The one division every mean, percent and per-user value goes through equals an
+    /// independent exact computation, for numbers of up to 150 digits and exponents to the
+    /// bound, at every number of decimals `--decimals` takes.
+    #[test]
+    fn division_equals_an_exact_rational_rounded_half_to_even(
+        cases in proptest::collection::vec(division(), 16),
+    ) {
+        let expected = python_quotients(&cases);
+        for ((num, den, places), want) in cases.iter().zip(&expected) {
+            let (a, b) = (num.parse().unwrap(), den.parse().unwrap());
+            let got = divide(&a, &b, *places).unwrap().to_plain_string();
+            prop_assert_eq!(&got, want, "{} / {} to {}", num, den, places);
+        }
+        prop_assert_eq!(expected.len(), cases.len());
     }
 }
