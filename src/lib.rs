@@ -30,6 +30,10 @@
 //! bounded arithmetic in `Number::to_decimal`, defaults in `settings::defaults`, bounds in
 //! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the binary, the man-page generator
 //! (`examples/generate`) and the tests use.
+//!
+//! A column's meaning is never read from its name: an output column is a `model::Column`
+//! (metric, measure, unit, `--by` aggregation, `--wide` chain) whose name `Column::name` makes.
+//! Exact division lives in `model::divide` and period arithmetic in `model::Period`.
 
 mod cache;
 mod cli;
