@@ -208,3 +208,34 @@ fn a_huge_exponent_is_refused_naming_it() {
         "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number (an exponent beyond ±1000)"
     );
 }
+
+#[test]
+fn a_per_user_column_made_by_the_roll_up_moves_after_the_fees_group() {
+    let d = data(
+        &["days", "fees", "active_users_avg", "fees_per_user"],
+        &[
+            (1, E, &[Some("7"), Some("10"), Some("3"), Some("3.33")]),
+            (8, E, &[Some("7"), Some("20"), Some("4"), Some("5.00")]),
+        ],
+    );
+    let m = asked(|m| {
+        m.change = true;
+        m.per_user = true;
+    });
+    let out = derive(d, &m, &[E], Period::Week, &range(1, 14)).unwrap();
+    assert_eq!(
+        names(&out),
+        [
+            "days",
+            "fees",
+            "fees_change",
+            "fees_change_pct",
+            "fees_per_user",
+            "active_users_avg",
+            "active_users_avg_change",
+            "active_users_avg_change_pct"
+        ]
+    );
+    // Taken as the roll-up made it, not divided again by the rounded mean.
+    assert_eq!(column(&out, "fees_per_user"), ["3.33", "5.00"]);
+}

@@ -189,3 +189,90 @@ fn steps_cover_each_period_within_the_range() {
         ]
     );
 }
+
+#[test]
+fn periods_step_forward_and_back_and_know_their_length() {
+    let steps = [
+        (Period::Day, "2024-02-28", "2024-02-29", 1),
+        (Period::Week, "2024-12-30", "2025-01-06", 7),
+        (Period::Month, "2024-02-01", "2024-03-01", 29),
+        (Period::Month, "2023-02-01", "2023-03-01", 28),
+        (Period::Quarter, "2024-10-01", "2025-01-01", 92),
+        (Period::Year, "2024-01-01", "2025-01-01", 366),
+    ];
+    for (by, start, next, length) in steps {
+        assert_eq!(by.next(day(start)), Some(day(next)), "{by:?} {start}");
+        assert_eq!(by.back(day(next), 1), Some(day(start)), "{by:?} {next}");
+        assert_eq!(by.length(day(start)), length, "{by:?} {start}");
+    }
+    assert_eq!(
+        Period::Quarter.back(day("2024-04-01"), 4),
+        Some(day("2023-04-01"))
+    );
+    assert_eq!(Period::Year.back(day("2024-01-01"), i64::MAX), None);
+    assert_eq!(Period::Day.next(NaiveDate::MAX), None);
+    let range = DayRange {
+        start: day("2024-01-31"),
+        end: day("2024-03-01"),
+    };
+    let starts = ["2024-01-01", "2024-02-01", "2024-03-01"].map(day);
+    assert_eq!(Period::Month.starts(&range), starts);
+    let within = Period::Month.within(day("2024-01-01"), &range);
+    assert_eq!(
+        (within.start, within.end),
+        (day("2024-01-31"), day("2024-01-31"))
+    );
+}
+
+#[test]
+fn rolled_up_rows_carry_their_coverage() {
+    let data = Dataset {
+        chain_column: false,
+        columns: vec![Column::value(Metric::Fees)],
+        rows: ["2024-02-05", "2024-02-07", "2024-03-01"]
+            .map(|date| row(date, None, vec![n("1")]))
+            .to_vec(),
+    };
+    let months = aggregate(data, &[], Period::Month, None).unwrap();
+    let coverage: Vec<_> = months.rows.iter().map(|r| r.coverage).collect();
+    assert_eq!(
+        coverage,
+        [
+            Some(Coverage { days: 2, of: 29 }),
+            Some(Coverage { days: 1, of: 31 })
+        ]
+    );
+    assert_eq!(months.rows[0].values[0], n("2"));
+}
+
+#[test]
+fn per_user_divides_the_fees_by_the_exact_mean_of_the_daily_actives() {
+    let columns = vec![
+        Column::value(Metric::Fees),
+        Column::value(Metric::ActiveUsers),
+    ];
+    // Users 1, 2 and 2 (one day without): the mean shown is 2, the exact one 5/3.
+    let rows = [
+        ("2024-01-01", "1", "1"),
+        ("2024-01-02", "1", "2"),
+        ("2024-01-03", "1", "2"),
+        ("2024-01-04", "1", ""),
+    ];
+    let data = Dataset {
+        chain_column: false,
+        columns,
+        rows: rows
+            .map(|(date, fees, users)| row(date, None, vec![n(fees), n(users)]))
+            .to_vec(),
+    };
+    let weeks = aggregate(data, &[], Period::Week, Some(4)).unwrap();
+    assert_eq!(
+        weeks.header(),
+        ["date", "days", "fees", "active_users_avg", "fees_per_user"]
+    );
+    // 4 / (5 / 3) = 2.4, where 4 / 2 would be 2.
+    assert_eq!(
+        texts(&weeks.rows[0]),
+        ["4", "4", "2", "2.4000"].map(|t| Some(t.to_owned()))
+    );
+}
