@@ -409,23 +409,15 @@ mod tests {
     #[test]
     fn months_quarters_and_years_are_their_whole_days() {
         let days = |r: DayRange| (r.start.to_string(), r.end.to_string());
-        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
-        assert_eq!(
-            days(parse_month("2024-02").unwrap()),
-            pair("2024-02-01", "2024-02-29")
-        );
-        assert_eq!(
-            days(parse_quarter("2024q4").unwrap()),
-            pair("2024-10-01", "2024-12-31")
-        );
-        assert_eq!(
-            days(parse_quarter("2024-Q1").unwrap()),
-            pair("2024-01-01", "2024-03-31")
-        );
-        assert_eq!(
-            days(parse_year("2023").unwrap()),
-            pair("2023-01-01", "2023-12-31")
-        );
+        let cases = [
+            (parse_month("2024-02"), "2024-02-01", "2024-02-29"),
+            (parse_quarter("2024q4"), "2024-10-01", "2024-12-31"),
+            (parse_quarter("2024-Q1"), "2024-01-01", "2024-03-31"),
+            (parse_year("2023"), "2023-01-01", "2023-12-31"),
+        ];
+        for (range, first, last) in cases {
+            assert_eq!(days(range.unwrap()), (first.to_owned(), last.to_owned()));
+        }
         assert_eq!(
             parse_month("2024-3").unwrap_err(),
             "'2024-3' is not a month: expected YYYY-MM, e.g. 2024-03"
@@ -456,36 +448,26 @@ mod tests {
             let r = r.unwrap();
             (r.start.to_string(), r.end.to_string())
         };
-        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
-        assert_eq!(
-            span("3m", None, Period::Day),
-            pair("2024-04-01", "2024-06-30")
-        );
-        assert_eq!(
-            span("3m", Some("2024-06-30"), Period::Day),
-            pair("2024-04-01", "2024-06-30")
-        );
-        assert_eq!(
-            span("2q", None, Period::Day),
-            pair("2024-01-01", "2024-06-30")
-        );
-        assert_eq!(
-            span("1y", None, Period::Month),
-            pair("2023-01-01", "2023-12-31")
-        );
-        // 2024-07-19 is a Friday: the last complete ISO week ended Sunday 2024-07-14.
-        assert_eq!(
-            span("2w", None, Period::Week),
-            pair("2024-07-01", "2024-07-14")
-        );
-        assert_eq!(
-            span("2w", None, Period::Day),
-            pair("2024-07-06", "2024-07-19")
-        );
-        assert_eq!(
-            span("10d", None, Period::Week),
-            pair("2024-07-10", "2024-07-19")
-        );
+        let cases = [
+            ("3m", None, Period::Day, "2024-04-01", "2024-06-30"),
+            (
+                "3m",
+                Some("2024-06-30"),
+                Period::Day,
+                "2024-04-01",
+                "2024-06-30",
+            ),
+            ("2q", None, Period::Day, "2024-01-01", "2024-06-30"),
+            ("1y", None, Period::Month, "2023-01-01", "2023-12-31"),
+            // 2024-07-19 is a Friday: the last complete ISO week ended Sunday 2024-07-14.
+            ("2w", None, Period::Week, "2024-07-01", "2024-07-14"),
+            ("2w", None, Period::Day, "2024-07-06", "2024-07-19"),
+            ("10d", None, Period::Week, "2024-07-10", "2024-07-19"),
+        ];
+        for (text, end, by, first, last) in cases {
+            let got = span(text, end, by);
+            assert_eq!(got, (first.to_owned(), last.to_owned()), "{text} {by:?}");
+        }
         assert_eq!(
             parse_span("3x").unwrap_err(),
             "'3x' is not a span: expected days (30, 30d), weeks (4w), months (3m), quarters (2q) or years (1y)"

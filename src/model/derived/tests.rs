@@ -37,6 +37,18 @@ fn data(columns: &[&str], rows: &[(u32, Chain, &[Option<&str>])]) -> Dataset {
     }
 }
 
+/// Rows of fees alone: (day, chain, value, or "" for a gap).
+fn fees(rows: &[(u32, Chain, &str)]) -> Dataset {
+    let cells: Vec<[Option<&str>; 1]> = rows
+        .iter()
+        .map(|(_, _, v)| [Some(*v).filter(|v| !v.is_empty())])
+        .collect();
+    let rows: Vec<(u32, Chain, &[Option<&str>])> = (rows.iter().zip(&cells))
+        .map(|((d, c, _), cell)| (*d, *c, &cell[..]))
+        .collect();
+    data(&["fees"], &rows)
+}
+
 /// The cells of column `name` as text, gaps `-`.
 fn column(data: &Dataset, name: &str) -> Vec<String> {
     let i = data.columns.iter().position(|c| c.name() == name).unwrap();
@@ -62,17 +74,14 @@ const B: Chain = Chain::Base;
 #[test]
 fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
     // 2024-01-03 has no row at all; 2024-01-05 has a row without a value.
-    let d = data(
-        &["fees"],
-        &[
-            (1, E, &[Some("0.1")]),
-            (2, E, &[Some("0.3")]),
-            (4, E, &[Some("2")]),
-            (5, E, &[None]),
-            (6, E, &[Some("-1")]),
-            (7, E, &[Some("0.5")]),
-        ],
-    );
+    let d = fees(&[
+        (1, E, "0.1"),
+        (2, E, "0.3"),
+        (4, E, "2"),
+        (5, E, ""),
+        (6, E, "-1"),
+        (7, E, "0.5"),
+    ]);
     let out = derive(
         d,
         &asked(|m| m.change = true),
@@ -95,16 +104,13 @@ fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
 
 #[test]
 fn rolling_mean_waits_for_n_values_and_skips_gaps() {
-    let d = data(
-        &["fees"],
-        &[
-            (1, E, &[Some("1")]),
-            (2, E, &[Some("2")]),
-            (3, E, &[None]),
-            (4, E, &[Some("4")]),
-            (5, E, &[Some("0.005")]),
-        ],
-    );
+    let d = fees(&[
+        (1, E, "1"),
+        (2, E, "2"),
+        (3, E, ""),
+        (4, E, "4"),
+        (5, E, "0.005"),
+    ]);
     let m = asked(|m| m.rolling = Some(3));
     let out = derive(d, &m, &[E], Period::Day, &range(1, 5)).unwrap();
     assert_eq!(names(&out), ["fees", "fees_rolling_3"]);
@@ -134,16 +140,13 @@ fn cumulative_stops_at_the_first_gap_and_skips_active_users() {
 
 #[test]
 fn share_needs_every_chain_of_the_date() {
-    let d = data(
-        &["fees"],
-        &[
-            (1, E, &[Some("1")]),
-            (1, B, &[Some("2")]),
-            (2, E, &[Some("5")]),
-            (3, E, &[Some("0")]),
-            (3, B, &[Some("0")]),
-        ],
-    );
+    let d = fees(&[
+        (1, E, "1"),
+        (1, B, "2"),
+        (2, E, "5"),
+        (3, E, "0"),
+        (3, B, "0"),
+    ]);
     let m = asked(|m| m.share = true);
     let out = derive(d, &m, &[E, B], Period::Day, &range(1, 3)).unwrap();
     // 1/3 = 33.333.. %, 2/3 = 66.666.. %; day 2 lacks BASE; day 3 totals zero
@@ -195,7 +198,7 @@ fn periods_are_compared_with_the_previous_period_and_days_passes_through() {
 
 #[test]
 fn a_huge_exponent_is_refused_naming_it() {
-    let d = data(&["fees"], &[(1, E, &[Some("1e99999")])]);
+    let d = fees(&[(1, E, "1e99999")]);
     let err = derive(
         d,
         &asked(|m| m.change = true),
