@@ -274,11 +274,7 @@ impl DayRange {
             None => return DayRange::resolve(start, end, None, today),
         };
         let end = end.unwrap_or(DaySpec::Yesterday).resolve_end(today);
-        // The last complete period: the one holding `end` if `end` is its last day.
-        let last_end = match end.succ_opt() {
-            Some(next) if unit.start(next) == next => end,
-            _ => unit.start(end).pred_opt().unwrap_or(NaiveDate::MIN),
-        };
+        let last_end = unit.last_whole_end(end);
         let first = unit
             .back(unit.start(last_end), n.saturating_sub(1).into())
             .and_then(|d| check_year(d).ok());

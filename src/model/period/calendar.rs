@@ -89,6 +89,15 @@ impl Period {
             .unwrap_or(NaiveDate::MAX)
     }
 
+    /// The last day of the last whole period on or before `end`: `end` itself when it ends
+    /// its period, else the day before its period starts.
+    pub fn last_whole_end(self, end: NaiveDate) -> NaiveDate {
+        match end.succ_opt() {
+            Some(next) if self.start(next) == next => end,
+            _ => self.start(end).pred_opt().unwrap_or(NaiveDate::MIN),
+        }
+    }
+
     /// How many calendar days the period that starts on `start` has (7 for a week, 28 to 31
     /// for a month).
     pub fn length(self, start: NaiveDate) -> u32 {

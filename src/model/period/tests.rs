@@ -184,6 +184,9 @@ fn periods_step_forward_and_back_and_know_their_length() {
     );
     assert_eq!(Period::Year.back(day("2024-01-01"), i64::MAX), None);
     assert_eq!(Period::Day.next(NaiveDate::MAX), None);
+    let month = Period::Month;
+    assert_eq!(month.last_whole_end(day("2024-02-29")), day("2024-02-29"));
+    assert_eq!(month.last_whole_end(day("2024-02-28")), day("2024-01-31"));
     let range = DayRange {
         start: day("2024-01-31"),
         end: day("2024-03-01"),
