@@ -109,8 +109,10 @@ pub fn derive(
     }
     let rows = data.rows.iter().zip(values);
     let rows = rows.map(|(row, values)| Row {
+        date: row.date,
+        chain: row.chain,
         values,
-        ..row.clone()
+        coverage: row.coverage,
     });
     Ok(Dataset {
         chain_column: data.chain_column,
@@ -119,6 +121,7 @@ pub fn derive(
     })
 }
 
+/// Whether the column is `fees_per_user` (which `aggregate` makes under `--by`).
 fn is_per_user(column: &Column) -> bool {
     column.measure() == Some(Measure::PerUser)
 }
