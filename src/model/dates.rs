@@ -321,14 +321,10 @@ mod tests {
     #[test]
     fn dates_are_strict() {
         assert_eq!(d("2024-02-29").to_string(), "2024-02-29");
-        assert_eq!(
-            parse_date("2024-02-30").unwrap_err(),
-            "'2024-02-30' is not a day of the calendar"
-        );
-        assert_eq!(
-            parse_date("2023-02-29").unwrap_err(),
-            "'2023-02-29' is not a day of the calendar"
-        );
+        for day in ["2024-02-30", "2023-02-29"] {
+            let err = format!("'{day}' is not a day of the calendar");
+            assert_eq!(parse_date(day).unwrap_err(), err);
+        }
         for bad in [
             "2024-1-05",
             "20240105",
@@ -414,14 +410,19 @@ mod tests {
         for (range, first, last) in cases {
             assert_eq!(days(range.unwrap()), (first.to_owned(), last.to_owned()));
         }
-        assert_eq!(
-            parse_month("2024-3").unwrap_err(),
-            "'2024-3' is not a month: expected YYYY-MM, e.g. 2024-03"
-        );
-        assert_eq!(
-            parse_quarter("2024Q0").unwrap_err(),
-            "'2024Q0' is not a quarter: expected YYYYQ1 to YYYYQ4, e.g. 2024Q1"
-        );
+        let errors = [
+            (
+                parse_month("2024-3"),
+                "'2024-3' is not a month: expected YYYY-MM, e.g. 2024-03",
+            ),
+            (
+                parse_quarter("2024Q0"),
+                "'2024Q0' is not a quarter: expected YYYYQ1 to YYYYQ4, e.g. 2024Q1",
+            ),
+        ];
+        for (range, err) in errors {
+            assert_eq!(range.unwrap_err(), err);
+        }
         assert!(parse_year("0000").is_err() && parse_year("+024").is_err());
         assert_eq!(
             DaySpec::parse("2024-02").unwrap().resolve(d("2030-01-01")),

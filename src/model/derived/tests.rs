@@ -37,15 +37,20 @@ fn data(columns: &[&str], rows: &[(u32, Chain, &[Option<&str>])]) -> Dataset {
     }
 }
 
-/// Rows of fees alone: (day, chain, value, or "" for a gap).
-fn fees(rows: &[(u32, Chain, &str)]) -> Dataset {
-    let cells: Vec<[Option<&str>; 1]> = rows
-        .iter()
-        .map(|(_, _, v)| [Some(*v).filter(|v| !v.is_empty())])
+/// Rows of fees alone, written `day chain value` (chain `E` or `B`, value `-` for a gap) and
+/// separated by commas: `"1 E 0.1, 2 E -"`.
+fn fees(rows: &str) -> Dataset {
+    let parsed: Vec<(u32, Chain, [Option<&str>; 1])> = rows
+        .split(',')
+        .map(|row| {
+            let cells: Vec<&str> = row.split_whitespace().collect();
+            let chain = if cells[1] == "E" { E } else { B };
+            let value = Some(cells[2]).filter(|v| *v != "-");
+            (cells[0].parse().unwrap(), chain, [value])
+        })
         .collect();
-    let rows: Vec<(u32, Chain, &[Option<&str>])> = (rows.iter().zip(&cells))
-        .map(|((d, c, _), cell)| (*d, *c, &cell[..]))
-        .collect();
+    let rows: Vec<(u32, Chain, &[Option<&str>])> =
+        parsed.iter().map(|(d, c, v)| (*d, *c, &v[..])).collect();
     data(&["fees"], &rows)
 }
 
@@ -74,22 +79,9 @@ const B: Chain = Chain::Base;
 #[test]
 fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
     // 2024-01-03 has no row at all; 2024-01-05 has a row without a value.
-    let d = fees(&[
-        (1, E, "0.1"),
-        (2, E, "0.3"),
-        (4, E, "2"),
-        (5, E, ""),
-        (6, E, "-1"),
-        (7, E, "0.5"),
-    ]);
-    let out = derive(
-        d,
-        &asked(|m| m.change = true),
-        &[E],
-        Period::Day,
-        &range(1, 7),
-    )
-    .unwrap();
+    let d = fees("1 E 0.1, 2 E 0.3, 4 E 2, 5 E -, 6 E -1, 7 E 0.5");
+    let change = asked(|m| m.change = true);
+    let out = derive(d, &change, &[E], Period::Day, &range(1, 7)).unwrap();
     assert_eq!(names(&out), ["fees", "fees_change", "fees_change_pct"]);
     assert_eq!(
         column(&out, "fees_change"),
@@ -104,13 +96,7 @@ fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
 
 #[test]
 fn rolling_mean_waits_for_n_values_and_skips_gaps() {
-    let d = fees(&[
-        (1, E, "1"),
-        (2, E, "2"),
-        (3, E, ""),
-        (4, E, "4"),
-        (5, E, "0.005"),
-    ]);
+    let d = fees("1 E 1, 2 E 2, 3 E -, 4 E 4, 5 E 0.005");
     let m = asked(|m| m.rolling = Some(3));
     let out = derive(d, &m, &[E], Period::Day, &range(1, 5)).unwrap();
     assert_eq!(names(&out), ["fees", "fees_rolling_3"]);
@@ -140,13 +126,7 @@ fn cumulative_stops_at_the_first_gap_and_skips_active_users() {
 
 #[test]
 fn share_needs_every_chain_of_the_date() {
-    let d = fees(&[
-        (1, E, "1"),
-        (1, B, "2"),
-        (2, E, "5"),
-        (3, E, "0"),
-        (3, B, "0"),
-    ]);
+    let d = fees("1 E 1, 1 B 2, 2 E 5, 3 E 0, 3 B 0");
     let m = asked(|m| m.share = true);
     let out = derive(d, &m, &[E, B], Period::Day, &range(1, 3)).unwrap();
     // 1/3 = 33.333.. %, 2/3 = 66.666.. %; day 2 lacks BASE; day 3 totals zero
@@ -198,14 +178,9 @@ fn periods_are_compared_with_the_previous_period_and_days_passes_through() {
 
 #[test]
 fn a_huge_exponent_is_refused_naming_it() {
-    let d = fees(&[(1, E, "1e99999")]);
-    let err = derive(
-        d,
-        &asked(|m| m.change = true),
-        &[E],
-        Period::Day,
-        &range(1, 1),
-    );
+    let d = fees("1 E 1e99999");
+    let change = asked(|m| m.change = true);
+    let err = derive(d, &change, &[E], Period::Day, &range(1, 1));
     assert_eq!(
         err.unwrap_err(),
         "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number (an exponent beyond ±1000)"
