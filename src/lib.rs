@@ -44,6 +44,10 @@
 //! bounded arithmetic in `Number::to_decimal`, defaults in `settings::defaults`, bounds in
 //! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the binary, the man-page generator
 //! (`examples/generate`) and the tests use.
+//!
+//! A column's meaning is never read from its name: an output column is a `model::Column`
+//! (metric, measure, unit, `--by` aggregation, `--wide` chain) whose name `Column::name` makes.
+//! Exact division lives in `model::divide` and period arithmetic in `model::Period`.
 
 mod cache;
 mod cli;
@@ -65,10 +69,11 @@ pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::{parse_held_body, parse_records, read_body_records};
 pub use commands::run;
 pub use error::{Exit, Failure};
-pub use model::{aggregate, parse_date, parse_last, DayRange, DaySpec, Period};
+pub use model::{aggregate, divide, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{
-    chain_names, Chain, ChainArg, Column, Dataset, Endpoint, Number, NumberText, Row, SocialMetric,
+    chain_names, Chain, ChainArg, Dataset, Endpoint, Metric, Number, NumberText, Row, SocialMetric,
 };
+pub use model::{Aggregation, Column, Coverage, Measure, Unit};
 pub use output::read_merge_file;
 pub use render::{render, Format, RenderOptions};
 pub use settings::limits::{seconds, Count, CACHE_SETTLE_DAYS, CHUNK_DAYS, JOBS, RETRIES};

@@ -1,10 +1,11 @@
 //! Property tests: date and range parsing, and response parsing, never panic on any input,
-//! number texts survive parsing exactly, and the `--by` periods of a year add up to the year.
+//! number texts survive parsing exactly, the `--by` periods of a year add up to the year, and
+//! the one exact division equals an independent one.
 
 use chain_metrics::parse_records;
-use chain_metrics::{aggregate, Dataset, Period, Row};
+use chain_metrics::{aggregate, divide, Column, Dataset, Period, Row};
 use chain_metrics::{parse_date, parse_last, DayRange, DaySpec};
-use chain_metrics::{Column, Endpoint, Number, SocialMetric};
+use chain_metrics::{Endpoint, Metric, Number, SocialMetric};
 use chrono::{Datelike, Days, NaiveDate};
 use proptest::prelude::*;
 
@@ -53,10 +54,14 @@ fn daily_rows(year: i32, days: Vec<(u64, Option<String>, Option<String>)>) -> Da
         date,
         chain: None,
         values,
+        coverage: None,
     });
     Dataset {
         chain_column: false,
-        columns: vec!["fees".into(), "tweet".into()],
+        columns: vec![
+            Column::value(Metric::Fees),
+            Column::value(Metric::Social(SocialMetric::Tweet)),
+        ],
         rows: rows.collect(),
     }
 }
@@ -66,12 +71,12 @@ fn exact(cell: &Option<Number>) -> Option<bigdecimal::BigDecimal> {
     cell.as_ref().map(|n| n.as_str().parse().unwrap())
 }
 
-const ENDPOINTS: [(Endpoint, Column); 3] = [
-    (Endpoint::Fees, Column::Fees),
-    (Endpoint::ActiveUsers, Column::ActiveUsers),
+const ENDPOINTS: [(Endpoint, Metric); 3] = [
+    (Endpoint::Fees, Metric::Fees),
+    (Endpoint::ActiveUsers, Metric::ActiveUsers),
     (
         Endpoint::OfficialAccount,
-        Column::Social(SocialMetric::Tweet),
+        Metric::Social(SocialMetric::Tweet),
     ),
 ];
 
@@ -166,7 +171,7 @@ proptest! {
             .map(|(i, v)| format!("{{\"date\":\"2024-01-{:02}\",\"fees\":{v}}}", i + 1))
             .collect();
         let body = format!("[{}]", records.join(","));
-        let parsed = parse_records(Endpoint::Fees, &[Column::Fees], body.as_bytes()).unwrap();
+        let parsed = parse_records(Endpoint::Fees, &[Metric::Fees], body.as_bytes()).unwrap();
         let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
@@ -179,7 +184,7 @@ proptest! {
             .map(|(i, v)| format!("{{\"date\":\"2024-02-{:02}\",\"tweet\":{v},\"other\":[{v}]}}", i + 1))
             .collect();
         let body = format!("{{\"data\":[{}]}}", records.join(","));
-        let parsed = parse_records(Endpoint::OfficialAccount, &[Column::Social(SocialMetric::Tweet)], body.as_bytes()).unwrap();
+        let parsed = parse_records(Endpoint::OfficialAccount, &[Metric::Social(SocialMetric::Tweet)], body.as_bytes()).unwrap();
         let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
@@ -198,11 +203,10 @@ proptest! {
     #[test]
     fn months_and_quarters_of_a_year_add_up_to_the_year((year, days) in days_of_a_year()) {
         let data = daily_rows(year, days);
-        let columns = [Column::Fees, Column::Social(SocialMetric::Tweet)];
-        let whole = aggregate(data.clone(), &columns, &[], Period::Year).unwrap();
+        let whole = aggregate(data.clone(), &[], Period::Year, None).unwrap();
         prop_assert_eq!(whole.rows.len(), usize::from(!data.rows.is_empty()));
         for by in [Period::Month, Period::Quarter] {
-            let parts = aggregate(data.clone(), &columns, &[], by).unwrap();
+            let parts = aggregate(data.clone(), &[], by, None).unwrap();
             prop_assert!(parts.rows.iter().all(|r| r.date.year() == year && r.date.day() == 1));
             for (i, name) in ["days", "fees", "tweet"].iter().enumerate() {
                 let summed = parts.rows.iter().filter_map(|r| exact(&r.values[i])).reduce(|a, b| a + b);
@@ -210,5 +214,83 @@ proptest! {
                 prop_assert_eq!(&summed, &total, "{} {:?}", name, by);
             }
         }
+    }
+}
+
+/// A number of up to 150 digits, with a fraction or not, and an exponent within the bound of
+/// `Number::to_decimal` (±1000).
+fn long_number() -> impl Strategy<Value = String> {
+    "-?[1-9][0-9]{0,99}(\\.[0-9]{1,50})?"
+        .prop_flat_map(|digits| (Just(digits), -1000i32..=1000))
+        .prop_map(|(digits, exponent)| format!("{digits}e{exponent}"))
+}
+
+/// A division to check: long numbers at any scale, or a short number over a small power of
+/// two, where a quotient often ends exactly on a half (a tie) at the decimals asked.
+fn division() -> impl Strategy<Value = (String, String, u32)> {
+    prop_oneof![
+        (long_number(), long_number(), 0u32..=30),
+        (
+            "-?[0-9]{1,20}\\.[0-9]{1,4}",
+            "-?(2|4|8|16|0\\.2|0\\.8)",
+            0u32..=5
+        ),
+    ]
+}
+
+/// `num / den` rounded half to even to `decimals`, by Python: exact rationals (`Fraction`,
+/// whose `round` goes half to even) read from and written as `decimal` texts. One run for a
+/// batch of (num, den, decimals), one answer a line.
+fn python_quotients(cases: &[(String, String, u32)]) -> Vec<String> {
+    use std::io::Write;
+    let script = r#"
+import sys
+from decimal import Decimal, getcontext
+from fractions import Fraction
+getcontext().prec = 10000
+for line in sys.stdin:
+    num, den, places = line.split()
+    exact = round(Fraction(Decimal(num)) / Fraction(Decimal(den)), int(places))
+    value = Decimal(exact.numerator) / Decimal(exact.denominator)
+    print(format(value.quantize(Decimal(1).scaleb(-int(places))), "f"))
+"#;
+    let mut child = std::process::Command::new("python3")
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("python3 runs (.ci/run installs it)");
+    let input: String = (cases.iter())
+        .map(|(num, den, places)| format!("{num} {den} {places}\n"))
+        .collect();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "python3 failed");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The one division every mean, percent and per-user value goes through equals an
+    /// independent exact computation, for numbers of up to 150 digits and exponents to the
+    /// bound, at every number of decimals `--decimals` takes.
+    #[test]
+    fn division_equals_an_exact_rational_rounded_half_to_even(
+        cases in proptest::collection::vec(division(), 16),
+    ) {
+        let expected = python_quotients(&cases);
+        for ((num, den, places), want) in cases.iter().zip(&expected) {
+            let (a, b) = (num.parse().unwrap(), den.parse().unwrap());
+            let got = divide(&a, &b, *places).unwrap().to_plain_string();
+            prop_assert_eq!(&got, want, "{} / {} to {}", num, den, places);
+        }
+        prop_assert_eq!(expected.len(), cases.len());
     }
 }

@@ -10,10 +10,10 @@ use super::{CachedValue, Work};
 use crate::fetched::Plan;
 use crate::model::Chain;
 use crate::model::DayRange;
-use crate::model::{Column, Endpoint, Number};
+use crate::model::{Endpoint, Metric, Number};
 
 /// The settled values the cache holds for the plan's range, per chain and column.
-pub(crate) type Known = HashMap<(Chain, Column), BTreeMap<NaiveDate, Number>>;
+pub(crate) type Known = HashMap<(Chain, Metric), BTreeMap<NaiveDate, Number>>;
 
 /// The requests for what `known` lacks, and the values it has. With nothing known this is
 /// exactly the plan's own requests, so a run without the cache asks the same.
@@ -39,11 +39,11 @@ fn lacking_runs(
     endpoint: Endpoint,
     known: &Known,
     work: &mut Work,
-) -> Vec<(Vec<Column>, DayRange)> {
+) -> Vec<(Vec<Metric>, DayRange)> {
     let columns = plan.endpoint_columns(endpoint);
-    let mut runs: Vec<(Vec<Column>, DayRange)> = Vec::new();
+    let mut runs: Vec<(Vec<Metric>, DayRange)> = Vec::new();
     // The run each set of lacking columns is growing.
-    let mut growing: HashMap<Vec<Column>, usize> = HashMap::new();
+    let mut growing: HashMap<Vec<Metric>, usize> = HashMap::new();
     for date in plan.range.days() {
         let mut lacking = Vec::new();
         for column in &columns {
@@ -81,9 +81,9 @@ fn lacking_runs(
     runs
 }
 
-fn social(column: Column) -> Option<crate::model::SocialMetric> {
+fn social(column: Metric) -> Option<crate::model::SocialMetric> {
     match column {
-        Column::Social(item) => Some(item),
+        Metric::Social(item) => Some(item),
         _ => None,
     }
 }
@@ -121,7 +121,7 @@ mod tests {
             .collect()
     }
 
-    fn know(known: &mut Known, chain: Chain, column: Column, days: &[&str]) {
+    fn know(known: &mut Known, chain: Chain, column: Metric, days: &[&str]) {
         let series = known.entry((chain, column)).or_default();
         for day in days {
             series.insert(d(day), Number::from_json_token("1").unwrap());
@@ -144,7 +144,7 @@ mod tests {
         let plan = plan(vec![Endpoint::Fees], Some(2));
         let mut known = Known::new();
         let days = ["2024-01-02", "2024-01-03", "2024-01-09"];
-        know(&mut known, Chain::Ethereum, Column::Fees, &days);
+        know(&mut known, Chain::Ethereum, Metric::Fees, &days);
         let work = work(&plan, &known);
         assert_eq!(
             asked(&work)[..4],
@@ -170,11 +170,11 @@ mod tests {
         let mut known = Known::new();
         let all: Vec<String> = plan.range.days().map(|d| d.to_string()).collect();
         let all: Vec<&str> = all.iter().map(String::as_str).collect();
-        know(&mut known, Chain::Ethereum, Column::Social(Reply), &all);
+        know(&mut known, Chain::Ethereum, Metric::Social(Reply), &all);
         know(
             &mut known,
             Chain::Ethereum,
-            Column::Social(Tweet),
+            Metric::Social(Tweet),
             &all[..8],
         );
         let work = work(&plan, &known);

@@ -15,7 +15,7 @@ use chrono::{Days, NaiveDate};
 use crate::fetched::Request;
 use crate::fetched::{Fetched, Plan};
 use crate::model::Chain;
-use crate::model::{Column, Number, Record};
+use crate::model::{Metric, Number, Record};
 use crate::settings::without_credentials;
 use crate::settings::Settings;
 pub use error::CacheError;
@@ -159,7 +159,7 @@ impl RunCache {
             .collect()
     }
 
-    fn key(&self, chain: Chain, endpoint: &str, column: Column) -> SeriesKey {
+    fn key(&self, chain: Chain, endpoint: &str, column: Metric) -> SeriesKey {
         key(&self.service, chain, endpoint, column)
     }
 
@@ -181,7 +181,7 @@ impl RunCache {
     }
 }
 
-fn key(service: &str, chain: Chain, endpoint: &str, column: Column) -> SeriesKey {
+fn key(service: &str, chain: Chain, endpoint: &str, column: Metric) -> SeriesKey {
     SeriesKey {
         service: service.to_owned(),
         endpoint: endpoint.to_owned(),
@@ -215,7 +215,7 @@ impl Work {
 pub struct CachedValue {
     pub chain: Chain,
     pub date: NaiveDate,
-    pub column: Column,
+    pub column: Metric,
     pub value: Number,
 }
 

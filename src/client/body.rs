@@ -2,7 +2,7 @@
 //! whole-body parser (`response`) giving the verdict and words for anything else.
 
 use super::stream::{read_records, Unread};
-use crate::model::{Column, Endpoint, Record};
+use crate::model::{Endpoint, Metric, Record};
 
 /// Parses the body of `endpoint` into one record per element, values in `columns` order.
 ///
@@ -12,7 +12,7 @@ use crate::model::{Column, Endpoint, Record};
 /// runs on the wire is the one tested and fuzzed.
 pub fn parse_records(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
 ) -> Result<Vec<Record>, String> {
     read_body_records(endpoint, columns, &mut &body[..])
@@ -22,7 +22,7 @@ pub fn parse_records(
 /// an `Err` too.
 pub fn read_body_records(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     reader: &mut dyn std::io::Read,
 ) -> Result<Vec<Record>, String> {
     read_records(endpoint, columns, reader).map_err(|unread| match unread {
@@ -52,7 +52,7 @@ mod tests {
     #[test]
     fn fees_keep_exact_number_text() {
         let body = br#"[{"date":"2024-01-01","fees":5E+3},{"date":"2024-01-02","fees":12345678901234567890.123456789,"extra":[1]},{"date":"2024-01-03","fees":0.1}]"#;
-        let records = parse_records(Endpoint::Fees, &[Column::Fees], body).unwrap();
+        let records = parse_records(Endpoint::Fees, &[Metric::Fees], body).unwrap();
         assert_eq!(
             texts(&records),
             vec![
@@ -67,9 +67,9 @@ mod tests {
     fn social_is_wrapped_and_gaps_are_none() {
         let body = br#"{"data":[{"date":"2024-01-01","reply":3,"quote":null}]}"#;
         let columns = [
-            Column::Social(SocialMetric::Reply),
-            Column::Social(SocialMetric::Quote),
-            Column::Social(SocialMetric::Tweet),
+            Metric::Social(SocialMetric::Reply),
+            Metric::Social(SocialMetric::Quote),
+            Metric::Social(SocialMetric::Tweet),
         ];
         let records = parse_records(Endpoint::OfficialAccount, &columns, body).unwrap();
         assert_eq!(
@@ -132,9 +132,9 @@ mod tests {
     fn shape_errors_name_index_field_and_what_was_found() {
         for (endpoint, body, expected) in SHAPE_ERRORS {
             let column = match endpoint {
-                Endpoint::Fees => Column::Fees,
-                Endpoint::ActiveUsers => Column::ActiveUsers,
-                Endpoint::OfficialAccount => Column::Social(SocialMetric::Tweet),
+                Endpoint::Fees => Metric::Fees,
+                Endpoint::ActiveUsers => Metric::ActiveUsers,
+                Endpoint::OfficialAccount => Metric::Social(SocialMetric::Tweet),
             };
             let err = parse_records(endpoint, &[column], body).unwrap_err();
             assert!(
@@ -161,7 +161,7 @@ mod tests {
             rec("2024-01-03", "33"),
             rec("2023-12-31", "0"),
         ];
-        let (kept, notes) = clean(records, &range, &[Column::Fees]);
+        let (kept, notes) = clean(records, &range, &[Metric::Fees]);
         assert_eq!(
             texts(&kept),
             vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]

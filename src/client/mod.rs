@@ -26,7 +26,7 @@ use reqwest::{Method, StatusCode, Url};
 
 use crate::error::{Exit, Failure, Result};
 use crate::fetched::Request;
-use crate::model::{Column, Endpoint, Record};
+use crate::model::{Endpoint, Metric, Record};
 use crate::settings::hide_passwords;
 use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
@@ -142,7 +142,7 @@ impl Client {
     }
 
     /// Fetches and parses the records of one request, values in `columns` order.
-    pub fn fetch_records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
+    pub fn fetch_records(&self, request: &Request, columns: &[Metric]) -> Result<Vec<Record>> {
         self.records(request, columns)
             .map_err(|f| self.scrubbed(f.with_detail(request.detail())))
     }
@@ -187,7 +187,7 @@ impl Client {
         foreign::shown(text, &|t| self.mask(t), usize::MAX)
     }
 
-    fn records(&self, request: &Request, columns: &[Column]) -> Result<Vec<Record>> {
+    fn records(&self, request: &Request, columns: &[Metric]) -> Result<Vec<Record>> {
         let (mut answer, method) = self.fetch(request, Some(columns))?;
         check_content_type(&|t| self.mask(t), request, &method, &answer)?;
         let records = match answer.records.take() {
@@ -238,7 +238,7 @@ impl Client {
 
     /// Sends the request until it succeeds, fails for good, or the retries run out; with
     /// `columns`, a success's JSON body is read into records as it comes.
-    fn fetch(&self, request: &Request, columns: Option<&[Column]>) -> Result<(Answer, Method)> {
+    fn fetch(&self, request: &Request, columns: Option<&[Metric]>) -> Result<(Answer, Method)> {
         let records = columns.map(|columns| (request.endpoint, columns));
         let mut url = self.url(request.endpoint);
         let body = request.body().to_json().into_bytes();
@@ -450,7 +450,7 @@ impl Client {
         url: &str,
         body: &[u8],
         label: &str,
-        records: Option<(Endpoint, &[Column])>,
+        records: Option<(Endpoint, &[Metric])>,
     ) -> Result<Answer, TransportError> {
         let _slot = self.throttle.enter();
         let started = Instant::now();

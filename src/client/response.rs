@@ -8,13 +8,13 @@ use serde_json::value::RawValue;
 
 use crate::fetched::DataNotes;
 use crate::model::{parse_date, DayRange};
-use crate::model::{Column, Endpoint, Number, Record};
+use crate::model::{Endpoint, Metric, Number, Record};
 
 /// [`parse_records`] as the whole-body parser alone gives it: the reference the stream is held
 /// to (the body oracle compares them on every input).
 pub fn parse_held_body(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
 ) -> Result<Vec<Record>, String> {
     parse_whole(endpoint, columns, body).map(|(records, _)| records)
@@ -24,7 +24,7 @@ pub fn parse_held_body(
 /// when there is none): the verdict and words for any body the stream leaves to it.
 pub(super) fn parse_whole(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
 ) -> Result<(Vec<Record>, Option<usize>), String> {
     let top: &RawValue =
@@ -65,12 +65,12 @@ pub(super) fn parse_whole(
 
 /// One element read on its own, as the stream reads them: `None` for anything [`parse_whole`]
 /// would not take as a record (it then says why).
-pub(super) fn parse_object(element: &[u8], columns: &[Column]) -> Option<Record> {
+pub(super) fn parse_object(element: &[u8], columns: &[Metric]) -> Option<Record> {
     let fields: Fields = serde_json::from_slice(element).ok()?;
     record(&fields, columns).ok()
 }
 
-fn record(fields: &Fields, columns: &[Column]) -> Result<Record, String> {
+fn record(fields: &Fields, columns: &[Metric]) -> Result<Record, String> {
     let date_raw = fields.get("date").ok_or("field date is missing")?;
     let date_text: String = serde_json::from_str(date_raw.get()).map_err(|_| {
         format!(
@@ -87,7 +87,7 @@ fn record(fields: &Fields, columns: &[Column]) -> Result<Record, String> {
     Ok(Record { date, values })
 }
 
-fn parse_value(fields: &Fields, column: Column) -> Result<Option<Number>, String> {
+fn parse_value(fields: &Fields, column: Metric) -> Result<Option<Number>, String> {
     let name = column.name();
     let Some(raw) = fields.get(name) else {
         return Ok(None);
@@ -171,7 +171,7 @@ fn kind(raw: &RawValue) -> String {
 pub fn clean(
     records: Vec<Record>,
     range: &DayRange,
-    columns: &[Column],
+    columns: &[Metric],
 ) -> (Vec<Record>, DataNotes) {
     let mut notes = DataNotes::default();
     let mut records = records;

@@ -10,7 +10,7 @@
 use std::io::Read;
 
 use super::response::{parse_object, parse_whole};
-use crate::model::{Column, Endpoint, Record};
+use crate::model::{Endpoint, Metric, Record};
 
 /// How a body could not be read into records.
 pub enum Unread {
@@ -32,7 +32,7 @@ const CHUNK: usize = 16 * 1024;
 /// order; the verdicts and words of [`parse_whole`] for any body.
 pub fn read_records(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     reader: &mut dyn Read,
 ) -> Result<Vec<Record>, Unread> {
     let mut body = Body::new(reader);
@@ -61,7 +61,7 @@ enum Place {
 /// body wholly of that shape; `Ok(false)` where the body leaves it (`body.place` says where).
 fn follow(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &mut Body,
     records: &mut Vec<Record>,
 ) -> std::io::Result<bool> {
@@ -259,7 +259,7 @@ impl<'r> Body<'r> {
     fn fall_back(
         mut self,
         endpoint: Endpoint,
-        columns: &[Column],
+        columns: &[Metric],
         read: Vec<Record>,
     ) -> Result<Vec<Record>, Unread> {
         let mut body = std::mem::take(&mut self.head);
@@ -350,7 +350,7 @@ mod tests {
 
     fn read(
         endpoint: Endpoint,
-        columns: &[Column],
+        columns: &[Metric],
         body: &[u8],
         piece: usize,
     ) -> Result<Vec<Record>, String> {
@@ -389,7 +389,7 @@ mod tests {
         ];
         for (body, expected) in bodies.iter().zip(expected) {
             let held =
-                parse_whole(Endpoint::Fees, &[Column::Fees], body.as_bytes()).map(|(r, _)| r);
+                parse_whole(Endpoint::Fees, &[Metric::Fees], body.as_bytes()).map(|(r, _)| r);
             assert_eq!(
                 held.as_ref().err().map(String::as_str),
                 Some(expected),
@@ -397,7 +397,7 @@ mod tests {
             );
             for piece in [1, 2, 5, 64, CHUNK * 2] {
                 assert_eq!(
-                    read(Endpoint::Fees, &[Column::Fees], body.as_bytes(), piece),
+                    read(Endpoint::Fees, &[Metric::Fees], body.as_bytes(), piece),
                     held,
                     "{body}, {piece} bytes a read"
                 );
@@ -409,7 +409,7 @@ mod tests {
     /// comes first; a later `data` wins, as in the whole body.
     #[test]
     fn official_account_records_come_from_the_last_data_member() {
-        let columns = [Column::Social(SocialMetric::Reply)];
+        let columns = [Metric::Social(SocialMetric::Reply)];
         let dates = |body: &str| -> Vec<String> {
             read(Endpoint::OfficialAccount, &columns, body.as_bytes(), 3)
                 .unwrap()
@@ -445,7 +445,7 @@ mod tests {
                 given: 0,
                 fail_at: Some(fail_at),
             };
-            match read_records(Endpoint::Fees, &[Column::Fees], &mut wire) {
+            match read_records(Endpoint::Fees, &[Metric::Fees], &mut wire) {
                 Err(Unread::Read(e)) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset),
                 Err(Unread::Shape { problem, .. }) => panic!("failing at {fail_at}: {problem}"),
                 Ok(_) => panic!("failing at {fail_at}: read whole"),

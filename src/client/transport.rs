@@ -10,7 +10,7 @@ use reqwest::StatusCode;
 
 use super::connection::{self, Finding};
 use super::stream::{read_records, Unread};
-use crate::model::{Column, Endpoint, Record};
+use crate::model::{Endpoint, Metric, Record};
 
 /// Bodies above this are refused: no daily series comes near it.
 pub const MAX_BODY: u64 = 64 * 1024 * 1024;
@@ -165,7 +165,7 @@ pub fn read_records_answer(
     response: Response,
     deadline: Instant,
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
 ) -> Result<Answer, TransportError> {
     let (status, headers, _) = head(&response)?;
     let mut reader = Bounded::new(response, deadline);

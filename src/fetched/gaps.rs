@@ -3,7 +3,7 @@
 use chrono::NaiveDate;
 
 use crate::error::{Exit, Failure};
-use crate::model::{describe_days, Chain, Column, DayRange};
+use crate::model::{describe_days, Chain, DayRange, Metric};
 
 /// The asked (date, chain, metric) values a result lacks, whatever the reason (a missing
 /// date, a member left out, no answer at all).
@@ -21,7 +21,7 @@ impl Gaps {
     /// `has(date, chain position, column position)` says whether the rows hold one.
     pub(super) fn of(
         chains: &[Chain],
-        columns: &[Column],
+        columns: &[Metric],
         range: DayRange,
         has: impl Fn(NaiveDate, usize, usize) -> bool,
     ) -> Gaps {

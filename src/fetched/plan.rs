@@ -10,7 +10,7 @@ use super::notes::DataNotes;
 use super::request::Request;
 use crate::model::Chain;
 use crate::model::DayRange;
-use crate::model::{Column, Dataset, Endpoint, Number, Record, Row, SocialMetric};
+use crate::model::{Column, Dataset, Endpoint, Metric, Number, Record, Row, SocialMetric};
 
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
@@ -27,16 +27,16 @@ pub struct Plan {
 
 impl Plan {
     /// The columns one endpoint fills.
-    pub fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Column> {
+    pub fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Metric> {
         match endpoint {
-            Endpoint::Fees => vec![Column::Fees],
-            Endpoint::ActiveUsers => vec![Column::ActiveUsers],
-            Endpoint::OfficialAccount => self.includes.iter().map(|i| Column::Social(*i)).collect(),
+            Endpoint::Fees => vec![Metric::Fees],
+            Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
+            Endpoint::OfficialAccount => self.includes.iter().map(|i| Metric::Social(*i)).collect(),
         }
     }
 
     /// Every column, endpoint after endpoint: `fees,active_users,<includes>` for `report`.
-    pub fn columns(&self) -> Vec<Column> {
+    pub fn columns(&self) -> Vec<Metric> {
         self.endpoints
             .iter()
             .flat_map(|e| self.endpoint_columns(*e))
@@ -86,7 +86,7 @@ impl Plan {
     pub fn dataset(&self, rows: Vec<Row>) -> Dataset {
         Dataset {
             chain_column: self.chains.len() > 1,
-            columns: self.columns().iter().map(|c| c.name().to_owned()).collect(),
+            columns: self.columns().into_iter().map(Column::value).collect(),
             rows,
         }
     }
@@ -111,7 +111,7 @@ pub struct Outcome {
 /// notes of each (chain, endpoint) are reported once, in plan order.
 pub struct Assembly<'a> {
     plan: &'a Plan,
-    columns: Vec<Column>,
+    columns: Vec<Metric>,
     joined: Joined,
     notes: BTreeMap<(usize, usize), DataNotes>,
 }
@@ -127,7 +127,7 @@ impl<'a> Assembly<'a> {
     }
 
     /// Joins one value known without asking (from the cache).
-    pub fn know(&mut self, chain: Chain, date: NaiveDate, column: Column, value: Number) {
+    pub fn know(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Number) {
         self.put(chain, date, column, Some(value));
     }
 
@@ -150,13 +150,14 @@ impl<'a> Assembly<'a> {
         }
     }
 
-    fn put(&mut self, chain: Chain, date: NaiveDate, column: Column, value: Option<Number>) {
+    fn put(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Option<Number>) {
         let width = self.columns.len();
         let position = self.plan.chains.iter().position(|c| *c == chain);
         let row = self.joined.entry(date, position, || Row {
             date,
             chain: Some(chain),
             values: vec![None; width],
+            coverage: None,
         });
         if let Some(at) = self.columns.iter().position(|c| *c == column) {
             row.values[at] = value;
@@ -373,6 +374,7 @@ mod tests {
                         date: d(date),
                         chain: position.map(|p| [Chain::Base, Chain::Bsc][p]),
                         values: Vec::new(),
+                        coverage: None,
                     });
                 }
             }

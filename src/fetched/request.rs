@@ -3,7 +3,7 @@
 
 use crate::model::Chain;
 use crate::model::DayRange;
-use crate::model::{Column, Endpoint, SocialMetric};
+use crate::model::{Endpoint, Metric, SocialMetric};
 
 /// One request: an endpoint, a chain and a range (and, for the official account, includes).
 #[derive(Clone, Debug)]
@@ -16,15 +16,15 @@ pub struct Request {
 
 impl Request {
     /// The fields asked, in the order the values of its records come.
-    pub fn columns(&self) -> Vec<Column> {
+    pub fn columns(&self) -> Vec<Metric> {
         match self.endpoint {
-            Endpoint::Fees => vec![Column::Fees],
-            Endpoint::ActiveUsers => vec![Column::ActiveUsers],
+            Endpoint::Fees => vec![Metric::Fees],
+            Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
             Endpoint::OfficialAccount => self
                 .includes
                 .iter()
                 .flatten()
-                .map(|item| Column::Social(*item))
+                .map(|item| Metric::Social(*item))
                 .collect(),
         }
     }

@@ -2,7 +2,7 @@
 //! and the cut, as plain values the output applies.
 
 use crate::model::chain::Chain;
-use crate::model::dates::DayRange;
+use crate::model::day_range::DayRange;
 use crate::model::derived::{derive, Measures};
 use crate::model::order::{sort_and_cut, SortKey};
 use crate::model::period::Period;

@@ -2,8 +2,9 @@
 //! `--last 4w` or `3m`, `--month 2024-03`, `--quarter 2024Q1`, `--year 2024`.
 
 use crate::system::foreign::echo;
-use chrono::{Datelike, Days, Months, NaiveDate, Utc};
+use chrono::{Datelike, Days, NaiveDate, Utc};
 
+use crate::model::day_range::DayRange;
 use crate::model::period::Period;
 
 /// A day as given on the command line, resolved against today's UTC date later.
@@ -14,13 +15,6 @@ pub enum DaySpec {
     Month(NaiveDate),
     Today,
     Yesterday,
-}
-
-/// An inclusive range of UTC days.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DayRange {
-    pub start: NaiveDate,
-    pub end: NaiveDate,
 }
 
 /// Today's date in UTC: the service's days are UTC days.
@@ -165,36 +159,6 @@ impl DayRange {
         }
         Ok(DayRange { start, end })
     }
-
-    pub fn contains(&self, day: NaiveDate) -> bool {
-        self.start <= day && day <= self.end
-    }
-
-    /// The range cut into consecutive windows of at most `days` days, in order.
-    pub fn windows(&self, days: u32) -> Vec<DayRange> {
-        let mut windows = Vec::new();
-        let mut start = self.start;
-        while start <= self.end {
-            // Checked: `--chunk-days 4000000000` reaches past the last date chrono knows.
-            let end = start
-                .checked_add_days(Days::new(u64::from(days.max(1)) - 1))
-                .map_or(self.end, |end| end.min(self.end));
-            windows.push(DayRange { start, end });
-            match end.succ_opt() {
-                Some(next) => start = next,
-                None => break,
-            }
-        }
-        windows
-    }
-
-    /// Every day of the range, in order.
-    pub fn days(&self) -> impl Iterator<Item = NaiveDate> {
-        self.start.iter_days().take_while({
-            let end = self.end;
-            move |d| *d <= end
-        })
-    }
 }
 
 /// The whole period that starts on `first`, as a range.
@@ -310,13 +274,10 @@ impl DayRange {
             None => return DayRange::resolve(start, end, None, today),
         };
         let end = end.unwrap_or(DaySpec::Yesterday).resolve_end(today);
-        // The last complete period: the one holding `end` if `end` is its last day.
-        let last_end = match end.succ_opt() {
-            Some(next) if unit.start(next) == next => end,
-            _ => unit.start(end).pred_opt().unwrap_or(NaiveDate::MIN),
-        };
-        let first =
-            back(unit.start(last_end), unit, n.saturating_sub(1)).and_then(|d| check_year(d).ok());
+        let last_end = unit.last_whole_end(end);
+        let first = unit
+            .back(unit.start(last_end), n.saturating_sub(1).into())
+            .and_then(|d| check_year(d).ok());
         let start = first.ok_or_else(|| {
             format!(
                 "the first day of the {n} {}s before {end} is before the year 1: ask for fewer",
@@ -327,17 +288,6 @@ impl DayRange {
             start,
             end: last_end,
         })
-    }
-}
-
-/// The first day of the period `n` periods before the one starting on `first`.
-fn back(first: NaiveDate, unit: Period, n: u32) -> Option<NaiveDate> {
-    match unit {
-        Period::Day => first.checked_sub_days(Days::new(n.into())),
-        Period::Week => first.checked_sub_days(Days::new(u64::from(n) * 7)),
-        Period::Month => first.checked_sub_months(Months::new(n)),
-        Period::Quarter => first.checked_sub_months(Months::new(n.checked_mul(3)?)),
-        Period::Year => first.checked_sub_months(Months::new(n.checked_mul(12)?)),
     }
 }
 
@@ -371,14 +321,10 @@ mod tests {
     #[test]
     fn dates_are_strict() {
         assert_eq!(d("2024-02-29").to_string(), "2024-02-29");
-        assert_eq!(
-            parse_date("2024-02-30").unwrap_err(),
-            "'2024-02-30' is not a day of the calendar"
-        );
-        assert_eq!(
-            parse_date("2023-02-29").unwrap_err(),
-            "'2023-02-29' is not a day of the calendar"
-        );
+        for day in ["2024-02-30", "2023-02-29"] {
+            let err = format!("'{day}' is not a day of the calendar");
+            assert_eq!(parse_date(day).unwrap_err(), err);
+        }
         for bad in [
             "2024-1-05",
             "20240105",
@@ -455,31 +401,28 @@ mod tests {
     #[test]
     fn months_quarters_and_years_are_their_whole_days() {
         let days = |r: DayRange| (r.start.to_string(), r.end.to_string());
-        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
-        assert_eq!(
-            days(parse_month("2024-02").unwrap()),
-            pair("2024-02-01", "2024-02-29")
-        );
-        assert_eq!(
-            days(parse_quarter("2024q4").unwrap()),
-            pair("2024-10-01", "2024-12-31")
-        );
-        assert_eq!(
-            days(parse_quarter("2024-Q1").unwrap()),
-            pair("2024-01-01", "2024-03-31")
-        );
-        assert_eq!(
-            days(parse_year("2023").unwrap()),
-            pair("2023-01-01", "2023-12-31")
-        );
-        assert_eq!(
-            parse_month("2024-3").unwrap_err(),
-            "'2024-3' is not a month: expected YYYY-MM, e.g. 2024-03"
-        );
-        assert_eq!(
-            parse_quarter("2024Q0").unwrap_err(),
-            "'2024Q0' is not a quarter: expected YYYYQ1 to YYYYQ4, e.g. 2024Q1"
-        );
+        let cases = [
+            (parse_month("2024-02"), "2024-02-01", "2024-02-29"),
+            (parse_quarter("2024q4"), "2024-10-01", "2024-12-31"),
+            (parse_quarter("2024-Q1"), "2024-01-01", "2024-03-31"),
+            (parse_year("2023"), "2023-01-01", "2023-12-31"),
+        ];
+        for (range, first, last) in cases {
+            assert_eq!(days(range.unwrap()), (first.to_owned(), last.to_owned()));
+        }
+        let errors = [
+            (
+                parse_month("2024-3"),
+                "'2024-3' is not a month: expected YYYY-MM, e.g. 2024-03",
+            ),
+            (
+                parse_quarter("2024Q0"),
+                "'2024Q0' is not a quarter: expected YYYYQ1 to YYYYQ4, e.g. 2024Q1",
+            ),
+        ];
+        for (range, err) in errors {
+            assert_eq!(range.unwrap_err(), err);
+        }
         assert!(parse_year("0000").is_err() && parse_year("+024").is_err());
         assert_eq!(
             DaySpec::parse("2024-02").unwrap().resolve(d("2030-01-01")),
@@ -502,36 +445,26 @@ mod tests {
             let r = r.unwrap();
             (r.start.to_string(), r.end.to_string())
         };
-        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
-        assert_eq!(
-            span("3m", None, Period::Day),
-            pair("2024-04-01", "2024-06-30")
-        );
-        assert_eq!(
-            span("3m", Some("2024-06-30"), Period::Day),
-            pair("2024-04-01", "2024-06-30")
-        );
-        assert_eq!(
-            span("2q", None, Period::Day),
-            pair("2024-01-01", "2024-06-30")
-        );
-        assert_eq!(
-            span("1y", None, Period::Month),
-            pair("2023-01-01", "2023-12-31")
-        );
-        // 2024-07-19 is a Friday: the last complete ISO week ended Sunday 2024-07-14.
-        assert_eq!(
-            span("2w", None, Period::Week),
-            pair("2024-07-01", "2024-07-14")
-        );
-        assert_eq!(
-            span("2w", None, Period::Day),
-            pair("2024-07-06", "2024-07-19")
-        );
-        assert_eq!(
-            span("10d", None, Period::Week),
-            pair("2024-07-10", "2024-07-19")
-        );
+        let cases = [
+            ("3m", None, Period::Day, "2024-04-01", "2024-06-30"),
+            (
+                "3m",
+                Some("2024-06-30"),
+                Period::Day,
+                "2024-04-01",
+                "2024-06-30",
+            ),
+            ("2q", None, Period::Day, "2024-01-01", "2024-06-30"),
+            ("1y", None, Period::Month, "2023-01-01", "2023-12-31"),
+            // 2024-07-19 is a Friday: the last complete ISO week ended Sunday 2024-07-14.
+            ("2w", None, Period::Week, "2024-07-01", "2024-07-14"),
+            ("2w", None, Period::Day, "2024-07-06", "2024-07-19"),
+            ("10d", None, Period::Week, "2024-07-10", "2024-07-19"),
+        ];
+        for (text, end, by, first, last) in cases {
+            let got = span(text, end, by);
+            assert_eq!(got, (first.to_owned(), last.to_owned()), "{text} {by:?}");
+        }
         assert_eq!(
             parse_span("3x").unwrap_err(),
             "'3x' is not a span: expected days (30, 30d), weeks (4w), months (3m), quarters (2q) or years (1y)"

@@ -2,8 +2,11 @@
 
 mod analysis;
 mod chain;
+mod column;
 mod dates;
+mod day_range;
 mod derived;
+mod division;
 mod number;
 mod order;
 mod period;
@@ -12,14 +15,19 @@ pub use analysis::Analysis;
 pub(crate) use chain::expand as expand_chains;
 pub use chain::names as chain_names;
 pub use chain::{Chain, ChainArg};
+#[cfg(test)]
+pub(crate) use column::named as column_named;
+pub use column::{Aggregation, Column, Measure, Unit};
 pub(crate) use dates::{describe_days, today_utc};
-pub use dates::{parse_date, parse_last, DayRange, DaySpec};
+pub use dates::{parse_date, parse_last, DaySpec};
 pub use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
+pub use day_range::DayRange;
 pub use derived::{Measures, DEFAULT_DECIMALS};
+pub use division::divide;
 pub use number::{Number, NumberText};
 pub use order::SortKey;
-pub use period::{aggregate, Period};
-pub(crate) use period::{label as period_label, steps, DAYS_COLUMN};
+pub(crate) use period::steps;
+pub use period::{aggregate, Coverage, Period};
 
 use chrono::NaiveDate;
 
@@ -98,26 +106,26 @@ impl SocialMetric {
     }
 }
 
-/// A metric column of the output, named as the service names the field.
+/// A field the service sends (one metric of a day), named as the service names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Column {
+pub enum Metric {
     Fees,
     ActiveUsers,
     Social(SocialMetric),
 }
 
-impl Column {
+impl Metric {
     pub fn name(self) -> &'static str {
         match self {
-            Column::Fees => "fees",
-            Column::ActiveUsers => "active_users",
-            Column::Social(item) => item.name(),
+            Metric::Fees => "fees",
+            Metric::ActiveUsers => "active_users",
+            Metric::Social(item) => item.name(),
         }
     }
 
     /// Whether SERVICE.md says the field is a whole number.
     pub fn is_whole(self) -> bool {
-        !matches!(self, Column::Fees)
+        !matches!(self, Metric::Fees)
     }
 }
 
@@ -135,27 +143,31 @@ pub struct Row {
     pub date: NaiveDate,
     pub chain: Option<Chain>,
     pub values: Vec<Option<Number>>,
+    /// Under `--by`: how many days of its period the row covers, and of how many. `None` for a
+    /// day's row, and for a row read back from a file (its `days` cell is all it says).
+    pub coverage: Option<Coverage>,
 }
 
 /// What a command prints: columns `date[,chain],<columns>` and rows sorted by date, then chain.
 ///
-/// The metric columns are plain labels (`fees`, or `ETHEREUM.fees` once pivoted by `--wide`), so
-/// every renderer treats a long and a wide dataset alike.
+/// The columns are typed ([`Column`]): what each means is read from its type, and its name
+/// (`fees`, or `ETHEREUM.fees` once pivoted by `--wide`) is made from it, so every renderer
+/// treats a long and a wide dataset alike.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dataset {
     pub chain_column: bool,
-    pub columns: Vec<String>,
+    pub columns: Vec<Column>,
     pub rows: Vec<Row>,
 }
 
 impl Dataset {
     /// The header names, in order.
-    pub fn header(&self) -> Vec<&str> {
-        let mut names = vec!["date"];
+    pub fn header(&self) -> Vec<String> {
+        let mut names = vec!["date".to_owned()];
         if self.chain_column {
-            names.push("chain");
+            names.push("chain".to_owned());
         }
-        names.extend(self.columns.iter().map(String::as_str));
+        names.extend(self.columns.iter().map(Column::name));
         names
     }
 

@@ -42,7 +42,7 @@ impl SortKey {
     /// Fails, naming the columns there are, when the output has no such column.
     pub fn check(&self, data: &Dataset) -> Result<(), String> {
         let header = data.header();
-        if header.contains(&self.column.as_str()) {
+        if header.contains(&self.column) {
             return Ok(());
         }
         Err(format!(

@@ -4,17 +4,16 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use crate::error::{Exit, Failure};
+use crate::error::Failure;
 use crate::model::Chain;
 use crate::model::Period;
 use crate::model::{Dataset, Row};
-use crate::output::merge_file::{check_head, MergeError};
-use crate::output::stored::{stored, with_chain_column};
+use crate::output::merge_file::check_head;
+use crate::output::stored::{failure, regular_file, stored, with_chain_column};
 use crate::output::upsert::upsert;
 use crate::render::Format;
-use crate::system::{atomic, foreign, stream};
 
 /// How much of the file the check before any request reads: enough for any header of ours.
 const HEAD_BYTES: u64 = 64 * 1024;
@@ -54,18 +53,6 @@ pub fn merge_into(
         ));
     }
     Ok(merged)
-}
-
-/// The old file's text, read once; `None` when there is none yet (see [`regular_file`]).
-pub(super) fn read_old(path: &Path) -> Result<Option<String>, Failure> {
-    let Some(real) = regular_file(path)? else {
-        return Ok(None);
-    };
-    match std::fs::read_to_string(&real) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
-    }
 }
 
 /// Under `--by`, every stored date must start a period of that kind: rows of another period
@@ -126,56 +113,4 @@ pub fn check_before_fetch(
         Ok(()) => Ok(()),
         Err(_) => whole(empty),
     }
-}
-
-/// The regular file `path` ends at, `None` when there is none yet. Anything else is refused
-/// before it is opened: reading a FIFO, or this run's own stdout, would wait forever; a link
-/// another user planted in a shared folder is not followed.
-fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
-    let not_a_file = |kind: &str| {
-        failure(
-            path,
-            format!("is {kind}, not a regular file: --merge reads the old rows back and replaces the file"),
-        )
-        .with_hint("merge into a regular file, or leave out --merge to write to it as a stream")
-    };
-    if stream::own_descriptor(path).is_some() {
-        return Err(not_a_file("one of this run's own streams"));
-    }
-    let real = atomic::final_target(path).map_err(|refused| {
-        let failure = failure(path, format!("cannot be read to merge: {}", refused.error));
-        match refused.hint {
-            Some(hint) => failure.with_hint(hint),
-            None => failure,
-        }
-    })?;
-    match std::fs::metadata(&real) {
-        Ok(metadata) if !metadata.is_file() => Err(not_a_file(stream::kind_of(&metadata))),
-        Ok(_) => Ok(Some(real)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
-    }
-}
-
-/// Why the file cannot take the fresh rows, as the user sees it.
-pub(super) fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
-    match problem {
-        MergeError::ColumnsDiffer(found) => failure(
-            path,
-            format!(
-                "has the columns {} but this command writes {}: not merged",
-                foreign::cut(&found, usize::MAX),
-                fresh.header().join(",")
-            ),
-        )
-        .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
-        MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {}", foreign::cut(&why, usize::MAX))),
-    }
-}
-
-fn failure(path: &Path, message: String) -> Failure {
-    Failure::new(
-        Exit::Output,
-        format!("{} {message}; the file is left as it was", path.display()),
-    )
 }

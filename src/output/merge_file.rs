@@ -278,6 +278,7 @@ pub(super) fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, Stri
         date,
         chain,
         values,
+        coverage: None,
     })
 }
 
@@ -332,7 +333,7 @@ struct Object(Vec<(String, Box<RawValue>)>);
 
 impl Object {
     /// The values in `header`'s order, when the members are exactly those columns.
-    fn in_order(&self, header: &[&str]) -> Result<Vec<&RawValue>, MergeError> {
+    fn in_order(&self, header: &[String]) -> Result<Vec<&RawValue>, MergeError> {
         let by_column: Option<Vec<&RawValue>> = header
             .iter()
             .map(|name| self.0.iter().find(|(k, _)| k == name).map(|(_, v)| &**v))

@@ -57,8 +57,6 @@ pub struct Output {
     summary: bool,
     by: Period,
     analysis: Analysis,
-    /// The data is active users alone (`users`): no `--summary` total.
-    users_only: bool,
     json_numbers: JsonNumbers,
 }
 
@@ -99,7 +97,6 @@ impl Output {
             summary: args.summary,
             by: args.by,
             analysis: args.analysis.clone(),
-            users_only: plan.endpoints == [Endpoint::ActiveUsers],
             json_numbers: args.json_numbers,
         };
         output.check_analysis(plan)?;
@@ -183,7 +180,7 @@ impl Output {
             no_header: self.no_header,
             summary: self.summary,
             caption: Some(&caption),
-            users_only: self.users_only,
+            decimals: self.analysis.measures.decimals,
             json_strings: self.json_numbers == JsonNumbers::String,
         };
         let Some(file) = &self.file else {
@@ -241,7 +238,8 @@ impl Output {
     /// The dataset as it will be written: rolled up by `--by`, then pivoted when `--wide` (or
     /// a chart) asks for it; a chart draws each period as a step over its days.
     fn shape(&self, data: Dataset, plan: &Plan) -> Result<Dataset, Failure> {
-        let data = aggregate(data, &plan.columns(), &plan.chains, self.by).map_err(|why| {
+        let per_user = self.analysis.measures.per_user_decimals();
+        let data = aggregate(data, &plan.chains, self.by, per_user).map_err(|why| {
             Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
         })?;
         let data = (self.analysis)
@@ -250,7 +248,7 @@ impl Output {
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.
-            crate::render::summary_rows(&data, false).map_err(|why| {
+            crate::render::summary_rows(&data, self.analysis.measures.decimals).map_err(|why| {
                 Failure::new(Exit::BadResponse, why)
                     .with_hint("drop --summary to see the values as sent")
             })?;

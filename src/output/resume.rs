@@ -58,17 +58,13 @@ impl Output {
 
 /// The newest date of `rows` with a value for `chain`: its rows when they name chains, its
 /// columns when the file is wide (`ETHEREUM`, `ETHEREUM.fees`), else every row (a file of one
-/// chain). The `days` counts of `--by` are no values.
+/// chain). The `days` counts of `--by` are no values. The file's columns are this run's
+/// (`stored` has checked them), so their types say which is which.
 fn newest(rows: &[Row], shape: &Dataset, chain: Chain) -> Option<NaiveDate> {
-    let name = chain.name();
-    let prefix = format!("{name}.");
-    let wide = shape
-        .columns
-        .iter()
-        .any(|c| c == name || c.starts_with(&prefix));
+    let wide = shape.columns.iter().any(|c| c.chain().is_some());
     let counted: Vec<usize> = (shape.columns.iter().enumerate())
-        .filter(|(_, c)| *c != crate::model::DAYS_COLUMN && !c.ends_with(".days"))
-        .filter(|(_, c)| !wide || *c == name || c.starts_with(&prefix))
+        .filter(|(_, c)| !c.is_days())
+        .filter(|(_, c)| !wide || c.chain() == Some(chain))
         .map(|(at, _)| at)
         .collect();
     rows.iter()

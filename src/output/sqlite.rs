@@ -43,7 +43,7 @@ pub fn stored_rows(
     if columns.is_empty() {
         return Ok(None);
     }
-    if !columns.iter().eq(shape.header()) {
+    if columns != shape.header() {
         return Err(MergeError::ColumnsDiffer(columns.join(",")));
     }
     let listed: Vec<String> = columns.iter().map(|c| quoted(c)).collect();
@@ -151,11 +151,12 @@ fn replace_table(conn: &mut Connection, table: &str, data: &Dataset) -> rusqlite
         true => "\"date\", \"chain\"",
         false => "\"date\"",
     };
-    let columns: Vec<String> = header
-        .iter()
-        .map(|name| match *name {
-            "date" | "chain" => format!("{} TEXT NOT NULL", quoted(name)),
-            _ => format!("{} TEXT", quoted(name)),
+    // The key columns (date, and chain) come before the typed ones.
+    let keys = header.len() - data.columns.len();
+    let columns: Vec<String> = (header.iter().enumerate())
+        .map(|(at, name)| match at < keys {
+            true => format!("{} TEXT NOT NULL", quoted(name)),
+            false => format!("{} TEXT", quoted(name)),
         })
         .collect();
     let transaction = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;

@@ -1,16 +1,18 @@
 //! The rows a `--merge` (or `--resume`) target already holds, read as this run's columns, or
 //! as the same columns but for `chain`: a job that grows from one chain to several (`-c eth`,
 //! then `-c eth,arb`) keeps its file, which gains a chain column, and a run for one chain of a
-//! file with several gives its rows that chain.
+//! file with several gives its rows that chain. Also how a merge target is opened (a regular
+//! file only) and why one is refused, which the check before any request shares.
 
-use std::path::Path;
+use std::io;
+use std::path::{Path, PathBuf};
 
-use super::merge::{read_old, refusal};
 use super::merge_file::{read_rows, MergeError};
 use super::sqlite;
-use crate::error::Failure;
+use crate::error::{Exit, Failure};
 use crate::model::{Chain, Dataset, Row};
 use crate::render::Format;
+use crate::system::{atomic, foreign, stream};
 
 /// What a merge target holds.
 pub struct Stored {
@@ -77,9 +79,9 @@ pub fn stored(
 
 /// Whether the names `found` (comma-joined, in the file's order: JSON members may come in any)
 /// are those of `header`.
-fn same_names(found: &str, header: &[&str]) -> bool {
+fn same_names(found: &str, header: &[String]) -> bool {
     let mut found: Vec<&str> = found.split(',').collect();
-    let mut wanted = header.to_vec();
+    let mut wanted: Vec<&str> = header.iter().map(String::as_str).collect();
     found.sort_unstable();
     wanted.sort_unstable();
     found == wanted
@@ -94,4 +96,68 @@ pub fn with_chain_column(mut fresh: Dataset, file_has_it: bool, chain_order: &[C
         fresh.rows.iter_mut().for_each(|row| row.chain = chain);
     }
     fresh
+}
+
+/// The old file's text, read once; `None` when there is none yet (see [`regular_file`]).
+fn read_old(path: &Path) -> Result<Option<String>, Failure> {
+    let Some(real) = regular_file(path)? else {
+        return Ok(None);
+    };
+    match std::fs::read_to_string(&real) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
+    }
+}
+
+/// The regular file `path` ends at, `None` when there is none yet. Anything else is refused
+/// before it is opened: reading a FIFO, or this run's own stdout, would wait forever; a link
+/// another user planted in a shared folder is not followed.
+pub(super) fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
+    let not_a_file = |kind: &str| {
+        failure(
+            path,
+            format!("is {kind}, not a regular file: --merge reads the old rows back and replaces the file"),
+        )
+        .with_hint("merge into a regular file, or leave out --merge to write to it as a stream")
+    };
+    if stream::own_descriptor(path).is_some() {
+        return Err(not_a_file("one of this run's own streams"));
+    }
+    let real = atomic::final_target(path).map_err(|refused| {
+        let failure = failure(path, format!("cannot be read to merge: {}", refused.error));
+        match refused.hint {
+            Some(hint) => failure.with_hint(hint),
+            None => failure,
+        }
+    })?;
+    match std::fs::metadata(&real) {
+        Ok(metadata) if !metadata.is_file() => Err(not_a_file(stream::kind_of(&metadata))),
+        Ok(_) => Ok(Some(real)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
+    }
+}
+
+/// Why the file cannot take the fresh rows, as the user sees it.
+fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
+    match problem {
+        MergeError::ColumnsDiffer(found) => failure(
+            path,
+            format!(
+                "has the columns {} but this command writes {}: not merged",
+                foreign::cut(&found, usize::MAX),
+                fresh.header().join(",")
+            ),
+        )
+        .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
+        MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {}", foreign::cut(&why, usize::MAX))),
+    }
+}
+
+pub(super) fn failure(path: &Path, message: String) -> Failure {
+    Failure::new(
+        Exit::Output,
+        format!("{} {message}; the file is left as it was", path.display()),
+    )
 }

@@ -44,19 +44,4 @@ impl Caption {
             by => format!("{} of {date}", by.name()),
         }
     }
-
-    /// The first day of the period after the one that starts on `date`: where the next point
-    /// of an unbroken line is.
-    pub fn next_period(&self, date: NaiveDate) -> Option<NaiveDate> {
-        // The longest a period can be; any day past it lies in the next period.
-        let longest = match self.by {
-            Period::Day => 1,
-            Period::Week => 7,
-            Period::Month => 31,
-            Period::Quarter => 92,
-            Period::Year => 366,
-        };
-        let later = date.checked_add_days(chrono::Days::new(longest))?;
-        Some(self.by.start(later))
-    }
 }

@@ -93,7 +93,7 @@ fn dates(days: &[chrono::NaiveDate]) -> String {
 fn table(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(b"<section id=\"values\">\n<h2>Values</h2>\n<table>\n<thead>\n<tr>")?;
     for name in data.header() {
-        write!(out, "<th scope=\"col\">{}</th>", escape(name))?;
+        write!(out, "<th scope=\"col\">{}</th>", escape(&name))?;
     }
     out.write_all(b"</tr>\n</thead>\n<tbody>\n")?;
     let text_columns = 1 + usize::from(data.chain_column);

@@ -38,7 +38,7 @@ fn write_with_summary(data: &Dataset, style: RenderOptions, out: &mut dyn Write)
     writeln!(out, "{{\"rows\":[")?;
     write_rows(data, style, "  ", out)?;
     writeln!(out, "],\n\"summary\":{{")?;
-    let rows = super::summary::rows(data, style.users_only).map_err(io::Error::other)?;
+    let rows = super::summary::rows(data, style.decimals).map_err(io::Error::other)?;
     let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
     for (label, chain, values) in &rows {
         let stat = format!("\"{label}\":{}", members(data, values, "{", style));
@@ -95,7 +95,7 @@ fn members(data: &Dataset, values: &[Option<Number>], open: &str, style: RenderO
             Some(n) if style.json_strings => format!("\"{}\"", n.as_str()),
             Some(n) => n.as_str().to_owned(),
         };
-        let key = serde_json::to_string(column).expect("a string serialises");
+        let key = serde_json::to_string(&column.name()).expect("a string serialises");
         let lead = if i == 0 { open } else { "," };
         text.push_str(&format!("{lead}{key}:{value}"));
     }

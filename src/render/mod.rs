@@ -28,7 +28,7 @@ use std::io::{self, Write};
 use crate::model::{Dataset, Number, Row};
 
 /// How the output should look, beyond its format.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct RenderOptions<'a> {
     pub color: bool,
     /// Columns available to `chart`; 0 means the default of 80.
@@ -42,10 +42,25 @@ pub struct RenderOptions<'a> {
     pub summary: bool,
     /// svg/html: the query and warnings beside the data.
     pub caption: Option<&'a Caption>,
-    /// The data is active users alone: for `--summary`, no column has a total.
-    pub users_only: bool,
+    /// `--summary`: the decimals of the mean (`--decimals`), rounded half to even.
+    pub decimals: u32,
     /// json/ndjson: numbers as JSON strings of their exact text (`--json-numbers string`).
     pub json_strings: bool,
+}
+
+impl Default for RenderOptions<'_> {
+    fn default() -> Self {
+        RenderOptions {
+            color: false,
+            width: 0,
+            braille: false,
+            no_header: false,
+            summary: false,
+            caption: None,
+            decimals: crate::model::DEFAULT_DECIMALS,
+            json_strings: false,
+        }
+    }
 }
 
 /// How json and ndjson write numbers (`--json-numbers`).
@@ -140,7 +155,7 @@ fn for_each_display_row(
     if style.summary {
         // Output checks the summary before anything is written; this cannot fail after it.
         for (label, chain, values) in
-            summary::rows(data, style.users_only).map_err(io::Error::other)?
+            summary::rows(data, style.decimals).map_err(io::Error::other)?
         {
             each(&line(data, label.to_owned(), chain, &values, group_digits))?;
         }
@@ -154,7 +169,7 @@ fn summary_cells(data: &Dataset, style: RenderOptions) -> io::Result<Vec<Vec<Str
     if !style.summary {
         return Ok(Vec::new());
     }
-    let rows = summary::rows(data, style.users_only).map_err(io::Error::other)?;
+    let rows = summary::rows(data, style.decimals).map_err(io::Error::other)?;
     let exact = |n: &Number| n.as_str().to_owned();
     Ok(rows
         .into_iter()

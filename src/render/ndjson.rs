@@ -11,7 +11,7 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         writeln!(out, "{}", super::json::object(data, row, style))?;
     }
     if style.summary {
-        let rows = super::summary::rows(data, style.users_only).map_err(io::Error::other)?;
+        let rows = super::summary::rows(data, style.decimals).map_err(io::Error::other)?;
         for (label, chain, values) in rows {
             writeln!(
                 out,

@@ -38,7 +38,7 @@ pub fn narrowest(data: &Dataset, style: RenderOptions) -> io::Result<usize> {
 /// One table of the columns `block` (indices into the header), all rows.
 fn write_block(
     data: &Dataset,
-    header: &[&str],
+    header: &[String],
     style: RenderOptions,
     layout: &Layout,
     block: &[usize],
@@ -86,7 +86,7 @@ fn chars(text: &str) -> usize {
 }
 
 impl Layout {
-    fn measure(data: &Dataset, header: &[&str], style: RenderOptions) -> io::Result<Layout> {
+    fn measure(data: &Dataset, header: &[String], style: RenderOptions) -> io::Result<Layout> {
         let first_number = header.len() - data.columns.len();
         let mut layout = Layout {
             widths: header.iter().map(|h| chars(h)).collect(),
@@ -204,19 +204,23 @@ impl Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Number, Row};
+    use crate::model::{column_named, Number, Row};
 
     fn table(values: &[&str], width: usize) -> String {
         let date = chrono::NaiveDate::from_ymd_opt(2024, 1, 1).unwrap();
         let data = Dataset {
             chain_column: false,
-            columns: vec!["fees".into(), "ETHEREUM.fees_change_pct".into()],
+            columns: vec![
+                column_named("fees"),
+                column_named("ETHEREUM.fees_change_pct"),
+            ],
             rows: values
                 .iter()
                 .map(|v| Row {
                     date,
                     chain: None,
                     values: vec![Number::from_json_token(v), Number::from_json_token("1.5")],
+                    coverage: None,
                 })
                 .collect(),
         };

@@ -24,10 +24,8 @@ pub fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset {
     let columns = chains
         .iter()
         .flat_map(|chain| {
-            data.columns.iter().map(move |metric| match naming {
-                Naming::Chain if per_chain == 1 => chain.name().to_owned(),
-                _ => format!("{}.{metric}", chain.name()),
-            })
+            let alone = naming == Naming::Chain && per_chain == 1;
+            data.columns.iter().map(move |c| c.in_chain(*chain, alone))
         })
         .collect();
     let mut by_date: BTreeMap<NaiveDate, Vec<Option<Number>>> = BTreeMap::new();
@@ -54,6 +52,8 @@ pub fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset {
                 date,
                 chain: None,
                 values,
+                // A row of every chain: each chain's `days` column says what it covers.
+                coverage: None,
             })
             .collect(),
     }
@@ -62,6 +62,7 @@ pub fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::column_named;
 
     #[test]
     fn pivots_by_date_and_keeps_gaps() {
@@ -71,10 +72,11 @@ mod tests {
             date: d(day),
             chain: Some(chain),
             values: vec![n(v)],
+            coverage: None,
         };
         let long = Dataset {
             chain_column: true,
-            columns: vec!["fees".into()],
+            columns: vec![column_named("fees")],
             rows: vec![
                 row(1, Chain::Ethereum, "1"),
                 row(1, Chain::Base, "2"),
@@ -89,7 +91,8 @@ mod tests {
             Row {
                 date: d(2),
                 chain: None,
-                values: vec![n("3"), None]
+                values: vec![n("3"), None],
+                coverage: None,
             }
         );
         let named = widen(&long, &chains, Naming::ChainAndMetric);

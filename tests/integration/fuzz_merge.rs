@@ -24,7 +24,7 @@ fn command(shape: &Dataset) -> Vec<&'static str> {
     } else {
         "eth"
     };
-    let mut args = match shape.columns[0].as_str() {
+    let mut args = match shape.columns[0].name().as_str() {
         "ETHEREUM" => return vec!["fees", "-c", "eth,base", "--wide"],
         "days" => vec!["fees", "--by", "month"],
         _ if shape.columns.len() == 3 => vec!["report", "--include", "reply"],

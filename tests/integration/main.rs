@@ -11,6 +11,7 @@
 //! | output formats, `--wide`, `--summary`, `--no-header` | `formats` |
 //! | `--summary` in csv, tsv, json and ndjson; no total of active users | `summaries` |
 //! | derived measures: `--change`, `--rolling`, `--cumulative`, `--share`, `--per-user`, `--decimals` | `derived` |
+//! | exact division: `--per-user --by` over the exact mean, `--summary`'s mean to `--decimals` | `exact_division` |
 //! | `--sort` and `--top` | `ordering` |
 //! | calendar ranges: `--month`, `--quarter`, `--year`, `--last 3m`, `-s YYYY-MM`, `--since` | `calendar` |
 //! | the terminal chart (`-f chart`); in braille dots | `chart`, `braille` |
@@ -60,6 +61,7 @@ mod cron_docs;
 mod derived;
 mod diagnoses;
 mod errors;
+mod exact_division;
 mod export;
 mod fault_matrix;
 mod foreign_files;

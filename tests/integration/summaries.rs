@@ -13,16 +13,16 @@ fn csv_gets_footer_rows_per_chain_with_exact_totals_and_means() {
         .cmd_args(&[&["fees", "-f", "csv", "--summary"][..], &FEES_RANGE].concat())
         .stderr(ARBITRUM_GAP)
         .run();
-    // ETHEREUM: 0.1 + 0.2 + 5E+3 + 1 = 5001.3, / 4 = 1250.325; ARBITRUM: the 31-digit value
-    // + 0.5 + 2.25, / 3 = ...301.41666.. to 2 + 2 decimals.
+    // ETHEREUM: 0.1 + 0.2 + 5E+3 + 1 = 5001.3, / 4 = 1250.325, to --decimals' 2 half to even
+    // 1250.32; ARBITRUM: the 31-digit value + 0.5 + 2.25, / 3 = ...301.41666.., 2 decimals.
     assert!(run.stdout.ends_with(
         "2024-04-02,ARBITRUM,2.25\n\
          total,ETHEREUM,5001.3\n\
-         mean,ETHEREUM,1250.325\n\
+         mean,ETHEREUM,1250.32\n\
          min,ETHEREUM,0.1\n\
          max,ETHEREUM,5E+3\n\
          total,ARBITRUM,1234567890123456789012345678904.25\n\
-         mean,ARBITRUM,411522630041152263004115226301.4167\n\
+         mean,ARBITRUM,411522630041152263004115226301.42\n\
          min,ARBITRUM,0.5\n\
          max,ARBITRUM,1234567890123456789012345678901.5\n"
     ));
@@ -38,7 +38,7 @@ fn csv_gets_footer_rows_per_chain_with_exact_totals_and_means() {
         .run();
     assert!(tsv.stdout.ends_with(
         "total\t5001.3\t1234567890123456789012345678904.25\n\
-         mean\t1250.325\t411522630041152263004115226301.4167\n\
+         mean\t1250.32\t411522630041152263004115226301.42\n\
          min\t0.1\t0.5\n\
          max\t5E+3\t1234567890123456789012345678901.5\n"
     ));
@@ -59,7 +59,7 @@ fn json_gets_a_summary_object_and_derived_percents_no_total() {
     assert!(run.stdout.ends_with(
         "\"summary\":{\n  \
          \"total\":{\"ETHEREUM.fees\":5001.3,\"ETHEREUM.fees_share_pct\":null,\"ARBITRUM.fees\":1234567890123456789012345678904.25,\"ARBITRUM.fees_share_pct\":null},\n  \
-         \"mean\":{\"ETHEREUM.fees\":1250.325,\"ETHEREUM.fees_share_pct\":19.78,\"ARBITRUM.fees\":411522630041152263004115226301.4167,\"ARBITRUM.fees_share_pct\":80.22},\n  \
+         \"mean\":{\"ETHEREUM.fees\":1250.32,\"ETHEREUM.fees_share_pct\":19.78,\"ARBITRUM.fees\":411522630041152263004115226301.42,\"ARBITRUM.fees_share_pct\":80.22},\n  \
          \"min\":{\"ETHEREUM.fees\":0.1,\"ETHEREUM.fees_share_pct\":0.00,\"ARBITRUM.fees\":0.5,\"ARBITRUM.fees_share_pct\":69.23},\n  \
          \"max\":{\"ETHEREUM.fees\":5E+3,\"ETHEREUM.fees_share_pct\":30.77,\"ARBITRUM.fees\":1234567890123456789012345678901.5,\"ARBITRUM.fees_share_pct\":100.00}\n\
          }}\n"

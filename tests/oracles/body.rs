@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use chain_metrics::{parse_held_body, parse_records, read_body_records};
-use chain_metrics::{Column, Endpoint, SocialMetric};
+use chain_metrics::{Endpoint, Metric, SocialMetric};
 use serde_json::value::RawValue;
 
 use super::Input;
@@ -39,7 +39,7 @@ pub fn check(data: &[u8]) -> Result<(), String> {
 /// words for the same problem.
 fn same_as_held(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
     piece: usize,
 ) -> Result<(), String> {
@@ -71,15 +71,15 @@ impl std::io::Read for Trickle<'_> {
 }
 
 /// The asked columns: the endpoint's own, or the social metrics `pick`'s bits choose.
-pub fn columns(pick: u8, endpoint: Endpoint) -> Vec<Column> {
+pub fn columns(pick: u8, endpoint: Endpoint) -> Vec<Metric> {
     match endpoint {
-        Endpoint::Fees => vec![Column::Fees],
-        Endpoint::ActiveUsers => vec![Column::ActiveUsers],
+        Endpoint::Fees => vec![Metric::Fees],
+        Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
         Endpoint::OfficialAccount => SocialMetric::ALL
             .into_iter()
             .enumerate()
             .filter(|(i, _)| pick & (1 << i) != 0)
-            .map(|(_, m)| Column::Social(m))
+            .map(|(_, m)| Metric::Social(m))
             .collect(),
     }
 }
@@ -88,7 +88,7 @@ type Parsed<'a> = (chrono::NaiveDate, &'a Vec<Option<chain_metrics::Number>>);
 
 fn same_as_body(
     endpoint: Endpoint,
-    columns: &[Column],
+    columns: &[Metric],
     body: &[u8],
     records: &[Parsed],
 ) -> Result<(), String> {

@@ -3,27 +3,38 @@
 //! the identity).
 
 use chain_metrics::{read_merge_file, render, Dataset, Format, RenderOptions};
+use chain_metrics::{Chain, Column, Metric, SocialMetric};
 
 use super::Input;
 
 /// The formats `--merge` takes.
 pub const FORMATS: [Format; 4] = [Format::Csv, Format::Tsv, Format::Json, Format::Ndjson];
 
-/// The column sets a file may be checked against: one metric, a report, `--by`, `--wide`.
-const COLUMNS: [&[&str]; 4] = [
-    &["fees"],
-    &["fees", "active_users", "reply"],
-    &["days", "fees"],
-    &["ETHEREUM", "BASE"],
-];
+/// The column sets a file may be checked against: one metric (`fees`), a report
+/// (`fees,active_users,reply`), `--by` (`days,fees`), `--wide` (`ETHEREUM,BASE`).
+fn columns(pick: usize) -> Vec<Column> {
+    let fees = Column::value(Metric::Fees);
+    match pick % 4 {
+        0 => vec![fees],
+        1 => vec![
+            fees,
+            Column::value(Metric::ActiveUsers),
+            Column::value(Metric::Social(SocialMetric::Reply)),
+        ],
+        2 => vec![Column::days(), fees.rolled_up()],
+        _ => [Chain::Ethereum, Chain::Base]
+            .map(|c| fees.in_chain(c, true))
+            .to_vec(),
+    }
+}
 
 /// The format and the columns `pick` chooses.
 pub fn shape(pick: u8) -> (Format, Dataset) {
     let format = FORMATS[usize::from(pick) % 4];
-    let columns = COLUMNS[usize::from(pick >> 2) % 4];
+    let columns = columns(usize::from(pick >> 2));
     let data = Dataset {
-        chain_column: pick & 0x10 != 0 && columns[0] != "ETHEREUM",
-        columns: columns.iter().map(|c| c.to_string()).collect(),
+        chain_column: pick & 0x10 != 0 && columns[0].chain().is_none(),
+        columns,
         rows: Vec::new(),
     };
     (format, data)

@@ -4,14 +4,14 @@
 
 use std::collections::HashMap;
 
-use bigdecimal::num_bigint::{BigInt, Sign};
 use bigdecimal::BigDecimal;
 use chrono::NaiveDate;
 
 use crate::model::chain::Chain;
-use crate::model::dates::DayRange;
-use crate::model::period::{Period, DAYS_COLUMN};
-use crate::model::{Dataset, Number, Row};
+use crate::model::day_range::DayRange;
+use crate::model::division::divide;
+use crate::model::period::Period;
+use crate::model::{Column, Dataset, Measure, Metric, Number, Row};
 
 /// The measures asked for, as plain values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,16 +46,26 @@ impl Measures {
     pub fn any(&self) -> bool {
         self.change || self.rolling.is_some() || self.cumulative || self.share || self.per_user
     }
+
+    /// `--per-user`'s decimals, when asked: what `aggregate` needs to divide by the exact
+    /// mean of a period's daily actives.
+    pub fn per_user_decimals(&self) -> Option<u32> {
+        self.per_user.then_some(self.decimals)
+    }
 }
 
 /// One metric of one chain over every period of the range, gaps `None`.
 type Series = Vec<Option<BigDecimal>>;
 
+/// A column's cells, one per row.
+type Cells = Vec<Option<Number>>;
+
 /// The dataset with each asked measure after the metric it comes from (`fees`, `fees_change`,
 /// `fees_change_pct`, `fees_rolling_7`, `fees_cumulative`, `fees_share_pct`), and
 /// `fees_per_user` after the fees group. Rows are the same rows; a period without a row (a
-/// missing date) counts as a gap. Fails, naming the value, on a number too large to compute
-/// with exactly (see `Number::to_decimal`).
+/// missing date) counts as a gap. Under `--by`, `fees_per_user` comes made by `aggregate` (only
+/// it knows the exact mean of the daily actives) and is moved into place. Fails, naming the
+/// value, on a number too large to compute with exactly (see `Number::to_decimal`).
 pub fn derive(
     data: Dataset,
     measures: &Measures,
@@ -66,7 +76,7 @@ pub fn derive(
     if !measures.any() {
         return Ok(data);
     }
-    let periods = period_starts(by, range);
+    let periods = by.starts(range);
     let at: HashMap<NaiveDate, usize> = periods.iter().enumerate().map(|(i, d)| (*d, i)).collect();
     let keys = series_keys(&data, chains);
     let grid = Grid {
@@ -77,55 +87,43 @@ pub fn derive(
         rows: &data.rows,
     };
     let mut columns = Vec::new();
-    let mut values: Vec<Vec<Option<Number>>> = vec![Vec::new(); data.rows.len()];
-    for (i, name) in data.columns.iter().enumerate() {
-        columns.push(name.clone());
-        let mut cells = Vec::new();
-        let series = grid.series(i, name)?;
-        for (suffix, measure) in grid.measures_of(name, &series) {
-            columns.push(format!("{name}{suffix}"));
-            cells.push(measure);
+    let mut values: Vec<Cells> = vec![Vec::new(); data.rows.len()];
+    let made = data.columns.iter().position(is_per_user);
+    for (i, column) in data.columns.iter().enumerate() {
+        if is_per_user(column) {
+            continue;
         }
-        if let (true, "fees", Some(users)) = (
-            measures.per_user,
-            name.as_str(),
-            users_column(&data.columns),
-        ) {
-            columns.push("fees_per_user".to_owned());
-            cells.push(grid.per_user(&series, &grid.series(users, &data.columns[users])?));
+        let series = grid.series(i, column)?;
+        let own = data.rows.iter().map(|row| row.values[i].clone());
+        let mut group = vec![(*column, own.collect())];
+        group.extend(grid.measures_of(column, &series));
+        if measures.per_user && column.is_value_of(Metric::Fees) {
+            group.extend(grid.per_user_after(&data, made, i, &series)?);
         }
-        for (r, row_values) in values.iter_mut().enumerate() {
-            row_values.push(data.rows[r].values[i].clone());
-            row_values.extend(cells.iter().map(|c| c[r].clone()));
+        for (column, cells) in group {
+            columns.push(column);
+            for (row_values, cell) in values.iter_mut().zip(cells) {
+                row_values.push(cell);
+            }
         }
     }
-    let rows = data
-        .rows
-        .iter()
-        .zip(values)
-        .map(|(row, values)| Row {
-            date: row.date,
-            chain: row.chain,
-            values,
-        })
-        .collect();
+    let rows = data.rows.iter().zip(values);
+    let rows = rows.map(|(row, values)| Row {
+        date: row.date,
+        chain: row.chain,
+        values,
+        coverage: row.coverage,
+    });
     Ok(Dataset {
         chain_column: data.chain_column,
         columns,
-        rows,
+        rows: rows.collect(),
     })
 }
 
-/// The first day of each period of `range`, in order.
-fn period_starts(by: Period, range: &DayRange) -> Vec<NaiveDate> {
-    let mut starts: Vec<NaiveDate> = Vec::new();
-    for day in range.days() {
-        let start = by.start(day);
-        if starts.last() != Some(&start) {
-            starts.push(start);
-        }
-    }
-    starts
+/// Whether the column is `fees_per_user` (which `aggregate` makes under `--by`).
+fn is_per_user(column: &Column) -> bool {
+    column.measure() == Some(Measure::PerUser)
 }
 
 /// The series of the dataset: the asked chains in order, then any other chain its rows hold.
@@ -139,18 +137,6 @@ fn series_keys(data: &Dataset, chains: &[Chain]) -> Vec<Option<Chain>> {
     keys
 }
 
-/// The active-users column `--per-user` divides by: daily, or the mean of a `--by` period.
-fn users_column(columns: &[String]) -> Option<usize> {
-    columns
-        .iter()
-        .position(|c| c == "active_users" || c == "active_users_avg")
-}
-
-/// Whether a column counts active users: its sum counts no real users.
-fn is_users(name: &str) -> bool {
-    name.starts_with("active_users")
-}
-
 /// Every series of the dataset laid on the periods of the range.
 struct Grid<'a> {
     measures: &'a Measures,
@@ -162,7 +148,7 @@ struct Grid<'a> {
 
 impl Grid<'_> {
     /// Column `i` of every series, indexed by key then period.
-    fn series(&self, i: usize, name: &str) -> Result<Vec<Series>, String> {
+    fn series(&self, i: usize, column: &Column) -> Result<Vec<Series>, String> {
         let mut all = vec![vec![None; self.periods]; self.keys.len()];
         for row in self.rows {
             let (Some(value), Some(p)) = (&row.values[i], self.at.get(&row.date)) else {
@@ -170,6 +156,7 @@ impl Grid<'_> {
             };
             let exact = value.to_decimal().map_err(|why| {
                 let chain = row.chain.map(|c| format!("{c} ")).unwrap_or_default();
+                let name = column.name();
                 format!("cannot compute with {chain}{name} of {}: {why}", row.date)
             })?;
             all[self.key(row)][*p] = Some(exact);
@@ -181,47 +168,55 @@ impl Grid<'_> {
         self.keys.iter().position(|k| *k == row.chain).unwrap_or(0)
     }
 
-    /// The asked measures of one metric column, each as (name suffix, a cell per row).
-    fn measures_of(&self, name: &str, series: &[Series]) -> Vec<(String, Vec<Option<Number>>)> {
+    /// The asked measures of one column, each as (its column, a cell per row); none of `days`.
+    fn measures_of(&self, column: &Column, series: &[Series]) -> Vec<(Column, Cells)> {
         let m = self.measures;
         let d = m.decimals;
         let mut out = Vec::new();
-        if name == DAYS_COLUMN {
-            return out;
-        }
+        let mut push = |measure, cells| out.extend(column.with_measure(measure).zip(Some(cells)));
         if m.change {
-            out.push(("_change".to_owned(), self.each(series, change)));
-            out.push((
-                "_change_pct".to_owned(),
+            push(Measure::Change, self.each(series, change));
+            push(
+                Measure::ChangePct,
                 self.each(series, |s, p| change_pct(s, p, d)),
-            ));
+            );
         }
         if let Some(n) = m.rolling {
-            let values = self.each(series, |s, p| rolling(s, p, n, d));
-            out.push((format!("_rolling_{n}"), values));
+            push(
+                Measure::Rolling(n),
+                self.each(series, |s, p| rolling(s, p, n, d)),
+            );
         }
-        if m.cumulative && !is_users(name) {
+        if m.cumulative && column.adds_up() {
             let sums: Vec<Series> = series.iter().map(cumulative).collect();
-            out.push((
-                "_cumulative".to_owned(),
-                self.each(&sums, |s, p| s[p].clone()),
-            ));
+            push(Measure::Cumulative, self.each(&sums, |s, p| s[p].clone()));
         }
         if m.share {
             let shares = shares(series, d);
-            out.push((
-                "_share_pct".to_owned(),
-                self.each(&shares, |s, p| s[p].clone()),
-            ));
+            push(Measure::SharePct, self.each(&shares, |s, p| s[p].clone()));
         }
         out
     }
 
-    /// Fees over active users of the same date and chain.
-    fn per_user(&self, fees: &[Series], users: &[Series]) -> Vec<Option<Number>> {
-        let ratio: Vec<Series> = fees
-            .iter()
-            .zip(users)
+    /// `fees_per_user` after the fees at `fees`: the column `made` by `aggregate` when there
+    /// is one, else fees over the active users of the same date and chain.
+    fn per_user_after(
+        &self,
+        data: &Dataset,
+        made: Option<usize>,
+        fees: usize,
+        fee_series: &[Series],
+    ) -> Result<Option<(Column, Cells)>, String> {
+        if let Some(at) = made {
+            let cells = data.rows.iter().map(|row| row.values[at].clone());
+            return Ok(Some((data.columns[at], cells.collect())));
+        }
+        let Some(users) = (data.columns.iter()).position(|c| c.is_value_of(Metric::ActiveUsers))
+        else {
+            return Ok(None);
+        };
+        let user_series = self.series(users, &data.columns[users])?;
+        let ratio: Vec<Series> = (fee_series.iter().zip(&user_series))
             .map(|(f, u)| {
                 f.iter()
                     .zip(u)
@@ -229,15 +224,12 @@ impl Grid<'_> {
                     .collect()
             })
             .collect();
-        self.each(&ratio, |s, p| s[p].clone())
+        let column = data.columns[fees].with_measure(Measure::PerUser);
+        Ok(column.map(|c| (c, self.each(&ratio, |s, p| s[p].clone()))))
     }
 
     /// A cell per row: `f` of the row's series at the row's period; a row off the grid is a gap.
-    fn each(
-        &self,
-        series: &[Series],
-        f: impl Fn(&Series, usize) -> Option<BigDecimal>,
-    ) -> Vec<Option<Number>> {
+    fn each(&self, series: &[Series], f: impl Fn(&Series, usize) -> Option<BigDecimal>) -> Cells {
         self.rows
             .iter()
             .map(|row| {
@@ -307,31 +299,6 @@ fn shares(series: &[Series], decimals: u32) -> Vec<Series> {
                 .collect()
         })
         .collect()
-}
-
-/// `num / den` rounded half to even to `decimals`, on integers so that no intermediate rounding
-/// can shift a tie; `None` for a zero `den`.
-pub(crate) fn divide(num: &BigDecimal, den: &BigDecimal, decimals: u32) -> Option<BigDecimal> {
-    let scale = num
-        .fractional_digit_count()
-        .max(den.fractional_digit_count())
-        .max(0);
-    let (a, _) = num.with_scale(scale).into_bigint_and_exponent();
-    let (b, _) = den.with_scale(scale).into_bigint_and_exponent();
-    if b.sign() == Sign::NoSign {
-        return None;
-    }
-    let a = a * BigInt::from(10u8).pow(decimals);
-    let negative = (a.sign() == Sign::Minus) != (b.sign() == Sign::Minus);
-    let (a, b) = (a.magnitude().clone(), b.magnitude().clone());
-    let (mut quotient, remainder) = (&a / &b, &a % &b);
-    let twice = remainder * 2u8;
-    if twice > b || (twice == b && quotient.bit(0)) {
-        quotient += 1u8;
-    }
-    let sign = if negative { Sign::Minus } else { Sign::Plus };
-    let value = BigInt::from_biguint(sign, quotient);
-    Some(BigDecimal::new(value, i64::from(decimals)))
 }
 
 #[cfg(test)]

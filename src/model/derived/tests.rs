@@ -1,4 +1,10 @@
 use super::*;
+use crate::model::column_named;
+
+/// The names of the columns.
+fn names(data: &Dataset) -> Vec<String> {
+    data.columns.iter().map(Column::name).collect()
+}
 
 fn day(d: u32) -> NaiveDate {
     NaiveDate::from_ymd_opt(2024, 1, d).unwrap()
@@ -15,7 +21,7 @@ fn range(first: u32, last: u32) -> DayRange {
 fn data(columns: &[&str], rows: &[(u32, Chain, &[Option<&str>])]) -> Dataset {
     Dataset {
         chain_column: true,
-        columns: columns.iter().map(|c| c.to_string()).collect(),
+        columns: columns.iter().map(|c| column_named(c)).collect(),
         rows: rows
             .iter()
             .map(|(d, chain, values)| Row {
@@ -25,14 +31,32 @@ fn data(columns: &[&str], rows: &[(u32, Chain, &[Option<&str>])]) -> Dataset {
                     .iter()
                     .map(|v| v.and_then(Number::from_json_token))
                     .collect(),
+                coverage: None,
             })
             .collect(),
     }
 }
 
+/// Rows of fees alone, written `day chain value` (chain `E` or `B`, value `-` for a gap) and
+/// separated by commas: `"1 E 0.1, 2 E -"`.
+fn fees(rows: &str) -> Dataset {
+    let parsed: Vec<(u32, Chain, [Option<&str>; 1])> = rows
+        .split(',')
+        .map(|row| {
+            let cells: Vec<&str> = row.split_whitespace().collect();
+            let chain = if cells[1] == "E" { E } else { B };
+            let value = Some(cells[2]).filter(|v| *v != "-");
+            (cells[0].parse().unwrap(), chain, [value])
+        })
+        .collect();
+    let rows: Vec<(u32, Chain, &[Option<&str>])> =
+        parsed.iter().map(|(d, c, v)| (*d, *c, &v[..])).collect();
+    data(&["fees"], &rows)
+}
+
 /// The cells of column `name` as text, gaps `-`.
 fn column(data: &Dataset, name: &str) -> Vec<String> {
-    let i = data.columns.iter().position(|c| c == name).unwrap();
+    let i = data.columns.iter().position(|c| c.name() == name).unwrap();
     data.rows
         .iter()
         .map(|r| {
@@ -55,26 +79,10 @@ const B: Chain = Chain::Base;
 #[test]
 fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
     // 2024-01-03 has no row at all; 2024-01-05 has a row without a value.
-    let d = data(
-        &["fees"],
-        &[
-            (1, E, &[Some("0.1")]),
-            (2, E, &[Some("0.3")]),
-            (4, E, &[Some("2")]),
-            (5, E, &[None]),
-            (6, E, &[Some("-1")]),
-            (7, E, &[Some("0.5")]),
-        ],
-    );
-    let out = derive(
-        d,
-        &asked(|m| m.change = true),
-        &[E],
-        Period::Day,
-        &range(1, 7),
-    )
-    .unwrap();
-    assert_eq!(out.columns, ["fees", "fees_change", "fees_change_pct"]);
+    let d = fees("1 E 0.1, 2 E 0.3, 4 E 2, 5 E -, 6 E -1, 7 E 0.5");
+    let change = asked(|m| m.change = true);
+    let out = derive(d, &change, &[E], Period::Day, &range(1, 7)).unwrap();
+    assert_eq!(names(&out), ["fees", "fees_change", "fees_change_pct"]);
     assert_eq!(
         column(&out, "fees_change"),
         ["-", "0.2", "-", "-", "-", "1.5"]
@@ -88,19 +96,10 @@ fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
 
 #[test]
 fn rolling_mean_waits_for_n_values_and_skips_gaps() {
-    let d = data(
-        &["fees"],
-        &[
-            (1, E, &[Some("1")]),
-            (2, E, &[Some("2")]),
-            (3, E, &[None]),
-            (4, E, &[Some("4")]),
-            (5, E, &[Some("0.005")]),
-        ],
-    );
+    let d = fees("1 E 1, 2 E 2, 3 E -, 4 E 4, 5 E 0.005");
     let m = asked(|m| m.rolling = Some(3));
     let out = derive(d, &m, &[E], Period::Day, &range(1, 5)).unwrap();
-    assert_eq!(out.columns, ["fees", "fees_rolling_3"]);
+    assert_eq!(names(&out), ["fees", "fees_rolling_3"]);
     // (1+2+4)/3 = 2.333.. ; (2+4+0.005)/3 = 2.00166..
     assert_eq!(
         column(&out, "fees_rolling_3"),
@@ -121,22 +120,13 @@ fn cumulative_stops_at_the_first_gap_and_skips_active_users() {
     );
     let m = asked(|m| m.cumulative = true);
     let out = derive(d, &m, &[E], Period::Day, &range(1, 4)).unwrap();
-    assert_eq!(out.columns, ["fees", "fees_cumulative", "active_users"]);
+    assert_eq!(names(&out), ["fees", "fees_cumulative", "active_users"]);
     assert_eq!(column(&out, "fees_cumulative"), ["0.1", "0.3", "-", "-"]);
 }
 
 #[test]
 fn share_needs_every_chain_of_the_date() {
-    let d = data(
-        &["fees"],
-        &[
-            (1, E, &[Some("1")]),
-            (1, B, &[Some("2")]),
-            (2, E, &[Some("5")]),
-            (3, E, &[Some("0")]),
-            (3, B, &[Some("0")]),
-        ],
-    );
+    let d = fees("1 E 1, 1 B 2, 2 E 5, 3 E 0, 3 B 0");
     let m = asked(|m| m.share = true);
     let out = derive(d, &m, &[E, B], Period::Day, &range(1, 3)).unwrap();
     // 1/3 = 33.333.. %, 2/3 = 66.666.. %; day 2 lacks BASE; day 3 totals zero
@@ -162,7 +152,7 @@ fn per_user_divides_fees_by_users_of_the_same_row() {
     });
     let out = derive(d, &m, &[E], Period::Day, &range(1, 3)).unwrap();
     assert_eq!(
-        out.columns,
+        names(&out),
         ["fees", "fees_per_user", "active_users", "tweet"]
     );
     assert_eq!(column(&out, "fees_per_user"), ["2.5000", "-", "-"]);
@@ -180,38 +170,50 @@ fn periods_are_compared_with_the_previous_period_and_days_passes_through() {
     let m = asked(|m| m.change = true);
     let out = derive(d, &m, &[E], Period::Week, &range(1, 14)).unwrap();
     assert_eq!(
-        out.columns,
+        names(&out),
         ["days", "fees", "fees_change", "fees_change_pct"]
     );
     assert_eq!(column(&out, "fees_change_pct"), ["-", "50.00"]);
 }
 
 #[test]
-fn division_rounds_half_to_even_exactly() {
-    let n = |t: &str| BigDecimal::from_str(t).unwrap();
-    let q = |a: &str, b: &str, d| divide(&n(a), &n(b), d).map(|v| v.to_plain_string());
-    assert_eq!(q("1", "8", 2).as_deref(), Some("0.12"));
-    assert_eq!(q("3", "8", 2).as_deref(), Some("0.38"));
-    assert_eq!(q("-1", "8", 2).as_deref(), Some("-0.12"));
-    assert_eq!(q("5", "2", 0).as_deref(), Some("2"));
-    assert_eq!(q("0.1", "0.3", 3).as_deref(), Some("0.333"));
-    assert_eq!(q("1", "0", 2), None);
-}
-
-#[test]
 fn a_huge_exponent_is_refused_naming_it() {
-    let d = data(&["fees"], &[(1, E, &[Some("1e99999")])]);
-    let err = derive(
-        d,
-        &asked(|m| m.change = true),
-        &[E],
-        Period::Day,
-        &range(1, 1),
-    );
+    let d = fees("1 E 1e99999");
+    let change = asked(|m| m.change = true);
+    let err = derive(d, &change, &[E], Period::Day, &range(1, 1));
     assert_eq!(
         err.unwrap_err(),
         "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number (an exponent beyond ±1000)"
     );
 }
 
-use std::str::FromStr;
+#[test]
+fn a_per_user_column_made_by_the_roll_up_moves_after_the_fees_group() {
+    let d = data(
+        &["days", "fees", "active_users_avg", "fees_per_user"],
+        &[
+            (1, E, &[Some("7"), Some("10"), Some("3"), Some("3.33")]),
+            (8, E, &[Some("7"), Some("20"), Some("4"), Some("5.00")]),
+        ],
+    );
+    let m = asked(|m| {
+        m.change = true;
+        m.per_user = true;
+    });
+    let out = derive(d, &m, &[E], Period::Week, &range(1, 14)).unwrap();
+    assert_eq!(
+        names(&out),
+        [
+            "days",
+            "fees",
+            "fees_change",
+            "fees_change_pct",
+            "fees_per_user",
+            "active_users_avg",
+            "active_users_avg_change",
+            "active_users_avg_change_pct"
+        ]
+    );
+    // Taken as the roll-up made it, not divided again by the rounded mean.
+    assert_eq!(column(&out, "fees_per_user"), ["3.33", "5.00"]);
+}

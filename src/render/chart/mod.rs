@@ -11,7 +11,7 @@ use super::RenderOptions;
 use chrono::NaiveDate;
 
 use crate::model::Period;
-use crate::model::{Dataset, Number};
+use crate::model::{Column, Dataset, Number};
 use plot::{DotGrid, Dots, Plot};
 
 mod braille;
@@ -71,17 +71,18 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
 }
 
 /// The columns of each metric, metrics in order of first appearance: `ETHEREUM.fees` is of
-/// `fees`; a column named by its chain alone (one metric) is of the only metric.
+/// `fees`, as its type says once its chain is set aside.
 fn metric_groups(data: &Dataset) -> Vec<(String, Vec<usize>)> {
-    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
-    for (i, name) in data.columns.iter().enumerate() {
-        let metric = name.rsplit_once('.').map_or("", |(_, m)| m);
-        match groups.iter_mut().find(|(m, _)| m == metric) {
+    let mut groups: Vec<(Column, Vec<usize>)> = Vec::new();
+    for (i, column) in data.columns.iter().enumerate() {
+        let metric = column.without_chain();
+        match groups.iter_mut().find(|(m, _)| *m == metric) {
             Some((_, columns)) => columns.push(i),
-            None => groups.push((metric.to_owned(), vec![i])),
+            None => groups.push((metric, vec![i])),
         }
     }
-    groups
+    let named = groups.into_iter().map(|(m, columns)| (m.name(), columns));
+    named.collect()
 }
 
 /// Whether the largest values of the metrics are [`SCALE_APART`] or more times apart.
@@ -107,7 +108,7 @@ fn scales_differ(data: &Dataset, groups: &[(String, Vec<usize>)]) -> bool {
 fn subset(data: &Dataset, columns: &[usize]) -> Dataset {
     Dataset {
         chain_column: data.chain_column,
-        columns: columns.iter().map(|c| data.columns[*c].clone()).collect(),
+        columns: columns.iter().map(|c| data.columns[*c]).collect(),
         rows: data
             .rows
             .iter()
@@ -215,7 +216,7 @@ pub fn needed_width(data: &Dataset) -> usize {
         .map(String::len)
         .max()
         .unwrap_or(0);
-    let legend = data.columns.iter().map(|name| name.chars().count() + 2);
+    let legend = data.columns.iter().map(|c| c.name().chars().count() + 2);
     label_width + 2 + legend.chain([MIN_PLOT_WIDTH]).max().unwrap_or(0)
 }
 
@@ -268,7 +269,8 @@ fn legend(
     let room = width.saturating_sub(indent + 2).max(1);
     let mut line = String::new();
     let mut used = 0;
-    for (s, name) in data.columns.iter().enumerate() {
+    for (s, column) in data.columns.iter().enumerate() {
+        let name = column.name();
         let visible = name.chars().count() + 2;
         if used > 0 && used + 3 + visible > room {
             writeln!(out, "{:indent$}  {line}", "")?;

@@ -6,7 +6,7 @@ use super::write;
 use crate::model::Chain;
 use crate::model::DayRange;
 use crate::model::Period;
-use crate::model::{Dataset, Number, Row};
+use crate::model::{column_named, Dataset, Number, Row};
 use crate::render::{Caption, RenderOptions};
 
 fn day(n: u64) -> NaiveDate {
@@ -23,11 +23,15 @@ fn data() -> Dataset {
                 Number::from_json_token(&format!("{}", 1_000_000 + n * 1000)),
                 Number::from_json_token(&format!("{}", n % 7)),
             ],
+            coverage: None,
         })
         .collect();
     Dataset {
         chain_column: false,
-        columns: vec!["ETHEREUM.fees".into(), "ETHEREUM.tweet".into()],
+        columns: vec![
+            column_named("ETHEREUM.fees"),
+            column_named("ETHEREUM.tweet"),
+        ],
         rows,
     }
 }
@@ -124,7 +128,7 @@ fn braille_needs_the_terminal_and_for_several_series_colour() {
     // Several series on one chart: braille only with colour, each series (and its legend
     // entry) in its own.
     let mut two = data();
-    two.columns[1] = "ARBITRUM.fees".into();
+    two.columns[1] = column_named("ARBITRUM.fees");
     let text = draw_as(&two, Period::Day, coloured);
     assert!(text.chars().any(is_braille), "{text}");
     let yellow = text

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::model::Chain;
-use crate::model::DAYS_COLUMN;
 use crate::model::{Dataset, Number};
 use crate::render::caption::Caption;
 use crate::render::group_digits;
@@ -44,13 +43,7 @@ impl Panel {
 
 /// The first day of every period of the caption's range: where a point may be.
 pub fn periods(caption: &Caption) -> Vec<NaiveDate> {
-    let mut dates = Vec::new();
-    let mut date = Some(caption.by.start(caption.range.start));
-    while let Some(day) = date.filter(|d| *d <= caption.range.end) {
-        dates.push(day);
-        date = caption.next_period(day);
-    }
-    dates
+    caption.by.starts(&caption.range)
 }
 
 /// The panels of a long dataset (one row per date and chain); the `days` column of `--by` is
@@ -64,15 +57,15 @@ pub fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> Vec<Pan
     data.columns
         .iter()
         .enumerate()
-        .filter(|(_, name)| name.as_str() != DAYS_COLUMN)
-        .map(|(column, name)| Panel {
-            metric: name.clone(),
+        .filter(|(_, column)| !column.is_days())
+        .map(|(at, column)| Panel {
+            metric: column.name(),
             lines: caption
                 .chains
                 .iter()
                 .map(|chain| {
                     line(*chain, dates, |date| {
-                        cells.get(&(*chain, date))?.get(column)?.as_ref()
+                        cells.get(&(*chain, date))?.get(at)?.as_ref()
                     })
                 })
                 .collect(),

@@ -6,7 +6,7 @@ use super::Picture;
 use crate::model::Chain;
 use crate::model::DayRange;
 use crate::model::Period;
-use crate::model::{Dataset, Number, Row};
+use crate::model::{column_named, Dataset, Number, Row};
 use crate::render::Caption;
 
 fn decade() -> (Dataset, Caption) {
@@ -25,14 +25,13 @@ fn decade() -> (Dataset, Caption) {
                 values: [n * 1000, n * 10, n % 9]
                     .map(|v| Number::from_json_token(&v.to_string()))
                     .to_vec(),
+                coverage: None,
             })
         })
         .collect();
     let data = Dataset {
         chain_column: true,
-        columns: ["fees", "active_users", "tweet"]
-            .map(str::to_owned)
-            .to_vec(),
+        columns: ["fees", "active_users", "tweet"].map(column_named).to_vec(),
         rows,
     };
     let caption = Caption {
