@@ -16,8 +16,9 @@
 //!   fetched  render  settings what a query asks and what came back (plan, requests, rows,
 //!      │                      gaps, the strict verdict) | write a dataset in a format |
 //!      │                      resolve flags, environment, file
-//!   model      system         the data every step shares | what the OS is asked (files,
-//!                             locks, signals, process groups, stderr)
+//!   model ──> system          the data every step shares | what the OS is asked (files,
+//!                             locks, signals, process groups, stderr) and foreign text
+//!                             made safe to print, which model's parse errors quote
 //! ```
 //!
 //! A folder imports only folders on rows below its own, and on its own row only along the
