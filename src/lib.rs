@@ -7,31 +7,42 @@
 //! (`python3 ../shared/tools/folder_cycles.py src` prints the arrows and any cycle):
 //!
 //! ```text
-//!   commands ──> cli          glue each command's steps | the command line (clap)
+//!   commands ──> cli           glue each command's steps | the command line (clap)
 //!      │
-//!   output        sandbox     where a result goes | the reference service, apart
+//!   output        sandbox      where a result goes | the reference service, apart
 //!      │
-//!   cache ──> client          settled days on disk | HTTP to the service
+//!   cache    client            settled days on disk | HTTP to the service
 //!      │
-//!   fetched  render  settings what a query asks and what came back (plan, requests, rows,
-//!      │                      gaps, the strict verdict) | write a dataset in a format |
-//!      │                      resolve flags, environment, file
-//!   model ──> system          the data every step shares | what the OS is asked (files,
-//!                             locks, signals, process groups, stderr) and foreign text
-//!                             made safe to print, which model's parse errors quote
+//!   fetched  render  settings  what a query asks and what came back (plan, requests, rows,
+//!      │                       gaps, the strict verdict) | write a dataset in a format |
+//!      │                       resolve flags, environment, file
+//!   model ──> system           the data every step shares | what the OS is asked (files,
+//!                              locks, signals, process groups, stderr) and foreign text
+//!                              made safe to print, which model's parse errors quote
 //! ```
 //!
 //! A folder imports only folders on rows below its own, and on its own row only along the
 //! arrow drawn. `sandbox` uses `model` and `system` alone, so the reference service shares no
-//! code with the client it checks.
+//! code with the client it checks. `tests/integration/architecture.rs` holds these arrows.
 //!
 //! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
 //! (neither imports `client`; a `Request` is a plain value the client sends); nothing after
-//! `Query::resolve` (`commands/query/`) reads the raw query flags, so a new query flag has two
-//! homes: its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`) and its
-//! resolution; which format takes which flag is answered by the format's capability table
-//! alone (`Format::can` in `render/format.rs`); `render` writes text only (a SQLite database
-//! is the output's to write).
+//! `Query::resolve` (`commands/query/`) reads the raw query flags; which format takes which
+//! flag is answered by the format's capability table alone (`Format::can`); `render` writes
+//! text only (a SQLite database is the output's to write); a column's meaning is never read
+//! from its name; no function is longer than 60 lines.
+//!
+//! Where a new thing goes:
+//!
+//! | a new ... | its homes |
+//! |---|---|
+//! | query flag | its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`) and its resolution into `Query` (`commands/query/`); nothing else reads it |
+//! | global flag | its clap field (`cli/mod.rs`, `GlobalArgs`) and its layer in `settings` (flag, environment, config key in `settings/keys.rs`, default in `settings::defaults`, bound in `settings::limits`) |
+//! | output format | a `Format` variant with its row in `Format::can` and its extension (`render/format.rs`), and one writer file in `render/` called by `render::render`; every check and hint follows the table |
+//! | endpoint | an `Endpoint` and its `Metric`s (`model/mod.rs`), the columns it fills (`fetched/request.rs`), the body's shape (`client/response.rs`), and the sandbox's answer (`sandbox/`) |
+//! | derived measure | a `Measure` (`model/column/`: its name, unit and what adds up, in one place), its arithmetic in `model/derived/` (divisions through `model::divide`), its flag (`cli/analysis.rs`) and `Measures` in the `Query` |
+//! | period | a `Period` variant and its calendar in `model/period/calendar.rs` (start, next, back, length); rows carry their `Coverage` |
+//! | foreign text shown | through `system::foreign::shown` (or `echo`/`cut`), never printed raw |
 //!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
 //! the others use (`system`'s modules are namespaces instead: `diag::line`, `interrupt::stop`).
@@ -46,9 +57,9 @@
 //! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the binary, the man-page generator
 //! (`examples/generate`) and the tests use.
 //!
-//! A column's meaning is never read from its name: an output column is a `model::Column`
-//! (metric, measure, unit, `--by` aggregation, `--wide` chain) whose name `Column::name` makes.
-//! Exact division lives in `model::divide` and period arithmetic in `model::Period`.
+//! An output column is a `model::Column` (metric, measure, unit, `--by` aggregation, `--wide`
+//! chain) whose name `Column::name` makes. Exact division lives in `model::divide` and period
+//! arithmetic in `model::Period`.
 
 mod cache;
 mod cli;

@@ -10,7 +10,7 @@ use crate::fetched::DataNotes;
 use crate::model::{parse_date, DayRange};
 use crate::model::{Endpoint, Metric, Number, Record};
 
-/// [`parse_records`] as the whole-body parser alone gives it: the reference the stream is held
+/// [`parse_records`](super::body::parse_records) as the whole-body parser alone gives it: the reference the stream is held
 /// to (the body oracle compares them on every input).
 pub fn parse_held_body(
     endpoint: Endpoint,
