@@ -81,4 +81,4 @@ impl fmt::Display for Failure {
 
 impl std::error::Error for Failure {}
 
-pub type Result<T, E = Failure> = std::result::Result<T, E>;
+pub(crate) type Result<T, E = Failure> = std::result::Result<T, E>;

@@ -61,6 +61,8 @@
 //! chain) whose name `Column::name` makes. Exact division lives in `model::divide` and period
 //! arithmetic in `model::Period`.
 
+#![warn(unreachable_pub)]
+
 mod cache;
 mod cli;
 mod client;

@@ -17,7 +17,7 @@ pub enum ErrorFormat {
 
 /// The exit code of a run that ended in `err`, its lines printed. A closed stdout (`| head`)
 /// is a quiet success; a signal's handler decides the code itself.
-pub fn report(err: &anyhow::Error, format: ErrorFormat) -> ExitCode {
+pub(crate) fn report(err: &anyhow::Error, format: ErrorFormat) -> ExitCode {
     if interrupt::interrupted() {
         return ExitCode::from(interrupt::wait_for_handler());
     }
@@ -57,7 +57,7 @@ const BUG_HINT: &str = "this is a bug in chain-metrics; please report it with th
 
 /// `--error-format json`: the error as one JSON object, every member present (`null` when not
 /// known): `error`, `exit`, `class`, `endpoint`, `chain`, `status`, `service_message`, `hint`.
-pub fn json_error(err: &anyhow::Error) -> String {
+pub(crate) fn json_error(err: &anyhow::Error) -> String {
     let failure = err.downcast_ref::<Failure>();
     let (exit, message, hint) = match failure {
         Some(f) => (f.exit, f.message.clone(), f.hint.clone()),
@@ -91,7 +91,7 @@ pub fn json_error(err: &anyhow::Error) -> String {
 }
 
 /// The exit code's name, for scripts: CLI.md §6 in a word.
-pub fn class(exit: Exit) -> &'static str {
+pub(crate) fn class(exit: Exit) -> &'static str {
     match exit {
         Exit::Internal => "internal",
         Exit::Usage => "usage",
@@ -109,7 +109,7 @@ pub fn class(exit: Exit) -> &'static str {
 
 /// A command line clap refused: its own message and exit, or with `--error-format json` in
 /// the arguments, the message as the JSON object (class `usage`, exit 2).
-pub fn usage_error(error: clap::Error) -> ! {
+pub(crate) fn usage_error(error: clap::Error) -> ! {
     use clap::error::ErrorKind;
     let shows = [ErrorKind::DisplayHelp, ErrorKind::DisplayVersion];
     let shows = shows.contains(&error.kind())

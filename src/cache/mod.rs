@@ -47,7 +47,7 @@ pub(crate) struct RunCache {
 
 impl RunCache {
     /// Opens the cache of `settings` for a run against `service` (see [`service_name`]).
-    pub fn open(settings: &Settings, service: String, mode: Mode) -> RunCache {
+    pub(crate) fn open(settings: &Settings, service: String, mode: Mode) -> RunCache {
         let mut cache = RunCache {
             store: None,
             path: PathBuf::new(),
@@ -80,7 +80,7 @@ impl RunCache {
 
     /// The requests for the days the cache lacks settled (every day with `--refresh`), and
     /// the values it has.
-    pub fn work(&mut self, plan: &Plan, today: NaiveDate) -> Work {
+    pub(crate) fn work(&mut self, plan: &Plan, today: NaiveDate) -> Work {
         let last_settled = today.checked_sub_days(Days::new(u64::from(self.settle_days)));
         self.last_settled = last_settled;
         let known = match (self.mode, last_settled) {
@@ -118,7 +118,7 @@ impl RunCache {
     /// Keeps the answers that came: the values of the settled days each covers replace the
     /// old ones. Days the service left out, sent several records for or sent as null are not
     /// kept (asked again next time), nor days not yet settled (their values may be revised).
-    pub fn keep(&mut self, answer: &Fetched) {
+    pub(crate) fn keep(&mut self, answer: &Fetched) {
         let Some(last_settled) = self.last_settled.filter(|_| self.mode != Mode::Look) else {
             return;
         };
@@ -176,7 +176,7 @@ impl RunCache {
     }
 
     /// The one warning about the cache, if anything went wrong with it.
-    pub fn take_warning(&mut self) -> Option<String> {
+    pub(crate) fn take_warning(&mut self) -> Option<String> {
         self.warning.take()
     }
 }
@@ -192,7 +192,7 @@ fn key(service: &str, chain: Chain, endpoint: &str, column: Metric) -> SeriesKey
 
 /// What a run asks the service, and the values it already has from the cache.
 #[derive(Debug, Default)]
-pub struct Work {
+pub(crate) struct Work {
     /// In plan order: chains as asked, then endpoints, then days.
     pub requests: Vec<Request>,
     pub from_cache: Vec<CachedValue>,
@@ -202,7 +202,7 @@ pub struct Work {
 
 impl Work {
     /// Every request of the plan, nothing known: a run without the cache.
-    pub fn everything(plan: &Plan) -> Work {
+    pub(crate) fn everything(plan: &Plan) -> Work {
         Work {
             requests: plan.requests(),
             ..Work::default()
@@ -212,7 +212,7 @@ impl Work {
 
 /// One value served from the cache instead of the service.
 #[derive(Clone, Debug)]
-pub struct CachedValue {
+pub(crate) struct CachedValue {
     pub chain: Chain,
     pub date: NaiveDate,
     pub column: Metric,

@@ -21,11 +21,11 @@ use crate::settings::{parse_config_file, ConfigLocation};
 
 /// The variable that turns a run into a completion request. Not clap's default `COMPLETE`, so a
 /// stray `COMPLETE` in someone's environment cannot change what the tool does.
-pub const VAR: &str = "_CHAIN_METRICS_COMPLETE";
+pub(super) const VAR: &str = "_CHAIN_METRICS_COMPLETE";
 
 /// The binary's name, which the scripts register for and call back (found on PATH, so the
 /// scripts are the same on every machine).
-pub const BIN: &str = "chain-metrics";
+pub(super) const BIN: &str = "chain-metrics";
 
 /// The shells `completions` writes scripts for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -79,7 +79,7 @@ pub fn write_script(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// Answers a completion request and exits, when the shell script asked for one.
-pub fn answer_if_asked() {
+pub(crate) fn answer_if_asked() {
     clap_complete::CompleteEnv::with_factory(command_to_complete)
         .var(VAR)
         .bin(BIN)
@@ -101,7 +101,7 @@ pub fn globals_acting_under(command: &str) -> Option<&'static [&'static str]> {
 
 /// The command line as completion sees it: under the commands of [`globals_acting_under`],
 /// the global flags that do nothing there are hidden, so a TAB does not offer them.
-pub fn command_to_complete() -> clap::Command {
+pub(super) fn command_to_complete() -> clap::Command {
     let mut cli = <crate::cli::Cli as clap::CommandFactory>::command();
     // Built first, so the global flags have been copied into every subcommand.
     cli.build();
@@ -137,7 +137,7 @@ fn hide_globals(cmd: clap::Command, acting: &[&str]) -> clap::Command {
 }
 
 /// `--chain`: names, aliases and chain ids, and `all`; upper case if the user started so.
-pub fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
+pub(super) fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
     let typed = current.to_string_lossy();
     let upper = typed.chars().any(|c| c.is_ascii_uppercase());
     let mut offers = Vec::new();
@@ -162,7 +162,7 @@ pub fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
 }
 
 /// `--include`: the official-account metrics.
-pub fn includes() -> Vec<CompletionCandidate> {
+pub(super) fn includes() -> Vec<CompletionCandidate> {
     SocialMetric::ALL
         .iter()
         .map(|item| CompletionCandidate::new(item.name()))
@@ -170,7 +170,7 @@ pub fn includes() -> Vec<CompletionCandidate> {
 }
 
 /// `--profile`: the `[profiles.NAME]` tables of the config file the command line would use.
-pub fn profiles() -> Vec<CompletionCandidate> {
+pub(super) fn profiles() -> Vec<CompletionCandidate> {
     let flag = config_flag(std::env::args_os().skip(1));
     let Ok(env) = settings::Environment::from_process() else {
         return Vec::new();

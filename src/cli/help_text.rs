@@ -173,7 +173,7 @@ pub(super) const CACHE_CLEAR: &str = examples!(
     "chain-metrics cache clear --before 2020-01-01"
 );
 
-pub const FEES_USAGE: &str = query_usage!("fees");
-pub const USERS_USAGE: &str = query_usage!("users");
-pub const SOCIAL_USAGE: &str = query_usage!("social");
-pub const REPORT_USAGE: &str = query_usage!("report");
+pub(super) const FEES_USAGE: &str = query_usage!("fees");
+pub(super) const USERS_USAGE: &str = query_usage!("users");
+pub(super) const SOCIAL_USAGE: &str = query_usage!("social");
+pub(super) const REPORT_USAGE: &str = query_usage!("report");

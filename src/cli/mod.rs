@@ -9,12 +9,13 @@ mod query;
 mod suggest;
 mod version;
 
-pub use commands::{
+pub(crate) use commands::{
     AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
     StatusArgs, StatusFormat,
 };
-pub use completion::{answer_if_asked, globals_acting_under, write_script, Shell};
-pub use query::{QueryArgs, SocialArgs};
+pub(crate) use completion::answer_if_asked;
+pub use completion::{globals_acting_under, write_script, Shell};
+pub(crate) use query::{QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
 
@@ -125,7 +126,7 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 }
 
-pub use crate::settings::ColorChoice;
+pub(crate) use crate::settings::ColorChoice;
 
 impl Cli {
     /// How an error is to be written: `--error-format` of a query command, else text.

@@ -9,13 +9,13 @@ use clap::error::{ContextKind, ContextValue};
 
 /// A value parser whose refusals name the closest of `candidates`, as clap's own do.
 #[derive(Clone)]
-pub struct Suggesting<P> {
+pub(super) struct Suggesting<P> {
     parse: P,
     candidates: fn() -> Vec<String>,
 }
 
 impl<P> Suggesting<P> {
-    pub fn new(parse: P, candidates: fn() -> Vec<String>) -> Suggesting<P> {
+    pub(super) fn new(parse: P, candidates: fn() -> Vec<String>) -> Suggesting<P> {
         Suggesting { parse, candidates }
     }
 }
@@ -43,7 +43,7 @@ impl<P: TypedValueParser> TypedValueParser for Suggesting<P> {
 
 /// The candidate most like `typed`, in any letter case, if one is like enough: clap's measure
 /// and threshold (Jaro similarity above 0.7), so that every tip of the tool reads alike.
-pub fn closest(typed: &str, candidates: &[String]) -> Option<String> {
+pub(super) fn closest(typed: &str, candidates: &[String]) -> Option<String> {
     let typed = typed.trim().to_ascii_lowercase();
     candidates
         .iter()

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 /// The text after the program name: the version line, then the commit, the build and the back
 /// ends, one per line. build.rs supplies the facts only the build knows.
-pub fn long() -> &'static str {
+pub(super) fn long() -> &'static str {
     static TEXT: OnceLock<String> = OnceLock::new();
     TEXT.get_or_init(|| {
         format!(

@@ -7,7 +7,7 @@ use rustls::CertificateError;
 
 /// Why the server's certificate was refused. None is retried: the next try gets the same one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CertificateProblem {
+pub(super) enum CertificateProblem {
     UnknownIssuer,
     Expired,
     NotYetValid,
@@ -17,7 +17,7 @@ pub enum CertificateProblem {
 }
 
 impl CertificateProblem {
-    pub fn describe(&self) -> &'static str {
+    pub(super) fn describe(&self) -> &'static str {
         match self {
             CertificateProblem::UnknownIssuer => "it is signed by an unknown issuer",
             CertificateProblem::Expired => "it has expired",
@@ -30,7 +30,7 @@ impl CertificateProblem {
 
 /// What a failed connection says about itself, once TLS and proxy errors are looked for.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finding {
+pub(super) enum Finding {
     Certificate(CertificateProblem),
     /// https:// to a port that answers in plain HTTP.
     NotTls,
@@ -55,7 +55,7 @@ pub enum Finding {
 
 /// Every cause of `error`, looking inside `io::Error`s too: their `source()` skips their own
 /// payload, and tokio-rustls hands its `rustls::Error` over inside one.
-pub fn causes<'a>(error: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'static)> {
+pub(super) fn causes<'a>(error: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError + 'static)> {
     let mut all = Vec::new();
     let mut next = Some(error);
     while let Some(cause) = next {
@@ -72,7 +72,7 @@ pub fn causes<'a>(error: &'a (dyn StdError + 'static)) -> Vec<&'a (dyn StdError 
 }
 
 /// The TLS or proxy failure behind `error`, if it is one.
-pub fn find(error: &(dyn StdError + 'static)) -> Option<Finding> {
+pub(super) fn find(error: &(dyn StdError + 'static)) -> Option<Finding> {
     let causes = causes(error);
     if let Some(tls) = causes
         .iter()
@@ -110,7 +110,7 @@ pub fn find(error: &(dyn StdError + 'static)) -> Option<Finding> {
 }
 
 /// What reqwest's redirect policy says past ten hops (`transport::same_origin_redirects`).
-pub const TOO_MANY_REDIRECTS: &str = "more than 10 redirects";
+pub(super) const TOO_MANY_REDIRECTS: &str = "more than 10 redirects";
 
 /// A parse error of the answer, named as what it is: only a status line that is no HTTP at
 /// all (the TLS alert an http:// URL on a TLS port gets back) means another protocol.

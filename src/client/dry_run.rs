@@ -12,7 +12,11 @@ use crate::settings::ENV_KEY;
 use crate::system::shell::quote_always as quote;
 
 /// One curl command line per request, in the order the queries are given.
-pub fn curl_lines(base_url: &Url, method: MethodChoice, requests: &[Request]) -> Vec<String> {
+pub(crate) fn curl_lines(
+    base_url: &Url,
+    method: MethodChoice,
+    requests: &[Request],
+) -> Vec<String> {
     let method = match method {
         MethodChoice::Get => "GET",
         MethodChoice::Auto | MethodChoice::Post => "POST",

@@ -20,12 +20,16 @@ const LOCATION_CHARS: usize = 200;
 
 /// The secrets a client masks in service text (its `mask`: the key wherever it shows, URL
 /// passwords), handed to [`foreign::shown`] with the text.
-pub type Scrub<'a> = foreign::Mask<'a>;
+pub(super) type Scrub<'a> = foreign::Mask<'a>;
 
 /// The service's own message: from JSON `error`/`message`/`detail`, plain text, or an HTML
 /// page, on one line and shown through [`foreign::shown`]: controls replaced, secrets masked,
 /// then cut, so a cut never leaves part of a key unmasked.
-pub fn service_message(scrub: &Scrub<'_>, content_type: Option<&str>, body: &[u8]) -> String {
+pub(super) fn service_message(
+    scrub: &Scrub<'_>,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> String {
     let text = String::from_utf8_lossy(body);
     let text = text.trim();
     if text.is_empty() {
@@ -85,7 +89,7 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-pub fn status_text(status: StatusCode) -> String {
+pub(super) fn status_text(status: StatusCode) -> String {
     match status.canonical_reason() {
         Some(reason) => format!("{} {reason}", status.as_u16()),
         None => status.as_u16().to_string(),

@@ -17,7 +17,7 @@ use crate::fetched::{Fetched, Request};
 /// runs more than `jobs` requests ahead of the one being joined: a long run never holds every
 /// body's records at once (a ten-year `report --chain all` is 18 bodies). The workers parse
 /// their own bodies, so parsing stays parallel.
-pub fn fetch_each(
+pub(crate) fn fetch_each(
     client: &Client,
     requests: &[Request],
     jobs: usize,
@@ -47,7 +47,7 @@ pub fn fetch_each(
 /// No worker starts an item more than `jobs` places ahead of the next one `take` is waiting
 /// for: results (response bodies) never pile up faster than they are taken, whatever the order
 /// they finish in.
-pub fn in_order_concurrently<T: Sync, R: Send>(
+pub(super) fn in_order_concurrently<T: Sync, R: Send>(
     items: &[T],
     jobs: usize,
     work: impl Fn(&T) -> R + Sync,

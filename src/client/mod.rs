@@ -38,7 +38,7 @@ use connection::Finding;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use fetch::fetch_each;
-pub use request::{endpoint_url, FIXED_HEADERS, KEY_HEADER};
+pub(crate) use request::{endpoint_url, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_held_body;
 use retry::{Backoff, Tally};
 use throttle::Throttle;
@@ -46,9 +46,9 @@ use transport::{classify, read_answer, read_records_answer, Answer, Misshapen, T
 pub(crate) use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
-pub type Trace = Arc<dyn Fn(&str) + Send + Sync>;
+pub(crate) type Trace = Arc<dyn Fn(&str) + Send + Sync>;
 
-pub struct ClientOptions {
+pub(crate) struct ClientOptions {
     pub base_url: Url,
     pub key: ApiKey,
     pub timeout: Duration,
@@ -64,7 +64,7 @@ pub struct ClientOptions {
 }
 
 /// A body for `--raw`, and whether the key had to be masked in it.
-pub struct RawBody {
+pub(crate) struct RawBody {
     pub body: Vec<u8>,
     pub key_masked: bool,
 }
@@ -82,7 +82,7 @@ enum Step {
     Throttled(Duration, String),
 }
 
-pub struct Client {
+pub(crate) struct Client {
     http: reqwest::blocking::Client,
     base_url: Url,
     key: ApiKey,
@@ -107,7 +107,7 @@ pub struct Client {
 const CLOSED_BEFORE_ANSWER: &str = "connection closed before message completed";
 
 impl Client {
-    pub fn new(options: ClientOptions) -> Result<Client> {
+    pub(crate) fn new(options: ClientOptions) -> Result<Client> {
         let http = setup::http_client(&options)?;
         register_secrets(&options);
         if let (Some(trace), Some(proxy)) = (&options.trace, &options.proxy) {
@@ -132,24 +132,28 @@ impl Client {
     }
 
     /// `3 requests retried: 429 x2, 503 x1` when this client had to send again; `None` if not.
-    pub fn retry_summary(&self) -> Option<String> {
+    pub(crate) fn retry_summary(&self) -> Option<String> {
         self.retried.summary()
     }
 
     /// The endpoint's URL: the base URL, path prefix kept, then the endpoint path.
-    pub fn url(&self, endpoint: Endpoint) -> String {
+    pub(crate) fn url(&self, endpoint: Endpoint) -> String {
         endpoint_url(&self.base_url, endpoint)
     }
 
     /// Fetches and parses the records of one request, values in `columns` order.
-    pub fn fetch_records(&self, request: &Request, columns: &[Metric]) -> Result<Vec<Record>> {
+    pub(crate) fn fetch_records(
+        &self,
+        request: &Request,
+        columns: &[Metric],
+    ) -> Result<Vec<Record>> {
         self.records(request, columns)
             .map_err(|f| self.scrubbed(f.with_detail(request.detail())))
     }
 
     /// Fetches the body of one request as the service sent it, for `--raw`: byte for byte,
     /// but for the key, masked wherever the service echoed it (the key never shows).
-    pub fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
+    pub(crate) fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
         let raw = || {
             let (answer, method) = self.fetch(request, None)?;
             check_content_type(&|t| self.mask(t), request, &method, &answer)?;
@@ -294,7 +298,6 @@ impl Client {
 
     /// What an answer means for the request: done, the same again (as GET now), again at a
     /// same-origin address, again after a wait, or a failure.
-    #[allow(clippy::too_many_arguments)]
     fn next_step(
         &self,
         request: &Request,

@@ -13,7 +13,7 @@ use reqwest::Url;
 /// Whether the server at `url`'s host and port answers a TLS ClientHello with a TLS record
 /// (a handshake or an alert): then an http:// URL names a TLS port, whatever the plain request
 /// got (a TLS server may just close on it).
-pub fn speaks_tls(url: &Url, timeout: Duration) -> bool {
+pub(super) fn speaks_tls(url: &Url, timeout: Duration) -> bool {
     let (Some(host), Some(port)) = (url.host_str(), url.port_or_known_default()) else {
         return false;
     };
@@ -47,7 +47,7 @@ fn client_hello(host: &str) -> Option<Vec<u8>> {
 
 /// The status a proxy answers `CONNECT host:port` with, asked as reqwest asks it (with the
 /// proxy URL's user and password as basic credentials); `None` if it cannot be learnt.
-pub fn tunnel_status(proxy: &Url, target: &Url, timeout: Duration) -> Option<u16> {
+pub(super) fn tunnel_status(proxy: &Url, target: &Url, timeout: Duration) -> Option<u16> {
     let host = proxy.host_str()?;
     let mut stream = connect(host, proxy.port_or_known_default()?, timeout)?;
     let authority = format!("{}:{}", target.host_str()?, target.port_or_known_default()?);

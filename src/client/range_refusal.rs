@@ -4,7 +4,7 @@
 use crate::model::DayRange;
 
 /// Whether a refusal's message is about the length of the range, so `--chunk-days` may help.
-pub fn speaks_of_range(message: &str) -> bool {
+pub(super) fn speaks_of_range(message: &str) -> bool {
     let lower = message.to_ascii_lowercase();
     [
         "range",
@@ -21,7 +21,7 @@ pub fn speaks_of_range(message: &str) -> bool {
 /// What to do about a range refused as too long: `--chunk-days` with the limit the service
 /// states in `message` when it states one (a guess would take a retry per halving), else a
 /// guess.
-pub fn range_hint(range: &DayRange, message: &str) -> String {
+pub(super) fn range_hint(range: &DayRange, message: &str) -> String {
     let days = range.days().count();
     match stated_limit(message, days) {
         Some(limit) => format!("the request asked for {days} days and the service takes at most {limit}: split the range with --chunk-days {limit} (or chunk_days = {limit} in the config file)"),

@@ -10,13 +10,13 @@ use crate::model::DayRange;
 use crate::model::Endpoint;
 
 /// The User-Agent every request carries.
-pub const USER_AGENT: &str = concat!("chain-metrics/", env!("CARGO_PKG_VERSION"));
+pub(super) const USER_AGENT: &str = concat!("chain-metrics/", env!("CARGO_PKG_VERSION"));
 
 /// The header that carries the API key (SERVICE.md §5).
-pub const KEY_HEADER: &str = "X-API-Key";
+pub(crate) const KEY_HEADER: &str = "X-API-Key";
 
 /// Every header but the key's, in the order they are sent.
-pub const FIXED_HEADERS: [(&str, &str); 3] = [
+pub(crate) const FIXED_HEADERS: [(&str, &str); 3] = [
     ("Content-Type", "application/json"),
     ("Accept", "application/json"),
     ("User-Agent", USER_AGENT),
@@ -24,7 +24,7 @@ pub const FIXED_HEADERS: [(&str, &str); 3] = [
 
 /// The endpoint's URL: the base URL, path prefix kept (with or without a trailing `/`), then
 /// the endpoint path.
-pub fn endpoint_url(base_url: &Url, endpoint: Endpoint) -> String {
+pub(crate) fn endpoint_url(base_url: &Url, endpoint: Endpoint) -> String {
     format!(
         "{}{}",
         base_url.as_str().trim_end_matches('/'),
@@ -34,7 +34,7 @@ pub fn endpoint_url(base_url: &Url, endpoint: Endpoint) -> String {
 
 /// The JSON body of SERVICE.md §2.1, members in the documented order.
 #[derive(Serialize)]
-pub struct RequestBody {
+pub(crate) struct RequestBody {
     chain: &'static str,
     start_date: String,
     end_date: String,
@@ -44,7 +44,7 @@ pub struct RequestBody {
 
 impl Request {
     /// The endpoint and chain of this request, for an error about it.
-    pub fn detail(&self) -> crate::error::RequestDetail {
+    pub(crate) fn detail(&self) -> crate::error::RequestDetail {
         crate::error::RequestDetail {
             endpoint: Some(self.endpoint.path()),
             chain: Some(self.chain.name()),
@@ -52,7 +52,7 @@ impl Request {
         }
     }
 
-    pub fn body(&self) -> RequestBody {
+    pub(crate) fn body(&self) -> RequestBody {
         RequestBody {
             chain: self.chain.name(),
             start_date: self.range.start.to_string(),
@@ -82,7 +82,7 @@ impl Request {
 
 impl RequestBody {
     /// The body as sent: compact JSON.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a plain struct serialises")
     }
 }

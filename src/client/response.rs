@@ -168,7 +168,7 @@ fn kind(raw: &RawValue) -> String {
 
 /// Keeps the records inside `range`, the last one of each date, sorted; notes what was wrong,
 /// down to a member (of `columns`, the values' order) a kept record left out.
-pub fn clean(
+pub(super) fn clean(
     records: Vec<Record>,
     range: &DayRange,
     columns: &[Metric],

@@ -9,15 +9,15 @@ use reqwest::StatusCode;
 const FIRST_WAIT: Duration = Duration::from_millis(500);
 const MAX_WAIT: Duration = Duration::from_secs(20);
 /// A `Retry-After` longer than this fails at once rather than hang a cron job.
-pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+pub(super) const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
 /// The statuses CLI.md §3 retries: 429 and the transient 5xx.
-pub fn is_retryable(status: StatusCode) -> bool {
+pub(super) fn is_retryable(status: StatusCode) -> bool {
     matches!(status.as_u16(), 429 | 500 | 502 | 503 | 504)
 }
 
 /// Reads `Retry-After`: delay seconds, or an HTTP date.
-pub fn parse_retry_after(value: &str) -> Option<Duration> {
+pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
     if let Ok(seconds) = value.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
@@ -32,17 +32,17 @@ pub fn parse_retry_after(value: &str) -> Option<Duration> {
 
 /// The retries of a run, by why (`429`, `503`, `timeout`), for the line at its end.
 #[derive(Default)]
-pub struct Tally(Mutex<BTreeMap<String, usize>>);
+pub(super) struct Tally(Mutex<BTreeMap<String, usize>>);
 
 impl Tally {
-    pub fn count(&self, why: String) {
+    pub(super) fn count(&self, why: String) {
         // A poisoned lock only means another request's thread panicked; the counts stand.
         let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
         *counts.entry(why).or_default() += 1;
     }
 
     /// `3 requests retried: 429 x2, 503 x1`, or `None` when nothing was retried.
-    pub fn summary(&self) -> Option<String> {
+    pub(super) fn summary(&self) -> Option<String> {
         let counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let total: usize = counts.values().sum();
         let each: Vec<String> = counts
@@ -55,13 +55,13 @@ impl Tally {
 }
 
 /// Counts attempts and hands out the wait before each retry: exponential, full jitter.
-pub struct Backoff {
+pub(super) struct Backoff {
     retries: u32,
     attempts: u32,
 }
 
 impl Backoff {
-    pub fn new(retries: u32) -> Backoff {
+    pub(super) fn new(retries: u32) -> Backoff {
         Backoff {
             retries,
             attempts: 1,
@@ -69,13 +69,16 @@ impl Backoff {
     }
 
     /// Attempts made so far, counting the one under way.
-    pub fn attempts(&self) -> u32 {
+    pub(super) fn attempts(&self) -> u32 {
         self.attempts
     }
 
     /// The wait before the next attempt, or why there is none: `Err(None)` when the retries
     /// are spent, `Err(Some(reason))` when the service asked for too long a wait.
-    pub fn next_wait(&mut self, asked: Option<Duration>) -> Result<Duration, Option<String>> {
+    pub(super) fn next_wait(
+        &mut self,
+        asked: Option<Duration>,
+    ) -> Result<Duration, Option<String>> {
         if self.attempts > self.retries {
             return Err(None);
         }

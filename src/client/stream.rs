@@ -13,7 +13,7 @@ use super::response::{parse_object, parse_whole};
 use crate::model::{Endpoint, Metric, Record};
 
 /// How a body could not be read into records.
-pub enum Unread {
+pub(super) enum Unread {
     /// Reading failed: the connection, the deadline or the size cap (see `transport`).
     Read(std::io::Error),
     /// Not the documented shape: what is wrong, and a body with the same verdict (the records
@@ -30,7 +30,7 @@ const CHUNK: usize = 16 * 1024;
 
 /// Reads the body of `endpoint` from `reader` into one record per element, values in `columns`
 /// order; the verdicts and words of [`parse_whole`] for any body.
-pub fn read_records(
+pub(super) fn read_records(
     endpoint: Endpoint,
     columns: &[Metric],
     reader: &mut dyn Read,

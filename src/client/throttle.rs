@@ -5,7 +5,7 @@
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-pub struct Throttle {
+pub(super) struct Throttle {
     state: Mutex<State>,
     moved: Condvar,
 }
@@ -19,7 +19,7 @@ struct State {
 }
 
 /// A place in the window, held while one request is sent and its answer read.
-pub struct Slot<'a>(&'a Throttle);
+pub(super) struct Slot<'a>(&'a Throttle);
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
@@ -30,7 +30,7 @@ impl Drop for Slot<'_> {
 
 impl Throttle {
     /// Up to `jobs` requests at once (at least one).
-    pub fn new(jobs: usize) -> Throttle {
+    pub(super) fn new(jobs: usize) -> Throttle {
         Throttle {
             state: Mutex::new(State {
                 limit: jobs.max(1),
@@ -47,7 +47,7 @@ impl Throttle {
     }
 
     /// Waits until the shared pause is over and the window has room, then takes a place.
-    pub fn enter(&self) -> Slot<'_> {
+    pub(super) fn enter(&self) -> Slot<'_> {
         let mut state = self.lock();
         loop {
             let now = Instant::now();
@@ -70,7 +70,7 @@ impl Throttle {
 
     /// A 429 and the wait before the next try: every worker waits it out. The window halves
     /// once per pause (the 429s of one burst count once); returns the new window if it did.
-    pub fn throttled(&self, wait: Duration) -> Option<usize> {
+    pub(super) fn throttled(&self, wait: Duration) -> Option<usize> {
         let now = Instant::now();
         let mut state = self.lock();
         let fresh = state.pause_until.is_none_or(|until| until <= now);

@@ -13,11 +13,11 @@ use super::stream::{read_records, Unread};
 use crate::model::{Endpoint, Metric, Record};
 
 /// Bodies above this are refused: no daily series comes near it.
-pub const MAX_BODY: u64 = 64 * 1024 * 1024;
+pub(super) const MAX_BODY: u64 = 64 * 1024 * 1024;
 
 /// A complete HTTP answer: its body held in full, or a success's body read into records as it
 /// came (`records`; `body` is then empty).
-pub struct Answer {
+pub(super) struct Answer {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Vec<u8>,
@@ -28,20 +28,20 @@ pub struct Answer {
 
 /// A body that is not the documented shape: what is wrong, and a body with the same verdict
 /// to quote again with the key masked (see `stream::Unread`).
-pub struct Misshapen {
+pub(super) struct Misshapen {
     pub problem: String,
     pub body: Vec<u8>,
 }
 
 impl Answer {
-    pub fn header(&self, name: reqwest::header::HeaderName) -> Option<&str> {
+    pub(super) fn header(&self, name: reqwest::header::HeaderName) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
 }
 
 /// Why no complete answer came back.
 #[derive(Debug)]
-pub enum TransportError {
+pub(super) enum TransportError {
     Connect(String),
     ConnectTimeout,
     Timeout,
@@ -58,7 +58,7 @@ pub enum TransportError {
 impl TransportError {
     /// Whether trying again may help: not for a body too large or undecodable, a refused
     /// certificate, the wrong scheme or missing proxy credentials.
-    pub fn is_transient(&self) -> bool {
+    pub(super) fn is_transient(&self) -> bool {
         match self {
             TransportError::TooLarge | TransportError::Undecodable(_) => false,
             TransportError::Found(finding, _) => *finding == Finding::ProxyRefused,
@@ -67,7 +67,7 @@ impl TransportError {
     }
 
     /// What happened in a word or two, for the count of retries at the end of a run.
-    pub fn short(&self) -> &'static str {
+    pub(super) fn short(&self) -> &'static str {
         match self {
             // Whether a reset lands while connecting or after is chance: one word for both.
             TransportError::Connect(_) | TransportError::Broken(_) => "connection failed",
@@ -81,7 +81,7 @@ impl TransportError {
     }
 
     /// What happened, naming the limit that was reached.
-    pub fn describe(&self, timeout: Duration, connect_timeout: Duration) -> String {
+    pub(super) fn describe(&self, timeout: Duration, connect_timeout: Duration) -> String {
         match self {
             TransportError::Connect(e) => format!("cannot connect ({e})"),
             TransportError::ConnectTimeout => format!(
@@ -135,7 +135,7 @@ fn describe_finding(finding: &Finding) -> String {
 ///
 /// `deadline` bounds the whole read: reqwest's own timeout restarts with every read, so a
 /// service that trickles its body a byte at a time would otherwise hold the run forever.
-pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, TransportError> {
+pub(super) fn read_answer(response: Response, deadline: Instant) -> Result<Answer, TransportError> {
     let (status, headers, announced) = head(&response)?;
     // An announced length is room for the whole body at once (no doubling past it); read
     // straight into it, with no buffer of its own beside.
@@ -161,7 +161,7 @@ pub fn read_answer(response: Response, deadline: Instant) -> Result<Answer, Tran
 /// the same cap and deadline as [`read_answer`]: no body is ever held whole, unless it leaves
 /// the documented shape. A read that fails (cut short, timed out) is a transport error, to be
 /// retried like any other; a body of the wrong shape is an answer, with its problem.
-pub fn read_records_answer(
+pub(super) fn read_records_answer(
     response: Response,
     deadline: Instant,
     endpoint: Endpoint,
@@ -262,7 +262,7 @@ fn is_undecodable(e: &std::io::Error) -> bool {
 
 /// Sorts a failed send: a connect timeout is told apart from the total one, as each has its
 /// own setting.
-pub fn classify(error: reqwest::Error) -> TransportError {
+pub(super) fn classify(error: reqwest::Error) -> TransportError {
     let detail = innermost(&error);
     // Certificate failures are connect errors too: they are told apart first.
     if let Some(finding) = connection::find(&error) {
@@ -281,7 +281,7 @@ pub fn classify(error: reqwest::Error) -> TransportError {
 }
 
 /// The deepest cause's text: reqwest's own text repeats the URL and hides the reason.
-pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
+pub(super) fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
     let text = connection::causes(error)
         .last()
         .map(|cause| cause.to_string())
@@ -295,7 +295,7 @@ pub fn innermost(error: &(dyn std::error::Error + 'static)) -> String {
 
 /// Follows redirects within the configured origin only: reqwest would otherwise carry the
 /// X-API-Key header to any host a redirect names.
-pub fn same_origin_redirects() -> reqwest::redirect::Policy {
+pub(super) fn same_origin_redirects() -> reqwest::redirect::Policy {
     reqwest::redirect::Policy::custom(|attempt| {
         let first = &attempt.previous()[0];
         // 301/302/303 would turn the POST into a GET without its body: the client re-sends the
@@ -312,7 +312,7 @@ pub fn same_origin_redirects() -> reqwest::redirect::Policy {
 }
 
 /// Whether a Content-Type names JSON (`application/json`, `application/problem+json`, ...).
-pub fn is_json_type(content_type: &str) -> bool {
+pub(super) fn is_json_type(content_type: &str) -> bool {
     let essence = content_type
         .split(';')
         .next()

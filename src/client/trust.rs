@@ -11,7 +11,7 @@ use crate::error::{Failure, Result};
 use crate::settings::{bundle_certificates, TrustSources};
 
 /// The certificates one client trusts.
-pub enum Roots {
+pub(crate) enum Roots {
     /// The platform's store, plus `--ca-bundle` and SSL_CERT_FILE / SSL_CERT_DIR.
     Platform(TrustSources),
     /// No connection of this run can use TLS (a plain-http base URL, no https proxy): a
@@ -24,7 +24,7 @@ pub enum Roots {
 
 /// rustls needs a process-wide crypto provider before any client is built: ring (reqwest's
 /// default, aws-lc-rs, costs 2 MiB and half a minute of build).
-pub fn install_crypto() {
+pub(super) fn install_crypto() {
     // An error means one is installed already: a second client in the same run.
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
@@ -40,7 +40,7 @@ const DISTRO_BUNDLES: [&str; 6] = [
 ];
 
 /// `builder` trusting `roots`; an unreadable or empty bundle is exit 3 naming the file.
-pub fn trusting(builder: ClientBuilder, roots: &Roots) -> Result<ClientBuilder> {
+pub(super) fn trusting(builder: ClientBuilder, roots: &Roots) -> Result<ClientBuilder> {
     match roots {
         Roots::Only(pem) => {
             let certs = Certificate::from_pem_bundle(pem)
@@ -114,7 +114,7 @@ fn extra_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
 
 /// A CA bundle: every PEM certificate in it, each usable as a root (checked where
 /// `config set` checks it too).
-pub fn read_bundle(path: &Path) -> Result<Vec<Certificate>, String> {
+pub(super) fn read_bundle(path: &Path) -> Result<Vec<Certificate>, String> {
     let shown = path.display();
     bundle_certificates(path)?
         .iter()

@@ -22,7 +22,11 @@ use crate::settings::{ConfigDocument, ConfigKey};
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
 use crate::system::interrupt;
 
-pub fn run(global: &GlobalArgs, command: &AuthCommand, terminal: Terminal) -> anyhow::Result<()> {
+pub(super) fn run(
+    global: &GlobalArgs,
+    command: &AuthCommand,
+    terminal: Terminal,
+) -> anyhow::Result<()> {
     // `login` checks the key against the configured service, where a profile it is about to
     // create may not exist yet; `logout` only edits the file.
     let file = match command {

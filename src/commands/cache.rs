@@ -18,7 +18,11 @@ const CELL_CHARS: usize = 200;
 
 const HEADER: [&str; 6] = ["service", "endpoint", "chain", "values", "oldest", "newest"];
 
-pub fn run(global: &GlobalArgs, command: &CacheCommand, terminal: Terminal) -> anyhow::Result<()> {
+pub(super) fn run(
+    global: &GlobalArgs,
+    command: &CacheCommand,
+    terminal: Terminal,
+) -> anyhow::Result<()> {
     // The cache does not depend on the config file: a broken one does not stop `cache clear`.
     let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let path = settings.cache.file.clone().map_err(|why| {

@@ -8,7 +8,7 @@ use crate::settings::Terminal;
 
 const HEADER: [&str; 3] = ["chain", "chain_id", "aliases"];
 
-pub fn run(args: &ChainsArgs, terminal: Terminal) -> anyhow::Result<()> {
+pub(super) fn run(args: &ChainsArgs, terminal: Terminal) -> anyhow::Result<()> {
     // Never `chart`: the flag does not offer it, and the default is table or csv.
     let format = format_or_default(args.format, terminal);
     let rows: Vec<Vec<serde_json::Value>> = Chain::ALL

@@ -4,6 +4,6 @@ use crate::cli::write_script;
 use crate::cli::CompletionsArgs;
 use crate::output::write_stdout;
 
-pub fn run(args: &CompletionsArgs) -> anyhow::Result<()> {
+pub(super) fn run(args: &CompletionsArgs) -> anyhow::Result<()> {
     write_stdout(|out| write_script(args.shell, out))
 }

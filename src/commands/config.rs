@@ -10,7 +10,11 @@ use crate::settings::{plain, ConfigDocument, ConfigKey};
 use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
 
-pub fn run(global: &GlobalArgs, command: &ConfigCommand, terminal: Terminal) -> anyhow::Result<()> {
+pub(super) fn run(
+    global: &GlobalArgs,
+    command: &ConfigCommand,
+    terminal: Terminal,
+) -> anyhow::Result<()> {
     // Reading commands see the file as every command does (strictly, an unknown profile
     // refused, warnings shown); editing ones only locate it, so that `set` can mend a broken one.
     let file = match command {

@@ -9,14 +9,14 @@ use crate::model::Chain;
 /// The answers so far, joined as they come unless `--keep-going` holds them back: a chain's
 /// requests come one after another (plan order), so at most one chain's answers wait, until
 /// the next chain's first answer shows the chain had no failure.
-pub struct Answers {
+pub(super) struct Answers {
     keep_going: bool,
     waiting: Vec<Fetched>,
     failures: Vec<(Option<Chain>, Failure)>,
 }
 
 impl Answers {
-    pub fn new(keep_going: bool) -> Answers {
+    pub(super) fn new(keep_going: bool) -> Answers {
         Answers {
             keep_going,
             waiting: Vec::new(),
@@ -25,7 +25,7 @@ impl Answers {
     }
 
     /// Takes one answer, in plan order.
-    pub fn take(&mut self, answer: crate::error::Result<Fetched>, assembly: &mut Assembly) {
+    pub(super) fn take(&mut self, answer: crate::error::Result<Fetched>, assembly: &mut Assembly) {
         match answer {
             Ok(answer) if !self.keep_going => assembly.add(answer),
             Ok(answer) if self.failed(answer.request.chain) => {}
@@ -50,20 +50,20 @@ impl Answers {
     }
 
     /// Joins the answers still waiting, once every answer is in.
-    pub fn flush(&mut self, assembly: &mut Assembly) {
+    pub(super) fn flush(&mut self, assembly: &mut Assembly) {
         for answer in self.waiting.drain(..) {
             assembly.add(answer);
         }
     }
 
     /// Whether a request of `chain` failed.
-    pub fn failed(&self, chain: Chain) -> bool {
+    pub(super) fn failed(&self, chain: Chain) -> bool {
         self.failures.iter().any(|(c, _)| *c == Some(chain))
     }
 
     /// What ends the run before anything is written: the first failure, unless `--keep-going`
     /// has chains to write (every failure names its chain, and some chain is left).
-    pub fn fatal(&mut self, asked: &[Chain]) -> Option<Failure> {
+    pub(super) fn fatal(&mut self, asked: &[Chain]) -> Option<Failure> {
         let named = self.failures.iter().all(|(chain, _)| chain.is_some());
         let some_left = asked.iter().any(|c| !self.failed(*c));
         if self.failures.is_empty() || (self.keep_going && named && some_left) {
@@ -74,7 +74,7 @@ impl Answers {
 
     /// `--keep-going`'s warnings, one per chain left out, and the first failure, which sets the
     /// exit code once the other chains are written.
-    pub fn left_out(self) -> (Vec<String>, Option<Failure>) {
+    pub(super) fn left_out(self) -> (Vec<String>, Option<Failure>) {
         let mut warnings = Vec::new();
         let mut named = Vec::new();
         let mut first = None;

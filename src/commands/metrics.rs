@@ -15,7 +15,7 @@ use crate::fetched::{Assembly, Fetched, Outcome, Request};
 use crate::model::{Endpoint, SocialMetric};
 use crate::settings::Terminal;
 
-pub fn run(
+pub(super) fn run(
     global: &GlobalArgs,
     terminal: Terminal,
     args: &QueryArgs,

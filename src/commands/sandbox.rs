@@ -29,7 +29,11 @@ fn sandbox_key(args: &SandboxArgs) -> anyhow::Result<(String, bool)> {
     }
 }
 
-pub fn run(global: &GlobalArgs, args: &SandboxArgs, terminal: Terminal) -> anyhow::Result<()> {
+pub(super) fn run(
+    global: &GlobalArgs,
+    args: &SandboxArgs,
+    terminal: Terminal,
+) -> anyhow::Result<()> {
     // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.
     let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let (key, generated) = sandbox_key(args)?;

@@ -8,7 +8,7 @@ use crate::model::{describe_days, Chain, DayRange, Metric};
 /// The asked (date, chain, metric) values a result lacks, whatever the reason (a missing
 /// date, a member left out, no answer at all).
 #[derive(Debug, Default)]
-pub struct Gaps {
+pub(crate) struct Gaps {
     /// How many values were asked, and how many of them are missing.
     pub asked: usize,
     pub missing: usize,
@@ -46,7 +46,7 @@ impl Gaps {
 
     /// `--strict`'s verdict: every asked value must be there (exit 10, after the result is
     /// written).
-    pub fn strict_verdict(&self) -> Result<(), Failure> {
+    pub(crate) fn strict_verdict(&self) -> Result<(), Failure> {
         if self.missing == 0 {
             return Ok(());
         }

@@ -9,7 +9,7 @@ use crate::model::describe_days;
 
 /// Problems found while cleaning one series, each to be reported once.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct DataNotes {
+pub(crate) struct DataNotes {
     pub missing: Vec<NaiveDate>,
     pub duplicated: Vec<NaiveDate>,
     pub out_of_range: Vec<NaiveDate>,
@@ -19,7 +19,7 @@ pub struct DataNotes {
 
 impl DataNotes {
     /// Adds the notes of another window of the same series, keeping each list sorted.
-    pub fn absorb(&mut self, other: DataNotes) {
+    pub(crate) fn absorb(&mut self, other: DataNotes) {
         for (mine, theirs) in [
             (&mut self.missing, other.missing),
             (&mut self.duplicated, other.duplicated),
@@ -38,7 +38,7 @@ impl DataNotes {
     }
 
     /// One warning line per kind of problem, prefixed by what was queried.
-    pub fn warnings(&self, subject: &str) -> Vec<String> {
+    pub(crate) fn warnings(&self, subject: &str) -> Vec<String> {
         let mut lines = Vec::new();
         if !self.missing.is_empty() {
             let days = describe_days(&self.missing);

@@ -15,7 +15,7 @@ use crate::model::{Column, Dataset, Endpoint, Metric, Number, Record, Row, Socia
 /// What one command asks: which endpoints (one, or all three for `report`), which chains,
 /// which days, which columns.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub endpoints: Vec<Endpoint>,
     pub chains: Vec<Chain>,
     pub range: DayRange,
@@ -27,7 +27,7 @@ pub struct Plan {
 
 impl Plan {
     /// The columns one endpoint fills.
-    pub fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Metric> {
+    pub(crate) fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Metric> {
         match endpoint {
             Endpoint::Fees => vec![Metric::Fees],
             Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
@@ -36,7 +36,7 @@ impl Plan {
     }
 
     /// Every column, endpoint after endpoint: `fees,active_users,<includes>` for `report`.
-    pub fn columns(&self) -> Vec<Metric> {
+    pub(crate) fn columns(&self) -> Vec<Metric> {
         self.endpoints
             .iter()
             .flat_map(|e| self.endpoint_columns(*e))
@@ -45,7 +45,7 @@ impl Plan {
 
     /// The request windows of one series' range, in one place for the plan and the cache:
     /// the whole range, or its `--chunk-days` windows in order.
-    pub fn windows(&self, range: DayRange) -> Vec<DayRange> {
+    pub(crate) fn windows(&self, range: DayRange) -> Vec<DayRange> {
         match self.chunk_days {
             Some(days) => range.windows(days),
             None => vec![range],
@@ -54,7 +54,7 @@ impl Plan {
 
     /// The requests of one series over `range`, window by window; `includes` are the
     /// official-account items asked (ignored by the other endpoints).
-    pub fn series_requests(
+    pub(crate) fn series_requests(
         &self,
         chain: Chain,
         endpoint: Endpoint,
@@ -72,7 +72,7 @@ impl Plan {
 
     /// One request per chain, endpoint and window: chains in the order asked, then endpoints,
     /// then windows in date order.
-    pub fn requests(&self) -> Vec<Request> {
+    pub(crate) fn requests(&self) -> Vec<Request> {
         let mut queries = Vec::new();
         for chain in &self.chains {
             for endpoint in &self.endpoints {
@@ -83,7 +83,7 @@ impl Plan {
     }
 
     /// The plan's columns around `rows`: `date[,chain],<columns>`.
-    pub fn dataset(&self, rows: Vec<Row>) -> Dataset {
+    pub(crate) fn dataset(&self, rows: Vec<Row>) -> Dataset {
         Dataset {
             chain_column: self.chains.len() > 1,
             columns: self.columns().into_iter().map(Column::value).collect(),
@@ -93,14 +93,14 @@ impl Plan {
 }
 
 /// The answer to one request, cleaned against its range (the client's `clean`).
-pub struct Fetched {
+pub(crate) struct Fetched {
     pub request: Request,
     pub records: Vec<Record>,
     pub notes: DataNotes,
 }
 
 /// The rows of a plan, and one warning line per data problem found.
-pub struct Outcome {
+pub(crate) struct Outcome {
     pub dataset: Dataset,
     pub warnings: Vec<String>,
     /// What `--strict` asks for: the asked values the rows lack.
@@ -109,7 +109,7 @@ pub struct Outcome {
 
 /// Joins the cached values and the answers by (date, chain) into the plan's rows; the data
 /// notes of each (chain, endpoint) are reported once, in plan order.
-pub struct Assembly<'a> {
+pub(crate) struct Assembly<'a> {
     plan: &'a Plan,
     columns: Vec<Metric>,
     joined: Joined,
@@ -117,7 +117,7 @@ pub struct Assembly<'a> {
 }
 
 impl<'a> Assembly<'a> {
-    pub fn new(plan: &'a Plan) -> Assembly<'a> {
+    pub(crate) fn new(plan: &'a Plan) -> Assembly<'a> {
         Assembly {
             plan,
             columns: plan.columns(),
@@ -127,12 +127,12 @@ impl<'a> Assembly<'a> {
     }
 
     /// Joins one value known without asking (from the cache).
-    pub fn know(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Number) {
+    pub(crate) fn know(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Number) {
         self.put(chain, date, column, Some(value));
     }
 
     /// Joins one answer's records; they are dropped as they are moved into the rows.
-    pub fn add(&mut self, answer: Fetched) {
+    pub(crate) fn add(&mut self, answer: Fetched) {
         let Fetched {
             request,
             records,
@@ -164,7 +164,7 @@ impl<'a> Assembly<'a> {
         }
     }
 
-    pub fn finish(self) -> Outcome {
+    pub(crate) fn finish(self) -> Outcome {
         let (plan, joined) = (self.plan, &self.joined);
         let gaps = Gaps::of(
             &plan.chains,

@@ -7,7 +7,7 @@ use crate::model::{Endpoint, Metric, SocialMetric};
 
 /// One request: an endpoint, a chain and a range (and, for the official account, includes).
 #[derive(Clone, Debug)]
-pub struct Request {
+pub(crate) struct Request {
     pub endpoint: Endpoint,
     pub chain: Chain,
     pub range: DayRange,
@@ -16,7 +16,7 @@ pub struct Request {
 
 impl Request {
     /// The fields asked, in the order the values of its records come.
-    pub fn columns(&self) -> Vec<Metric> {
+    pub(crate) fn columns(&self) -> Vec<Metric> {
         match self.endpoint {
             Endpoint::Fees => vec![Metric::Fees],
             Endpoint::ActiveUsers => vec![Metric::ActiveUsers],

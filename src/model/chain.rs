@@ -132,7 +132,7 @@ pub fn names() -> Vec<String> {
 }
 
 /// Flattens the `--chain` values into chains in the order asked, each once.
-pub fn expand(args: &[ChainArg]) -> Vec<Chain> {
+pub(crate) fn expand(args: &[ChainArg]) -> Vec<Chain> {
     let mut chains = Vec::new();
     for arg in args {
         let more: &[Chain] = match arg {

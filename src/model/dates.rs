@@ -18,7 +18,7 @@ pub enum DaySpec {
 }
 
 /// Today's date in UTC: the service's days are UTC days.
-pub fn today_utc() -> NaiveDate {
+pub(crate) fn today_utc() -> NaiveDate {
     Utc::now().date_naive()
 }
 
@@ -171,7 +171,7 @@ fn whole(by: Period, first: NaiveDate) -> Result<DayRange, String> {
 }
 
 /// The clap value parser of `--month`: `YYYY-MM`, the month's days.
-pub fn parse_month(text: &str) -> Result<DayRange, String> {
+pub(crate) fn parse_month(text: &str) -> Result<DayRange, String> {
     let expected = || format!("'{text}' is not a month: expected YYYY-MM, e.g. 2024-03");
     let (year, month) = text.split_once('-').ok_or_else(expected)?;
     let digits = |t: &str, n| t.len() == n && t.bytes().all(|b| b.is_ascii_digit());
@@ -184,7 +184,7 @@ pub fn parse_month(text: &str) -> Result<DayRange, String> {
 }
 
 /// The clap value parser of `--quarter`: `YYYYQn` (also `YYYY-Qn`, any case), its days.
-pub fn parse_quarter(text: &str) -> Result<DayRange, String> {
+pub(crate) fn parse_quarter(text: &str) -> Result<DayRange, String> {
     let expected = || format!("'{text}' is not a quarter: expected YYYYQ1 to YYYYQ4, e.g. 2024Q1");
     let upper = text.to_ascii_uppercase();
     let (year, quarter) = upper.split_once('Q').ok_or_else(expected)?;
@@ -199,7 +199,7 @@ pub fn parse_quarter(text: &str) -> Result<DayRange, String> {
 }
 
 /// The clap value parser of `--year`: `YYYY`, its days.
-pub fn parse_year(text: &str) -> Result<DayRange, String> {
+pub(crate) fn parse_year(text: &str) -> Result<DayRange, String> {
     let expected = || format!("'{text}' is not a year: expected YYYY, e.g. 2024");
     let year = parse_year_number(text).ok_or_else(expected)?;
     let first = NaiveDate::from_ymd_opt(year, 1, 1).ok_or_else(expected)?;
@@ -222,7 +222,7 @@ pub enum Span {
 }
 
 /// The clap value parser of `--last`: `30`, `30d`, `4w`, `3m`, `2q` or `1y`.
-pub fn parse_span(text: &str) -> Result<Span, String> {
+pub(crate) fn parse_span(text: &str) -> Result<Span, String> {
     let lower = text.trim().to_ascii_lowercase();
     let (digits, by) = match lower.char_indices().last() {
         Some((at, 'w')) => (&lower[..at], Period::Week),
@@ -292,7 +292,7 @@ impl DayRange {
 }
 
 /// Names a set of days briefly: runs of consecutive days become `first..last`.
-pub fn describe_days(days: &[NaiveDate]) -> String {
+pub(crate) fn describe_days(days: &[NaiveDate]) -> String {
     let mut parts = Vec::new();
     let mut i = 0;
     while i < days.len() {

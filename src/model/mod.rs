@@ -11,7 +11,7 @@ mod number;
 mod order;
 mod period;
 
-pub use analysis::Analysis;
+pub(crate) use analysis::Analysis;
 pub(crate) use chain::expand as expand_chains;
 pub use chain::names as chain_names;
 pub use chain::{Chain, ChainArg};
@@ -20,12 +20,12 @@ pub(crate) use column::named as column_named;
 pub use column::{Aggregation, Column, Measure, Unit};
 pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DaySpec};
-pub use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
+pub(crate) use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
 pub use day_range::DayRange;
-pub use derived::{Measures, DEFAULT_DECIMALS};
+pub(crate) use derived::{Measures, DEFAULT_DECIMALS};
 pub use division::divide;
 pub use number::{Number, NumberText};
-pub use order::SortKey;
+pub(crate) use order::SortKey;
 pub(crate) use period::steps;
 pub use period::{aggregate, Coverage, Period};
 

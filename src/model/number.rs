@@ -21,7 +21,7 @@ const SHOWN_HEAD: usize = 20;
 
 /// Why a number is refused for arithmetic, naming the value (cut when long).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unbounded {
+pub(crate) struct Unbounded {
     shown: String,
     why: String,
 }

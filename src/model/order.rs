@@ -55,7 +55,7 @@ impl SortKey {
 
 /// Sorts the rows by `key` (stable: ties keep date order; gaps last either way), then keeps
 /// the first `top`. Fails, naming the value, on a number too large to compare exactly.
-pub fn sort_and_cut(
+pub(super) fn sort_and_cut(
     mut data: Dataset,
     key: Option<&SortKey>,
     top: Option<usize>,

@@ -22,7 +22,7 @@ const HEAD_BYTES: u64 = 64 * 1024;
 /// yet or is empty), sorted by date, then chain: chains in `chain_order` first, in that order.
 /// An empty fresh cell keeps the stored value: a gap is not news that the value went away.
 /// Under `--by`, `warn` gets the periods the file keeps because they cover more days.
-pub fn merge_into(
+pub(super) fn merge_into(
     path: &Path,
     format: Format,
     table: &str,
@@ -83,7 +83,7 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
 /// fetch; of a larger one only the columns are (its first line or row object), and only when
 /// they differ is it read whole (a one-chain file taking several chains): its rows are read
 /// once, under the lock, by [`merge_into`].
-pub fn check_before_fetch(
+pub(super) fn check_before_fetch(
     path: &Path,
     format: Format,
     table: &str,

@@ -29,7 +29,7 @@ pub(crate) use resume::Resume;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]
-pub struct OutputRequest {
+pub(crate) struct OutputRequest {
     /// `--format`; `None`: from the file's extension, else from the terminal.
     pub format: Option<Format>,
     /// `--output`; `-` is stdout, as with curl and xh.
@@ -45,7 +45,7 @@ pub struct OutputRequest {
 }
 
 /// The output of one query command, resolved and checked before anything is fetched.
-pub struct Output {
+pub(crate) struct Output {
     format: Format,
     file: Option<PathBuf>,
     merge: bool,
@@ -62,7 +62,7 @@ pub struct Output {
 
 impl Output {
     /// The output the flags ask for, every format-specific flag checked against the format.
-    pub fn resolve(
+    pub(crate) fn resolve(
         args: &OutputRequest,
         plan: &Plan,
         terminal: Terminal,
@@ -123,7 +123,7 @@ impl Output {
     /// Checks the file before any request: its name (a planted link, a descriptor never
     /// passed), and with `--merge` its content (a large file by its columns alone: its rows are
     /// read once, under the lock, after the fetch).
-    pub fn check_target(&self, plan: &Plan) -> Result<(), Failure> {
+    pub(crate) fn check_target(&self, plan: &Plan) -> Result<(), Failure> {
         let Some(file) = &self.file else {
             return Ok(());
         };
@@ -161,7 +161,7 @@ impl Output {
     /// A merge holds the file's lock from reading the old rows to the rename, waiting for
     /// another run's as `wait` allows; `warn` gets the warnings of the merge. `warnings` are
     /// the run's, which svg and html show beside the data.
-    pub fn write(
+    pub(crate) fn write(
         &self,
         data: Dataset,
         plan: &Plan,
@@ -223,12 +223,12 @@ impl Output {
     }
 
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.
-    pub fn progress(&self, total: usize, quiet: bool) -> Progress {
+    pub(crate) fn progress(&self, total: usize, quiet: bool) -> Progress {
         Progress::new(total, quiet, self.terminal.stderr_is_terminal)
     }
 
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
-    pub fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
+    pub(crate) fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
         match &self.file {
             Some(file) => atomic::write_atomically(file, body),
             None => write_stdout(|out| out.write_all(body)),
@@ -287,7 +287,7 @@ fn check_width(data: &Dataset, format: Format, width: usize) -> Result<(), Failu
 }
 
 /// The format asked, else table on a terminal and csv otherwise.
-pub fn format_or_default(asked: Option<Format>, terminal: Terminal) -> Format {
+pub(crate) fn format_or_default(asked: Option<Format>, terminal: Terminal) -> Format {
     asked.unwrap_or(if terminal.stdout_is_terminal {
         Format::Table
     } else {
@@ -296,7 +296,9 @@ pub fn format_or_default(asked: Option<Format>, terminal: Terminal) -> Format {
 }
 
 /// Writes through a locked, buffered stdout; a closed pipe surfaces as `BrokenPipe` for `main`.
-pub fn write_stdout(write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> anyhow::Result<()> {
+pub(crate) fn write_stdout(
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> anyhow::Result<()> {
     let mut out = BufWriter::new(io::stdout().lock());
     write(&mut out)
         .and_then(|()| out.flush())

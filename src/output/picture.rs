@@ -8,7 +8,7 @@ use crate::model::Period;
 use crate::render::Caption;
 
 /// The caption of a picture of `plan`'s query.
-pub fn caption(plan: &Plan, by: Period, warnings: &[String]) -> Caption {
+pub(super) fn caption(plan: &Plan, by: Period, warnings: &[String]) -> Caption {
     Caption {
         chains: plan.chains.clone(),
         range: plan.range,

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A `requests: done/total` line rewritten in place, and erased when the work is over.
-pub struct Progress {
+pub(crate) struct Progress {
     total: usize,
     done: AtomicUsize,
     shown: bool,
@@ -14,7 +14,7 @@ pub struct Progress {
 impl Progress {
     /// Shows progress when there are several requests, output is not quieted and stderr is a
     /// terminal (`stderr_is_terminal`, as asked once at the start).
-    pub fn new(total: usize, quiet: bool, stderr_is_terminal: bool) -> Progress {
+    pub(crate) fn new(total: usize, quiet: bool, stderr_is_terminal: bool) -> Progress {
         Progress {
             total,
             done: AtomicUsize::new(0),
@@ -23,7 +23,7 @@ impl Progress {
     }
 
     /// Counts one finished request.
-    pub fn tick(&self) {
+    pub(crate) fn tick(&self) {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         if self.shown {
             let mut err = io::stderr().lock();
@@ -33,7 +33,7 @@ impl Progress {
     }
 
     /// Erases the line, so that warnings and errors start at the left margin.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if self.shown {
             let mut err = io::stderr().lock();
             let _ = write!(err, "\r\x1b[2K");

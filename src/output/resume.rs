@@ -13,7 +13,7 @@ use crate::model::{Chain, Dataset, Row};
 
 /// Where a `--resume` run starts.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Resume {
+pub(crate) enum Resume {
     /// Ask from this day.
     From(NaiveDate),
     /// Every asked chain already has the last day: nothing to ask.
@@ -24,7 +24,7 @@ impl Output {
     /// The first day to ask: the day after the newest the file holds a value of, for every
     /// asked chain, the earliest of those (so no chain misses a day). A chain the file has no
     /// rows for starts on `first_day` (`--start`/`--last`), which must then be given.
-    pub fn resume(
+    pub(crate) fn resume(
         &self,
         plan: &Plan,
         first_day: Option<NaiveDate>,

@@ -19,7 +19,7 @@ use crate::system::{atomic, stream};
 const MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
 /// The table of a command: named after it.
-pub fn table_name(plan: &Plan) -> &'static str {
+pub(super) fn table_name(plan: &Plan) -> &'static str {
     match plan.endpoints.as_slice() {
         [Endpoint::Fees] => "fees",
         [Endpoint::ActiveUsers] => "users",
@@ -30,7 +30,7 @@ pub fn table_name(plan: &Plan) -> &'static str {
 
 /// The rows of `table` in the database at `path`, read as `shape` says; `Ok(None)` when there
 /// is no file, an empty one, or no such table yet. Cells are read back exactly as text.
-pub fn stored_rows(
+pub(super) fn stored_rows(
     path: &Path,
     table: &str,
     shape: &Dataset,
@@ -84,7 +84,7 @@ fn cell_text(value: ValueRef<'_>) -> Result<Option<String>, String> {
 
 /// Writes `data` as the whole of `table` at `path`: in one transaction in an existing
 /// database (its other tables stay), else as a new file written atomically.
-pub fn store(path: &Path, table: &str, data: &Dataset) -> anyhow::Result<()> {
+pub(super) fn store(path: &Path, table: &str, data: &Dataset) -> anyhow::Result<()> {
     let failed = |why: String| {
         Failure::new(
             Exit::Output,

@@ -15,7 +15,7 @@ use crate::render::Format;
 use crate::system::{atomic, foreign, stream};
 
 /// What a merge target holds.
-pub struct Stored {
+pub(super) struct Stored {
     /// Its rows; those of a file without a chain column that this run asks several chains of
     /// carry the chain they are taken as.
     pub rows: Vec<Row>,
@@ -29,7 +29,7 @@ pub struct Stored {
 /// The rows stored at `path` (in its `table`, for a SQLite file), read as `shape` (this run's
 /// columns) or as `shape` but for the chain column; `None` when there is no file yet. A file
 /// with other columns is refused as a merge is.
-pub fn stored(
+pub(super) fn stored(
     path: &Path,
     format: Format,
     table: &str,
@@ -89,7 +89,11 @@ fn same_names(found: &str, header: &[String]) -> bool {
 
 /// This run's rows, with a chain column when the file has one and this run (of one chain)
 /// has none: the merged file keeps its column.
-pub fn with_chain_column(mut fresh: Dataset, file_has_it: bool, chain_order: &[Chain]) -> Dataset {
+pub(super) fn with_chain_column(
+    mut fresh: Dataset,
+    file_has_it: bool,
+    chain_order: &[Chain],
+) -> Dataset {
     if file_has_it && !fresh.chain_column {
         fresh.chain_column = true;
         let chain = chain_order.first().copied();

@@ -14,7 +14,7 @@ use crate::model::{Dataset, Number, Row};
 /// The old rows with the fresh ones upserted, sorted by date, then chain: chains in
 /// `chain_order` first, in that order. Also the periods the file keeps because they cover more
 /// days than this run's (`2024-01-01 ETHEREUM (31 days; this run has 7)`).
-pub fn upsert(
+pub(super) fn upsert(
     old: Vec<Row>,
     mut fresh: Dataset,
     chain_order: &[Chain],

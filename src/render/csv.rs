@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use super::RenderOptions;
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let mut writer = ::csv::Writer::from_writer(out);
     if !style.no_header {
         writer.write_record(data.header()).map_err(into_io)?;
@@ -22,7 +22,7 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
 }
 
 /// Keeps the I/O error's kind, so that a closed pipe is still recognised as one.
-pub fn into_io(error: ::csv::Error) -> io::Error {
+pub(super) fn into_io(error: ::csv::Error) -> io::Error {
     match error.into_kind() {
         ::csv::ErrorKind::Io(error) => error,
         other => io::Error::other(format!("{other:?}")),

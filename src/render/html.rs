@@ -34,7 +34,7 @@ thead{display:table-header-group}
 tr{break-inside:avoid}}
 ";
 
-pub fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
     let picture = Picture::new(data, caption);
     let query = escape(&caption.query_line(&picture.metrics()));
     write!(

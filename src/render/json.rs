@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::RenderOptions;
 use crate::model::{Dataset, Number, Row};
 
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     if style.summary {
         return write_with_summary(data, style, out);
     }

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::{csv, markdown, tsv, Format};
 
 /// Writes `rows` under `header`; `format` must not be `chart` (a listing is no series).
-pub fn write(
+pub(crate) fn write(
     header: &[&str],
     rows: &[Vec<Value>],
     format: Format,

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::{display_rows, RenderOptions};
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let first_number = data.header().len() - data.columns.len();
     write_cells(
         &data.header(),
@@ -17,7 +17,7 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
 }
 
 /// Writes a pipe table; columns from `first_number` on are right-aligned.
-pub fn write_cells<H: AsRef<str>>(
+pub(super) fn write_cells<H: AsRef<str>>(
     header: &[H],
     rows: &[Vec<String>],
     first_number: usize,

@@ -103,7 +103,7 @@ pub fn render(
 
 /// The fewest terminal columns `data` fits in, in `format`: a chart cannot wrap (0 for the
 /// others, which can).
-pub fn needed_width(data: &Dataset, format: Format) -> usize {
+pub(crate) fn needed_width(data: &Dataset, format: Format) -> usize {
     match format {
         Format::Chart => chart::needed_width(data),
         _ => 0,
@@ -112,7 +112,7 @@ pub fn needed_width(data: &Dataset, format: Format) -> usize {
 
 /// Whether a table of `data` is too wide for a terminal of `style.width` columns even once
 /// wrapped into blocks of one number column each (0: not a terminal, so never).
-pub fn table_overflows(data: &Dataset, style: RenderOptions) -> bool {
+pub(crate) fn table_overflows(data: &Dataset, style: RenderOptions) -> bool {
     style.width > 0 && table::narrowest(data, style).is_ok_and(|needed| needed > style.width)
 }
 
@@ -199,7 +199,7 @@ fn line(
 
 /// A number for people: digit groups in its whole part (`1234567.5` -> `1,234,567.5`).
 /// Numbers in exponent form are left as sent.
-pub fn group_digits(number: &Number) -> String {
+pub(crate) fn group_digits(number: &Number) -> String {
     let text = number.as_str();
     let text: &str = &text;
     if text.contains(['e', 'E']) {

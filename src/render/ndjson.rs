@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::RenderOptions;
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     for row in &data.rows {
         writeln!(out, "{}", super::json::object(data, row, style))?;
     }

@@ -8,7 +8,7 @@ use crate::model::Chain;
 use crate::model::{Column, Dataset, Number, Row};
 
 /// One summary row: the statistic's name, the chain cell, a value per column.
-pub type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
+pub(super) type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 
 /// One row per statistic, a value per column; a column with no value at all gets gaps. With a
 /// chain column, one block of rows per chain, in the order the chains first show: a total over
@@ -16,7 +16,7 @@ pub type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 /// [`Column::adds_up`]: active users, percents, means) has no total. The mean is rounded half
 /// to even to `decimals` (`--decimals`), as every derived number is, without trailing zeros. Fails, naming the value,
 /// on a number too large to add up exactly (see `Number::to_decimal`), as `--by` does.
-pub fn rows(data: &Dataset, decimals: u32) -> Result<Vec<SummaryRow>, String> {
+pub(crate) fn rows(data: &Dataset, decimals: u32) -> Result<Vec<SummaryRow>, String> {
     if !data.chain_column {
         return block(&data.columns, decimals, "", data.rows.iter());
     }

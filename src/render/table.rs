@@ -12,7 +12,7 @@ use crate::model::Dataset;
 const HEADER_STYLE: &str = "\x1b[38;5;14m\x1b[1m";
 const RESET: &str = "\x1b[0m";
 
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = data.header();
     let layout = Layout::measure(data, &header, style)?;
     for (i, block) in layout.blocks(style.width).iter().enumerate() {
@@ -26,7 +26,7 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
 
 /// The fewest terminal columns the table can wrap into: its widest block of one number column
 /// (with the date and chain columns).
-pub fn narrowest(data: &Dataset, style: RenderOptions) -> io::Result<usize> {
+pub(super) fn narrowest(data: &Dataset, style: RenderOptions) -> io::Result<usize> {
     let header = data.header();
     let layout = Layout::measure(data, &header, style)?;
     let widest = (layout.blocks(1).iter())

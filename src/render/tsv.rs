@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use super::RenderOptions;
 use crate::model::Dataset;
 
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = (!style.no_header).then(|| data.header());
     let rows = data.rows.iter().map(|row| super::cells(data, row));
     let summary = super::summary_cells(data, style)?;
@@ -14,7 +14,7 @@ pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
 }
 
 /// Writes a header (if any) and rows of cells, tab-separated, one line each.
-pub fn write_cells<H: AsRef<str>, C: AsRef<str>>(
+pub(super) fn write_cells<H: AsRef<str>, C: AsRef<str>>(
     header: Option<Vec<H>>,
     rows: impl Iterator<Item = Vec<C>>,
     out: &mut dyn Write,

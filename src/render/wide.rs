@@ -10,7 +10,7 @@ use crate::model::{Dataset, Number, Row};
 
 /// How the pivoted columns are named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Naming {
+pub(crate) enum Naming {
     /// `ETHEREUM`: one metric (fees, users), so the chain says it all.
     Chain,
     /// `ETHEREUM.fees`: several metrics or a choice of them (social, report).
@@ -19,7 +19,7 @@ pub enum Naming {
 
 /// One row per date, columns chain by chain in `chains` order (every chain asked gets its
 /// columns, even one without data), then metric by metric. A missing value stays a gap.
-pub fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset {
+pub(crate) fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset {
     let per_chain = data.columns.len();
     let columns = chains
         .iter()

@@ -14,14 +14,14 @@ use super::request::Request;
 use crate::model::Endpoint;
 
 /// An error answer: `status`, with `{"error": message}` as its JSON body.
-pub fn error(status: StatusCode, message: &str) -> Response {
+pub(super) fn error(status: StatusCode, message: &str) -> Response {
     let body = serde_json::json!({ "error": message }).to_string();
     (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// The success body, written directly: a 10-year series stays cheap. With `wrong_type` the
 /// metric value of the last record is written as a string; a day `left_out` has no record.
-pub fn records(
+pub(super) fn records(
     endpoint: Endpoint,
     request: &Request,
     wrong_type: bool,
@@ -81,7 +81,7 @@ fn metrics(out: &mut String, endpoint: Endpoint, request: &Request, date: NaiveD
 }
 
 /// Sends `body` the way a body fault asks; `None` is the plain, whole body.
-pub fn send(body: String, fault: Option<&FaultKind>) -> Response {
+pub(super) fn send(body: String, fault: Option<&FaultKind>) -> Response {
     let json = [(header::CONTENT_TYPE, "application/json")];
     match fault {
         Some(FaultKind::CutShort) => {
@@ -116,7 +116,7 @@ pub fn send(body: String, fault: Option<&FaultKind>) -> Response {
 }
 
 /// What a proxy in maintenance answers: 200 and an HTML page.
-pub fn html_page() -> Response {
+pub(super) fn html_page() -> Response {
     let page = "<!DOCTYPE html><html><head><title>Down for maintenance</title></head><body><h1>Back soon</h1></body></html>";
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
 }

@@ -30,7 +30,7 @@ fn weekly(date: NaiveDate) -> f64 {
 }
 
 /// Daily fees: about 10^4 (Polygon) to 10^6 (Ethereum).
-pub fn fees(chain: Chain, date: NaiveDate) -> f64 {
+pub(super) fn fees(chain: Chain, date: NaiveDate) -> f64 {
     let base = match chain {
         Chain::Ethereum => 950_000.0,
         Chain::Arbitrum => 65_000.0,
@@ -44,7 +44,7 @@ pub fn fees(chain: Chain, date: NaiveDate) -> f64 {
 }
 
 /// Daily active users: about 10^5 to 10^6.
-pub fn active_users(chain: Chain, date: NaiveDate) -> u64 {
+pub(super) fn active_users(chain: Chain, date: NaiveDate) -> u64 {
     let base = match chain {
         Chain::Ethereum => 420_000.0,
         Chain::Arbitrum => 310_000.0,
@@ -57,7 +57,7 @@ pub fn active_users(chain: Chain, date: NaiveDate) -> u64 {
 }
 
 /// Official-account counts: 0 to 20, often 0, fewer at weekends.
-pub fn social(chain: Chain, date: NaiveDate, item: SocialMetric) -> u64 {
+pub(super) fn social(chain: Chain, date: NaiveDate, item: SocialMetric) -> u64 {
     let (salt, zero_share, most) = match item {
         SocialMetric::Reply => (3, 0.5, 20.0),
         SocialMetric::Retweet => (4, 0.55, 8.0),

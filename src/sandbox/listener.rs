@@ -9,7 +9,7 @@ use super::fault::FaultKind;
 use super::ServiceState;
 
 /// Wraps the listener so a `reset` fault happens below HTTP, where axum cannot reach.
-pub struct FaultyListener {
+pub(super) struct FaultyListener {
     pub inner: TcpListener,
     pub shared: Arc<ServiceState>,
 }

@@ -14,14 +14,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use self::fault::Fault;
+pub(crate) use self::fault::Fault;
 use self::listener::FaultyListener;
 use self::server::app;
-pub use self::tls::{self_signed, SandboxCertificate};
+pub(crate) use self::tls::{self_signed, SandboxCertificate};
 
 /// Which methods the sandbox answers (the other gets 405).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Methods {
+pub(crate) enum Methods {
     Both,
     Post,
     Get,
@@ -29,7 +29,7 @@ pub enum Methods {
 
 /// How the sandbox behaves.
 #[derive(Clone, Debug)]
-pub struct Behaviour {
+pub(crate) struct Behaviour {
     pub key: String,
     pub methods: Methods,
     pub latency: Duration,
@@ -41,7 +41,7 @@ pub struct Behaviour {
 }
 
 /// What every request handler sees: the behaviour, and counters of attempts and connections.
-pub struct ServiceState {
+pub(crate) struct ServiceState {
     behaviour: Behaviour,
     attempts: AtomicU64,
     connections: AtomicU64,
@@ -99,7 +99,7 @@ impl ServiceState {
 }
 
 /// A sandbox serving on a background thread; dropping it stops it.
-pub struct Running {
+pub(crate) struct Running {
     pub url: String,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -125,7 +125,7 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
 
 /// Starts the sandbox on `listen` in the background (over HTTPS with `tls`) and returns once
 /// it accepts connections.
-pub fn start(
+pub(crate) fn start(
     listen: SocketAddr,
     behaviour: Behaviour,
     tls: Option<SandboxCertificate>,
@@ -149,7 +149,7 @@ pub fn start(
 
 /// Serves on `listen` (over HTTPS with `tls`) until the process ends; `ready` gets the URL
 /// once it accepts connections.
-pub fn serve(
+pub(crate) fn serve(
     listen: SocketAddr,
     behaviour: Behaviour,
     tls: Option<&SandboxCertificate>,

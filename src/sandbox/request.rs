@@ -7,13 +7,13 @@ use crate::model::Chain;
 use crate::model::{parse_date, DayRange};
 use crate::model::{Endpoint, SocialMetric};
 
-pub struct Request {
+pub(super) struct Request {
     pub chain: Chain,
     pub range: DayRange,
     pub includes: Vec<SocialMetric>,
 }
 
-pub fn parse_request(endpoint: Endpoint, body: &[u8]) -> Result<Request, String> {
+pub(super) fn parse_request(endpoint: Endpoint, body: &[u8]) -> Result<Request, String> {
     let value: Value = serde_json::from_slice(body)
         .map_err(|_| "the request body is not a JSON object".to_owned())?;
     let object = value

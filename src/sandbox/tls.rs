@@ -15,14 +15,14 @@ use tokio_rustls::{server::TlsStream, TlsAcceptor};
 use super::listener::FaultyListener;
 
 /// A certificate and its private key, both PEM.
-pub struct SandboxCertificate {
+pub(crate) struct SandboxCertificate {
     pub pem: String,
     key_pem: String,
 }
 
 /// A self-signed certificate for the loopback names, valid from yesterday for 30 days: short,
 /// with the server-auth usage and the names as SANs, as macOS requires of server certificates.
-pub fn self_signed() -> Result<SandboxCertificate, String> {
+pub(crate) fn self_signed() -> Result<SandboxCertificate, String> {
     let names = ["127.0.0.1", "::1", "localhost"].map(String::from).to_vec();
     let mut params = rcgen::CertificateParams::new(names).map_err(|e| e.to_string())?;
     params
@@ -63,14 +63,14 @@ fn acceptor(certificate: &SandboxCertificate) -> std::io::Result<TlsAcceptor> {
 
 /// The sandbox's listener with TLS on top: connections are accepted (and reset on demand)
 /// below it, and handed on once their handshake is done.
-pub struct TlsListener {
+pub(super) struct TlsListener {
     done: mpsc::Receiver<(TlsStream<TcpStream>, SocketAddr)>,
     address: SocketAddr,
 }
 
 impl TlsListener {
     /// Must be called within the runtime that serves: the accepting runs as its task.
-    pub fn new(
+    pub(super) fn new(
         mut inner: FaultyListener,
         certificate: &SandboxCertificate,
     ) -> std::io::Result<TlsListener> {

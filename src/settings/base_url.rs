@@ -7,7 +7,7 @@ use crate::system::foreign;
 
 /// The URL without user name and password: what the cache files a service under and what
 /// `--dry-run` prints (with the user as curl's `-u`), so no password is written anywhere.
-pub fn without_credentials(url: &Url) -> Url {
+pub(crate) fn without_credentials(url: &Url) -> Url {
     let mut bare = url.clone();
     // Only URLs that cannot have a user fail these, and then there is none to remove.
     let _ = bare.set_username("");
@@ -89,7 +89,7 @@ pub(crate) fn outside_ascii(text: &str) -> Option<&'static str> {
 /// than a password is masked rather than less: everything from the first `:` after `://` to the
 /// last `@` before a space (a `/`, `?`, `#`, `@` or quote may be in a password typed raw; a
 /// URL the tool serialised itself never holds a space).
-pub fn hide_passwords(text: &str) -> String {
+pub(crate) fn hide_passwords(text: &str) -> String {
     let mut shown = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = rest.find("://") {
@@ -119,7 +119,7 @@ pub fn hide_passwords(text: &str) -> String {
 /// first `:` of its user part to its last `@` is masked, with a scheme or without one
 /// (`ann:pw@host`, the scheme forgotten). A value with a scheme that does not parse as a URL
 /// and holds an `@` is masked whole: where its password ends cannot be known.
-pub fn shown_url(text: &str) -> String {
+pub(crate) fn shown_url(text: &str) -> String {
     let (scheme, rest) = match text.find("://") {
         Some(at) => text.split_at(at + 3),
         None => ("", text),

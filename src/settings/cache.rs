@@ -12,7 +12,7 @@ use crate::error::Result;
 
 /// The cache as configured; the query flags (`--cache`, `--no-cache`, `--refresh`) decide last.
 #[derive(Clone, Debug)]
-pub struct CacheSettings {
+pub(crate) struct CacheSettings {
     /// Config `cache`: use it without `--cache`.
     pub enabled: bool,
     /// Config `cache_settle_days`: a day is settled once it is this many days before today.

@@ -6,7 +6,7 @@ use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
 use crate::error::{Exit, Failure, Result};
 use crate::settings::config_file::{self, ConfigLocation};
-pub use crate::settings::keys::{ConfigKey, MethodChoice};
+pub(super) use crate::settings::keys::{ConfigKey, MethodChoice};
 use crate::settings::trust::bundle_certificates;
 use crate::settings::{check_base_url, config_comments, limits};
 use crate::system::lock::{FileLock, LockWait};
@@ -74,7 +74,7 @@ fn whole(key: ConfigKey, text: &str, bounds: limits::Count) -> Result<Value, Str
 }
 
 /// The config file as a format-preserving document, and where it lives.
-pub struct ConfigDocument {
+pub(crate) struct ConfigDocument {
     pub location: ConfigLocation,
     doc: DocumentMut,
     /// Held by a document read for editing, until it is dropped after the save.
@@ -84,7 +84,7 @@ pub struct ConfigDocument {
 impl ConfigDocument {
     /// Reads the file for editing; a missing file is an empty document (the first write
     /// creates it), an invalid one is refused as the resolver would refuse it.
-    pub fn load(location: ConfigLocation) -> Result<ConfigDocument> {
+    pub(crate) fn load(location: ConfigLocation) -> Result<ConfigDocument> {
         let text = match std::fs::read_to_string(&location.path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -112,7 +112,7 @@ impl ConfigDocument {
 
     /// Reads the file for an edit under its lock, held until the document is dropped, so
     /// that an edit by another run between this read and the save cannot be lost.
-    pub fn edit(location: ConfigLocation, wait: LockWait) -> Result<ConfigDocument> {
+    pub(crate) fn edit(location: ConfigLocation, wait: LockWait) -> Result<ConfigDocument> {
         let lock = location.lock(wait)?;
         let doc = ConfigDocument::load(location)?;
         Ok(ConfigDocument {
@@ -153,12 +153,12 @@ impl ConfigDocument {
     }
 
     /// The value stored under `key` in exactly that table.
-    pub fn get(&self, profile: Option<&str>, key: ConfigKey) -> Option<&Value> {
+    pub(crate) fn get(&self, profile: Option<&str>, key: ConfigKey) -> Option<&Value> {
         self.table(profile)?.get(key.name())?.as_value()
     }
 
     /// Whether plain http is allowed where a value would go: the profile, else the top level.
-    pub fn allow_http(&self, profile: Option<&str>) -> bool {
+    pub(crate) fn allow_http(&self, profile: Option<&str>) -> bool {
         let lookup = |p| self.get(p, ConfigKey::AllowHttp).and_then(Value::as_bool);
         profile
             .and_then(|p| lookup(Some(p)))
@@ -167,7 +167,7 @@ impl ConfigDocument {
     }
 
     /// Sets `key`, keeping the key's spacing and the comments around a value it replaces.
-    pub fn set(&mut self, profile: Option<&str>, key: ConfigKey, mut value: Value) {
+    pub(crate) fn set(&mut self, profile: Option<&str>, key: ConfigKey, mut value: Value) {
         // A file of nothing but comments holds them as trailing text, which would end up
         // below the first entry; they move above it, where the user wrote them.
         let header = match self.doc.as_table().is_empty() {
@@ -202,7 +202,7 @@ impl ConfigDocument {
 
     /// Removes `key` from that table; false if it was not there.
     /// The comment lines above it stay in the file.
-    pub fn remove(&mut self, profile: Option<&str>, key: ConfigKey) -> bool {
+    pub(crate) fn remove(&mut self, profile: Option<&str>, key: ConfigKey) -> bool {
         if self.get(profile, key).is_none() {
             return false;
         }
@@ -211,7 +211,7 @@ impl ConfigDocument {
     }
 
     /// Writes the document back atomically, after checking it still reads as a valid config.
-    pub fn save(&self) -> Result<()> {
+    pub(crate) fn save(&self) -> Result<()> {
         let text = self.doc.to_string();
         config_file::parse(&text).map_err(|e| {
             Failure::new(

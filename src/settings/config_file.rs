@@ -10,7 +10,7 @@ use crate::settings::{Environment, Source, ENV_CONFIG};
 use crate::system::foreign;
 
 use super::keys::ConfigKey;
-pub use super::keys::MethodChoice;
+pub(super) use super::keys::MethodChoice;
 
 /// The settings a config file may hold, at its top level and in each `[profiles.NAME]`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -42,7 +42,7 @@ pub struct FileSettings {
 
 /// Where the config file is, and whether the user named it (then it must exist).
 #[derive(Clone, Debug)]
-pub struct ConfigLocation {
+pub(crate) struct ConfigLocation {
     pub path: PathBuf,
     /// `--config`, `CHAIN_METRICS_CONFIG`, or the default place.
     pub source: Source,
@@ -50,7 +50,7 @@ pub struct ConfigLocation {
 
 impl ConfigLocation {
     /// `--config`, else `CHAIN_METRICS_CONFIG`, else `<user config dir>/chain-metrics/config.toml`.
-    pub fn find(flag: Option<&Path>, env: &Environment) -> Result<ConfigLocation> {
+    pub(crate) fn find(flag: Option<&Path>, env: &Environment) -> Result<ConfigLocation> {
         if let Some(path) = flag {
             return Ok(ConfigLocation {
                 path: path.to_owned(),
@@ -74,12 +74,12 @@ impl ConfigLocation {
     }
 
     /// Reads the file; a default file that does not exist reads as empty.
-    pub fn load(&self) -> Result<FileSettings> {
+    pub(crate) fn load(&self) -> Result<FileSettings> {
         self.read(self.source == Source::Default)
     }
 
     /// Reads the file, one that does not exist as empty wherever it is: `auth login` creates it.
-    pub fn load_or_new(&self) -> Result<FileSettings> {
+    pub(crate) fn load_or_new(&self) -> Result<FileSettings> {
         self.read(true)
     }
 

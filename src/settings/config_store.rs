@@ -24,7 +24,7 @@ fn mode_of(_path: &Path) -> Option<u32> {
 impl ConfigLocation {
     /// A warning naming the `chmod` that fixes it, when group or others may read or write the
     /// file: reading exposes `api_key`, writing lets them choose `api_key_command`.
-    pub fn permission_warning(&self) -> Option<String> {
+    pub(crate) fn permission_warning(&self) -> Option<String> {
         let mode = mode_of(&self.path)?;
         (mode & 0o077 != 0).then(|| {
             let path = shell::quote(&self.path.display().to_string()).into_owned();
@@ -37,7 +37,7 @@ impl ConfigLocation {
 
     /// Replaces the file with `text` atomically and privately (0600), so a failed write
     /// leaves the old file intact. A missing folder is created 0700.
-    pub fn write_private(&self, text: &str) -> Result<()> {
+    pub(crate) fn write_private(&self, text: &str) -> Result<()> {
         let failed = |e: NotWritten| {
             let failure = Failure::config(format!(
                 "cannot write config file {}: {}",
@@ -55,7 +55,7 @@ impl ConfigLocation {
 
     /// Takes the lock that config edits hold from reading the file to replacing it, so that
     /// two edits at once (`config set` in parallel) keep both changes.
-    pub fn lock(&self, wait: LockWait) -> Result<FileLock> {
+    pub(crate) fn lock(&self, wait: LockWait) -> Result<FileLock> {
         let what = format!("config file {}", self.path.display());
         // The lock file goes beside the config file, so its folder must exist first.
         self.make_folder()

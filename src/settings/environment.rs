@@ -9,7 +9,7 @@ pub const ENV_PROFILE: &str = "CHAIN_METRICS_PROFILE";
 /// The config file.
 pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
 /// Where the response cache's folder goes (the XDG base directory spec).
-pub const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
+pub(super) const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
 /// Extra CA certificates (PEM).
 pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
 
@@ -36,7 +36,7 @@ const LOCALE_VARIABLES: [&str; 3] = ["LC_ALL", "LC_CTYPE", "LANG"];
 
 /// The locale that decides the character set: the first of [`LOCALE_VARIABLES`] set to
 /// something (bytes that are not UTF-8 taken as they come).
-pub fn locale() -> Option<String> {
+pub(super) fn locale() -> Option<String> {
     LOCALE_VARIABLES
         .iter()
         .filter_map(std::env::var_os)
@@ -45,7 +45,7 @@ pub fn locale() -> Option<String> {
 }
 
 /// The variables that choose a proxy, as curl reads them (see `proxy`).
-pub const PROXY_VARIABLES: [&str; 9] = [
+pub(super) const PROXY_VARIABLES: [&str; 9] = [
     "https_proxy",
     "HTTPS_PROXY",
     "http_proxy",
@@ -60,7 +60,7 @@ pub const PROXY_VARIABLES: [&str; 9] = [
 
 /// A snapshot of the variables the tool honours; an empty value counts as unset.
 #[derive(Clone, Debug, Default)]
-pub struct Environment {
+pub(crate) struct Environment {
     values: Vec<(&'static str, String)>,
     /// The variables set to nothing, for saying so where their absence is an error.
     empty: Vec<&'static str>,
@@ -70,7 +70,7 @@ impl Environment {
     /// The process's variables. One of ours that is not UTF-8 text is an error naming it: read
     /// as unset, it would send the run to another service, profile or file without a word.
     /// Others (NO_COLOR...) only matter by being set, so their bytes are taken as they come.
-    pub fn from_process() -> Result<Environment, String> {
+    pub(crate) fn from_process() -> Result<Environment, String> {
         let mut pairs = Vec::new();
         for &name in HONOURED.iter().chain(&PROXY_VARIABLES) {
             let Some(value) = std::env::var_os(name) else {
@@ -89,7 +89,9 @@ impl Environment {
     }
 
     /// An environment holding exactly these variables.
-    pub fn from_pairs(pairs: impl IntoIterator<Item = (&'static str, String)>) -> Environment {
+    pub(crate) fn from_pairs(
+        pairs: impl IntoIterator<Item = (&'static str, String)>,
+    ) -> Environment {
         let (empty, values): (Vec<_>, Vec<_>) = pairs.into_iter().partition(|(_, v)| v.is_empty());
         Environment {
             values,
@@ -98,12 +100,12 @@ impl Environment {
     }
 
     /// Whether the variable is set, to nothing or to blanks only.
-    pub fn is_blank(&self, name: &str) -> bool {
+    pub(crate) fn is_blank(&self, name: &str) -> bool {
         self.empty.contains(&name) || self.get(name).is_some_and(|v| v.trim().is_empty())
     }
 
     /// The variable's value, if it is set and not empty.
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.values
             .iter()
             .find(|(n, _)| *n == name)

@@ -13,7 +13,7 @@ use crate::system::command_group::{interrupted_by_user, CommandGroup};
 /// Runs `command` through the shell, for at most `limit`, in a process group of its own (see
 /// [`CommandGroup`]): when it overruns, it and everything it started are ended. The error never
 /// includes what the command printed.
-pub fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
+pub(super) fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
     let mut shell = Command::new("sh");
     shell
         .arg("-c")

@@ -6,19 +6,19 @@ use std::time::Duration;
 
 /// The longest wait a seconds setting takes: a day. Longer never ends a cron job, and far
 /// longer overflows the clock.
-pub const MAX_SECONDS: f64 = 86_400.0;
+pub(crate) const MAX_SECONDS: f64 = 86_400.0;
 
 /// The shortest wait a seconds setting takes: a millisecond. Shorter ends every request before
 /// it starts (and `1e-10` rounds to no time at all).
-pub const MIN_SECONDS: f64 = 0.001;
+pub(crate) const MIN_SECONDS: f64 = 0.001;
 
 /// The shortest API key taken: a shorter one could not be masked in output without masking
 /// ordinary text (a key `1` would turn `2024-01-01` into `2024-0****-0****`), CLI.md §2.
-pub const MIN_KEY_CHARS: usize = 8;
+pub(crate) const MIN_KEY_CHARS: usize = 8;
 
 /// The most bytes read for a key (an `api_key_command`'s output, `auth login`'s line of stdin):
 /// a key is one short line, and a command such as `yes` never stops printing.
-pub const MAX_KEY_BYTES: usize = 4096;
+pub(crate) const MAX_KEY_BYTES: usize = 4096;
 
 /// Why a number of seconds is refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,9 +90,9 @@ pub const CACHE_SETTLE_DAYS: Count = Count {
 
 /// Decimals of a divided value (`--decimals`): a percent or a mean past 30 decimals says
 /// nothing more, and each decimal is a digit of every exact division.
-pub const DECIMALS: Count = Count { least: 0, most: 30 };
+pub(crate) const DECIMALS: Count = Count { least: 0, most: 30 };
 /// Rows of a rolling mean (`--rolling`): as many as the longest range has days.
-pub const ROLLING_ROWS: Count = Count {
+pub(crate) const ROLLING_ROWS: Count = Count {
     least: 1,
     most: 100 * 366,
 };

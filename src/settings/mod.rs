@@ -26,21 +26,24 @@ use std::time::Duration;
 
 use reqwest::Url;
 
+pub use base_url::check_base_url;
 pub(crate) use base_url::outside_ascii;
-pub use base_url::{check_base_url, hide_passwords, shown_url, without_credentials};
+pub(crate) use base_url::{hide_passwords, shown_url, without_credentials};
 pub use config_edit::plain;
 pub(crate) use config_edit::ConfigDocument;
 pub(crate) use config_file::ConfigLocation;
 pub use config_file::{parse as parse_config_file, FileSettings};
-pub use environment::{Environment, ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
-pub use keys::{ColorChoice, ConfigKey, MethodChoice};
-pub use precedence::{Source, Sourced};
+pub(crate) use environment::Environment;
+pub use environment::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use keys::ConfigKey;
+pub(crate) use keys::{ColorChoice, MethodChoice};
+pub(crate) use precedence::{Source, Sourced};
 pub(crate) use proxy::ProxyChoice;
-pub use secret::{ApiKey, MASK};
+pub(crate) use secret::{ApiKey, MASK};
 pub(crate) use terminal::Terminal;
 pub(crate) use trust::bundle_certificates;
-pub use trust::TrustSources;
-pub use tuning::defaults;
+pub(crate) use trust::TrustSources;
+pub(crate) use tuning::defaults;
 
 use crate::error::{Failure, Result};
 use crate::system::lock::LockWait;
@@ -49,7 +52,7 @@ use precedence::{first_given, from_layers, named, pick, Layer};
 /// The command line's setting flags as plain values: cli fills this from its arguments, so
 /// that settings never reads clap's types.
 #[derive(Clone, Debug, Default)]
-pub struct Flags {
+pub(crate) struct Flags {
     pub base_url: Option<String>,
     pub profile: Option<String>,
     pub config: Option<PathBuf>,
@@ -81,14 +84,14 @@ fn lock_timeout(flags: &Flags) -> Duration {
 
 /// How the key is obtained: as text, or by running a command (only when needed).
 #[derive(Clone, Debug)]
-pub enum KeySetting {
+pub(crate) enum KeySetting {
     Key(ApiKey),
     Command(String),
 }
 
 /// Whether a command reads the config file's values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FileUse {
+pub(crate) enum FileUse {
     /// Read it; a selected profile must exist in it.
     Read,
     /// Read it; a missing file, or a selected profile missing from it, reads as empty (`auth
@@ -101,7 +104,7 @@ pub enum FileUse {
 
 /// The resolved settings of one run.
 #[derive(Clone, Debug)]
-pub struct Settings {
+pub(crate) struct Settings {
     pub config: ConfigLocation,
     pub profile: Option<Sourced<String>>,
     pub base_url: Option<Sourced<String>>,
@@ -149,7 +152,7 @@ pub struct Settings {
 impl Settings {
     /// Resolves the `flags` (and `--chunk-days`, a query flag) against the environment and,
     /// as `file` says, the config file; colour against the `terminal`, asked once per run.
-    pub fn resolve(
+    pub(crate) fn resolve(
         flags: &Flags,
         chunk_days: Option<u32>,
         file: FileUse,
@@ -165,7 +168,7 @@ impl Settings {
     }
 
     /// The settings from `env` alone (no colour: [`Settings::resolve`] asks the terminal).
-    pub fn resolve_in(
+    pub(crate) fn resolve_in(
         env: &Environment,
         flags: &Flags,
         chunk_days: Option<u32>,
@@ -226,7 +229,7 @@ impl Settings {
     }
 
     /// How a run that changes a file waits for another run's lock on it.
-    pub fn lock_wait(&self) -> LockWait {
+    pub(crate) fn lock_wait(&self) -> LockWait {
         LockWait {
             limit: self.lock_timeout,
             quiet: self.quiet,
@@ -234,7 +237,7 @@ impl Settings {
     }
 
     /// The service address, checked: a URL, http(s), and plain http only to loopback.
-    pub fn service_url(&self) -> Result<Url> {
+    pub(crate) fn service_url(&self) -> Result<Url> {
         let Some(base) = &self.base_url else {
             return Err(Failure::config("no service address is set")
                 .with_hint(format!("set {ENV_BASE_URL}, --base-url URL or base_url in {}; or try --sandbox, which needs no account", self.config.path.display())));
@@ -244,13 +247,13 @@ impl Settings {
     }
 
     /// The proxy for requests to `target` (exit 3 if its variable is not a usable proxy URL).
-    pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
+    pub(crate) fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
         self.proxies.proxy_for(target)
     }
 
     /// The API key, running `api_key_command` if that is where it comes from; checked to be
     /// long enough to mask and sendable in a header.
-    pub fn api_key(&self) -> Result<ApiKey> {
+    pub(crate) fn api_key(&self) -> Result<ApiKey> {
         let key = self.find_key()?;
         key.check().map_err(|e| {
             let source = self
@@ -265,7 +268,7 @@ impl Settings {
 
     /// Why there is no key: none is set, or the variable is there but empty (`export
     /// CHAIN_METRICS_API_KEY=$UNSET_SECRET` in a CI job).
-    pub fn no_key(&self) -> String {
+    pub(crate) fn no_key(&self) -> String {
         match self.key_var_empty {
             true => format!("{ENV_KEY} is set but empty, and no other API key is set"),
             false => "no API key is set".into(),

@@ -9,7 +9,7 @@ use crate::settings::config_file::FileSettings;
 
 /// Where a setting's value came from, as `config show` and hints name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Source {
+pub(crate) enum Source {
     Flag(&'static str),
     Env(&'static str),
     Profile(String),
@@ -31,7 +31,7 @@ impl fmt::Display for Source {
 
 /// A value with its source.
 #[derive(Clone, Debug)]
-pub struct Sourced<T> {
+pub(crate) struct Sourced<T> {
     pub value: T,
     pub source: Source,
 }

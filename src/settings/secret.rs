@@ -4,27 +4,27 @@
 use std::fmt;
 
 use super::limits::MIN_KEY_CHARS;
-pub use crate::system::foreign::MASK;
+pub(crate) use crate::system::foreign::MASK;
 use crate::system::foreign::{mask_every, register_secret};
 
 /// An API key. Only [`ApiKey::expose`] gives its text, for the one header that carries it.
 #[derive(Clone, PartialEq, Eq)]
-pub struct ApiKey(String);
+pub(crate) struct ApiKey(String);
 
 impl ApiKey {
     /// Takes a key, trimmed of surrounding whitespace; an empty key is none.
-    pub fn new(text: &str) -> Option<ApiKey> {
+    pub(crate) fn new(text: &str) -> Option<ApiKey> {
         let text = text.trim();
         (!text.is_empty()).then(|| ApiKey(text.to_owned()))
     }
 
-    pub fn expose(&self) -> &str {
+    pub(crate) fn expose(&self) -> &str {
         &self.0
     }
 
     /// The key as it may be shown: its last four characters at most, and only if long enough
     /// that they give little away.
-    pub fn redacted(&self) -> String {
+    pub(crate) fn redacted(&self) -> String {
         let chars: Vec<char> = self.0.chars().collect();
         if chars.len() >= 12 {
             let tail: String = chars[chars.len() - 4..].iter().collect();
@@ -38,13 +38,13 @@ impl ApiKey {
     /// ordinary text), and one that cannot travel in an HTTP header (control characters,
     /// non-ASCII): caught here it is a configuration error, not a network failure retried in
     /// vain.
-    pub fn check(&self) -> Result<(), String> {
+    pub(crate) fn check(&self) -> Result<(), String> {
         self.check_length()?;
         self.check_header()
     }
 
     /// Refuses a key shorter than [`MIN_KEY_CHARS`].
-    pub fn check_length(&self) -> Result<(), String> {
+    pub(crate) fn check_length(&self) -> Result<(), String> {
         let chars = self.0.chars().count();
         if chars < MIN_KEY_CHARS {
             return Err(format!(
@@ -57,7 +57,7 @@ impl ApiKey {
     }
 
     /// Refuses a key that cannot travel in an HTTP header.
-    pub fn check_header(&self) -> Result<(), String> {
+    pub(crate) fn check_header(&self) -> Result<(), String> {
         match self.0.bytes().all(|b| (0x20..0x7f).contains(&b)) {
             true => Ok(()),
             false => Err("the API key holds characters that cannot be sent in an HTTP header (control characters or non-ASCII)".into()),
@@ -66,19 +66,19 @@ impl ApiKey {
 
     /// `text` for a message: every occurrence of the key masked, whatever touches it (a
     /// service may echo it glued to other text, percent-encoded or coloured).
-    pub fn mask(&self, text: &str) -> String {
+    pub(crate) fn mask(&self, text: &str) -> String {
         mask_every(text, &self.0)
     }
 
     /// Makes the key known to every later message (`system::diag` masks it in each line).
-    pub fn register(&self) {
+    pub(crate) fn register(&self) {
         register_secret(&self.0);
     }
 
     /// Replaces every occurrence of the key as a whole value in a body (`--raw`), byte for
     /// byte otherwise; says whether there was one. A key inside a JSON string leaves a JSON
     /// string, and one written with JSON escapes (`\u0061cc-key`) is caught too.
-    pub fn scrub_bytes(&self, body: Vec<u8>) -> (Vec<u8>, bool) {
+    pub(crate) fn scrub_bytes(&self, body: Vec<u8>) -> (Vec<u8>, bool) {
         mask_whole(&body, self.0.as_bytes())
     }
 }
@@ -89,7 +89,7 @@ impl ApiKey {
 /// any of its characters possibly written as a JSON escape. A secret that is part of a longer
 /// word or number (`12345678` inside `9123456789`) is another value, left as it is. Says
 /// whether anything was masked.
-pub fn mask_whole(text: &[u8], secret: &[u8]) -> (Vec<u8>, bool) {
+pub(super) fn mask_whole(text: &[u8], secret: &[u8]) -> (Vec<u8>, bool) {
     let continues = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
     let mut clean = Vec::with_capacity(text.len());
     let mut masked = false;

@@ -9,7 +9,7 @@ use super::keys::ColorChoice;
 /// Whether stdout gets colour: the flag first, then the variables as clap's own messages read
 /// them (anstyle-query, as anstream decides): NO_COLOR, CLICOLOR_FORCE, CLICOLOR, and on a
 /// terminal a TERM other than `dumb` (or CLICOLOR set, or CI).
-pub fn stdout_color(choice: ColorChoice, terminal: Terminal) -> bool {
+pub(super) fn stdout_color(choice: ColorChoice, terminal: Terminal) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -34,7 +34,7 @@ pub fn stdout_color(choice: ColorChoice, terminal: Terminal) -> bool {
 /// What the terminal is, asked once at the start of a run: every later decision (the default
 /// format, colour, the chart's width, progress lines) reads this value instead of asking again.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Terminal {
+pub(crate) struct Terminal {
     pub stdout_is_terminal: bool,
     pub stderr_is_terminal: bool,
     /// The width of the terminal stdout is, if it is one.
@@ -47,7 +47,7 @@ pub struct Terminal {
 }
 
 impl Terminal {
-    pub fn ask() -> Terminal {
+    pub(crate) fn ask() -> Terminal {
         let stdout_is_terminal = std::io::stdout().is_terminal();
         Terminal {
             stdout_is_terminal,
@@ -62,7 +62,7 @@ impl Terminal {
     }
 
     /// Whether stdout may carry braille dots: a UTF-8 locale and no NO_COLOR.
-    pub fn braille(&self) -> bool {
+    pub(crate) fn braille(&self) -> bool {
         self.utf8 && !self.no_color
     }
 }

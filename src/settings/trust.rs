@@ -13,7 +13,7 @@ use super::{Environment, Source, Sourced, ENV_CA_BUNDLE};
 /// Certificates trusted besides the platform's store: `--ca-bundle` (or its variable or key),
 /// and `SSL_CERT_FILE` / `SSL_CERT_DIR` as curl, Python and OpenSSL read them.
 #[derive(Clone, Debug, Default)]
-pub struct TrustSources {
+pub(crate) struct TrustSources {
     pub ca_bundle: Option<Sourced<PathBuf>>,
     pub ssl_cert_file: Option<PathBuf>,
     /// Folders, separated as in PATH.
@@ -55,7 +55,7 @@ pub(super) fn sources(
 /// Every PEM certificate of a CA bundle, each parsed as the verifier will parse a root; or
 /// why the file cannot be one (unreadable, not PEM, no certificate). The one check of a
 /// bundle, for `config set ca_bundle` and for the client that trusts it.
-pub fn bundle_certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
+pub(crate) fn bundle_certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
     let shown = path.display();
     let pem = std::fs::read(path).map_err(|e| format!("cannot read CA bundle {shown}: {e}"))?;
     let mut roots = Vec::new();

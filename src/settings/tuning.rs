@@ -11,23 +11,23 @@ use super::{limits, Source, Sourced};
 use crate::error::{Failure, Result};
 
 /// Every built-in default, in one place; `--help` names them from here (a test ties the two).
-pub mod defaults {
+pub(crate) mod defaults {
     use std::time::Duration;
 
     /// Days before today (UTC) from which a day is settled, unless `cache_settle_days` says.
-    pub const CACHE_SETTLE_DAYS: u32 = 7;
+    pub(crate) const CACHE_SETTLE_DAYS: u32 = 7;
     /// How long an `api_key_command` may run.
-    pub const KEY_COMMAND_LIMIT: Duration = Duration::from_secs(60);
+    pub(crate) const KEY_COMMAND_LIMIT: Duration = Duration::from_secs(60);
     /// Seconds one whole request may take.
-    pub const TIMEOUT_SECS: f64 = 30.0;
+    pub(crate) const TIMEOUT_SECS: f64 = 30.0;
     /// Seconds to get connected.
-    pub const CONNECT_TIMEOUT_SECS: f64 = 10.0;
+    pub(crate) const CONNECT_TIMEOUT_SECS: f64 = 10.0;
     /// Further attempts after a transient failure.
-    pub const RETRIES: u32 = 3;
+    pub(crate) const RETRIES: u32 = 3;
     /// Requests in flight at once.
-    pub const JOBS: usize = 8;
+    pub(crate) const JOBS: usize = 8;
     /// Seconds to wait for another run's lock on a file being changed.
-    pub const LOCK_TIMEOUT_SECS: f64 = 30.0;
+    pub(crate) const LOCK_TIMEOUT_SECS: f64 = 30.0;
 }
 
 /// The tuning settings, and where each came from.

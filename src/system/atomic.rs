@@ -10,7 +10,7 @@ use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
+pub(crate) enum Access {
     /// An export: an existing file keeps its permissions, a new one gets the usual ones (0666
     /// less the umask).
     Ordinary,
@@ -20,7 +20,7 @@ pub enum Access {
 
 /// Why a file was not written (read after "cannot write FILE: "), and what to do about it.
 #[derive(Debug)]
-pub struct NotWritten {
+pub(crate) struct NotWritten {
     pub error: io::Error,
     pub hint: Option<String>,
 }
@@ -33,7 +33,7 @@ impl From<io::Error> for NotWritten {
 
 /// Writes `bytes` to `path` for `--output`; a failure is exit 9 naming the file, and a closed
 /// pipe (`-o /dev/stdout | head -1`) the quiet end it is for stdout.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     replace(path, bytes, Access::Ordinary).map_err(|refused| {
         if refused.error.kind() == io::ErrorKind::BrokenPipe {
             return anyhow::Error::new(refused.error);
@@ -44,7 +44,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 /// Before any request: `path` may be written by [`write_atomically`] as far as its name
 /// tells (no link another user planted, no descriptor the caller did not pass).
-pub fn check_output_path(path: &Path) -> Result<(), Failure> {
+pub(crate) fn check_output_path(path: &Path) -> Result<(), Failure> {
     let checked = match stream::own_descriptor(path) {
         Some(fd) => refuse_unpassed(fd),
         None => final_target(path).map(|_| ()),
@@ -71,7 +71,7 @@ impl NotWritten {
 /// run leaves the old file or the new one, never a truncated mix. The one writer of both
 /// output files and the config file. A stream (this run's own stdout, a FIFO, a device) is
 /// written to instead: there is nothing to replace.
-pub fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritten> {
+pub(crate) fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritten> {
     if let Some(fd) = stream::own_descriptor(path) {
         refuse_stream(access, "one of this run's own streams")?;
         refuse_unpassed(fd)?;

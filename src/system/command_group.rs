@@ -12,7 +12,7 @@ use std::io;
 use std::process::{Child, Command, ExitStatus};
 
 /// A running command in its own process group.
-pub struct CommandGroup {
+pub(crate) struct CommandGroup {
     child: Child,
     #[cfg(unix)]
     terminal: Option<unix::Terminal>,
@@ -23,7 +23,7 @@ pub struct CommandGroup {
 impl CommandGroup {
     /// Starts `command` as the leader of a new process group, with the terminal when the run
     /// has it (the foreground of its controlling terminal).
-    pub fn spawn(command: &mut Command) -> io::Result<CommandGroup> {
+    pub(crate) fn spawn(command: &mut Command) -> io::Result<CommandGroup> {
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(command, 0);
         let child = command.spawn()?;
@@ -35,12 +35,12 @@ impl CommandGroup {
         })
     }
 
-    pub fn child(&mut self) -> &mut Child {
+    pub(crate) fn child(&mut self) -> &mut Child {
         &mut self.child
     }
 
     /// The command's exit status once it has ended; the terminal is taken back then.
-    pub fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+    pub(crate) fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
         let status = self.child.try_wait()?;
         if status.is_some() {
             self.take_terminal_back();
@@ -50,7 +50,7 @@ impl CommandGroup {
 
     /// Ends the command and every process of its group (what it started in the background
     /// too), and takes the terminal back.
-    pub fn end(&mut self) {
+    pub(crate) fn end(&mut self) {
         #[cfg(unix)]
         unix::kill_group(self.child.id());
         let _ = self.child.kill();
@@ -74,7 +74,7 @@ impl Drop for CommandGroup {
 
 /// Whether the command ended because the user pressed Ctrl-C (it died of SIGINT, or exited 130
 /// as shells and most tools do then).
-pub fn interrupted_by_user(status: ExitStatus) -> bool {
+pub(crate) fn interrupted_by_user(status: ExitStatus) -> bool {
     #[cfg(unix)]
     if std::os::unix::process::ExitStatusExt::signal(&status) == Some(2) {
         return true;
@@ -93,7 +93,7 @@ mod unix {
     /// The controlling terminal, handed to the command's group, the group to give it back to,
     /// and its settings before: a prompt killed midway (Ctrl-C) leaves its echo off, and a shell
     /// only restores the settings of a job that dies of a signal, which the run does not.
-    pub struct Terminal {
+    pub(super) struct Terminal {
         tty: File,
         ours: Pid,
         settings: Option<Termios>,
@@ -102,7 +102,7 @@ mod unix {
     impl Terminal {
         /// Gives the terminal's foreground to the group led by `leader`, if this run has it now
         /// (a run in the background, or without a terminal, leaves it alone).
-        pub fn hand_to(leader: u32) -> Option<Terminal> {
+        pub(super) fn hand_to(leader: u32) -> Option<Terminal> {
             let tty = OpenOptions::new()
                 .read(true)
                 .write(true)
@@ -127,7 +127,7 @@ mod unix {
         /// Makes this run's group the foreground again, with the settings from before. It is a
         /// background group by then, which the kernel would stop for this (SIGTTOU) unless the
         /// signal is blocked meanwhile.
-        pub fn take_back(self) {
+        pub(super) fn take_back(self) {
             let Ok(mask) = SigSet::from(Signal::SIGTTOU).thread_swap_mask(SigmaskHow::SIG_BLOCK)
             else {
                 return;
@@ -141,7 +141,7 @@ mod unix {
     }
 
     /// SIGKILL to every process of the group led by `leader`.
-    pub fn kill_group(leader: u32) {
+    pub(super) fn kill_group(leader: u32) {
         if let Ok(leader) = i32::try_from(leader) {
             let _ = killpg(Pid::from_raw(leader), Signal::SIGKILL);
         }

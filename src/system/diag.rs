@@ -9,7 +9,7 @@ use super::foreign::mask_secrets;
 
 /// Writes `text` and a newline to stderr in one locked write, every registered secret masked;
 /// a failure to write is ignored.
-pub fn line(text: &str) {
+pub(crate) fn line(text: &str) {
     let text = mask_secrets(text);
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{text}");

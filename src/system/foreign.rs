@@ -11,11 +11,11 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 /// What stands for a secret wherever it would have shown: the key, a password in a base URL
 /// or proxy URL, and the key echoed in a body.
-pub const MASK: &str = "****";
+pub(crate) const MASK: &str = "****";
 
 /// The shortest secret masked wherever it shows: a shorter one would eat ordinary text (a
 /// password `1` would turn `2024-01-01` into `2024-0****-0****`); keys are never shorter.
-pub const MIN_SECRET_CHARS: usize = 8;
+pub(crate) const MIN_SECRET_CHARS: usize = 8;
 
 /// How many characters of a value a message quotes.
 const SHOWN_CHARS: usize = 40;
@@ -31,13 +31,13 @@ const URL_ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 static SECRETS: RwLock<Vec<String>> = RwLock::new(Vec::new());
 
 /// Extra masking a caller adds (a client's own key, URL passwords in any URL).
-pub type Mask<'a> = dyn Fn(&str) -> String + 'a;
+pub(crate) type Mask<'a> = dyn Fn(&str) -> String + 'a;
 
 /// The one way foreign text is shown: every C0 and C1 control, DEL and reordering mark
 /// (U+202A-U+202E, U+2066-U+2069) replaced by `�`; then `mask` and every registered secret
 /// masked wherever it shows, whatever touches it; then cut to `max` characters, `…` saying
 /// so. Masking comes before the cut, so a cut never leaves a piece of a secret behind.
-pub fn shown(text: &str, mask: &Mask<'_>, max: usize) -> String {
+pub(crate) fn shown(text: &str, mask: &Mask<'_>, max: usize) -> String {
     let replaced: String = text
         .chars()
         .map(|c| if is_unsafe(c) { '\u{fffd}' } else { c })
@@ -51,12 +51,12 @@ pub fn shown(text: &str, mask: &Mask<'_>, max: usize) -> String {
 }
 
 /// [`shown`] with the registered secrets alone.
-pub fn cut(text: &str, max: usize) -> String {
+pub(crate) fn cut(text: &str, max: usize) -> String {
     shown(text, &|t| t.to_owned(), max)
 }
 
 /// `text` quoted for a message: `'2024-13-01'`, or its first characters and `…`.
-pub fn echo(text: &str) -> String {
+pub(crate) fn echo(text: &str) -> String {
     format!("'{}'", cut(text, SHOWN_CHARS))
 }
 
@@ -67,7 +67,7 @@ fn is_unsafe(c: char) -> bool {
 
 /// Every occurrence of `secret` in `text` replaced by [`MASK`], whatever touches it (a letter,
 /// `%20`, an escape sequence's `m`). For messages; data kept intact masks whole values only.
-pub fn mask_every(text: &str, secret: &str) -> String {
+pub(crate) fn mask_every(text: &str, secret: &str) -> String {
     match secret.is_empty() || !text.contains(secret) {
         true => text.to_owned(),
         false => text.replace(secret, MASK),
@@ -77,7 +77,7 @@ pub fn mask_every(text: &str, secret: &str) -> String {
 /// Remembers `secret` for every later message: as written, percent-encoded (a URL echoed)
 /// and JSON-escaped (`--error-format json`). One shorter than [`MIN_SECRET_CHARS`] is left
 /// to the callers' own masks.
-pub fn register_secret(secret: &str) {
+pub(crate) fn register_secret(secret: &str) {
     if secret.chars().count() < MIN_SECRET_CHARS {
         return;
     }
@@ -97,7 +97,7 @@ pub fn register_secret(secret: &str) {
 }
 
 /// `text` with every registered secret masked wherever it shows.
-pub fn mask_secrets(text: &str) -> String {
+pub(crate) fn mask_secrets(text: &str) -> String {
     let Ok(secrets) = SECRETS.read() else {
         return text.to_owned();
     };

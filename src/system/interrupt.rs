@@ -18,13 +18,13 @@ static EXIT_CODE: AtomicI32 = AtomicI32::new(Exit::Interrupted as i32);
 
 /// Whether the run was interrupted. `main` then leaves the exit to the handler (which may
 /// still be restoring the terminal) instead of reporting the failed read the signal caused.
-pub fn interrupted() -> bool {
+pub(crate) fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// The exit code of the interruption, by the shells' convention 128 + the signal: 130 for
 /// Ctrl-C (SIGINT), 143 for SIGTERM, 129 for SIGHUP.
-pub fn exit_code() -> u8 {
+pub(crate) fn exit_code() -> u8 {
     u8::try_from(EXIT_CODE.load(Ordering::SeqCst)).unwrap_or(Exit::Interrupted as u8)
 }
 
@@ -32,7 +32,7 @@ pub fn exit_code() -> u8 {
 /// echo) and then exits 128 + the signal itself; ending the process first would cut that short.
 /// Waits for it, with a bound in case the cleanup hangs (a `stty` on a terminal gone away),
 /// and gives the code to exit with if it has not.
-pub fn wait_for_handler() -> u8 {
+pub(crate) fn wait_for_handler() -> u8 {
     std::thread::sleep(std::time::Duration::from_secs(5));
     exit_code()
 }
@@ -43,7 +43,7 @@ static ECHO_OFF: AtomicU32 = AtomicU32::new(0);
 /// A fact the interruption handler reads, set while the guard lives and cleared (0) when it is
 /// dropped: the echo being off, the key command's process group.
 #[must_use = "what the guard holds is forgotten when it is dropped"]
-pub struct Scoped(&'static AtomicU32);
+pub(crate) struct Scoped(&'static AtomicU32);
 
 impl Scoped {
     fn set(cell: &'static AtomicU32, value: u32) -> Scoped {
@@ -59,7 +59,7 @@ impl Drop for Scoped {
 }
 
 /// While the guard lives, an interruption turns the terminal's echo back on before exiting.
-pub fn echo_off() -> Scoped {
+pub(crate) fn echo_off() -> Scoped {
     Scoped::set(&ECHO_OFF, 1)
 }
 
@@ -67,7 +67,7 @@ pub fn echo_off() -> Scoped {
 /// started after it, and one thread waits for them and stops the run with 128 + the signal.
 /// Called first thing, before any other thread starts. Child processes start with no signal
 /// blocked (the standard library resets the mask).
-pub fn install() -> Result<(), String> {
+pub(crate) fn install() -> Result<(), String> {
     #[cfg(unix)]
     {
         use nix::sys::signal::{SigSet, Signal};
@@ -98,7 +98,7 @@ pub fn install() -> Result<(), String> {
 /// Stops the run as interrupted by Ctrl-C (exit 130): whatever learns of a Ctrl-C before the
 /// signal does calls it: a password prompt reads the key itself (the signal comes after), a key
 /// command holding the terminal gets it instead of the run.
-pub fn stop() -> ! {
+pub(crate) fn stop() -> ! {
     stop_with(Exit::Interrupted as i32)
 }
 
@@ -130,7 +130,7 @@ static GROUP: AtomicU32 = AtomicU32::new(0);
 
 /// While the guard lives, an interruption ends the process group led by `leader` too: the key
 /// command has the terminal, so a signal to the run does not reach it otherwise.
-pub fn track_group(leader: u32) -> Scoped {
+pub(crate) fn track_group(leader: u32) -> Scoped {
     Scoped::set(&GROUP, leader)
 }
 
@@ -144,13 +144,13 @@ fn end_tracked_group() {
 
 /// Keeps `path` on the list of files to delete if the run is interrupted, until dropped.
 #[must_use = "the path is untracked when the guard is dropped"]
-pub struct Tracked {
+pub(crate) struct Tracked {
     ticket: u64,
 }
 
 /// Tracks a temporary file until the returned guard is dropped (after the rename, or after
 /// the file was removed on an error).
-pub fn track(path: &Path) -> Tracked {
+pub(crate) fn track(path: &Path) -> Tracked {
     let ticket = NEXT_TICKET.fetch_add(1, Ordering::Relaxed);
     lock().push((ticket, path.to_owned()));
     Tracked { ticket }
@@ -163,7 +163,7 @@ impl Drop for Tracked {
 }
 
 /// Deletes every tracked file; what is already gone is no matter.
-pub fn remove_tracked() {
+pub(crate) fn remove_tracked() {
     for (_, path) in lock().drain(..) {
         let _ = std::fs::remove_file(path);
     }

@@ -13,14 +13,14 @@ use crate::error::{Exit, Failure};
 
 /// How long to wait for another run's lock, and whether the wait may be said on stderr.
 #[derive(Clone, Copy, Debug)]
-pub struct LockWait {
+pub(crate) struct LockWait {
     pub limit: Duration,
     pub quiet: bool,
 }
 
 /// Why no lock was taken.
 #[derive(Debug)]
-pub enum LockError {
+pub(crate) enum LockError {
     /// Another run still held it when the wait ran out.
     Busy { waited: Duration },
     /// The target itself may not be followed (a link another user planted).
@@ -34,7 +34,7 @@ pub enum LockError {
 
 /// The lock, held until dropped.
 #[derive(Debug)]
-pub struct FileLock {
+pub(crate) struct FileLock {
     path: PathBuf,
     _file: File,
 }
@@ -44,7 +44,7 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// Takes the lock for `target` (the file a chain of links ends at), waiting as `wait` allows;
 /// a run that has to wait says so once on stderr.
-pub fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError> {
+pub(crate) fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, LockError> {
     let real = match atomic::final_target(target) {
         Ok(real) => real,
         Err(refused) if refused.hint.is_some() => return Err(LockError::Target(refused)),
@@ -179,7 +179,7 @@ impl Drop for FileLock {
 impl LockError {
     /// The failure to report, for `what` (the file, as the user knows it), with `exit`;
     /// `untouched` says what was not done.
-    pub fn failure(self, exit: Exit, what: &str, untouched: &str) -> Failure {
+    pub(crate) fn failure(self, exit: Exit, what: &str, untouched: &str) -> Failure {
         match self {
             LockError::Busy { waited } => Failure::new(
                 exit,

@@ -14,7 +14,7 @@
 ///   ten-year bodies at once, that is 1.5 MiB of peak RSS (BENCHMARKS.md).
 ///
 /// Nothing to do on other C libraries.
-pub fn small_heap() {
+pub(crate) fn small_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets tunables of glibc's allocator; M_ARENA_MAX and
     // M_MMAP_THRESHOLD with these values (positive, the latter under HEAP_MAX_SIZE / 2) are

@@ -20,7 +20,7 @@ pub(super) struct Flags {
 
 impl Flags {
     /// Every usage error comes before any request, key lookup or file.
-    pub fn resolve(
+    pub(super) fn resolve(
         args: &QueryArgs,
         endpoints: Vec<Endpoint>,
         includes: Vec<SocialMetric>,

@@ -15,7 +15,7 @@ use crate::output::Output;
 use crate::settings::{FileUse, Settings, Terminal};
 
 /// Everything one run of `fees`, `users`, `social` or `report` does, resolved.
-pub struct Query {
+pub(super) struct Query {
     /// What to fetch: endpoints, chains, includes, the range to ask (under `--merge --by`
     /// from the first day of the period holding the first day asked) and its windows.
     pub plan: Plan,
@@ -35,7 +35,7 @@ pub struct Query {
 }
 
 /// How a query is run.
-pub enum Mode {
+pub(super) enum Mode {
     /// `--resume` found the file up to date for every chain asked: nothing to ask.
     UpToDate,
     /// `--raw`: one body as sent, the whole range in one request whatever the chunking.
@@ -48,7 +48,7 @@ pub enum Mode {
 }
 
 /// How the requests of a fetch are sent, and what ends the run.
-pub struct Fetch {
+pub(super) struct Fetch {
     /// How the response cache is used; `None`: not at all.
     pub cache: Option<CacheMode>,
     /// `--strict` (flag or config): a result lacking asked values fails after it is written.
@@ -61,7 +61,7 @@ pub struct Fetch {
 
 /// Where `--strict` came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strict {
+pub(super) enum Strict {
     Flag,
     Config,
 }
@@ -69,7 +69,7 @@ pub enum Strict {
 impl Query {
     /// The flags first, with every usage error before any key lookup, request or file write;
     /// then the settings.
-    pub fn resolve(
+    pub(super) fn resolve(
         global: &GlobalArgs,
         terminal: Terminal,
         args: &QueryArgs,

@@ -39,7 +39,7 @@ impl Default for Measures {
 }
 
 /// `--decimals` when not given: percents to the hundredth.
-pub const DEFAULT_DECIMALS: u32 = 2;
+pub(crate) const DEFAULT_DECIMALS: u32 = 2;
 
 impl Measures {
     /// Whether any measure was asked.
@@ -66,7 +66,7 @@ type Cells = Vec<Option<Number>>;
 /// missing date) counts as a gap. Under `--by`, `fees_per_user` comes made by `aggregate` (only
 /// it knows the exact mean of the daily actives) and is moved into place. Fails, naming the
 /// value, on a number too large to compute with exactly (see `Number::to_decimal`).
-pub fn derive(
+pub(super) fn derive(
     data: Dataset,
     measures: &Measures,
     chains: &[Chain],

@@ -71,7 +71,7 @@ fn fees_and_users(columns: &[Column]) -> Option<(usize, usize)> {
 
 /// For the chart: each period's values over every day it covers within `range` (a step per
 /// period on a time axis), without the `days` column, which is no series to draw.
-pub fn steps(mut data: Dataset, by: Period, range: &DayRange) -> Dataset {
+pub(crate) fn steps(mut data: Dataset, by: Period, range: &DayRange) -> Dataset {
     if by == Period::Day {
         return data;
     }

@@ -11,12 +11,12 @@ const BLANK: u32 = 0x2800;
 const DOT_BITS: [[u32; 2]; 4] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40, 0x80]];
 
 /// A short line a legend entry shows in its series' colour: the middle dots of a cell.
-pub const SAMPLE: char = '\u{2812}';
+pub(super) const SAMPLE: char = '\u{2812}';
 
 /// The cells of `grid` (whose size is a multiple of 2 across and 4 down): for each, the braille
 /// character of its raised dots and the series to colour it as, the last drawn of those there
 /// (the one on top); `None` where no dot is raised.
-pub fn cells(grid: &DotGrid) -> Vec<Vec<Option<(char, usize)>>> {
+pub(super) fn cells(grid: &DotGrid) -> Vec<Vec<Option<(char, usize)>>> {
     grid.chunks(4)
         .map(|rows| {
             let width = rows[0].len() / 2;

@@ -7,7 +7,7 @@ const SIGNIFICANT: i32 = 15;
 /// `value` written in full with `decimals` decimals, but at most [`SIGNIFICANT`] significant
 /// digits: fewer decimals for a value that cannot hold them, zeros for the integer digits
 /// beyond.
-pub fn plain_text(value: f64, decimals: usize) -> String {
+pub(super) fn plain_text(value: f64, decimals: usize) -> String {
     if !value.is_finite() {
         // The chart's scale keeps every label finite; a NaN or infinity is never written.
         return String::new();

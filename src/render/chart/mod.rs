@@ -51,7 +51,7 @@ const SCALE_APART: f64 = 10.0;
 ///
 /// Braille needs colour to tell several series apart (its dots carry no mark): without colour,
 /// a chart of several series is drawn in plain characters, all the per-metric charts alike.
-pub fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let style = RenderOptions {
         braille: style.braille && (style.color || data.columns.len() == 1),
         ..style
@@ -190,7 +190,7 @@ fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
 /// Every value of `data` within the bound of all arithmetic on the service's numbers (see
 /// `Number::to_decimal`), the chart's scale included; else the first one beyond it, named
 /// with its chain, column and date.
-pub fn check_bounded(data: &Dataset) -> Result<(), String> {
+pub(crate) fn check_bounded(data: &Dataset) -> Result<(), String> {
     for row in &data.rows {
         for (column, number) in data.columns.iter().zip(&row.values) {
             if let Some(Err(why)) = number.as_ref().map(Number::bounded) {
@@ -207,7 +207,7 @@ pub fn check_bounded(data: &Dataset) -> Result<(), String> {
 
 /// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,
 /// and the longest legend entry.
-pub fn needed_width(data: &Dataset) -> usize {
+pub(super) fn needed_width(data: &Dataset) -> usize {
     let Some((lo, hi)) = bounds(&series_by_day(data, &days(data))) else {
         return 0;
     };

@@ -5,19 +5,19 @@ use super::{DATE_WIDTH, HEIGHT};
 
 /// Dots a cell holds: 1 by 1 for plain characters, 2 by 4 for a braille cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Dots {
+pub(super) struct Dots {
     pub across: usize,
     pub down: usize,
 }
 
 impl Dots {
-    pub const PLAIN: Dots = Dots { across: 1, down: 1 };
-    pub const BRAILLE: Dots = Dots { across: 2, down: 4 };
+    pub(super) const PLAIN: Dots = Dots { across: 1, down: 1 };
+    pub(super) const BRAILLE: Dots = Dots { across: 2, down: 4 };
 }
 
 /// The plot area: `width` cells for `points` dates, rows from `hi` (top) down to `lo`, each
 /// cell of `dots`.
-pub struct Plot {
+pub(super) struct Plot {
     width: usize,
     points: usize,
     lo: f64,
@@ -26,10 +26,10 @@ pub struct Plot {
 }
 
 /// A grid of dots, each holding the series drawn there last.
-pub type DotGrid = Vec<Vec<Option<usize>>>;
+pub(super) type DotGrid = Vec<Vec<Option<usize>>>;
 
 impl Plot {
-    pub fn new(width: usize, points: usize, (lo, hi): (f64, f64), dots: Dots) -> Plot {
+    pub(super) fn new(width: usize, points: usize, (lo, hi): (f64, f64), dots: Dots) -> Plot {
         Plot {
             width,
             points,
@@ -59,7 +59,7 @@ impl Plot {
     }
 
     /// The dots of every series, a series' line broken where it has no value.
-    pub fn draw(&self, series: &[Vec<Option<f64>>]) -> DotGrid {
+    pub(super) fn draw(&self, series: &[Vec<Option<f64>>]) -> DotGrid {
         let mut grid = vec![vec![None; self.width * self.dots.across]; HEIGHT * self.dots.down];
         for (s, values) in series.iter().enumerate() {
             for (i, v) in values.iter().enumerate() {
@@ -77,7 +77,7 @@ impl Plot {
     /// The axis line with a tick under each labelled date, and the line of date labels: as
     /// many evenly spread dates of `labelled` (indices into `dates`) as fit, always its first
     /// and its last.
-    pub fn date_axis(&self, dates: &[String], labelled: &[usize]) -> (String, String) {
+    pub(super) fn date_axis(&self, dates: &[String], labelled: &[usize]) -> (String, String) {
         let room = (self.width + 2) / (DATE_WIDTH + 2);
         let placed = (1..=labelled.len().min(room.max(1)))
             .rev()

@@ -7,7 +7,7 @@ use crate::render::group_digits;
 
 /// The ticks of an axis from `lo` to `hi` taken out to round values, at most about `most`
 /// of them: the values, from the lowest up, and the step between them.
-pub fn round_ticks(lo: f64, hi: f64, most: usize) -> (Vec<f64>, f64) {
+pub(crate) fn round_ticks(lo: f64, hi: f64, most: usize) -> (Vec<f64>, f64) {
     let (lo, hi) = match hi > lo {
         true => (lo, hi),
         false => (lo, lo + 1.0),
@@ -36,7 +36,7 @@ fn round_step(raw: f64) -> f64 {
 
 /// A tick's label: digit groups, just enough decimals to tell ticks `step` apart, no float
 /// artefacts, and no `-0`.
-pub fn tick_label(value: f64, step: f64) -> String {
+pub(crate) fn tick_label(value: f64, step: f64) -> String {
     let decimals = match step > 0.0 && step.is_finite() {
         true => (-step.log10().floor()).clamp(0.0, 30.0) as usize,
         false => 0,

@@ -57,7 +57,7 @@ svg.cm .axis{stroke:#6e7681}
 ";
 
 /// Writes the standalone SVG of a long dataset (one row per date and chain).
-pub fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
+pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
     let picture = Picture::new(data, caption);
     out.write_all(picture.svg(true).as_bytes())
 }
@@ -76,7 +76,7 @@ pub(super) struct Picture<'a> {
 }
 
 impl<'a> Picture<'a> {
-    pub fn new(data: &Dataset, caption: &'a Caption) -> Picture<'a> {
+    pub(super) fn new(data: &Dataset, caption: &'a Caption) -> Picture<'a> {
         let dates = series::periods(caption);
         let panels = series::panels(data, caption, &dates);
         Picture {
@@ -87,13 +87,13 @@ impl<'a> Picture<'a> {
     }
 
     /// The metric names, panel by panel.
-    pub fn metrics(&self) -> Vec<&str> {
+    pub(super) fn metrics(&self) -> Vec<&str> {
         self.panels.iter().map(|p| p.metric.as_str()).collect()
     }
 
     /// The whole SVG; `standalone` adds the XML declaration, the style and a background, which
     /// a page that inlines it provides itself.
-    pub fn svg(&self, standalone: bool) -> String {
+    pub(super) fn svg(&self, standalone: bool) -> String {
         let scales: Vec<Scale> = self.panels.iter().map(scale).collect();
         let widest = scales.iter().flat_map(|s| &s.labels).map(String::len);
         let left = (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0);

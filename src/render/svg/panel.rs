@@ -16,13 +16,13 @@ const HEAD: f64 = 28.0;
 const DENSE: usize = 120;
 
 /// A value scale: tick values from the lowest up, and their labels.
-pub struct Scale {
+pub(super) struct Scale {
     pub ticks: Vec<f64>,
     pub labels: Vec<String>,
 }
 
 /// Where a panel goes, and the dates its x axis spans.
-pub struct Frame {
+pub(super) struct Frame {
     pub left: f64,
     pub top: f64,
     pub width: f64,
@@ -57,7 +57,7 @@ impl Frame {
     }
 }
 
-pub fn draw(
+pub(super) fn draw(
     out: &mut String,
     panel: &Panel,
     scale: &Scale,

@@ -12,13 +12,13 @@ use crate::render::caption::Caption;
 use crate::render::group_digits;
 
 /// One metric column of the data, drawn on its own y scale.
-pub struct Panel {
+pub(crate) struct Panel {
     pub metric: String,
     pub lines: Vec<Line>,
 }
 
 /// One chain's values of one metric.
-pub struct Line {
+pub(crate) struct Line {
     pub chain: Chain,
     /// Unbroken stretches of points, in date order.
     pub runs: Vec<Vec<Point>>,
@@ -26,7 +26,7 @@ pub struct Line {
     pub gaps: Vec<NaiveDate>,
 }
 
-pub struct Point {
+pub(crate) struct Point {
     pub date: NaiveDate,
     pub value: f64,
     /// The value as the service wrote it, with digit groups: the hover text.
@@ -35,20 +35,20 @@ pub struct Point {
 
 impl Panel {
     /// The lowest and highest value drawn, and zero: every panel's scale starts at zero.
-    pub fn value_range(&self) -> (f64, f64) {
+    pub(crate) fn value_range(&self) -> (f64, f64) {
         let values = self.lines.iter().flat_map(|l| l.runs.iter().flatten());
         values.fold((0.0, 0.0), |(lo, hi), p| (p.value.min(lo), p.value.max(hi)))
     }
 }
 
 /// The first day of every period of the caption's range: where a point may be.
-pub fn periods(caption: &Caption) -> Vec<NaiveDate> {
+pub(super) fn periods(caption: &Caption) -> Vec<NaiveDate> {
     caption.by.starts(&caption.range)
 }
 
 /// The panels of a long dataset (one row per date and chain); the `days` column of `--by` is
 /// a count, not a metric, so it gets no panel.
-pub fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> Vec<Panel> {
+pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> Vec<Panel> {
     let fallback = caption.chains.first().copied().unwrap_or(Chain::Ethereum);
     let mut cells: BTreeMap<(Chain, NaiveDate), &[Option<Number>]> = BTreeMap::new();
     for row in &data.rows {

@@ -3,7 +3,7 @@
 //! bytes.
 
 /// `text` safe inside an element or a double-quoted attribute.
-pub fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -19,7 +19,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// A coordinate with one decimal.
-pub fn at(value: f64) -> String {
+pub(crate) fn at(value: f64) -> String {
     let text = format!("{value:.1}");
     match text.as_str() {
         "-0.0" => "0.0".to_owned(),

@@ -15,10 +15,10 @@ use crate::error::{Failure, Result};
 /// The variables that choose the proxy, as read once; shown in Debug by name only, since a
 /// value may hold a password.
 #[derive(Clone, Default)]
-pub struct ProxyEnvironment(Environment);
+pub(super) struct ProxyEnvironment(Environment);
 
 impl ProxyEnvironment {
-    pub fn from(env: &Environment) -> ProxyEnvironment {
+    pub(super) fn from(env: &Environment) -> ProxyEnvironment {
         let set = PROXY_VARIABLES
             .iter()
             .filter_map(|&name| env.get(name).map(|v| (name, v.to_owned())));
@@ -26,7 +26,7 @@ impl ProxyEnvironment {
     }
 
     /// The proxy for requests to `target`, or `None` to connect directly.
-    pub fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
+    pub(super) fn proxy_for(&self, target: &Url) -> Result<Option<ProxyChoice>> {
         proxy_for(&self.0, target)
     }
 }
@@ -43,7 +43,7 @@ impl fmt::Debug for ProxyEnvironment {
 
 /// The proxy a run goes through, and the variable that named it (for messages).
 #[derive(Clone)]
-pub struct ProxyChoice {
+pub(crate) struct ProxyChoice {
     pub var: &'static str,
     pub url: Url,
 }
@@ -56,7 +56,7 @@ impl fmt::Debug for ProxyChoice {
 
 impl ProxyChoice {
     /// The proxy as messages show it: never its password.
-    pub fn masked(&self) -> String {
+    pub(crate) fn masked(&self) -> String {
         let mut url = self.url.clone();
         if url.password().is_some() {
             let _ = url.set_password(Some(MASK));
@@ -65,7 +65,7 @@ impl ProxyChoice {
     }
 
     /// `http://proxy:3128 (from HTTPS_PROXY)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         format!("{} (from {})", self.masked(), self.var)
     }
 }
