@@ -133,19 +133,23 @@ pub fn names() -> Vec<String> {
 
 /// Flattens the `--chain` values into chains in the order asked, each once.
 pub(crate) fn expand(args: &[ChainArg]) -> Vec<Chain> {
-    let mut chains = Vec::new();
-    for arg in args {
-        let more: &[Chain] = match arg {
-            ChainArg::One(chain) => std::slice::from_ref(chain),
-            ChainArg::All => &Chain::ALL,
-        };
-        for chain in more {
-            if !chains.contains(chain) {
-                chains.push(*chain);
-            }
+    each_once(args.iter().flat_map(|arg| match arg {
+        ChainArg::One(chain) => std::slice::from_ref(chain),
+        ChainArg::All => &Chain::ALL[..],
+    }))
+}
+
+/// `items` in the order given, each once: what a repeated `--chain` or `--include` asks.
+pub(crate) fn each_once<'a, T: PartialEq + Copy + 'a>(
+    items: impl IntoIterator<Item = &'a T>,
+) -> Vec<T> {
+    let mut unique = Vec::new();
+    for item in items {
+        if !unique.contains(item) {
+            unique.push(*item);
         }
     }
-    chains
+    unique
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ mod order;
 mod period;
 
 pub(crate) use analysis::Analysis;
+pub(crate) use chain::each_once;
 pub(crate) use chain::expand as expand_chains;
 pub use chain::names as chain_names;
 pub use chain::{Chain, ChainArg};

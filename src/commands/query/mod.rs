@@ -10,7 +10,7 @@ use super::resolve_settings;
 use crate::cache::Mode as CacheMode;
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::fetched::Plan;
-use crate::model::{today_utc, DayRange, Endpoint, Period, SocialMetric};
+use crate::model::{each_once, today_utc, DayRange, Endpoint, Period, SocialMetric};
 use crate::output::Output;
 use crate::settings::{FileUse, Settings, Terminal};
 
@@ -157,13 +157,7 @@ fn items(endpoints: &[Endpoint], asked: &[SocialMetric]) -> Vec<SocialMetric> {
     if asked.is_empty() {
         return SocialMetric::ALL.to_vec();
     }
-    let mut unique = Vec::new();
-    for item in asked {
-        if !unique.contains(item) {
-            unique.push(*item);
-        }
-    }
-    unique
+    each_once(asked)
 }
 
 #[cfg(test)]

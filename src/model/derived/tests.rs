@@ -73,6 +73,16 @@ fn asked(f: impl FnOnce(&mut Measures)) -> Measures {
     m
 }
 
+/// `data` with the measures `f` asks, by day over days `first..=last`.
+fn measured(
+    data: Dataset,
+    chains: &[Chain],
+    (first, last): (u32, u32),
+    f: impl FnOnce(&mut Measures),
+) -> Dataset {
+    derive(data, &asked(f), chains, Period::Day, &range(first, last)).unwrap()
+}
+
 const E: Chain = Chain::Ethereum;
 const B: Chain = Chain::Base;
 
@@ -97,8 +107,7 @@ fn change_is_exact_and_a_gap_or_a_missing_day_stays_a_gap() {
 #[test]
 fn rolling_mean_waits_for_n_values_and_skips_gaps() {
     let d = fees("1 E 1, 2 E 2, 3 E -, 4 E 4, 5 E 0.005");
-    let m = asked(|m| m.rolling = Some(3));
-    let out = derive(d, &m, &[E], Period::Day, &range(1, 5)).unwrap();
+    let out = measured(d, &[E], (1, 5), |m| m.rolling = Some(3));
     assert_eq!(names(&out), ["fees", "fees_rolling_3"]);
     // (1+2+4)/3 = 2.333.. ; (2+4+0.005)/3 = 2.00166..
     assert_eq!(
@@ -118,8 +127,7 @@ fn cumulative_stops_at_the_first_gap_and_skips_active_users() {
             (4, E, &[Some("1"), Some("8")]),
         ],
     );
-    let m = asked(|m| m.cumulative = true);
-    let out = derive(d, &m, &[E], Period::Day, &range(1, 4)).unwrap();
+    let out = measured(d, &[E], (1, 4), |m| m.cumulative = true);
     assert_eq!(names(&out), ["fees", "fees_cumulative", "active_users"]);
     assert_eq!(column(&out, "fees_cumulative"), ["0.1", "0.3", "-", "-"]);
 }
@@ -127,8 +135,7 @@ fn cumulative_stops_at_the_first_gap_and_skips_active_users() {
 #[test]
 fn share_needs_every_chain_of_the_date() {
     let d = fees("1 E 1, 1 B 2, 2 E 5, 3 E 0, 3 B 0");
-    let m = asked(|m| m.share = true);
-    let out = derive(d, &m, &[E, B], Period::Day, &range(1, 3)).unwrap();
+    let out = measured(d, &[E, B], (1, 3), |m| m.share = true);
     // 1/3 = 33.333.. %, 2/3 = 66.666.. %; day 2 lacks BASE; day 3 totals zero
     assert_eq!(
         column(&out, "fees_share_pct"),
