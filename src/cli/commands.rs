@@ -110,7 +110,7 @@ pub enum CacheCommand {
     #[command(after_help = help_text::CACHE_STATS)]
     Stats {
         /// Output format [default: table on a terminal, csv otherwise]
-        #[arg(short, long, value_name = "FMT")]
+        #[arg(short, long, value_name = "FMT", value_parser = list_formats(), ignore_case = true)]
         format: Option<Format>,
     },
 
@@ -130,7 +130,7 @@ pub struct ChainsArgs {
     pub format: Option<Format>,
 }
 
-/// The formats of `chains`: those that write a listing (not the charts, as a list is no
+/// The formats of `chains` and `cache stats`: those that write a listing (not the charts, as a list is no
 /// series, nor `sqlite`, a file of daily tables).
 fn list_formats() -> impl TypedValueParser<Value = Format> {
     let values = Format::all_that(|can| can.listing)

@@ -40,20 +40,6 @@ pub(super) fn run(
 
 /// One row per (service, endpoint, chain) on stdout; the file and its size on stderr.
 fn stats(settings: &Settings, path: &Path, format: Format) -> anyhow::Result<()> {
-    if matches!(
-        format,
-        Format::Chart | Format::Svg | Format::Html | Format::Sqlite
-    ) {
-        return Err(Failure::usage(format!(
-            "cache stats is a list, not a daily series to {}",
-            match format {
-                Format::Sqlite => "store in a SQLite table",
-                _ => "chart",
-            }
-        ))
-        .with_hint("use --format table, csv, tsv, json, ndjson or markdown")
-        .into());
-    }
     let store = Store::open_read_only(path).map_err(|e| unusable(path, &e))?;
     let series = match &store {
         Some(store) => store.stats().map_err(|e| unusable(path, &e))?,

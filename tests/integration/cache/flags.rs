@@ -169,3 +169,25 @@ fn the_config_keys_are_set_shown_and_checked() {
     env.write_config("cache_settle_days = 0\n");
     env.cmd("--sandbox fees -c eth --last 2").code(3).error_line("error: cache_settle_days 0 from config file is out of bounds: expected from 1 to 36600").run();
 }
+
+/// `cache stats` and `chains` write a listing: the formats that cannot (the charts, `sqlite`)
+/// are refused as clap refuses any value, with the ones that can, read from the format table.
+#[test]
+fn a_listing_takes_only_the_formats_that_write_one() {
+    let env = Env::new();
+    for line in [
+        "cache stats -f chart",
+        "chains --format SVG",
+        "cache stats -f sqlite",
+    ] {
+        let wrong = line.rsplit(' ').next().unwrap();
+        env.cmd(line)
+            .code(2)
+            .stderr(format!("error: invalid value '{wrong}' for '--format <FMT>'\n  [possible values: table, csv, tsv, json, ndjson, markdown]\n\nFor more information, try '--help'.\n"))
+            .run();
+    }
+    env.cmd("cache stats -f CSV")
+        .stdout("service,endpoint,chain,values,oldest,newest\n")
+        .any_stderr()
+        .run();
+}
