@@ -1,4 +1,4 @@
-//! The SVG's layout at the sizes the issue names: 6 chains x 3 metrics over 3,653 days.
+//! The SVG's layout at the largest size a report asks: 6 chains x 3 metrics over 3,653 days.
 
 use chrono::NaiveDate;
 
