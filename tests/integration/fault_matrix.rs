@@ -99,15 +99,16 @@ impl Outcome {
 }
 
 /// Runs `family` against a sandbox showing `fault`, with 2 retries. The total timeout is 0.5 s
-/// for the latency faults, which are about it; the others get 10 s, so that a slow machine
-/// (64 MiB of `huge` from a debug build, many runs at once) never turns them into timeouts.
+/// for the latency faults, which are about it; the others get 10 s, and `huge` a minute, so
+/// that a slow machine (64 MiB from a debug build, many runs at once, on a shared machine)
+/// never turns them into timeouts.
 fn run(family: &'static Family, fault: &'static str) -> Outcome {
     let sandbox = Sandbox::start(&["--fault", fault]);
     let env = Env::with_service(&sandbox.url);
-    let timeout = if fault.starts_with("latency:") {
-        "0.5"
-    } else {
-        "10"
+    let timeout = match fault {
+        _ if fault.starts_with("latency:") => "0.5",
+        "huge" => "60",
+        _ => "10",
     };
     let args = [
         "--retries",

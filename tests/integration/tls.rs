@@ -306,7 +306,8 @@ fn faults_over_tls_fail_as_over_http() {
                                 "--retries",
                                 "2",
                                 "--timeout",
-                                "10",
+                                // 64 MiB from a debug build on a busy machine takes a while.
+                                if fault == "huge" { "60" } else { "10" },
                             ][..],
                             &ARGS,
                         ]
