@@ -108,6 +108,9 @@ pub fn main() -> std::process::ExitCode {
         Err(e) => report::usage_error(e),
     };
     let error_format = cli.error_format();
+    if error_format == report::ErrorFormat::Json {
+        system::diag::json_lines();
+    }
     if let Err(e) = system::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
         system::diag::line(&format!(

@@ -84,7 +84,7 @@ pub struct GlobalArgs {
           help = format!("Requests in flight at once [default: {}]", defaults::JOBS))]
     pub jobs: Option<usize>,
 
-    #[arg(help_heading = "Output", long, global = true, value_name = "SECS", value_parser = parse_seconds,
+    #[arg(help_heading = "Settings", long, global = true, value_name = "SECS", value_parser = parse_seconds,
           help = format!("Seconds to wait while another run changes the same file [default: {}]", defaults::LOCK_TIMEOUT_SECS))]
     pub lock_timeout: Option<f64>,
 
@@ -124,18 +124,27 @@ pub struct GlobalArgs {
         hide_possible_values = true
     )]
     pub color: ColorChoice,
+
+    /// Stderr as text, or json: one object a line [default: text]
+    #[arg(
+        help_heading = "Messages",
+        long,
+        global = true,
+        value_name = "FMT",
+        default_value = "text",
+        hide_default_value = true,
+        hide_possible_values = true,
+        ignore_case = true
+    )]
+    pub error_format: crate::report::ErrorFormat,
 }
 
 pub(crate) use crate::settings::ColorChoice;
 
 impl Cli {
-    /// How an error is to be written: `--error-format` of a query command, else text.
+    /// How errors and every other stderr line are written (`--error-format`, any command).
     pub fn error_format(&self) -> crate::report::ErrorFormat {
-        match &self.command {
-            Command::Fees(args) | Command::Users(args) => args.error_format,
-            Command::Social(args) | Command::Report(args) => args.query.error_format,
-            _ => crate::report::ErrorFormat::Text,
-        }
+        self.global.error_format
     }
 }
 
