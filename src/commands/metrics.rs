@@ -23,6 +23,9 @@ pub(super) fn run(
     includes: &[SocialMetric],
 ) -> anyhow::Result<()> {
     let query = Query::resolve(global, terminal, args, endpoints, includes)?;
+    for line in args.analysis.without_effect(endpoints) {
+        note(&query.settings, &format!("note: {line}"));
+    }
     tell(&query);
     match &query.mode {
         Mode::UpToDate => Ok(()),

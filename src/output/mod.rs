@@ -70,7 +70,7 @@ impl Output {
         let file = args.file.clone().filter(|f| f.as_os_str() != "-");
         let (format, by_default) = match (&args.format, &file) {
             (Some(format), _) => (*format, false),
-            (None, Some(file)) => (Format::from_extension(file).unwrap_or(Format::Csv), false),
+            (None, Some(file)) => (fit::format_of_file(file)?, false),
             (None, None) => (format_or_default(None, terminal), true),
         };
         let on_terminal = terminal.stdout_is_terminal;

@@ -258,3 +258,35 @@ fn readme_exit_codes_are_the_man_pages() {
         ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "129", "130", "143"]
     );
 }
+
+/// The commands a help text shows inside its notes (the derived measures' table), from the
+/// command word on: `fees -c eth --last 30 --change`.
+fn commands_in_notes(help: &str) -> Vec<String> {
+    let notes = help
+        .rsplit_once("\nExamples:\n")
+        .map_or(help, |(notes, _)| notes);
+    notes
+        .lines()
+        .filter_map(|line| {
+            ["fees -c", "users -c", "social -c", "report -c"]
+                .iter()
+                .find_map(|start| line.find(start))
+                .map(|at| line[at..].to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn every_command_in_a_helps_notes_runs() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let mut seen = 0;
+    for command in ["fees", "users", "social", "report"] {
+        let help = env.cmd(&format!("{command} --help")).run();
+        for line in commands_in_notes(&help.stdout) {
+            let run = env.cmd(&format!("{line} -f csv")).any_stderr().run();
+            assert!(!run.stdout.is_empty(), "{line:?} printed nothing");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 5, "{seen} commands found in the notes");
+}
