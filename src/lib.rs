@@ -103,7 +103,7 @@ pub fn main() -> std::process::ExitCode {
     system::stream::note_passed_descriptors();
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
     cli::answer_if_asked();
-    let cli = match <Cli as clap::Parser>::try_parse() {
+    let cli = match cli::parse() {
         Ok(cli) => cli,
         Err(e) => report::usage_error(e),
     };

@@ -69,7 +69,11 @@ impl AnalysisArgs {
         let mut notes = Vec::new();
         let rounds = self.change || self.rolling.is_some() || self.share || self.per_user;
         if self.decimals.is_some() && !rounds {
-            notes.push("--decimals rounds percents, means and per-user values, and nothing asked makes one (add --change, --rolling, --share or --per-user); it has no effect".to_owned());
+            let add = match endpoints.len() {
+                1 => "--change, --rolling or --share",
+                _ => "--change, --rolling, --share or --per-user",
+            };
+            notes.push(format!("--decimals rounds percents, means and per-user values, and nothing asked makes one (add {add}); it has no effect"));
         }
         if self.cumulative && endpoints == [Endpoint::ActiveUsers] {
             notes.push("--cumulative adds no column to users: a running total of daily active users counts no real users (--change or --rolling N do work)".to_owned());

@@ -5,6 +5,7 @@ mod calendar;
 mod commands;
 mod completion;
 mod help_text;
+mod inherited;
 mod query;
 mod suggest;
 mod version;
@@ -15,6 +16,7 @@ pub(crate) use commands::{
 };
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
+pub(crate) use inherited::parse;
 pub(crate) use query::{QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
@@ -172,16 +174,18 @@ impl From<&GlobalArgs> for Flags {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    // `--per-user` is parsed everywhere (and refused with a hint but under report), and shown
+    // only where it works.
     /// Daily transaction fees collected on a chain
-    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE)]
+    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Fees(QueryArgs),
 
     /// Daily active users on a chain
-    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE)]
+    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Users(QueryArgs),
 
     /// Daily activity of the chain's official social-media account
-    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE)]
+    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Social(SocialArgs),
 
     /// Fees, active users and social activity side by side, one row per date
