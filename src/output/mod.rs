@@ -145,6 +145,7 @@ impl Output {
     ) -> anyhow::Result<()> {
         style.width = self.terminal.stdout_width.unwrap_or(0);
         style.braille = self.terminal.braille();
+        style.ascii = !self.terminal.utf8;
         check_width(data, self.format, style.width)?;
         if self.format == Format::Table && render::table_overflows(data, style) {
             let width = style.width;
@@ -177,6 +178,7 @@ impl Output {
             width: 0,
             // Braille only on stdout, where the terminal's locale applies (see `to_stdout`).
             braille: false,
+            ascii: false,
             no_header: self.no_header,
             summary: self.summary,
             caption: Some(&caption),
