@@ -25,25 +25,30 @@ struct Glyphs {
     between: char,
 }
 
-const BOX: Glyphs = Glyphs {
-    top: ['┌', '┬', '┐'],
-    under_header: ['╞', '╪', '╡'],
-    bottom: ['└', '┴', '┘'],
-    fill: '─',
-    header_fill: '═',
-    side: '│',
-    between: '┆',
-};
+/// Box drawing: `┌─┬─┐`, `╞═╪═╡` under the header, `└─┴─┘`, `│` outside and `┆` between.
+const BOX: Glyphs = Glyphs::of([
+    '┌', '┬', '┐', '╞', '╪', '╡', '└', '┴', '┘', '─', '═', '│', '┆',
+]);
 
-const ASCII: Glyphs = Glyphs {
-    top: ['+', '+', '+'],
-    under_header: ['+', '+', '+'],
-    bottom: ['+', '+', '+'],
-    fill: '-',
-    header_fill: '=',
-    side: '|',
-    between: '|',
-};
+/// ASCII: `+-+-+`, `+=+=+` under the header, `|` for every border.
+const ASCII: Glyphs = Glyphs::of([
+    '+', '+', '+', '+', '+', '+', '+', '+', '+', '-', '=', '|', '|',
+]);
+
+impl Glyphs {
+    /// The glyphs in the order the fields are declared.
+    const fn of(c: [char; 13]) -> Glyphs {
+        Glyphs {
+            top: [c[0], c[1], c[2]],
+            under_header: [c[3], c[4], c[5]],
+            bottom: [c[6], c[7], c[8]],
+            fill: c[9],
+            header_fill: c[10],
+            side: c[11],
+            between: c[12],
+        }
+    }
+}
 
 pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = data.header();
