@@ -37,6 +37,9 @@ pub struct RequestDetail {
     pub chain: Option<&'static str>,
     pub status: Option<u16>,
     pub service_message: Option<String>,
+    /// Further members of the `--error-format json` object, as data a script reads without
+    /// parsing the message: a usage error's `tip` and `possible_values`, `--strict`'s `missing`.
+    pub members: Vec<(&'static str, serde_json::Value)>,
 }
 
 impl Failure {
@@ -56,6 +59,7 @@ impl Failure {
         known.chain = detail.chain.or(known.chain);
         known.status = detail.status.or(known.status);
         known.service_message = detail.service_message.or(known.service_message.take());
+        known.members.extend(detail.members);
         self
     }
 

@@ -103,11 +103,14 @@ pub fn main() -> std::process::ExitCode {
     system::stream::note_passed_descriptors();
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
     cli::answer_if_asked();
-    let cli = match <Cli as clap::Parser>::try_parse() {
+    let cli = match cli::parse() {
         Ok(cli) => cli,
         Err(e) => report::usage_error(e),
     };
     let error_format = cli.error_format();
+    if error_format == report::ErrorFormat::Json {
+        system::diag::json_lines();
+    }
     if let Err(e) = system::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
         system::diag::line(&format!(

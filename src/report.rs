@@ -56,7 +56,8 @@ pub(crate) fn report(err: &anyhow::Error, format: ErrorFormat) -> ExitCode {
 const BUG_HINT: &str = "this is a bug in chain-metrics; please report it with the command you ran";
 
 /// `--error-format json`: the error as one JSON object, every member present (`null` when not
-/// known): `error`, `exit`, `class`, `endpoint`, `chain`, `status`, `service_message`, `hint`.
+/// known): `error`, `exit`, `class`, `endpoint`, `chain`, `status`, `service_message`, `hint`;
+/// then the members only some errors have (a usage error's `tip`, `--strict`'s `missing`).
 pub(crate) fn json_error(err: &anyhow::Error) -> String {
     let failure = err.downcast_ref::<Failure>();
     let (exit, message, hint) = match failure {
@@ -83,8 +84,13 @@ pub(crate) fn json_error(err: &anyhow::Error) -> String {
         ("service_message", text(&detail.service_message)),
         ("hint", text(&hint)),
     ];
-    let members: Vec<String> = members
+    let more = detail
+        .members
         .iter()
+        .map(|(key, value)| (*key, value.to_string()));
+    let members: Vec<String> = members
+        .into_iter()
+        .chain(more)
         .map(|(key, value)| format!("\"{key}\":{value}"))
         .collect();
     format!("{{{}}}", members.join(","))
@@ -108,7 +114,8 @@ pub(crate) fn class(exit: Exit) -> &'static str {
 }
 
 /// A command line clap refused: its own message and exit, or with `--error-format json` in
-/// the arguments, the message as the JSON object (class `usage`, exit 2).
+/// the arguments, the message as the JSON object (class `usage`, exit 2), with clap's
+/// suggestion as `tip` and the values it accepts as `possible_values` (`null` when it has none).
 pub(crate) fn usage_error(error: clap::Error) -> ! {
     use clap::error::ErrorKind;
     let shows = [ErrorKind::DisplayHelp, ErrorKind::DisplayVersion];
@@ -117,12 +124,37 @@ pub(crate) fn usage_error(error: clap::Error) -> ! {
     if shows || !asks_json_errors(std::env::args()) {
         error.exit();
     }
+    diag::json_lines();
+    diag::line(&json_error(&anyhow::Error::new(usage_failure(&error))));
+    std::process::exit(Exit::Usage as i32)
+}
+
+/// clap's refusal as a usage failure: its first line the message, its `tip:` and its possible
+/// values as members.
+fn usage_failure(error: &clap::Error) -> Failure {
+    use clap::error::{ContextKind, ContextValue};
     let text = error.render().to_string();
     let first = text.lines().next().unwrap_or_default();
     let message = first.strip_prefix("error: ").unwrap_or(first);
-    let failure = Failure::usage(message).with_hint("see --help");
-    diag::line(&json_error(&anyhow::Error::new(failure)));
-    std::process::exit(Exit::Usage as i32)
+    let tips: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("tip: "))
+        .collect();
+    let tip = (!tips.is_empty()).then(|| tips.join("; "));
+    let possible = match error.get(ContextKind::ValidValue) {
+        Some(ContextValue::Strings(values)) => serde_json::json!(values),
+        _ => serde_json::Value::Null,
+    };
+    let detail = crate::error::RequestDetail {
+        members: vec![
+            ("tip", serde_json::json!(tip)),
+            ("possible_values", possible),
+        ],
+        ..Default::default()
+    };
+    Failure::usage(message)
+        .with_hint("see --help")
+        .with_detail(detail)
 }
 
 /// Whether the arguments say `--error-format json` (or `=json`), before clap has read them.

@@ -2,7 +2,7 @@
 
 use clap::Args;
 
-use crate::model::{Analysis, Measures, SortKey};
+use crate::model::{Analysis, Endpoint, Measures, SortKey};
 
 #[derive(Debug, Args)]
 pub struct AnalysisArgs {
@@ -10,7 +10,7 @@ pub struct AnalysisArgs {
     #[arg(help_heading = "Output", long, conflicts_with_all = ["merge", "raw"])]
     pub change: bool,
 
-    /// Add <metric>_rolling_N: the mean of the last N rows that have values (empty until N are there)
+    /// Add <metric>_rolling_N: the mean of the last N rows that have values (after a gap they span more than N days)
     #[arg(help_heading = "Output", long, value_name = "N", value_parser = super::parse_rolling, conflicts_with_all = ["merge", "raw"])]
     pub rolling: Option<u32>,
 
@@ -34,8 +34,8 @@ pub struct AnalysisArgs {
     #[arg(help_heading = "Output", long, value_name = "COLUMN[:desc]", value_parser = SortKey::parse, conflicts_with_all = ["merge", "raw"])]
     pub sort: Option<SortKey>,
 
-    /// Keep only the first N rows (after --sort)
-    #[arg(help_heading = "Output", long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), conflicts_with_all = ["merge", "raw"])]
+    /// Keep only the first N rows (after --sort); --summary then sums up only those rows
+    #[arg(help_heading = "Output", long, value_name = "N", value_parser = parse_top, conflicts_with_all = ["merge", "raw"])]
     pub top: Option<u64>,
 }
 
@@ -60,4 +60,33 @@ impl AnalysisArgs {
             top: self.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
         }
     }
+}
+
+impl AnalysisArgs {
+    /// The notes for flags given that change nothing here: `--decimals` without a measure that
+    /// rounds, `--cumulative` on active users alone (a sum of daily actives counts no users).
+    pub(crate) fn without_effect(&self, endpoints: &[Endpoint]) -> Vec<String> {
+        let mut notes = Vec::new();
+        let rounds = self.change || self.rolling.is_some() || self.share || self.per_user;
+        if self.decimals.is_some() && !rounds {
+            let add = match endpoints.len() {
+                1 => "--change, --rolling or --share",
+                _ => "--change, --rolling, --share or --per-user",
+            };
+            notes.push(format!("--decimals rounds percents, means and per-user values, and nothing asked makes one (add {add}); it has no effect"));
+        }
+        if self.cumulative && endpoints == [Endpoint::ActiveUsers] {
+            notes.push("--cumulative adds no column to users: a running total of daily active users counts no real users (--change or --rolling N do work)".to_owned());
+        }
+        notes
+    }
+}
+
+/// `--top`: a number of rows, 1 or more, worded as the other bounds are.
+fn parse_top(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| format!("'{text}' is not a number of rows of 1 or more"))
 }

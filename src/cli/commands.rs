@@ -158,8 +158,9 @@ pub struct SandboxArgs {
     pub fail_rate: f64,
 
     /// Misbehave on purpose (repeatable): latency:MS, CODE[:RETRY_AFTER] (503, 429:1,
-    /// 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked; NAME@N shows
-    /// it on the first N attempts only
+    /// 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked,
+    /// gap:[CHAIN:]DAY..DAY (no record for those days); NAME@N shows it on the first N attempts
+    /// only
     #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
     pub faults: Vec<Fault>,
 

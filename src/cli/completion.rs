@@ -88,13 +88,13 @@ pub(crate) fn answer_if_asked() {
 }
 
 /// The global flags that act under a top-level command, where not all of them do: `chains` and
-/// `completions` read none, `cache` only `--quiet` (its file does not depend on the config
-/// file or the service). The parser still accepts the others there; completion and the man
-/// pages offer only these.
+/// `completions` read only `--error-format`, `cache` that and `--quiet` (its file does not
+/// depend on the config file or the service). The parser still accepts the others there;
+/// completion, the man pages and `--help` offer only these.
 pub fn globals_acting_under(command: &str) -> Option<&'static [&'static str]> {
     match command {
-        "chains" | "completions" => Some(&[]),
-        "cache" => Some(&["quiet"]),
+        "chains" | "completions" => Some(&["error_format"]),
+        "cache" => Some(&["quiet", "error_format"]),
         _ => None,
     }
 }
@@ -118,7 +118,7 @@ pub(super) fn command_to_complete() -> clap::Command {
 }
 
 /// `cmd` and its subcommands with every global flag but `acting` hidden.
-fn hide_globals(cmd: clap::Command, acting: &[&str]) -> clap::Command {
+pub(super) fn hide_globals(cmd: clap::Command, acting: &[&str]) -> clap::Command {
     let idle: Vec<String> = cmd
         .get_arguments()
         .filter(|arg| arg.is_global_set() && !acting.contains(&arg.get_id().as_str()))

@@ -40,7 +40,8 @@ Derived measures: exact decimals, after the metric they come from; a gap stays a
   --rolling N    fees_rolling_N                fees -c eth --last 90 --rolling 7
   --cumulative   fees_cumulative               fees -c eth -s 2024-01-01 --cumulative
   --share        fees_share_pct                fees -c all --last 12w --by week --share
-  --sort, --top  the 10 largest rises          fees -c eth --change --sort fees_change:desc --top 10
+  --sort, --top  the 10 largest rises of 90 days:
+                 fees -c eth --last 90 --change --sort fees_change:desc --top 10
 
 ",
     examples!(

@@ -5,6 +5,7 @@ mod calendar;
 mod commands;
 mod completion;
 mod help_text;
+mod inherited;
 mod query;
 mod suggest;
 mod version;
@@ -15,6 +16,7 @@ pub(crate) use commands::{
 };
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
+pub(crate) use inherited::parse;
 pub(crate) use query::{QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
@@ -84,7 +86,7 @@ pub struct GlobalArgs {
           help = format!("Requests in flight at once [default: {}]", defaults::JOBS))]
     pub jobs: Option<usize>,
 
-    #[arg(help_heading = "Output", long, global = true, value_name = "SECS", value_parser = parse_seconds,
+    #[arg(help_heading = "Settings", long, global = true, value_name = "SECS", value_parser = parse_seconds,
           help = format!("Seconds to wait while another run changes the same file [default: {}]", defaults::LOCK_TIMEOUT_SECS))]
     pub lock_timeout: Option<f64>,
 
@@ -124,18 +126,27 @@ pub struct GlobalArgs {
         hide_possible_values = true
     )]
     pub color: ColorChoice,
+
+    /// Stderr as text, or json: one object a line [default: text]
+    #[arg(
+        help_heading = "Messages",
+        long,
+        global = true,
+        value_name = "FMT",
+        default_value = "text",
+        hide_default_value = true,
+        hide_possible_values = true,
+        ignore_case = true
+    )]
+    pub error_format: crate::report::ErrorFormat,
 }
 
 pub(crate) use crate::settings::ColorChoice;
 
 impl Cli {
-    /// How an error is to be written: `--error-format` of a query command, else text.
+    /// How errors and every other stderr line are written (`--error-format`, any command).
     pub fn error_format(&self) -> crate::report::ErrorFormat {
-        match &self.command {
-            Command::Fees(args) | Command::Users(args) => args.error_format,
-            Command::Social(args) | Command::Report(args) => args.query.error_format,
-            _ => crate::report::ErrorFormat::Text,
-        }
+        self.global.error_format
     }
 }
 
@@ -163,16 +174,18 @@ impl From<&GlobalArgs> for Flags {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    // `--per-user` is parsed everywhere (and refused with a hint but under report), and shown
+    // only where it works.
     /// Daily transaction fees collected on a chain
-    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE)]
+    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Fees(QueryArgs),
 
     /// Daily active users on a chain
-    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE)]
+    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Users(QueryArgs),
 
     /// Daily activity of the chain's official social-media account
-    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE)]
+    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Social(SocialArgs),
 
     /// Fees, active users and social activity side by side, one row per date

@@ -116,18 +116,6 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, conflicts_with = "raw")]
     pub dry_run: bool,
 
-    /// Errors as text lines, or json: one object (exit, class, endpoint, chain, status, service_message, hint) [default: text]
-    #[arg(
-        help_heading = "Messages",
-        long,
-        value_name = "FMT",
-        default_value = "text",
-        hide_default_value = true,
-        hide_possible_values = true,
-        ignore_case = true
-    )]
-    pub error_format: crate::report::ErrorFormat,
-
     /// Split the range into windows of N days, fetched concurrently and stitched in order
     #[arg(help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days)]
     pub chunk_days: Option<u32>,

@@ -32,14 +32,15 @@ pub(super) fn run(
     match command {
         CacheCommand::Path => write_stdout(|out| writeln!(out, "{}", path.display())),
         CacheCommand::Stats { format } => {
-            stats(&settings, &path, format_or_default(*format, terminal))
+            let format = format_or_default(*format, terminal);
+            stats(&settings, &path, format, terminal.utf8)
         }
         CacheCommand::Clear { before } => clear(&settings, &path, *before),
     }
 }
 
 /// One row per (service, endpoint, chain) on stdout; the file and its size on stderr.
-fn stats(settings: &Settings, path: &Path, format: Format) -> anyhow::Result<()> {
+fn stats(settings: &Settings, path: &Path, format: Format, utf8: bool) -> anyhow::Result<()> {
     let store = Store::open_read_only(path).map_err(|e| unusable(path, &e))?;
     let series = match &store {
         Some(store) => store.stats().map_err(|e| unusable(path, &e))?,
@@ -60,7 +61,7 @@ fn stats(settings: &Settings, path: &Path, format: Format) -> anyhow::Result<()>
         settings,
         &format!("{}: {values} values, {} bytes", path.display(), size(path)),
     );
-    write_stdout(|out| render::write_listing(&HEADER, &rows, format, out))
+    write_stdout(|out| render::write_listing(&HEADER, &rows, format, utf8, out))
 }
 
 /// Removes values (those before `before` only, when given); an unreadable file is removed whole.

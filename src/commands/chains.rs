@@ -15,5 +15,5 @@ pub(super) fn run(args: &ChainsArgs, terminal: Terminal) -> anyhow::Result<()> {
         .iter()
         .map(|c| vec![c.name().into(), c.evm_id().into(), c.aliases().into()])
         .collect();
-    write_stdout(|out| render::write_listing(&HEADER, &rows, format, out))
+    write_stdout(|out| render::write_listing(&HEADER, &rows, format, terminal.utf8, out))
 }

@@ -2,9 +2,14 @@
 //! succeeded are joined and written; each chain that failed is left out whole, with a warning,
 //! and the run still ends with the first failure's exit code.
 
+use serde_json::{Map, Value};
+
 use crate::error::Failure;
 use crate::fetched::{Assembly, Fetched};
 use crate::model::Chain;
+
+/// A chain left out: the warning's words, and the same as data.
+pub(super) type LeftOut = (String, Map<String, Value>);
 
 /// The answers so far, joined as they come unless `--keep-going` holds them back: a chain's
 /// requests come one after another (plan order), so at most one chain's answers wait, until
@@ -72,9 +77,10 @@ impl Answers {
         Some(self.failures.remove(0).1)
     }
 
-    /// `--keep-going`'s warnings, one per chain left out, and the first failure, which sets the
-    /// exit code once the other chains are written.
-    pub(super) fn left_out(self) -> (Vec<String>, Option<Failure>) {
+    /// `--keep-going`'s warnings, one per chain left out, each with its failure as data (for
+    /// `--error-format json`), and the first failure, which sets the exit code once the other
+    /// chains are written.
+    pub(super) fn left_out(self) -> (Vec<LeftOut>, Option<Failure>) {
         let mut warnings = Vec::new();
         let mut named = Vec::new();
         let mut first = None;
@@ -82,13 +88,23 @@ impl Answers {
             if !named.contains(&chain) {
                 named.push(chain);
                 let name = chain.map_or("", Chain::name);
-                warnings.push(format!(
-                    "--keep-going: {name} is left out: {}",
-                    failure.message
-                ));
+                let line = format!("--keep-going: {name} is left out: {}", failure.message);
+                warnings.push((line, as_data(name, &failure)));
             }
             first.get_or_insert(failure);
         }
         (warnings, first)
     }
+}
+
+/// A left-out chain's failure as members: chain, class, exit, status, error.
+fn as_data(chain: &str, failure: &Failure) -> Map<String, Value> {
+    let status = failure.detail.as_ref().and_then(|d| d.status);
+    let mut data = Map::new();
+    data.insert("chain".into(), chain.into());
+    data.insert("class".into(), crate::report::class(failure.exit).into());
+    data.insert("exit".into(), (failure.exit as u8).into());
+    data.insert("status".into(), status.into());
+    data.insert("error".into(), failure.message.clone().into());
+    data
 }

@@ -5,8 +5,8 @@ use super::as_sent::{print_curl_lines, print_raw};
 use super::cached::plan_work;
 use super::connect::{add_key_hint, connect};
 use super::keep_going::Answers;
-use super::note;
 use super::query::{Fetch, Mode, Query};
+use super::{note, note_with};
 use crate::cache::RunCache;
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::fetch_each;
@@ -23,6 +23,9 @@ pub(super) fn run(
     includes: &[SocialMetric],
 ) -> anyhow::Result<()> {
     let query = Query::resolve(global, terminal, args, endpoints, includes)?;
+    for line in args.analysis.without_effect(endpoints) {
+        note(&query.settings, &format!("note: {line}"));
+    }
     tell(&query);
     match &query.mode {
         Mode::UpToDate => Ok(()),
@@ -61,7 +64,7 @@ fn tell(query: &Query) {
 /// exit code once the rest is written, and the retries' line.
 struct Gathered {
     outcome: Outcome,
-    left_out: Vec<String>,
+    left_out: Vec<super::keep_going::LeftOut>,
     failure: Option<Failure>,
     retried: Option<String>,
 }
@@ -76,8 +79,11 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         failure,
         retried,
     } = gather(query, how)?;
-    for warning in outcome.warnings.iter().chain(&left_out) {
+    for warning in &outcome.warnings {
         note(settings, &format!("warning: {warning}"));
+    }
+    for (warning, data) in left_out {
+        note_with(settings, &format!("warning: {warning}"), data);
     }
     let (color, wait) = (settings.color, settings.lock_wait());
     let warn = |line: &str| note(settings, line);

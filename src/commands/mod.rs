@@ -117,8 +117,18 @@ pub(crate) fn trace(settings: &Settings) -> Option<crate::client::Trace> {
 
 /// A line on stderr for people, unless `--quiet`.
 pub(crate) fn note(settings: &Settings, line: &str) {
+    note_with(settings, line, serde_json::Map::new());
+}
+
+/// [`note`], with members for `--error-format json` that say as data what the line says in
+/// words (a chain, a class, days).
+pub(crate) fn note_with(
+    settings: &Settings,
+    line: &str,
+    data: serde_json::Map<String, serde_json::Value>,
+) {
     if !settings.quiet {
-        diag::line(line);
+        diag::event(line, data);
     }
 }
 

@@ -2,7 +2,7 @@
 
 use chrono::NaiveDate;
 
-use crate::error::{Exit, Failure};
+use crate::error::{Exit, Failure, RequestDetail};
 use crate::model::{describe_days, Chain, DayRange, Metric};
 
 /// The asked (date, chain, metric) values a result lacks, whatever the reason (a missing
@@ -14,6 +14,8 @@ pub(crate) struct Gaps {
     pub missing: usize,
     /// `ETHEREUM fees: 2024-01-02, 2024-01-05..2024-01-07`, series by series in plan order.
     pub series: Vec<String>,
+    /// The same as data: (chain, metric, the days missing).
+    pub lacking: Vec<(Chain, Metric, Vec<NaiveDate>)>,
 }
 
 impl Gaps {
@@ -38,6 +40,7 @@ impl Gaps {
                     let days = describe_days(&lacking);
                     gaps.series
                         .push(format!("{chain} {}: {days}", column.name()));
+                    gaps.lacking.push((*chain, *column, lacking));
                 }
             }
         }
@@ -45,7 +48,8 @@ impl Gaps {
     }
 
     /// `--strict`'s verdict: every asked value must be there (exit 10, after the result is
-    /// written).
+    /// written); what is missing is also the JSON error's `missing` member, one
+    /// `{"chain", "metric", "days"}` per series.
     pub(crate) fn strict_verdict(&self) -> Result<(), Failure> {
         if self.missing == 0 {
             return Ok(());
@@ -62,7 +66,21 @@ impl Gaps {
                 self.series.join("; ")
             ),
         };
+        let missing = RequestDetail {
+            members: vec![("missing", self.as_data())],
+            ..Default::default()
+        };
         Err(Failure::new(Exit::Incomplete, format!("--strict: incomplete data: {what}; everything that came was written"))
-            .with_hint("ask again later for the missing days, or leave out --strict (and config strict) to accept gaps"))
+            .with_hint("ask again later for the missing days, or leave out --strict (and config strict) to accept gaps")
+            .with_detail(missing))
+    }
+
+    /// The missing values as a JSON array of `{"chain", "metric", "days": [ISO dates]}`.
+    fn as_data(&self) -> serde_json::Value {
+        let series = self.lacking.iter().map(|(chain, metric, days)| {
+            let days: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
+            serde_json::json!({"chain": chain.name(), "metric": metric.name(), "days": days})
+        });
+        serde_json::Value::Array(series.collect())
     }
 }

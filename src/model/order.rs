@@ -70,7 +70,11 @@ pub(super) fn sort_and_cut(
         let turn = |o: Ordering| if key.descending { o.reverse() } else { o };
         match at {
             0 => data.rows.sort_by(|a, b| turn(a.date.cmp(&b.date))),
-            _ if at < first_value => data.rows.sort_by(|a, b| turn(a.chain.cmp(&b.chain))),
+            // By name, as a reader of the column expects, not by the order the chains were asked.
+            _ if at < first_value => data.rows.sort_by(|a, b| {
+                let name = |row: &Row| row.chain.map(|c| c.name());
+                turn(name(a).cmp(&name(b)))
+            }),
             _ => sort_by_value(&mut data.rows, at - first_value, key)?,
         }
     }

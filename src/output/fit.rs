@@ -92,6 +92,9 @@ fn refuse_format(args: &OutputRequest, format: Format, by_default: bool, flag: F
     let allowed = Format::all_that(flag.takes);
     let what = Format::names(&allowed, "and");
     // Every flag here is taken by two formats at least.
+    // A file never gets the terminal's table.
+    let for_file = |f: &&Format| args.file.is_none() || **f != Format::Table;
+    let allowed: Vec<Format> = allowed.iter().filter(for_file).copied().collect();
     let pick = |at: usize| allowed.get(at).map_or("csv", |f| f.name());
     let (name, wanted, flag) = (format.name(), pick(0), flag.name);
     if !by_default {
@@ -104,6 +107,14 @@ fn refuse_format(args: &OutputRequest, format: Format, by_default: bool, flag: F
                 let other = file.with_extension(wanted).display().to_string();
                 failure.with_hint(format!(
                     "merge into a {wanted} file: --format {wanted} --output {}",
+                    crate::system::shell::quote(&other)
+                ))
+            }
+            // A format named alone would be written into a file named for another one.
+            (Some(file), _) => {
+                let other = file.with_extension(wanted).display().to_string();
+                failure.with_hint(format!(
+                    "write a {wanted} file: --format {wanted} --output {}",
                     crate::system::shell::quote(&other)
                 ))
             }
@@ -133,4 +144,23 @@ fn check_wide(wide: bool, format: Format) -> Result<(), Failure> {
         format.name()
     ))
     .with_hint("drop --wide, or pick a table format such as --format csv"))
+}
+
+/// The format `--output FILE` implies without `--format`: its extension's, csv when it has
+/// none or is plain text (.txt); an extension no format has (.png, .xlsx) is refused rather
+/// than filled with csv.
+pub(super) fn format_of_file(file: &std::path::Path) -> Result<Format, Failure> {
+    let Some(extension) = file.extension() else {
+        return Ok(Format::Csv);
+    };
+    if extension.eq_ignore_ascii_case("txt") {
+        return Ok(Format::Csv);
+    }
+    Format::from_extension(file).ok_or_else(|| {
+        let extension = crate::system::foreign::cut(&extension.to_string_lossy(), 20);
+        Failure::usage(format!(
+            "--output: chain-metrics writes no .{extension} files; the extensions it knows are .csv (and .txt), .tsv, .json, .ndjson, .md, .svg, .html and .sqlite"
+        ))
+        .with_hint("pick one of those extensions, or name the format with --format (csv without either)")
+    })
 }

@@ -70,7 +70,7 @@ impl Output {
         let file = args.file.clone().filter(|f| f.as_os_str() != "-");
         let (format, by_default) = match (&args.format, &file) {
             (Some(format), _) => (*format, false),
-            (None, Some(file)) => (Format::from_extension(file).unwrap_or(Format::Csv), false),
+            (None, Some(file)) => (fit::format_of_file(file)?, false),
             (None, None) => (format_or_default(None, terminal), true),
         };
         let on_terminal = terminal.stdout_is_terminal;
@@ -145,6 +145,7 @@ impl Output {
     ) -> anyhow::Result<()> {
         style.width = self.terminal.stdout_width.unwrap_or(0);
         style.braille = self.terminal.braille();
+        style.ascii = !self.terminal.utf8;
         check_width(data, self.format, style.width)?;
         if self.format == Format::Table && render::table_overflows(data, style) {
             let width = style.width;
@@ -177,6 +178,7 @@ impl Output {
             width: 0,
             // Braille only on stdout, where the terminal's locale applies (see `to_stdout`).
             braille: false,
+            ascii: false,
             no_header: self.no_header,
             summary: self.summary,
             caption: Some(&caption),

@@ -12,13 +12,13 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    /// Shows progress when there are several requests, output is not quieted and stderr is a
-    /// terminal (`stderr_is_terminal`, as asked once at the start).
+    /// Shows progress when there are several requests, output is not quieted, stderr is a
+    /// terminal (`stderr_is_terminal`, as asked once at the start) and not one JSON object a line.
     pub(crate) fn new(total: usize, quiet: bool, stderr_is_terminal: bool) -> Progress {
         Progress {
             total,
             done: AtomicUsize::new(0),
-            shown: total > 1 && !quiet && stderr_is_terminal,
+            shown: total > 1 && !quiet && stderr_is_terminal && !crate::system::diag::is_json(),
         }
     }
 

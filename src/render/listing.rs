@@ -7,15 +7,17 @@ use serde_json::{Map, Value};
 
 use super::{csv, markdown, tsv, Format};
 
-/// Writes `rows` under `header`; `format` must not be `chart` (a listing is no series).
+/// Writes `rows` under `header`; `format` must not be `chart` (a listing is no series). A
+/// table is drawn in ASCII when `utf8` is false (a locale that is not UTF-8).
 pub(crate) fn write(
     header: &[&str],
     rows: &[Vec<Value>],
     format: Format,
+    utf8: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Table => writeln!(out, "{}", table(header, rows)),
+        Format::Table => writeln!(out, "{}", table(header, rows, utf8)),
         Format::Csv => write_csv(header, rows, out),
         Format::Tsv => tsv::write_cells(Some(header.to_vec()), texts(rows), out),
         Format::Markdown => {
@@ -36,10 +38,13 @@ pub(crate) fn write(
 }
 
 /// comfy-table draws this small table; the series tables are written row by row.
-fn table(header: &[&str], rows: &[Vec<Value>]) -> comfy_table::Table {
+fn table(header: &[&str], rows: &[Vec<Value>], utf8: bool) -> comfy_table::Table {
     let mut table = comfy_table::Table::new();
     // Without comfy-table's `tty` feature it never styles or measures a terminal.
-    table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
+    table.load_preset(match utf8 {
+        true => comfy_table::presets::UTF8_FULL_CONDENSED,
+        false => comfy_table::presets::ASCII_FULL_CONDENSED,
+    });
     table.set_header(header).add_rows(texts(rows));
     table
 }

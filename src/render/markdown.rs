@@ -1,5 +1,6 @@
 //! Markdown: a pipe table for notes and pull requests, padded so it also reads as plain text;
-//! numbers grouped and right-aligned as in `table`.
+//! numbers grouped, right-aligned and lined up on the decimal point as in `table` (a renderer
+//! trims the padding; the text keeps it).
 
 use std::io::{self, Write};
 
@@ -28,6 +29,7 @@ pub(super) fn write_cells<H: AsRef<str>>(
         .iter()
         .map(|row| row.iter().map(|c| escape(c)).collect())
         .collect();
+    let rows = on_points(rows, first_number);
     let widths = widths(&header, &rows);
     writeln!(out, "{}", line(&header, &widths, first_number))?;
     writeln!(out, "{}", rule(&widths, first_number))?;
@@ -35,6 +37,20 @@ pub(super) fn write_cells<H: AsRef<str>>(
         writeln!(out, "{}", line(row, &widths, first_number))?;
     }
     Ok(())
+}
+
+/// The number cells padded after their fraction, so that the points of a column line up.
+fn on_points(mut rows: Vec<Vec<String>>, first_number: usize) -> Vec<Vec<String>> {
+    let fraction = |cell: &str| cell.find('.').map_or(0, |at| cell[at..].chars().count());
+    let columns = rows.first().map_or(0, Vec::len);
+    for i in first_number..columns {
+        let widest = rows.iter().map(|row| fraction(&row[i])).max().unwrap_or(0);
+        for row in rows.iter_mut().filter(|row| !row[i].is_empty()) {
+            let missing = widest - fraction(&row[i]);
+            row[i].extend(std::iter::repeat_n(' ', missing));
+        }
+    }
+    rows
 }
 
 /// Each column's width: its widest cell, header included, and at least 3.
@@ -79,4 +95,28 @@ fn rule(widths: &[usize], first_number: usize) -> String {
 /// A pipe inside a cell would end it.
 fn escape(cell: &str) -> String {
     cell.replace('|', "\\|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_line_up_on_the_decimal_point() {
+        let rows: Vec<Vec<String>> = [["a", "1,234.5"], ["b", "0.25"], ["c", "7"], ["d", ""]]
+            .iter()
+            .map(|row| row.iter().map(|c| c.to_string()).collect())
+            .collect();
+        let mut out = Vec::new();
+        write_cells(&["key", "fees"], &rows, 1, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "| key |     fees |\n\
+             |-----|---------:|\n\
+             | a   | 1,234.5  |\n\
+             | b   |     0.25 |\n\
+             | c   |     7    |\n\
+             | d   |          |\n"
+        );
+    }
 }

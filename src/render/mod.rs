@@ -36,6 +36,9 @@ pub struct RenderOptions<'a> {
     /// `chart`: the terminal may show braille dots (a UTF-8 locale, no NO_COLOR); the chart
     /// draws with them unless it has several series and no colour to tell them apart.
     pub braille: bool,
+    /// `table`: ASCII lines (`+`, `-`, `|`) instead of box drawing, for a locale that is not
+    /// UTF-8, as the chart falls back from braille.
+    pub ascii: bool,
     /// csv/tsv: leave out the header row.
     pub no_header: bool,
     /// Add total, mean, min and max rows (a `summary` object in json).
@@ -54,6 +57,7 @@ impl Default for RenderOptions<'_> {
             color: false,
             width: 0,
             braille: false,
+            ascii: false,
             no_header: false,
             summary: false,
             caption: None,

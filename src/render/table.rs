@@ -1,4 +1,5 @@
-//! The table for people: box-drawn, numbers with digit groups aligned on the decimal point,
+//! The table for people: box-drawn (ASCII lines where the locale is not UTF-8), numbers with
+//! digit groups aligned on the decimal point,
 //! colour only when asked. Written row by row, so a ten-year report never holds its whole text
 //! in memory. On a terminal narrower than the table, the number columns wrap into blocks, each
 //! with the date (and chain) columns repeated, instead of lines the terminal would break.
@@ -11,6 +12,43 @@ use crate::model::Dataset;
 /// Bold cyan, as the header of every table the tool draws.
 const HEADER_STYLE: &str = "\x1b[38;5;14m\x1b[1m";
 const RESET: &str = "\x1b[0m";
+
+/// The characters a table is drawn with: the rules' corners and joints (top, under the header,
+/// bottom), their fills (plain, under the header), the outer and the inner column borders.
+struct Glyphs {
+    top: [char; 3],
+    under_header: [char; 3],
+    bottom: [char; 3],
+    fill: char,
+    header_fill: char,
+    side: char,
+    between: char,
+}
+
+/// Box drawing: `┌─┬─┐`, `╞═╪═╡` under the header, `└─┴─┘`, `│` outside and `┆` between.
+const BOX: Glyphs = Glyphs::of([
+    '┌', '┬', '┐', '╞', '╪', '╡', '└', '┴', '┘', '─', '═', '│', '┆',
+]);
+
+/// ASCII: `+-+-+`, `+=+=+` under the header, `|` for every border.
+const ASCII: Glyphs = Glyphs::of([
+    '+', '+', '+', '+', '+', '+', '+', '+', '+', '-', '=', '|', '|',
+]);
+
+impl Glyphs {
+    /// The glyphs in the order the fields are declared.
+    const fn of(c: [char; 13]) -> Glyphs {
+        Glyphs {
+            top: [c[0], c[1], c[2]],
+            under_header: [c[3], c[4], c[5]],
+            bottom: [c[6], c[7], c[8]],
+            fill: c[9],
+            header_fill: c[10],
+            side: c[11],
+            between: c[12],
+        }
+    }
+}
 
 pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let header = data.header();
@@ -44,10 +82,11 @@ fn write_block(
     block: &[usize],
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let g = layout.glyphs;
     let mut line = String::new();
-    layout.rule(&mut line, block, ['┌', '┬', '┐'], '─');
+    layout.rule(&mut line, block, g.top, g.fill);
     layout.cells(&mut line, block, header, Cells::Header(style.color));
-    layout.rule(&mut line, block, ['╞', '╪', '╡'], '═');
+    layout.rule(&mut line, block, g.under_header, g.header_fill);
     out.write_all(line.as_bytes())?;
     for_each_display_row(data, style, |cells| {
         line.clear();
@@ -55,7 +94,7 @@ fn write_block(
         out.write_all(line.as_bytes())
     })?;
     line.clear();
-    layout.rule(&mut line, block, ['└', '┴', '┘'], '─');
+    layout.rule(&mut line, block, g.bottom, g.fill);
     out.write_all(line.as_bytes())
 }
 
@@ -74,6 +113,7 @@ struct Layout {
     first_number: usize,
     wholes: Vec<usize>,
     fractions: Vec<usize>,
+    glyphs: &'static Glyphs,
 }
 
 /// A number cell split at its decimal point: `1,234` and `.5`.
@@ -93,6 +133,7 @@ impl Layout {
             first_number,
             wholes: vec![0; header.len()],
             fractions: vec![0; header.len()],
+            glyphs: if style.ascii { &ASCII } else { &BOX },
         };
         for_each_display_row(data, style, |cells| {
             for (i, cell) in cells.iter().enumerate() {
@@ -161,10 +202,10 @@ impl Layout {
 
     /// One line of the block's cells, each padded to its column's width with a space either side.
     fn cells<S: AsRef<str>>(&self, line: &mut String, block: &[usize], cells: &[S], kind: Cells) {
-        line.push('│');
+        line.push(self.glyphs.side);
         for (n, i) in block.iter().copied().enumerate() {
             if n > 0 {
-                line.push('┆');
+                line.push(self.glyphs.between);
             }
             let styled = matches!(kind, Cells::Header(true));
             if styled {
@@ -190,7 +231,8 @@ impl Layout {
                 line.push_str(RESET);
             }
         }
-        line.push_str("│\n");
+        line.push(self.glyphs.side);
+        line.push('\n');
     }
 
     /// A number cell padded after its fraction so that its point sits where the column's does.

@@ -18,7 +18,7 @@ use crate::support::Env;
 
 const CHAINS: &str = "1 10 137 42161 56 8453 all arb arbitrum base bnb bsc eth ethereum matic op optimism pol polygon";
 const GLOBAL_FLAGS: &str =
-    "--base-url --ca-bundle --color --config --connect-timeout --help --jobs --lock-timeout --method --profile --quiet --retries --sandbox --timeout --verbose";
+    "--base-url --ca-bundle --color --config --connect-timeout --error-format --help --jobs --lock-timeout --method --profile --quiet --retries --sandbox --timeout --verbose";
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Shell {
@@ -134,7 +134,7 @@ fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) 
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --error-format --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --output --per-user --quarter --raw --refresh --resume --rolling --share --sort --start --strict --summary --top --wide --year"
+    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --output --quarter --raw --refresh --resume --rolling --share --sort --start --strict --summary --top --wide --year"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();

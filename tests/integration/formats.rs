@@ -52,7 +52,8 @@ const EXPECTED: [(&str, bool, &str); 12] = [
 
 #[test]
 fn every_format_long_and_wide() {
-    let (_sandbox, env) = sandbox_env(&[]);
+    let (_sandbox, mut env) = sandbox_env(&[]);
+    env.set("LANG", "C.UTF-8");
     for (format, wide, expected) in EXPECTED {
         let mut args = argv(FEES_TWO_CHAINS);
         args.extend(["--format", format]);
@@ -91,23 +92,25 @@ fn scripted_fees() -> Stub {
 
 #[test]
 fn summary_adds_exact_total_mean_min_max_rows_and_skips_gaps() {
+    // Markdown lines numbers up on the decimal point as the terminal table does.
     let stub = scripted_fees();
-    let env = Env::with_service(&stub.url);
+    let mut env = Env::with_service(&stub.url);
+    env.set("LANG", "C.UTF-8");
     let args = argv("fees -c eth,base -s 2024-01-01 -e 2024-01-05 --wide -q --summary");
     env.cmd_args(&[&args[..], &["-f", "markdown"]].concat())
         .stdout(
             "\
-| date       | ETHEREUM |                         BASE |
-|------------|---------:|-----------------------------:|
-| 2024-01-01 |       10 |                          0.1 |
-| 2024-01-02 |       40 |                          0.2 |
-| 2024-01-03 |          | 12,345,678,901,234,567,890.1 |
-| 2024-01-04 |       25 |                         5E+1 |
-| 2024-01-05 |       30 |                            0 |
-| total      |      105 | 12,345,678,901,234,567,940.4 |
-| mean       |    26.25 | 2,469,135,780,246,913,588.08 |
-| min        |       10 |                            0 |
-| max        |       40 | 12,345,678,901,234,567,890.1 |
+| date       | ETHEREUM |                          BASE |
+|------------|---------:|------------------------------:|
+| 2024-01-01 |    10    |                          0.1  |
+| 2024-01-02 |    40    |                          0.2  |
+| 2024-01-03 |          | 12,345,678,901,234,567,890.1  |
+| 2024-01-04 |    25    |                       5E+1    |
+| 2024-01-05 |    30    |                          0    |
+| total      |   105    | 12,345,678,901,234,567,940.4  |
+| mean       |    26.25 |  2,469,135,780,246,913,588.08 |
+| min        |    10    |                          0    |
+| max        |    40    | 12,345,678,901,234,567,890.1  |
 ",
         )
         .run();

@@ -258,3 +258,72 @@ fn readme_exit_codes_are_the_man_pages() {
         ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "129", "130", "143"]
     );
 }
+
+/// The commands a help text shows inside its notes (the derived measures' table), from the
+/// command word on: `fees -c eth --last 30 --change`.
+fn commands_in_notes(help: &str) -> Vec<String> {
+    let notes = help
+        .rsplit_once("\nExamples:\n")
+        .map_or(help, |(notes, _)| notes);
+    notes
+        .lines()
+        .filter_map(|line| {
+            ["fees -c", "users -c", "social -c", "report -c"]
+                .iter()
+                .find_map(|start| line.find(start))
+                .map(|at| line[at..].to_owned())
+        })
+        .collect()
+}
+
+#[test]
+fn every_command_in_a_helps_notes_runs() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let mut seen = 0;
+    for command in ["fees", "users", "social", "report"] {
+        let help = env.cmd(&format!("{command} --help")).run();
+        for line in commands_in_notes(&help.stdout) {
+            let run = env.cmd(&format!("{line} -f csv")).any_stderr().run();
+            assert!(!run.stdout.is_empty(), "{line:?} printed nothing");
+            seen += 1;
+        }
+    }
+    assert!(seen >= 5, "{seen} commands found in the notes");
+}
+
+#[test]
+fn a_subcommands_help_shows_its_own_options_and_one_line_for_the_global_ones() {
+    let env = Env::new();
+    for (line, pointer) in [
+        ("completions --help", "  --error-format: see chain-metrics --help"),
+        ("chains -h", "  --error-format: see chain-metrics --help"),
+        ("cache stats --help", "  -q, --error-format: see chain-metrics --help"),
+        ("fees --help", "  --sandbox, --profile, -v, -q, --error-format, --base-url and 9 more: see chain-metrics --help"),
+        ("auth login -h", "  --sandbox, --profile, -v, -q, --error-format, --base-url and 9 more: see chain-metrics --help"),
+    ] {
+        let help = env.cmd(line).run().stdout;
+        let lines: Vec<&str> = help.lines().collect();
+        let at = lines.iter().position(|l| *l == "Global options:");
+        assert_eq!(at.map(|at| lines[at + 1]), Some(pointer), "{line}:\n{help}");
+        for global in ["--timeout", "--lock-timeout", "--connect-timeout", "Settings:"] {
+            assert!(!help.contains(global), "{line} shows {global}:\n{help}");
+        }
+    }
+    // The top-level help lists them all, and fees still takes them after the command.
+    let top = env.cmd("--help").run().stdout;
+    assert!(top.contains("--timeout <SECS>") && !top.contains("Global options:"));
+    let short = env.cmd("fees -h").run().stdout.lines().count();
+    let long = env.cmd("fees --help").run().stdout.lines().count();
+    assert!(short < long, "-h {short} lines, --help {long}");
+    let parsed = chain_metrics::Cli::try_parse_from([
+        "chain-metrics",
+        "fees",
+        "-c",
+        "eth",
+        "--last",
+        "2",
+        "--timeout",
+        "5",
+    ]);
+    assert!(parsed.is_ok());
+}

@@ -23,6 +23,7 @@
 //! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
 //! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/` (`usage`, `bounds`, `setup`, `service`) |
 //! | every `hint:` leads to a command that is not refused | `hints` |
+//! | nothing silently ignored: flags that change nothing noted, unknown file extensions refused | `unheeded` |
 //! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire` |
 //! | timeouts, retries, windows, interruption | `reliability` |
 //! | what a broken server or proxy is called (TLS port, huge headers, redirect loop, 403), the shared throttle | `diagnoses` |
@@ -103,5 +104,6 @@ mod summaries;
 mod tables;
 mod terminal;
 mod tls;
+mod unheeded;
 mod version;
 mod wire;

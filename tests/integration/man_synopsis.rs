@@ -48,7 +48,7 @@ fn fees_synopsis_names_values_and_the_required_first_day() {
     let pages = pages();
     assert_eq!(
         section(&pages["chain-metrics-fees.1"], "SYNOPSIS"),
-        ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N | --month YYYY-MM | --quarter YYYYQn | --year YYYY | --resume) [--end DAY] [--strict] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--wide] [--no-header] [--summary] [--json-numbers AS] [--change] [--rolling N] [--cumulative] [--share] [--per-user] [--decimals N] [--sort COLUMN[:desc]] [--top N] [--raw] [--keep-going] [--dry-run] [--error-format FMT] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
+        ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N | --month YYYY-MM | --quarter YYYYQn | --year YYYY | --resume) [--end DAY] [--strict] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--wide] [--no-header] [--summary] [--json-numbers AS] [--change] [--rolling N] [--cumulative] [--share] [--decimals N] [--sort COLUMN[:desc]] [--top N] [--raw] [--keep-going] [--dry-run] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
     );
 }
 
@@ -82,7 +82,7 @@ fn the_tool_page_shows_the_command_and_the_version_form() {
     );
     assert_eq!(
         section(&pages["chain-metrics-chains.1"], "SYNOPSIS"),
-        ["chain-metrics chains [--format FMT]"]
+        ["chain-metrics [GLOBAL OPTIONS] chains [--format FMT]"]
     );
 }
 
@@ -130,10 +130,15 @@ fn cache_and_chains_pages_list_only_the_global_flags_that_act_there() {
         "chain-metrics-cache-stats.1",
         "chain-metrics-cache-clear.1",
     ] {
-        assert_eq!(listed(name), ["-q, --quiet"], "{name}");
+        assert_eq!(
+            listed(name),
+            ["-q, --quiet", "--error-format <FMT>"],
+            "{name}"
+        );
     }
+    // --error-format acts under every command.
     for name in ["chain-metrics-chains.1", "chain-metrics-completions.1"] {
-        assert!(!pages[name].contains("GLOBAL OPTIONS"), "{name}");
+        assert_eq!(listed(name), ["--error-format <FMT>"], "{name}");
         assert!(!pages[name].contains("--timeout"), "{name}");
     }
 }

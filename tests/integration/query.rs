@@ -147,7 +147,8 @@ fn exact_numbers_stub() -> Stub {
 #[test]
 fn numbers_keep_the_exact_text_the_service_sent() {
     let stub = exact_numbers_stub();
-    let env = Env::with_service(&stub.url);
+    let mut env = Env::with_service(&stub.url);
+    env.set("LANG", "C.UTF-8");
     let args = ["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-05"];
     env.cmd_args(&[&args[..], &["-f", "csv"]].concat())
         .stdout(str![[r#"

@@ -6,7 +6,8 @@ use snapbox::str;
 
 #[test]
 fn report_joins_fees_users_and_social_per_date() {
-    let (_sandbox, env) = sandbox_env(&[]);
+    let (_sandbox, mut env) = sandbox_env(&[]);
+    env.set("LANG", "C.UTF-8");
     env.cmd("report -c eth -s 2024-01-01 -e 2024-01-03 -f table")
         .stdout(
             "\

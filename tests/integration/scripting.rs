@@ -4,7 +4,8 @@
 
 use snapbox::str;
 
-use crate::support::{Env, Reply, Stub, TWO_DAYS};
+use crate::generated::manual::JQ_EXAMPLE;
+use crate::support::{sandbox_env, Env, Reply, Stub, TWO_DAYS};
 
 /// ETHEREUM's fees for two days; ARBITRUM fails with `status` and a JSON error body.
 fn one_chain_fails(status: u16) -> Stub {
@@ -128,4 +129,143 @@ fn json_numbers_string_keeps_every_digit_for_jq() {
     .code(2)
     .error_line("error: --json-numbers string works with json and ndjson, not with the csv format")
     .run();
+}
+
+/// Every line of `stderr` parsed as one JSON object.
+fn objects(stderr: &str) -> Vec<serde_json::Value> {
+    stderr
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+#[test]
+fn error_format_json_is_global_before_or_after_any_command() {
+    let env = Env::new();
+    for line in [
+        "--error-format json fees -c eth --last 2",
+        "fees -c eth --last 2 --error-format json",
+    ] {
+        let run = env.cmd(line).code(3).run();
+        assert_eq!(objects(&run.stderr)[0]["class"], "config", "{line}");
+    }
+    // A command that never asks the service: every stderr line is still an object.
+    let run = env
+        .cmd("--error-format json config set timeout 7")
+        .any_stderr()
+        .run();
+    let lines = objects(&run.stderr);
+    assert_eq!(lines[0]["level"], "note", "{}", run.stderr);
+    let cases = [
+        (
+            "--error-format json config gett",
+            None,
+            "some similar subcommands exist: 'set', 'get'",
+        ),
+        (
+            "auth --error-format json logot",
+            None,
+            "some similar subcommands exist: 'login', 'logout'",
+        ),
+        ("cache stats --error-format json -f svg", Some("csv"), ""),
+        (
+            "chains --formt csv --error-format json",
+            None,
+            "a similar argument exists: '--format'",
+        ),
+        (
+            "--error-format json completions fsh",
+            Some("fish"),
+            "a similar value exists: 'fish'",
+        ),
+    ];
+    for (line, value, tip) in cases {
+        let run = env.cmd(line).code(2).run();
+        let error = &objects(&run.stderr)[0];
+        assert_eq!(error["class"], "usage", "{line}");
+        if !tip.is_empty() {
+            assert_eq!(error["tip"], tip, "{line}");
+        }
+        if let Some(value) = value {
+            let values = error["possible_values"].as_array().unwrap();
+            assert!(
+                values.contains(&serde_json::json!(value)),
+                "{line}: {error}"
+            );
+        }
+    }
+}
+
+#[test]
+fn keep_going_in_json_lists_every_failed_chain_with_class_status_and_message() {
+    let stub = Stub::start(|seen| match seen.body.contains("ETHEREUM") {
+        true => Reply::json(
+            200,
+            r#"[{"date":"2024-01-01","fees":1},{"date":"2024-01-02","fees":2}]"#,
+        ),
+        false if seen.body.contains("ARBITRUM") => Reply::json(503, r#"{"error":"resting"}"#),
+        false => Reply::json(404, r#"{"error":"unknown"}"#),
+    });
+    let env = Env::with_service(&stub.url);
+    let run = env
+        .cmd(&format!(
+            "--error-format json fees -c eth,arb,base --retries 0 -f csv --keep-going {TWO_DAYS}"
+        ))
+        .code(6)
+        .any_stdout()
+        .run();
+    let lines = objects(&run.stderr);
+    let left_out: Vec<_> = lines
+        .iter()
+        .filter(|l| l["level"] == "warning")
+        .map(|l| (l["chain"].clone(), l["class"].clone(), l["status"].clone()))
+        .collect();
+    assert_eq!(
+        left_out,
+        [
+            (
+                serde_json::json!("ARBITRUM"),
+                serde_json::json!("service_failed"),
+                serde_json::json!(503)
+            ),
+            (
+                serde_json::json!("BASE"),
+                serde_json::json!("request_rejected"),
+                serde_json::json!(404)
+            ),
+        ]
+    );
+    assert!(lines[0]["error"].as_str().unwrap().contains("resting"));
+    assert_eq!(lines.last().unwrap()["class"], "service_failed");
+}
+
+#[test]
+fn strict_in_json_names_each_missing_value_as_data() {
+    let stub = Stub::start(|_| Reply::json(200, r#"[{"date":"2024-01-01","fees":1.5}]"#));
+    let env = Env::with_service(&stub.url);
+    let run = env
+        .cmd(&format!(
+            "fees -c eth -f csv --strict --error-format json {TWO_DAYS}"
+        ))
+        .code(10)
+        .any_stdout()
+        .run();
+    let lines = objects(&run.stderr);
+    assert_eq!(lines[0]["level"], "warning");
+    let error = lines.last().unwrap();
+    assert_eq!(error["class"], "incomplete");
+    assert_eq!(
+        error["missing"],
+        serde_json::json!([{"chain": "ETHEREUM", "metric": "fees", "days": ["2024-01-02"]}])
+    );
+}
+
+#[test]
+fn the_man_pages_jq_example_prints_the_days_strict_found_missing() {
+    let day = chrono::Utc::now().date_naive() - chrono::Days::new(3);
+    let gap = format!("gap:arb:{day}..{day}");
+    let (_sandbox, env) = sandbox_env(&["--fault", &gap]);
+    env.shell(JQ_EXAMPLE)
+        .stdout(format!("ARBITRUM fees: {day}\n"))
+        .run();
 }

@@ -1,6 +1,6 @@
 //! What a user meets of the installed tool besides its output: a TAB after `cache`,
-//! `chains` and `completions` offers only the flags that act there, and `--raw` ends its body
-//! with a newline.
+//! `chains` and `completions` offers only the flags that act there (`--error-format` acts
+//! everywhere), and `--raw` ends its body with a newline.
 
 use crate::completion::{complete, home, Shell};
 use crate::support::{Env, Reply, Stub, DAY_ARGS};
@@ -20,24 +20,36 @@ fn words(text: &str) -> Vec<String> {
 #[test]
 fn after_chains_only_its_own_flags_are_offered() {
     for (shell, offered) in flags_after("chain-metrics chains --") {
-        assert_eq!(offered, words("--format --help"), "{shell:?}");
+        assert_eq!(
+            offered,
+            words("--error-format --format --help"),
+            "{shell:?}"
+        );
     }
 }
 
 #[test]
 fn after_cache_only_quiet_and_the_subcommands_own_flags_are_offered() {
     for (shell, offered) in flags_after("chain-metrics cache stats --") {
-        assert_eq!(offered, words("--format --help --quiet"), "{shell:?}");
+        assert_eq!(
+            offered,
+            words("--error-format --format --help --quiet"),
+            "{shell:?}"
+        );
     }
     for (shell, offered) in flags_after("chain-metrics cache clear --") {
-        assert_eq!(offered, words("--before --help --quiet"), "{shell:?}");
+        assert_eq!(
+            offered,
+            words("--before --error-format --help --quiet"),
+            "{shell:?}"
+        );
     }
 }
 
 #[test]
 fn after_completions_no_global_flag_is_offered() {
     for (shell, offered) in flags_after("chain-metrics completions --") {
-        assert_eq!(offered, words("--help"), "{shell:?}");
+        assert_eq!(offered, words("--error-format --help"), "{shell:?}");
     }
 }
 

@@ -1,6 +1,7 @@
 //! Tables for people on a real terminal: numbers aligned on the decimal point, and a `--wide`
 //! table narrower terminals get as blocks of columns with the dates repeated (or, when even
-//! one column is too wide, a note suggesting `-f csv | less -S`).
+//! one column is too wide, a note suggesting `-f csv | less -S`); ASCII lines where the locale
+//! is not UTF-8, as the chart falls back from braille.
 
 use crate::support::{sandbox_env, Env, Reply, Stub};
 
@@ -30,7 +31,8 @@ fn table_lines(screen: &str) -> Vec<String> {
 
 #[test]
 fn a_wide_table_wraps_into_blocks_that_fit_the_terminal_with_dates_repeated() {
-    let (_sandbox, env) = sandbox_env(&[]);
+    let (_sandbox, mut env) = sandbox_env(&[]);
+    env.set("LANG", "C.UTF-8");
     let wide = env.cmd(WIDE).terminal_columns(200).run();
     let whole = table_lines(&wide.stdout);
     assert_eq!(whole.len(), 7, "{}", wide.stdout);
@@ -65,7 +67,8 @@ fn numbers_line_up_on_the_decimal_point_on_a_terminal() {
         200,
         r#"[{"date":"2024-01-01","fees":1234.5},{"date":"2024-01-02","fees":0.25},{"date":"2024-01-03","fees":7},{"date":"2024-01-04","fees":-3.125}]"#,
     ));
-    let env = Env::with_service(&stub.url);
+    let mut env = Env::with_service(&stub.url);
+    env.set("LANG", "C.UTF-8");
     let run = env
         .cmd("fees -c eth -s 2024-01-01 -e 2024-01-04 -f table")
         .terminal_columns(120)
@@ -92,4 +95,33 @@ fn a_column_wider_than_the_terminal_suggests_csv_and_less() {
         .terminal_columns(30)
         .stdout_contains("note: a column of this table is wider than the terminal (30 columns); for long lines, try -f csv | less -S")
         .run();
+}
+
+#[test]
+fn a_locale_that_is_not_utf8_gets_ascii_lines() {
+    let (_sandbox, mut env) = sandbox_env(&[]);
+    let line = "fees -c eth -s 2024-01-01 -e 2024-01-02 -f table";
+    let ascii = "\
++------------+------------+
+| date       |       fees |
++============+============+
+| 2024-01-01 | 879,768.88 |
+| 2024-01-02 | 826,665.76 |
++------------+------------+
+";
+    // No locale at all is the C locale.
+    env.cmd(line).stdout(ascii).run();
+    env.set("LANG", "C");
+    env.cmd(line).stdout(ascii).run();
+    let chains = env.cmd("chains -f table").run().stdout;
+    assert!(
+        chains.starts_with("+---") && !chains.contains('│'),
+        "{chains}"
+    );
+    env.set("LC_ALL", "en_US.UTF-8");
+    env.cmd(line)
+        .stdout_contains("│ 2024-01-01 ┆ 879,768.88 │")
+        .run();
+    let chains = env.cmd("chains -f table").run().stdout;
+    assert!(chains.contains('│'), "{chains}");
 }

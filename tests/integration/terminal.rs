@@ -17,6 +17,7 @@ fn on_terminal(env: &Env, args: &str) -> String {
 fn a_terminal_gets_a_coloured_table_by_default_unless_no_color() {
     let sandbox = Sandbox::start(&[]);
     let mut env = Env::with_service(&sandbox.url);
+    env.set("LANG", "C.UTF-8");
     let args = "fees -c eth -s 2024-01-01 -e 2024-01-01";
     let shown = on_terminal(&env, args);
     assert!(shown.contains("\x1b["), "colour on a terminal: {shown:?}");

@@ -6,6 +6,7 @@
 //! ends with, so the page and the help cannot disagree.
 
 mod cron;
+mod json;
 mod sections;
 mod synopsis;
 
@@ -17,6 +18,8 @@ use roff::{roman, Roff};
 // The tests check the pages against these; the generator itself only writes the pages.
 #[allow(unused_imports)]
 pub use cron::{CRONTAB, UNITS};
+#[allow(unused_imports)]
+pub use json::JQ_EXAMPLE;
 #[allow(unused_imports)]
 pub use sections::{ENVIRONMENT, EXIT_CODES};
 
@@ -90,6 +93,7 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
     sections::files(&mut tail);
     if parents.is_empty() {
         cron::section(&mut tail);
+        json::section(&mut tail);
     }
     sections::exit_status(&mut tail);
     sections::examples(&mut tail, &examples);
@@ -106,7 +110,7 @@ fn options(page: &mut Pieces, cmd: &clap::Command, parents: &[String]) -> io::Re
         let man = clap_mangen::Man::new(cmd.clone());
         return page.add(|w| man.render_options_section(w));
     }
-    let own = synopsis::own_options(cmd);
+    let own = aliases_said(synopsis::own_options(cmd));
     if shown(&own) {
         let man = clap_mangen::Man::new(own);
         page.add(|w| man.render_options_section(w))?;
@@ -116,6 +120,25 @@ fn options(page: &mut Pieces, cmd: &clap::Command, parents: &[String]) -> io::Re
         page.add(|w| man.render_options_section(w))?;
     }
     Ok(())
+}
+
+/// `cmd` with each option's visible aliases said at the end of its help (`--since`), which
+/// clap_mangen leaves out of the page while `--help` shows them.
+fn aliases_said(cmd: clap::Command) -> clap::Command {
+    let said: Vec<(clap::Id, String)> = cmd
+        .get_arguments()
+        .filter_map(|arg| {
+            let aliases = arg.get_visible_aliases()?;
+            let names: Vec<String> = aliases.iter().map(|a| format!("--{a}")).collect();
+            let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+            Some((
+                arg.get_id().clone(),
+                format!("{help} [alias: {}]", names.join(", ")),
+            ))
+        })
+        .collect();
+    said.into_iter()
+        .fold(cmd, |cmd, (id, help)| cmd.mut_arg(id, |arg| arg.help(help)))
 }
 
 /// A page written piece by piece: each piece clap_mangen or roff writes starts with the same

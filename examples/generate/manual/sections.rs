@@ -101,6 +101,18 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
         "CLICOLOR_FORCE",
         "When set and not 0, colour even when stdout is not a terminal.",
     ),
+    (
+        "TERM",
+        "When dumb, no colour on a terminal (unless CLICOLOR or CLICOLOR_FORCE asks for it).",
+    ),
+    (
+        "LC_ALL, LC_CTYPE, LANG",
+        "The first one set names the locale: when it is not UTF-8 (the C locale, or none set), the chart draws with ASCII instead of braille dots and tables with ASCII instead of box-drawing lines. Dates and numbers are written the same in every locale.",
+    ),
+    (
+        "SOURCE_DATE_EPOCH",
+        "Seconds since 1970: the time an html page says it was made, instead of now, so that a page can be made again byte for byte.",
+    ),
 ];
 
 pub(super) fn environment(roff: &mut Roff) {
@@ -120,7 +132,7 @@ pub(super) fn files(roff: &mut Roff) {
     roff.control("TP", [])
         .text([italic("$XDG_CONFIG_HOME/chain-metrics/config.toml")])
         .text([roman(
-            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, ca_bundle (a PEM file of extra CA certificates, relative to the config file's folder), timeout, connect_timeout, retries, jobs, method, chunk_days, cache, cache_settle_days. An unknown key is an error that names it and its line.",
+            "The config file (~/.config/chain-metrics/config.toml by default), in TOML. Keys, at the top level and in [profiles.NAME] tables: base_url, api_key, api_key_command, api_key_command_timeout, allow_http, ca_bundle (a PEM file of extra CA certificates, relative to the config file's folder), timeout, connect_timeout, retries, jobs, method, chunk_days, cache, cache_settle_days, strict. An unknown key is an error that names it and its line.",
         )]);
     roff.control("TP", [])
         .text([italic("$XDG_CACHE_HOME/chain-metrics/cache.sqlite3")])
@@ -147,7 +159,7 @@ pub(super) fn exit_status(roff: &mut Roff) {
             .text([roman(*meaning)]);
     }
     roff.control("PP", []).text([roman(
-        "Every error is one line on stderr starting with error:, sometimes followed by a line starting with hint: that says what to do.",
+        "Every error is one line on stderr starting with error:, sometimes followed by a line starting with hint: that says what to do; with --error-format json, one JSON object (see MESSAGES AS JSON in chain-metrics(1)).",
     )]);
 }
 

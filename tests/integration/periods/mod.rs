@@ -220,19 +220,20 @@ date,fees
 
 #[test]
 fn summary_leaves_the_total_of_an_average_empty() {
-    let (_sandbox, env) = sandbox_env(&[]);
+    let (_sandbox, mut env) = sandbox_env(&[]);
+    env.set("LANG", "C.UTF-8");
     let args = argv("users --by quarter -s 2024-01-01 -e 2024-04-29 -f markdown --summary");
     env.cmd_args(&[&args[..], &["-c", "eth,base", "--wide"]].concat())
         .stdout(
             "\
 | date       | ETHEREUM.days | ETHEREUM.active_users_avg | BASE.days | BASE.active_users_avg |
 |------------|--------------:|--------------------------:|----------:|----------------------:|
-| 2024-01-01 |            91 |                   404,453 |        91 |               842,123 |
-| 2024-04-01 |            29 |                   400,300 |        29 |               840,521 |
+| 2024-01-01 |            91 |                 404,453   |        91 |               842,123 |
+| 2024-04-01 |            29 |                 400,300   |        29 |               840,521 |
 | total      |           120 |                           |       120 |                       |
 | mean       |            60 |                 402,376.5 |        60 |               841,322 |
-| min        |            29 |                   400,300 |        29 |               840,521 |
-| max        |            91 |                   404,453 |        91 |               842,123 |
+| min        |            29 |                 400,300   |        29 |               840,521 |
+| max        |            91 |                 404,453   |        91 |               842,123 |
 ",
         )
         .run();
@@ -241,12 +242,12 @@ fn summary_leaves_the_total_of_an_average_empty() {
             "\
 | date       | days | active_users_avg |
 |------------|-----:|-----------------:|
-| 2024-01-01 |   91 |          404,453 |
-| 2024-04-01 |   29 |          400,300 |
+| 2024-01-01 |   91 |        404,453   |
+| 2024-04-01 |   29 |        400,300   |
 | total      |  120 |                  |
 | mean       |   60 |        402,376.5 |
-| min        |   29 |          400,300 |
-| max        |   91 |          404,453 |
+| min        |   29 |        400,300   |
+| max        |   91 |        404,453   |
 ",
         )
         .run();

@@ -30,7 +30,8 @@ fn by_day_is_todays_output_byte_for_byte() {
 #[test]
 fn every_format_shows_the_days_column_after_chain() {
     let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let mut env = Env::with_service(&stub.url);
+    env.set("LANG", "C.UTF-8");
     let run = |extra: &[&str]| {
         let run = env
             .cmd_args(&[&["fees", "-q", "--by", "quarter"][..], &FEES_RANGE, extra].concat())
@@ -80,10 +81,10 @@ fn every_format_shows_the_days_column_after_chain() {
     assert_eq!(
         run(&["-f", "markdown", "--wide"]),
         "\
-| date       | ETHEREUM.days | ETHEREUM.fees | ARBITRUM.days |                               ARBITRUM.fees |
-|------------|--------------:|--------------:|--------------:|--------------------------------------------:|
-| 2024-01-01 |             2 |           0.3 |             2 | 1,234,567,890,123,456,789,012,345,678,902.0 |
-| 2024-04-01 |             2 |         5,001 |             1 |                                        2.25 |
+| date       | ETHEREUM.days | ETHEREUM.fees | ARBITRUM.days |                                ARBITRUM.fees |
+|------------|--------------:|--------------:|--------------:|---------------------------------------------:|
+| 2024-01-01 |             2 |           0.3 |             2 | 1,234,567,890,123,456,789,012,345,678,902.0  |
+| 2024-04-01 |             2 |       5,001   |             1 |                                         2.25 |
 "
     );
 }

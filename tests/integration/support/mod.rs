@@ -53,10 +53,12 @@ pub fn argv(line: &'static str) -> Vec<&'static str> {
     line.split(' ').collect()
 }
 
-/// Runs `line` against a sandbox of its own: exit 0, stdout exactly `expected`, stderr empty.
+/// Runs `line` against a sandbox of its own, in a UTF-8 locale (tables drawn with box lines):
+/// exit 0, stdout exactly `expected`, stderr empty.
 #[track_caller]
 pub fn sandbox_gives(line: &str, expected: impl snapbox::IntoData) {
-    let (_sandbox, env) = sandbox_env(&[]);
+    let (_sandbox, mut env) = sandbox_env(&[]);
+    env.set("LANG", "C.UTF-8");
     env.cmd(line).stdout(expected).run();
 }
 

@@ -1,0 +1,86 @@
+//! A subcommand's `--help` without the global flags: its own options, then one line that names
+//! the global flags acting there and points to `chain-metrics --help`, as gh's "INHERITED
+//! FLAGS" does. The top-level help lists them all; completion and the man pages have their own.
+
+use clap::{Command, CommandFactory, FromArgMatches};
+
+use super::completion::globals_acting_under;
+use super::Cli;
+
+/// The command line from the process's arguments, its subcommands' help quiet about globals.
+pub(crate) fn parse() -> Result<Cli, clap::Error> {
+    let mut command = command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
+/// The clap command whose subcommands' help names the global flags in one line.
+fn command() -> Command {
+    let cli = Cli::command();
+    let hidden: Vec<clap::Arg> = cli
+        .get_arguments()
+        .filter(|arg| arg.is_global_set())
+        .map(|arg| arg.clone().hide(true))
+        .collect();
+    let mut globals: Vec<(String, String)> = hidden
+        .iter()
+        .map(|arg| (arg.get_id().to_string(), flag_name(arg)))
+        .collect();
+    // The ones a newcomer reaches for first lead the line.
+    const FIRST: [&str; 5] = ["sandbox", "profile", "verbose", "quiet", "error_format"];
+    globals.sort_by_key(|(id, _)| FIRST.iter().position(|f| f == id).unwrap_or(FIRST.len()));
+    let names: Vec<String> = cli
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    names.into_iter().fold(cli, |cli, name| {
+        let acting: Vec<&str> = match globals_acting_under(&name) {
+            Some(acting) => acting.to_vec(),
+            None => globals.iter().map(|(id, _)| id.as_str()).collect(),
+        };
+        let named: Vec<&str> = globals
+            .iter()
+            .filter(|(id, _)| acting.contains(&id.as_str()))
+            .map(|(_, flag)| flag.as_str())
+            .collect();
+        let line = pointer(&named);
+        cli.mut_subcommand(name, |sub| with_pointer(sub, &hidden, &line))
+    })
+}
+
+/// `-v` or `--sandbox`: how the flag is typed, shortest first.
+fn flag_name(arg: &clap::Arg) -> String {
+    match (arg.get_short(), arg.get_long()) {
+        (Some(short), _) => format!("-{short}"),
+        (None, Some(long)) => format!("--{long}"),
+        (None, None) => arg.get_id().to_string(),
+    }
+}
+
+/// The line under "Global options:": the first few of them, and how many more.
+fn pointer(named: &[&str]) -> String {
+    const SHOWN: usize = 6;
+    let first = named[..named.len().min(SHOWN)].join(", ");
+    match named.len() {
+        0 => "none act here; see chain-metrics --help".to_owned(),
+        n if n > SHOWN => format!("{first} and {} more: see chain-metrics --help", n - SHOWN),
+        _ => format!("{first}: see chain-metrics --help"),
+    }
+}
+
+/// `cmd` and its subcommands with the global flags as hidden copies (clap copies a global flag
+/// only where there is none of that name yet, so these stay hidden, and parse as before), and
+/// the "Global options:" line after their own options.
+fn with_pointer(cmd: Command, hidden: &[clap::Arg], line: &str) -> Command {
+    let template = format!(
+        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{{all-args}}\n\nGlobal options:\n  {line}{{after-help}}"
+    );
+    let subs: Vec<String> = cmd
+        .get_subcommands()
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    let cmd = cmd.help_template(template).args(hidden.iter().cloned());
+    subs.into_iter().fold(cmd, |cmd, name| {
+        cmd.mut_subcommand(name, |sub| with_pointer(sub, hidden, line))
+    })
+}
