@@ -127,6 +127,14 @@ impl Output {
         let Some(file) = &self.file else {
             return Ok(());
         };
+        if self.merge || self.format.text().is_none() {
+            let done = if self.merge {
+                "not merged"
+            } else {
+                "not written"
+            };
+            atomic::check_merge_target(file, done)?;
+        }
         if self.merge {
             let empty = self.shape(plan.dataset(Vec::new()), plan)?;
             let table = sqlite::table_name(plan);

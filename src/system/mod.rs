@@ -10,6 +10,7 @@ pub(crate) mod foreign;
 pub(crate) mod interrupt;
 pub(crate) mod lock;
 pub(crate) mod memory;
+pub(crate) mod ownership;
 mod planted;
 pub(crate) mod private_dir;
 pub(crate) mod shell;
