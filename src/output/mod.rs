@@ -235,6 +235,11 @@ impl Output {
         Progress::new(total, quiet, self.terminal.stderr_is_terminal)
     }
 
+    /// Whether what is written goes to a terminal: no file, and stdout is one.
+    pub(crate) fn to_terminal(&self) -> bool {
+        self.file.is_none() && self.terminal.stdout_is_terminal
+    }
+
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
     pub(crate) fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
         match &self.file {
