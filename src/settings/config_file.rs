@@ -226,6 +226,10 @@ fn in_user_words(message: &str, key: &str, written: &str) -> String {
         .iter()
         .find_map(|kind| found?.0.strip_prefix(kind).map(|_| kind));
     match (found, number) {
+        // The key itself, written without quotes: never echoed, not even a number.
+        (Some(_), _) if key == ConfigKey::ApiKey.name() => {
+            format!("{key}: expected {expected}")
+        }
         (Some(_), Some(kind)) => format!("{key}: expected {expected}, found {kind}{written}`"),
         (Some((found, _)), None) => format!("{key}: expected {expected}, found {found}"),
         (None, _) => message.to_owned(),
@@ -350,6 +354,10 @@ mod tests {
             (
                 "profiles.p.retries = 99999999999\n",
                 "line 1: retries: expected a whole number from 0 to 100, found integer `99999999999`",
+            ),
+            (
+                "api_key = 123456789012345678\n",
+                "line 1: api_key: expected a string in quotes",
             ),
             (
                 "method = \"sk-12345\"\n",

@@ -13,6 +13,7 @@ pub(crate) mod memory;
 pub(crate) mod ownership;
 mod planted;
 pub(crate) mod private_dir;
+pub(crate) mod secrecy;
 pub(crate) mod shell;
 pub(crate) mod stream;
 mod temp;
