@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{atomic, diag, ownership, stream, temp};
+use super::{atomic, diag, interrupt, ownership, stream, temp};
 use crate::error::{Exit, Failure};
 
 /// How long to wait for another run's lock, and whether the wait may be said on stderr.
@@ -37,6 +37,8 @@ pub(crate) enum LockError {
 pub(crate) struct FileLock {
     path: PathBuf,
     _file: File,
+    /// SIGINT, SIGTERM or SIGHUP remove the lock file too, as dropping it does.
+    _tracked: interrupt::Tracked,
 }
 
 /// How often a waiting run tries again.
@@ -74,7 +76,12 @@ pub(crate) fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, Loc
         // The run before removes the lock file as it lets go: a lock then taken on the removed
         // file guards nothing, and the file now at the path is the one to lock.
         if is_at(&file, &path) {
-            return Ok(FileLock { path, _file: file });
+            let _tracked = interrupt::track(&path);
+            return Ok(FileLock {
+                path,
+                _file: file,
+                _tracked,
+            });
         }
     }
 }
