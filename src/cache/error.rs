@@ -24,6 +24,9 @@ pub enum CacheError {
     Unwritable(String),
     /// Anything else SQLite reports.
     Other(String),
+    /// The folder or a file of it belongs to another user, or others can write to it: what it
+    /// holds would be shown as the service's values.
+    Untrusted(String),
 }
 
 impl CacheError {
@@ -51,6 +54,7 @@ impl fmt::Display for CacheError {
             ),
             CacheError::Unwritable(why) => write!(f, "cannot be written ({why})"),
             CacheError::Other(why) => write!(f, "cannot be used ({why})"),
+            CacheError::Untrusted(why) => write!(f, "is not used: {why}"),
         }
     }
 }

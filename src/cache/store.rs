@@ -14,6 +14,7 @@ use rusqlite::{params, Connection, OpenFlags, OptionalExtension, TransactionBeha
 use super::error::{CacheError, BUSY_WAIT};
 
 use crate::model::Number;
+use crate::system::ownership;
 
 type Result<T> = std::result::Result<T, CacheError>;
 
@@ -75,6 +76,7 @@ pub struct Store {
 impl Store {
     /// Opens the file for reading and writing, creating the folder (0700) and file (0600).
     pub fn open(path: &Path) -> Result<Store> {
+        trusted(path)?;
         create_private(path)?;
         // SQLite answers "busy" at once, without waiting, where waiting could deadlock: two
         // runs turning a new file to WAL together. Setting up is short, so it is tried again.
@@ -109,6 +111,7 @@ impl Store {
         if !path.exists() {
             return Ok(None);
         }
+        trusted(path)?;
         let db = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)?;
         db.busy_timeout(BUSY_WAIT)?;
         let store = Store { db };
@@ -259,6 +262,24 @@ fn series_id(db: &Connection, key: &SeriesKey) -> Result<i64> {
     )?
     .execute(args)?;
     Ok(db.last_insert_rowid())
+}
+
+/// The folder, the file and its companions are used only when trusted (see
+/// `system::ownership`): a cache another user planted or can change would have the run show
+/// their values as the service's. SQLite opens the files itself, so they are checked by name,
+/// just before.
+fn trusted(path: &Path) -> Result<()> {
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let names = folder
+        .into_iter()
+        .map(Path::to_path_buf)
+        .chain(super::files(path));
+    for name in names {
+        ownership::check_path(&name).map_err(|refused| {
+            CacheError::Untrusted(format!("{}; {}", refused.why, refused.hint))
+        })?;
+    }
+    Ok(())
 }
 
 /// The folder (0700) and an empty file (0600) before SQLite opens it: SQLite gives its WAL

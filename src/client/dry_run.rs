@@ -9,6 +9,7 @@ use crate::fetched::Request;
 use crate::settings::without_credentials;
 use crate::settings::MethodChoice;
 use crate::settings::ENV_KEY;
+use crate::system::foreign;
 use crate::system::shell::quote_always as quote;
 
 /// One curl command line per request, in the order the queries are given.
@@ -31,7 +32,11 @@ pub(crate) fn curl_lines(
         .map(|request| {
             format!(
                 "curl -sS{user} -X {method} {} -H \"{KEY_HEADER}: ${ENV_KEY}\" {} --data-raw {}",
-                quote(&endpoint_url(&base_url, request.endpoint)),
+                // A key inside the base URL's path is masked, as in every message.
+                quote(&foreign::mask_secrets(&endpoint_url(
+                    &base_url,
+                    request.endpoint
+                ))),
                 headers.join(" "),
                 quote(&request.body().to_json()),
             )

@@ -16,7 +16,10 @@ use crate::system::foreign;
 const MAX_CHARS: usize = 200;
 
 /// How many characters of a `Location` a message quotes.
-const LOCATION_CHARS: usize = 200;
+pub(super) const LOCATION_CHARS: usize = 200;
+/// The longest `Location` followed: a longer one (a hostile 100 KB address) is refused, not
+/// followed nor echoed whole.
+pub(super) const MAX_LOCATION_BYTES: usize = 8 * 1024;
 
 /// The secrets a client masks in service text (its `mask`: the key wherever it shows, URL
 /// passwords), handed to [`foreign::shown`] with the text.
@@ -160,6 +163,18 @@ fn status_failure_of(
 
 fn redirect_refused(scrub: &Scrub<'_>, subject: &str, answer: &Answer) -> Failure {
     let target = match answer.header(LOCATION) {
+        Some(target) if target.len() > MAX_LOCATION_BYTES => {
+            return Failure::new(
+                Exit::Network,
+                format!(
+                    "{subject} redirected to a Location of {} bytes ({}), longer than the {} KiB this tool follows: not followed",
+                    target.len(),
+                    foreign::shown(target, scrub, LOCATION_CHARS),
+                    MAX_LOCATION_BYTES / 1024
+                ),
+            )
+            .with_hint("check the base URL: a service does not redirect to addresses this long");
+        }
         Some(target) => foreign::shown(target, scrub, LOCATION_CHARS),
         None => "(no Location header)".into(),
     };

@@ -318,6 +318,7 @@ impl Client {
                 return Ok(Step::Redirected(target));
             }
             // Past ten hops within the origin: a loop, said as one (not "another origin").
+            let target = foreign::shown(&target, &|t| self.mask(t), failure::LOCATION_CHARS);
             let problem = TransportError::Found(Finding::RedirectLoop, format!("last to {target}"));
             return Err(self.transport_failure(request, method, &problem, backoff));
         }
@@ -357,7 +358,9 @@ impl Client {
             return None;
         }
         let here = Url::parse(url).ok()?;
-        let location = answer.header(LOCATION)?;
+        let location = answer
+            .header(LOCATION)
+            .filter(|l| l.len() <= failure::MAX_LOCATION_BYTES)?;
         // A host that is not plain ASCII is not ours, and the IDNA checks must never see it.
         if crate::settings::outside_ascii(location).is_some() {
             return None;

@@ -16,18 +16,17 @@ pub(super) fn is_retryable(status: StatusCode) -> bool {
     matches!(status.as_u16(), 429 | 500 | 502 | 503 | 504)
 }
 
-/// Reads `Retry-After`: delay seconds, or an HTTP date.
+/// Reads `Retry-After`: delay seconds, or an HTTP date. What cannot be read (a number past
+/// u64, a date already past, text) is as if absent: the usual backoff, never "now", so that
+/// a hostile header cannot make the run hammer the service.
 pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
-    if let Ok(seconds) = value.parse::<u64>() {
-        return Some(Duration::from_secs(seconds));
+    if value.bytes().all(|b| b.is_ascii_digit()) {
+        return value.parse::<u64>().ok().map(Duration::from_secs);
     }
     // httpdate reads all three formats RFC 9110 allows (IMF-fixdate, RFC 850, asctime).
     let when = httpdate::parse_http_date(value).ok()?;
-    Some(
-        when.duration_since(SystemTime::now())
-            .unwrap_or(Duration::ZERO),
-    )
+    when.duration_since(SystemTime::now()).ok()
 }
 
 /// The retries of a run, by why (`429`, `503`, `timeout`), for the line at its end.
@@ -104,14 +103,11 @@ mod tests {
     #[test]
     fn retry_after_seconds_and_dates() {
         assert_eq!(parse_retry_after("7"), Some(Duration::from_secs(7)));
-        assert_eq!(
-            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
-            Some(Duration::ZERO)
-        );
-        assert_eq!(
-            parse_retry_after("Sunday, 06-Nov-94 08:49:37 GMT"),
-            Some(Duration::ZERO)
-        );
+        // A date already past, or a number past u64: as if absent (the usual backoff).
+        assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
+        assert_eq!(parse_retry_after("Sunday, 06-Nov-94 08:49:37 GMT"), None);
+        assert_eq!(parse_retry_after("99999999999999999999999999"), None);
+        assert_eq!(parse_retry_after(""), None);
         let ahead = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
         let wait = parse_retry_after(&ahead).unwrap();
         assert!(

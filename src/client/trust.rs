@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use reqwest::blocking::ClientBuilder;
 use reqwest::Certificate;
-use rustls::pki_types::CertificateDer;
+use rustls::pki_types::{pem::PemObject, CertificateDer};
 
 use crate::error::{Failure, Result};
-use crate::settings::{bundle_certificates, TrustSources};
+use crate::settings::{bundle_certificates, not_read, read_bundle_file, TrustSources};
 
 /// The certificates one client trusts.
 pub(crate) enum Roots {
@@ -125,18 +125,21 @@ pub(super) fn read_bundle(path: &Path) -> Result<Vec<Certificate>, String> {
 /// SSL_CERT_FILE, read here so that it counts on macOS and Windows too (their verifiers ignore
 /// it); set but unreadable or empty, it is an error rather than a store silently emptied.
 fn ssl_cert_file(file: &Path) -> Result<Vec<Certificate>> {
-    let loaded = rustls_native_certs::load_certs_from_paths(Some(file), None);
     let refused = |why: String| {
-        Failure::config(format!("SSL_CERT_FILE={}: {why}", file.display()))
+        Failure::config(why)
             .with_hint("point SSL_CERT_FILE at a PEM file of CA certificates, or unset it")
     };
-    if let Some(e) = loaded.errors.first() {
-        return Err(refused(e.to_string()));
+    let pem = read_bundle_file(file).map_err(|e| refused(not_read("SSL_CERT_FILE", file, e)))?;
+    let shown = file.display();
+    let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&pem)
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|e| refused(format!("SSL_CERT_FILE={shown}: not PEM ({e:?})")))?;
+    if certs.is_empty() {
+        return Err(refused(format!(
+            "SSL_CERT_FILE={shown}: holds no PEM certificate"
+        )));
     }
-    if loaded.certs.is_empty() {
-        return Err(refused("holds no PEM certificate".into()));
-    }
-    Ok(usable(loaded.certs))
+    Ok(usable(certs))
 }
 
 /// On Linux and the BSDs the platform store is replaced by SSL_CERT_FILE / SSL_CERT_DIR when

@@ -10,6 +10,7 @@ use crate::client::curl_lines;
 use crate::error::Failure;
 use crate::output::write_stdout;
 use crate::settings::MASK;
+use crate::system::foreign;
 
 /// `--raw`: one body as sent, the whole range in one request.
 pub(super) fn print_raw(query: &Query) -> anyhow::Result<()> {
@@ -28,6 +29,11 @@ pub(super) fn print_raw(query: &Query) -> anyhow::Result<()> {
     let mut body = raw.body;
     if !body.ends_with(b"\n") {
         body.push(b'\n');
+    }
+    // To a pipe or a file byte for byte; a terminal gets no control characters, which
+    // would let the service drive it (write the clipboard, change the title).
+    if query.output.to_terminal() {
+        body = foreign::for_terminal(&body);
     }
     query.output.write_bytes(&body)
 }

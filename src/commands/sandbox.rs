@@ -54,7 +54,12 @@ pub(super) fn run(
         true => Some(certificate(args.cert_out.as_deref())?),
         false => None,
     };
-    let ready = |url: &str| announce(&settings, args, url, generated.then_some(key.as_str()));
+    let ready = |url: &str| {
+        if let Some(warning) = sandbox::exposure(args.listen) {
+            crate::system::diag::line(&warning);
+        }
+        announce(&settings, args, url, generated.then_some(key.as_str()));
+    };
     sandbox::serve(args.listen, behaviour, certificate.as_ref(), ready).map_err(|e| {
         Failure::new(
             Exit::Config,

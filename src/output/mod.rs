@@ -127,6 +127,14 @@ impl Output {
         let Some(file) = &self.file else {
             return Ok(());
         };
+        if self.merge || self.format.text().is_none() {
+            let done = if self.merge {
+                "not merged"
+            } else {
+                "not written"
+            };
+            atomic::check_merge_target(file, done)?;
+        }
         if self.merge {
             let empty = self.shape(plan.dataset(Vec::new()), plan)?;
             let table = sqlite::table_name(plan);
@@ -227,6 +235,11 @@ impl Output {
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.
     pub(crate) fn progress(&self, total: usize, quiet: bool) -> Progress {
         Progress::new(total, quiet, self.terminal.stderr_is_terminal)
+    }
+
+    /// Whether what is written goes to a terminal: no file, and stdout is one.
+    pub(crate) fn to_terminal(&self) -> bool {
+        self.file.is_none() && self.terminal.stdout_is_terminal
     }
 
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.

@@ -147,6 +147,21 @@ pub(crate) fn start(
     })
 }
 
+/// What to say when `listen` is no loopback address (`0.0.0.0`, a LAN address): the sandbox
+/// is then reachable from other machines, which the user asked for by naming it, and is told.
+pub(crate) fn exposure(listen: SocketAddr) -> Option<String> {
+    let ip = listen.ip();
+    (!ip.is_loopback()).then(|| {
+        let reach = match ip.is_unspecified() {
+            true => "every network interface of this machine",
+            false => "that network interface",
+        };
+        format!(
+            "warning: the sandbox listens on {listen}, not loopback: {reach}, so other machines can reach it (the default, --listen 127.0.0.1:8080, keeps it to this one)"
+        )
+    })
+}
+
 /// Serves on `listen` (over HTTPS with `tls`) until the process ends; `ready` gets the URL
 /// once it accepts connections.
 pub(crate) fn serve(

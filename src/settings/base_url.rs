@@ -120,6 +120,33 @@ pub(crate) fn hide_passwords(text: &str) -> String {
 /// (`ann:pw@host`, the scheme forgotten). A value with a scheme that does not parse as a URL
 /// and holds an `@` is masked whole: where its password ends cannot be known.
 pub(crate) fn shown_url(text: &str) -> String {
+    foreign::mask_secrets(&without_query_values(&without_password(text)))
+}
+
+/// A query's values and a fragment masked: a base URL with either is refused, and the
+/// refusal must not print a key or token put there (`?api_key=...`).
+fn without_query_values(text: &str) -> String {
+    let (text, fragment) = match text.split_once('#') {
+        Some((text, fragment)) if !fragment.is_empty() => (text, format!("#{MASK}")),
+        Some((text, _)) => (text, "#".to_owned()),
+        None => (text, String::new()),
+    };
+    let Some((head, query)) = text.split_once('?') else {
+        return format!("{text}{fragment}");
+    };
+    let pairs: Vec<String> = query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((name, _)) => format!("{name}={MASK}"),
+            None if pair.is_empty() => String::new(),
+            None => MASK.to_owned(),
+        })
+        .collect();
+    format!("{head}?{}{fragment}", pairs.join("&"))
+}
+
+/// [`shown_url`]'s password rule.
+fn without_password(text: &str) -> String {
     let (scheme, rest) = match text.find("://") {
         Some(at) => text.split_at(at + 3),
         None => ("", text),
@@ -144,10 +171,18 @@ mod tests {
 
     #[test]
     fn queries_and_fragments_are_refused() {
-        let err = check_base_url("http://127.0.0.1:9/?x=1", false).unwrap_err();
+        // The refusal shows the names in the query, never the values: one may be a key.
+        let err =
+            check_base_url("http://127.0.0.1:9/?x=1&api_key=sk-live-99&t", false).unwrap_err();
         assert!(
-            err.starts_with("'http://127.0.0.1:9/?x=1' has a query or fragment"),
+            err.starts_with(
+                "'http://127.0.0.1:9/?x=****&api_key=****&****' has a query or fragment"
+            ),
             "{err}"
+        );
+        assert_eq!(
+            shown_url("https://h/v#access_token=abc"),
+            "https://h/v#****"
         );
         assert!(check_base_url("https://metrics.example/v2#top", false).is_err());
     }

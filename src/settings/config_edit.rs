@@ -85,16 +85,7 @@ impl ConfigDocument {
     /// Reads the file for editing; a missing file is an empty document (the first write
     /// creates it), an invalid one is refused as the resolver would refuse it.
     pub(crate) fn load(location: ConfigLocation) -> Result<ConfigDocument> {
-        let text = match std::fs::read_to_string(&location.path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => {
-                return Err(Failure::config(format!(
-                    "cannot read config file {}: {e}",
-                    location.path.display()
-                )))
-            }
-        };
+        let text = location.read_text(true)?;
         let invalid = |e: String| {
             Failure::config(format!("config file {}: {e}", location.path.display()))
                 .with_hint("fix or remove that line, then try again")

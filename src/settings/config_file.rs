@@ -8,6 +8,7 @@ use serde::Deserialize;
 use crate::error::{Failure, Result};
 use crate::settings::{Environment, Source, ENV_CONFIG};
 use crate::system::foreign;
+use crate::system::ownership::{self, NotRead};
 
 use super::keys::ConfigKey;
 pub(super) use super::keys::MethodChoice;
@@ -84,19 +85,40 @@ impl ConfigLocation {
     }
 
     fn read(&self, missing_ok: bool) -> Result<FileSettings> {
-        match std::fs::read_to_string(&self.path) {
-            Ok(text) => parse(&text)
-                .map_err(|e| Failure::config(format!("config file {}: {e}", self.path.display()))),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && missing_ok => {
-                Ok(FileSettings::default())
+        let text = self.read_text(missing_ok)?;
+        parse(&text)
+            .map_err(|e| Failure::config(format!("config file {}: {e}", self.path.display())))
+    }
+
+    /// The file's text, read only when it is trusted (see `system::ownership`): whoever can
+    /// write it chooses `api_key_command`, which runs as the user. A missing file reads as
+    /// empty when `missing_ok`.
+    pub(crate) fn read_text(&self, missing_ok: bool) -> Result<String> {
+        let shown = self.path.display();
+        match ownership::read_trusted(&self.path, MAX_CONFIG_BYTES) {
+            Ok(bytes) => String::from_utf8(bytes)
+                .map_err(|_| Failure::config(format!("config file {shown}: it is not UTF-8 text"))),
+            Err(NotRead::Io(e)) if e.kind() == std::io::ErrorKind::NotFound && missing_ok => {
+                Ok(String::new())
+            }
+            Err(NotRead::Untrusted(refused)) => {
+                Err(
+                    Failure::config(format!("config file {}", refused.why)).with_hint(format!(
+                        "{}; or name another with --config FILE",
+                        refused.hint
+                    )),
+                )
             }
             Err(e) => Err(Failure::config(format!(
-                "cannot read config file {}: {e}",
-                self.path.display()
+                "cannot read config file {shown}: {e}"
             ))),
         }
     }
 }
+
+/// More than any config file of settings and profiles: a larger one (or `/dev/zero`) is
+/// refused rather than read into memory.
+const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
 /// `$XDG_CONFIG_HOME`, else `~/.config`, on every Unix, macOS included (as gh and git do: not
 /// `~/Library/Application Support`); Windows keeps its own folder (`%APPDATA%`).
@@ -204,6 +226,10 @@ fn in_user_words(message: &str, key: &str, written: &str) -> String {
         .iter()
         .find_map(|kind| found?.0.strip_prefix(kind).map(|_| kind));
     match (found, number) {
+        // The key itself, written without quotes: never echoed, not even a number.
+        (Some(_), _) if key == ConfigKey::ApiKey.name() => {
+            format!("{key}: expected {expected}")
+        }
         (Some(_), Some(kind)) => format!("{key}: expected {expected}, found {kind}{written}`"),
         (Some((found, _)), None) => format!("{key}: expected {expected}, found {found}"),
         (None, _) => message.to_owned(),
@@ -328,6 +354,10 @@ mod tests {
             (
                 "profiles.p.retries = 99999999999\n",
                 "line 1: retries: expected a whole number from 0 to 100, found integer `99999999999`",
+            ),
+            (
+                "api_key = 123456789012345678\n",
+                "line 1: api_key: expected a string in quotes",
             ),
             (
                 "method = \"sk-12345\"\n",

@@ -9,11 +9,13 @@ use std::sync::mpsc::Receiver;
 use crate::settings::limits::MAX_KEY_BYTES;
 use crate::settings::secret::ApiKey;
 use crate::system::command_group::{interrupted_by_user, CommandGroup};
+use crate::system::ownership;
 
 /// Runs `command` through the shell, for at most `limit`, in a process group of its own (see
 /// [`CommandGroup`]): when it overruns, it and everything it started are ended. The error never
 /// includes what the command printed.
 pub(super) fn run(command: &str, limit: Duration) -> Result<ApiKey, String> {
+    trusted_script(command)?;
     let mut shell = Command::new("sh");
     shell
         .arg("-c")
@@ -106,6 +108,28 @@ fn wait(
             None => std::thread::sleep(Duration::from_millis(10)),
         }
     }
+}
+
+/// A command whose first word names a script file (`~/bin/key.sh`, `./get-key`) runs it only
+/// when the file is trusted (see `system::ownership`): whoever can change the script chooses
+/// what runs as the user. A bare name is found on PATH by the shell, as any command is.
+fn trusted_script(command: &str) -> Result<(), String> {
+    let Some(first) = command.split_whitespace().next() else {
+        return Ok(());
+    };
+    let first = first.trim_matches(['\'', '"']);
+    if !first.contains('/') {
+        return Ok(());
+    }
+    let path = match first.strip_prefix("~/") {
+        Some(rest) => match dirs::home_dir() {
+            Some(home) => home.join(rest),
+            None => return Ok(()),
+        },
+        None => std::path::PathBuf::from(first),
+    };
+    ownership::check_path(&path)
+        .map_err(|refused| format!("is not run: the script {}; {}", refused.why, refused.hint))
 }
 
 #[cfg(test)]

@@ -41,8 +41,8 @@ pub(crate) use precedence::{Source, Sourced};
 pub(crate) use proxy::ProxyChoice;
 pub(crate) use secret::{ApiKey, MASK};
 pub(crate) use terminal::Terminal;
-pub(crate) use trust::bundle_certificates;
 pub(crate) use trust::TrustSources;
+pub(crate) use trust::{bundle_certificates, not_read, read_bundle_file};
 pub(crate) use tuning::defaults;
 
 use crate::error::{Failure, Result};

@@ -12,10 +12,17 @@ use crate::system::foreign::{mask_every, register_secret};
 pub(crate) struct ApiKey(String);
 
 impl ApiKey {
-    /// Takes a key, trimmed of surrounding whitespace; an empty key is none.
+    /// Takes a key, trimmed of surrounding whitespace; an empty key is none. From here on
+    /// the key is masked in every message (a base URL holding it too), and the process
+    /// writes no core dump.
     pub(crate) fn new(text: &str) -> Option<ApiKey> {
         let text = text.trim();
-        (!text.is_empty()).then(|| ApiKey(text.to_owned()))
+        if text.is_empty() {
+            return None;
+        }
+        crate::system::secrecy::no_core_dumps();
+        register_secret(text);
+        Some(ApiKey(text.to_owned()))
     }
 
     pub(crate) fn expose(&self) -> &str {

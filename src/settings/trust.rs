@@ -9,6 +9,7 @@ use super::config_file::ConfigLocation;
 use super::precedence::{first_given, named, Layer};
 use super::Flags;
 use super::{Environment, Source, Sourced, ENV_CA_BUNDLE};
+use crate::system::ownership::{self, NotRead};
 
 /// Certificates trusted besides the platform's store: `--ca-bundle` (or its variable or key),
 /// and `SSL_CERT_FILE` / `SSL_CERT_DIR` as curl, Python and OpenSSL read them.
@@ -57,7 +58,7 @@ pub(super) fn sources(
 /// bundle, for `config set ca_bundle` and for the client that trusts it.
 pub(crate) fn bundle_certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
     let shown = path.display();
-    let pem = std::fs::read(path).map_err(|e| format!("cannot read CA bundle {shown}: {e}"))?;
+    let pem = read_bundle_file(path).map_err(|e| not_read("CA bundle", path, e))?;
     let mut roots = Vec::new();
     for der in CertificateDer::pem_slice_iter(&pem) {
         let der = der.map_err(|e| format!("CA bundle {shown} is not PEM ({e:?})"))?;
@@ -70,4 +71,23 @@ pub(crate) fn bundle_certificates(path: &Path) -> Result<Vec<CertificateDer<'sta
         return Err(format!("CA bundle {shown} holds no PEM certificate"));
     }
     Ok(roots)
+}
+
+/// More than any bundle of CA certificates (Debian's whole store is about 200 KiB): a larger
+/// file, or one that never ends (`/dev/zero`), is refused rather than read into memory.
+pub(crate) const MAX_BUNDLE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The bytes of a file of certificates, read only when it is trusted (see
+/// `system::ownership`: whoever can change it chooses whom the run trusts) and no larger than
+/// [`MAX_BUNDLE_BYTES`].
+pub(crate) fn read_bundle_file(path: &Path) -> Result<Vec<u8>, NotRead> {
+    ownership::read_trusted(path, MAX_BUNDLE_BYTES)
+}
+
+/// Why a file of certificates (`what`: "CA bundle", "SSL_CERT_FILE") was not read, in words.
+pub(crate) fn not_read(what: &str, path: &Path, e: NotRead) -> String {
+    match e {
+        NotRead::Untrusted(refused) => format!("{what} {}; {}", refused.why, refused.hint),
+        other => format!("cannot read {what} {}: {other}", path.display()),
+    }
 }

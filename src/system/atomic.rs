@@ -5,7 +5,8 @@ use std::fs::{self, File, Metadata};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{planted, stream, temp};
+use super::ownership::{self, Opened};
+use super::{lock, planted, stream, temp};
 use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
@@ -47,9 +48,42 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> 
 pub(crate) fn check_output_path(path: &Path) -> Result<(), Failure> {
     let checked = match stream::own_descriptor(path) {
         Some(fd) => refuse_unpassed(fd),
-        None => final_target(path).map(|_| ()),
+        None => final_target(path).and_then(|target| refuse_foreign_stream(&target)),
     };
     checked.map_err(|refused| refused.failure(path))
+}
+
+/// A stream (FIFO, device, socket) at the target that is not the user's nor root's, before
+/// any request; the open checks again what it opened.
+fn refuse_foreign_stream(target: &Path) -> Result<(), NotWritten> {
+    match fs::metadata(target) {
+        Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
+            ownership::check(target, &metadata).map_err(untrusted)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Before any request: a file that is read back (`--merge`) or changed in place (a database)
+/// is used only when trusted (see `ownership`): another user's rows would become this run's.
+/// `done` says what did not happen ("not merged"), for a lock refused.
+pub(crate) fn check_merge_target(path: &Path, done: &str) -> Result<(), Failure> {
+    if stream::own_descriptor(path).is_some() {
+        return Ok(());
+    }
+    // A link refused is said by the checks that follow, in their words.
+    let Ok(target) = final_target(path) else {
+        return Ok(());
+    };
+    ownership::check_path(&target).map_err(|refused| untrusted(refused).failure(path))?;
+    let what = path.display().to_string();
+    lock::check_lock_of(&target).map_err(|e| {
+        e.failure(
+            Exit::Output,
+            &what,
+            &format!("{done}; the file is left as it was"),
+        )
+    })
 }
 
 impl NotWritten {
@@ -85,7 +119,7 @@ pub(crate) fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), N
     if let Some(metadata) = &existing {
         if !metadata.is_file() {
             refuse_stream(access, stream::kind_of(metadata))?;
-            return Ok(write_through(path, bytes)?);
+            return write_through(path, bytes);
         }
         refuse_read_only(metadata)?;
     }
@@ -209,8 +243,47 @@ fn without_temp_name(e: io::Error) -> io::Error {
     }
 }
 
-fn write_through(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut stream = fs::OpenOptions::new().write(true).open(path)?;
+/// Writes to a stream at `path` (a FIFO, a device), only one of the user's or root's (see
+/// `ownership`): a FIFO another user planted would hand them the export, or hang the run.
+fn write_through(path: &Path, bytes: &[u8]) -> Result<(), NotWritten> {
+    let mut stream = open_stream(path)?;
     stream.write_all(bytes)?;
-    stream.flush()
+    Ok(stream.flush()?)
+}
+
+/// Opens the stream without waiting, and keeps it if what was opened is trusted. A FIFO no
+/// one reads yet cannot be opened so: one of the user's is then waited for, as the shell
+/// waits, and what was opened checked again.
+fn open_stream(path: &Path) -> Result<File, NotWritten> {
+    match ownership::open_checked(path, fs::OpenOptions::new().write(true)) {
+        Ok(file) => Ok(file),
+        Err(Opened::Untrusted(refused)) => Err(untrusted(refused)),
+        Err(Opened::Io(e)) if is_unread_fifo(&e) => {
+            let before = fs::metadata(path)?;
+            ownership::check(path, &before).map_err(untrusted)?;
+            let file = fs::OpenOptions::new().write(true).open(path)?;
+            let after = file.metadata()?;
+            ownership::check(path, &after).map_err(untrusted)?;
+            Ok(file)
+        }
+        Err(Opened::Io(e)) => Err(e.into()),
+    }
+}
+
+#[cfg(unix)]
+fn is_unread_fifo(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(nix::libc::ENXIO)
+}
+
+#[cfg(not(unix))]
+fn is_unread_fifo(_: &io::Error) -> bool {
+    false
+}
+
+/// A file another user owns or can change, refused with what the user can do.
+pub(super) fn untrusted(refused: ownership::Untrusted) -> NotWritten {
+    NotWritten {
+        error: io::Error::new(io::ErrorKind::PermissionDenied, refused.why),
+        hint: Some(refused.hint),
+    }
 }

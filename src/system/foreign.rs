@@ -60,6 +60,18 @@ pub(crate) fn echo(text: &str) -> String {
     format!("'{}'", cut(text, SHOWN_CHARS))
 }
 
+/// Bytes bound for a terminal as lines (`--raw` to a terminal): [`shown`]'s rule with line
+/// breaks and tabs kept, and what is no UTF-8 shown as `�`, so that a body cannot drive the
+/// terminal (an OSC 52 clipboard write, a title change). Nothing is masked or cut here.
+pub(crate) fn for_terminal(bytes: &[u8]) -> Vec<u8> {
+    let safe = |c: char| match is_unsafe(c) && c != '\n' && c != '\t' {
+        true => '\u{fffd}',
+        false => c,
+    };
+    let text: String = String::from_utf8_lossy(bytes).chars().map(safe).collect();
+    text.into_bytes()
+}
+
 /// C0 and C1 controls, and the marks that reorder a terminal line (`U+202E`...).
 fn is_unsafe(c: char) -> bool {
     c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')

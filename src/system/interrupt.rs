@@ -144,6 +144,7 @@ fn end_tracked_group() {
 
 /// Keeps `path` on the list of files to delete if the run is interrupted, until dropped.
 #[must_use = "the path is untracked when the guard is dropped"]
+#[derive(Debug)]
 pub(crate) struct Tracked {
     ticket: u64,
 }

@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use super::{atomic, diag, temp};
+use super::{atomic, diag, interrupt, ownership, stream, temp};
 use crate::error::{Exit, Failure};
 
 /// How long to wait for another run's lock, and whether the wait may be said on stderr.
@@ -37,6 +37,8 @@ pub(crate) enum LockError {
 pub(crate) struct FileLock {
     path: PathBuf,
     _file: File,
+    /// SIGINT, SIGTERM or SIGHUP remove the lock file too, as dropping it does.
+    _tracked: interrupt::Tracked,
 }
 
 /// How often a waiting run tries again.
@@ -74,7 +76,12 @@ pub(crate) fn lock_beside(target: &Path, wait: LockWait) -> Result<FileLock, Loc
         // The run before removes the lock file as it lets go: a lock then taken on the removed
         // file guards nothing, and the file now at the path is the one to lock.
         if is_at(&file, &path) {
-            return Ok(FileLock { path, _file: file });
+            let _tracked = interrupt::track(&path);
+            return Ok(FileLock {
+                path,
+                _file: file,
+                _tracked,
+            });
         }
     }
 }
@@ -88,7 +95,10 @@ fn open_lock_file(path: &Path) -> io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600).custom_flags(nix::libc::O_NOFOLLOW);
+        // Never waiting on a FIFO planted at the name: what was opened is checked below.
+        options
+            .mode(0o600)
+            .custom_flags(nix::libc::O_NOFOLLOW | nix::libc::O_NONBLOCK | nix::libc::O_NOCTTY);
     }
     let file = options
         .open(path)
@@ -99,8 +109,61 @@ fn open_lock_file(path: &Path) -> io::Result<File> {
             ),
             _ => e,
         })?;
+    refuse_foreign(&file)?;
     make_private(&file)?;
     Ok(file)
+}
+
+/// A lock file is a plain file of the user's (or root's) with one name: a hard link planted
+/// at the name would have the run change the linked file, a FIFO or device is no lock, and a
+/// lock file another user owns lets them hold every run off.
+fn refuse_foreign(file: &File) -> io::Result<()> {
+    refuse_foreign_metadata(&file.metadata()?)
+}
+
+/// Before any request: a lock file already at the name of `target`'s lock that the run would
+/// refuse (see `refuse_foreign`), said then rather than after the fetch.
+pub(crate) fn check_lock_of(target: &Path) -> Result<(), LockError> {
+    let path = temp::sibling(target, ".lock");
+    let refused = match fs::symlink_metadata(&path) {
+        Ok(m) if m.file_type().is_symlink() => Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "it is a symbolic link, and a lock file is never followed",
+        )),
+        Ok(m) => refuse_foreign_metadata(&m),
+        Err(_) => Ok(()),
+    };
+    refused.map_err(|error| LockError::Failed {
+        lock_file: path,
+        error,
+    })
+}
+
+#[cfg(unix)]
+fn refuse_foreign_metadata(metadata: &fs::Metadata) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let me = nix::unistd::geteuid().as_raw();
+    let why = match () {
+        _ if !metadata.is_file() => {
+            format!("it is {}, not a plain file", stream::kind_of(metadata))
+        }
+        _ if metadata.uid() != me && metadata.uid() != 0 => format!(
+            "it belongs to {}, not to you ({}), who could hold off every run",
+            ownership::who(metadata.uid()),
+            ownership::who(me)
+        ),
+        _ if metadata.nlink() != 1 => format!(
+            "it has {} names (hard links), so it may be another file",
+            metadata.nlink()
+        ),
+        _ => return Ok(()),
+    };
+    Err(io::Error::new(io::ErrorKind::PermissionDenied, why))
+}
+
+#[cfg(not(unix))]
+fn refuse_foreign_metadata(_: &fs::Metadata) -> io::Result<()> {
+    Ok(())
 }
 
 /// The umask may have cut the mode below 0600 (umask 0200); a lock file another user made
@@ -195,13 +258,7 @@ impl LockError {
             )
             .with_hint(refused.hint.unwrap_or_default()),
             LockError::Failed { lock_file, error } => {
-                let hint = match fs::symlink_metadata(&lock_file) {
-                    Ok(m) if m.file_type().is_symlink() => format!(
-                        "remove the link {} if it is not meant to be there",
-                        lock_file.display()
-                    ),
-                    _ => "a lock file is made beside the file while it is changed: make its folder writable, or use another folder".into(),
-                };
+                let hint = lock_hint(&lock_file);
                 Failure::new(
                     exit,
                     format!(
@@ -213,4 +270,34 @@ impl LockError {
             }
         }
     }
+}
+
+/// What to do about a lock file that could not be used: the link or the file in the way, or
+/// the folder that refused a new one.
+fn lock_hint(lock_file: &Path) -> String {
+    let shown = lock_file.display();
+    match fs::symlink_metadata(lock_file) {
+        Ok(m) if m.file_type().is_symlink() => {
+            format!("remove the link {shown} if it is not meant to be there")
+        }
+        Ok(m) if !is_own(&m) => format!(
+            "the lock file {shown} is another user's: ask them to remove it, or write to a folder of your own"
+        ),
+        Ok(_) => format!(
+            "remove {shown} if it is not meant to be there (no run of chain-metrics makes it so), or write to another folder"
+        ),
+        Err(_) => "a lock file is made beside the file while it is changed: make its folder writable, or use another folder".into(),
+    }
+}
+
+#[cfg(unix)]
+fn is_own(metadata: &fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let me = nix::unistd::geteuid().as_raw();
+    metadata.uid() == me || metadata.uid() == 0
+}
+
+#[cfg(not(unix))]
+fn is_own(_: &fs::Metadata) -> bool {
+    true
 }

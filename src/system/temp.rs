@@ -66,9 +66,11 @@ impl Keep {
     #[cfg(unix)]
     pub(super) fn ordinary(existing: Option<&fs::Metadata>) -> Keep {
         use std::os::unix::fs::MetadataExt;
+        // Never the set-id bits: a file another user left 04755 would become a set-id
+        // program of this user's; and their group only where this user is in it.
         existing.map_or_else(Keep::default, |old| Keep {
-            mode: Some(old.mode() & 0o7777),
-            group: Some(old.gid()),
+            mode: Some(old.mode() & 0o777),
+            group: Some(old.gid()).filter(|gid| is_member(*gid)),
         })
     }
 
@@ -84,7 +86,7 @@ impl Keep {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
         if let Some(group) = self.group {
             if file.metadata()?.gid() != group {
-                // Refused unless the user is in that group: the file then has the user's own.
+                // The kernel refuses it unless the user is in that group, root excepted.
                 let _ = std::os::unix::fs::fchown(file, None, Some(group));
             }
         }
@@ -98,6 +100,13 @@ impl Keep {
     fn apply(self, _: &File) -> io::Result<()> {
         Ok(())
     }
+}
+
+/// Whether the user is in group `gid` (their own, or one of their others).
+#[cfg(unix)]
+fn is_member(gid: u32) -> bool {
+    let gid = nix::unistd::Gid::from_raw(gid);
+    nix::unistd::getegid() == gid || nix::unistd::getgroups().is_ok_and(|all| all.contains(&gid))
 }
 
 /// Creates the temp file beside `target` with what `keep` says, locked while it is written so

@@ -185,3 +185,21 @@ fn a_429_slows_every_worker_and_halves_the_window_for_the_rest_of_the_run() {
     let later: Vec<_> = seen.iter().filter(|(attempt, _)| *attempt > 4).collect();
     assert!(later.iter().all(|(_, count)| *count <= 2), "{seen:?}");
 }
+
+#[test]
+fn an_over_long_location_is_refused_cut_and_never_followed() {
+    // 100 KB, same origin: neither followed nor echoed whole.
+    let location = format!("/api/{}", "a".repeat(100_000));
+    let stub = Stub::always(Reply::json(302, "").header("location", &location));
+    let env = Env::with_service(&stub.url);
+    let run = env
+        .cmd(&format!("{DAY} {RETRIES}"))
+        .code(7)
+        .error_line_like(
+            "[..]redirected to a Location of 100005 bytes (/api/aaa[..]…), longer than the 8 KiB this tool follows: not followed",
+        )
+        .any_stderr()
+        .run();
+    assert!(run.stderr.len() < 1000, "{} bytes", run.stderr.len());
+    assert_eq!(stub.seen().len(), 1, "followed or retried");
+}

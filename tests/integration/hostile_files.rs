@@ -7,7 +7,7 @@ use std::fs;
 use std::os::unix::fs::{lchown, symlink, MetadataExt, PermissionsExt};
 use std::path::Path;
 
-use crate::support::files::{names, read, write};
+use crate::support::files::{made_ids, names, read, write};
 use crate::support::{fees_on, Cmd, Env, Sandbox};
 
 /// The user id the planted links are given (`nobody`).
@@ -50,11 +50,7 @@ fn planted_error(env: &Env, link: &str, start: &str, end: &str) -> String {
 
 /// This run's user id, as the binary sees it: the owner of a file it makes.
 fn nix_euid(env: &Env) -> u32 {
-    let probe = env.home.path().join("uid-probe");
-    fs::write(&probe, "").unwrap();
-    let uid = fs::metadata(&probe).unwrap().uid();
-    fs::remove_file(probe).unwrap();
-    uid
+    made_ids(env).0
 }
 
 #[test]
@@ -150,7 +146,7 @@ fn the_lock_file_is_made_private_whatever_the_umask() {
 }
 
 #[test]
-fn a_replaced_export_keeps_its_mode_and_its_group_whatever_the_umask() {
+fn a_replaced_export_keeps_its_mode_but_never_set_id_bits_nor_a_group_the_user_is_not_in() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
     let path = env.home.path().join("out.csv");
@@ -166,12 +162,18 @@ fn a_replaced_export_keeps_its_mode_and_its_group_whatever_the_umask() {
     .run();
     let metadata = fs::metadata(&path).unwrap();
     assert_eq!(read(&env, "out.csv"), ROWS);
+    // The group of the file replaced is kept only for its members: root is not in `nogroup`.
     assert_eq!(
         (metadata.mode() & 0o7777, metadata.gid()),
-        (0o640, OTHER),
+        (0o640, made_ids(&env).1),
         "mode {:o}",
         metadata.mode()
     );
+    // Set-id bits never: another user's 06755 file would become a set-id program of the user's.
+    assert!(give(&path, OTHER));
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o6755)).unwrap();
+    day(&env, &["-o", "out.csv"]).run();
+    assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o755);
 }
 
 #[test]

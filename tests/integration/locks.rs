@@ -156,3 +156,53 @@ fn a_config_edit_that_cannot_get_the_lock_in_time_gives_up_with_exit_3() {
         "timeout = 30\njobs = 2\n"
     );
 }
+
+/// A merge file of `rows` days from the year 1000 on: long enough to read that a signal can
+/// arrive while the run holds the lock.
+fn long_merge_file(rows: i64) -> String {
+    let first = chrono::NaiveDate::from_ymd_opt(1000, 1, 1).unwrap();
+    let mut text = String::from("date,fees\n");
+    for day in 0..rows {
+        text.push_str(&format!("{},1\n", first + chrono::Duration::days(day)));
+    }
+    text
+}
+
+#[test]
+fn the_lock_file_is_removed_after_sigint_sigterm_and_sighup() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let old = long_merge_file(400_000);
+    let lock = env.home.path().join(".x.csv.lock");
+    for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
+        write(&env, "x.csv", &old);
+        let args = ["fees", "-c", "eth", "-s", "2024-01-02", "-e", "2024-01-02"];
+        let running = env
+            .cmd_args(&[&args[..], &["-o", "x.csv", "--merge"]].concat())
+            .code(code)
+            .any_stderr()
+            .spawn();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while !lock.exists() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the lock never showed"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        let killed = std::process::Command::new("bash")
+            .args(["-c", &format!("kill {signal} {}", running.child.id())])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        running.finish();
+        assert_eq!(
+            names(env.home.path())
+                .iter()
+                .filter(|n| n.contains("x.csv"))
+                .collect::<Vec<_>>(),
+            ["x.csv"],
+            "{signal}"
+        );
+        assert!(read(&env, "x.csv") == old, "{signal}: the file changed");
+    }
+}

@@ -19,6 +19,7 @@
 //! | what a terminal changes: colour, the default table, progress; tables aligned and wrapped | `terminal`, `tables` |
 //! | `--by` periods, alone / with output / with `--merge` | `periods/` (`mod`, `output`, `merge`) |
 //! | `--output`, `--merge`, files written by others, streams | `export`, `merge`, `foreign_files`, `streams` |
+//! | whose files are trusted: config, key script, cache, CA bundle, merge target, lock, FIFOs | `neighbours` |
 //! | two runs changing one file at once | `locks` |
 //! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
 //! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/` (`usage`, `bounds`, `setup`, `service`) |
@@ -78,6 +79,7 @@ mod leaks;
 mod locks;
 mod man_synopsis;
 mod merge;
+mod neighbours;
 mod number_bound;
 mod ordering;
 mod package;

@@ -228,3 +228,33 @@ fn answers_gzip_when_asked() {
         .unwrap();
     assert_eq!(decoded, plain);
 }
+
+/// The sandbox's stderr up to its "serving" line (a warning comes before it).
+fn stderr_until_serving(args: &[&str]) -> String {
+    use std::io::{BufRead, BufReader};
+    let mut running = Env::new().cmd_args(args).spawn();
+    let child = &mut running.child;
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    for line in stderr.lines().map_while(Result::ok) {
+        seen.push_str(&line);
+        seen.push('\n');
+        if line.contains("Ctrl-C stops it") {
+            break;
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    seen
+}
+
+#[test]
+fn listening_beyond_loopback_is_said_on_stderr() {
+    let everywhere = stderr_until_serving(&["sandbox", "--listen", "0.0.0.0:0", "--key", KEY]);
+    assert!(
+        everywhere.contains("warning: the sandbox listens on 0.0.0.0:0, not loopback: every network interface of this machine, so other machines can reach it"),
+        "{everywhere}"
+    );
+    let loopback = stderr_until_serving(&["sandbox", "--listen", "127.0.0.1:0", "--key", KEY]);
+    assert!(!loopback.contains("not loopback"), "{loopback}");
+}

@@ -214,3 +214,73 @@ fn a_password_hides_when_the_scheme_is_forgotten() {
     let line = format!("error: base URL from environment CHAIN_METRICS_BASE_URL: {hint}");
     hidden(env.cmd_args(&DAY_ARGS).code(3).error_line(line).run());
 }
+
+#[test]
+fn a_key_in_the_base_url_s_path_is_masked_by_dry_run_config_show_and_every_message() {
+    let stub = Stub::always(Reply::json(503, r#"{"error":"down"}"#));
+    let mut env = Env::with_service(&stub.url);
+    let url = format!("{}/tenant/{KEY}/", stub.url);
+    env.set("CHAIN_METRICS_BASE_URL", &url);
+    // Every run's outputs are checked for the key by the builder itself.
+    env.cmd_args(&[&DAY_ARGS[..], &["--dry-run"]].concat())
+        .stdout_contains("/tenant/****/api/")
+        .run();
+    env.cmd("config show")
+        .stdout_contains("/tenant/****/")
+        .run();
+    env.cmd_args(&[&["-v", "--retries", "0"], &DAY_ARGS[..]].concat())
+        .code(6)
+        .stderr_contains("/tenant/****/api/")
+        .run();
+}
+
+#[test]
+fn an_unquoted_numeric_api_key_is_not_echoed_by_the_parse_error() {
+    let env = Env::new();
+    env.write_config("api_key = 918273645546372819\n");
+    env.cmd("config show")
+        .code(3)
+        .stderr(format!(
+            "error: config file {}: line 1: api_key: expected a string in quotes\n",
+            env.config_path().display()
+        ))
+        .run();
+}
+
+#[test]
+fn a_run_holding_the_key_writes_no_core_dump() {
+    // A slow answer keeps the run alive while its limits are read.
+    let stub = Stub::start(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#)
+    });
+    let env = Env::with_service(&stub.url);
+    let running = env.cmd_args(&DAY_ARGS).any_stdout().spawn();
+    let limits = format!("/proc/{}/limits", running.child.id());
+    let started = std::time::Instant::now();
+    let line = loop {
+        let text = std::fs::read_to_string(&limits).unwrap_or_default();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("Max core file size"))
+            .map(str::to_owned);
+        match line {
+            Some(l)
+                // The hard limit: the soft one is often 0 already.
+                if l.split_whitespace().nth(5) == Some("0") || started.elapsed().as_secs() > 1 =>
+            {
+                break l
+            }
+            _ => std::thread::sleep(std::time::Duration::from_millis(20)),
+        }
+    };
+    running.finish();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(&words[4..6], ["0", "0"], "{line}");
+    let page = concat!(env!("CARGO_MANIFEST_DIR"), "/man/chain-metrics.1");
+    let page = std::fs::read_to_string(page).unwrap();
+    assert!(
+        page.contains("writes no core dump"),
+        "the man page does not say so"
+    );
+}

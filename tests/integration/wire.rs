@@ -196,6 +196,22 @@ fn raw_prints_the_body_byte_for_byte() {
 }
 
 #[test]
+fn raw_to_a_terminal_replaces_control_characters_and_to_a_pipe_keeps_them() {
+    // An OSC 52 clipboard write and a title change in a value, and a bare escape.
+    let body = "[{\"date\":\"2024-01-01\",\"x\":\"\u{1b}]52;c;ZXZpbA==\u{7}\u{1b}]0;owned\u{7}\u{1b}[2J\"}]\n";
+    let stub = Stub::always(Reply::json(200, body));
+    let env = Env::with_service(&stub.url);
+    let args = argv("social -c eth -s 2024-01-01 -e 2024-01-01 --raw");
+    env.cmd_args(&args).stdout(body).run();
+    let shown = env.cmd_args(&args).on_terminal().run().stdout;
+    assert!(!shown.contains(['\u{1b}', '\u{7}']), "{shown:?}");
+    assert!(
+        shown.contains("\u{fffd}]52;c;ZXZpbA==\u{fffd}\u{fffd}]0;owned\u{fffd}\u{fffd}[2J"),
+        "{shown:?}"
+    );
+}
+
+#[test]
 fn dry_run_prints_curl_lines_that_bash_runs_as_printed_and_sends_nothing() {
     let stub = Stub::always(Reply::json(200, r#"{"data":[]}"#));
     let mut env = Env::new();

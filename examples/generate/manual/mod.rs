@@ -91,6 +91,7 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
     let mut tail = Roff::new();
     sections::environment(&mut tail);
     sections::files(&mut tail);
+    sections::security(&mut tail);
     if parents.is_empty() {
         cron::section(&mut tail);
         json::section(&mut tail);

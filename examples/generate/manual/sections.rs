@@ -151,6 +151,22 @@ pub(super) fn files(roff: &mut Roff) {
         )]);
 }
 
+/// Whose files are used, and the key kept out of core dumps: one paragraph each.
+const SECURITY: [&str; 2] = [
+    "Whose files are used, as OpenSSH's StrictModes decides: the config file, a script that api_key_command names, a CA bundle (also SSL_CERT_FILE), the response cache, a --merge file or a database, and a lock file are used only when they belong to you or to root, no one else can write to them (no group or other write bit), and their folder is yours or root's and writable by no one else unless sticky (as /tmp is). Otherwise the run stops before any key command runs and before any request (exit 3 for settings, 9 for files; the cache is left aside with a warning), naming the file, its owner and mode, with a fix. A FIFO, device or socket is read or written only when it is yours or root's. A config file is read up to 1 MiB, a CA bundle up to 4 MiB.",
+    "A process holding the API key writes no core dump (its core limit is set to 0 and, on Linux, it is not dumpable), as ssh-agent and gpg-agent do; the key, and a key in the base URL, is masked in every message.",
+];
+
+pub(super) fn security(roff: &mut Roff) {
+    roff.control("SH", ["SECURITY"]);
+    for (i, paragraph) in SECURITY.iter().enumerate() {
+        if i > 0 {
+            roff.control("PP", []);
+        }
+        roff.text([roman(*paragraph)]);
+    }
+}
+
 pub(super) fn exit_status(roff: &mut Roff) {
     roff.control("SH", ["EXIT STATUS"]);
     for (code, meaning) in EXIT_CODES {

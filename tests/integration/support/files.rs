@@ -21,3 +21,13 @@ pub fn read(env: &Env, name: &str) -> String {
 pub fn write(env: &Env, name: &str, text: &str) {
     std::fs::write(env.home.path().join(name), text).unwrap();
 }
+
+/// The user and group ids of a file this test makes: the binary's own, as it sees them.
+pub fn made_ids(env: &Env) -> (u32, u32) {
+    use std::os::unix::fs::MetadataExt;
+    let probe = env.home.path().join("id-probe");
+    std::fs::write(&probe, "").unwrap();
+    let metadata = std::fs::metadata(&probe).unwrap();
+    std::fs::remove_file(probe).unwrap();
+    (metadata.uid(), metadata.gid())
+}
