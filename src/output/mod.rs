@@ -253,12 +253,6 @@ impl Output {
                     .with_hint("drop --summary to see the values as sent")
             })?;
         }
-        if self.format == Format::Chart {
-            crate::render::chart_bounded(&data).map_err(|why| {
-                Failure::new(Exit::BadResponse, why)
-                    .with_hint("--format csv shows the values as sent")
-            })?;
-        }
         let data = match self.format {
             Format::Chart => steps(data, self.by, &plan.range),
             _ => data,

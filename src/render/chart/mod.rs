@@ -34,10 +34,6 @@ const MARKS: [char; 16] = [
     '*', 'o', 'x', '#', '@', '%', '=', '~', '&', '$', '^', '!', '?', 's', 'z', 'w',
 ];
 const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
-/// The largest magnitude drawn: every difference of two drawn values, and the margin around
-/// a flat series, stays a finite float, so no scale or label is ever NaN or infinite. A value
-/// beyond it is left out, and a line under the chart says so.
-const MAX_DRAWN: f64 = 1e300;
 /// The left-out values a chart names before "and N more".
 const LEFT_OUT_NAMED: usize = 3;
 
@@ -58,7 +54,8 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
     };
     let groups = metric_groups(data);
     if groups.len() < 2 || !scales_differ(data, &groups) {
-        return write_one(data, style, out);
+        write_one(data, style, out)?;
+        return partial_note(data, style, out);
     }
     for (k, (metric, columns)) in groups.iter().enumerate() {
         if k > 0 {
@@ -67,7 +64,39 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
         writeln!(out, "{metric}")?;
         write_one(&subset(data, columns), style, out)?;
     }
-    Ok(())
+    partial_note(data, style, out)
+}
+
+/// A line under the charts naming the periods that are not whole (fewer days with data than
+/// the period has), as the rows' coverage says: their steps stand for only part of a period.
+fn partial_note(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let by = style.caption.map_or(Period::Day, |c| c.by);
+    let mut named: Vec<(NaiveDate, String)> = Vec::new();
+    for row in &data.rows {
+        let Some(coverage) = row.coverage.filter(|c| c.days < c.of) else {
+            continue;
+        };
+        let start = by.start(row.date);
+        if named.last().is_none_or(|(date, _)| *date != start) {
+            let text = format!(
+                "{} of {start} ({} of {} days)",
+                by.name(),
+                coverage.days,
+                coverage.of
+            );
+            named.push((start, text));
+        }
+    }
+    if named.is_empty() {
+        return Ok(());
+    }
+    let texts: Vec<String> = named.into_iter().map(|(_, text)| text).collect();
+    writeln!(
+        out,
+        "partial (fewer days with data than the {} has): {}",
+        by.name(),
+        texts.join(", ")
+    )
 }
 
 /// The columns of each metric, metrics in order of first appearance: `ETHEREUM.fees` is of
@@ -187,24 +216,6 @@ fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "left out, too large to draw: {line}")
 }
 
-/// Every value of `data` within the bound of all arithmetic on the service's numbers (see
-/// `Number::to_decimal`), the chart's scale included; else the first one beyond it, named
-/// with its chain, column and date.
-pub(crate) fn check_bounded(data: &Dataset) -> Result<(), String> {
-    for row in &data.rows {
-        for (column, number) in data.columns.iter().zip(&row.values) {
-            if let Some(Err(why)) = number.as_ref().map(Number::bounded) {
-                let chain = row.chain.map(|c| format!("{c} ")).unwrap_or_default();
-                return Err(format!(
-                    "cannot chart {chain}{column} of {}: {why}",
-                    row.date
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 /// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,
 /// and the longest legend entry.
 pub(super) fn needed_width(data: &Dataset) -> usize {
@@ -287,13 +298,10 @@ fn legend(
     writeln!(out, "{:indent$}  {line}", "")
 }
 
+/// A value the chart can place (see `scale::drawable`); one it cannot is left out and named
+/// under the chart.
 fn value(number: &Option<Number>) -> Option<f64> {
-    number
-        .as_ref()?
-        .as_str()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.abs() <= MAX_DRAWN)
+    scale::drawable(number.as_ref()?)
 }
 
 /// The value range drawn; a flat series gets a range around its value.

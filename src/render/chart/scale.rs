@@ -5,6 +5,18 @@ use super::label;
 use crate::model::Number;
 use crate::render::group_digits;
 
+/// The largest magnitude drawn: every difference of two drawn values, and the margin around
+/// a flat series, stays a finite float, so no scale or label is ever NaN or infinite.
+const MAX_DRAWN: f64 = 1e300;
+
+/// The value of `number` a picture can place, or `None` for one it must leave out (and list
+/// as left out, never as a gap): beyond the number bound, or beyond what a float can place.
+pub(crate) fn drawable(number: &Number) -> Option<f64> {
+    number.bounded().ok()?;
+    let value = number.as_str().parse::<f64>().ok()?;
+    (value.abs() <= MAX_DRAWN).then_some(value)
+}
+
 /// The ticks of an axis from `lo` to `hi` taken out to round values, at most about `most`
 /// of them: the values, from the lowest up, and the step between them.
 pub(crate) fn round_ticks(lo: f64, hi: f64, most: usize) -> (Vec<f64>, f64) {

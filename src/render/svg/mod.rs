@@ -17,7 +17,7 @@ use super::chart::scale::{round_ticks, tick_label};
 use crate::model::Chain;
 use crate::model::Dataset;
 use panel::{Frame, Scale};
-pub(super) use series::Panel;
+pub(super) use series::{Line, Panel};
 use xml::{at, escape};
 
 pub(super) const WIDTH: f64 = 960.0;
@@ -47,12 +47,15 @@ svg.cm .bg{fill:#ffffff}
 svg.cm .grid{stroke:#d8dee4;stroke-width:1}
 svg.cm .axis{stroke:#8c959f;stroke-width:1}
 svg.cm .series path{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
+svg.cm .series path.partial{stroke-dasharray:5 4}
+svg.cm .series circle.partial{fill:#ffffff;stroke-width:1.5}
 @media (prefers-color-scheme: dark){
 svg.cm text{fill:#e6edf3}
 svg.cm .muted{fill:#9ea7b3}
 svg.cm .bg{fill:#0d1117}
 svg.cm .grid{stroke:#30363d}
 svg.cm .axis{stroke:#6e7681}
+svg.cm .series circle.partial{fill:#0d1117}
 }
 ";
 

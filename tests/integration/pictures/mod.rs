@@ -3,6 +3,8 @@
 //! Chromium, whose screenshots must show every chain's colour and whose console must stay quiet.
 
 mod browser;
+mod left_out;
+mod partial;
 mod png;
 
 use std::path::{Path, PathBuf};
