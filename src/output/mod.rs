@@ -171,6 +171,9 @@ impl Output {
         warn: &dyn Fn(&str),
     ) -> anyhow::Result<()> {
         let data = self.shape(data, plan)?;
+        if let Some(line) = picture::partial_warning(&data, self.by, &self.analysis.measures) {
+            warn(&format!("warning: {line}"));
+        }
         let caption = picture::caption(plan, self.by, warnings);
         let mut style = RenderOptions {
             color: false,

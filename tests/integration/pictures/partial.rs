@@ -63,3 +63,27 @@ fn the_terminal_chart_names_its_partial_weeks() {
         run.stdout
     );
 }
+
+#[test]
+fn change_and_share_over_a_partial_week_warn_and_whole_weeks_do_not() {
+    let (_sandbox, env) = sandbox();
+    let run = env
+        .cmd("fees -c eth,base --last 90 --by week -e 2024-03-31 --change --share -f csv")
+        .any_stderr()
+        .run();
+    assert!(run.stderr.contains(
+        "warning: --change and --share with --by week: a partial week is compared with whole ones, the week of 2024-01-01 (6 of 7 days); --last Nw asks whole weeks\n"
+    ), "{}", run.stderr);
+    // `--last 13w` is thirteen whole weeks: nothing partial, nothing to warn of.
+    let run = env
+        .cmd("fees -c eth,arb --last 13w --by week -e 2024-03-31 --change -f csv")
+        .any_stderr()
+        .run();
+    assert!(!run.stderr.contains("warning"), "{}", run.stderr);
+    assert!(run
+        .stdout
+        .lines()
+        .nth(1)
+        .unwrap()
+        .starts_with("2024-01-01,"));
+}
