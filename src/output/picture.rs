@@ -7,14 +7,27 @@ use crate::fetched::Plan;
 use crate::model::{Dataset, Measures, Period};
 use crate::render::Caption;
 
+/// What a run tells beside its rows: its warnings and where the data came from.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Told {
+    /// The warning lines, as stderr shows them (without `warning: `).
+    pub warnings: Vec<String>,
+    /// The service's base URL as it may be shown (any password masked).
+    pub source: Option<String>,
+    /// The data came from `--sandbox`.
+    pub synthetic: bool,
+}
+
 /// The caption of a picture of `plan`'s query.
-pub(super) fn caption(plan: &Plan, by: Period, warnings: &[String]) -> Caption {
+pub(super) fn caption(plan: &Plan, by: Period, told: &Told) -> Caption {
     Caption {
         chains: plan.chains.clone(),
         range: plan.range,
         by,
-        warnings: warnings.to_vec(),
+        warnings: told.warnings.clone(),
         made: made_at(std::env::var("SOURCE_DATE_EPOCH").ok().as_deref()),
+        source: told.source.clone(),
+        synthetic: told.synthetic,
     }
 }
 

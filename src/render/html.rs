@@ -47,15 +47,34 @@ pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> i
          <meta name=\"color-scheme\" content=\"light dark\">\n\
          <title>chain-metrics: {query}</title>\n<style>\n{PAGE_STYLE}{STYLE}</style>\n</head>\n<body>\n\
          <header>\n<h1>chain-metrics</h1>\n<p id=\"query\">{query}</p>\n\
-         <p class=\"muted\">Made {made} by chain-metrics {version}.</p>\n</header>\n\
+         {source}<p class=\"muted\">Made {made} by chain-metrics {version}.</p>\n</header>\n\
          <main>\n<section id=\"charts\">\n<h2>Charts</h2>\n<figure>\n{svg}</figure>\n</section>\n",
         made = escape(&caption.made),
+        source = source(caption),
         version = env!("CARGO_PKG_VERSION"),
         svg = picture.svg(false),
     )?;
     notes(&picture, data, caption, out)?;
     table(data, out)?;
     out.write_all(b"</main>\n</body>\n</html>\n")
+}
+
+/// The line that says where the data came from: synthetic, in bold, from the sandbox.
+fn source(caption: &Caption) -> String {
+    match (caption.synthetic, caption.source_line()) {
+        (true, Some(line)) => format!(
+            "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: {line}.</p>\n"
+        ),
+        (false, Some(line)) => format!("<p id=\"source\">{}.</p>\n", capitalised(&escape(&line))),
+        (_, None) => String::new(),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// The partial periods, the gaps, the values left out of the charts, then the run's

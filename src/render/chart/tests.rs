@@ -51,6 +51,8 @@ fn draw_as(data: &Dataset, by: Period, look: RenderOptions) -> String {
         by,
         warnings: Vec::new(),
         made: String::new(),
+        source: None,
+        synthetic: false,
     };
     let style = RenderOptions {
         width: 60,

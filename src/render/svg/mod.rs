@@ -24,6 +24,8 @@ pub(super) const WIDTH: f64 = 960.0;
 const RIGHT: f64 = 44.0;
 /// The two title lines above the legend.
 const TITLE_HEIGHT: f64 = 58.0;
+/// A third title line: where the data came from.
+const SOURCE_LINE: f64 = 18.0;
 const LEGEND_ROW: f64 = 24.0;
 const PANEL_HEIGHT: f64 = 228.0;
 /// Pixels a character of the 12px labels may take (wide for capitals: no label spills).
@@ -43,6 +45,7 @@ svg.cm text{font-family:system-ui,sans-serif;font-size:12px;fill:#1f2328}
 svg.cm .title{font-size:15px;font-weight:600}
 svg.cm .muted{fill:#57606a}
 svg.cm .metric{font-size:13px;font-weight:600}
+svg.cm .source{font-style:italic}
 svg.cm .bg{fill:#ffffff}
 svg.cm .grid{stroke:#d8dee4;stroke-width:1}
 svg.cm .axis{stroke:#8c959f;stroke-width:1}
@@ -101,7 +104,7 @@ impl<'a> Picture<'a> {
         let widest = scales.iter().flat_map(|s| &s.labels).map(String::len);
         let left = (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0);
         let (legend, legend_height) = self.legend(left);
-        let top = TITLE_HEIGHT + legend_height;
+        let top = self.title_height() + legend_height;
         let height = top + PANEL_HEIGHT * self.panels.len().max(1) as f64;
         let mut out = String::new();
         if standalone {
@@ -125,6 +128,14 @@ impl<'a> Picture<'a> {
         out
     }
 
+    /// The title lines' height: two, and a third naming the source when it is known.
+    fn title_height(&self) -> f64 {
+        match self.caption.source_line() {
+            Some(_) => TITLE_HEIGHT + SOURCE_LINE,
+            None => TITLE_HEIGHT,
+        }
+    }
+
     fn titles(&self, out: &mut String, left: f64) {
         out.push_str(&format!(
             "<text class=\"title\" x=\"{x}\" y=\"24\">{}</text>\n<text class=\"muted\" x=\"{x}\" y=\"44\">{}</text>\n",
@@ -132,6 +143,13 @@ impl<'a> Picture<'a> {
             escape(&self.caption.scope_line()),
             x = at(left)
         ));
+        if let Some(source) = self.caption.source_line() {
+            out.push_str(&format!(
+                "<text class=\"source\" x=\"{}\" y=\"62\">{}</text>\n",
+                at(left),
+                escape(&source)
+            ));
+        }
     }
 
     /// One entry per chain (a stroke of its colour, then its name), wrapped to the width; the
@@ -144,7 +162,7 @@ impl<'a> Picture<'a> {
             if x > left && x + width > WIDTH - RIGHT {
                 (x, row) = (left, row + 1.0);
             }
-            let y = TITLE_HEIGHT + 6.0 + row * LEGEND_ROW;
+            let y = self.title_height() + 6.0 + row * LEGEND_ROW;
             out.push_str(&format!(
                 "<g class=\"legend-entry\" data-chain=\"{name}\"><line x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/><text x=\"{tx}\" y=\"{ty}\">{name}</text></g>\n",
                 name = chain.name(),

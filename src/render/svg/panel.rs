@@ -74,8 +74,17 @@ pub(super) fn draw(
         at(frame.top + 18.0)
     ));
     left_out(out, panel, frame, caption);
-    value_axis(out, scale, frame);
     date_axis(out, frame, dates);
+    if panel.lines.iter().all(|l| l.runs.is_empty()) {
+        // No bare 0-1 axis: it would read as values of zero.
+        out.push_str(&format!(
+            "<text class=\"muted empty\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">Nothing to draw: no chain has a value of {metric} that can be drawn in this range.</text>\n",
+            at(frame.left + frame.width / 2.0),
+            at(frame.bottom() - PLOT_HEIGHT / 2.0)
+        ));
+    } else {
+        value_axis(out, scale, frame);
+    }
     for line in &panel.lines {
         draw_line(out, line, &panel.metric, scale, frame, caption);
     }

@@ -40,6 +40,8 @@ fn decade() -> (Dataset, Caption) {
         by: Period::Day,
         warnings: Vec::new(),
         made: String::new(),
+        source: None,
+        synthetic: false,
     };
     (data, caption)
 }
