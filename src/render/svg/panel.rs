@@ -126,8 +126,10 @@ fn value_axis(out: &mut String, scale: &Scale, frame: &Frame) {
     let right = at(frame.left + frame.width);
     for (tick, label) in scale.ticks.iter().zip(&scale.labels) {
         let y = frame.y(scale, *tick);
+        // Zero is the line values are read against: stronger than the grid.
+        let class = if *tick == 0.0 { "zero" } else { "grid" };
         out.push_str(&format!(
-            "<line class=\"grid\" x1=\"{l}\" y1=\"{y}\" x2=\"{right}\" y2=\"{y}\"/><text class=\"muted\" x=\"{lx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
+            "<line class=\"{class}\" x1=\"{l}\" y1=\"{y}\" x2=\"{right}\" y2=\"{y}\"/><text class=\"muted\" x=\"{lx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
             l = at(frame.left),
             y = at(y),
             lx = at(frame.left - 8.0),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::model::Chain;
-use crate::model::{Coverage, Dataset, Number, Row};
+use crate::model::{Coverage, Dataset, Number, Row, Unit};
 use crate::render::caption::Caption;
 use crate::render::chart::scale::drawable;
 use crate::render::group_digits;
@@ -15,6 +15,8 @@ use crate::render::group_digits;
 /// One metric column of the data, drawn on its own y scale.
 pub(crate) struct Panel {
     pub metric: String,
+    /// The values are percents: the axis says so.
+    pub percent: bool,
     pub lines: Vec<Line>,
 }
 
@@ -66,6 +68,7 @@ pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> 
         .filter(|(_, column)| !column.is_days())
         .map(|(at, column)| Panel {
             metric: column.name(),
+            percent: column.unit() == Unit::Percent,
             lines: caption
                 .chains
                 .iter()

@@ -2,6 +2,7 @@
 //! `--by week`, a gap) drawn, validated by `tidy`, rendered by `rsvg-convert` and by headless
 //! Chromium, whose screenshots must show every chain's colour and whose console must stay quiet.
 
+mod axes;
 mod browser;
 mod left_out;
 mod partial;
