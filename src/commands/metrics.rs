@@ -13,7 +13,8 @@ use crate::client::fetch_each;
 use crate::error::Failure;
 use crate::fetched::{Assembly, Fetched, Outcome, Request};
 use crate::model::{Endpoint, SocialMetric};
-use crate::settings::Terminal;
+use crate::output::Told;
+use crate::settings::{shown_url, Terminal};
 
 pub(super) fn run(
     global: &GlobalArgs,
@@ -87,14 +88,12 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     }
     let (color, wait) = (settings.color, settings.lock_wait());
     let warn = |line: &str| note(settings, line);
-    let written = (query.output).write(
-        outcome.dataset,
-        &query.plan,
-        &outcome.warnings,
-        color,
-        wait,
-        &warn,
-    );
+    let told = Told {
+        warnings: outcome.warnings.clone(),
+        source: (settings.base_url.as_ref()).map(|url| shown_url(&url.value)),
+        synthetic: settings.sandbox,
+    };
+    let written = (query.output).write(outcome.dataset, &query.plan, &told, color, wait, &warn);
     if let Some(line) = retried {
         note(settings, &format!("note: {line}"));
     }

@@ -24,6 +24,7 @@ use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
 pub use merge_file::read_merge_file;
+pub(crate) use picture::Told;
 use progress::Progress;
 pub(crate) use resume::Resume;
 
@@ -168,19 +169,22 @@ impl Output {
     }
 
     /// A merge holds the file's lock from reading the old rows to the rename, waiting for
-    /// another run's as `wait` allows; `warn` gets the warnings of the merge. `warnings` are
+    /// another run's as `wait` allows; `warn` gets the warnings of the merge. `told` is
     /// the run's, which svg and html show beside the data.
     pub(crate) fn write(
         &self,
         data: Dataset,
         plan: &Plan,
-        warnings: &[String],
+        told: &Told,
         color: bool,
         wait: LockWait,
         warn: &dyn Fn(&str),
     ) -> anyhow::Result<()> {
         let data = self.shape(data, plan)?;
-        let caption = picture::caption(plan, self.by, warnings);
+        if let Some(line) = picture::partial_warning(&data, self.by, &self.analysis.measures) {
+            warn(&format!("warning: {line}"));
+        }
+        let caption = picture::caption(plan, self.by, told);
         let mut style = RenderOptions {
             color: false,
             width: 0,
@@ -266,12 +270,6 @@ impl Output {
             crate::render::summary_rows(&data, self.analysis.measures.decimals).map_err(|why| {
                 Failure::new(Exit::BadResponse, why)
                     .with_hint("drop --summary to see the values as sent")
-            })?;
-        }
-        if self.format == Format::Chart {
-            crate::render::chart_bounded(&data).map_err(|why| {
-                Failure::new(Exit::BadResponse, why)
-                    .with_hint("--format csv shows the values as sent")
             })?;
         }
         let data = match self.format {

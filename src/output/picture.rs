@@ -4,18 +4,66 @@
 use chrono::{DateTime, Utc};
 
 use crate::fetched::Plan;
-use crate::model::Period;
+use crate::model::{Dataset, Measures, Period};
 use crate::render::Caption;
 
+/// What a run tells beside its rows: its warnings and where the data came from.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Told {
+    /// The warning lines, as stderr shows them (without `warning: `).
+    pub warnings: Vec<String>,
+    /// The service's base URL as it may be shown (any password masked).
+    pub source: Option<String>,
+    /// The data came from `--sandbox`.
+    pub synthetic: bool,
+}
+
 /// The caption of a picture of `plan`'s query.
-pub(super) fn caption(plan: &Plan, by: Period, warnings: &[String]) -> Caption {
+pub(super) fn caption(plan: &Plan, by: Period, told: &Told) -> Caption {
     Caption {
         chains: plan.chains.clone(),
         range: plan.range,
         by,
-        warnings: warnings.to_vec(),
+        warnings: told.warnings.clone(),
         made: made_at(std::env::var("SOURCE_DATE_EPOCH").ok().as_deref()),
+        source: told.source.clone(),
+        synthetic: told.synthetic,
     }
+}
+
+/// The warning that `--change` or `--share` compare a period that is not whole (a range's
+/// edge, a gap) with whole ones: their values are written, and the partial periods named, so
+/// that a fall of 70 % at a 2-day week is not read as a crash.
+pub(super) fn partial_warning(data: &Dataset, by: Period, measures: &Measures) -> Option<String> {
+    let asked: Vec<&str> = [(measures.change, "--change"), (measures.share, "--share")]
+        .into_iter()
+        .filter_map(|(on, flag)| on.then_some(flag))
+        .collect();
+    if asked.is_empty() || by == Period::Day {
+        return None;
+    }
+    let mut partial: Vec<String> = Vec::new();
+    for row in &data.rows {
+        let Some(c) = row.coverage.filter(|c| c.days < c.of) else {
+            continue;
+        };
+        let text = format!("{} ({} of {} days)", by.start(row.date), c.days, c.of);
+        if !partial.contains(&text) {
+            partial.push(text);
+        }
+    }
+    let (first, more) = (partial.first()?, partial.len() - 1);
+    let more = match more {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    Some(format!(
+        "{} with --by {name}: a partial {name} is compared with whole ones, the {name} of {first}{more}; \
+         --last N{unit} asks whole {name}s",
+        asked.join(" and "),
+        name = by.name(),
+        unit = &by.name()[..1],
+    ))
 }
 
 /// Now in UTC to the minute, or the time `SOURCE_DATE_EPOCH` gives (seconds since 1970, the

@@ -17,7 +17,15 @@ pub struct Caption {
     pub warnings: Vec<String>,
     /// When the page was made, as people read it (html only; an svg carries no time).
     pub made: String,
+    /// Where the data came from: the service's base URL (any password masked), or `None`
+    /// when not known.
+    pub source: Option<String>,
+    /// Made from `--sandbox`: every picture says its data is synthetic.
+    pub synthetic: bool,
 }
+
+/// What a picture made from `--sandbox` says of its data, so that a shared file misleads no one.
+pub(crate) const SYNTHETIC: &str = "synthetic data from the built-in sandbox";
 
 impl Caption {
     /// The query in one line: metrics, then [`Caption::scope_line`].
@@ -35,6 +43,16 @@ impl Caption {
             self.range.end,
             self.by.name()
         )
+    }
+
+    /// Where the data came from, in words: synthetic (the sandbox's port says nothing), or
+    /// the service's address.
+    pub fn source_line(&self) -> Option<String> {
+        match (self.synthetic, &self.source) {
+            (true, _) => Some(SYNTHETIC.to_owned()),
+            (false, Some(url)) => Some(format!("data from {url}")),
+            (false, None) => None,
+        }
     }
 
     /// A point's date in words: the day, or the period that starts on it.

@@ -2,14 +2,17 @@
 //! made, the charts inline, the gaps and warnings, and the table of exact values (the numbers
 //! csv writes). Light or dark by `prefers-color-scheme`; prints on white.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
+
+use chrono::NaiveDate;
 
 use super::caption::Caption;
 use super::svg::xml::escape;
-use super::svg::{Picture, STYLE};
+use super::svg::{Line, Picture, STYLE};
 use crate::model::describe_days;
-use crate::model::Dataset;
 use crate::model::Period;
+use crate::model::{Chain, Coverage, Dataset};
 
 const PAGE_STYLE: &str = "\
 :root{color-scheme:light dark;--fg:#1f2328;--muted:#57606a;--bg:#ffffff;--line:#d8dee4;--stripe:#f6f8fa}
@@ -44,44 +47,121 @@ pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> i
          <meta name=\"color-scheme\" content=\"light dark\">\n\
          <title>chain-metrics: {query}</title>\n<style>\n{PAGE_STYLE}{STYLE}</style>\n</head>\n<body>\n\
          <header>\n<h1>chain-metrics</h1>\n<p id=\"query\">{query}</p>\n\
-         <p class=\"muted\">Made {made} by chain-metrics {version}.</p>\n</header>\n\
+         {source}<p class=\"muted\">Made {made} by chain-metrics {version}.</p>\n</header>\n\
          <main>\n<section id=\"charts\">\n<h2>Charts</h2>\n<figure>\n{svg}</figure>\n</section>\n",
         made = escape(&caption.made),
+        source = source(caption),
         version = env!("CARGO_PKG_VERSION"),
         svg = picture.svg(false),
     )?;
-    notes(&picture, caption, out)?;
+    notes(&picture, data, caption, out)?;
     table(data, out)?;
     out.write_all(b"</main>\n</body>\n</html>\n")
 }
 
-/// The gaps, line by line, then the run's warnings; a line saying so when there are none.
-fn notes(picture: &Picture, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
-    let mut lines = Vec::new();
+/// The line that says where the data came from: synthetic, in bold, from the sandbox.
+fn source(caption: &Caption) -> String {
+    match (caption.synthetic, caption.source_line()) {
+        (true, Some(line)) => format!(
+            "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: {line}.</p>\n"
+        ),
+        (false, Some(line)) => format!("<p id=\"source\">{}.</p>\n", capitalised(&escape(&line))),
+        (_, None) => String::new(),
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
+/// The partial periods, the gaps, the values left out of the charts, then the run's
+/// warnings; a line saying so when there are none.
+fn notes(
+    picture: &Picture,
+    data: &Dataset,
+    caption: &Caption,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut lines = partial_periods(data, caption);
     for panel in &picture.panels {
-        for line in panel.lines.iter().filter(|l| !l.gaps.is_empty()) {
-            let when = match caption.by {
-                Period::Day => describe_days(&line.gaps),
-                by => format!("the {}s of {}", by.name(), dates(&line.gaps)),
-            };
-            lines.push(format!(
-                "{} {}: no value for {when} (a gap, not zero)",
-                line.chain.name(),
-                panel.metric
-            ));
+        for line in &panel.lines {
+            lines.extend(gap_line(line, &panel.metric, caption));
+            for (date, text) in &line.left_out {
+                lines.push(format!(
+                    "{} {} of {}: {text} is left out of the chart, too large to draw (the table shows it)",
+                    line.chain.name(),
+                    panel.metric,
+                    caption.when(*date)
+                ));
+            }
         }
     }
     lines.extend(caption.warnings.iter().cloned());
-    out.write_all(b"<section id=\"notes\">\n<h2>Gaps and warnings</h2>\n")?;
+    out.write_all(b"<section id=\"notes\">\n<h2>Notes: partial periods, gaps and warnings</h2>\n")?;
     if lines.is_empty() {
-        return out
-            .write_all(b"<p>None: every chain has a value for every period.</p>\n</section>\n");
+        return out.write_all(
+            b"<p>None: every period is whole and every chain has a value for each.</p>\n</section>\n",
+        );
     }
     out.write_all(b"<ul class=\"notes\">\n")?;
     for line in lines {
         writeln!(out, "<li>{}</li>", escape(&line))?;
     }
     out.write_all(b"</ul>\n</section>\n")
+}
+
+/// A line's gaps in one note, if it has any.
+fn gap_line(line: &Line, metric: &str, caption: &Caption) -> Option<String> {
+    if line.gaps.is_empty() {
+        return None;
+    }
+    let when = match caption.by {
+        Period::Day => describe_days(&line.gaps),
+        by => format!("the {}s of {}", by.name(), dates(&line.gaps)),
+    };
+    Some(format!(
+        "{} {metric}: no value for {when} (a gap, not zero)",
+        line.chain.name()
+    ))
+}
+
+/// One note per period that is not whole, as its rows' coverage says: `6 of 7 days` for
+/// every chain, else chain by chain.
+fn partial_periods(data: &Dataset, caption: &Caption) -> Vec<String> {
+    let mut periods: BTreeMap<NaiveDate, Vec<(Option<Chain>, Coverage)>> = BTreeMap::new();
+    for row in &data.rows {
+        if let Some(coverage) = row.coverage.filter(|c| c.days < c.of) {
+            periods
+                .entry(row.date)
+                .or_default()
+                .push((row.chain, coverage));
+        }
+    }
+    periods
+        .into_iter()
+        .map(|(date, partial)| {
+            let first = partial[0].1;
+            let alike = partial.len() == caption.chains.len().max(1)
+                && partial.iter().all(|(_, c)| *c == first);
+            let held = match alike {
+                true => format!("{} of {} days for every chain", first.days, first.of),
+                false => {
+                    let each = partial.iter().map(|(chain, c)| {
+                        let name = chain.map_or("", |c| c.name());
+                        format!("{name} {} of {} days", c.days, c.of)
+                    });
+                    each.collect::<Vec<_>>().join(", ")
+                }
+            };
+            format!(
+                "the {} is partial, drawn hollow and dashed: {held}",
+                caption.when(date)
+            )
+        })
+        .collect()
 }
 
 fn dates(days: &[chrono::NaiveDate]) -> String {

@@ -16,7 +16,6 @@ mod tsv;
 mod wide;
 
 pub(crate) use caption::Caption;
-pub(crate) use chart::check_bounded as chart_bounded;
 pub use format::Format;
 pub(crate) use format::{Can, Text, Wide};
 pub(crate) use listing::write as write_listing;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::model::Chain;
-use crate::model::{Dataset, Number, Row};
+use crate::model::{Coverage, Dataset, Number, Row};
 
 /// How the pivoted columns are named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +29,7 @@ pub(crate) fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset
         })
         .collect();
     let mut by_date: BTreeMap<NaiveDate, Vec<Option<Number>>> = BTreeMap::new();
+    let mut least: BTreeMap<NaiveDate, Coverage> = BTreeMap::new();
     for row in &data.rows {
         let Some(slot) = row
             .chain
@@ -36,6 +37,12 @@ pub(crate) fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset
         else {
             continue;
         };
+        if let Some(coverage) = row.coverage {
+            let kept = least.entry(row.date).or_insert(coverage);
+            if coverage.days < kept.days {
+                *kept = coverage;
+            }
+        }
         let values = by_date
             .entry(row.date)
             .or_insert_with(|| vec![None; per_chain * chains.len()]);
@@ -52,8 +59,10 @@ pub(crate) fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset
                 date,
                 chain: None,
                 values,
-                // A row of every chain: each chain's `days` column says what it covers.
-                coverage: None,
+                // A row of every chain covers what its least-covered chain does (each
+                // chain's `days` column says what it covers): a chart marks the period as
+                // partial when any chain's is.
+                coverage: least.get(&date).copied(),
             })
             .collect(),
     }

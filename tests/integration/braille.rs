@@ -49,7 +49,7 @@ fn a_utf8_terminal_gets_braille_each_chain_in_its_colour() {
     assert!(braille_cells(&shown) > 100, "braille lines: {shown}");
     // No plain marks in the plot; the legend shows each chain's colour with a braille line.
     assert!(!shown.contains('*') && !shown.contains(" o "), "{shown}");
-    for (colour, chain) in [("36", "ETHEREUM"), ("33", "ARBITRUM"), ("35", "BASE")] {
+    for (colour, chain) in [("34", "ETHEREUM"), ("33", "ARBITRUM"), ("36", "BASE")] {
         let entry = format!("\x1b[{colour}m\u{2812}\x1b[0m {chain}");
         assert!(shown.contains(&entry), "{entry:?} in the legend: {shown}");
     }

@@ -109,8 +109,14 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
     let mut env = Env::with_service(&sandbox.url);
     let args = argv("users -c eth,arb -s 2024-01-01 -e 2024-01-09 -f chart");
     env.cmd_args(&[&args[..], &["--color", "always"]].concat())
-        .stdout_contains("\x1b[36m*\x1b[0m ETHEREUM")
+        .stdout_contains("\x1b[34m*\x1b[0m ETHEREUM")
         .stdout_contains("\x1b[33mo\x1b[0m ARBITRUM")
+        .run();
+    // The colour follows the chain, not the order asked: ETHEREUM stays blue, ARBITRUM yellow.
+    let swapped = argv("users -c arb,eth -s 2024-01-01 -e 2024-01-09 -f chart --color always");
+    env.cmd_args(&swapped)
+        .stdout_contains("\x1b[33m*\x1b[0m ARBITRUM")
+        .stdout_contains("\x1b[34mo\x1b[0m ETHEREUM")
         .run();
     env.set("CLICOLOR_FORCE", "1").set("NO_COLOR", "1");
     let plain = env.cmd_args(&args).run();

@@ -1,21 +1,21 @@
-//! One bound for all arithmetic on the service's numbers (CLI.md §4): `--by`, `--summary` and
-//! the chart's scale refuse a value with an exponent beyond ±1000 or more than 4096 digits
-//! (exit 8, naming it and its date, cut when long); the plain formats pass it verbatim; the
-//! chart never writes NaN or infinity and names what it leaves out.
+//! One bound for all arithmetic on the service's numbers (CLI.md §4): `--by` and `--summary`
+//! refuse a value with an exponent beyond ±1000 or more than 4096 digits (exit 8, naming it and
+//! its date, cut when long); the plain formats pass it verbatim; the chart never writes NaN or
+//! infinity and names what it leaves out (pictures/left_out.rs: every picture, every value).
 
 use crate::support::{Env, Reply, Stub};
 
-const RANGE: &str = "-c eth -s 2024-01-02 -e 2024-01-03";
+pub(crate) const RANGE: &str = "-c eth -s 2024-01-02 -e 2024-01-03";
 
 /// A service whose fees are `1` on 2024-01-02 and `value` on 2024-01-03.
-fn service(value: &str) -> Stub {
+pub(crate) fn service(value: &str) -> Stub {
     let body =
         format!(r#"[{{"date":"2024-01-02","fees":1}},{{"date":"2024-01-03","fees":{value}}}]"#);
     Stub::always(Reply::json(200, &body))
 }
 
 /// The hostile values, each with how an error names it.
-fn hostile() -> Vec<(String, String)> {
+pub(crate) fn hostile() -> Vec<(String, String)> {
     let exponent = "(an exponent beyond ±1000)";
     let mut values: Vec<(String, String)> =
         ["1e999999999", "1e-999999999", "1e9999999999999999999"]
@@ -68,15 +68,6 @@ fn summary_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
         "--summary -f table",
         "cannot summarise ETHEREUM fees",
         "drop --summary to see the values as sent",
-    );
-}
-
-#[test]
-fn the_chart_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
-    refused_by(
-        "-f chart",
-        "cannot chart ETHEREUM fees",
-        "--format csv shows the values as sent",
     );
 }
 

@@ -11,7 +11,7 @@ use super::RenderOptions;
 use chrono::NaiveDate;
 
 use crate::model::Period;
-use crate::model::{Column, Dataset, Number};
+use crate::model::{Chain, Column, Dataset, Number};
 use plot::{DotGrid, Dots, Plot};
 
 mod braille;
@@ -33,11 +33,10 @@ const MIN_PLOT_WIDTH: usize = DATE_WIDTH + 2;
 const MARKS: [char; 16] = [
     '*', 'o', 'x', '#', '@', '%', '=', '~', '&', '$', '^', '!', '?', 's', 'z', 'w',
 ];
-const COLORS: [&str; 6] = ["36", "33", "35", "32", "34", "31"];
-/// The largest magnitude drawn: every difference of two drawn values, and the margin around
-/// a flat series, stays a finite float, so no scale or label is ever NaN or infinite. A value
-/// beyond it is left out, and a line under the chart says so.
-const MAX_DRAWN: f64 = 1e300;
+/// One colour per chain, in SERVICE.md's order, near the SVG's palette (blue, orange as yellow,
+/// green, vermillion as red, sky blue as cyan, pink as magenta): a chain keeps its colour in
+/// every picture, whatever order it was asked in.
+const COLORS: [&str; 6] = ["34", "33", "32", "31", "36", "35"];
 /// The left-out values a chart names before "and N more".
 const LEFT_OUT_NAMED: usize = 3;
 
@@ -58,7 +57,8 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
     };
     let groups = metric_groups(data);
     if groups.len() < 2 || !scales_differ(data, &groups) {
-        return write_one(data, style, out);
+        write_one(data, style, out)?;
+        return partial_note(data, style, out);
     }
     for (k, (metric, columns)) in groups.iter().enumerate() {
         if k > 0 {
@@ -67,7 +67,39 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
         writeln!(out, "{metric}")?;
         write_one(&subset(data, columns), style, out)?;
     }
-    Ok(())
+    partial_note(data, style, out)
+}
+
+/// A line under the charts naming the periods that are not whole (fewer days with data than
+/// the period has), as the rows' coverage says: their steps stand for only part of a period.
+fn partial_note(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+    let by = style.caption.map_or(Period::Day, |c| c.by);
+    let mut named: Vec<(NaiveDate, String)> = Vec::new();
+    for row in &data.rows {
+        let Some(coverage) = row.coverage.filter(|c| c.days < c.of) else {
+            continue;
+        };
+        let start = by.start(row.date);
+        if named.last().is_none_or(|(date, _)| *date != start) {
+            let text = format!(
+                "{} of {start} ({} of {} days)",
+                by.name(),
+                coverage.days,
+                coverage.of
+            );
+            named.push((start, text));
+        }
+    }
+    if named.is_empty() {
+        return Ok(());
+    }
+    let texts: Vec<String> = named.into_iter().map(|(_, text)| text).collect();
+    writeln!(
+        out,
+        "partial (fewer days with data than the {} has): {}",
+        by.name(),
+        texts.join(", ")
+    )
 }
 
 /// The columns of each metric, metrics in order of first appearance: `ETHEREUM.fees` is of
@@ -145,7 +177,8 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         false => Dots::PLAIN,
     };
     let plot = Plot::new(plot_width, days.len(), (lo, hi), dots);
-    let rows = cell_rows(&plot.draw(&series), style);
+    let hues = hues(data);
+    let rows = cell_rows(&plot.draw(&series), style, &hues);
     for (r, cells) in rows.iter().enumerate() {
         let axis = if labels[r].is_empty() { '|' } else { '+' };
         let text = format!("{:>label_width$} {axis}{cells}", labels[r]);
@@ -161,7 +194,7 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     let (ticks, names) = plot.date_axis(&dates, &labelled);
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
-    legend(data, style, label_width, width, out)?;
+    legend(data, (style, &hues), label_width, width, out)?;
     left_out_note(data, out)
 }
 
@@ -185,24 +218,6 @@ fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
         line.push_str(&format!(" and {more} more"));
     }
     writeln!(out, "left out, too large to draw: {line}")
-}
-
-/// Every value of `data` within the bound of all arithmetic on the service's numbers (see
-/// `Number::to_decimal`), the chart's scale included; else the first one beyond it, named
-/// with its chain, column and date.
-pub(crate) fn check_bounded(data: &Dataset) -> Result<(), String> {
-    for row in &data.rows {
-        for (column, number) in data.columns.iter().zip(&row.values) {
-            if let Some(Err(why)) = number.as_ref().map(Number::bounded) {
-                let chain = row.chain.map(|c| format!("{c} ")).unwrap_or_default();
-                return Err(format!(
-                    "cannot chart {chain}{column} of {}: {why}",
-                    row.date
-                ));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,
@@ -261,7 +276,7 @@ fn value_labels(lo: f64, hi: f64) -> Vec<String> {
 /// The legend, one entry per series, wrapped to the chart's width.
 fn legend(
     data: &Dataset,
-    style: RenderOptions,
+    (style, hues): (RenderOptions, &[usize]),
     indent: usize,
     width: usize,
     out: &mut dyn Write,
@@ -281,19 +296,16 @@ fn legend(
             line.push_str("   ");
             used += 3;
         }
-        line.push_str(&format!("{} {name}", mark(Some(s), style)));
+        line.push_str(&format!("{} {name}", mark(Some(s), style, hues)));
         used += visible;
     }
     writeln!(out, "{:indent$}  {line}", "")
 }
 
+/// A value the chart can place (see `scale::drawable`); one it cannot is left out and named
+/// under the chart.
 fn value(number: &Option<Number>) -> Option<f64> {
-    number
-        .as_ref()?
-        .as_str()
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.abs() <= MAX_DRAWN)
+    scale::drawable(number.as_ref()?)
 }
 
 /// The value range drawn; a flat series gets a range around its value.
@@ -317,12 +329,30 @@ fn axis_label(value: f64, range: f64) -> String {
     scale::tick_label(value, range / (HEIGHT - 1) as f64 * LABEL_EVERY as f64)
 }
 
+/// The colour of each series: its chain's, when every series is of a different chain; else
+/// (several metrics of one chain) one per series, in order, so that each stays apart.
+fn hues(data: &Dataset) -> Vec<usize> {
+    let chains: Vec<Option<Chain>> = data.columns.iter().map(Column::chain).collect();
+    let distinct = chains
+        .iter()
+        .enumerate()
+        .all(|(i, c)| c.is_some() && !chains[..i].contains(c));
+    chains
+        .iter()
+        .enumerate()
+        .map(|(s, chain)| match (distinct, chain) {
+            (true, Some(chain)) => Chain::ALL.iter().position(|c| c == chain).unwrap_or(s),
+            _ => s,
+        })
+        .collect()
+}
+
 /// The text of each row of the plot: in braille, a cell per 2 by 4 dots; else a mark a dot.
-fn cell_rows(grid: &DotGrid, style: RenderOptions) -> Vec<String> {
+fn cell_rows(grid: &DotGrid, style: RenderOptions, hues: &[usize]) -> Vec<String> {
     if style.braille {
         let cells = braille::cells(grid);
         let paint = |cell: &Option<(char, usize)>| match cell {
-            Some((symbol, s)) => paint(*symbol, *s, style),
+            Some((symbol, s)) => paint(*symbol, hue(hues, *s), style),
             None => " ".to_owned(),
         };
         return cells
@@ -330,7 +360,7 @@ fn cell_rows(grid: &DotGrid, style: RenderOptions) -> Vec<String> {
             .map(|row| row.iter().map(paint).collect())
             .collect();
     }
-    let mark = |cell: &Option<usize>| mark(*cell, style);
+    let mark = |cell: &Option<usize>| mark(*cell, style, hues);
     grid.iter()
         .map(|row| row.iter().map(mark).collect())
         .collect()
@@ -338,17 +368,21 @@ fn cell_rows(grid: &DotGrid, style: RenderOptions) -> Vec<String> {
 
 /// What stands for series `series` in the plain plot and in the legend: its mark, or in
 /// braille the sample line; in its colour when there is colour.
-fn mark(series: Option<usize>, style: RenderOptions) -> String {
+fn mark(series: Option<usize>, style: RenderOptions, hues: &[usize]) -> String {
     match series {
         None => " ".to_owned(),
-        Some(s) if style.braille => paint(braille::SAMPLE, s, style),
-        Some(s) => paint(MARKS[s % MARKS.len()], s, style),
+        Some(s) if style.braille => paint(braille::SAMPLE, hue(hues, s), style),
+        Some(s) => paint(MARKS[s % MARKS.len()], hue(hues, s), style),
     }
 }
 
-fn paint(symbol: char, series: usize, style: RenderOptions) -> String {
+fn hue(hues: &[usize], series: usize) -> usize {
+    hues.get(series).copied().unwrap_or(series)
+}
+
+fn paint(symbol: char, hue: usize, style: RenderOptions) -> String {
     match style.color {
-        true => format!("\x1b[{}m{symbol}\x1b[0m", COLORS[series % COLORS.len()]),
+        true => format!("\x1b[{}m{symbol}\x1b[0m", COLORS[hue % COLORS.len()]),
         false => symbol.to_string(),
     }
 }

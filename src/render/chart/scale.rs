@@ -5,6 +5,18 @@ use super::label;
 use crate::model::Number;
 use crate::render::group_digits;
 
+/// The largest magnitude drawn: every difference of two drawn values, and the margin around
+/// a flat series, stays a finite float, so no scale or label is ever NaN or infinite.
+const MAX_DRAWN: f64 = 1e300;
+
+/// The value of `number` a picture can place, or `None` for one it must leave out (and list
+/// as left out, never as a gap): beyond the number bound, or beyond what a float can place.
+pub(crate) fn drawable(number: &Number) -> Option<f64> {
+    number.bounded().ok()?;
+    let value = number.as_str().parse::<f64>().ok()?;
+    (value.abs() <= MAX_DRAWN).then_some(value)
+}
+
 /// The ticks of an axis from `lo` to `hi` taken out to round values, at most about `most`
 /// of them: the values, from the lowest up, and the step between them.
 pub(crate) fn round_ticks(lo: f64, hi: f64, most: usize) -> (Vec<f64>, f64) {
@@ -50,6 +62,21 @@ pub(crate) fn tick_label(value: f64, step: f64) -> String {
     Number::from_json_token(&text).map_or(text, |n| group_digits(&n))
 }
 
+/// A tick's label as a picture writes it, short: `1.5M` for 1,500,000 when the axis's `top`
+/// reaches ten thousand (k, M, B, T), else [`tick_label`]; beyond the trillions, in full.
+pub(crate) fn compact_label(value: f64, step: f64, top: f64) -> String {
+    const SUFFIXES: [(f64, &str); 4] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")];
+    let top = top.abs();
+    let suffix = SUFFIXES
+        .iter()
+        .find(|(size, _)| top >= size.max(1e4) && top < 1e15);
+    match suffix {
+        Some(_) if value == 0.0 => "0".to_owned(),
+        Some((size, name)) => format!("{}{name}", tick_label(value / size, step / size)),
+        None => tick_label(value, step),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,5 +95,17 @@ mod tests {
         assert_eq!(tick_label(ticks[2], step), "0.04");
         assert_eq!(round_ticks(0.0, 0.0, 4).0, [0.0, 0.5, 1.0]);
         assert_eq!(tick_label(-0.0, 1.0), "0");
+    }
+
+    #[test]
+    fn compact_labels_are_short_and_keep_the_step() {
+        let label = |v: f64, step: f64, top: f64| compact_label(v, step, top);
+        assert_eq!(label(1_500_000.0, 500_000.0, 2e6), "1.5M");
+        assert_eq!(label(0.0, 500_000.0, 2e6), "0");
+        assert_eq!(label(20_000.0, 10_000.0, 4e4), "20k");
+        assert_eq!(label(2_500.0, 500.0, 5e3), "2,500");
+        assert_eq!(label(3e9, 1e9, 4e9), "3B");
+        assert_eq!(label(-2e6, 1e6, 3e6), "-2M");
+        assert_eq!(label(5e15, 1e15, 6e15), "5,000,000,000,000,000");
     }
 }

@@ -51,6 +51,8 @@ fn draw_as(data: &Dataset, by: Period, look: RenderOptions) -> String {
         by,
         warnings: Vec::new(),
         made: String::new(),
+        source: None,
+        synthetic: false,
     };
     let style = RenderOptions {
         width: 60,
@@ -140,7 +142,7 @@ fn braille_needs_the_terminal_and_for_several_series_colour() {
         "ARBITRUM's line: {text}"
     );
     assert!(
-        text.contains("\x1b[36m\u{2812}\x1b[0m ETHEREUM.fees"),
+        text.contains("\x1b[34m\u{2812}\x1b[0m ETHEREUM.fees"),
         "{text}"
     );
     assert!(

@@ -10,20 +10,23 @@ pub(super) mod xml;
 
 use std::io::{self, Write};
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 
 use super::caption::Caption;
-use super::chart::scale::{round_ticks, tick_label};
+use super::chart::scale::{compact_label, round_ticks};
 use crate::model::Chain;
 use crate::model::Dataset;
+use crate::model::{DayRange, Period};
 use panel::{Frame, Scale};
-pub(super) use series::Panel;
+pub(super) use series::{Line, Panel};
 use xml::{at, escape};
 
 pub(super) const WIDTH: f64 = 960.0;
 const RIGHT: f64 = 44.0;
 /// The two title lines above the legend.
 const TITLE_HEIGHT: f64 = 58.0;
+/// A third title line: where the data came from.
+const SOURCE_LINE: f64 = 18.0;
 const LEGEND_ROW: f64 = 24.0;
 const PANEL_HEIGHT: f64 = 228.0;
 /// Pixels a character of the 12px labels may take (wide for capitals: no label spills).
@@ -43,16 +46,22 @@ svg.cm text{font-family:system-ui,sans-serif;font-size:12px;fill:#1f2328}
 svg.cm .title{font-size:15px;font-weight:600}
 svg.cm .muted{fill:#57606a}
 svg.cm .metric{font-size:13px;font-weight:600}
+svg.cm .source{font-style:italic}
 svg.cm .bg{fill:#ffffff}
 svg.cm .grid{stroke:#d8dee4;stroke-width:1}
 svg.cm .axis{stroke:#8c959f;stroke-width:1}
+svg.cm .zero{stroke:#57606a;stroke-width:1.5}
 svg.cm .series path{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
+svg.cm .series path.partial{stroke-dasharray:5 4}
+svg.cm .series circle.partial{fill:#ffffff;stroke-width:1.5}
 @media (prefers-color-scheme: dark){
 svg.cm text{fill:#e6edf3}
 svg.cm .muted{fill:#9ea7b3}
 svg.cm .bg{fill:#0d1117}
 svg.cm .grid{stroke:#30363d}
 svg.cm .axis{stroke:#6e7681}
+svg.cm .zero{stroke:#9ea7b3}
+svg.cm .series circle.partial{fill:#0d1117}
 }
 ";
 
@@ -98,7 +107,7 @@ impl<'a> Picture<'a> {
         let widest = scales.iter().flat_map(|s| &s.labels).map(String::len);
         let left = (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0);
         let (legend, legend_height) = self.legend(left);
-        let top = TITLE_HEIGHT + legend_height;
+        let top = self.title_height() + legend_height;
         let height = top + PANEL_HEIGHT * self.panels.len().max(1) as f64;
         let mut out = String::new();
         if standalone {
@@ -122,6 +131,14 @@ impl<'a> Picture<'a> {
         out
     }
 
+    /// The title lines' height: two, and a third naming the source when it is known.
+    fn title_height(&self) -> f64 {
+        match self.caption.source_line() {
+            Some(_) => TITLE_HEIGHT + SOURCE_LINE,
+            None => TITLE_HEIGHT,
+        }
+    }
+
     fn titles(&self, out: &mut String, left: f64) {
         out.push_str(&format!(
             "<text class=\"title\" x=\"{x}\" y=\"24\">{}</text>\n<text class=\"muted\" x=\"{x}\" y=\"44\">{}</text>\n",
@@ -129,6 +146,13 @@ impl<'a> Picture<'a> {
             escape(&self.caption.scope_line()),
             x = at(left)
         ));
+        if let Some(source) = self.caption.source_line() {
+            out.push_str(&format!(
+                "<text class=\"source\" x=\"{}\" y=\"62\">{}</text>\n",
+                at(left),
+                escape(&source)
+            ));
+        }
     }
 
     /// One entry per chain (a stroke of its colour, then its name), wrapped to the width; the
@@ -141,7 +165,7 @@ impl<'a> Picture<'a> {
             if x > left && x + width > WIDTH - RIGHT {
                 (x, row) = (left, row + 1.0);
             }
-            let y = TITLE_HEIGHT + 6.0 + row * LEGEND_ROW;
+            let y = self.title_height() + 6.0 + row * LEGEND_ROW;
             out.push_str(&format!(
                 "<g class=\"legend-entry\" data-chain=\"{name}\"><line x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/><text x=\"{tx}\" y=\"{ty}\">{name}</text></g>\n",
                 name = chain.name(),
@@ -160,7 +184,7 @@ impl<'a> Picture<'a> {
 
     fn draw_panels(&self, out: &mut String, scales: &[Scale], left: f64, top: f64) {
         let width = WIDTH - left - RIGHT;
-        let ticks = date_ticks(&self.dates, width);
+        let ticks = date_ticks(&self.dates, self.caption.by, width);
         if self.panels.is_empty() {
             out.push_str(&format!(
                 "<text class=\"muted\" x=\"{}\" y=\"{}\">(no data to chart)</text>\n",
@@ -185,14 +209,86 @@ impl<'a> Picture<'a> {
 fn scale(panel: &Panel) -> Scale {
     let (lo, hi) = panel.value_range();
     let (ticks, step) = round_ticks(lo, hi, 4);
-    let labels = ticks.iter().map(|t| tick_label(*t, step)).collect();
+    let top = ticks.iter().fold(0.0f64, |top, t| top.max(t.abs()));
+    let unit = if panel.percent { "%" } else { "" };
+    let labels = (ticks.iter())
+        .map(|t| format!("{}{unit}", compact_label(*t, step, top)))
+        .collect();
     Scale { ticks, labels }
 }
 
-/// The dates labelled on the x axis: every k-th period's first day, k as small as keeps the
-/// labels apart in `width` pixels; always the first.
-fn date_ticks(dates: &[NaiveDate], width: f64) -> Vec<NaiveDate> {
-    let room = ((width / DATE_LABEL) as usize).max(1);
-    let stride = dates.len().div_ceil(room).max(1);
-    dates.iter().step_by(stride).copied().collect()
+/// The dates labelled on the x axis: calendar boundaries (days, Mondays, month, quarter or
+/// year starts, every k-th) as fine as keeps the labels apart in `width` pixels, never finer
+/// than the periods drawn; and the last date, in place of a tick too close to it.
+fn date_ticks(dates: &[NaiveDate], by: Period, width: f64) -> Vec<NaiveDate> {
+    let (Some(first), Some(last)) = (dates.first().copied(), dates.last().copied()) else {
+        return Vec::new();
+    };
+    let room = ((width / DATE_LABEL) as usize).max(2);
+    let range = DayRange {
+        start: first,
+        end: last,
+    };
+    let mut ticks = TICK_STEPS
+        .iter()
+        .filter(|(unit, _)| length(*unit) >= length(by))
+        .map(|(unit, every)| boundaries(*unit, *every, &range))
+        .find(|ticks| ticks.len() < room)
+        .unwrap_or_else(|| vec![first]);
+    // The last date is labelled; a tick closer to it than a label's width gives way.
+    let span = (last - first).num_days().max(1) as f64;
+    let gap = |a: NaiveDate| (last - a).num_days() as f64 / span * width;
+    ticks.retain(|t| gap(*t) >= DATE_LABEL);
+    if ticks.is_empty() || last != first {
+        ticks.push(last);
+    }
+    ticks
+}
+
+/// How long a period is, in order: a date axis ticks no finer than the periods it draws.
+fn length(period: Period) -> u8 {
+    match period {
+        Period::Day => 0,
+        Period::Week => 1,
+        Period::Month => 2,
+        Period::Quarter => 3,
+        Period::Year => 4,
+    }
+}
+
+/// The calendar steps a date axis may tick at, finest first.
+const TICK_STEPS: [(Period, u32); 16] = [
+    (Period::Day, 1),
+    (Period::Day, 2),
+    (Period::Week, 1),
+    (Period::Week, 2),
+    (Period::Month, 1),
+    (Period::Month, 2),
+    (Period::Quarter, 1),
+    (Period::Month, 6),
+    (Period::Year, 1),
+    (Period::Year, 2),
+    (Period::Year, 5),
+    (Period::Year, 10),
+    (Period::Year, 20),
+    (Period::Year, 50),
+    (Period::Year, 100),
+    (Period::Year, 1000),
+];
+
+/// The first days of `unit` within `range`, every `every`-th: months and years aligned to the
+/// calendar (every 2 months from January, every 5 years from a year ending in 0 or 5), days
+/// and weeks counted from the first.
+fn boundaries(unit: Period, every: u32, range: &DayRange) -> Vec<NaiveDate> {
+    let starts = unit.starts(range).into_iter().filter(|d| *d >= range.start);
+    let aligned = |d: &NaiveDate| match unit {
+        Period::Month => d.month0().is_multiple_of(every),
+        Period::Year => d.year().rem_euclid(every as i32) == 0,
+        _ => true,
+    };
+    let kept: Vec<NaiveDate> = starts.filter(aligned).collect();
+    match unit {
+        Period::Day | Period::Week => kept.into_iter().step_by(every as usize).collect(),
+        _ => kept,
+    }
 }

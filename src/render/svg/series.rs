@@ -7,13 +7,16 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::model::Chain;
-use crate::model::{Dataset, Number};
+use crate::model::{Coverage, Dataset, Number, Row, Unit};
 use crate::render::caption::Caption;
+use crate::render::chart::scale::drawable;
 use crate::render::group_digits;
 
 /// One metric column of the data, drawn on its own y scale.
 pub(crate) struct Panel {
     pub metric: String,
+    /// The values are percents: the axis says so.
+    pub percent: bool,
     pub lines: Vec<Line>,
 }
 
@@ -24,6 +27,9 @@ pub(crate) struct Line {
     pub runs: Vec<Vec<Point>>,
     /// The periods with no value, in date order.
     pub gaps: Vec<NaiveDate>,
+    /// The values that cannot be drawn (beyond the number bound or what a float can place):
+    /// their dates and texts. They are listed as left out, never as gaps.
+    pub left_out: Vec<(NaiveDate, String)>,
 }
 
 pub(crate) struct Point {
@@ -31,6 +37,8 @@ pub(crate) struct Point {
     pub value: f64,
     /// The value as the service wrote it, with digit groups: the hover text.
     pub exact: String,
+    /// The coverage of a period that is not whole (fewer days with data than it has).
+    pub partial: Option<Coverage>,
 }
 
 impl Panel {
@@ -50,9 +58,9 @@ pub(super) fn periods(caption: &Caption) -> Vec<NaiveDate> {
 /// a count, not a metric, so it gets no panel.
 pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> Vec<Panel> {
     let fallback = caption.chains.first().copied().unwrap_or(Chain::Ethereum);
-    let mut cells: BTreeMap<(Chain, NaiveDate), &[Option<Number>]> = BTreeMap::new();
+    let mut cells: BTreeMap<(Chain, NaiveDate), &Row> = BTreeMap::new();
     for row in &data.rows {
-        cells.insert((row.chain.unwrap_or(fallback), row.date), &row.values);
+        cells.insert((row.chain.unwrap_or(fallback), row.date), row);
     }
     data.columns
         .iter()
@@ -60,12 +68,14 @@ pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> 
         .filter(|(_, column)| !column.is_days())
         .map(|(at, column)| Panel {
             metric: column.name(),
+            percent: column.unit() == Unit::Percent,
             lines: caption
                 .chains
                 .iter()
                 .map(|chain| {
                     line(*chain, dates, |date| {
-                        cells.get(&(*chain, date))?.get(at)?.as_ref()
+                        let row = cells.get(&(*chain, date))?;
+                        Some((row.values.get(at)?.as_ref()?, row.coverage))
                     })
                 })
                 .collect(),
@@ -73,34 +83,42 @@ pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> 
         .collect()
 }
 
-/// One chain's line over `dates`, `value` giving the number of a date, if any.
+/// One chain's line over `dates`, `value` giving the number of a date, if any, and the
+/// coverage of its row.
 fn line<'a>(
     chain: Chain,
     dates: &[NaiveDate],
-    value: impl Fn(NaiveDate) -> Option<&'a Number>,
+    value: impl Fn(NaiveDate) -> Option<(&'a Number, Option<Coverage>)>,
 ) -> Line {
-    let mut runs: Vec<Vec<Point>> = Vec::new();
-    let mut gaps = Vec::new();
+    let mut line = Line {
+        chain,
+        runs: Vec::new(),
+        gaps: Vec::new(),
+        left_out: Vec::new(),
+    };
     let mut broken = true;
     for date in dates {
-        let point = value(*date).and_then(|number| {
-            let value = number
-                .as_str()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())?;
-            Some(Point {
-                date: *date,
-                value,
-                exact: group_digits(number),
-            })
-        });
-        match (point, runs.last_mut()) {
-            (Some(point), Some(run)) if !broken => run.push(point),
-            (Some(point), _) => runs.push(vec![point]),
-            (None, _) => gaps.push(*date),
+        let Some((number, coverage)) = value(*date) else {
+            line.gaps.push(*date);
+            broken = true;
+            continue;
+        };
+        let Some(value) = drawable(number) else {
+            line.left_out.push((*date, number.shown()));
+            broken = true;
+            continue;
+        };
+        let point = Point {
+            date: *date,
+            value,
+            exact: group_digits(number),
+            partial: coverage.filter(|c| c.days < c.of),
+        };
+        match line.runs.last_mut() {
+            Some(run) if !broken => run.push(point),
+            _ => line.runs.push(vec![point]),
         }
-        broken = gaps.last() == Some(date);
+        broken = false;
     }
-    Line { chain, runs, gaps }
+    line
 }

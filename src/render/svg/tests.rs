@@ -1,6 +1,6 @@
 //! The SVG's layout at the largest size a report asks: 6 chains x 3 metrics over 3,653 days.
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate};
 
 use super::Picture;
 use crate::model::Chain;
@@ -40,6 +40,8 @@ fn decade() -> (Dataset, Caption) {
         by: Period::Day,
         warnings: Vec::new(),
         made: String::new(),
+        source: None,
+        synthetic: false,
     };
     (data, caption)
 }
@@ -109,4 +111,42 @@ fn a_gap_breaks_the_line_and_is_listed() {
     assert_eq!(base.runs.len(), 2);
     assert_eq!(base.gaps.len(), 31);
     assert_eq!(base.gaps[0].to_string(), "2020-03-01");
+}
+
+#[test]
+fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
+    let day = |y, m, d| NaiveDate::from_ymd_opt(y, m, d).unwrap();
+    let days = |start: NaiveDate, end: NaiveDate| -> Vec<NaiveDate> {
+        DayRange { start, end }.days().collect()
+    };
+    // 90 days: every other Monday, then the last day.
+    let ticks = super::date_ticks(
+        &days(day(2024, 10, 3), day(2024, 12, 31)),
+        Period::Day,
+        820.0,
+    );
+    assert_eq!(ticks.first(), Some(&day(2024, 10, 7)));
+    assert!(ticks[..ticks.len() - 1]
+        .iter()
+        .all(|d| d.weekday() == chrono::Weekday::Mon));
+    assert_eq!(ticks.last(), Some(&day(2024, 12, 31)));
+    // A decade: years, then the last day.
+    let ticks = super::date_ticks(
+        &days(day(2015, 1, 1), day(2024, 12, 31)),
+        Period::Day,
+        820.0,
+    );
+    assert!(
+        ticks[..ticks.len() - 1].iter().all(|d| d.ordinal() == 1),
+        "{ticks:?}"
+    );
+    assert_eq!(ticks.last(), Some(&day(2024, 12, 31)));
+    // By month: month starts, never a Monday between them.
+    let months = Period::Month.starts(&DayRange {
+        start: day(2023, 1, 1),
+        end: day(2024, 12, 31),
+    });
+    let ticks = super::date_ticks(&months, Period::Month, 820.0);
+    assert!(ticks.iter().all(|d| d.day() == 1), "{ticks:?}");
+    assert_eq!(ticks.last(), Some(&day(2024, 12, 1)));
 }

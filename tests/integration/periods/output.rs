@@ -159,6 +159,7 @@ fn the_chart_draws_each_period_as_a_step_over_its_days() {
       ++-----------------------------------------------+------------------------
        2024-03-30                                 2024-04-01
        * ETHEREUM
+partial (fewer days with data than the week has): week of 2024-03-25 (2 of 7 days), week of 2024-04-01 (2 of 7 days)
 ",
         )
         .run();

@@ -2,8 +2,12 @@
 //! `--by week`, a gap) drawn, validated by `tidy`, rendered by `rsvg-convert` and by headless
 //! Chromium, whose screenshots must show every chain's colour and whose console must stay quiet.
 
+mod axes;
 mod browser;
+mod left_out;
+mod partial;
 mod png;
+mod provenance;
 
 use std::path::{Path, PathBuf};
 
@@ -199,7 +203,14 @@ fn html_is_valid_self_contained_and_holds_the_csv_values() {
         .stdout("")
         .run();
     let html = std::fs::read_to_string(&page).unwrap();
-    let without_namespace = html.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+    // The service's address is named as text (where the data came from), never fetched.
+    let without_namespace: String = html
+        .replace("xmlns=\"http://www.w3.org/2000/svg\"", "")
+        .lines()
+        .filter(|l| {
+            !l.starts_with("<p id=\"source\">Data from ") && !l.contains("class=\"source\"")
+        })
+        .collect();
     for outside in [
         "http:", "https:", "<script", "src=", "href=", "@import", "url(",
     ] {

@@ -1,0 +1,52 @@
+//! One rule for values no picture can draw (beyond the number bound, or beyond what a float
+//! can place): the terminal chart, the SVG and the HTML page leave them out and list them as
+//! left out, with their date and text, and never call them gaps; the run succeeds.
+
+use crate::number_bound::{hostile, service, RANGE};
+use crate::support::Env;
+
+/// How a picture names a left-out value: its text, cut when long.
+fn shown(value: &str) -> String {
+    match value.len() > 40 {
+        true => "12345678901234567890… (10000000 digits)".to_owned(),
+        false => value.to_owned(),
+    }
+}
+
+#[test]
+fn the_chart_leaves_out_every_value_it_cannot_draw_and_exits_0() {
+    for (value, _) in hostile() {
+        let stub = service(&value);
+        let env = Env::with_service(&stub.url);
+        let run = env.cmd(&format!("fees -f chart {RANGE}")).run();
+        let line = format!(
+            "\nleft out, too large to draw: ETHEREUM of 2024-01-03 ({})\n",
+            shown(&value)
+        );
+        assert!(run.stdout.ends_with(&line), "{}", run.stdout);
+    }
+}
+
+#[test]
+fn svg_and_html_list_what_they_leave_out_and_call_it_no_gap() {
+    for (value, _) in hostile() {
+        let stub = service(&value);
+        let env = Env::with_service(&stub.url);
+        env.cmd(&format!("fees -o fees.svg {RANGE}")).run();
+        env.cmd(&format!("fees -o fees.html {RANGE}")).run();
+        let svg = std::fs::read_to_string(env.home.path().join("fees.svg")).unwrap();
+        let line = format!(
+            "left out, too large to draw: ETHEREUM 2024-01-03 ({})</text>",
+            shown(&value)
+        );
+        assert!(svg.contains(&line), "{}", &svg[..svg.len().min(3000)]);
+        assert!(!svg.contains("gap"));
+        let html = std::fs::read_to_string(env.home.path().join("fees.html")).unwrap();
+        let note = format!(
+            "<li>ETHEREUM fees of 2024-01-03: {} is left out of the chart, too large to draw (the table shows it)</li>",
+            shown(&value)
+        );
+        assert!(html.contains(&note), "no note {note}");
+        assert!(!html.contains("a gap"));
+    }
+}
