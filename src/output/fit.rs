@@ -153,6 +153,10 @@ pub(super) fn format_of_file(file: &std::path::Path) -> Result<Format, Failure> 
     let Some(extension) = file.extension() else {
         return Ok(Format::Csv);
     };
+    // A stream the user named (their FIFO, a device) has no file type to read off its name.
+    if std::fs::metadata(file).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Ok(Format::Csv);
+    }
     if extension.eq_ignore_ascii_case("txt") {
         return Ok(Format::Csv);
     }
