@@ -23,7 +23,7 @@ pub(super) fn run(
     includes: &[SocialMetric],
 ) -> anyhow::Result<()> {
     let query = Query::resolve(global, terminal, args, endpoints, includes)?;
-    for line in args.analysis.without_effect(endpoints) {
+    for line in args.analysis.without_effect(endpoints, args.summary) {
         note(&query.settings, &format!("note: {line}"));
     }
     tell(&query);

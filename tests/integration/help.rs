@@ -327,3 +327,28 @@ fn a_subcommands_help_shows_its_own_options_and_one_line_for_the_global_ones() {
     ]);
     assert!(parsed.is_ok());
 }
+
+/// The README's test command is one line that CI runs as it is, and it makes what the tests
+/// need (the packages, the venv) before `cargo test`.
+#[test]
+fn ci_runs_the_readmes_test_command_exactly() {
+    let readme = readme();
+    let (_, tests) = readme.split_once("## Tests\n\n```sh\n").unwrap();
+    let command = tests.lines().next().unwrap();
+    assert_eq!(tests.lines().nth(1), Some("```"), "one command");
+    let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
+    assert!(
+        ci.lines().any(|line| line == command),
+        "{command} not in .ci/run"
+    );
+    let script = std::fs::read_to_string(repo().join(command)).unwrap();
+    let order: Vec<usize> = ["apt-get install", "python3 -m venv", "cargo test --locked"]
+        .iter()
+        .map(|step| {
+            script
+                .find(step)
+                .unwrap_or_else(|| panic!("{command} lacks {step}"))
+        })
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+}

@@ -1,6 +1,6 @@
 //! The README's recipes for exact numbers in jq, DuckDB and pandas, each run as written
 //! against a service that sends numbers a double cannot hold. DuckDB and pandas come from the
-//! Python venv that `.ci/run` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
+//! Python venv that `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
 
 use std::ffi::OsStr;
 
@@ -51,24 +51,21 @@ fn the_jq_recipe_keeps_every_digit() {
 
 /// Runs a Python recipe in the environment's home, after the command on its first line
 /// (`# chain-metrics ... --output fees.csv`) has written the csv there.
-/// `None` where the venv is missing outside CI (the test is skipped).
-fn run_python_recipe(name: &str) -> Option<String> {
-    let python = venv_python()?;
+fn run_python_recipe(name: &str) -> String {
+    let python = venv_python();
     let stub = service();
     let env = Env::with_service(&stub.url);
     let script = recipe(name);
     let command = script.lines().next().unwrap().strip_prefix("# ").unwrap();
     env.shell(command).run();
     let code = [OsStr::new("-c"), OsStr::new(&script)];
-    Some(env.program(python.to_str().unwrap(), &code).run().stdout)
+    env.program(python.to_str().unwrap(), &code).run().stdout
 }
 
 #[test]
 fn the_duckdb_recipe_sums_exactly() {
     // 9007199254740993 + 0.1; 12345678901234567890.123456789 + 0.2, to DECIMAL(38,9)'s scale.
-    let Some(sums) = run_python_recipe("duckdb") else {
-        return;
-    };
+    let sums = run_python_recipe("duckdb");
     assert_eq!(
         sums,
         "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.100000000\n"
@@ -77,9 +74,7 @@ fn the_duckdb_recipe_sums_exactly() {
 
 #[test]
 fn the_pandas_recipe_sums_exactly() {
-    let Some(sums) = run_python_recipe("pandas") else {
-        return;
-    };
+    let sums = run_python_recipe("pandas");
     assert_eq!(
         sums,
         "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.1\n"
