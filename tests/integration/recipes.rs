@@ -3,8 +3,6 @@
 //! each sum checked against Python's decimal. DuckDB and pandas come from the
 //! Python venv that `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
 
-use std::ffi::OsStr;
-
 use snapbox::str;
 
 use crate::support::tools::venv_python;
