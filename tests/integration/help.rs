@@ -352,3 +352,26 @@ fn ci_runs_the_readmes_test_command_exactly() {
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
 }
+
+/// The README's everyday examples, each run as written with `--sandbox` before the command:
+/// exit 0, and something written (on stdout, or the file it names).
+#[test]
+fn the_readmes_everyday_examples_run() {
+    let readme = readme();
+    let (_, block) = readme.split_once("<!-- examples -->\n```sh\n").unwrap();
+    let block = block.split_once("\n```").unwrap().0;
+    let env = Env::new();
+    let mut ran = 0;
+    for line in block.lines() {
+        let command = line.split(" # ").next().unwrap().trim_end();
+        let with_sandbox = command.replacen("chain-metrics ", "chain-metrics --sandbox ", 1);
+        // The sandbox's note on stderr; a chart needs no terminal here.
+        let run = env.shell(&with_sandbox).any_stderr().run();
+        let file = command.rsplit(['>', ' ']).find(|w| w.contains('.'));
+        let wrote =
+            !run.stdout.is_empty() || file.is_some_and(|f| env.home.path().join(f).exists());
+        assert!(wrote, "{command} wrote nothing");
+        ran += 1;
+    }
+    assert_eq!(ran, 10, "ten examples");
+}

@@ -1,4 +1,4 @@
-//! The README's recipes for exact numbers in jq, DuckDB (csv and the SQLite export) and
+//! The recipes for exact numbers (docs/exports.md, linked from the README) in jq, DuckDB (csv and the SQLite export) and
 //! pandas, each run as written against a service that sends numbers a double cannot hold, and
 //! each sum checked against Python's decimal. DuckDB and pandas come from the
 //! Python venv that `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
@@ -8,9 +8,9 @@ use snapbox::str;
 use crate::support::tools::venv_python;
 use crate::support::{Env, Reply, Stub};
 
-/// The fenced block after `<!-- recipe: NAME -->` in the README.
+/// The fenced block after `<!-- recipe: NAME -->` in the exports guide (linked from the README).
 fn recipe(name: &str) -> String {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../docs/exports.md");
     let marker = format!("<!-- recipe: {name} -->\n");
     let after =
         &readme[readme.find(&marker).expect("the recipe is in the README") + marker.len()..];
