@@ -269,3 +269,32 @@ fn the_man_pages_jq_example_prints_the_days_strict_found_missing() {
         .stdout(format!("ARBITRUM fees: {day}\n"))
         .run();
 }
+
+#[test]
+fn in_json_mode_every_stderr_line_is_an_object_whatever_the_run_says() {
+    let day = chrono::Utc::now().date_naive() - chrono::Days::new(2);
+    let gap = format!("gap:eth:{day}..{day}");
+    let (_sandbox, env) = sandbox_env(&["--fault", "503@1", "--fault", &gap]);
+    let run = env
+        .cmd("--error-format json fees -c eth,arb --last 5 --chunk-days 2 -v --strict --decimals 3 -o f.csv")
+        .code(10)
+        .run();
+    let lines = objects(&run.stderr);
+    let levels: std::collections::BTreeSet<&str> =
+        lines.iter().filter_map(|l| l["level"].as_str()).collect();
+    // -v lines, the data warning, the --decimals note, the retries' note; then the verdict.
+    for level in ["verbose", "warning", "note"] {
+        assert!(levels.contains(level), "{level} in {}", run.stderr);
+    }
+    assert!(run.stderr.contains("retried"), "{}", run.stderr);
+    assert_eq!(lines.last().unwrap()["class"], "incomplete");
+    for (name, got) in [(
+        "auth status",
+        env.cmd("--error-format json auth status")
+            .any_stdout()
+            .run(),
+    )] {
+        objects(&got.stderr);
+        assert!(got.stdout.len() > 0, "{name}");
+    }
+}
