@@ -156,6 +156,12 @@ fn error_format_json_is_global_before_or_after_any_command() {
         .run();
     let lines = objects(&run.stderr);
     assert_eq!(lines[0]["level"], "note", "{}", run.stderr);
+    // What clap lists under its message is part of it.
+    let run = env.cmd("--error-format json fees -c eth").code(2).run();
+    assert_eq!(
+        objects(&run.stderr)[0]["error"],
+        "the following required arguments were not provided: <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>"
+    );
     let cases = [
         (
             "--error-format json config gett",
