@@ -134,8 +134,16 @@ pub(crate) fn usage_error(error: clap::Error) -> ! {
 fn usage_failure(error: &clap::Error) -> Failure {
     use clap::error::{ContextKind, ContextValue};
     let text = error.render().to_string();
-    let first = text.lines().next().unwrap_or_default();
-    let message = first.strip_prefix("error: ").unwrap_or(first);
+    // The first paragraph: the message, and what it lists on the lines under it (the
+    // arguments missing).
+    let mut paragraph = text.lines().take_while(|line| !line.trim().is_empty());
+    let first = paragraph.next().unwrap_or_default();
+    let listed: Vec<&str> = paragraph.map(str::trim).collect();
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let message = match listed.is_empty() {
+        true => first.to_owned(),
+        false => format!("{first} {}", listed.join(", ")),
+    };
     let tips: Vec<&str> = text
         .lines()
         .filter_map(|line| line.trim_start().strip_prefix("tip: "))

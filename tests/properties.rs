@@ -259,7 +259,7 @@ for line in sys.stdin:
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
-        .expect("python3 runs (.ci/run installs it)");
+        .expect("python3 runs (.ci/test installs it)");
     let input: String = (cases.iter())
         .map(|(num, den, places)| format!("{num} {den} {places}\n"))
         .collect();

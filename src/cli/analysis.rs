@@ -64,16 +64,16 @@ impl AnalysisArgs {
 
 impl AnalysisArgs {
     /// The notes for flags given that change nothing here: `--decimals` without a measure that
-    /// rounds (`--summary`'s mean rounds too), `--cumulative` on active users alone (a sum of
-    /// daily actives counts no users).
+    /// rounds (nor `--summary`'s mean), `--cumulative` on active users alone (a sum of daily
+    /// actives counts no users).
     pub(crate) fn without_effect(&self, endpoints: &[Endpoint], summary: bool) -> Vec<String> {
         let mut notes = Vec::new();
         let rounds =
             self.change || self.rolling.is_some() || self.share || self.per_user || summary;
         if self.decimals.is_some() && !rounds {
             let add = match endpoints.len() {
-                1 => "--change, --rolling or --share",
-                _ => "--change, --rolling, --share or --per-user",
+                1 => "--change, --rolling, --share or --summary",
+                _ => "--change, --rolling, --share, --per-user or --summary",
             };
             notes.push(format!("--decimals rounds percents, means and per-user values, and nothing asked makes one (add {add}); it has no effect"));
         }

@@ -128,17 +128,9 @@ pub struct GlobalArgs {
     pub color: ColorChoice,
 
     /// Stderr as text, or json: one object a line [default: text]
-    #[arg(
-        help_heading = "Messages",
-        long,
-        global = true,
-        value_name = "FMT",
-        default_value = "text",
-        hide_default_value = true,
-        hide_possible_values = true,
-        ignore_case = true
-    )]
-    pub error_format: crate::report::ErrorFormat,
+    #[arg(help_heading = "Messages", long, global = true, value_name = "FMT")]
+    #[arg(hide_possible_values = true, ignore_case = true)]
+    pub error_format: Option<crate::report::ErrorFormat>,
 }
 
 pub(crate) use crate::settings::ColorChoice;
@@ -146,7 +138,7 @@ pub(crate) use crate::settings::ColorChoice;
 impl Cli {
     /// How errors and every other stderr line are written (`--error-format`, any command).
     pub fn error_format(&self) -> crate::report::ErrorFormat {
-        self.global.error_format
+        self.global.error_format.unwrap_or_default()
     }
 }
 

@@ -70,7 +70,7 @@ pub struct QueryArgs {
     )]
     pub format: Option<Format>,
 
-    /// Write to FILE atomically instead of stdout (.csv .tsv .json .ndjson/.jsonl .md .sqlite/.db set the format)
+    /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json .ndjson .md .svg .html .sqlite; csv without one, another is refused)
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
@@ -86,7 +86,7 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, conflicts_with = "merge")]
     pub no_header: bool,
 
-    /// Add total, mean, min and max rows (a summary object in json); active users get no total
+    /// Add total, mean, min and max rows of the rows written (after --top; a summary object in json); active users get no total
     #[arg(help_heading = "Output", long)]
     pub summary: bool,
 

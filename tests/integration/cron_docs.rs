@@ -1,16 +1,23 @@
-//! "Running it from cron and systemd": the README shows the same crontab line and
-//! unit files as the man page and contrib/systemd/, and the units are what the section says.
+//! "Running it from cron and systemd" (docs/cron-and-systemd.md, linked from the README) shows
+//! the same crontab line and unit files as the man page and contrib/systemd/, and the units are
+//! what the guide says.
 //! CI also runs `systemd-analyze verify` on them against the installed package.
 
 use crate::generated::manual::{CRONTAB, UNITS};
 
 fn readme_section() -> String {
+    let guide = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cron-and-systemd.md");
+    let guide = std::fs::read_to_string(guide).unwrap();
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let (_, rest) = readme
-        .split_once("\n## Running it from cron and systemd\n")
-        .expect("README has the section");
-    rest.split("\n## ").next().unwrap().to_owned()
+    assert!(
+        readme.contains("](docs/cron-and-systemd.md)"),
+        "the README links the guide"
+    );
+    let (_, rest) = guide
+        .split_once("# Running it from cron and systemd\n")
+        .expect("the guide has its title");
+    rest.to_owned()
 }
 
 fn unit(name: &str) -> &'static str {

@@ -24,7 +24,7 @@ pub fn python(script: &str, args: &[&str], input: &str) -> String {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("python3 runs (.ci/run installs it)");
+        .expect("python3 runs (.ci/test installs it)");
     child
         .stdin
         .take()

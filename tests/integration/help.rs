@@ -327,3 +327,51 @@ fn a_subcommands_help_shows_its_own_options_and_one_line_for_the_global_ones() {
     ]);
     assert!(parsed.is_ok());
 }
+
+/// The README's test command is one line that CI runs as it is, and it makes what the tests
+/// need (the packages, the venv) before `cargo test`.
+#[test]
+fn ci_runs_the_readmes_test_command_exactly() {
+    let readme = readme();
+    let (_, tests) = readme.split_once("## Tests\n\n```sh\n").unwrap();
+    let command = tests.lines().next().unwrap();
+    assert_eq!(tests.lines().nth(1), Some("```"), "one command");
+    let ci = std::fs::read_to_string(repo().join(".ci/run")).unwrap();
+    assert!(
+        ci.lines().any(|line| line == command),
+        "{command} not in .ci/run"
+    );
+    let script = std::fs::read_to_string(repo().join(command)).unwrap();
+    let order: Vec<usize> = ["apt-get install", "python3 -m venv", "cargo test --locked"]
+        .iter()
+        .map(|step| {
+            script
+                .find(step)
+                .unwrap_or_else(|| panic!("{command} lacks {step}"))
+        })
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+}
+
+/// The README's everyday examples, each run as written with `--sandbox` before the command:
+/// exit 0, and something written (on stdout, or the file it names).
+#[test]
+fn the_readmes_everyday_examples_run() {
+    let readme = readme();
+    let (_, block) = readme.split_once("<!-- examples -->\n```sh\n").unwrap();
+    let block = block.split_once("\n```").unwrap().0;
+    let env = Env::new();
+    let mut ran = 0;
+    for line in block.lines() {
+        let command = line.split(" # ").next().unwrap().trim_end();
+        let with_sandbox = command.replacen("chain-metrics ", "chain-metrics --sandbox ", 1);
+        // The sandbox's note on stderr; a chart needs no terminal here.
+        let run = env.shell(&with_sandbox).any_stderr().run();
+        let file = command.rsplit(['>', ' ']).find(|w| w.contains('.'));
+        let wrote =
+            !run.stdout.is_empty() || file.is_some_and(|f| env.home.path().join(f).exists());
+        assert!(wrote, "{command} wrote nothing");
+        ran += 1;
+    }
+    assert_eq!(ran, 10, "ten examples");
+}

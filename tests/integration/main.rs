@@ -36,7 +36,7 @@
 //! | the one-home rules from outside (loopback, number bound, colour, lazy trust store) | `rules` |
 //! | the architecture read off the sources: folders import one way, short functions | `architecture` |
 //! | results a script can trust: `--error-format json`, `--keep-going`, `--json-numbers string` | `scripting` |
-//! | the README's recipes (jq, DuckDB, pandas) run as written | `recipes` |
+//! | the README's everyday examples and the guides' recipes (jq, DuckDB, pandas) run as written | `help`, `recipes` |
 //! | help text, completions, man pages, reviewed snapshots | `help`, `completion`, `generated`, `snapshots` |
 //! | the sandbox as a service | `sandbox` |
 //! | cron grade: `--strict`, `--resume`, SQLite, files that grow chains | `strict`, `resume`, `sqlite`, `chains_grow` |

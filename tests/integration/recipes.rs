@@ -1,17 +1,16 @@
-//! The README's recipes for exact numbers in jq, DuckDB and pandas, each run as written
-//! against a service that sends numbers a double cannot hold. DuckDB and pandas come from the
-//! Python venv that `.ci/run` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
-
-use std::ffi::OsStr;
+//! The recipes for exact numbers (docs/exports.md, linked from the README) in jq, DuckDB (csv and the SQLite export) and
+//! pandas, each run as written against a service that sends numbers a double cannot hold, and
+//! each sum checked against Python's decimal. DuckDB and pandas come from the
+//! Python venv that `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
 
 use snapbox::str;
 
 use crate::support::tools::venv_python;
 use crate::support::{Env, Reply, Stub};
 
-/// The fenced block after `<!-- recipe: NAME -->` in the README.
+/// The fenced block after `<!-- recipe: NAME -->` in the exports guide (linked from the README).
 fn recipe(name: &str) -> String {
-    let readme = include_str!("../../README.md");
+    let readme = include_str!("../../docs/exports.md");
     let marker = format!("<!-- recipe: {name} -->\n");
     let after =
         &readme[readme.find(&marker).expect("the recipe is in the README") + marker.len()..];
@@ -50,25 +49,65 @@ fn the_jq_recipe_keeps_every_digit() {
 }
 
 /// Runs a Python recipe in the environment's home, after the command on its first line
-/// (`# chain-metrics ... --output fees.csv`) has written the csv there.
-/// `None` where the venv is missing outside CI (the test is skipped).
-fn run_python_recipe(name: &str) -> Option<String> {
-    let python = venv_python()?;
+/// (`# chain-metrics ... --output fees.csv`) has written the file there; `prelude` runs first
+/// (what a user's machine has already: DuckDB's sqlite extension, installed from its wheel, as
+/// the test machine has no network). Then every `CHAIN SUM` line it printed is checked against
+/// the sums Python's decimal makes of the same rows (as csv); the printed text is returned.
+fn run_python_recipe(name: &str, prelude: Option<&str>) -> String {
+    let python = venv_python();
     let stub = service();
     let env = Env::with_service(&stub.url);
     let script = recipe(name);
     let command = script.lines().next().unwrap().strip_prefix("# ").unwrap();
     env.shell(command).run();
-    let code = [OsStr::new("-c"), OsStr::new(&script)];
-    Some(env.program(python.to_str().unwrap(), &code).run().stdout)
+    let python = python.to_str().unwrap();
+    if let Some(prelude) = prelude {
+        env.program(python, &["-c", prelude]).run();
+    }
+    let printed = env.program(python, &["-c", &script]).run().stdout;
+    let csv = "fees --chain eth,arb --start 2024-01-01 --end 2024-01-02 --output exact.csv";
+    env.cmd(csv).run();
+    env.program("python3", &["-c", EXACT, &printed])
+        .stdout("exact\n")
+        .run();
+    printed
 }
+
+/// The per-chain sums of exact.csv in Python's decimal, against the recipe's printed lines.
+const EXACT: &str = r#"
+import csv, sys
+from decimal import Decimal, getcontext
+getcontext().prec = 200
+sums = {}
+for row in csv.DictReader(open("exact.csv")):
+    if row["fees"]:
+        sums[row["chain"]] = sums.get(row["chain"], Decimal(0)) + Decimal(row["fees"])
+printed = {c: Decimal(v) for c, v in (l.split(" ", 1) for l in sys.argv[1].splitlines())}
+assert printed == sums, (printed, sums)
+print("exact")
+"#;
+
+/// Installs DuckDB's sqlite extension from its wheel into the home's extension folder, where
+/// `INSTALL sqlite` then finds it.
+const SQLITE_EXTENSION: &str = r#"
+import os, duckdb, duckdb_extension_sqlite_scanner as ext
+folder = os.path.join(os.path.dirname(ext.__file__), "extensions", "v" + duckdb.__version__)
+duckdb.sql("INSTALL '" + os.path.join(folder, "sqlite_scanner.duckdb_extension") + "'")
+"#;
 
 #[test]
 fn the_duckdb_recipe_sums_exactly() {
     // 9007199254740993 + 0.1; 12345678901234567890.123456789 + 0.2, to DECIMAL(38,9)'s scale.
-    let Some(sums) = run_python_recipe("duckdb") else {
-        return;
-    };
+    let sums = run_python_recipe("duckdb", None);
+    assert_eq!(
+        sums,
+        "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.100000000\n"
+    );
+}
+
+#[test]
+fn the_duckdb_recipe_on_the_sqlite_export_sums_exactly() {
+    let sums = run_python_recipe("duckdb-sqlite", Some(SQLITE_EXTENSION));
     assert_eq!(
         sums,
         "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.100000000\n"
@@ -77,9 +116,7 @@ fn the_duckdb_recipe_sums_exactly() {
 
 #[test]
 fn the_pandas_recipe_sums_exactly() {
-    let Some(sums) = run_python_recipe("pandas") else {
-        return;
-    };
+    let sums = run_python_recipe("pandas", None);
     assert_eq!(
         sums,
         "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.1\n"

@@ -156,6 +156,12 @@ fn error_format_json_is_global_before_or_after_any_command() {
         .run();
     let lines = objects(&run.stderr);
     assert_eq!(lines[0]["level"], "note", "{}", run.stderr);
+    // What clap lists under its message is part of it.
+    let run = env.cmd("--error-format json fees -c eth").code(2).run();
+    assert_eq!(
+        objects(&run.stderr)[0]["error"],
+        "the following required arguments were not provided: <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>"
+    );
     let cases = [
         (
             "--error-format json config gett",
@@ -268,4 +274,31 @@ fn the_man_pages_jq_example_prints_the_days_strict_found_missing() {
     env.shell(JQ_EXAMPLE)
         .stdout(format!("ARBITRUM fees: {day}\n"))
         .run();
+}
+
+#[test]
+fn in_json_mode_every_stderr_line_is_an_object_whatever_the_run_says() {
+    let day = chrono::Utc::now().date_naive() - chrono::Days::new(2);
+    let gap = format!("gap:eth:{day}..{day}");
+    let (_sandbox, env) = sandbox_env(&["--fault", "503@1", "--fault", &gap]);
+    let run = env
+        .cmd("--error-format json fees -c eth,arb --last 5 --chunk-days 2 -v --strict --decimals 3 -o f.csv")
+        .code(10)
+        .run();
+    let lines = objects(&run.stderr);
+    let levels: std::collections::BTreeSet<&str> =
+        lines.iter().filter_map(|l| l["level"].as_str()).collect();
+    // -v lines, the data warning, the --decimals note, the retries' note; then the verdict.
+    for level in ["verbose", "warning", "note"] {
+        assert!(levels.contains(level), "{level} in {}", run.stderr);
+    }
+    assert!(run.stderr.contains("retried"), "{}", run.stderr);
+    assert_eq!(lines.last().unwrap()["class"], "incomplete");
+    // A command that only reads the config and asks the service: its stderr too.
+    let status = env
+        .cmd("--error-format json auth status")
+        .any_stdout()
+        .run();
+    objects(&status.stderr);
+    assert!(!status.stdout.is_empty());
 }

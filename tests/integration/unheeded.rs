@@ -8,10 +8,13 @@ fn decimals_without_a_measure_that_rounds_gets_a_note() {
     let (_sandbox, env) = sandbox_env(&[]);
     env.cmd("fees -c eth --last 3 -f csv --decimals 3")
         .any_stdout()
-        .error_line("note: --decimals rounds percents, means and per-user values, and nothing asked makes one (add --change, --rolling or --share); it has no effect")
+        .error_line("note: --decimals rounds percents, means and per-user values, and nothing asked makes one (add --change, --rolling, --share or --summary); it has no effect")
         .run();
     // With a measure that rounds, it is heard and says nothing.
     env.cmd("fees -c eth --last 3 -f csv --change --decimals 3")
+        .any_stdout()
+        .run();
+    env.cmd("fees -c eth --last 3 -f csv --summary --decimals 3")
         .any_stdout()
         .run();
 }

@@ -1,10 +1,10 @@
 //! The tool page's section "Running it from cron and systemd": the crontab line, the systemd
 //! units of contrib/systemd/ (included as they are, so the page cannot drift from them) and
-//! what each exit code means for an unattended job. The README shows the same.
+//! what each exit code means for an unattended job. docs/cron-and-systemd.md shows the same.
 
 use roff::{bold, roman, Roff};
 
-/// The crontab line; the README's section holds it too.
+/// The crontab line; docs/cron-and-systemd.md holds it too.
 pub const CRONTAB: &str = "30 1 * * *  chain-metrics --quiet fees --chain eth,arb --last 30 --output \"$HOME/chain-metrics/fees.csv\" --merge --resume --strict";
 
 /// The unit files as (name, text).
