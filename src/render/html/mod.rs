@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 
 mod values;
 
-use super::caption::Caption;
+use super::caption::{Caption, Origin};
 use super::svg::xml::escape;
 use super::svg::{Line, Picture, STYLE};
 use crate::model::describe_days;
@@ -65,7 +65,8 @@ pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> i
 
 /// The line that says where the data came from: synthetic, in bold, from the sandbox.
 fn source(caption: &Caption) -> String {
-    match (caption.synthetic, caption.source_line()) {
+    let synthetic = caption.origin == Origin::Sandbox;
+    match (synthetic, caption.source_line()) {
         (true, Some(line)) => format!(
             "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: {line}.</p>\n"
         ),
