@@ -35,6 +35,7 @@ tbody tr:nth-child(even){background:var(--stripe)}
 @media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#bbb;--stripe:#fff}
 body{max-width:none;padding:0}
 figure{break-inside:avoid}
+svg.cm{max-height:16cm;width:auto;margin:0 auto}
 svg.cm text{fill:#000}
 svg.cm .bg{fill:#fff}
 thead{display:table-header-group}

@@ -7,6 +7,7 @@ mod browser;
 mod left_out;
 mod partial;
 mod png;
+mod print;
 mod provenance;
 mod size;
 
