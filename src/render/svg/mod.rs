@@ -2,6 +2,7 @@
 //! chain with a legend, dates on the x axis, each point's exact value in its `<title>`. No
 //! script, font or image from outside; no clock, so the same input gives the same bytes.
 
+mod hover;
 mod panel;
 mod series;
 #[cfg(test)]
@@ -200,7 +201,14 @@ impl<'a> Picture<'a> {
                 first: self.dates.first().copied(),
                 last: self.dates.last().copied(),
             };
-            panel::draw(out, panel, scale, &frame, self.caption, &ticks);
+            panel::draw(
+                out,
+                panel,
+                scale,
+                &frame,
+                self.caption,
+                (&ticks, &self.dates),
+            );
         }
     }
 }

@@ -9,7 +9,7 @@ use super::xml::{at, escape};
 use crate::render::caption::Caption;
 
 /// The plot's height in pixels, between the metric's name and the date labels.
-const PLOT_HEIGHT: f64 = 160.0;
+pub(super) const PLOT_HEIGHT: f64 = 160.0;
 /// Above the plot: the metric's name.
 const HEAD: f64 = 28.0;
 /// More points than this in a line and its dots shrink, so the line still reads.
@@ -36,11 +36,11 @@ pub(super) struct Frame {
 }
 
 impl Frame {
-    fn bottom(&self) -> f64 {
+    pub(super) fn bottom(&self) -> f64 {
         self.top + HEAD + PLOT_HEIGHT
     }
 
-    fn x(&self, date: NaiveDate) -> f64 {
+    pub(super) fn x(&self, date: NaiveDate) -> f64 {
         let (Some(first), Some(last)) = (self.first, self.last) else {
             return self.left;
         };
@@ -68,7 +68,7 @@ pub(super) fn draw(
     scale: &Scale,
     frame: &Frame,
     caption: &Caption,
-    dates: &[NaiveDate],
+    (ticks, dates): (&[NaiveDate], &[NaiveDate]),
 ) {
     let metric = escape(&panel.metric);
     out.push_str(&format!(
@@ -77,7 +77,7 @@ pub(super) fn draw(
         at(frame.top + 18.0)
     ));
     left_out(out, panel, frame, caption);
-    date_axis(out, frame, dates);
+    date_axis(out, frame, ticks);
     if panel.lines.iter().all(|l| l.runs.is_empty()) {
         // No bare 0-1 axis: it would read as values of zero.
         out.push_str(&format!(
@@ -87,6 +87,7 @@ pub(super) fn draw(
         ));
     } else {
         value_axis(out, scale, frame);
+        super::hover::columns(out, panel, frame, caption, dates);
     }
     for line in &panel.lines {
         draw_line(out, line, &panel.metric, scale, frame, caption);

@@ -4,6 +4,7 @@
 
 mod axes;
 mod browser;
+mod hover;
 mod left_out;
 mod partial;
 mod png;
