@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes docs/report-html.png and docs/report-svg.png again: the sandbox's report (every chain,
-# --by week, BASE with a two-week gap) as HTML and SVG, photographed by headless Chromium
+# --by week from a Wednesday, so the first week is partial; BASE with a two-week gap) as HTML
+# and SVG, photographed by headless Chromium
 # (Debian: apt-get install chromium-headless-shell). Run from anywhere: docs/screenshots.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,13 +10,14 @@ bin=target/debug/chain-metrics
 work=$(mktemp -d)
 trap 'kill "$sandbox" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-"$bin" sandbox --listen 127.0.0.1:0 --key docs-key --fault gap:base:2024-02-05..2024-02-18 \
+# A fixed port: the pictures name the service they came from, the same every time.
+"$bin" sandbox --listen 127.0.0.1:47023 --key docs-key --fault gap:base:2024-02-05..2024-02-18 \
   >"$work/url" 2>/dev/null &
 sandbox=$!
 for _ in $(seq 100); do [ -s "$work/url" ] && break; sleep 0.1; done
 export CHAIN_METRICS_BASE_URL=$(head -n1 "$work/url") CHAIN_METRICS_API_KEY=docs-key
 export SOURCE_DATE_EPOCH=1735689600 # 2025-01-01: the page says when it was made
-query=(report -c all -s 2024-01-01 -e 2024-03-31 --by week)
+query=(report -c all -s 2024-01-03 -e 2024-03-31 --by week)
 "$bin" "${query[@]}" -o "$work/report.html" 2>/dev/null
 "$bin" "${query[@]}" -o "$work/report.svg" 2>/dev/null
 

@@ -14,6 +14,7 @@ use crate::error::Failure;
 use crate::fetched::{Assembly, Fetched, Outcome, Request};
 use crate::model::{Endpoint, SocialMetric};
 use crate::output::Told;
+use crate::render::Origin;
 use crate::settings::{shown_url, Terminal};
 
 pub(super) fn run(
@@ -88,10 +89,14 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     }
     let (color, wait) = (settings.color, settings.lock_wait());
     let warn = |line: &str| note(settings, line);
+    let origin = match (settings.sandbox, &settings.base_url) {
+        (true, _) => Origin::Sandbox,
+        (false, Some(url)) => Origin::Service(shown_url(&url.value)),
+        (false, None) => Origin::Unknown,
+    };
     let told = Told {
         warnings: outcome.warnings.clone(),
-        source: (settings.base_url.as_ref()).map(|url| shown_url(&url.value)),
-        synthetic: settings.sandbox,
+        origin,
     };
     let written = (query.output).write(outcome.dataset, &query.plan, &told, color, wait, &warn);
     if let Some(line) = retried {

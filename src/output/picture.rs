@@ -5,17 +5,14 @@ use chrono::{DateTime, Utc};
 
 use crate::fetched::Plan;
 use crate::model::{Dataset, Measures, Period};
-use crate::render::Caption;
+use crate::render::{Caption, Origin};
 
 /// What a run tells beside its rows: its warnings and where the data came from.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Told {
     /// The warning lines, as stderr shows them (without `warning: `).
     pub warnings: Vec<String>,
-    /// The service's base URL as it may be shown (any password masked).
-    pub source: Option<String>,
-    /// The data came from `--sandbox`.
-    pub synthetic: bool,
+    pub origin: Origin,
 }
 
 /// The caption of a picture of `plan`'s query.
@@ -26,8 +23,7 @@ pub(super) fn caption(plan: &Plan, by: Period, told: &Told) -> Caption {
         by,
         warnings: told.warnings.clone(),
         made: made_at(std::env::var("SOURCE_DATE_EPOCH").ok().as_deref()),
-        source: told.source.clone(),
-        synthetic: told.synthetic,
+        origin: told.origin.clone(),
     }
 }
 

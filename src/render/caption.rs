@@ -17,11 +17,19 @@ pub struct Caption {
     pub warnings: Vec<String>,
     /// When the page was made, as people read it (html only; an svg carries no time).
     pub made: String,
-    /// Where the data came from: the service's base URL (any password masked), or `None`
-    /// when not known.
-    pub source: Option<String>,
-    /// Made from `--sandbox`: every picture says its data is synthetic.
-    pub synthetic: bool,
+    pub origin: Origin,
+}
+
+/// Where a picture's data came from.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// Not known (a picture drawn in a test).
+    #[default]
+    Unknown,
+    /// A service, by its base URL with any password masked.
+    Service(String),
+    /// `--sandbox`: every picture says its data is synthetic.
+    Sandbox,
 }
 
 /// What a picture made from `--sandbox` says of its data, so that a shared file misleads no one.
@@ -48,10 +56,10 @@ impl Caption {
     /// Where the data came from, in words: synthetic (the sandbox's port says nothing), or
     /// the service's address.
     pub fn source_line(&self) -> Option<String> {
-        match (self.synthetic, &self.source) {
-            (true, _) => Some(SYNTHETIC.to_owned()),
-            (false, Some(url)) => Some(format!("data from {url}")),
-            (false, None) => None,
+        match &self.origin {
+            Origin::Sandbox => Some(SYNTHETIC.to_owned()),
+            Origin::Service(url) => Some(format!("data from {url}")),
+            Origin::Unknown => None,
         }
     }
 

@@ -15,7 +15,7 @@ mod table;
 mod tsv;
 mod wide;
 
-pub(crate) use caption::Caption;
+pub(crate) use caption::{Caption, Origin};
 pub use format::Format;
 pub(crate) use format::{Can, Text, Wide};
 pub(crate) use listing::write as write_listing;

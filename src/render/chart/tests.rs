@@ -51,8 +51,7 @@ fn draw_as(data: &Dataset, by: Period, look: RenderOptions) -> String {
         by,
         warnings: Vec::new(),
         made: String::new(),
-        source: None,
-        synthetic: false,
+        origin: Default::default(),
     };
     let style = RenderOptions {
         width: 60,

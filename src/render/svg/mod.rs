@@ -2,6 +2,7 @@
 //! chain with a legend, dates on the x axis, each point's exact value in its `<title>`. No
 //! script, font or image from outside; no clock, so the same input gives the same bytes.
 
+mod hover;
 mod panel;
 mod series;
 #[cfg(test)]
@@ -28,6 +29,8 @@ const TITLE_HEIGHT: f64 = 58.0;
 /// A third title line: where the data came from.
 const SOURCE_LINE: f64 = 18.0;
 const LEGEND_ROW: f64 = 24.0;
+/// The legend's key to the look of a period that is not whole.
+const PARTIAL_KEY: &str = "partial period (fewer days than it has)";
 const PANEL_HEIGHT: f64 = 228.0;
 /// Pixels a character of the 12px labels may take (wide for capitals: no label spills).
 const CHAR_WIDTH: f64 = 8.0;
@@ -178,8 +181,32 @@ impl<'a> Picture<'a> {
             ));
             x += width;
         }
+        if self.has_partial() {
+            let width = 30.0 + CHAR_WIDTH * PARTIAL_KEY.len() as f64;
+            if x > left && x + width > WIDTH - RIGHT {
+                (x, row) = (left, row + 1.0);
+            }
+            let y = self.title_height() + 6.0 + row * LEGEND_ROW;
+            out.push_str(&format!(
+                "<g class=\"legend-key series\" stroke=\"#57606a\"><path class=\"partial\" d=\"M{x1} {y}L{x2} {y}\"/><circle class=\"partial\" cx=\"{x2}\" cy=\"{y}\" r=\"3.5\"/><text x=\"{tx}\" y=\"{ty}\" stroke=\"none\">{PARTIAL_KEY}</text></g>\n",
+                x1 = at(x),
+                x2 = at(x + 22.0),
+                y = at(y),
+                tx = at(x + 30.0),
+                ty = at(y + 4.0),
+            ));
+        }
         out.push_str("</g>\n");
         (out, (row + 1.0) * LEGEND_ROW)
+    }
+
+    /// Whether any point stands for a period that is not whole: the legend then says how
+    /// such a point looks.
+    fn has_partial(&self) -> bool {
+        let lines = self.panels.iter().flat_map(|p| &p.lines);
+        lines
+            .flat_map(|l| l.runs.iter().flatten())
+            .any(|p| p.partial.is_some())
     }
 
     fn draw_panels(&self, out: &mut String, scales: &[Scale], left: f64, top: f64) {
@@ -200,7 +227,14 @@ impl<'a> Picture<'a> {
                 first: self.dates.first().copied(),
                 last: self.dates.last().copied(),
             };
-            panel::draw(out, panel, scale, &frame, self.caption, &ticks);
+            panel::draw(
+                out,
+                panel,
+                scale,
+                &frame,
+                self.caption,
+                (&ticks, &self.dates),
+            );
         }
     }
 }

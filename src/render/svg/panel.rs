@@ -9,11 +9,14 @@ use super::xml::{at, escape};
 use crate::render::caption::Caption;
 
 /// The plot's height in pixels, between the metric's name and the date labels.
-const PLOT_HEIGHT: f64 = 160.0;
+pub(super) const PLOT_HEIGHT: f64 = 160.0;
 /// Above the plot: the metric's name.
 const HEAD: f64 = 28.0;
 /// More points than this in a line and its dots shrink, so the line still reads.
 const DENSE: usize = 120;
+/// Pixels per column of a thinned line: a line with more points than columns keeps each
+/// column's lowest and highest.
+const COLUMN: f64 = 2.0;
 /// The left-out values a panel names before "and N more".
 const LEFT_OUT_NAMED: usize = 3;
 
@@ -33,11 +36,11 @@ pub(super) struct Frame {
 }
 
 impl Frame {
-    fn bottom(&self) -> f64 {
+    pub(super) fn bottom(&self) -> f64 {
         self.top + HEAD + PLOT_HEIGHT
     }
 
-    fn x(&self, date: NaiveDate) -> f64 {
+    pub(super) fn x(&self, date: NaiveDate) -> f64 {
         let (Some(first), Some(last)) = (self.first, self.last) else {
             return self.left;
         };
@@ -65,7 +68,7 @@ pub(super) fn draw(
     scale: &Scale,
     frame: &Frame,
     caption: &Caption,
-    dates: &[NaiveDate],
+    (ticks, dates): (&[NaiveDate], &[NaiveDate]),
 ) {
     let metric = escape(&panel.metric);
     out.push_str(&format!(
@@ -74,7 +77,7 @@ pub(super) fn draw(
         at(frame.top + 18.0)
     ));
     left_out(out, panel, frame, caption);
-    date_axis(out, frame, dates);
+    date_axis(out, frame, ticks);
     if panel.lines.iter().all(|l| l.runs.is_empty()) {
         // No bare 0-1 axis: it would read as values of zero.
         out.push_str(&format!(
@@ -84,6 +87,7 @@ pub(super) fn draw(
         ));
     } else {
         value_axis(out, scale, frame);
+        super::hover::columns(out, panel, frame, caption, dates);
     }
     for line in &panel.lines {
         draw_line(out, line, &panel.metric, scale, frame, caption);
@@ -160,7 +164,10 @@ fn date_axis(out: &mut String, frame: &Frame, dates: &[NaiveDate]) {
 
 /// One chain's line: a path whose stretches break at gaps, dashed into and out of a period
 /// that is not whole, and a dot per point that tells its exact value on hover (hollow for a
-/// partial period, whose hover says how many of its days it holds).
+/// partial period, whose hover says how many of its days it holds). A line with more points
+/// than its plot has pixel columns is thinned to each column's lowest and highest point, and
+/// only its partial periods keep a dot: the marks are thinned, never the values, which the
+/// data (and the page's table) hold exactly.
 fn draw_line(
     out: &mut String,
     line: &Line,
@@ -175,43 +182,104 @@ fn draw_line(
         "<g class=\"series\" data-chain=\"{name}\" stroke=\"{colour}\" fill=\"{colour}\">\n"
     ));
     let place = |point: &Point| (at(frame.x(point.date)), at(frame.y(scale, point.value)));
-    let (solid, dashed) = paths(line, &place);
-    if !solid.is_empty() {
+    let points: usize = line.runs.iter().map(Vec::len).sum();
+    let dense = points as f64 > frame.width / COLUMN;
+    let runs: Vec<Vec<&Point>> = (line.runs.iter())
+        .map(|run| match dense {
+            true => thin(run, frame),
+            false => run.iter().collect(),
+        })
+        .collect();
+    let (solid, dashed) = paths(&runs, &place);
+    if !solid.is_empty() && dense {
+        let (first, last) = (
+            caption.when(line.runs[0][0].date),
+            line.runs.last().and_then(|r| r.last()),
+        );
+        let last = last.map(|p| caption.when(p.date)).unwrap_or_default();
+        out.push_str(&format!(
+            "<path d=\"{solid}\"><title>{name} {}: {points} values, {first} to {last}, thinned to the plot's width; the exact values are in the data</title></path>\n",
+            escape(metric)
+        ));
+    } else if !solid.is_empty() {
         out.push_str(&format!("<path d=\"{solid}\"/>\n"));
     }
     if !dashed.is_empty() {
         out.push_str(&format!("<path class=\"partial\" d=\"{dashed}\"/>\n"));
     }
-    let points: usize = line.runs.iter().map(Vec::len).sum();
+    let dotted = line
+        .runs
+        .iter()
+        .flatten()
+        .filter(|p| !dense || p.partial.is_some());
     let radius = if points > DENSE { 1.2 } else { 2.6 };
-    for point in line.runs.iter().flatten() {
-        let (x, y) = place(point);
-        let (look, days) = match point.partial {
-            Some(c) => (
-                "class=\"partial\" r=\"3.5\"".to_owned(),
-                format!(" (partial: {} of {} days)", c.days, c.of),
-            ),
-            None => (format!("r=\"{radius}\" stroke=\"none\""), String::new()),
-        };
-        out.push_str(&format!(
-            "<circle cx=\"{x}\" cy=\"{y}\" {look}><title>{name}, {}: {} {}{days}</title></circle>\n",
-            caption.when(point.date),
-            escape(metric),
-            point.exact
-        ));
+    for point in dotted {
+        dot(out, point, (name, metric, radius), &place, caption);
     }
     out.push_str("</g>\n");
 }
 
+/// A point's dot with its exact value as hover text: hollow and larger for a partial period,
+/// whose hover says how many of its days it holds.
+fn dot(
+    out: &mut String,
+    point: &Point,
+    (name, metric, radius): (&str, &str, f64),
+    place: &dyn Fn(&Point) -> (String, String),
+    caption: &Caption,
+) {
+    let (x, y) = place(point);
+    let (look, days) = match point.partial {
+        Some(c) => (
+            "class=\"partial\" r=\"3.5\"".to_owned(),
+            format!(" (partial: {} of {} days)", c.days, c.of),
+        ),
+        None => (format!("r=\"{radius}\" stroke=\"none\""), String::new()),
+    };
+    out.push_str(&format!(
+        "<circle cx=\"{x}\" cy=\"{y}\" {look}><title>{name}, {}: {} {}{days}</title></circle>\n",
+        caption.when(point.date),
+        escape(metric),
+        point.exact
+    ));
+}
+
+/// A run's points thinned to the lowest and the highest of each [`COLUMN`] of pixels (in date
+/// order), its first and last point and every partial period kept.
+fn thin<'a>(run: &'a [Point], frame: &Frame) -> Vec<&'a Point> {
+    let mut kept: Vec<&Point> = Vec::new();
+    let column = |p: &Point| (frame.x(p.date) / COLUMN).floor() as i64;
+    let mut start = 0;
+    while start < run.len() {
+        let here = column(&run[start]);
+        let end = (start..run.len())
+            .find(|i| column(&run[*i]) != here)
+            .unwrap_or(run.len());
+        let bucket = &run[start..end];
+        let low = bucket.iter().min_by(|a, b| a.value.total_cmp(&b.value));
+        let high = bucket.iter().max_by(|a, b| a.value.total_cmp(&b.value));
+        let keep = |p: &Point| {
+            p.partial.is_some()
+                || std::ptr::eq(p, &run[0])
+                || std::ptr::eq(p, &run[run.len() - 1])
+                || low.is_some_and(|l| std::ptr::eq(p, l))
+                || high.is_some_and(|h| std::ptr::eq(p, h))
+        };
+        kept.extend(bucket.iter().filter(|p| keep(p)));
+        start = end;
+    }
+    kept
+}
+
 /// The path data of a line's segments: solid between whole periods, dashed where a segment
 /// meets a partial one.
-fn paths(line: &Line, place: &dyn Fn(&Point) -> (String, String)) -> (String, String) {
+fn paths(runs: &[Vec<&Point>], place: &dyn Fn(&Point) -> (String, String)) -> (String, String) {
     let (mut solid, mut dashed) = (String::new(), String::new());
-    for run in &line.runs {
+    for run in runs {
         // Where the solid path's pen is, so that a segment going on from it needs no move.
         let mut pen = None;
         for pair in run.windows(2) {
-            let ((x0, y0), (x1, y1)) = (place(&pair[0]), place(&pair[1]));
+            let ((x0, y0), (x1, y1)) = (place(pair[0]), place(pair[1]));
             if pair[0].partial.is_some() || pair[1].partial.is_some() {
                 dashed.push_str(&format!("M{x0} {y0}L{x1} {y1}"));
                 pen = None;

@@ -40,8 +40,7 @@ fn decade() -> (Dataset, Caption) {
         by: Period::Day,
         warnings: Vec::new(),
         made: String::new(),
-        source: None,
-        synthetic: false,
+        origin: Default::default(),
     };
     (data, caption)
 }

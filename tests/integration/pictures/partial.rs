@@ -35,8 +35,13 @@ fn a_partial_week_is_hollow_dashed_and_says_its_days_in_svg_and_html() {
     // Six chains times six metrics: one hollow dot and one dashed segment each, all in the
     // first week; every other point whole.
     assert_eq!(markup.matches("class=\"partial\" r=").count(), 36);
-    assert_eq!(markup.matches("<path class=\"partial\"").count(), 36);
+    // And the legend's key to the look: one more dashed stroke.
+    assert_eq!(markup.matches("<path class=\"partial\"").count(), 36 + 1);
     assert!(!markup.contains("(partial: 7 of 7"));
+    assert!(
+        markup.contains(">partial period (fewer days than it has)</text>"),
+        "no key"
+    );
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains(
         "<li>the week of 2024-01-01 is partial, drawn hollow and dashed: 6 of 7 days for every chain</li>"

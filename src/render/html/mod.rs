@@ -7,7 +7,9 @@ use std::io::{self, Write};
 
 use chrono::NaiveDate;
 
-use super::caption::Caption;
+mod values;
+
+use super::caption::{Caption, Origin};
 use super::svg::xml::escape;
 use super::svg::{Line, Picture, STYLE};
 use crate::model::describe_days;
@@ -26,11 +28,14 @@ svg.cm{display:block;max-width:100%;height:auto}
 ul.notes li{margin:.2rem 0}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9rem}
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left}
-td.n{text-align:right}
+td{text-align:right}
+tbody th{font-weight:normal;vertical-align:top}
+details summary{cursor:pointer;margin:.4rem 0}
 tbody tr:nth-child(even){background:var(--stripe)}
 @media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#bbb;--stripe:#fff}
 body{max-width:none;padding:0}
 figure{break-inside:avoid}
+svg.cm{max-height:16cm;width:auto;margin:0 auto}
 svg.cm text{fill:#000}
 svg.cm .bg{fill:#fff}
 thead{display:table-header-group}
@@ -55,13 +60,14 @@ pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> i
         svg = picture.svg(false),
     )?;
     notes(&picture, data, caption, out)?;
-    table(data, out)?;
+    values::write(data, out)?;
     out.write_all(b"</main>\n</body>\n</html>\n")
 }
 
 /// The line that says where the data came from: synthetic, in bold, from the sandbox.
 fn source(caption: &Caption) -> String {
-    match (caption.synthetic, caption.source_line()) {
+    let synthetic = caption.origin == Origin::Sandbox;
+    match (synthetic, caption.source_line()) {
         (true, Some(line)) => format!(
             "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: {line}.</p>\n"
         ),
@@ -167,25 +173,4 @@ fn partial_periods(data: &Dataset, caption: &Caption) -> Vec<String> {
 fn dates(days: &[chrono::NaiveDate]) -> String {
     let texts: Vec<String> = days.iter().map(ToString::to_string).collect();
     texts.join(", ")
-}
-
-/// The values as csv writes them, one row per date and chain; a gap is an empty cell.
-fn table(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
-    out.write_all(b"<section id=\"values\">\n<h2>Values</h2>\n<table>\n<thead>\n<tr>")?;
-    for name in data.header() {
-        write!(out, "<th scope=\"col\">{}</th>", escape(&name))?;
-    }
-    out.write_all(b"</tr>\n</thead>\n<tbody>\n")?;
-    let text_columns = 1 + usize::from(data.chain_column);
-    for row in &data.rows {
-        out.write_all(b"<tr>")?;
-        for (i, cell) in super::cells(data, row).iter().enumerate() {
-            match i < text_columns {
-                true => write!(out, "<td>{}</td>", escape(cell))?,
-                false => write!(out, "<td class=\"n\">{}</td>", escape(cell))?,
-            }
-        }
-        out.write_all(b"</tr>\n")?;
-    }
-    out.write_all(b"</tbody>\n</table>\n</section>\n")
 }

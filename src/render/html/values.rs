@@ -1,0 +1,79 @@
+//! The page's table of exact values, the numbers csv writes, every row: one table, or one per
+//! year under a `<details>` when the rows span years and are many, so that a decade's page
+//! stays light to open. Lean markup (optional end tags left out, a date written once for the
+//! rows of its chains), because a decade of six chains is some twenty thousand rows.
+
+use std::io::{self, Write};
+
+use chrono::Datelike;
+
+use crate::model::{Dataset, Row};
+use crate::render::svg::xml::escape;
+
+/// More rows than this, over more than one year: a table per year, folded.
+const FOLD_OVER: usize = 1000;
+
+pub(super) fn write(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(b"<section id=\"values\">\n<h2>Values</h2>\n")?;
+    let years = by_year(&data.rows);
+    if data.rows.len() <= FOLD_OVER || years.len() < 2 {
+        table(data, &data.rows, out)?;
+    } else {
+        for rows in years {
+            let year = rows[0].date.year();
+            writeln!(
+                out,
+                "<details>\n<summary>{year}: {} rows</summary>",
+                rows.len()
+            )?;
+            table(data, rows, out)?;
+            out.write_all(b"</details>\n")?;
+        }
+    }
+    out.write_all(b"</section>\n")
+}
+
+/// The rows cut where the year changes (rows are in date order).
+fn by_year(rows: &[Row]) -> Vec<&[Row]> {
+    let mut years = Vec::new();
+    let mut start = 0;
+    for i in 1..=rows.len() {
+        if i == rows.len() || rows[i].date.year() != rows[start].date.year() {
+            years.push(&rows[start..i]);
+            start = i;
+        }
+    }
+    years
+}
+
+/// One table of `rows`: the date once for the rows that share it (`rowspan`), the chain as a
+/// row header, the numbers right-aligned; a gap is an empty cell.
+fn table(data: &Dataset, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(b"<table>\n<thead>\n<tr>")?;
+    for name in data.header() {
+        write!(out, "<th scope=\"col\">{}", escape(&name))?;
+    }
+    out.write_all(b"\n</thead>\n<tbody>\n")?;
+    let mut i = 0;
+    while i < rows.len() {
+        let date = rows[i].date;
+        let span = rows[i..].iter().take_while(|r| r.date == date).count();
+        for (k, row) in rows[i..i + span].iter().enumerate() {
+            let cells = super::super::cells(data, row);
+            match (k, span) {
+                (0, 1) => write!(out, "<tr><th scope=\"row\">{date}")?,
+                (0, _) => write!(out, "<tr><th rowspan=\"{span}\">{date}")?,
+                _ => out.write_all(b"<tr>")?,
+            }
+            for (c, cell) in cells.iter().enumerate().skip(1) {
+                match c == 1 && data.chain_column {
+                    true => write!(out, "<th>{}", escape(cell))?,
+                    false => write!(out, "<td>{}", escape(cell))?,
+                }
+            }
+            out.write_all(b"\n")?;
+        }
+        i += span;
+    }
+    out.write_all(b"</tbody>\n</table>\n")
+}

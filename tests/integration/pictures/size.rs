@@ -1,0 +1,30 @@
+//! A decade of every chain stays light: the page and the SVG are each at most 2 MB (the
+//! marks are thinned to the plot's width), and the page's table still holds every value, a
+//! folded table per year. Size is deterministic (time is not, and is measured in
+//! BENCHMARKS.md, never here).
+
+use super::table_rows;
+use crate::support::Env;
+
+const MAX_BYTES: u64 = 2_000_000;
+
+#[test]
+fn a_decade_of_every_chain_is_at_most_2_mb_with_every_value_in_the_table() {
+    let mut env = Env::new();
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let decade = "--sandbox report -c all -s 2015-01-01 -e 2024-12-31";
+    for name in ["ten.svg", "ten.html"] {
+        env.cmd(&format!("{decade} -o {name}")).any_stderr().run();
+        let size = std::fs::metadata(env.home.path().join(name)).unwrap().len();
+        assert!(size <= MAX_BYTES, "{name}: {size} bytes");
+    }
+    let csv = env.cmd(&format!("{decade} -f csv")).any_stderr().run();
+    let rows: Vec<Vec<String>> = (csv.stdout.lines().skip(1))
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect();
+    assert_eq!(rows.len(), 3653 * 6);
+    let page = std::fs::read_to_string(env.home.path().join("ten.html")).unwrap();
+    assert_eq!(page.matches("<details>\n<summary>").count(), 10);
+    assert!(page.contains("<summary>2016: 2196 rows</summary>"));
+    assert_eq!(table_rows(&page), rows);
+}
