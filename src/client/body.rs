@@ -28,6 +28,7 @@ pub fn read_body_records(
     read_records(endpoint, columns, reader).map_err(|unread| match unread {
         Unread::Shape { problem, .. } => problem,
         Unread::Read(e) => format!("the body cannot be read ({e})"),
+        Unread::TooMany { most } => format!("more than {most} records"),
     })
 }
 

@@ -42,7 +42,9 @@ pub(crate) use request::{endpoint_url, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_held_body;
 use retry::{Backoff, Tally};
 use throttle::Throttle;
-use transport::{classify, read_answer, read_records_answer, Answer, Misshapen, TransportError};
+use transport::{
+    bounded_records, classify, read_answer, read_records_answer, Answer, Misshapen, TransportError,
+};
 pub(crate) use trust::Roots;
 
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
@@ -194,12 +196,20 @@ impl Client {
     fn records(&self, request: &Request, columns: &[Metric]) -> Result<Vec<Record>> {
         let (mut answer, method) = self.fetch(request, Some(columns))?;
         check_content_type(&|t| self.mask(t), request, &method, &answer)?;
+        let days = request.range.days().count() as u64;
         let records = match answer.records.take() {
             Some(records) => records,
-            None => parse_records(request.endpoint, columns, &answer.body).map_err(|problem| {
+            None => {
                 let body = std::mem::take(&mut answer.body);
-                Misshapen { problem, body }
-            }),
+                let read = bounded_records(request.endpoint, columns, days, &mut &body[..]);
+                // Reading from memory cannot fail.
+                read.unwrap_or_else(|e| {
+                    Err(Misshapen {
+                        problem: e.to_string(),
+                        body: Vec::new(),
+                    })
+                })
+            }
         };
         records.map_err(|Misshapen { problem, body }| {
             // The problem quotes the body cut short, and a cut key would no longer be masked
@@ -243,7 +253,8 @@ impl Client {
     /// Sends the request until it succeeds, fails for good, or the retries run out; with
     /// `columns`, a success's JSON body is read into records as it comes.
     fn fetch(&self, request: &Request, columns: Option<&[Metric]>) -> Result<(Answer, Method)> {
-        let records = columns.map(|columns| (request.endpoint, columns));
+        let days = request.range.days().count() as u64;
+        let records = columns.map(|columns| (request.endpoint, columns, days));
         let mut url = self.url(request.endpoint);
         let body = request.body().to_json().into_bytes();
         let mut backoff = Backoff::new(self.retries);
@@ -456,7 +467,7 @@ impl Client {
         url: &str,
         body: &[u8],
         label: &str,
-        records: Option<(Endpoint, &[Metric])>,
+        records: Option<(Endpoint, &[Metric], u64)>,
     ) -> Result<Answer, TransportError> {
         let _slot = self.throttle.enter();
         let started = Instant::now();
@@ -482,8 +493,8 @@ impl Client {
             .and_then(|t| t.to_str().ok())
             .is_none_or(transport::is_json_type);
         let answer = match records {
-            Some((endpoint, columns)) if response.status().is_success() && json => {
-                read_records_answer(response, deadline, endpoint, columns)?
+            Some((endpoint, columns, days)) if response.status().is_success() && json => {
+                read_records_answer(response, deadline, endpoint, columns, days)?
             }
             _ => read_answer(response, deadline)?,
         };

@@ -19,6 +19,26 @@ pub(super) enum Unread {
     /// Not the documented shape: what is wrong, and a body with the same verdict (the records
     /// read before the problem stood for by placeholders), to quote again with the key masked.
     Shape { problem: String, body: Vec<u8> },
+    /// More records than `most` (see [`most_records`]): refused as the one past it came.
+    TooMany { most: usize },
+}
+
+impl From<std::io::Error> for Unread {
+    fn from(error: std::io::Error) -> Unread {
+        Unread::Read(error)
+    }
+}
+
+/// How many records an answer may hold per day asked: one is what the service sends; a few
+/// duplicates pass (the last of a date is kept), but no more, so that a body within the size
+/// cap cannot become millions of records in memory (`[{"date":"2024-01-01"},...]`).
+pub(crate) const RECORDS_PER_DAY: usize = 4;
+
+/// The most records an answer for `days` days may hold.
+pub(crate) fn most_records(days: u64) -> usize {
+    usize::try_from(days)
+        .unwrap_or(usize::MAX)
+        .saturating_mul(RECORDS_PER_DAY)
 }
 
 /// What stands for a record read before a problem: the shortest valid one (a record holds a
@@ -35,12 +55,21 @@ pub(super) fn read_records(
     columns: &[Metric],
     reader: &mut dyn Read,
 ) -> Result<Vec<Record>, Unread> {
+    read_at_most(endpoint, columns, usize::MAX, reader)
+}
+
+/// [`read_records`], refusing the body as soon as it holds more than `most` records.
+pub(super) fn read_at_most(
+    endpoint: Endpoint,
+    columns: &[Metric],
+    most: usize,
+    reader: &mut dyn Read,
+) -> Result<Vec<Record>, Unread> {
     let mut body = Body::new(reader);
     let mut records = Vec::new();
-    match follow(endpoint, columns, &mut body, &mut records) {
-        Ok(true) => Ok(records),
-        Ok(false) => body.fall_back(endpoint, columns, records),
-        Err(e) => Err(Unread::Read(e)),
+    match follow(endpoint, columns, most, &mut body, &mut records)? {
+        true => Ok(records),
+        false => body.fall_back(endpoint, columns, records),
     }
 }
 
@@ -62,9 +91,10 @@ enum Place {
 fn follow(
     endpoint: Endpoint,
     columns: &[Metric],
+    most: usize,
     body: &mut Body,
     records: &mut Vec<Record>,
-) -> std::io::Result<bool> {
+) -> Result<bool, Unread> {
     body.skip_space()?;
     if endpoint == Endpoint::OfficialAccount {
         for expected in [&b"{"[..], b"\"data\"", b":"] {
@@ -98,6 +128,9 @@ fn follow(
                     return Ok(false);
                 };
                 body.consume(length);
+                if records.len() == most {
+                    return Err(Unread::TooMany { most });
+                }
                 records.push(record);
                 body.place = Place::InArray;
             }
@@ -110,7 +143,7 @@ fn follow(
         Endpoint::OfficialAccount => b"}",
         _ => b"",
     };
-    body.rest_is(end)
+    Ok(body.rest_is(end)?)
 }
 
 /// The body being read: what has come and is not yet consumed, and where the consumed part
@@ -363,6 +396,7 @@ mod tests {
         read_records(endpoint, columns, &mut wire).map_err(|unread| match unread {
             Unread::Shape { problem, .. } => problem,
             Unread::Read(e) => panic!("a read failed: {e}"),
+            Unread::TooMany { most } => panic!("more than {most}"),
         })
     }
 
@@ -448,6 +482,7 @@ mod tests {
             match read_records(Endpoint::Fees, &[Metric::Fees], &mut wire) {
                 Err(Unread::Read(e)) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset),
                 Err(Unread::Shape { problem, .. }) => panic!("failing at {fail_at}: {problem}"),
+                Err(Unread::TooMany { .. }) => panic!("failing at {fail_at}: too many"),
                 Ok(_) => panic!("failing at {fail_at}: read whole"),
             }
         }

@@ -9,7 +9,7 @@ use reqwest::header::{HeaderMap, CONTENT_LENGTH};
 use reqwest::StatusCode;
 
 use super::connection::{self, Finding};
-use super::stream::{read_records, Unread};
+use super::stream::{most_records, read_at_most, Unread, RECORDS_PER_DAY};
 use crate::model::{Endpoint, Metric, Record};
 
 /// Bodies above this are refused: no daily series comes near it.
@@ -166,18 +166,15 @@ pub(super) fn read_records_answer(
     deadline: Instant,
     endpoint: Endpoint,
     columns: &[Metric],
+    days: u64,
 ) -> Result<Answer, TransportError> {
     let (status, headers, _) = head(&response)?;
     let mut reader = Bounded::new(response, deadline);
-    let read = read_records(endpoint, columns, &mut reader);
+    let read = bounded_records(endpoint, columns, days, &mut reader);
     if reader.count > MAX_BODY {
         return Err(TransportError::TooLarge);
     }
-    let records = match read {
-        Ok(records) => Ok(records),
-        Err(Unread::Shape { problem, body }) => Err(Misshapen { problem, body }),
-        Err(Unread::Read(e)) => return Err(read_failure(e)),
-    };
+    let records = read.map_err(read_failure)?;
     Ok(Answer {
         status,
         headers,
@@ -185,6 +182,29 @@ pub(super) fn read_records_answer(
         length: reader.count,
         records: Some(records),
     })
+}
+
+/// The records of a body for `days` days asked, refused as soon as they pass
+/// [`most_records`]: the one bound on what an answer may hold, whether it was streamed or held
+/// whole. The outer error is a failed read.
+pub(super) fn bounded_records(
+    endpoint: Endpoint,
+    columns: &[Metric],
+    days: u64,
+    reader: &mut dyn std::io::Read,
+) -> Result<Result<Vec<Record>, Misshapen>, std::io::Error> {
+    match read_at_most(endpoint, columns, most_records(days), reader) {
+        Ok(records) => Ok(Ok(records)),
+        Err(Unread::Shape { problem, body }) => Ok(Err(Misshapen { problem, body })),
+        Err(Unread::Read(e)) => Err(e),
+        Err(Unread::TooMany { most }) => Ok(Err(Misshapen {
+            problem: format!(
+                "more than {most} records for {days} day{} asked (at most {RECORDS_PER_DAY} a day are taken): refused as they came",
+                if days == 1 { "" } else { "s" }
+            ),
+            body: Vec::new(),
+        })),
+    }
 }
 
 /// An answer's status and headers, and the length it announces; one announcing more than

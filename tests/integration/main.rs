@@ -27,6 +27,7 @@
 //! | nothing silently ignored: flags that change nothing noted, unknown file extensions refused | `unheeded` |
 //! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire` |
 //! | timeouts, retries, windows, interruption | `reliability` |
+//! | a hostile body bounded by the days asked, peak memory measured | `bounded` |
 //! | what a broken server or proxy is called (TLS port, huge headers, redirect loop, 403), the shared throttle | `diagnoses` |
 //! | each sandbox fault against each command family | `fault_matrix` |
 //! | TLS, proxies | `tls`, `proxy` |
@@ -52,6 +53,7 @@ mod support;
 
 mod architecture;
 mod auth;
+mod bounded;
 mod braille;
 mod cache;
 mod calendar;
