@@ -10,7 +10,7 @@ use super::completion;
 use super::suggest::Suggesting;
 use crate::model::Period;
 use crate::model::SocialMetric;
-use crate::model::{chain_names, ChainArg};
+use crate::model::{chain_names, Chain, ChainArg};
 use crate::model::{parse_span, DaySpec, Span};
 use crate::render::{Format, JsonNumbers};
 
@@ -45,6 +45,10 @@ pub struct QueryArgs {
     #[arg(help_heading = "What to fetch", long, requires = "merge")]
     pub resume: bool,
 
+    /// With --resume: ask the file's last N days again, which the service may still revise [default: those less than cache_settle_days old; 0: none]
+    #[arg(help_heading = "What to fetch", long, value_name = "N", requires = "resume", value_parser = clap::value_parser!(u32).range(0..=36525))]
+    pub resume_overlap: Option<u32>,
+
     /// Exit 10 when the result lacks any asked value (a gap, a left-out member, no data), after writing what came [config: strict]
     #[arg(help_heading = "What to fetch", long)]
     pub strict: bool,
@@ -77,6 +81,10 @@ pub struct QueryArgs {
     /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; a file of one chain (no chain column) taking several is read as the first chain asked and gains a chain column
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
+
+    /// With --merge: the chain an old file without a chain column holds (it then gains one); a file merged into always names its chains
+    #[arg(help_heading = "Output", long, value_name = "CHAIN", requires = "merge", value_parser = one_chain, add = ArgValueCompleter::new(completion::chains))]
+    pub file_chain: Option<Chain>,
 
     /// One column per chain (per chain and metric for social and report)
     #[arg(help_heading = "Output", long)]
@@ -143,6 +151,14 @@ pub struct QueryArgs {
     /// Ask the service for every day and update the response cache with its answers
     #[arg(help_heading = "Connection", long)]
     pub refresh: bool,
+}
+
+/// The value of `--file-chain`: one chain, as `--chain` names it (`all` is no chain).
+fn one_chain(text: &str) -> Result<Chain, String> {
+    match ChainArg::parse(text)? {
+        ChainArg::One(chain) => Ok(chain),
+        ChainArg::All => Err("a file holds the rows of one chain: name it".to_owned()),
+    }
 }
 
 #[derive(Debug, Args)]

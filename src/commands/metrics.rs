@@ -35,16 +35,21 @@ pub(super) fn run(
 /// The notes on the days asked, before anything is sent.
 fn tell(query: &Query) {
     let (settings, plan, asked) = (&query.settings, &query.plan, query.asked);
-    let file = query.resume.as_deref().unwrap_or("-");
+    let (file, why) = match &query.resume {
+        Some((file, why)) => (file.as_str(), why.as_str()),
+        None => ("-", ""),
+    };
     if let Mode::UpToDate = query.mode {
         let line =
             format!("note: --resume: {file} is up to date for every chain asked; nothing to ask");
         return note(settings, &line);
     }
     let dry_run = matches!(query.mode, Mode::DryRun { .. });
-    if query.resume.is_some() && (dry_run || settings.verbose) {
+    // Days asked again are news in a cron job's mail; the plain catch-up is not.
+    let reasked = why.contains("asked again");
+    if query.resume.is_some() && (dry_run || settings.verbose || reasked) {
         let (start, end) = (asked.start, asked.end);
-        let line = format!("note: --resume: asking {start}..{end}, after the newest day in {file}");
+        let line = format!("note: --resume: asking {start}..{end} of {file}: from {why}");
         note(settings, &line);
     }
     if plan.range.start != asked.start {

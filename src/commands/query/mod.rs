@@ -29,8 +29,9 @@ pub(super) struct Query {
     pub mode: Mode,
     /// Where the result goes and what is derived from it (format, file, `--merge`, analysis).
     pub output: Output,
-    /// `--resume`: the file the run catches up with, as named in the notes.
-    pub resume: Option<String>,
+    /// `--resume`: the file the run catches up with, as named in the notes, and where the
+    /// range starts and why.
+    pub resume: Option<(String, String)>,
     pub settings: Settings,
 }
 
@@ -79,8 +80,15 @@ impl Query {
         let today = today_utc();
         let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
         let flags = checks::Flags::resolve(args, endpoints, includes, terminal, today)?;
-        let asked = range::asked(args, &flags.output, &flags.plan, today)?;
+        let resume = range::resume_start(args, &flags.output, &flags.plan, today)?;
         let settings = resolve_settings(global, terminal, args.chunk_days, FileUse::Read)?;
+        let (asked, why) = match resume {
+            Some(start) => {
+                let settle = settings.cache.settle_days;
+                range::catch_up(start, args.resume_overlap, settle, today)?
+            }
+            None => (Some(flags.plan.range), String::new()),
+        };
         let mode = match asked {
             None => Mode::UpToDate,
             Some(_) => mode(args, &settings),
@@ -99,7 +107,7 @@ impl Query {
             today,
             mode,
             output: flags.output,
-            resume: args.resume.then(|| file_name(args)),
+            resume: args.resume.then(|| (file_name(args), why)),
             settings,
         })
     }
