@@ -41,7 +41,7 @@ pub struct QueryArgs {
     #[command(flatten)]
     pub calendar: super::calendar::CalendarArgs,
 
-    /// With --merge: start the day after the file's newest day (of every chain asked); --start/--last only while it has no rows
+    /// With --merge: start the day after the file's newest day (of every chain asked), less the days still unsettled; --start/--last only while it has no rows
     #[arg(help_heading = "What to fetch", long, requires = "merge")]
     pub resume: bool,
 
@@ -78,7 +78,7 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; a file of one chain (no chain column) taking several is read as the first chain asked and gains a chain column
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; columns matched by name; the file always has a chain column, one chain too
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
 

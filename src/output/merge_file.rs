@@ -261,9 +261,7 @@ fn read_objects(
         .map(|(place, object)| {
             let object = object?;
             let raws = object.in_order(data)?;
-            if let Some(why) = other_style(&raws[keys..], numbers) {
-                return Err(MergeError::Unreadable(format!("{place}: {why}")));
-            }
+            let style = other_style(&raws[keys..], numbers);
             let cells = raws
                 .into_iter()
                 .map(|raw| raw.map_or(Ok(None), json_cell))
@@ -272,6 +270,8 @@ fn read_objects(
                     let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
                     to_row(&cells, data)
                 });
+            // A cell that is no number is named as such before the style of the others.
+            let cells = cells.and_then(|row| style.map_or(Ok(row), Err));
             cells
                 .map(|row| (place.clone(), row))
                 .map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))

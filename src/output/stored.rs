@@ -57,17 +57,22 @@ pub(super) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, 
         Some(text) => read_rows(text, target.format, shape, Some(target.numbers)).map(Some),
         None => sqlite::stored_rows(path, target.table, shape),
     };
+    let one = Dataset {
+        chain_column: false,
+        columns: shape.columns.clone(),
+        rows: Vec::new(),
+    };
     let (rows, taken_as) = match (read(shape), target.file_chain) {
         (Ok(rows), _) => (rows, None),
         (Err(MergeError::ColumnsDiffer(m)), Some(chain)) if m.no_chain => {
-            let one = Dataset {
-                chain_column: false,
-                columns: shape.columns.clone(),
-                rows: Vec::new(),
-            };
             let rows = read(&one).map_err(|problem| refusal(target, &one, problem))?;
             (rows, Some(chain))
         }
+        // A file of one chain with no rows (a header alone) holds nothing to mistake.
+        (Err(MergeError::ColumnsDiffer(m)), None) if m.no_chain => match read(&one) {
+            Ok(rows) if rows.as_ref().is_none_or(Vec::is_empty) => (rows, None),
+            _ => return Err(refusal(target, shape, MergeError::ColumnsDiffer(m))),
+        },
         (Err(problem), _) => return Err(refusal(target, shape, problem)),
     };
     let Some(mut rows) = rows else {
