@@ -53,6 +53,10 @@ pub struct QueryArgs {
     #[arg(help_heading = "What to fetch", long)]
     pub strict: bool,
 
+    /// Not --strict for this run, whatever config strict says
+    #[arg(help_heading = "What to fetch", long, conflicts_with = "strict")]
+    pub no_strict: bool,
+
     /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
     #[arg(
         help_heading = "What to fetch",

@@ -79,6 +79,9 @@ impl Output {
         };
         let on_terminal = terminal.stdout_is_terminal;
         fit::check_destination(args.merge, format, file.is_some(), on_terminal)?;
+        if let Some(file) = &file {
+            fit::check_database_file(format, file)?;
+        }
         fit::check_flags_fit(args, format, by_default)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
@@ -132,6 +135,7 @@ impl Output {
         let Some(file) = &self.file else {
             return Ok(());
         };
+        fit::check_folder(file)?;
         if self.merge {
             let empty = self.shape(plan.dataset(Vec::new()), plan)?;
             merge::check_before_fetch(self.target(file, plan), empty)?;

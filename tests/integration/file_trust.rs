@@ -94,7 +94,7 @@ fn resume_asks_the_unsettled_days_again_and_says_so() {
     let line = "fees -c eth --last 3 -o fees.csv --merge --resume";
     // cache_settle_days (7): the file's days less than 7 days old are asked again.
     env.cmd(line)
-        .stderr(format!("note: --resume: asking {}..{} of fees.csv: from the day after the newest in the file, less {}..{newest} asked again: the service may still revise days that recent (cache_settle_days = 7; --resume-overlap 0 asks none again)\n", day(6), day(1), day(6)))
+        .stderr(format!("note: --resume: asking {}..{} for fees.csv: from the day after its newest day, less {}..{newest} asked again: the service may still revise days that recent (cache_settle_days = 7; --resume-overlap 0 asks none again)\n", day(6), day(1), day(6)))
         .run();
     assert_eq!(sandbox.ranges(), [format!("{}..{}", day(6), day(1))]);
     // --resume-overlap 0: from the day after the newest, as before.
@@ -145,5 +145,35 @@ fn share_with_merge_is_a_usage_error_as_the_other_derived_measures() {
         .code(2)
         .error_line("error: the argument '--share' cannot be used with '--merge'")
         .any_stderr()
+        .run();
+}
+
+#[test]
+fn a_database_to_a_stream_and_a_missing_folder_are_refused_before_any_request() {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    env.cmd("fees -c eth --last 2 -f sqlite -o /dev/stdout")
+        .code(2)
+        .error_line("error: /dev/stdout is one of this run's own streams: a database cannot go to a pipe or a stream, it is a file that is changed in place")
+        .any_stderr()
+        .run();
+    env.shell("set -o pipefail; chain-metrics fees -c eth --last 2 -f sqlite -o /dev/stdout | cat")
+        .code(2)
+        .any_stderr()
+        .run();
+    env.cmd("fees -c eth --last 2 -o no/such/folder/f.csv")
+        .code(9)
+        .stderr("error: cannot write no/such/folder/f.csv: the folder no/such/folder does not exist\nhint: create it first (mkdir -p no/such/folder), or give another --output\n")
+        .run();
+    assert!(stub.seen().is_empty(), "a request was sent first");
+}
+
+#[test]
+fn an_empty_file_s_resume_note_says_the_range_came_from_the_flags() {
+    let env = Env::with_service("http://127.0.0.1:9");
+    write(&env, "fees.csv", "date,chain,fees\n");
+    env.cmd("fees -c eth --last 2 -e 2024-01-06 -o fees.csv --merge --resume --dry-run")
+        .stderr("note: --resume: asking 2024-01-05..2024-01-06 for fees.csv: it has no rows yet (for a chain asked): from the first day --start/--last give\n")
+        .any_stdout()
         .run();
 }

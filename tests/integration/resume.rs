@@ -108,7 +108,7 @@ fn dry_run_shows_the_range_it_would_ask() {
     let (sandbox, env) = sandbox_env(&[]);
     write(&env, "fees.csv", "date,chain,fees\n2024-01-02,ETHEREUM,1\n");
     env.cmd("fees -c eth -e 2024-01-06 -o fees.csv --merge --resume --dry-run")
-        .stderr("note: --resume: asking 2024-01-03..2024-01-06 of fees.csv: from the day after the newest in the file\n")
+        .stderr("note: --resume: asking 2024-01-03..2024-01-06 for fees.csv: from the day after its newest day\n")
         .stdout_contains(r#""start_date":"2024-01-03","end_date":"2024-01-06""#)
         .run();
     assert_eq!(

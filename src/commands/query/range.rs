@@ -37,23 +37,42 @@ pub(super) fn resume_start(
     Ok(Some((output.resume(plan, first_day)?, end)))
 }
 
-/// A `--resume` run's range (`None`: up to date) and the note that says where it starts and
-/// why: after the file's newest day, less the days asked again because the service may still
-/// revise them (`--resume-overlap N`, else those of the file's last `cache_settle_days` days
-/// that are not settled yet, as the response cache counts them).
+/// Where a `--resume` run starts, and why, for its note.
+pub(crate) struct CatchUp {
+    /// `None`: the file is up to date.
+    pub range: Option<DayRange>,
+    /// Why it starts where it does, in the user's words.
+    pub why: String,
+    /// Whether days the file has are asked again (news in a cron job's mail).
+    pub again: bool,
+}
+
+/// A `--resume` run's range and why it starts there: after the file's newest day, less the
+/// days asked again because the service may still revise them (`--resume-overlap N`, else
+/// those of the file's last `cache_settle_days` days that are not settled yet, as the
+/// response cache counts them).
 pub(super) fn catch_up(
     (resume, end): (Resume, NaiveDate),
     overlap: Option<u32>,
     settle_days: u32,
     today: NaiveDate,
-) -> Result<(Option<DayRange>, String), Failure> {
+) -> Result<CatchUp, Failure> {
+    let up_to_date = CatchUp {
+        range: None,
+        why: String::new(),
+        again: false,
+    };
     let (start, why) = match resume {
-        Resume::UpToDate => return Ok((None, String::new())),
-        Resume::First(start) => (start, "the file has no rows yet (for a chain asked), so from the first day --start/--last give".to_owned()),
+        Resume::UpToDate => return Ok(up_to_date),
+        Resume::First(start) => (
+            start,
+            "it has no rows yet (for a chain asked): from the first day --start/--last give"
+                .to_owned(),
+        ),
         Resume::After(next) => reasked(next, end, overlap, settle_days, today),
     };
     if start > end {
-        return Ok((None, String::new()));
+        return Ok(up_to_date);
     }
     let range = DayRange::resolve(
         Some(DaySpec::Date(start)),
@@ -62,7 +81,12 @@ pub(super) fn catch_up(
         today,
     )
     .map_err(Failure::usage)?;
-    Ok((Some(range), why))
+    let again = matches!(resume, Resume::After(next) if start < next);
+    Ok(CatchUp {
+        range: Some(range),
+        why,
+        again,
+    })
 }
 
 /// The first day to ask when the file's newest is the day before `next`, and why.
@@ -88,7 +112,7 @@ fn reasked(
             (start, format!("cache_settle_days = {settle_days}"))
         }
     };
-    let after = "the day after the newest in the file".to_owned();
+    let after = "from the day after its newest day".to_owned();
     if start >= next || start > end {
         return (next, after);
     }
