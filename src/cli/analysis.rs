@@ -19,7 +19,8 @@ pub struct AnalysisArgs {
     pub cumulative: bool,
 
     /// Add <metric>_share_pct: each chain's percent of the date's total over the asked chains
-    #[arg(help_heading = "Output", long, conflicts_with = "raw")]
+    // A share depends on the chains of one run: merged with another run's, they stop adding up.
+    #[arg(help_heading = "Output", long, conflicts_with_all = ["merge", "raw"])]
     pub share: bool,
 
     /// report: add fees_per_user, the fees over the active users of the same date and chain

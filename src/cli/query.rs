@@ -10,7 +10,7 @@ use super::completion;
 use super::suggest::Suggesting;
 use crate::model::Period;
 use crate::model::SocialMetric;
-use crate::model::{chain_names, ChainArg};
+use crate::model::{chain_names, Chain, ChainArg};
 use crate::model::{parse_span, DaySpec, Span};
 use crate::render::{Format, JsonNumbers};
 
@@ -41,13 +41,21 @@ pub struct QueryArgs {
     #[command(flatten)]
     pub calendar: super::calendar::CalendarArgs,
 
-    /// With --merge: start the day after the file's newest day (of every chain asked); --start/--last only while it has no rows
+    /// With --merge: start the day after the file's newest day (of every chain asked), less the days still unsettled; --start/--last only while it has no rows
     #[arg(help_heading = "What to fetch", long, requires = "merge")]
     pub resume: bool,
+
+    /// With --resume: ask the file's last N days again, which the service may still revise [default: those less than cache_settle_days old; 0: none]
+    #[arg(help_heading = "What to fetch", long, value_name = "N", requires = "resume", value_parser = clap::value_parser!(u32).range(0..=36525))]
+    pub resume_overlap: Option<u32>,
 
     /// Exit 10 when the result lacks any asked value (a gap, a left-out member, no data), after writing what came [config: strict]
     #[arg(help_heading = "What to fetch", long)]
     pub strict: bool,
+
+    /// Not --strict for this run, whatever config strict says
+    #[arg(help_heading = "What to fetch", long, conflicts_with = "strict")]
+    pub no_strict: bool,
 
     /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
     #[arg(
@@ -74,9 +82,13 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; a file of one chain (no chain column) taking several is read as the first chain asked and gains a chain column
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; columns matched by name; the file always has a chain column, one chain too
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
+
+    /// With --merge: the chain an old file without a chain column holds (it then gains one); a file merged into always names its chains
+    #[arg(help_heading = "Output", long, value_name = "CHAIN", requires = "merge", value_parser = one_chain, add = ArgValueCompleter::new(completion::chains))]
+    pub file_chain: Option<Chain>,
 
     /// One column per chain (per chain and metric for social and report)
     #[arg(help_heading = "Output", long)]
@@ -131,6 +143,14 @@ pub struct QueryArgs {
     /// Ask the service for every day and update the response cache with its answers
     #[arg(help_heading = "Connection", long)]
     pub refresh: bool,
+}
+
+/// The value of `--file-chain`: one chain, as `--chain` names it (`all` is no chain).
+fn one_chain(text: &str) -> Result<Chain, String> {
+    match ChainArg::parse(text)? {
+        ChainArg::One(chain) => Ok(chain),
+        ChainArg::All => Err("a file holds the rows of one chain: name it".to_owned()),
+    }
 }
 
 #[derive(Debug, Args)]

@@ -133,7 +133,8 @@ impl Client {
         })
     }
 
-    /// `3 requests retried: 429 x2, 503 x1` when this client had to send again; `None` if not.
+    /// `2 requests retried (3 retries): 429 x2, 503 x1` when this client had to send again;
+    /// `None` if not.
     pub(crate) fn retry_summary(&self) -> Option<String> {
         self.retried.summary()
     }
@@ -280,7 +281,8 @@ impl Client {
                 }
                 Err(problem) if problem.is_transient() => match backoff.next_wait(None) {
                     Ok(wait) => {
-                        self.retried.count(problem.short().to_owned());
+                        let first = backoff.attempts() == 2;
+                        self.retried.count(problem.short().to_owned(), first);
                         (wait, self.describe(&problem), false)
                     }
                     Err(_) => {
@@ -351,7 +353,9 @@ impl Client {
             .and_then(retry::parse_retry_after);
         match backoff.next_wait(asked) {
             Ok(wait) => {
-                self.retried.count(answer.status.as_u16().to_string());
+                let first = backoff.attempts() == 2;
+                self.retried
+                    .count(answer.status.as_u16().to_string(), first);
                 let why = format!("HTTP {}", status_text(answer.status));
                 match answer.status == StatusCode::TOO_MANY_REQUESTS {
                     true => Ok(Step::Throttled(wait, why)),

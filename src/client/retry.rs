@@ -29,27 +29,38 @@ pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
     when.duration_since(SystemTime::now()).ok()
 }
 
-/// The retries of a run, by why (`429`, `503`, `timeout`), for the line at its end.
+/// The retries of a run, by why (`429`, `503`, `timeout`), and the requests they were of, for
+/// the line at its end.
 #[derive(Default)]
-pub(super) struct Tally(Mutex<BTreeMap<String, usize>>);
+pub(super) struct Tally(Mutex<(usize, BTreeMap<String, usize>)>);
 
 impl Tally {
-    pub(super) fn count(&self, why: String) {
+    /// One retry, for `why`; `first`: the first of its request.
+    pub(super) fn count(&self, why: String, first: bool) {
         // A poisoned lock only means another request's thread panicked; the counts stand.
         let mut counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        *counts.entry(why).or_default() += 1;
+        counts.0 += usize::from(first);
+        *counts.1.entry(why).or_default() += 1;
     }
 
-    /// `3 requests retried: 429 x2, 503 x1`, or `None` when nothing was retried.
+    /// `1 request retried (2 retries): 503 x2`, or `None` when nothing was retried.
     pub(super) fn summary(&self) -> Option<String> {
         let counts = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let total: usize = counts.values().sum();
-        let each: Vec<String> = counts
-            .iter()
-            .map(|(why, n)| format!("{why} x{n}"))
-            .collect();
-        let requests = if total == 1 { "request" } else { "requests" };
-        (total > 0).then(|| format!("{total} {requests} retried: {}", each.join(", ")))
+        let (requests, whys) = (counts.0.max(1), &counts.1);
+        let retries: usize = whys.values().sum();
+        let each: Vec<String> = whys.iter().map(|(why, n)| format!("{why} x{n}")).collect();
+        let plural = |n: usize, one: &str, many: &str| match n {
+            1 => format!("{n} {one}"),
+            _ => format!("{n} {many}"),
+        };
+        (retries > 0).then(|| {
+            format!(
+                "{} retried ({}): {}",
+                plural(requests, "request", "requests"),
+                plural(retries, "retry", "retries"),
+                each.join(", ")
+            )
+        })
     }
 }
 

@@ -87,7 +87,7 @@ fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
 /// Checks the key with the configured service; a failure says the key was not stored.
 fn verify_before_storing(settings: &Settings, key: &ApiKey) -> Result<()> {
     let url = settings.service_url().map_err(|failure| {
-        failure.with_hint("set the address first (chain-metrics config set base_url URL), or store the key unchecked with --no-verify")
+        failure.with_hint(format!("set the address first (chain-metrics{} config set base_url URL), or store the key unchecked with --no-verify", settings.again()))
     })?;
     verify(settings, url, key).map_err(|failure| {
         let hint = match failure.exit {
@@ -161,7 +161,10 @@ fn verify(settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
 
 fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
     let Some(setting) = &settings.key else {
-        let hint = "store one with: chain-metrics auth login (or set CHAIN_METRICS_API_KEY)";
+        let hint = format!(
+            "store one with: chain-metrics{} auth login (or set CHAIN_METRICS_API_KEY)",
+            settings.again()
+        );
         return Err(Failure::config(settings.no_key()).with_hint(hint).into());
     };
     let key = settings.api_key()?;
@@ -184,17 +187,17 @@ fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
         StatusFormat::Text => write_status_text(out, &report),
     })?;
     match rejected {
-        Some(failure) => Err(failure.with_hint(rejected_hint(setting)).into()),
+        Some(failure) => Err(failure.with_hint(rejected_hint(setting, settings)).into()),
         None => Ok(()),
     }
 }
 
 /// What to do about a rejected key: store another, unless it comes from the environment,
 /// which outranks whatever `auth login` stores.
-fn rejected_hint(setting: &Sourced<KeySetting>) -> String {
+fn rejected_hint(setting: &Sourced<KeySetting>, settings: &Settings) -> String {
     match &setting.source {
         Source::Env(name) => format!("the key came from the environment variable {name}, which outranks any stored key: correct it, or unset it (auth login changes nothing while it is set)"),
-        source => format!("the key came from {source}; store another with: chain-metrics auth login"),
+        source => format!("the key came from {source}; store another with: chain-metrics{} auth login", settings.again()),
     }
 }
 

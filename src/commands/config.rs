@@ -62,10 +62,8 @@ pub(crate) fn place(doc: &ConfigDocument, profile: Option<&str>) -> String {
 
 /// How to set `key` where `config get` looked: in the same profile, and the key itself only
 /// through `auth login` (`config set api_key` is refused).
-fn set_hint(profile: Option<&str>, key: ConfigKey) -> String {
-    let global = profile
-        .map(|p| format!(" --profile {}", crate::system::shell::quote(p)))
-        .unwrap_or_default();
+fn set_hint(settings: &Settings, key: ConfigKey) -> String {
+    let global = settings.again();
     match key {
         ConfigKey::ApiKey => format!("store it with: chain-metrics{global} auth login"),
         _ => format!(
@@ -88,7 +86,7 @@ fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
                 key.name(),
                 place(&doc, profile.as_deref())
             ))
-            .with_hint(set_hint(profile.as_deref(), key))
+            .with_hint(set_hint(settings, key))
         })?;
     let text = match key {
         // The key itself is never printed, even on request: it would land in a terminal's
@@ -105,7 +103,7 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
         return Err(Failure::usage(
             "config set api_key is refused: a key given as an argument is left in the shell history and the process list",
         )
-        .with_hint("store it with: chain-metrics auth login (it reads the key from a hidden prompt or stdin)")
+        .with_hint(format!("store it with: chain-metrics{} auth login (it reads the key from a hidden prompt or stdin)", settings.again()))
         .into());
     }
     let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;

@@ -40,16 +40,20 @@ pub(super) fn run(
 /// The notes on the days asked, before anything is sent.
 fn tell(query: &Query) {
     let (settings, plan, asked) = (&query.settings, &query.plan, query.asked);
-    let file = query.resume.as_deref().unwrap_or("-");
+    let (file, why, again) = match &query.resume {
+        Some((file, c)) => (file.as_str(), c.why.as_str(), c.again),
+        None => ("-", "", false),
+    };
     if let Mode::UpToDate = query.mode {
         let line =
             format!("note: --resume: {file} is up to date for every chain asked; nothing to ask");
         return note(settings, &line);
     }
     let dry_run = matches!(query.mode, Mode::DryRun { .. });
-    if query.resume.is_some() && (dry_run || settings.verbose) {
+    // Days asked again are news in a cron job's mail; the plain catch-up is not.
+    if query.resume.is_some() && (dry_run || settings.verbose || again) {
         let (start, end) = (asked.start, asked.end);
-        let line = format!("note: --resume: asking {start}..{end}, after the newest day in {file}");
+        let line = format!("note: --resume: asking {start}..{end} for {file}: {why}");
         note(settings, &line);
     }
     if plan.range.start != asked.start {
@@ -99,8 +103,9 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         origin,
     };
     let written = (query.output).write(outcome.dataset, &query.plan, &told, color, wait, &warn);
+    // A warning, under -q too: retries are the step before exit 6, which cron mail should show.
     if let Some(line) = retried {
-        note(settings, &format!("note: {line}"));
+        crate::system::diag::line(&format!("warning: {line}"));
     }
     written?;
     if let Some(failure) = failure {
@@ -150,7 +155,7 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
 }
 
 /// Sends the requests; with none to send, needs neither the key nor a connection. Returns the
-/// retries' line (`3 requests retried: 429 x2, 503 x1`), if any.
+/// retries' line (`1 request retried (3 retries): 429 x2, 503 x1`), if any.
 fn send(
     query: &Query,
     jobs: usize,

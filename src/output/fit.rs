@@ -1,9 +1,12 @@
 //! Which query flags a format takes, read from the format's capability table
 //! ([`Format::can`]), and the hint that names a format that would take them.
 
+use std::path::Path;
+
 use super::OutputRequest;
-use crate::error::Failure;
+use crate::error::{Exit, Failure};
 use crate::render::{Can, Format, JsonNumbers, Wide};
+use crate::system::stream;
 
 /// A flag that some formats take: its name as the messages write it, and the capability.
 struct Flag {
@@ -39,6 +42,52 @@ pub(super) fn check_destination(
         .with_hint(format!("give -o FILE.{name}")));
     }
     Ok(())
+}
+
+/// A database is changed in place and read back: a stream (this run's stdout, a pipe, a
+/// device) cannot take it, whatever name it goes by (`-o /dev/stdout`).
+pub(super) fn check_database_file(format: Format, file: &Path) -> Result<(), Failure> {
+    if !format.can().file_only {
+        return Ok(());
+    }
+    let stream = match stream::own_descriptor(file) {
+        Some(_) => Some("one of this run's own streams"),
+        None => std::fs::metadata(file)
+            .ok()
+            .filter(|m| !m.is_file() && !m.is_dir())
+            .map(|m| stream::kind_of(&m)),
+    };
+    match stream {
+        Some(kind) => Err(Failure::usage(format!(
+            "{} is {kind}: a database cannot go to a pipe or a stream, it is a file that is changed in place",
+            file.display()
+        ))
+        .with_hint("give --output FILE.sqlite (or .db), a regular file")),
+        None => Ok(()),
+    }
+}
+
+/// Before any request: the folder the file goes in must be there (a typo in it would
+/// otherwise cost the whole fetch).
+pub(super) fn check_folder(file: &Path) -> Result<(), Failure> {
+    let Some(folder) = file.parent().filter(|p| !p.as_os_str().is_empty()) else {
+        return Ok(());
+    };
+    match std::fs::metadata(folder) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Failure::new(
+            Exit::Output,
+            format!(
+                "cannot write {}: the folder {} does not exist",
+                file.display(),
+                folder.display()
+            ),
+        )
+        .with_hint(format!(
+            "create it first (mkdir -p {}), or give another --output",
+            crate::system::shell::quote(&folder.display().to_string())
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// `--summary`, `--no-header`, `--json-numbers string`, `--merge` and `--wide` each work with

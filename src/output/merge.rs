@@ -7,43 +7,38 @@ use std::io::{self, Read};
 use std::path::Path;
 
 use crate::error::Failure;
-use crate::model::Chain;
 use crate::model::Period;
 use crate::model::{Dataset, Row};
 use crate::output::merge_file::check_head;
-use crate::output::stored::{failure, regular_file, stored, with_chain_column};
+use crate::output::stored::{failure, regular_file, stored, Target};
 use crate::output::upsert::upsert;
 use crate::render::Format;
 
 /// How much of the file the check before any request reads: enough for any header of ours.
 const HEAD_BYTES: u64 = 64 * 1024;
 
-/// The fresh rows upserted into those of the file at `path` (fresh only, when it does not exist
-/// yet or is empty), sorted by date, then chain: chains in `chain_order` first, in that order.
-/// An empty fresh cell keeps the stored value: a gap is not news that the value went away.
-/// Under `--by`, `warn` gets the periods the file keeps because they cover more days.
+/// The fresh rows upserted into those of the target file (fresh only, when it does not exist
+/// yet or is empty), sorted by date, then chain: chains asked first, in that order. An empty
+/// fresh cell keeps the stored value: a gap is not news that the value went away. Under
+/// `--by`, `warn` gets the periods the file keeps because they cover more days.
 pub(super) fn merge_into(
-    path: &Path,
-    format: Format,
-    table: &str,
+    target: Target,
     fresh: Dataset,
-    chain_order: &[Chain],
-    by: Period,
     warn: &dyn Fn(&str),
 ) -> Result<Dataset, Failure> {
-    let Some(old) = stored(path, format, table, &fresh, chain_order)? else {
+    let path = target.path;
+    let Some(old) = stored(target, &fresh)? else {
         return Ok(fresh);
     };
-    check_period_starts(path, &old.rows, by)?;
+    check_period_starts(path, &old.rows, target.by)?;
     if let Some(chain) = old.taken_as {
         warn(&format!(
-            "note: {} has no chain column: its rows are taken as {chain}, the first chain asked, \
+            "note: {} has no chain column: its rows are taken as {chain}, as --file-chain says, \
              and it is written with a chain column from now on",
             path.display()
         ));
     }
-    let fresh = with_chain_column(fresh, old.chain_column, chain_order);
-    let (merged, kept) = upsert(old.rows, fresh, chain_order, by);
+    let (merged, kept) = upsert(old.rows, fresh, target.chains, target.by);
     if !kept.is_empty() {
         warn(&format!(
             "warning: {} keeps its rows for {}: this run covers fewer days of those periods; \
@@ -83,17 +78,9 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
 /// fetch; of a larger one only the columns are (its first line or row object), and only when
 /// they differ is it read whole (a one-chain file taking several chains): its rows are read
 /// once, under the lock, by [`merge_into`].
-pub(super) fn check_before_fetch(
-    path: &Path,
-    format: Format,
-    table: &str,
-    empty: Dataset,
-    chain_order: &[Chain],
-    by: Period,
-) -> Result<(), Failure> {
-    let whole = |empty: Dataset| {
-        merge_into(path, format, table, empty, chain_order, by, &|_| {}).map(|_| ())
-    };
+pub(super) fn check_before_fetch(target: Target, empty: Dataset) -> Result<(), Failure> {
+    let whole = |empty: Dataset| merge_into(target, empty, &|_| {}).map(|_| ());
+    let (path, format) = (target.path, target.format);
     if format == Format::Sqlite {
         return whole(empty);
     }

@@ -8,25 +8,31 @@ use std::fmt;
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
-use crate::model::parse_date;
+use super::columns::{arrange, place, Mismatch, Placement};
+use crate::model::{parse_date, today_utc};
 use crate::model::{Chain, Dataset, Number, Row};
-use crate::render::Format;
+use crate::render::{Format, JsonNumbers};
 use crate::system::foreign::{cut, echo};
 
 /// What stops a merge.
 #[derive(Debug)]
 pub(super) enum MergeError {
-    /// The file's columns, joined with commas.
-    ColumnsDiffer(String),
+    ColumnsDiffer(Mismatch),
     Unreadable(String),
 }
 
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            MergeError::ColumnsDiffer(found) => write!(f, "has the columns {}", shown(found)),
+            MergeError::ColumnsDiffer(mismatch) => write!(f, "{mismatch}"),
             MergeError::Unreadable(why) => f.write_str(&shown(why)),
         }
+    }
+}
+
+impl From<Mismatch> for MergeError {
+    fn from(mismatch: Mismatch) -> MergeError {
+        MergeError::ColumnsDiffer(mismatch)
     }
 }
 
@@ -35,21 +41,44 @@ fn shown(text: &str) -> String {
     cut(text, usize::MAX)
 }
 
-/// How much of a file's column list a message shows.
-const SHOWN_HEADER_CHARS: usize = 200;
+/// The first day a row of ours can plausibly have: the first day of the year Ethereum began
+/// (2015-07-30), before which no supported chain has data, so that a `--by year` row of 2015
+/// passes. A date before it is a typo (`0024-01-01`) that would make `--resume` ask for
+/// centuries.
+const FIRST_PLAUSIBLE_DAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd_opt(2015, 1, 1) {
+    Some(day) => day,
+    None => chrono::NaiveDate::MIN,
+};
+
+/// Why a stored `date` cannot be: after today (UTC), which would stall `--resume` for good, or
+/// before any chain had data.
+pub(super) fn implausible(date: chrono::NaiveDate) -> Option<String> {
+    let today = today_utc();
+    if date > today {
+        return Some(format!(
+            "it is dated {date}, after today ({today} UTC): a typo? correct or remove that row"
+        ));
+    }
+    (date < FIRST_PLAUSIBLE_DAY).then(|| {
+        format!("it is dated {date}, before {FIRST_PLAUSIBLE_DAY}, when no supported chain had data yet: a typo? correct or remove that row")
+    })
+}
 
 /// A row where the file has it (`line 3`, `row 2`), for naming it in messages.
 type Placed = (String, Row);
 
 /// The rows of a merge file's `text` with the columns of `data`, each (date, chain) once.
 pub fn read_merge_file(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, String> {
-    read_rows(text, format, data).map_err(|e| e.to_string())
+    read_rows(text, format, data, None).map_err(|e| e.to_string())
 }
 
+/// The rows of `text` read as `data`'s columns; `numbers`: the style json numbers must have
+/// (a run with another style would rewrite every number of the file in its own).
 pub(super) fn read_rows(
     text: &str,
     format: Format,
     data: &Dataset,
+    numbers: Option<JsonNumbers>,
 ) -> Result<Vec<Row>, MergeError> {
     // A spreadsheet's UTF-8 byte order mark is no part of the first column's name.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -59,8 +88,8 @@ pub(super) fn read_rows(
     let placed = match format {
         Format::Csv => read_delimited(text, b',', true, data),
         Format::Tsv => read_delimited(text, b'\t', false, data),
-        Format::Json => read_json(text, data),
-        Format::Ndjson => read_ndjson(text, data),
+        Format::Json => read_json(text, data, numbers),
+        Format::Ndjson => read_ndjson(text, data, numbers),
         other => Err(MergeError::Unreadable(format!(
             "{} files cannot be merged",
             other.name()
@@ -69,10 +98,14 @@ pub(super) fn read_rows(
     refuse_duplicates(placed)
 }
 
-/// A key written twice leaves no way to tell which row is meant: refused, naming both.
+/// A key written twice leaves no way to tell which row is meant: refused, naming both. A date
+/// that cannot be is refused too, naming its place.
 fn refuse_duplicates(placed: Vec<Placed>) -> Result<Vec<Row>, MergeError> {
     let mut seen: HashMap<(chrono::NaiveDate, Option<Chain>), usize> = HashMap::new();
     for (index, (place, row)) in placed.iter().enumerate() {
+        if let Some(why) = implausible(row.date) {
+            return Err(MergeError::Unreadable(format!("{place}: {why}")));
+        }
         if let Some(first) = seen.insert((row.date, row.chain), index) {
             let key = match row.chain {
                 Some(chain) => format!("{} {chain}", row.date),
@@ -87,17 +120,26 @@ fn refuse_duplicates(placed: Vec<Placed>) -> Result<Vec<Row>, MergeError> {
     Ok(placed.into_iter().map(|(_, row)| row).collect())
 }
 
-fn read_json(text: &str, data: &Dataset) -> Result<Vec<Placed>, MergeError> {
+fn read_json(
+    text: &str,
+    data: &Dataset,
+    numbers: Option<JsonNumbers>,
+) -> Result<Vec<Placed>, MergeError> {
     let objects: Vec<Object> = serde_json::from_str(text)
         .map_err(|e| MergeError::Unreadable(format!("not a JSON array of row objects ({e})")))?;
     let rows = objects.into_iter().enumerate();
     read_objects(
         rows.map(|(i, object)| (format!("row {}", i + 1), Ok(object))),
         data,
+        numbers,
     )
 }
 
-fn read_ndjson(text: &str, data: &Dataset) -> Result<Vec<Placed>, MergeError> {
+fn read_ndjson(
+    text: &str,
+    data: &Dataset,
+    numbers: Option<JsonNumbers>,
+) -> Result<Vec<Placed>, MergeError> {
     // Numbered as an editor shows them: blank lines count, CRLF ends one line.
     let lines = text
         .lines()
@@ -111,6 +153,7 @@ fn read_ndjson(text: &str, data: &Dataset) -> Result<Vec<Placed>, MergeError> {
             (format!("line {}", i + 1), object)
         }),
         data,
+        numbers,
     )
 }
 
@@ -131,15 +174,12 @@ fn read_delimited(
         Some(header) => header.map_err(|e| bad_record(e, &mut lines))?,
         None => csv::StringRecord::new(),
     };
-    check_header(header.iter(), data)?;
+    let placement = check_header(header.iter(), data)?;
     let mut rows = Vec::new();
     for record in records {
         let record = record.map_err(|e| bad_record(e, &mut lines))?;
         let place = format!("line {}", lines.line_at(record.position()));
-        let cells: Vec<Option<&str>> = record
-            .iter()
-            .map(|c| Some(c).filter(|c| !c.is_empty()))
-            .collect();
+        let cells = arrange(&placement, &record.iter().collect::<Vec<_>>());
         let row = to_row(&cells, data)
             .map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))?;
         rows.push((place, row));
@@ -147,19 +187,13 @@ fn read_delimited(
     Ok(rows)
 }
 
-/// The header must be exactly this run's columns, in order.
+/// Where this run's columns are in the header: matched by name, none unknown.
 fn check_header<'a>(
     found: impl Iterator<Item = &'a str>,
     data: &Dataset,
-) -> Result<(), MergeError> {
+) -> Result<Placement, MergeError> {
     let found: Vec<&str> = found.collect();
-    match found == data.header() {
-        true => Ok(()),
-        false => Err(MergeError::ColumnsDiffer(cut(
-            &found.join(","),
-            SHOWN_HEADER_CHARS,
-        ))),
-    }
+    Ok(place(&found, data)?)
 }
 
 fn bad_record(e: csv::Error, lines: &mut Lines) -> MergeError {
@@ -220,25 +254,45 @@ impl<'a> Lines<'a> {
 fn read_objects(
     objects: impl Iterator<Item = (String, Result<Object, MergeError>)>,
     data: &Dataset,
+    numbers: Option<JsonNumbers>,
 ) -> Result<Vec<Placed>, MergeError> {
-    let header = data.header();
+    let keys = data.header().len() - data.columns.len();
     objects
         .map(|(place, object)| {
             let object = object?;
-            let raws = object.in_order(&header)?;
+            let raws = object.in_order(data)?;
+            let style = other_style(&raws[keys..], numbers);
             let cells = raws
                 .into_iter()
-                .map(json_cell)
+                .map(|raw| raw.map_or(Ok(None), json_cell))
                 .collect::<Result<Vec<_>, _>>()
                 .and_then(|cells| {
                     let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
                     to_row(&cells, data)
                 });
+            // A cell that is no number is named as such before the style of the others.
+            let cells = cells.and_then(|row| style.map_or(Ok(row), Err));
             cells
                 .map(|row| (place.clone(), row))
                 .map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))
         })
         .collect()
+}
+
+/// Why a row's numbers (`values`) are not written in the style `numbers`: a run in another
+/// style would rewrite every number of the file in its own.
+fn other_style(values: &[Option<&RawValue>], numbers: Option<JsonNumbers>) -> Option<String> {
+    let numbers = numbers?;
+    let written = (values.iter().flatten()).find(|raw| raw.get() != "null")?;
+    let (file, flag) = match (written.get().starts_with('"'), numbers) {
+        (true, JsonNumbers::Number) => ("strings", "--json-numbers string"),
+        (false, JsonNumbers::String) => ("numbers", "--json-numbers number (the default)"),
+        _ => return None,
+    };
+    Some(format!(
+        "its numbers are JSON {file} ({}), and this run writes them otherwise: merge with {flag}",
+        cut(written.get(), 40)
+    ))
 }
 
 /// A JSON value as cell text: strings unquoted, numbers as written, `null` a gap.
@@ -294,14 +348,16 @@ pub(super) fn check_head(head: &str, format: Format, data: &Dataset) -> Result<(
         .filter(|_| lines.next().is_some());
     match (format, first) {
         // Quoted names are left to the full read, which parses them.
-        (Format::Csv, Some(line)) if !line.contains('"') => check_header(line.split(','), data),
-        (Format::Tsv, Some(line)) => check_header(line.split('\t'), data),
+        (Format::Csv, Some(line)) if !line.contains('"') => {
+            check_header(line.split(','), data).map(|_| ())
+        }
+        (Format::Tsv, Some(line)) => check_header(line.split('\t'), data).map(|_| ()),
         (Format::Ndjson, Some(line)) => match serde_json::from_str::<Object>(line) {
-            Ok(object) => object.in_order(&data.header()).map(|_| ()),
+            Ok(object) => object.in_order(data).map(|_| ()),
             Err(_) => Ok(()),
         },
         (Format::Json, _) => match first_object(head) {
-            Some(object) => object.in_order(&data.header()).map(|_| ()),
+            Some(object) => object.in_order(data).map(|_| ()),
             None => Ok(()),
         },
         _ => Ok(()),
@@ -332,18 +388,13 @@ fn first_object(head: &str) -> Option<Object> {
 struct Object(Vec<(String, Box<RawValue>)>);
 
 impl Object {
-    /// The values in `header`'s order, when the members are exactly those columns.
-    fn in_order(&self, header: &[String]) -> Result<Vec<&RawValue>, MergeError> {
-        let by_column: Option<Vec<&RawValue>> = header
-            .iter()
-            .map(|name| self.0.iter().find(|(k, _)| k == name).map(|(_, v)| &**v))
-            .collect();
-        by_column
-            .filter(|_| self.0.len() == header.len())
-            .ok_or_else(|| {
-                let keys: Vec<&str> = self.0.iter().map(|(k, _)| k.as_str()).collect();
-                MergeError::ColumnsDiffer(cut(&keys.join(","), SHOWN_HEADER_CHARS))
-            })
+    /// The values in the order of `data`'s columns, matched by name (`None`: no such member).
+    fn in_order(&self, data: &Dataset) -> Result<Vec<Option<&RawValue>>, MergeError> {
+        let keys: Vec<&str> = self.0.iter().map(|(k, _)| k.as_str()).collect();
+        let placement = place(&keys, data)?;
+        Ok((placement.iter())
+            .map(|at| at.map(|at| &*self.0[at].1))
+            .collect())
     }
 }
 

@@ -1,6 +1,7 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
+mod columns;
 mod fit;
 mod merge;
 mod merge_file;
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{aggregate, steps, Analysis, Period};
-use crate::model::{Dataset, Endpoint};
+use crate::model::{Chain, Dataset, Endpoint};
 use crate::render::{self, Format, JsonNumbers, RenderOptions, Wide};
 use crate::render::{widen, Naming};
 use crate::settings::Terminal;
@@ -43,6 +44,8 @@ pub(crate) struct OutputRequest {
     /// Derived measures, `--sort` and `--top`.
     pub analysis: Analysis,
     pub json_numbers: JsonNumbers,
+    /// `--file-chain`: the chain an old merge file without a chain column holds.
+    pub file_chain: Option<Chain>,
 }
 
 /// The output of one query command, resolved and checked before anything is fetched.
@@ -59,6 +62,7 @@ pub(crate) struct Output {
     by: Period,
     analysis: Analysis,
     json_numbers: JsonNumbers,
+    file_chain: Option<Chain>,
 }
 
 impl Output {
@@ -76,6 +80,9 @@ impl Output {
         };
         let on_terminal = terminal.stdout_is_terminal;
         fit::check_destination(args.merge, format, file.is_some(), on_terminal)?;
+        if let Some(file) = &file {
+            fit::check_database_file(format, file)?;
+        }
         fit::check_flags_fit(args, format, by_default)?;
         let naming = match plan.endpoints.as_slice() {
             [Endpoint::Fees] | [Endpoint::ActiveUsers] => Naming::Chain,
@@ -99,6 +106,7 @@ impl Output {
             by: args.by,
             analysis: args.analysis.clone(),
             json_numbers: args.json_numbers,
+            file_chain: args.file_chain,
         };
         output.check_analysis(plan)?;
         Ok(output)
@@ -128,6 +136,7 @@ impl Output {
         let Some(file) = &self.file else {
             return Ok(());
         };
+        fit::check_folder(file)?;
         if self.merge || self.format.text().is_none() {
             let done = if self.merge {
                 "not merged"
@@ -138,8 +147,7 @@ impl Output {
         }
         if self.merge {
             let empty = self.shape(plan.dataset(Vec::new()), plan)?;
-            let table = sqlite::table_name(plan);
-            merge::check_before_fetch(file, self.format, table, empty, &plan.chains, self.by)?;
+            merge::check_before_fetch(self.target(file, plan), empty)?;
         }
         atomic::check_output_path(file)
     }
@@ -209,7 +217,7 @@ impl Output {
         };
         let table = sqlite::table_name(plan);
         let data = match self.merge {
-            true => merge::merge_into(file, self.format, table, data, &plan.chains, self.by, warn)?,
+            true => merge::merge_into(self.target(file, plan), data, warn)?,
             false => data,
         };
         let Some(text) = text else {
@@ -218,6 +226,19 @@ impl Output {
         let mut bytes = Vec::new();
         render::render(&data, text, style, &mut bytes).expect("writing to memory works");
         atomic::write_atomically(file, &bytes)
+    }
+
+    /// The merge target `file`, as this run reads it.
+    fn target<'a>(&self, file: &'a Path, plan: &'a Plan) -> stored::Target<'a> {
+        stored::Target {
+            path: file,
+            format: self.format,
+            table: sqlite::table_name(plan),
+            chains: &plan.chains,
+            by: self.by,
+            file_chain: self.file_chain,
+            numbers: self.json_numbers,
+        }
     }
 
     /// The file's lock, waited for as `wait` allows.
@@ -278,6 +299,11 @@ impl Output {
         };
         let data = match self.wide {
             Some(naming) => widen(&data, &plan.chains, naming),
+            // A file that is merged into, or a database, says which chain each row holds, one
+            // chain included: a later run for another chain cannot be mistaken for this one.
+            None if self.merge || self.format == Format::Sqlite => {
+                stored::with_chain_column(data, true, &plan.chains)
+            }
             None => data,
         };
         (self.analysis.order(data)).map_err(|why| Failure::new(Exit::BadResponse, why))

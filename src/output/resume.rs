@@ -11,12 +11,14 @@ use crate::error::Failure;
 use crate::fetched::Plan;
 use crate::model::{Chain, Dataset, Row};
 
-/// Where a `--resume` run starts.
+/// Where a `--resume` run starts, before any day is asked again.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Resume {
-    /// Ask from this day.
-    From(NaiveDate),
-    /// Every asked chain already has the last day: nothing to ask.
+    /// A chain asked has no rows yet: from this day, the first `--start`/`--last` give.
+    First(NaiveDate),
+    /// The day after the file's newest, the earliest over the chains asked.
+    After(NaiveDate),
+    /// Every asked chain has the last day there is: nothing to ask.
     UpToDate,
 }
 
@@ -28,30 +30,29 @@ impl Output {
         &self,
         plan: &Plan,
         first_day: Option<NaiveDate>,
-        end: NaiveDate,
     ) -> Result<Resume, Failure> {
         let Some(file) = self.file.as_deref().filter(|_| self.merge) else {
             return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
         };
         let shape = self.shape(plan.dataset(Vec::new()), plan)?;
-        let table = super::sqlite::table_name(plan);
-        let stored = stored(file, self.format, table, &shape, &plan.chains)?;
+        let stored = stored(self.target(file, plan), &shape)?;
         let rows = stored.map(|s| s.rows).unwrap_or_default();
-        let mut start: Option<NaiveDate> = None;
+        let (mut after, mut first): (Option<NaiveDate>, Option<NaiveDate>) = (None, None);
         for chain in &plan.chains {
-            let from = match newest(&rows, &shape, *chain) {
+            match newest(&rows, &shape, *chain) {
                 // The last day there is: nothing comes after it.
                 Some(day) => match day.succ_opt() {
-                    Some(next) => next,
+                    Some(next) => after = Some(after.map_or(next, |a| a.min(next))),
                     None => continue,
                 },
-                None => first_day.ok_or_else(|| no_rows_yet(file, &rows, *chain))?,
+                None => first = Some(first_day.ok_or_else(|| no_rows_yet(file, &rows, *chain))?),
             };
-            start = Some(start.map_or(from, |s| s.min(from)));
         }
-        Ok(match start {
-            Some(start) if start <= end => Resume::From(start),
-            _ => Resume::UpToDate,
+        Ok(match (first, after) {
+            (Some(first), Some(after)) if after < first => Resume::After(after),
+            (Some(first), _) => Resume::First(first),
+            (None, Some(after)) => Resume::After(after),
+            (None, None) => Resume::UpToDate,
         })
     }
 }

@@ -9,10 +9,12 @@ use std::path::Path;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
 
+use super::columns;
 use super::merge_file::{self, MergeError};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{Dataset, Endpoint, Row};
+use crate::system::foreign::echo;
 use crate::system::{atomic, stream};
 
 /// The first bytes of every SQLite 3 database file.
@@ -43,27 +45,63 @@ pub(super) fn stored_rows(
     if columns.is_empty() {
         return Ok(None);
     }
-    if columns != shape.header() {
-        return Err(MergeError::ColumnsDiffer(columns.join(",")));
-    }
-    let listed: Vec<String> = columns.iter().map(|c| quoted(c)).collect();
+    let placement = columns::place(&columns, shape)?;
+    let listed: Vec<String> = (placement.iter())
+        .map(|at| at.map_or("NULL".to_owned(), |at| quoted(&columns[at])))
+        .collect();
     let query = format!("SELECT {} FROM {}", listed.join(", "), quoted(table));
     let mut statement = conn.prepare(&query).map_err(read)?;
     let mut rows = statement.query([]).map_err(read)?;
     let mut stored = Vec::new();
     while let Some(row) = rows.next().map_err(read)? {
-        let cells = (0..columns.len())
+        let cells = (0..listed.len())
             .map(|at| cell_text(row.get_ref(at).map_err(|e| e.to_string())?))
             .collect::<Result<Vec<_>, String>>();
         let row = cells.and_then(|cells| {
             let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
-            merge_file::to_row(&cells, shape)
+            merge_file::to_row(&cells, shape).map_err(|why| format!("{}: {why}", key_of(&cells)))
         });
-        stored.push(row.map_err(|why| {
-            MergeError::Unreadable(format!("table {table}, row {}: {why}", stored.len() + 1))
-        })?);
+        let row = row.and_then(|row| match merge_file::implausible(row.date) {
+            Some(why) => Err(format!("the row {}: {why}", key_of_row(&row))),
+            None => Ok(row),
+        });
+        stored.push(row.map_err(|why| MergeError::Unreadable(format!("table {table}, {why}")))?);
     }
+    refuse_twice(table, &stored)?;
     Ok(Some(stored))
+}
+
+/// A row's key as a message names it: `(2024-01-01, ETHEREUM)`, never a rowid.
+fn key_of_row(row: &Row) -> String {
+    match row.chain {
+        Some(chain) => format!("({}, {chain})", row.date),
+        None => format!("({})", row.date),
+    }
+}
+
+/// The key of a row not yet read, from its first cells (date, and chain when there is one).
+fn key_of(cells: &[Option<&str>]) -> String {
+    let shown = |cell: &Option<&str>| echo(cell.unwrap_or("NULL"));
+    format!(
+        "the row ({})",
+        (cells.iter().take(2))
+            .map(shown)
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+/// A table without our primary key (made by another program) may hold a key twice: which row
+/// is meant cannot be told, so it is refused, as a text file is.
+fn refuse_twice(table: &str, rows: &[Row]) -> Result<(), MergeError> {
+    let mut seen = std::collections::HashSet::new();
+    match rows.iter().find(|row| !seen.insert((row.date, row.chain))) {
+        Some(row) => Err(MergeError::Unreadable(format!(
+            "table {table} holds the key {} twice: remove one of those rows",
+            key_of_row(row)
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// A cell as the text a csv would hold: TEXT as stored, whole numbers as written, NULL a gap.

@@ -1,42 +1,52 @@
-//! The rows a `--merge` (or `--resume`) target already holds, read as this run's columns, or
-//! as the same columns but for `chain`: a job that grows from one chain to several (`-c eth`,
-//! then `-c eth,arb`) keeps its file, which gains a chain column, and a run for one chain of a
-//! file with several gives its rows that chain. Also how a merge target is opened (a regular
-//! file only) and why one is refused, which the check before any request shares.
+//! The rows a `--merge` (or `--resume`) target already holds, read as this run's columns
+//! (matched by name). Every file a merge writes has a chain column, one chain included, so a
+//! later run for another chain cannot take its rows; a file of one chain written before that
+//! (no chain column) is read only when `--file-chain` names its chain, and gains the column.
+//! Also how a merge target is opened (a regular file only) and why one is refused, which the
+//! check before any request shares.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::columns;
 use super::merge_file::{read_rows, MergeError};
 use super::sqlite;
 use crate::error::{Exit, Failure};
-use crate::model::{Chain, Dataset, Row};
-use crate::render::Format;
+use crate::model::{Chain, Dataset, Period, Row};
+use crate::render::{Format, JsonNumbers};
 use crate::system::{atomic, foreign, stream};
+
+/// A merge target, and how this run reads it.
+#[derive(Clone, Copy)]
+pub(super) struct Target<'a> {
+    pub path: &'a Path,
+    pub format: Format,
+    /// The table of a SQLite file.
+    pub table: &'static str,
+    /// The chains asked, in order.
+    pub chains: &'a [Chain],
+    pub by: Period,
+    /// `--file-chain`: the chain a file without a chain column holds, as its owner says.
+    pub file_chain: Option<Chain>,
+    /// `--json-numbers`: the style the file's numbers must have.
+    pub numbers: JsonNumbers,
+}
 
 /// What a merge target holds.
 pub(super) struct Stored {
-    /// Its rows; those of a file without a chain column that this run asks several chains of
-    /// carry the chain they are taken as.
+    /// Its rows; those of a file without a chain column carry the chain `--file-chain` names.
     pub rows: Vec<Row>,
-    /// Whether the file has a chain column.
-    pub chain_column: bool,
-    /// The chain a file without a chain column is taken as: the first chain asked, when this
-    /// run asks several.
+    /// The chain a file without a chain column is taken as (`--file-chain`).
     pub taken_as: Option<Chain>,
 }
 
-/// The rows stored at `path` (in its `table`, for a SQLite file), read as `shape` (this run's
-/// columns) or as `shape` but for the chain column; `None` when there is no file yet. A file
-/// with other columns is refused as a merge is.
-pub(super) fn stored(
-    path: &Path,
-    format: Format,
-    table: &str,
-    shape: &Dataset,
-    chain_order: &[Chain],
-) -> Result<Option<Stored>, Failure> {
-    let text = match format {
+/// The rows stored at the target (in its table, for a SQLite file), read as `shape` (this
+/// run's columns, matched by name); `None` when there is no file yet. A file with other
+/// columns is refused as a merge is, and so is one that does not say which chain it holds,
+/// unless `--file-chain` says it.
+pub(super) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, Failure> {
+    let path = target.path;
+    let text = match target.format {
         Format::Sqlite => None,
         _ => match read_old(path)? {
             Some(text) => Some(text),
@@ -44,47 +54,34 @@ pub(super) fn stored(
         },
     };
     let read = |shape: &Dataset| match &text {
-        Some(text) => read_rows(text, format, shape).map(Some),
-        None => sqlite::stored_rows(path, table, shape),
+        Some(text) => read_rows(text, target.format, shape, Some(target.numbers)).map(Some),
+        None => sqlite::stored_rows(path, target.table, shape),
     };
-    let other = Dataset {
-        chain_column: !shape.chain_column,
+    let one = Dataset {
+        chain_column: false,
         columns: shape.columns.clone(),
         rows: Vec::new(),
     };
-    let (rows, chain_column) = match read(shape) {
-        Ok(rows) => (rows, shape.chain_column),
-        Err(MergeError::ColumnsDiffer(found)) if same_names(&found, &other.header()) => {
-            let rows = read(&other).map_err(|problem| refusal(path, &other, problem))?;
-            (rows, other.chain_column)
+    let (rows, taken_as) = match (read(shape), target.file_chain) {
+        (Ok(rows), _) => (rows, None),
+        (Err(MergeError::ColumnsDiffer(m)), Some(chain)) if m.no_chain => {
+            let rows = read(&one).map_err(|problem| refusal(target, &one, problem))?;
+            (rows, Some(chain))
         }
-        Err(problem) => return Err(refusal(path, shape, problem)),
+        // A file of one chain with no rows (a header alone) holds nothing to mistake.
+        (Err(MergeError::ColumnsDiffer(m)), None) if m.no_chain => match read(&one) {
+            Ok(rows) if rows.as_ref().is_none_or(Vec::is_empty) => (rows, None),
+            _ => return Err(refusal(target, shape, MergeError::ColumnsDiffer(m))),
+        },
+        (Err(problem), _) => return Err(refusal(target, shape, problem)),
     };
     let Some(mut rows) = rows else {
         return Ok(None);
     };
-    let taken_as = chain_order
-        .first()
-        .copied()
-        .filter(|_| shape.chain_column && !chain_column);
     if let Some(chain) = taken_as {
         rows.iter_mut().for_each(|row| row.chain = Some(chain));
     }
-    Ok(Some(Stored {
-        rows,
-        chain_column,
-        taken_as,
-    }))
-}
-
-/// Whether the names `found` (comma-joined, in the file's order: JSON members may come in any)
-/// are those of `header`.
-fn same_names(found: &str, header: &[String]) -> bool {
-    let mut found: Vec<&str> = found.split(',').collect();
-    let mut wanted: Vec<&str> = header.iter().map(String::as_str).collect();
-    found.sort_unstable();
-    wanted.sort_unstable();
-    found == wanted
+    Ok(Some(Stored { rows, taken_as }))
 }
 
 /// This run's rows, with a chain column when the file has one and this run (of one chain)
@@ -143,19 +140,25 @@ pub(super) fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
     }
 }
 
-/// Why the file cannot take the fresh rows, as the user sees it.
-fn refusal(path: &Path, fresh: &Dataset, problem: MergeError) -> Failure {
+/// Why the file cannot take the fresh rows, as the user sees it: what differs, and a hint
+/// by what it is.
+fn refusal(target: Target, fresh: &Dataset, problem: MergeError) -> Failure {
+    let path = target.path;
     match problem {
-        MergeError::ColumnsDiffer(found) => failure(
+        MergeError::ColumnsDiffer(mismatch) => failure(
             path,
             format!(
-                "has the columns {} but this command writes {}: not merged",
-                foreign::cut(&found, usize::MAX),
-                fresh.header().join(",")
+                "has the columns {} but this command writes {} ({}): not merged",
+                foreign::cut(&mismatch.found, usize::MAX),
+                fresh.header().join(","),
+                mismatch.why
             ),
         )
-        .with_hint("merge only the same command with the same chains, --include and --wide; or write to another file"),
-        MergeError::Unreadable(why) => failure(path, format!("cannot be merged: {}", foreign::cut(&why, usize::MAX))),
+        .with_hint(columns::hint(&mismatch, target.chains.first().copied())),
+        MergeError::Unreadable(why) => failure(
+            path,
+            format!("cannot be merged: {}", foreign::cut(&why, usize::MAX)),
+        ),
     }
 }
 

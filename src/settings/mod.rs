@@ -266,6 +266,16 @@ impl Settings {
         Ok(key)
     }
 
+    /// The global flags a hint's command line repeats (` --config FILE --profile NAME`): the
+    /// config file and profile this run used, unless they are the defaults. Without them,
+    /// following the hint would read or change another file.
+    pub(crate) fn again(&self) -> String {
+        again(
+            &self.config,
+            self.profile.as_ref().map(|p| p.value.as_str()),
+        )
+    }
+
     /// Why there is no key: none is set, or the variable is there but empty (`export
     /// CHAIN_METRICS_API_KEY=$UNSET_SECRET` in a CI job).
     pub(crate) fn no_key(&self) -> String {
@@ -278,7 +288,8 @@ impl Settings {
     fn find_key(&self) -> Result<ApiKey> {
         match &self.key {
             None => Err(Failure::config(self.no_key()).with_hint(format!(
-                "set {ENV_KEY}, or api_key or api_key_command in {}; or try --sandbox, which needs no account",
+                "store one with: chain-metrics{} auth login; or set {ENV_KEY}, or api_key_command in {}; or try --sandbox, which needs no account",
+                self.again(),
                 self.config.path.display()
             ))),
             Some(Sourced { value: KeySetting::Key(key), .. }) => Ok(key.clone()),
@@ -354,6 +365,22 @@ fn find_profile<'a>(
         config.path.display()
     ))
     .with_hint(format!(
-        "add it with: chain-metrics --profile {name} config set KEY VALUE (or auth login)"
+        "add it with: chain-metrics{} config set KEY VALUE (or auth login)",
+        again(config, Some(name))
     )))
+}
+
+/// ` --config FILE` unless the file is the default one, then ` --profile NAME` when one is
+/// selected: what a hint's command line needs to act on the same settings.
+fn again(config: &ConfigLocation, profile: Option<&str>) -> String {
+    let quote = |word: &str| crate::system::shell::quote(word).into_owned();
+    let mut words = String::new();
+    if !matches!(config.source, Source::Default) {
+        let path = config.path.display().to_string();
+        words.push_str(&format!(" --config {}", quote(&path)));
+    }
+    if let Some(name) = profile {
+        words.push_str(&format!(" --profile {}", quote(name)));
+    }
+    words
 }

@@ -217,7 +217,7 @@ fn status_json_for_a_profile_key_the_service_rejects_exits_4() {
         .any_stdout()
         .stderr(str![[r#"
 error: the service rejected the API key: POST /api/chain-insights/fees for ETHEREUM answered HTTP 401 Unauthorized: invalid API key
-hint: the key came from config file, profile old; store another with: chain-metrics auth login
+hint: the key came from config file, profile old; store another with: chain-metrics --profile old auth login
 
 "#]]).run();
     let expected = serde_json::json!({

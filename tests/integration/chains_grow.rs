@@ -1,6 +1,5 @@
-//! Cron grade: a `--merge` file written for one chain (no chain column) takes
-//! a later run of several chains: its rows are taken as the first chain asked (a note says so
-//! once) and it gains a chain column; a run of one chain keeps a file's chain column.
+//! Cron grade: a `--merge` file names its chains from the first run on (one chain too), so a
+//! later run of several chains adds its rows beside them; a run of one chain keeps them.
 
 use std::ffi::OsStr;
 
@@ -32,13 +31,12 @@ const GROWN: &str = "date,chain,fees\n\
 fn a_job_grows_from_one_chain_to_two_and_back() {
     let (_sandbox, env) = sandbox_env(&[]);
     fees(&env, "eth", "2024-01-01", "2024-01-02", "fees.csv", "").run();
+    // A merged file names its chain from the first run on.
     assert_eq!(
         read(&env, "fees.csv"),
-        "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n"
+        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-02,ETHEREUM,826665.76\n"
     );
-    fees(&env, "eth,arb", "2024-01-02", "2024-01-03", "fees.csv", "")
-        .stderr("note: fees.csv has no chain column: its rows are taken as ETHEREUM, the first chain asked, and it is written with a chain column from now on\n")
-        .run();
+    fees(&env, "eth,arb", "2024-01-02", "2024-01-03", "fees.csv", "").run();
     assert_eq!(read(&env, "fees.csv"), GROWN);
     fees(&env, "eth,arb", "2024-01-03", "2024-01-03", "fees.csv", "").run();
     assert_eq!(read(&env, "fees.csv"), GROWN);

@@ -103,3 +103,68 @@ fn the_units_run_once_a_day_after_the_utc_day_and_hold_no_key() {
         assert!(!text.contains("API_KEY"));
     }
 }
+
+#[test]
+fn the_user_service_retries_a_failed_catch_up_without_network_online() {
+    let service = unit("chain-metrics-export.service");
+    // A user manager has no network-online.target: ordering after it promises nothing.
+    let settings = service.lines().filter(|l| !l.starts_with('#'));
+    assert!(
+        settings.clone().all(|l| !l.contains("network-online")),
+        "{service}"
+    );
+    assert_eq!(setting(service, "Restart"), "on-failure");
+    assert_eq!(setting(service, "RestartSec"), "10min");
+    // Only what another try can mend is tried again: the service (6) and the network (7).
+    let kept: Vec<&str> = setting(service, "RestartPreventExitStatus")
+        .split(' ')
+        .collect();
+    assert!(!kept.contains(&"6") && !kept.contains(&"7"), "{kept:?}");
+    assert!(kept.contains(&"9") && kept.contains(&"10"), "{kept:?}");
+    assert_eq!(setting(service, "StartLimitBurst"), "4");
+}
+
+/// The README's crontab line as written, run by bash (its `$HOME` is the test's), against the
+/// file `text` at the place it names; the run's outcome and the file afterwards.
+fn cron_line_against(text: Option<&str>) -> (i32, String, Option<String>) {
+    let (_sandbox, env) = crate::support::sandbox_env(&[]);
+    let folder = env.home.path().join("chain-metrics");
+    std::fs::create_dir_all(&folder).unwrap();
+    let file = folder.join("fees.csv");
+    if let Some(text) = text {
+        std::fs::write(&file, text).unwrap();
+    }
+    let (_, command) = CRONTAB.split_once("  ").unwrap();
+    let run = env.shell(command).any_outcome().run();
+    (run.code, run.stderr, std::fs::read_to_string(&file).ok())
+}
+
+#[test]
+fn the_cron_line_refuses_files_it_would_corrupt_loudly_under_quiet() {
+    let today = chrono::Utc::now().date_naive();
+    let future = "date,chain,fees\n2204-03-10,ETHEREUM,1\n";
+    let one_chain = "date,fees\n2024-01-01,1\n";
+    let twice = "date,chain,fees\n2024-01-01,ETHEREUM,1\n2024-01-01,ETHEREUM,2\n";
+    for (text, says) in [
+        (future, "it is dated 2204-03-10, after today"),
+        (one_chain, "(no chain column)"),
+        (twice, "it holds the key 2024-01-01 ETHEREUM twice"),
+    ] {
+        let (code, stderr, after) = cron_line_against(Some(text));
+        assert_eq!(code, 9, "{stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert_eq!(after.as_deref(), Some(text), "the file is left as it was");
+    }
+    // Another chain's rows, named: kept beside the two asked, which start at --last 30.
+    let base = "date,chain,fees\n2024-01-01,BASE,1\n";
+    let (code, stderr, after) = cron_line_against(Some(base));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let after = after.unwrap();
+    assert!(after.starts_with(base), "{after}");
+    let yesterday = today.pred_opt().unwrap();
+    assert!(
+        after.contains(&format!("\n{yesterday},ARBITRUM,")),
+        "{after}"
+    );
+}

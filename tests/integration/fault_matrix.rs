@@ -335,30 +335,39 @@ fn assert_ridden_out(fault: &'static str, retried: &str) {
 
 #[test]
 fn service_unavailable_twice_is_ridden_out() {
-    assert_ridden_out("503:0@2", "note: 2 requests retried: 503 x2\n");
+    assert_ridden_out(
+        "503:0@2",
+        "warning: 1 request retried (2 retries): 503 x2\n",
+    );
 }
 
 #[test]
 fn too_many_requests_once_is_ridden_out() {
-    assert_ridden_out("429:0@1", "note: 1 request retried: 429 x1\n");
+    assert_ridden_out("429:0@1", "warning: 1 request retried (1 retry): 429 x1\n");
 }
 
 #[test]
 fn a_connection_reset_twice_is_ridden_out() {
     assert_ridden_out(
         "reset@2",
-        "note: 2 requests retried: connection failed x2\n",
+        "warning: 1 request retried (2 retries): connection failed x2\n",
     );
 }
 
 #[test]
 fn a_body_cut_short_once_is_ridden_out() {
-    assert_ridden_out("cut@1", "note: 1 request retried: cut short x1\n");
+    assert_ridden_out(
+        "cut@1",
+        "warning: 1 request retried (1 retry): cut short x1\n",
+    );
 }
 
 #[test]
 fn a_slow_answer_once_is_ridden_out() {
-    assert_ridden_out("latency:5000@1", "note: 1 request retried: timeout x1\n");
+    assert_ridden_out(
+        "latency:5000@1",
+        "warning: 1 request retried (1 retry): timeout x1\n",
+    );
 }
 
 /// The matrix as one table: per fault and family, the exit code, the attempts and the first

@@ -207,7 +207,8 @@ fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
         .code(9)
         .error_line(
             "error: f.sqlite has the columns date,fe\u{fffd}es\u{fffd} but this command writes \
-             date,fees: not merged; the file is left as it was",
+             date,chain,fees (fe\u{fffd}es\u{fffd}: not written by this command with these flags): \
+             not merged; the file is left as it was",
         )
         .any_stderr()
         .run();
@@ -216,7 +217,8 @@ fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
         .code(9)
         .error_line(
             "error: f.csv has the columns date,fe\u{fffd}es\u{fffd} but this command writes \
-             date,fees: not merged; the file is left as it was",
+             date,chain,fees (fe\u{fffd}es\u{fffd}: not written by this command with these flags): \
+             not merged; the file is left as it was",
         )
         .any_stderr()
         .run();

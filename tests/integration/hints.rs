@@ -226,3 +226,74 @@ fn unclear_messages_say_what_is_wrong() {
         .error_line_like("[..]line 2: profiles.foo must be a table of settings (a profile is written [profiles.NAME])")
         .run();
 }
+
+/// The words of `hint` from `chain-metrics` on, up to the first `(`, `;` or `,`: the command a
+/// user would copy.
+fn hinted_command(stderr: &str) -> Vec<String> {
+    let hint = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("hint: "))
+        .unwrap_or_else(|| panic!("no hint in {stderr}"));
+    let from = hint.find("chain-metrics ").expect("a command in the hint");
+    let command = hint[from..].split(['(', ';', ',']).next().unwrap();
+    command
+        .split_whitespace()
+        .skip(1)
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn hints_keep_the_config_file_and_profile_so_following_them_changes_that_file() {
+    let sandbox = Sandbox::start(&[]);
+    let mut env = Env::new();
+    env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
+    let other = env.home.path().join("other.toml");
+    std::fs::write(&other, "[profiles.ci]\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let chosen = ["--config", "other.toml", "--profile", "ci"];
+    let run = |args: &[&str]| {
+        env.cmd_args(&[&chosen[..], args].concat())
+            .code(3)
+            .any_stderr()
+            .run()
+    };
+    // (a refused command, what to give for VALUE); `config get api_key` leads to the same
+    // `auth login` as the missing key does, which is followed last.
+    let cases: [(&[&str], &str); 3] = [
+        (&["config", "get", "timeout"], "5"),
+        (&["config", "get", "api_key"], ""),
+        (&["fees", "-c", "eth", "--last", "2"], ""),
+    ];
+    for (args, value) in cases {
+        let refused = run(args);
+        let words = hinted_command(&refused.stderr);
+        assert_eq!(words[..4], chosen, "{}", refused.stderr);
+        if args[1] == "get" && args[2] == "api_key" {
+            assert_eq!(words[4..], ["auth", "login"], "{}", refused.stderr);
+            continue;
+        }
+        let words: Vec<&str> = (words.iter())
+            .map(|w| if w == "VALUE" { value } else { w.as_str() })
+            .collect();
+        let words: Vec<&str> = match words.last() {
+            Some(&"login") => [&words[..], &["--no-verify"]].concat(),
+            _ => words,
+        };
+        env.cmd_args(&words)
+            .stdin(&format!("{KEY}\n"))
+            .any_stderr()
+            .run();
+    }
+    let other = std::fs::read_to_string(env.home.path().join("other.toml")).unwrap();
+    assert!(other.contains("timeout = 5"), "{other}");
+    assert!(other.contains(KEY), "the key went elsewhere: {other}");
+    assert!(
+        !env.home
+            .path()
+            .join(".config/chain-metrics/config.toml")
+            .exists(),
+        "a hint changed the default config file"
+    );
+}

@@ -113,7 +113,7 @@ date,fees
         retry.as_str(),
         request.as_str(),
         "* HTTP 200 OK in _ ms, 32 bytes (ETHEREUM fees, 2024-01-01)",
-        "note: 1 request retried: 503 x1",
+        "warning: 1 request retried (1 retry): 503 x1",
     ];
     assert_eq!(without_timings(&run.stderr), expected);
 }

@@ -53,11 +53,11 @@ fn merges_started_together_keep_every_run_s_rows() {
     let rows: Vec<String> = days
         .iter()
         .zip(FEES)
-        .map(|(day, fees)| format!("{day},{fees}\n"))
+        .map(|(day, fees)| format!("{day},ETHEREUM,{fees}\n"))
         .collect();
     assert_eq!(
         read(&env, "fees.csv"),
-        format!("date,fees\n{}", rows.concat())
+        format!("date,chain,fees\n{}", rows.concat())
     );
     assert_eq!(
         names(env.home.path()),
@@ -69,7 +69,7 @@ fn merges_started_together_keep_every_run_s_rows() {
 #[test]
 fn a_merge_that_cannot_get_the_lock_in_time_gives_up_with_exit_9_and_the_file_intact() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let old = "date,fees\n2023-12-31,1\n";
+    let old = "date,chain,fees\n2023-12-31,ETHEREUM,1\n";
     write(&env, "fees.csv", old);
     let day = ["-s", "2024-01-01", "-e", "2024-01-01"];
     let merge = [
@@ -98,7 +98,7 @@ hint: try again when that run is done, or wait longer with --lock-timeout SECS
     env.cmd_args(&merge).run();
     assert_eq!(
         read(&env, "fees.csv"),
-        format!("{old}2024-01-01,{}\n", FEES[0])
+        format!("{old}2024-01-01,ETHEREUM,{}\n", FEES[0])
     );
     assert_eq!(names(env.home.path()), ["fees.csv"]);
 }

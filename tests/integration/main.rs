@@ -68,6 +68,7 @@ mod errors;
 mod exact_division;
 mod export;
 mod fault_matrix;
+mod file_trust;
 mod foreign_files;
 mod foreign_text;
 mod formats;

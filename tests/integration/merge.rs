@@ -30,12 +30,15 @@ fn merge_into_a_missing_or_empty_file_writes_the_fresh_rows() {
     let (_sandbox, env) = sandbox_env(&[]);
     let args = argv("fees -c eth -s 2024-01-01 -e 2024-01-01 --merge -o");
     env.cmd_args(&[&args[..], &["new.csv"]].concat()).run();
-    assert_eq!(read(&env, "new.csv"), "date,fees\n2024-01-01,879768.88\n");
+    assert_eq!(
+        read(&env, "new.csv"),
+        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n"
+    );
     write(&env, "empty.json", "");
     env.cmd_args(&[&args[..], &["empty.json"]].concat()).run();
     assert_eq!(
         read(&env, "empty.json"),
-        "[\n  {\"date\":\"2024-01-01\",\"fees\":879768.88}\n]\n"
+        "[\n  {\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":879768.88}\n]\n"
     );
 }
 
@@ -47,18 +50,18 @@ fn merge_keeps_number_texts_of_json_ndjson_and_tsv_exactly() {
     let cases = [
         (
             "f.json",
-            "[{\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n {\"date\":\"2023-12-30\", \"fees\": 5E+3}, {\"date\":\"2023-12-31\",\"fees\":null}]",
-            "[\n  {\"date\":\"2023-12-30\",\"fees\":5E+3},\n  {\"date\":\"2023-12-31\",\"fees\":null},\n  {\"date\":\"2024-01-01\",\"fees\":12345678901234567890.123456789},\n  {\"date\":\"2024-01-02\",\"fees\":826665.76}\n]\n",
+            "[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":12345678901234567890.123456789},\n {\"date\":\"2023-12-30\", \"chain\":\"ETHEREUM\", \"fees\": 5E+3}, {\"date\":\"2023-12-31\",\"chain\":\"ETHEREUM\",\"fees\":null}]",
+            "[\n  {\"date\":\"2023-12-30\",\"chain\":\"ETHEREUM\",\"fees\":5E+3},\n  {\"date\":\"2023-12-31\",\"chain\":\"ETHEREUM\",\"fees\":null},\n  {\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":12345678901234567890.123456789},\n  {\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76}\n]\n",
         ),
         (
             "f.ndjson",
-            "{\"date\":\"2024-01-02\",\"fees\":0.1}\n\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n",
-            "{\"date\":\"2024-01-02\",\"fees\":826665.76}\n{\"date\":\"2024-01-03\",\"fees\":0.10}\n",
+            "{\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":0.1}\n\n{\"date\":\"2024-01-03\",\"chain\":\"ETHEREUM\",\"fees\":0.10}\n",
+            "{\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76}\n{\"date\":\"2024-01-03\",\"chain\":\"ETHEREUM\",\"fees\":0.10}\n",
         ),
         (
             "f.tsv",
-            "date\tfees\n2024-01-03\t1e-7\n2024-01-04\t\n",
-            "date\tfees\n2024-01-02\t826665.76\n2024-01-03\t1e-7\n2024-01-04\t\n",
+            "date\tchain\tfees\n2024-01-03\tETHEREUM\t1e-7\n2024-01-04\tETHEREUM\t\n",
+            "date\tchain\tfees\n2024-01-02\tETHEREUM\t826665.76\n2024-01-03\tETHEREUM\t1e-7\n2024-01-04\tETHEREUM\t\n",
         ),
     ];
     for (file, before, after) in cases {
@@ -91,18 +94,18 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
     let old = "date,active_users\n2024-01-01,1\n";
     write(&env, "fees.csv", old);
     env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o fees.csv --merge").code(9).stderr(str![[r#"
-error: fees.csv has the columns date,active_users but this command writes date,chain,fees: not merged; the file is left as it was
-hint: merge only the same command with the same chains, --include and --wide; or write to another file
+error: fees.csv has the columns date,active_users but this command writes date,chain,fees (active_users: not written by this command with these flags): not merged; the file is left as it was
+hint: merge only the same command with the same --wide and --by (columns are matched by name, so another --include order or a new include merges); or write to another file
 
 "#]]).run();
     assert_eq!(read(&env, "fees.csv"), old);
     // The same for json: the member names are the columns.
     let old_json = "[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"active_users\":3}]";
     write(&env, "users.json", old_json);
-    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o users.json --merge").code(9).error_line("error: users.json has the columns date,chain,active_users but this command writes date,chain,fees: not merged; the file is left as it was").run();
+    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o users.json --merge").code(9).error_line("error: users.json has the columns date,chain,active_users but this command writes date,chain,fees (active_users: not written by this command with these flags): not merged; the file is left as it was").any_stderr().run();
     assert_eq!(read(&env, "users.json"), old_json);
     // A damaged row is refused as well, naming its line.
-    let damaged = "date,fees\n2024-01-01,1\n2024-01-02,n/a\n";
+    let damaged = "date,chain,fees\n2024-01-01,ETHEREUM,1\n2024-01-02,ETHEREUM,n/a\n";
     write(&env, "damaged.csv", damaged);
     env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o damaged.csv --merge").code(9).error_line("error: damaged.csv cannot be merged: line 3: 'n/a' is not a number; the file is left as it was").run();
     assert_eq!(read(&env, "damaged.csv"), damaged);

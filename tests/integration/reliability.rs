@@ -222,8 +222,10 @@ fn interrupted_by(signal: &str, output: Option<&str>, code: i32) {
     let sandbox = Sandbox::start(&["--latency", "60000"]);
     let env = Env::with_service(&sandbox.url);
     let old = match output {
-        Some(name) if name.ends_with(".json") => "[\n  {\"date\":\"2023-12-31\",\"fees\":1}\n]\n",
-        _ => "date,fees\n2023-12-31,1\n",
+        Some(name) if name.ends_with(".json") => {
+            "[\n  {\"date\":\"2023-12-31\",\"chain\":\"ETHEREUM\",\"fees\":1}\n]\n"
+        }
+        _ => "date,chain,fees\n2023-12-31,ETHEREUM,1\n",
     };
     let mut args = vec!["fees", "-c", "eth", "-s", "2024-01-01", "-e", "2024-01-03"];
     if let Some(name) = output {

@@ -28,7 +28,7 @@ fn one_cron_line_serves_the_first_run_and_every_later_one() {
     );
     assert_eq!(
         read(&env, "fees.csv"),
-        "date,fees\n2024-01-01,879768.88\n2024-01-02,826665.76\n2024-01-03,821920.42\n2024-01-04,812822.09\n2024-01-05,892489.72\n"
+        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-02,ETHEREUM,826665.76\n2024-01-03,ETHEREUM,821920.42\n2024-01-04,ETHEREUM,812822.09\n2024-01-05,ETHEREUM,892489.72\n"
     );
     line("2024-01-05").stdout("").stderr(UP_TO_DATE).run();
     assert_eq!(
@@ -95,9 +95,10 @@ fn up_to_date_against_the_default_end_sends_nothing() {
     write(
         &env,
         "users.csv",
-        &format!("date,active_users\n{yesterday},5\n"),
+        &format!("date,chain,active_users\n{yesterday},BASE,5\n"),
     );
-    env.cmd("users -c base -o users.csv --merge --resume")
+    // --resume-overlap 0: no day asked again (by default the unsettled ones are).
+    env.cmd("users -c base -o users.csv --merge --resume --resume-overlap 0")
         .stderr(UP_TO_DATE.replace("fees.csv", "users.csv"))
         .run();
 }
@@ -105,12 +106,15 @@ fn up_to_date_against_the_default_end_sends_nothing() {
 #[test]
 fn dry_run_shows_the_range_it_would_ask() {
     let (sandbox, env) = sandbox_env(&[]);
-    write(&env, "fees.csv", "date,fees\n2024-01-02,1\n");
+    write(&env, "fees.csv", "date,chain,fees\n2024-01-02,ETHEREUM,1\n");
     env.cmd("fees -c eth -e 2024-01-06 -o fees.csv --merge --resume --dry-run")
-        .stderr("note: --resume: asking 2024-01-03..2024-01-06, after the newest day in fees.csv\n")
+        .stderr("note: --resume: asking 2024-01-03..2024-01-06 for fees.csv: from the day after its newest day\n")
         .stdout_contains(r#""start_date":"2024-01-03","end_date":"2024-01-06""#)
         .run();
-    assert_eq!(read(&env, "fees.csv"), "date,fees\n2024-01-02,1\n");
+    assert_eq!(
+        read(&env, "fees.csv"),
+        "date,chain,fees\n2024-01-02,ETHEREUM,1\n"
+    );
     assert!(sandbox.requests().is_empty());
     env.cmd("fees -c eth --last 2 -o f.csv --dry-run")
         .code(2)

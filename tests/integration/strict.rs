@@ -98,10 +98,15 @@ fn a_run_that_retried_says_how_often_and_why_in_one_line_at_the_end() {
     let line = format!("fees -c eth {RANGE}");
     let run = env
         .cmd(&line)
-        .stderr("note: 3 requests retried: 429 x2, 503 x1\n")
+        .stderr("warning: 1 request retried (3 retries): 429 x2, 503 x1\n")
         .run();
     assert_eq!(run.stdout.lines().count(), 4);
-    env.cmd(&format!("-q {line}")).run();
+    // Under -q too: retries are the step before exit 6, and cron mails what stderr says. (The
+    // faults are the sandbox's first attempts: a fresh one for this run.)
+    let (_again, env) = sandbox_env(&["--fault", "429:0@2", "--fault", "503:0@3"]);
+    env.cmd(&format!("-q {line}"))
+        .stderr("warning: 1 request retried (3 retries): 429 x2, 503 x1\n")
+        .run();
 }
 
 #[test]
@@ -122,6 +127,23 @@ fn verbose_shows_the_rate_limit_headers_the_service_sends() {
     );
     assert_eq!(
         run.stderr.lines().last(),
-        Some("note: 1 request retried: 429 x1")
+        Some("warning: 1 request retried (1 retry): 429 x1")
     );
+}
+
+#[test]
+fn no_strict_overrides_the_config_for_one_run() {
+    let stub = gappy_service();
+    let env = Env::with_service(&stub.url);
+    env.write_config("strict = true\n");
+    let line = format!("-q fees -c eth,arb {RANGE}");
+    env.cmd(&line).code(10).any_stdout().any_stderr().run();
+    env.cmd(&format!("{line} --no-strict"))
+        .any_stdout()
+        .any_stderr()
+        .run();
+    env.cmd(&format!("{line} --no-strict --strict"))
+        .code(2)
+        .any_stderr()
+        .run();
 }

@@ -64,6 +64,7 @@ fn output_request(args: &QueryArgs) -> OutputRequest {
         by: args.by,
         analysis: args.analysis.analysis(),
         json_numbers: args.json_numbers,
+        file_chain: args.file_chain,
     }
 }
 

@@ -13,6 +13,7 @@ use crate::fetched::Plan;
 use crate::model::{each_once, today_utc, DayRange, Endpoint, Period, SocialMetric};
 use crate::output::Output;
 use crate::settings::{FileUse, Settings, Terminal};
+use range::CatchUp;
 
 /// Everything one run of `fees`, `users`, `social` or `report` does, resolved.
 pub(super) struct Query {
@@ -29,8 +30,9 @@ pub(super) struct Query {
     pub mode: Mode,
     /// Where the result goes and what is derived from it (format, file, `--merge`, analysis).
     pub output: Output,
-    /// `--resume`: the file the run catches up with, as named in the notes.
-    pub resume: Option<String>,
+    /// `--resume`: the file the run catches up with, as named in the notes, and where the
+    /// range starts and why.
+    pub resume: Option<(String, CatchUp)>,
     pub settings: Settings,
 }
 
@@ -79,8 +81,19 @@ impl Query {
         let today = today_utc();
         let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
         let flags = checks::Flags::resolve(args, endpoints, includes, terminal, today)?;
-        let asked = range::asked(args, &flags.output, &flags.plan, today)?;
+        let resume = range::resume_start(args, &flags.output, &flags.plan, today)?;
         let settings = resolve_settings(global, terminal, args.chunk_days, FileUse::Read)?;
+        let catch_up = match resume {
+            Some(start) => {
+                let settle = settings.cache.settle_days;
+                Some(range::catch_up(start, args.resume_overlap, settle, today)?)
+            }
+            None => None,
+        };
+        let asked = match &catch_up {
+            Some(catch_up) => catch_up.range,
+            None => Some(flags.plan.range),
+        };
         let mode = match asked {
             None => Mode::UpToDate,
             Some(_) => mode(args, &settings),
@@ -99,7 +112,7 @@ impl Query {
             today,
             mode,
             output: flags.output,
-            resume: args.resume.then(|| file_name(args)),
+            resume: catch_up.map(|c| (file_name(args), c)),
             settings,
         })
     }
@@ -117,7 +130,7 @@ fn mode(args: &QueryArgs, settings: &Settings) -> Mode {
             .map(|_| CacheMode::Look);
         Mode::DryRun { look }
     } else {
-        let strict = match (args.strict, settings.strict) {
+        let strict = match (args.strict, settings.strict && !args.no_strict) {
             (true, _) => Some(Strict::Flag),
             (false, true) => Some(Strict::Config),
             (false, false) => None,

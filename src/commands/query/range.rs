@@ -1,7 +1,7 @@
 //! The days a query asks: from the flags (`--start`/`--last`/`--end`, or a calendar range),
 //! from the file under `--resume`, widened to a whole `--by` period under `--merge`.
 
-use chrono::NaiveDate;
+use chrono::{Days, NaiveDate};
 
 use crate::cli::QueryArgs;
 use crate::error::Failure;
@@ -19,41 +19,106 @@ pub(super) fn from_flags(args: &QueryArgs, today: NaiveDate) -> Result<DayRange,
     }
 }
 
-/// The range asked: the flags' (already in `plan`), or under `--resume` the file's; `None`
-/// when the file is up to date.
-pub(super) fn asked(
+/// Where a `--resume` run starts, as the file says (`None`: not `--resume`).
+pub(super) fn resume_start(
     args: &QueryArgs,
     output: &Output,
     plan: &Plan,
     today: NaiveDate,
-) -> Result<Option<DayRange>, Failure> {
-    match args.resume {
-        true => resumed(args, output, plan, today),
-        false => Ok(Some(plan.range)),
+) -> Result<Option<(Resume, NaiveDate)>, Failure> {
+    if !args.resume {
+        return Ok(None);
     }
-}
-
-/// `--resume`: from the day after the file's newest (for every chain asked) to `--end`, the
-/// flags' first day for a chain the file has no rows for; `None` when it is up to date.
-fn resumed(
-    args: &QueryArgs,
-    output: &Output,
-    plan: &Plan,
-    today: NaiveDate,
-) -> Result<Option<DayRange>, Failure> {
     let end = args.end.unwrap_or(DaySpec::Yesterday).resolve(today);
     let first_day = match (args.start, args.last, args.calendar.range()) {
         (None, None, None) => None,
         _ => Some(from_flags(args, today)?.start),
     };
-    match output.resume(plan, first_day, end)? {
-        Resume::From(start) => {
-            let (start, end) = (Some(DaySpec::Date(start)), Some(DaySpec::Date(end)));
-            let range = DayRange::resolve(start, end, None, today).map_err(Failure::usage)?;
-            Ok(Some(range))
-        }
-        Resume::UpToDate => Ok(None),
+    Ok(Some((output.resume(plan, first_day)?, end)))
+}
+
+/// Where a `--resume` run starts, and why, for its note.
+pub(crate) struct CatchUp {
+    /// `None`: the file is up to date.
+    pub range: Option<DayRange>,
+    /// Why it starts where it does, in the user's words.
+    pub why: String,
+    /// Whether days the file has are asked again (news in a cron job's mail).
+    pub again: bool,
+}
+
+/// A `--resume` run's range and why it starts there: after the file's newest day, less the
+/// days asked again because the service may still revise them (`--resume-overlap N`, else
+/// those of the file's last `cache_settle_days` days that are not settled yet, as the
+/// response cache counts them).
+pub(super) fn catch_up(
+    (resume, end): (Resume, NaiveDate),
+    overlap: Option<u32>,
+    settle_days: u32,
+    today: NaiveDate,
+) -> Result<CatchUp, Failure> {
+    let up_to_date = CatchUp {
+        range: None,
+        why: String::new(),
+        again: false,
+    };
+    let (start, why) = match resume {
+        Resume::UpToDate => return Ok(up_to_date),
+        Resume::First(start) => (
+            start,
+            "it has no rows yet (for a chain asked): from the first day --start/--last give"
+                .to_owned(),
+        ),
+        Resume::After(next) => reasked(next, end, overlap, settle_days, today),
+    };
+    if start > end {
+        return Ok(up_to_date);
     }
+    let range = DayRange::resolve(
+        Some(DaySpec::Date(start)),
+        Some(DaySpec::Date(end)),
+        None,
+        today,
+    )
+    .map_err(Failure::usage)?;
+    let again = matches!(resume, Resume::After(next) if start < next);
+    Ok(CatchUp {
+        range: Some(range),
+        why,
+        again,
+    })
+}
+
+/// The first day to ask when the file's newest is the day before `next`, and why.
+fn reasked(
+    next: NaiveDate,
+    end: NaiveDate,
+    overlap: Option<u32>,
+    settle_days: u32,
+    today: NaiveDate,
+) -> (NaiveDate, String) {
+    let back = |days: u32| {
+        next.checked_sub_days(Days::new(days.into()))
+            .unwrap_or(next)
+    };
+    let (start, flag) = match overlap {
+        Some(days) => (back(days), format!("--resume-overlap {days}")),
+        None => {
+            // The first day not yet settled: the cache serves no day after it either.
+            let unsettled = today
+                .checked_sub_days(Days::new(u64::from(settle_days).saturating_sub(1)))
+                .unwrap_or(today);
+            let start = back(settle_days).max(unsettled).min(next);
+            (start, format!("cache_settle_days = {settle_days}"))
+        }
+    };
+    let after = "from the day after its newest day".to_owned();
+    if start >= next || start > end {
+        return (next, after);
+    }
+    let last = next.pred_opt().unwrap_or(next).min(end);
+    let why = format!("{after}, less {start}..{last} asked again: the service may still revise days that recent ({flag}; --resume-overlap 0 asks none again)");
+    (start, why)
 }
 
 /// The range to ask for: with `--merge` and a `--by` period, from the first day of the period

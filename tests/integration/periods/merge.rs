@@ -12,7 +12,7 @@ const MONTH: [&str; 8] = [
 #[test]
 fn merge_widens_the_start_to_the_period_so_no_day_is_lost() {
     let (sandbox, env) = sandbox_env(&[]);
-    env.cmd_args(&[&MONTH[..7], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat())
+    env.cmd_args(&[&MONTH[..], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat())
         .run();
     let later = ["-s", "2024-01-05", "-e", "2024-01-20"];
     env.cmd_args(&[&MONTH[..], &later].concat()).stderr("note: --merge --by month: asking from 2024-01-01, the first day of the month that holds 2024-01-05, so that the month's row in the file is replaced whole\n").run();
@@ -23,12 +23,20 @@ fn merge_widens_the_start_to_the_period_so_no_day_is_lost() {
         whole.stdout.starts_with("date,days,fees\n2024-01-01,20,"),
         "{whole:?}"
     );
-    assert_eq!(read(&env, "cr.csv"), whole.stdout);
+    // The merged file names its chain, one chain too.
+    let named: String = (whole.stdout.lines().enumerate())
+        .map(|(at, line)| {
+            let (date, rest) = line.split_once(',').unwrap();
+            let chain = if at == 0 { "chain" } else { "ETHEREUM" };
+            format!("{date},{chain},{rest}\n")
+        })
+        .collect();
+    assert_eq!(read(&env, "cr.csv"), named);
     // A daily cron job: `--last 2` on the 21st still gives the month's row all its days.
     env.cmd_args(&[&MONTH[..], &["-q", "--last", "2", "-e", "2024-01-21"]].concat())
         .run();
     assert!(
-        read(&env, "cr.csv").contains("\n2024-01-01,21,"),
+        read(&env, "cr.csv").contains("\n2024-01-01,ETHEREUM,21,"),
         "{}",
         read(&env, "cr.csv")
     );

@@ -129,7 +129,7 @@ fn merge_refuses_a_daily_file_before_any_request() {
     let before = "date,chain,fees\n2024-03-30,ETHEREUM,0.1\n";
     write(&env, "daily.csv", before);
     let args = ["fees", "--by", "week", "-o", "daily.csv", "--merge"];
-    env.cmd_args(&[&args[..], &FEES_RANGE].concat()).code(9).error_line("error: daily.csv has the columns date,chain,fees but this command writes date,chain,days,fees: not merged; the file is left as it was").run();
+    env.cmd_args(&[&args[..], &FEES_RANGE].concat()).code(9).error_line("error: daily.csv has the columns date,chain,fees but this command writes date,chain,days,fees (no days column: it was written without --by): not merged; the file is left as it was").run();
 
     assert_eq!(read(&env, "daily.csv"), before);
     assert!(stub.seen().is_empty(), "a refused merge sent a request");

@@ -151,7 +151,10 @@ fn svg_has_a_panel_per_metric_a_line_per_chain_and_breaks_lines_at_the_gap() {
         assert!(!svg.contains(outside), "{outside} in the svg");
     }
     // Whole weeks (the gap's weeks have no rows at all): nothing is drawn as partial.
-    assert!(!svg.contains("class=\"partial\""), "a whole week drawn as partial");
+    assert!(
+        !svg.contains("class=\"partial\""),
+        "a whole week drawn as partial"
+    );
     let (header, rows) = csv_rows(&env);
     let panels = panels(&svg);
     let names: Vec<&str> = panels.iter().map(|(n, _)| n.as_str()).collect();
