@@ -57,13 +57,20 @@ pub(super) fn stored_rows(
     let mut rows = statement.query([]).map_err(read)?;
     let mut stored = Vec::new();
     while let Some(row) = rows.next().map_err(read)? {
-        let cells = (0..listed.len())
+        let cells: Vec<Result<Option<String>, String>> = (0..listed.len())
             .map(|at| cell_text(row.get_ref(at).map_err(|e| e.to_string())?))
-            .collect::<Result<Vec<_>, String>>();
-        let row = cells.and_then(|cells| {
-            let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
-            merge_file::to_row(&cells, shape).map_err(|why| format!("{}: {why}", key_of(&cells)))
-        });
+            .collect();
+        // Every message names the row by its key, whichever of its cells is at fault.
+        let key: Vec<Option<&str>> = (cells.iter().take(2))
+            .map(|c| c.as_ref().ok().and_then(|c| c.as_deref()))
+            .collect();
+        let key = key_of(&key);
+        let row = (cells.iter().cloned().collect::<Result<Vec<_>, String>>())
+            .and_then(|cells| {
+                let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
+                merge_file::to_row(&cells, shape)
+            })
+            .map_err(|why| format!("{key}: {why}"));
         let row = row.and_then(|row| match merge_file::implausible(row.date) {
             Some(why) => Err(format!("the row {}: {why}", key_of_row(&row))),
             None => Ok(row),
