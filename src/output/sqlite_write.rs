@@ -4,7 +4,8 @@
 //! given up at `--lock-timeout`.
 
 use std::path::Path;
-use std::time::Duration;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, ErrorCode, Transaction, TransactionBehavior};
 
@@ -39,61 +40,79 @@ pub(super) fn write_in_place(
     replace: bool,
     wait: LockWait,
 ) -> Result<(), Failure> {
-    // Best effort: another connection may hold it; then the file keeps its journal mode.
+    let note = format!(
+        "note: waiting for another program that has {} open (up to {} s, --lock-timeout)",
+        path.display(),
+        wait.limit.as_secs_f64()
+    );
+    *waiting() = Some(Waiting {
+        since: Instant::now(),
+        limit: wait.limit,
+        note: (!wait.quiet).then_some(note),
+    });
+    // Best effort, without waiting: while another program has it open, the file keeps its
+    // journal mode (and the write below waits for that program instead).
+    let _ = conn.busy_handler(None);
     let _ = conn.pragma_update(None, "journal_mode", "WAL");
-    let transaction = begin(conn, path, wait)?;
-    let failed = |e: rusqlite::Error| {
-        Failure::new(
-            Exit::Output,
-            format!(
-                "cannot write {}: {e}; the database is left as it was",
-                path.display()
-            ),
-        )
+    let _ = conn.busy_handler(Some(on_busy));
+    let failed = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(ErrorCode::DatabaseBusy) => busy(path, wait),
+        _ => write_failure(path, &e.to_string()),
     };
+    let transaction = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(failed)?;
     fill(&transaction, table, data, replace).map_err(failed)?;
     transaction.commit().map_err(failed)
 }
 
-/// The write transaction, waited for as `wait` allows: silently for a second, then saying so.
-fn begin<'c>(
-    conn: &'c mut Connection,
-    path: &Path,
-    wait: LockWait,
-) -> Result<Transaction<'c>, Failure> {
-    let busy = |e: &rusqlite::Error| e.sqlite_error_code() == Some(ErrorCode::DatabaseBusy);
-    let first = SILENT_WAIT.min(wait.limit);
-    let _ = conn.busy_timeout(first);
-    let said = {
-        let probe = conn.transaction_with_behavior(TransactionBehavior::Immediate);
-        match probe {
-            Ok(probe) => probe.rollback().err(),
-            Err(e) => Some(e),
-        }
+/// The wait of this run's database write, for [`on_busy`] (SQLite's busy handler is a plain
+/// function: it gets no context of its own).
+struct Waiting {
+    since: Instant,
+    limit: Duration,
+    /// Said once the wait passes [`SILENT_WAIT`]; `None` under `-q` or once said.
+    note: Option<String>,
+}
+
+fn waiting() -> std::sync::MutexGuard<'static, Option<Waiting>> {
+    static WAITING: Mutex<Option<Waiting>> = Mutex::new(None);
+    // A poisoned lock only means a panic elsewhere; the wait's values stand.
+    WAITING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// SQLite's busy handler: waits in short steps while another program holds the database,
+/// says so after a second, and gives up at the limit.
+fn on_busy(_attempts: i32) -> bool {
+    let mut waiting = waiting();
+    let Some(wait) = waiting.as_mut() else {
+        return false;
     };
-    match said {
-        Some(e) if busy(&e) => {
-            if !wait.quiet {
-                diag::line(&format!("note: waiting for another program that has {} open (up to {} s, --lock-timeout)", path.display(), wait.limit.as_secs_f64()));
-            }
-            let _ = conn.busy_timeout(wait.limit.saturating_sub(first));
-        }
-        Some(e) => return Err(write_failure(path, &e.to_string())),
-        None => {}
+    let waited = wait.since.elapsed();
+    if waited >= wait.limit {
+        return false;
     }
-    conn.transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(|e| match busy(&e) {
-            true => Failure::new(
-                Exit::Output,
-                format!(
-                    "another program still had {} locked after {} s; not written; the database is left as it was",
-                    path.display(),
-                    wait.limit.as_secs_f64()
-                ),
-            )
-            .with_hint("close the program holding it (sqlite3, DuckDB, Datasette, a dashboard in a transaction), or wait longer with --lock-timeout SECS"),
-            false => write_failure(path, &e.to_string()),
-        })
+    if waited >= SILENT_WAIT {
+        if let Some(note) = wait.note.take() {
+            diag::line(&note);
+        }
+    }
+    drop(waiting);
+    std::thread::sleep(Duration::from_millis(20));
+    true
+}
+
+/// The failure of a write that waited for another program until the limit.
+fn busy(path: &Path, wait: LockWait) -> Failure {
+    Failure::new(
+        Exit::Output,
+        format!(
+            "another program still had {} locked after {} s; not written; the database is left as it was",
+            path.display(),
+            wait.limit.as_secs_f64()
+        ),
+    )
+    .with_hint("close the program holding it (sqlite3, DuckDB, Datasette, a dashboard in a transaction), or wait longer with --lock-timeout SECS")
 }
 
 fn write_failure(path: &Path, why: &str) -> Failure {

@@ -138,3 +138,43 @@ fn an_open_reader_does_not_block_the_merge() {
     let rows = sqlite3(&env, "SELECT count(*) AS n FROM fees");
     assert_eq!(rows.stdout, "n\n2\n");
 }
+
+#[test]
+fn a_writer_kept_waiting_by_another_program_says_so_and_gives_up_at_the_lock_timeout() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    // A database another program made, in the default rollback-journal mode, where an open
+    // read transaction does hold the writer up.
+    sqlite3(
+        &env,
+        "CREATE TABLE fees (date TEXT NOT NULL, chain TEXT NOT NULL, fees TEXT, PRIMARY KEY (date, chain));",
+    );
+    let hold = |secs: u32| {
+        let script = format!(
+            "{{ echo 'BEGIN; SELECT count(*) FROM fees;'; sleep {secs}; echo 'COMMIT;'; }} | sqlite3 m.db"
+        );
+        let reader = env.shell(&script).any_stdout().spawn();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        reader
+    };
+    let before = bytes(&env);
+    let reader = hold(5);
+    env.cmd(&format!("--lock-timeout 1.5 {DAY} --merge"))
+        .code(9)
+        .stderr(
+            "note: waiting for another program that has m.db open (up to 1.5 s, --lock-timeout)\n\
+             error: another program still had m.db locked after 1.5 s; not written; the database is left as it was\n\
+             hint: close the program holding it (sqlite3, DuckDB, Datasette, a dashboard in a transaction), or wait longer with --lock-timeout SECS\n",
+        )
+        .run();
+    reader.finish();
+    assert_eq!(bytes(&env), before);
+    let reader = hold(3);
+    env.cmd(&format!("--lock-timeout 20 {DAY} --merge"))
+        .stderr(
+            "note: waiting for another program that has m.db open (up to 20 s, --lock-timeout)\n",
+        )
+        .run();
+    reader.finish();
+    let rows = sqlite3(&env, "SELECT count(*) AS n FROM fees");
+    assert_eq!(rows.stdout, "n\n1\n");
+}
