@@ -9,6 +9,7 @@ mod picture;
 mod progress;
 mod resume;
 mod sqlite;
+mod sqlite_write;
 mod stored;
 mod upsert;
 
@@ -145,9 +146,11 @@ impl Output {
             };
             atomic::check_merge_target(file, done)?;
         }
+        let empty = || self.shape(plan.dataset(Vec::new()), plan);
         if self.merge {
-            let empty = self.shape(plan.dataset(Vec::new()), plan)?;
-            merge::check_before_fetch(self.target(file, plan), empty)?;
+            merge::check_before_fetch(self.target(file, plan), empty()?)?;
+        } else if self.format == Format::Sqlite {
+            stored::check_database(self.target(file, plan), &empty()?)?;
         }
         atomic::check_output_path(file)
     }
@@ -221,7 +224,7 @@ impl Output {
             false => data,
         };
         let Some(text) = text else {
-            return sqlite::store(file, table, &data);
+            return sqlite::store(file, table, &data, !self.merge, wait);
         };
         let mut bytes = Vec::new();
         render::render(&data, text, style, &mut bytes).expect("writing to memory works");

@@ -7,14 +7,16 @@ use std::io::Read;
 use std::path::Path;
 
 use rusqlite::types::ValueRef;
-use rusqlite::{Connection, OpenFlags, TransactionBehavior, MAIN_DB};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, MAIN_DB};
 
 use super::columns;
 use super::merge_file::{self, MergeError};
+use super::sqlite_write::{as_wal, write_in_place};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{Dataset, Endpoint, Row};
 use crate::system::foreign::echo;
+use crate::system::lock::LockWait;
 use crate::system::{atomic, stream};
 
 /// The first bytes of every SQLite 3 database file.
@@ -41,6 +43,7 @@ pub(super) fn stored_rows(
         return Ok(None);
     };
     let read = |e: rusqlite::Error| MergeError::Unreadable(e.to_string());
+    refuse_other_kind(&conn, table)?;
     let columns = table_columns(&conn, table).map_err(read)?;
     if columns.is_empty() {
         return Ok(None);
@@ -54,13 +57,20 @@ pub(super) fn stored_rows(
     let mut rows = statement.query([]).map_err(read)?;
     let mut stored = Vec::new();
     while let Some(row) = rows.next().map_err(read)? {
-        let cells = (0..listed.len())
+        let cells: Vec<Result<Option<String>, String>> = (0..listed.len())
             .map(|at| cell_text(row.get_ref(at).map_err(|e| e.to_string())?))
-            .collect::<Result<Vec<_>, String>>();
-        let row = cells.and_then(|cells| {
-            let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
-            merge_file::to_row(&cells, shape).map_err(|why| format!("{}: {why}", key_of(&cells)))
-        });
+            .collect();
+        // Every message names the row by its key, whichever of its cells is at fault.
+        let key: Vec<Option<&str>> = (cells.iter().take(2))
+            .map(|c| c.as_ref().ok().and_then(|c| c.as_deref()))
+            .collect();
+        let key = key_of(&key);
+        let row = (cells.iter().cloned().collect::<Result<Vec<_>, String>>())
+            .and_then(|cells| {
+                let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
+                merge_file::to_row(&cells, shape)
+            })
+            .map_err(|why| format!("{key}: {why}"));
         let row = row.and_then(|row| match merge_file::implausible(row.date) {
             Some(why) => Err(format!("the row {}: {why}", key_of_row(&row))),
             None => Ok(row),
@@ -104,6 +114,40 @@ fn refuse_twice(table: &str, rows: &[Row]) -> Result<(), MergeError> {
     }
 }
 
+/// A view (or an index) of that name cannot take rows: a merge into a recursive view would
+/// never end.
+fn refuse_other_kind(conn: &Connection, table: &str) -> Result<(), MergeError> {
+    let kind: Option<String> = conn
+        .query_row(
+            "SELECT type FROM sqlite_schema WHERE name = ?1",
+            [table],
+            |r| r.get(0),
+        )
+        .optional()
+        .map_err(|e| MergeError::Unreadable(e.to_string()))?;
+    match kind.filter(|k| k != "table") {
+        Some(kind) => Err(MergeError::Unreadable(format!(
+            "{table} is a {kind} there, not a table: its rows cannot be changed in place; write the export to another file"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Before a plain `-o` (no `--merge`) replaces `table`'s rows: the database must be one we can
+/// open, and a table of that name must be a table with this run's columns (a table of one
+/// chain, made before tables named their chains, is made again).
+pub(super) fn check_plain(path: &Path, table: &str, shape: &Dataset) -> Result<(), MergeError> {
+    let Some(conn) = open_existing(path).map_err(MergeError::Unreadable)? else {
+        return Ok(());
+    };
+    refuse_other_kind(&conn, table)?;
+    let columns = table_columns(&conn, table).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+    match columns::place(&columns, shape) {
+        Err(mismatch) if !columns.is_empty() && !mismatch.no_chain => Err(mismatch.into()),
+        _ => Ok(()),
+    }
+}
+
 /// A cell as the text a csv would hold: TEXT as stored, whole numbers as written, NULL a gap.
 /// A float or a blob cannot be read back exactly.
 fn cell_text(value: ValueRef<'_>) -> Result<Option<String>, String> {
@@ -114,15 +158,22 @@ fn cell_text(value: ValueRef<'_>) -> Result<Option<String>, String> {
             .map(|t| Some(t.to_owned()))
             .map_err(|_| "a cell is not UTF-8 text".to_owned()),
         ValueRef::Real(x) => Err(format!(
-            "the cell {x} is a floating-point number, which cannot be read back exactly"
+            "the cell {x} is a floating-point number (REAL), which cannot be read back exactly; store such cells as text, e.g. UPDATE the table SET the column = CAST(it AS TEXT) WHERE typeof(it) = 'real', and check their digits"
         )),
         ValueRef::Blob(_) => Err("a cell is a blob, not text".to_owned()),
     }
 }
 
-/// Writes `data` as the whole of `table` at `path`: in one transaction in an existing
-/// database (its other tables stay), else as a new file written atomically.
-pub(super) fn store(path: &Path, table: &str, data: &Dataset) -> anyhow::Result<()> {
+/// Writes `data` as `table`'s rows at `path` (`replace`: the table's other rows go): in
+/// place, in one transaction, in an existing database (its other tables, indexes and
+/// triggers stay), else as a new file in WAL mode, written atomically.
+pub(super) fn store(
+    path: &Path,
+    table: &str,
+    data: &Dataset,
+    replace: bool,
+    wait: LockWait,
+) -> anyhow::Result<()> {
     let failed = |why: String| {
         Failure::new(
             Exit::Output,
@@ -130,13 +181,12 @@ pub(super) fn store(path: &Path, table: &str, data: &Dataset) -> anyhow::Result<
         )
     };
     match open_existing(path).map_err(failed)? {
-        Some(mut conn) => replace_table(&mut conn, table, data)
-            .map_err(|e| failed(format!("{e}; the database is left as it was")).into()),
+        Some(mut conn) => Ok(write_in_place(&mut conn, path, table, data, replace, wait)?),
         None => {
             let mut conn = Connection::open_in_memory().map_err(|e| failed(e.to_string()))?;
-            replace_table(&mut conn, table, data).map_err(|e| failed(e.to_string()))?;
+            write_in_place(&mut conn, path, table, data, true, wait)?;
             let bytes = conn.serialize(MAIN_DB).map_err(|e| failed(e.to_string()))?;
-            atomic::write_atomically(path, &bytes)
+            atomic::write_atomically(path, &as_wal(bytes.to_vec()))
         }
     }
 }
@@ -158,6 +208,7 @@ fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     if metadata.len() == 0 {
         return Ok(None);
     }
+    refuse_foreign_journal(path)?;
     let mut head = [0u8; 16];
     let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
     if read.is_err() || &head != MAGIC {
@@ -171,55 +222,40 @@ fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     Ok(Some(conn))
 }
 
+/// A journal or WAL file beside the database that another user made would be rolled into it
+/// when it is opened: refused before that, the file left as it is.
+fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    for suffix in ["-journal", "-wal"] {
+        use std::os::unix::fs::MetadataExt;
+        let mut beside = path.as_os_str().to_owned();
+        beside.push(suffix);
+        let Ok(metadata) = std::fs::symlink_metadata(&beside) else {
+            continue;
+        };
+        if metadata.uid() != nix::unistd::geteuid().as_raw() {
+            return Err(format!(
+                "{} beside it belongs to another user, and SQLite would roll it into the database when it is opened; it is not opened: remove that file if you trust neither it nor its owner",
+                std::path::Path::new(&beside).display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn not_a_file(kind: &str) -> String {
     format!("it is {kind}, not a regular file: a SQLite database is a file that is read back and changed in place")
 }
 
 /// The column names of `table`, in order; none when there is no such table.
-fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+pub(super) fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
     let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
     let names = statement.query_map([table], |row| row.get::<_, String>(0))?;
     names.collect()
 }
 
-/// Drops and recreates `table` with `data`'s rows, in one transaction.
-fn replace_table(conn: &mut Connection, table: &str, data: &Dataset) -> rusqlite::Result<()> {
-    let header = data.header();
-    let key = match data.chain_column {
-        true => "\"date\", \"chain\"",
-        false => "\"date\"",
-    };
-    // The key columns (date, and chain) come before the typed ones.
-    let keys = header.len() - data.columns.len();
-    let columns: Vec<String> = (header.iter().enumerate())
-        .map(|(at, name)| match at < keys {
-            true => format!("{} TEXT NOT NULL", quoted(name)),
-            false => format!("{} TEXT", quoted(name)),
-        })
-        .collect();
-    let transaction = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    transaction.execute(&format!("DROP TABLE IF EXISTS {}", quoted(table)), [])?;
-    transaction.execute(
-        &format!(
-            "CREATE TABLE {} ({}, PRIMARY KEY ({key}))",
-            quoted(table),
-            columns.join(", ")
-        ),
-        [],
-    )?;
-    {
-        let marks = vec!["?"; header.len()].join(", ");
-        let sql = format!("INSERT INTO {} VALUES ({marks})", quoted(table));
-        let mut insert = transaction.prepare(&sql)?;
-        for row in &data.rows {
-            insert.execute(rusqlite::params_from_iter(cells(row, data.chain_column)))?;
-        }
-    }
-    transaction.commit()
-}
-
 /// A row's cells as SQL values: the date and chain as text, numbers as their exact text.
-fn cells(row: &Row, chain_column: bool) -> Vec<Option<String>> {
+pub(super) fn cells(row: &Row, chain_column: bool) -> Vec<Option<String>> {
     let mut cells = vec![Some(row.date.to_string())];
     if chain_column {
         cells.push(Some(Dataset::chain_cell(row).to_owned()));
@@ -233,6 +269,6 @@ fn cells(row: &Row, chain_column: bool) -> Vec<Option<String>> {
 }
 
 /// An SQL identifier in double quotes (column names like `ETHEREUM.fees` need them).
-fn quoted(name: &str) -> String {
+pub(super) fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }

@@ -140,6 +140,18 @@ pub(super) fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
     }
 }
 
+/// Before a plain `-o` into an existing database: its table of that name takes this run's
+/// rows (see [`sqlite::check_plain`]).
+pub(super) fn check_database(target: Target, shape: &Dataset) -> Result<(), Failure> {
+    sqlite::check_plain(target.path, target.table, shape).map_err(|problem| match problem {
+        MergeError::Unreadable(why) => Failure::new(
+            Exit::Output,
+            format!("cannot write {}: {why}", target.path.display()),
+        ),
+        columns => refusal(target, shape, columns),
+    })
+}
+
 /// Why the file cannot take the fresh rows, as the user sees it: what differs, and a hint
 /// by what it is.
 fn refusal(target: Target, fresh: &Dataset, problem: MergeError) -> Failure {

@@ -97,7 +97,8 @@ fn an_unwritable_destination_is_exit_9_naming_the_file() {
         .cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o no/such/folder/fees.csv")
         .code(9)
         .stderr(
-            "error: cannot write no/such/folder/fees.csv: No such file or directory (os error 2)\n",
+            "error: cannot write no/such/folder/fees.csv: the folder no/such/folder does not exist\n\
+             hint: create it first (mkdir -p no/such/folder), or give another --output\n",
         )
         .run();
 }
@@ -154,7 +155,7 @@ fn a_run_killed_while_fetching_leaves_the_old_file_and_no_temp_file() {
         Reply::json(200, "[]")
     });
     let env = Env::with_service(&stub.url);
-    let old = "date,fees\n2024-01-01,1\n";
+    let old = "date,chain,fees\n2024-01-01,ETHEREUM,1\n";
     write(&env, "fees.csv", old);
     let mut running = env
         .cmd("fees -c eth --last 3 -o fees.csv --merge")

@@ -103,6 +103,7 @@ mod settings;
 mod shipped_surface;
 mod snapshots;
 mod sqlite;
+mod sqlite_shared;
 mod streams;
 mod strict;
 mod summaries;

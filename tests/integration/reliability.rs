@@ -129,7 +129,7 @@ fn each_retry_is_one_verbose_line_and_retry_after_is_honoured() {
     Env::with_service(&sandbox.url)
         .cmd_args(&[&["fees"][..], &RANGE].concat())
         .stdout(FEES)
-        .stderr("note: 1 request retried: 429 x1\n")
+        .stderr("warning: 1 request retried (1 retry): 429 x1\n")
         .run();
     assert_eq!(sandbox.attempts(), 2);
 }

@@ -290,8 +290,13 @@ fn faults_over_tls_fail_as_over_http() {
     let cases: [(&str, i32, usize, &str); 4] = [
         ("cut", 7, 3, "the response body was cut short (peer closed connection without sending TLS close_notify) (3 attempts)"),
         ("huge", 8, 1, "the response is larger than 64 MiB, the most this tool reads"),
-        ("503:0@2", 0, 3, "note: 2 requests retried: 503 x2\n"),
-        ("reset@1", 0, 2, "note: 1 request retried: connection failed x1\n"),
+        ("503:0@2", 0, 3, "warning: 1 request retried (2 retries): 503 x2\n"),
+        (
+            "reset@1",
+            0,
+            2,
+            "warning: 1 request retried (1 retry): connection failed x1\n",
+        ),
     ];
     std::thread::scope(|scope| {
         for (fault, code, attempts, reason) in cases {
