@@ -1,7 +1,7 @@
 //! The front door of a success body: read as a stream, record by record (`stream`), with the
 //! whole-body parser (`response`) giving the verdict and words for anything else.
 
-use super::stream::{read_records, Unread};
+use super::stream::{read_at_most, read_records, Unread};
 use crate::model::{Endpoint, Metric, Record};
 
 /// Parses the body of `endpoint` into one record per element, values in `columns` order.
@@ -18,6 +18,18 @@ pub fn parse_records(
     read_body_records(endpoint, columns, &mut &body[..])
 }
 
+/// [`parse_records`], refusing a body that holds more than `most` records (`more than N
+/// records`) as soon as the record past it is read: the bound the client puts on an answer
+/// (see `stream::most_records`), for the oracle and fuzz target of tests/oracles/body.rs.
+pub fn parse_records_at_most(
+    endpoint: Endpoint,
+    columns: &[Metric],
+    most: usize,
+    body: &[u8],
+) -> Result<Vec<Record>, String> {
+    read_at_most(endpoint, columns, most, &mut &body[..]).map_err(in_words)
+}
+
 /// [`parse_records`] on a body read from `reader` in whatever pieces it gives; a failed read is
 /// an `Err` too.
 pub fn read_body_records(
@@ -25,11 +37,15 @@ pub fn read_body_records(
     columns: &[Metric],
     reader: &mut dyn std::io::Read,
 ) -> Result<Vec<Record>, String> {
-    read_records(endpoint, columns, reader).map_err(|unread| match unread {
+    read_records(endpoint, columns, reader).map_err(in_words)
+}
+
+fn in_words(unread: Unread) -> String {
+    match unread {
         Unread::Shape { problem, .. } => problem,
         Unread::Read(e) => format!("the body cannot be read ({e})"),
         Unread::TooMany { most } => format!("more than {most} records"),
-    })
+    }
 }
 
 #[cfg(test)]

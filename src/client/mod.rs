@@ -33,7 +33,7 @@ use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
 use crate::settings::MASK;
 use crate::system::foreign;
-pub use body::{parse_records, read_body_records};
+pub use body::{parse_records, parse_records_at_most, read_body_records};
 use connection::Finding;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};

@@ -69,7 +69,12 @@ pub(super) fn read_at_most(
     let mut records = Vec::new();
     match follow(endpoint, columns, most, &mut body, &mut records)? {
         true => Ok(records),
-        false => body.fall_back(endpoint, columns, records),
+        // The whole-body parser may take what the stream left (a repeated `data`): the same
+        // bound, once it is done.
+        false => match body.fall_back(endpoint, columns, records)? {
+            records if records.len() > most => Err(Unread::TooMany { most }),
+            records => Ok(records),
+        },
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use chain_metrics::{parse_held_body, parse_records, read_body_records};
+use chain_metrics::{parse_held_body, parse_records, parse_records_at_most, read_body_records};
 use chain_metrics::{Endpoint, Metric, SocialMetric};
 use serde_json::value::RawValue;
 
@@ -25,6 +25,8 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             1 + usize::from(input.pick % 7),
         )
         .map_err(|why| format!("{endpoint:?}: {why}"))?;
+        within_bound(endpoint, &columns, input.rest, usize::from(input.pick % 5))
+            .map_err(|why| format!("{endpoint:?}: {why}"))?;
         if let Ok(records) = parse_records(endpoint, &columns, input.rest) {
             let values: Vec<_> = records.iter().map(|r| (r.date, &r.values)).collect();
             same_as_body(endpoint, &columns, input.rest, &values)
@@ -50,6 +52,48 @@ fn same_as_held(
     for (how, got) in [("read as one piece", streamed), (pieces.as_str(), trickled)] {
         if got != held {
             return Err(format!("{how}: {got:?}; held whole: {held:?}"));
+        }
+    }
+    Ok(())
+}
+
+/// The records bound (`parse_records_at_most`): a body whose records parse gives them when
+/// there are at most `most`, and is refused as holding more otherwise; any body gives what
+/// the unbounded reader gives or that refusal; and a refusal at `most` is one at every smaller
+/// bound too (the count only grows as the body is read).
+fn within_bound(
+    endpoint: Endpoint,
+    columns: &[Metric],
+    body: &[u8],
+    most: usize,
+) -> Result<(), String> {
+    let free = parse_records(endpoint, columns, body);
+    let bounded = parse_records_at_most(endpoint, columns, most, body);
+    let refused = |m: usize| Err(format!("more than {m} records"));
+    match &free {
+        Ok(records) if records.len() <= most && bounded != free => {
+            return Err(format!(
+                "{most} bound: {bounded:?} for {} records",
+                records.len()
+            ))
+        }
+        Ok(records) if records.len() > most && bounded != refused(most) => {
+            return Err(format!(
+                "{most} bound: {bounded:?} for {} records",
+                records.len()
+            ))
+        }
+        Err(_) if bounded != free && bounded != refused(most) => {
+            return Err(format!("{most} bound: {bounded:?}; unbounded: {free:?}"))
+        }
+        _ => {}
+    }
+    if bounded == refused(most) {
+        for smaller in 0..most {
+            let again = parse_records_at_most(endpoint, columns, smaller, body);
+            if again != refused(smaller) {
+                return Err(format!("refused at {most}, but at {smaller}: {again:?}"));
+            }
         }
     }
     Ok(())
