@@ -85,8 +85,8 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         failure,
         retried,
     } = gather(query, how)?;
-    for warning in &outcome.warnings {
-        note(settings, &format!("warning: {warning}"));
+    for (warning, data) in outcome.warnings.iter().zip(&outcome.warning_data) {
+        note_with(settings, &format!("warning: {warning}"), data.clone());
     }
     for (warning, data) in left_out {
         note_with(settings, &format!("warning: {warning}"), data);

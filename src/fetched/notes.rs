@@ -38,31 +38,33 @@ impl DataNotes {
     }
 
     /// One warning line per kind of problem, prefixed by what was queried.
+    #[cfg(test)]
     pub(crate) fn warnings(&self, subject: &str) -> Vec<String> {
+        let found = self.warnings_with_days(subject);
+        found.into_iter().map(|(line, _)| line).collect()
+    }
+
+    /// [`DataNotes::warnings`], each line with the days it is about.
+    pub(crate) fn warnings_with_days(&self, subject: &str) -> Vec<(String, Vec<NaiveDate>)> {
         let mut lines = Vec::new();
-        if !self.missing.is_empty() {
-            let days = describe_days(&self.missing);
-            lines.push(format!(
-                "{subject}: no data for {days} (left out, not zero)"
-            ));
-        }
-        if !self.duplicated.is_empty() {
-            let days = describe_days(&self.duplicated);
-            lines.push(format!(
-                "{subject}: several records for {days}; kept the last"
-            ));
-        }
-        if !self.out_of_range.is_empty() {
-            let days = describe_days(&self.out_of_range);
-            lines.push(format!(
-                "{subject}: dropped records outside the asked range: {days}"
-            ));
-        }
+        let mut say = |days: &[NaiveDate], what: &dyn Fn(String) -> String| {
+            if !days.is_empty() {
+                lines.push((what(describe_days(days)), days.to_vec()));
+            }
+        };
+        say(&self.missing, &|days| {
+            format!("{subject}: no data for {days} (left out, not zero)")
+        });
+        say(&self.duplicated, &|days| {
+            format!("{subject}: several records for {days}; kept the last")
+        });
+        say(&self.out_of_range, &|days| {
+            format!("{subject}: dropped records outside the asked range: {days}")
+        });
         for (column, days) in &self.left_out {
-            let days = describe_days(days);
-            lines.push(format!(
-                "{subject}: the records for {days} have no {column} (left empty, not zero)"
-            ));
+            say(days, &|days| {
+                format!("{subject}: the records for {days} have no {column} (left empty, not zero)")
+            });
         }
         lines
     }

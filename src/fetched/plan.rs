@@ -103,6 +103,9 @@ pub(crate) struct Fetched {
 pub(crate) struct Outcome {
     pub dataset: Dataset,
     pub warnings: Vec<String>,
+    /// Beside each warning, what it is about as data (for `--error-format json`): `series`,
+    /// each `{"chain", "metric"}`, and `days`.
+    pub warning_data: Vec<serde_json::Map<String, serde_json::Value>>,
     /// What `--strict` asks for: the asked values the rows lack.
     pub gaps: Gaps,
 }
@@ -175,10 +178,12 @@ impl<'a> Assembly<'a> {
                 row.is_some_and(|row| row.values[at].is_some())
             },
         );
+        let (warnings, warning_data) = warnings(plan, self.notes).into_iter().unzip();
         Outcome {
             gaps,
             dataset: plan.dataset(self.joined.into_rows()),
-            warnings: warnings(plan, self.notes),
+            warnings,
+            warning_data,
         }
     }
 }
@@ -284,26 +289,38 @@ impl Joined {
 
 /// The warning lines of the notes in plan order, one per problem and set of days: series with
 /// the same days missing (every chain of a `report` on a day the service lacks) share one line
-/// that lists them, rather than a line each.
-fn warnings(plan: &Plan, notes: BTreeMap<(usize, usize), DataNotes>) -> Vec<String> {
-    // (what is said after the subjects, the subjects), in order of first appearance.
-    let mut grouped: Vec<(String, Vec<String>)> = Vec::new();
+/// that lists them, rather than a line each. Each line comes with its series and days as data.
+fn warnings(
+    plan: &Plan,
+    notes: BTreeMap<(usize, usize), DataNotes>,
+) -> Vec<(String, serde_json::Map<String, serde_json::Value>)> {
+    // (what is said after the subjects, the subjects, the days), in order of first appearance.
+    type Said = (String, Vec<(Chain, Endpoint)>, Vec<NaiveDate>);
+    let mut grouped: Vec<Said> = Vec::new();
     for ((chain, endpoint), found) in notes {
-        let subject = format!(
-            "{} {}",
-            plan.chains[chain],
-            plan.endpoints[endpoint].label()
-        );
-        for said in found.warnings("") {
-            match grouped.iter_mut().find(|(s, _)| *s == said) {
-                Some((_, subjects)) => subjects.push(subject.clone()),
-                None => grouped.push((said, vec![subject.clone()])),
+        let subject = (plan.chains[chain], plan.endpoints[endpoint]);
+        for (said, days) in found.warnings_with_days("") {
+            match grouped.iter_mut().find(|(s, _, _)| *s == said) {
+                Some((_, subjects, _)) => subjects.push(subject),
+                None => grouped.push((said, vec![subject], days)),
             }
         }
     }
     grouped
         .into_iter()
-        .map(|(said, subjects)| format!("{}{said}", subjects.join(", ")))
+        .map(|(said, subjects, days)| {
+            let named: Vec<String> = (subjects.iter())
+                .map(|(chain, endpoint)| format!("{chain} {}", endpoint.label()))
+                .collect();
+            let series = subjects.iter().map(|(chain, endpoint)| {
+                serde_json::json!({"chain": chain.name(), "metric": endpoint.label()})
+            });
+            let days: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
+            let mut data = serde_json::Map::new();
+            data.insert("series".into(), series.collect());
+            data.insert("days".into(), days.into());
+            (format!("{}{said}", named.join(", ")), data)
+        })
         .collect()
 }
 

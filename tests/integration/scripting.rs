@@ -294,6 +294,15 @@ fn in_json_mode_every_stderr_line_is_an_object_whatever_the_run_says() {
     }
     assert!(run.stderr.contains("retried"), "{}", run.stderr);
     assert_eq!(lines.last().unwrap()["class"], "incomplete");
+    // The data warning says its series and days as data too.
+    let warning = lines.iter().find(|l| l["level"] == "warning").unwrap();
+    assert_eq!(
+        (&warning["series"], &warning["days"]),
+        (
+            &serde_json::json!([{"chain": "ETHEREUM", "metric": "fees"}]),
+            &serde_json::json!([day.to_string()])
+        )
+    );
     // A command that only reads the config and asks the service: its stderr too.
     let status = env
         .cmd("--error-format json auth status")

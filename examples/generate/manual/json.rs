@@ -10,7 +10,7 @@ pub const JQ_EXAMPLE: &str = "chain-metrics --error-format json fees -c eth,arb 
 const OBJECTS: &[(&str, &str)] = &[
     (
         "level",
-        "Every warning, note, -v line and hint: {\"level\": \"warning\" (or note, verbose, hint, sandbox), \"message\": the text the line would say}. Some add data: a chain --keep-going left out adds chain, class, exit, status (null when no HTTP answer came) and error, one object per chain.",
+        "Every warning, note, -v line and hint: {\"level\": \"warning\" (or note, verbose, hint, sandbox), \"message\": the text the line would say}. Some add data: a warning about the data adds series ([{\"chain\", \"metric\"}], the series it is about) and days (ISO dates); a chain --keep-going left out adds chain, class, exit, status (null when no HTTP answer came) and error, one object per chain.",
     ),
     (
         "error",
