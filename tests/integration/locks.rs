@@ -159,11 +159,18 @@ fn a_config_edit_that_cannot_get_the_lock_in_time_gives_up_with_exit_3() {
 
 /// A merge file of `rows` days from the year 1000 on: long enough to read that a signal can
 /// arrive while the run holds the lock.
-fn long_merge_file(rows: i64) -> String {
-    let first = chrono::NaiveDate::from_ymd_opt(1000, 1, 1).unwrap();
-    let mut text = String::from("date,fees\n");
-    for day in 0..rows {
-        text.push_str(&format!("{},1\n", first + chrono::Duration::days(day)));
+/// A merge file that takes a while to read back: every chain's every day of 2015-2024 (the
+/// plausible dates), each value 1,200 digits long (about 26 MB).
+fn long_merge_file() -> String {
+    let first = chrono::NaiveDate::from_ymd_opt(2015, 1, 1).unwrap();
+    let last = chrono::NaiveDate::from_ymd_opt(2024, 12, 31).unwrap();
+    let chains = ["ETHEREUM", "ARBITRUM", "BSC", "OPTIMISM", "BASE", "POLYGON"];
+    let value = "7".repeat(1200);
+    let mut text = String::from("date,chain,fees\n");
+    for day in first.iter_days().take_while(|day| *day <= last) {
+        for chain in chains {
+            text.push_str(&format!("{day},{chain},{value}\n"));
+        }
     }
     text
 }
@@ -171,7 +178,7 @@ fn long_merge_file(rows: i64) -> String {
 #[test]
 fn the_lock_file_is_removed_after_sigint_sigterm_and_sighup() {
     let (_sandbox, env) = sandbox_env(&[]);
-    let old = long_merge_file(400_000);
+    let old = long_merge_file();
     let lock = env.home.path().join(".x.csv.lock");
     for (signal, code) in [("-INT", 130), ("-TERM", 143), ("-HUP", 129)] {
         write(&env, "x.csv", &old);
