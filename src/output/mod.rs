@@ -144,7 +144,7 @@ impl Output {
             } else {
                 "not written"
             };
-            atomic::check_merge_target(file, done)?;
+            lock::check_merge_target(file, done)?;
         }
         let empty = || self.shape(plan.dataset(Vec::new()), plan);
         if self.merge {

@@ -11,7 +11,7 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, MAIN_DB};
 
 use super::columns;
 use super::merge_file::{self, MergeError};
-use super::sqlite_write::{as_wal, write_in_place};
+use super::sqlite_write::{as_wal, quoted, table_columns, write_in_place};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{Dataset, Endpoint, Row};
@@ -245,30 +245,4 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
 
 fn not_a_file(kind: &str) -> String {
     format!("it is {kind}, not a regular file: a SQLite database is a file that is read back and changed in place")
-}
-
-/// The column names of `table`, in order; none when there is no such table.
-pub(super) fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
-    let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
-    let names = statement.query_map([table], |row| row.get::<_, String>(0))?;
-    names.collect()
-}
-
-/// A row's cells as SQL values: the date and chain as text, numbers as their exact text.
-pub(super) fn cells(row: &Row, chain_column: bool) -> Vec<Option<String>> {
-    let mut cells = vec![Some(row.date.to_string())];
-    if chain_column {
-        cells.push(Some(Dataset::chain_cell(row).to_owned()));
-    }
-    cells.extend(
-        row.values
-            .iter()
-            .map(|v| v.as_ref().map(|n| n.as_str().to_owned())),
-    );
-    cells
-}
-
-/// An SQL identifier in double quotes (column names like `ETHEREUM.fees` need them).
-pub(super) fn quoted(name: &str) -> String {
-    format!("\"{}\"", name.replace('"', "\"\""))
 }

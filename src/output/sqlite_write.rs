@@ -9,9 +9,8 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, ErrorCode, Transaction, TransactionBehavior};
 
-use super::sqlite::{cells, quoted, table_columns};
 use crate::error::{Exit, Failure};
-use crate::model::Dataset;
+use crate::model::{Dataset, Row};
 use crate::system::diag;
 use crate::system::lock::LockWait;
 
@@ -217,4 +216,30 @@ fn upsert_rows(
         }
     }
     Ok(())
+}
+
+/// The column names of `table`, in order; none when there is no such table.
+pub(super) fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
+    let names = statement.query_map([table], |row| row.get::<_, String>(0))?;
+    names.collect()
+}
+
+/// A row's cells as SQL values: the date and chain as text, numbers as their exact text.
+pub(super) fn cells(row: &Row, chain_column: bool) -> Vec<Option<String>> {
+    let mut cells = vec![Some(row.date.to_string())];
+    if chain_column {
+        cells.push(Some(Dataset::chain_cell(row).to_owned()));
+    }
+    cells.extend(
+        row.values
+            .iter()
+            .map(|v| v.as_ref().map(|n| n.as_str().to_owned())),
+    );
+    cells
+}
+
+/// An SQL identifier in double quotes (column names like `ETHEREUM.fees` need them).
+pub(super) fn quoted(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
 }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::ownership::{self, Opened};
-use super::{lock, planted, stream, temp};
+use super::{planted, stream, temp};
 use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
@@ -64,31 +64,9 @@ fn refuse_foreign_stream(target: &Path) -> Result<(), NotWritten> {
     }
 }
 
-/// Before any request: a file that is read back (`--merge`) or changed in place (a database)
-/// is used only when trusted (see `ownership`): another user's rows would become this run's.
-/// `done` says what did not happen ("not merged"), for a lock refused.
-pub(crate) fn check_merge_target(path: &Path, done: &str) -> Result<(), Failure> {
-    if stream::own_descriptor(path).is_some() {
-        return Ok(());
-    }
-    // A link refused is said by the checks that follow, in their words.
-    let Ok(target) = final_target(path) else {
-        return Ok(());
-    };
-    ownership::check_path(&target).map_err(|refused| untrusted(refused).failure(path))?;
-    let what = path.display().to_string();
-    lock::check_lock_of(&target).map_err(|e| {
-        e.failure(
-            Exit::Output,
-            &what,
-            &format!("{done}; the file is left as it was"),
-        )
-    })
-}
-
 impl NotWritten {
     /// Exit 9, naming the file as the user gave it.
-    fn failure(self, path: &Path) -> Failure {
+    pub(super) fn failure(self, path: &Path) -> Failure {
         let failure = Failure::new(
             Exit::Output,
             format!("cannot write {}: {}", path.display(), self.error),

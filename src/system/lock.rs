@@ -301,3 +301,25 @@ fn is_own(metadata: &fs::Metadata) -> bool {
 fn is_own(_: &fs::Metadata) -> bool {
     true
 }
+
+/// Before any request: a file that is read back (`--merge`) or changed in place (a database)
+/// is used only when trusted (see `ownership`): another user's rows would become this run's.
+/// `done` says what did not happen ("not merged"), for a lock refused.
+pub(crate) fn check_merge_target(path: &Path, done: &str) -> Result<(), Failure> {
+    if stream::own_descriptor(path).is_some() {
+        return Ok(());
+    }
+    // A link refused is said by the checks that follow, in their words.
+    let Ok(target) = atomic::final_target(path) else {
+        return Ok(());
+    };
+    ownership::check_path(&target).map_err(|refused| atomic::untrusted(refused).failure(path))?;
+    let what = path.display().to_string();
+    check_lock_of(&target).map_err(|e| {
+        e.failure(
+            Exit::Output,
+            &what,
+            &format!("{done}; the file is left as it was"),
+        )
+    })
+}

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use super::panel::{Frame, PLOT_HEIGHT};
+use super::frame::{Frame, PLOT_HEIGHT};
 use super::series::Panel;
 use super::xml::{at, escape};
 use crate::render::caption::Caption;

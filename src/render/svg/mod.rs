@@ -2,6 +2,7 @@
 //! chain with a legend, dates on the x axis, each point's exact value in its `<title>`. No
 //! script, font or image from outside; no clock, so the same input gives the same bytes.
 
+mod frame;
 mod hover;
 mod panel;
 mod series;
@@ -18,7 +19,7 @@ use super::chart::scale::{compact_label, round_ticks};
 use crate::model::Chain;
 use crate::model::Dataset;
 use crate::model::{DayRange, Period};
-use panel::{Frame, Scale};
+use frame::{Frame, Scale};
 pub(super) use series::{Line, Panel};
 use xml::{at, escape};
 

@@ -1,0 +1,50 @@
+//! Where a panel of the SVG goes: its frame (position, width, the dates its x axis spans) and
+//! its value scale, shared by the panel's lines and the hover columns laid over them.
+
+use chrono::NaiveDate;
+
+/// The plot's height in pixels, between the metric's name and the date labels.
+pub(super) const PLOT_HEIGHT: f64 = 160.0;
+/// Above the plot: the metric's name.
+const HEAD: f64 = 28.0;
+/// A value scale: tick values from the lowest up, and their labels.
+pub(super) struct Scale {
+    pub ticks: Vec<f64>,
+    pub labels: Vec<String>,
+}
+
+/// Where a panel goes, and the dates its x axis spans.
+pub(super) struct Frame {
+    pub left: f64,
+    pub top: f64,
+    pub width: f64,
+    pub first: Option<NaiveDate>,
+    pub last: Option<NaiveDate>,
+}
+
+impl Frame {
+    pub(super) fn bottom(&self) -> f64 {
+        self.top + HEAD + PLOT_HEIGHT
+    }
+
+    pub(super) fn x(&self, date: NaiveDate) -> f64 {
+        let (Some(first), Some(last)) = (self.first, self.last) else {
+            return self.left;
+        };
+        let span = (last - first).num_days();
+        match span {
+            0 => self.left + self.width / 2.0,
+            _ => self.left + self.width * (date - first).num_days() as f64 / span as f64,
+        }
+    }
+
+    pub(super) fn y(&self, scale: &Scale, value: f64) -> f64 {
+        let lo = scale.ticks.first().copied().unwrap_or(0.0);
+        let hi = scale.ticks.last().copied().unwrap_or(1.0);
+        let share = match hi > lo {
+            true => (value - lo) / (hi - lo),
+            false => 0.0,
+        };
+        self.bottom() - PLOT_HEIGHT * share
+    }
+}
