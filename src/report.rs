@@ -121,12 +121,36 @@ pub(crate) fn usage_error(error: clap::Error) -> ! {
     let shows = [ErrorKind::DisplayHelp, ErrorKind::DisplayVersion];
     let shows = shows.contains(&error.kind())
         || error.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand;
-    if shows || !asks_json_errors(std::env::args()) {
+    if shows {
+        shown(&error);
+    }
+    if !asks_json_errors(std::env::args()) {
         error.exit();
     }
     diag::json_lines();
     diag::line(&json_error(&anyhow::Error::new(usage_failure(&error))));
     std::process::exit(Exit::Usage as i32)
+}
+
+/// `--help`, `--version` (and the help a bare command gets) written as clap writes them, but a
+/// stdout that cannot take them (a full disk) is exit 9 as for any output, not a silent 0; a
+/// closed pipe (`--help | head -1`) is the quiet end it is everywhere.
+fn shown(error: &clap::Error) -> ! {
+    use std::io::Write;
+    let code = match error.use_stderr() {
+        true => Exit::Usage as i32,
+        false => 0,
+    };
+    let written = error
+        .print()
+        .and_then(|()| std::io::stdout().lock().flush());
+    match written {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            diag::line(&format!("error: cannot write to stdout: {e}"));
+            std::process::exit(Exit::Output as i32)
+        }
+        _ => std::process::exit(code),
+    }
 }
 
 /// clap's refusal as a usage failure: its first line the message, its `tip:` and its possible

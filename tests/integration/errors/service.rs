@@ -128,6 +128,23 @@ fn an_undocumented_answer_exits_8_naming_what_is_wrong() {
         .run();
 }
 
+/// `--help` and `--version` into a full disk fail as any output does, not with a silent 0; a
+/// closed pipe stays the quiet end (`--help | head -1`).
+#[test]
+fn help_and_version_into_a_full_disk_exit_9() {
+    let env = Env::new();
+    for line in ["--help", "--version", "-V", "fees --help", "config -h"] {
+        env.cmd(line)
+            .stdout_to("/dev/full")
+            .code(9)
+            .stderr("error: cannot write to stdout: No space left on device (os error 28)\n")
+            .run();
+    }
+    env.shell("chain-metrics --help | head -1; echo \"help ${PIPESTATUS[0]}\"")
+        .stdout("Daily fees, active users and official social-media activity of six blockchains\nhelp 0\n")
+        .run();
+}
+
 #[test]
 fn an_unwritable_stdout_exits_9() {
     let (_sandbox, env) = sandbox_env(&[]);
