@@ -29,6 +29,7 @@ fn command() -> Command {
     // The ones a newcomer reaches for first lead the line.
     const FIRST: [&str; 5] = ["sandbox", "profile", "verbose", "quiet", "error_format"];
     globals.sort_by_key(|(id, _)| FIRST.iter().position(|f| f == id).unwrap_or(FIRST.len()));
+    let cli = without_negations(cli);
     let names: Vec<String> = cli
         .get_subcommands()
         .map(|sub| sub.get_name().to_owned())
@@ -46,6 +47,20 @@ fn command() -> Command {
         let line = pointer(&named);
         cli.mut_subcommand(name, |sub| with_pointer(sub, &hidden, &line))
     })
+}
+
+/// The top level with its `--no-X` flags left out of `--help`, which must fit on one screen:
+/// `--X` is there, the rule that every boolean setting has its `--no-` form names the rest,
+/// and the man page and completion list them. They parse as before.
+fn without_negations(cli: Command) -> Command {
+    let negations: Vec<String> = cli
+        .get_arguments()
+        .filter(|arg| arg.get_long().is_some_and(|long| long.starts_with("no-")))
+        .map(|arg| arg.get_id().to_string())
+        .collect();
+    negations
+        .into_iter()
+        .fold(cli, |cli, id| cli.mut_arg(id, |arg| arg.hide(true)))
 }
 
 /// `-v` or `--sandbox`: how the flag is typed, shortest first.

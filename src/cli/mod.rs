@@ -53,6 +53,19 @@ pub struct GlobalArgs {
     #[arg(help_heading = "Connection", long, global = true, value_name = "URL", value_hint = ValueHint::Url)]
     pub base_url: Option<String>,
 
+    /// Plain http to any host, the key in clear [config: allow_http]
+    #[arg(help_heading = "Connection", long, global = true)]
+    pub allow_http: bool,
+
+    /// Plain http to loopback only for this run, whatever config allow_http says
+    #[arg(
+        help_heading = "Connection",
+        long,
+        global = true,
+        conflicts_with = "allow_http"
+    )]
+    pub no_allow_http: bool,
+
     /// Profile of the config file to use [env: CHAIN_METRICS_PROFILE]
     #[arg(help_heading = "Settings", long, global = true, value_name = "NAME", add = ArgValueCandidates::new(completion::profiles))]
     pub profile: Option<String>,
@@ -150,6 +163,12 @@ impl From<&GlobalArgs> for Flags {
             profile: g.profile.clone(),
             config: g.config.clone(),
             ca_bundle: g.ca_bundle.clone(),
+            // clap lets at most one of the two through.
+            allow_http: match (g.allow_http, g.no_allow_http) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
             sandbox: g.sandbox,
             timeout: g.timeout,
             connect_timeout: g.connect_timeout,

@@ -57,6 +57,8 @@ pub(crate) struct Flags {
     pub profile: Option<String>,
     pub config: Option<PathBuf>,
     pub ca_bundle: Option<PathBuf>,
+    /// `--allow-http` (true) or `--no-allow-http` (false), if either was given.
+    pub allow_http: Option<bool>,
     pub sandbox: bool,
     pub timeout: Option<f64>,
     pub connect_timeout: Option<f64>,

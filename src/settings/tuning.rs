@@ -88,10 +88,7 @@ pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) 
         MethodChoice::Auto,
     );
     Ok(Tuning {
-        allow_http: sources.take(
-            ConfigKey::AllowHttp,
-            pick(None, layers, |l| l.allow_http, false),
-        ),
+        allow_http: sources.take(ConfigKey::AllowHttp, allow_http(flags, layers)),
         timeout,
         connect_timeout,
         retries: sources.take(ConfigKey::Retries, retries),
@@ -101,6 +98,15 @@ pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) 
         chunk_days: chunk_days.map(|c| sources.take(ConfigKey::ChunkDays, c)),
         sources,
     })
+}
+
+/// `--allow-http` or `--no-allow-http` for this run, else config `allow_http`, else off.
+fn allow_http(flags: &Flags, layers: &[Layer]) -> Sourced<bool> {
+    let flag = flags.allow_http.map(|on| match on {
+        true => (on, "--allow-http"),
+        false => (on, "--no-allow-http"),
+    });
+    pick(flag, layers, |l| l.allow_http, false)
 }
 
 /// `timeout`, `connect_timeout` and `api_key_command_timeout`, each a positive duration.

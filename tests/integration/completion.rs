@@ -18,7 +18,7 @@ use crate::support::Env;
 
 const CHAINS: &str = "1 10 137 42161 56 8453 all arb arbitrum base bnb bsc eth ethereum matic op optimism pol polygon";
 const GLOBAL_FLAGS: &str =
-    "--base-url --ca-bundle --color --config --connect-timeout --error-format --help --jobs --lock-timeout --method --profile --quiet --retries --sandbox --timeout --verbose";
+    "--allow-http --base-url --ca-bundle --color --config --connect-timeout --error-format --help --jobs --lock-timeout --method --no-allow-http --profile --quiet --retries --sandbox --timeout --verbose";
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Shell {

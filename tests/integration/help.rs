@@ -298,8 +298,8 @@ fn a_subcommands_help_shows_its_own_options_and_one_line_for_the_global_ones() {
         ("completions --help", "  --error-format: see chain-metrics --help"),
         ("chains -h", "  --error-format: see chain-metrics --help"),
         ("cache stats --help", "  -q, --error-format: see chain-metrics --help"),
-        ("fees --help", "  --sandbox, --profile, -v, -q, --error-format, --base-url and 9 more: see chain-metrics --help"),
-        ("auth login -h", "  --sandbox, --profile, -v, -q, --error-format, --base-url and 9 more: see chain-metrics --help"),
+        ("fees --help", "  --sandbox, --profile, -v, -q, --error-format, --base-url and 11 more: see chain-metrics --help"),
+        ("auth login -h", "  --sandbox, --profile, -v, -q, --error-format, --base-url and 11 more: see chain-metrics --help"),
     ] {
         let help = env.cmd(line).run().stdout;
         let lines: Vec<&str> = help.lines().collect();

@@ -99,6 +99,8 @@ fn global_flags_are_apart_from_the_commands_own() {
         "--quiet",
         "--color",
         "--lock-timeout",
+        "--allow-http",
+        "--no-allow-http",
     ] {
         assert!(!synopsis.contains(global), "{global} in {synopsis}");
         assert!(!own.contains(global), "{global} among fees' own options");

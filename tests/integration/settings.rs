@@ -160,4 +160,69 @@ fn allow_http_in_the_file_permits_plain_http() {
     fees(&env, &["--retries", "0"]).code(3).run();
     env.write_config("allow_http = true\n");
     fees(&env, &["--retries", "0"]).code(7).run();
+    // `--no-allow-http` refuses it again for one run; `--allow-http` alone lets it connect.
+    fees(&env, &["--retries", "0", "--no-allow-http"])
+        .code(3)
+        .run();
+    std::fs::remove_file(env.config_path()).unwrap();
+    fees(&env, &["--retries", "0", "--allow-http"])
+        .code(7)
+        .run();
+}
+
+const REFUSED: &str = "error: base URL from environment CHAIN_METRICS_BASE_URL: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file\n";
+
+/// `fees` with --dry-run, which sends nothing, yet checks the address as a run would.
+fn dry<'e>(env: &'e Env, globals: &[&str]) -> Cmd<'e> {
+    let args = [globals, &["fees", "-c", "eth", "--last", "1", "--dry-run"]].concat();
+    env.cmd_args(&args)
+}
+
+#[test]
+fn allow_http_flags_beat_the_config_for_one_run() {
+    let env = Env::with_service("http://metrics.example/v1");
+    let sent = "curl -sS -X POST 'http://metrics.example/v1/api/chain-insights/fees' ";
+    dry(&env, &[]).code(3).stderr(REFUSED).run();
+    dry(&env, &["--allow-http"])
+        .any_stdout()
+        .stdout_contains(sent)
+        .run();
+    env.write_config("allow_http = true\n");
+    dry(&env, &[]).any_stdout().stdout_contains(sent).run();
+    dry(&env, &["--no-allow-http"])
+        .code(3)
+        .stderr(REFUSED)
+        .run();
+    // A global flag: after the command too.
+    env.cmd("fees -c eth --last 1 --dry-run --no-allow-http")
+        .code(3)
+        .stderr(REFUSED)
+        .run();
+    // One or the other, as --strict/--no-strict and --cache/--no-cache.
+    dry(&env, &["--allow-http", "--no-allow-http"])
+        .code(2)
+        .error_line("error: the argument '--allow-http' cannot be used with '--no-allow-http'")
+        .run();
+}
+
+#[test]
+fn config_show_names_the_allow_http_flag_as_the_source() {
+    let env = Env::new();
+    env.write_config("allow_http = true\n");
+    let row = |flag: &str| {
+        let run = env.cmd(&format!("{flag} config show")).any_stdout().run();
+        let line = run
+            .stdout
+            .lines()
+            .find(|l| l.starts_with("allow_http "))
+            .unwrap()
+            .to_owned();
+        line.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    assert_eq!(row(""), "allow_http true (config file)");
+    assert_eq!(
+        row("--no-allow-http"),
+        "allow_http false (flag --no-allow-http)"
+    );
+    assert_eq!(row("--allow-http"), "allow_http true (flag --allow-http)");
 }
