@@ -11,8 +11,8 @@ mod suggest;
 mod version;
 
 pub(crate) use commands::{
-    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
-    StatusArgs, StatusFormat,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, RenderArgs,
+    SandboxArgs, StatusArgs, StatusFormat,
 };
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
@@ -199,6 +199,10 @@ pub enum Command {
     /// The local response cache of settled days: path | stats | clear [--before DAY]
     #[command(subcommand, after_help = help_text::CACHE)]
     Cache(CacheCommand),
+
+    /// Draw an export this tool wrote (csv, tsv, json, ndjson, sqlite) as svg, html or a chart
+    #[command(after_help = help_text::RENDER)]
+    Render(RenderArgs),
 
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(after_help = help_text::SANDBOX)]

@@ -1,0 +1,119 @@
+//! `render FILE`: an export drawn again with no request and no key is the query's own
+//! picture, but for the line that says where its data came from.
+
+use std::path::Path;
+
+use super::sandbox;
+use crate::support::Env;
+
+/// A report of every chain by week whose first and last weeks are partial (Wednesday to
+/// Wednesday), so that the rows' coverage must come back from the file's `days` column.
+const QUERY: &str = "report -c all -s 2024-01-03 -e 2024-03-27 --by week";
+
+/// An environment with no service and no key: a request would fail at once.
+fn offline() -> Env {
+    let mut env = Env::new();
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    env
+}
+
+/// The lines of two pictures, which must differ in the source line alone: the query's names
+/// the service, the drawing the file.
+fn same_but_source(query: &str, drawn: &str, file: &Path) {
+    let query: Vec<&str> = query.lines().collect();
+    let drawn: Vec<&str> = drawn.lines().collect();
+    assert_eq!(query.len(), drawn.len());
+    let differ: Vec<(&&str, &&str)> = query.iter().zip(&drawn).filter(|(q, d)| q != d).collect();
+    assert_eq!(differ.len(), 1, "{differ:#?}");
+    assert!(
+        differ[0].0.contains(">data from http://127.0.0.1:"),
+        "{}",
+        differ[0].0
+    );
+    let source = format!(">drawn from {}<", file.display());
+    assert!(differ[0].1.contains(&source), "{}", differ[0].1);
+}
+
+#[test]
+fn a_csv_and_a_sqlite_export_draw_the_query_s_own_svg() {
+    let sandbox = crate::support::Sandbox::start(&[]);
+    let mut env = Env::with_service(&sandbox.url);
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let home = env.home.path();
+    for name in ["q.svg", "q.csv", "q.sqlite"] {
+        env.cmd(&format!("{QUERY} -o {name}")).run();
+    }
+    let query_svg = std::fs::read_to_string(home.join("q.svg")).unwrap();
+    assert!(query_svg.contains("class=\"partial\"") || query_svg.contains("of 7 days"));
+    let offline = offline();
+    for export in ["q.csv", "q.sqlite"] {
+        let file = home.join(export);
+        let out = offline.home.path().join("r.svg");
+        offline
+            .cmd_args(&[
+                "render",
+                file.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ])
+            .run();
+        same_but_source(&query_svg, &std::fs::read_to_string(&out).unwrap(), &file);
+    }
+}
+
+#[test]
+fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
+    let (_sandbox, env) = sandbox();
+    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -o f.ndjson")
+        .run();
+    let file = env.home.path().join("f.ndjson");
+    let offline = offline();
+    let page = offline
+        .cmd_args(&["render", file.to_str().unwrap(), "-f", "html"])
+        .any_stdout()
+        .run()
+        .stdout;
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
+    assert!(page.contains(&format!("drawn from {}", file.display())));
+    assert!(page.contains("ARBITRUM"));
+    offline
+        .cmd_args(&["render", file.to_str().unwrap(), "-f", "csv"])
+        .code(2)
+        .stderr_contains("error: render draws a picture, and csv is no picture format")
+        .stderr_contains("hint: give -f chart, svg or html")
+        .run();
+    offline
+        .cmd_args(&["render", file.to_str().unwrap(), "-o", "f.json"])
+        .code(2)
+        .any_stderr()
+        .run();
+}
+
+#[test]
+fn a_file_the_tool_did_not_write_is_refused_naming_it() {
+    let env = offline();
+    let home = env.home.path();
+    std::fs::write(home.join("notes.csv"), "name,amount\nrent,900\n").unwrap();
+    std::fs::write(
+        home.join("twice.csv"),
+        "date,fees\n2024-01-01,1\n2024-01-01,2\n",
+    )
+    .unwrap();
+    std::fs::write(home.join("fake.sqlite"), "not a database").unwrap();
+    for (name, why) in [
+        ("notes.csv", "its first column is not date"),
+        (
+            "twice.csv",
+            "it holds the key 2024-01-01 twice, on line 2 and on line 3",
+        ),
+        ("fake.sqlite", "it is not a SQLite database"),
+        ("missing.csv", "No such file"),
+    ] {
+        let file = home.join(name);
+        let error = format!("error: cannot draw {}: {why}", file.display());
+        env.cmd_args(&["render", file.to_str().unwrap(), "-f", "svg"])
+            .code(9)
+            .stderr_contains(&error)
+            .run();
+    }
+}
