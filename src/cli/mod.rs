@@ -200,7 +200,7 @@ pub enum Command {
     #[command(subcommand, after_help = help_text::CACHE)]
     Cache(CacheCommand),
 
-    /// Draw an export this tool wrote (csv, tsv, json, ndjson, sqlite) as svg, html or a chart
+    /// Draw a file this tool wrote (csv, json, sqlite...) as svg, html or a chart, offline
     #[command(after_help = help_text::RENDER)]
     Render(RenderArgs),
 
