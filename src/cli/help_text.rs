@@ -85,9 +85,9 @@ the query's own; with a days column (--by) the period is told from the dates.
 
 ",
     examples!(
-        "chain-metrics render fees.csv -o fees.svg",
-        "chain-metrics render report.sqlite -f html -o report.html",
-        "chain-metrics render users.ndjson -f chart"
+        "chain-metrics render fees.csv -f chart",
+        "chain-metrics render fees.csv -f svg > fees.svg",
+        "chain-metrics render report.sqlite -f html > report.html"
     )
 );
 
