@@ -162,32 +162,22 @@ fn read_export(path: &Path, file_chain: Option<Chain>) -> Result<Export, Failure
             )
         })?;
     let mut data = read_data(path, format).map_err(|e| refused(merge_why(e)))?;
-    let days_at = data.columns.iter().position(|c| c.is_days());
-    let (by, note) = match days_at {
-        Some(at) => period_of(&data.rows, at).map_err(refused)?,
-        None => (Period::Day, None),
-    };
-    if let Some(at) = days_at {
-        for row in &mut data.rows {
-            let days = row.values[at]
-                .as_ref()
-                .and_then(|n| n.as_str().parse().ok());
-            row.coverage = days.map(|days| Coverage {
-                days,
-                of: by.length(row.date),
-            });
-        }
-    }
+    let (by, note) = with_coverage(&mut data).map_err(refused)?;
     if !data.chain_column {
-        data.rows.iter_mut().for_each(|row| row.chain = file_chain);
+        // A file of one chain written without a chain column does not say which: a legend
+        // cannot be guessed, so its owner names it, as for --merge.
+        let chain = file_chain.ok_or_else(|| {
+            Failure::new(
+                Exit::Output,
+                format!("cannot draw {}: it has no chain column, so it does not say which chain it holds", path.display()),
+            )
+            .with_hint("name it: --file-chain CHAIN")
+        })?;
+        data.rows.iter_mut().for_each(|row| row.chain = Some(chain));
     }
     let range = range_of(&data, by).ok_or_else(|| refused("it holds no rows to draw".into()))?;
-    let mut chains: Vec<Chain> = Vec::new();
-    data.rows.iter().filter_map(|r| r.chain).for_each(|c| {
-        if !chains.contains(&c) {
-            chains.push(c);
-        }
-    });
+    // Rows come sorted by date, then chain in the order asked: the first date's order is it.
+    let chains = crate::model::each_once(data.rows.iter().filter_map(|r| r.chain.as_ref()));
     Ok(Export {
         data,
         by,
@@ -195,6 +185,23 @@ fn read_export(path: &Path, file_chain: Option<Chain>) -> Result<Export, Failure
         chains,
         note,
     })
+}
+
+/// The `--by` period of `data` (a day without a `days` column), each row given the coverage
+/// its `days` cell says; and why the period is a guess, when it is.
+fn with_coverage(data: &mut Dataset) -> Result<(Period, Option<String>), String> {
+    let Some(at) = data.columns.iter().position(|c| c.is_days()) else {
+        return Ok((Period::Day, None));
+    };
+    let (by, note) = period_of(&data.rows, at)?;
+    for row in &mut data.rows {
+        let days = (row.values[at].as_ref()).and_then(|n| n.as_str().parse().ok());
+        row.coverage = days.map(|days| Coverage {
+            days,
+            of: by.length(row.date),
+        });
+    }
+    Ok((by, note))
 }
 
 fn merge_why(e: MergeError) -> String {

@@ -117,3 +117,69 @@ fn a_file_the_tool_did_not_write_is_refused_naming_it() {
             .run();
     }
 }
+
+#[test]
+fn the_chart_of_a_json_export_is_the_query_s_chart_derived_measures_and_all() {
+    let (_sandbox, env) = sandbox();
+    let query = "users -c eth,base -s 2024-01-10 -e 2024-03-20 --by month --change";
+    // The query warns of the partial months --change compares, and of BASE's gap.
+    let chart = env
+        .cmd(&format!("{query} -f chart"))
+        .any_stdout()
+        .any_stderr()
+        .run()
+        .stdout;
+    env.cmd(&format!("{query} -o m.json")).any_stderr().run();
+    let file = env.home.path().join("m.json");
+    offline()
+        .cmd_args(&["render", file.to_str().unwrap(), "-f", "chart"])
+        .stdout(chart)
+        .run();
+}
+
+#[test]
+fn a_file_of_one_chain_is_drawn_once_its_chain_is_named() {
+    let (_sandbox, env) = sandbox();
+    let home = env.home.path();
+    env.cmd("fees -c base -s 2024-01-01 -e 2024-01-31 -o q.svg")
+        .run();
+    env.cmd("fees -c base -s 2024-01-01 -e 2024-01-31 -o one.tsv")
+        .run();
+    let file = home.join("one.tsv");
+    let offline = offline();
+    let error = format!(
+        "error: cannot draw {}: it has no chain column, so it does not say which chain it holds\nhint: name it: --file-chain CHAIN\n",
+        file.display()
+    );
+    offline
+        .cmd_args(&["render", file.to_str().unwrap(), "-f", "svg"])
+        .code(9)
+        .stderr(error)
+        .run();
+    let out = offline.home.path().join("one.svg");
+    let (file_arg, out_arg) = (file.to_str().unwrap(), out.to_str().unwrap());
+    offline
+        .cmd_args(&["render", file_arg, "--file-chain", "base", "-o", out_arg])
+        .run();
+    let query = std::fs::read_to_string(home.join("q.svg")).unwrap();
+    same_but_source(&query, &std::fs::read_to_string(&out).unwrap(), &file);
+}
+
+#[test]
+fn a_period_the_dates_cannot_tell_is_drawn_as_the_shortest_that_fits_and_said() {
+    let (_sandbox, env) = sandbox();
+    // One whole January: its first day starts a month, a quarter and a year alike.
+    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-31 --by month -o m.csv")
+        .run();
+    let file = env.home.path().join("m.csv");
+    let svg = offline()
+        .cmd_args(&["render", file.to_str().unwrap(), "-f", "svg"])
+        .stderr("note: the period cannot be told from the file's dates: drawn by month, the shortest that fits\n")
+        .any_stdout()
+        .run()
+        .stdout;
+    assert!(
+        svg.contains(" · 2024-01-01 to 2024-01-31 · by month</text>"),
+        "{svg}"
+    );
+}
