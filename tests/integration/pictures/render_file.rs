@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use super::sandbox;
-use crate::support::Env;
+use crate::support::{Cmd, Env};
 
 /// A report of every chain by week whose first and last weeks are partial (Wednesday to
 /// Wednesday), so that the rows' coverage must come back from the file's `days` column.
@@ -15,6 +15,12 @@ fn offline() -> Env {
     let mut env = Env::new();
     env.set("SOURCE_DATE_EPOCH", "1700000000");
     env
+}
+
+/// `render FILE ARGS...` in `env`.
+fn render<'e>(env: &'e Env, file: &Path, args: &[&str]) -> Cmd<'e> {
+    let file = file.to_str().unwrap();
+    env.cmd_args(&[&["render", file], args].concat())
 }
 
 /// The lines of two pictures, which must differ in the source line alone: the query's names
@@ -44,19 +50,13 @@ fn a_csv_and_a_sqlite_export_draw_the_query_s_own_svg() {
         env.cmd(&format!("{QUERY} -o {name}")).run();
     }
     let query_svg = std::fs::read_to_string(home.join("q.svg")).unwrap();
-    assert!(query_svg.contains("class=\"partial\"") || query_svg.contains("of 7 days"));
+    // The edge weeks are partial: the drawing must mark them too, from the days column.
+    assert!(query_svg.contains("class=\"partial\"") && query_svg.contains(": 5 of 7 days"));
     let offline = offline();
     for export in ["q.csv", "q.sqlite"] {
         let file = home.join(export);
         let out = offline.home.path().join("r.svg");
-        offline
-            .cmd_args(&[
-                "render",
-                file.to_str().unwrap(),
-                "-o",
-                out.to_str().unwrap(),
-            ])
-            .run();
+        render(&offline, &file, &["-o", out.to_str().unwrap()]).run();
         same_but_source(&query_svg, &std::fs::read_to_string(&out).unwrap(), &file);
     }
 }
@@ -68,22 +68,19 @@ fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
         .run();
     let file = env.home.path().join("f.ndjson");
     let offline = offline();
-    let page = offline
-        .cmd_args(&["render", file.to_str().unwrap(), "-f", "html"])
+    let page = render(&offline, &file, &["-f", "html"])
         .any_stdout()
         .run()
         .stdout;
     assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
     assert!(page.contains(&format!("drawn from {}", file.display())));
     assert!(page.contains("ARBITRUM"));
-    offline
-        .cmd_args(&["render", file.to_str().unwrap(), "-f", "csv"])
+    render(&offline, &file, &["-f", "csv"])
         .code(2)
         .stderr_contains("error: render draws a picture, and csv is no picture format")
         .stderr_contains("hint: give -f chart, svg or html")
         .run();
-    offline
-        .cmd_args(&["render", file.to_str().unwrap(), "-o", "f.json"])
+    render(&offline, &file, &["-o", "f.json"])
         .code(2)
         .any_stderr()
         .run();
@@ -111,7 +108,7 @@ fn a_file_the_tool_did_not_write_is_refused_naming_it() {
     ] {
         let file = home.join(name);
         let error = format!("error: cannot draw {}: {why}", file.display());
-        env.cmd_args(&["render", file.to_str().unwrap(), "-f", "svg"])
+        render(&env, &file, &["-f", "svg"])
             .code(9)
             .stderr_contains(&error)
             .run();
@@ -131,8 +128,7 @@ fn the_chart_of_a_json_export_is_the_query_s_chart_derived_measures_and_all() {
         .stdout;
     env.cmd(&format!("{query} -o m.json")).any_stderr().run();
     let file = env.home.path().join("m.json");
-    offline()
-        .cmd_args(&["render", file.to_str().unwrap(), "-f", "chart"])
+    render(&offline(), &file, &["-f", "chart"])
         .stdout(chart)
         .run();
 }
@@ -151,16 +147,17 @@ fn a_file_of_one_chain_is_drawn_once_its_chain_is_named() {
         "error: cannot draw {}: it has no chain column, so it does not say which chain it holds\nhint: name it: --file-chain CHAIN\n",
         file.display()
     );
-    offline
-        .cmd_args(&["render", file.to_str().unwrap(), "-f", "svg"])
+    render(&offline, &file, &["-f", "svg"])
         .code(9)
         .stderr(error)
         .run();
     let out = offline.home.path().join("one.svg");
-    let (file_arg, out_arg) = (file.to_str().unwrap(), out.to_str().unwrap());
-    offline
-        .cmd_args(&["render", file_arg, "--file-chain", "base", "-o", out_arg])
-        .run();
+    render(
+        &offline,
+        &file,
+        &["--file-chain", "base", "-o", out.to_str().unwrap()],
+    )
+    .run();
     let query = std::fs::read_to_string(home.join("q.svg")).unwrap();
     same_but_source(&query, &std::fs::read_to_string(&out).unwrap(), &file);
 }
@@ -172,8 +169,7 @@ fn a_period_the_dates_cannot_tell_is_drawn_as_the_shortest_that_fits_and_said() 
     env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-31 --by month -o m.csv")
         .run();
     let file = env.home.path().join("m.csv");
-    let svg = offline()
-        .cmd_args(&["render", file.to_str().unwrap(), "-f", "svg"])
+    let svg = render(&offline(), &file, &["-f", "svg"])
         .stderr("note: the period cannot be told from the file's dates: drawn by month, the shortest that fits\n")
         .any_stdout()
         .run()
