@@ -160,3 +160,44 @@ pub(super) fn period_of(rows: &[Row], days_at: usize) -> Result<(Period, Option<
         None => Err("it has a days column, but its dates are not the first days of weeks, months, quarters or years".into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{parse_date, Number};
+
+    fn names(header: &str) -> Vec<String> {
+        header.split(',').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_header_gives_back_the_columns_that_named_it() {
+        let header = "date,chain,days,fees,active_users_avg,fees_rolling_7,fees_change_pct,tweet,fees_per_user";
+        let data = shape_of(&names(header)).unwrap();
+        assert!(data.chain_column);
+        assert_eq!(data.header().join(","), header);
+        assert!(shape_of(&names("date,ETHEREUM,ARBITRUM")).is_err());
+        assert!(shape_of(&names("day,fees")).is_err());
+    }
+
+    fn row(date: &str, days: u32) -> Row {
+        Row {
+            date: parse_date(date).unwrap(),
+            chain: None,
+            values: vec![Number::from_json_token(&days.to_string())],
+            coverage: None,
+        }
+    }
+
+    #[test]
+    fn the_period_is_the_one_a_step_shows_else_the_shortest_that_fits_said() {
+        let weeks = [row("2024-01-01", 7), row("2024-01-08", 3)];
+        assert_eq!(period_of(&weeks, 0).unwrap(), (Period::Week, None));
+        let years = [row("2023-01-01", 365), row("2024-01-01", 20)];
+        assert_eq!(period_of(&years, 0).unwrap().0, Period::Year);
+        let (by, note) = period_of(&[row("2024-01-01", 31)], 0).unwrap();
+        assert_eq!(by, Period::Month);
+        assert!(note.is_some());
+        assert!(period_of(&[row("2024-01-02", 1)], 0).is_err());
+    }
+}
