@@ -179,3 +179,20 @@ fn a_period_the_dates_cannot_tell_is_drawn_as_the_shortest_that_fits_and_said() 
         "{svg}"
     );
 }
+
+#[test]
+fn a_picture_to_a_terminal_is_refused_before_the_file_is_read() {
+    let env = offline();
+    // No such file: the refusal comes first, as a query's comes before any request.
+    let file = env.home.path().join("later.csv");
+    for format in ["svg", "html"] {
+        let shown = render(&env, &file, &["-f", format])
+            .on_terminal()
+            .code(2)
+            .run()
+            .stdout;
+        let hint = format!("hint: give -o FILE.{format}");
+        let error = format!("error: the {format} format draws a picture for a file or a browser, not for a terminal");
+        assert_eq!(shown.lines().collect::<Vec<_>>(), [error.as_str(), &hint]);
+    }
+}
