@@ -6,11 +6,12 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Subcommand, ValueEnum, ValueHint};
+use clap_complete::ArgValueCompleter;
 
 use super::completion::Shell;
 use super::help_text;
 use super::{parse_milliseconds, parse_rate};
-use crate::model::DaySpec;
+use crate::model::{Chain, DaySpec};
 use crate::render::Format;
 use crate::sandbox::Fault;
 use crate::settings::ConfigKey;
@@ -171,6 +172,31 @@ pub struct SandboxArgs {
     /// Write that certificate (PEM) to FILE, for a client's --ca-bundle
     #[arg(long, value_name = "FILE", requires = "tls", value_hint = ValueHint::FilePath)]
     pub cert_out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The export to draw: a csv, tsv, json, ndjson or SQLite file chain-metrics wrote
+    #[arg(value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub file: PathBuf,
+
+    /// Picture format: svg, html or chart [default: from --output's extension]
+    #[arg(
+        short,
+        long,
+        value_name = "FMT",
+        ignore_case = true,
+        hide_possible_values = true
+    )]
+    pub format: Option<Format>,
+
+    /// Write to FILE atomically instead of stdout; its extension sets the format (.svg .html)
+    #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub output: Option<PathBuf>,
+
+    /// The chain a file without a chain column holds, for the legend
+    #[arg(long, value_name = "CHAIN", value_parser = super::query::one_chain, add = ArgValueCompleter::new(super::completion::chains))]
+    pub file_chain: Option<Chain>,
 }
 
 #[derive(Debug, Args)]

@@ -78,6 +78,19 @@ network: the charts, the gaps and warnings, and the table of exact values.
 pub(super) const CHAINS: &str =
     examples!("chain-metrics chains", "chain-metrics chains --format json");
 
+pub(super) const RENDER: &str = concat!(
+    "\
+Reads the file as --merge does and sends no request: no key, no network. The picture is
+the query's own; with a days column (--by) the period is told from the dates.
+
+",
+    examples!(
+        "chain-metrics render fees.csv -f chart",
+        "chain-metrics render fees.csv -f svg > fees.svg",
+        "chain-metrics render report.sqlite -f html > report.html"
+    )
+);
+
 pub(super) const AUTH: &str = examples!(
     "chain-metrics auth login",
     "chain-metrics auth status --format json",

@@ -11,8 +11,8 @@ mod suggest;
 mod version;
 
 pub(crate) use commands::{
-    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, SandboxArgs,
-    StatusArgs, StatusFormat,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, RenderArgs,
+    SandboxArgs, StatusArgs, StatusFormat,
 };
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
@@ -218,6 +218,10 @@ pub enum Command {
     /// The local response cache of settled days: path | stats | clear [--before DAY]
     #[command(subcommand, after_help = help_text::CACHE)]
     Cache(CacheCommand),
+
+    /// Draw a file this tool wrote (csv, json, sqlite...) as svg, html or a chart, offline
+    #[command(after_help = help_text::RENDER)]
+    Render(RenderArgs),
 
     /// Run the built-in reference service on loopback, with synthetic data
     #[command(after_help = help_text::SANDBOX)]

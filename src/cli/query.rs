@@ -146,7 +146,7 @@ pub struct QueryArgs {
 }
 
 /// The value of `--file-chain`: one chain, as `--chain` names it (`all` is no chain).
-fn one_chain(text: &str) -> Result<Chain, String> {
+pub(super) fn one_chain(text: &str) -> Result<Chain, String> {
     match ChainArg::parse(text)? {
         ChainArg::One(chain) => Ok(chain),
         ChainArg::All => Err("a file holds the rows of one chain: name it".to_owned()),

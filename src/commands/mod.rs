@@ -11,6 +11,7 @@ mod connect;
 mod keep_going;
 mod metrics;
 mod query;
+mod render;
 mod sandbox;
 
 use crate::cli::{Cli, Command, GlobalArgs};
@@ -50,6 +51,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Auth(command) => auth::run(global, command, terminal),
         Command::Config(command) => config::run(global, command, terminal),
         Command::Cache(command) => cache::run(global, command, terminal),
+        Command::Render(args) => render::run(global, args, terminal),
         Command::Sandbox(args) => sandbox::run(global, args, terminal),
         Command::Completions(args) => completions::run(args),
     }

@@ -2,7 +2,9 @@
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
 mod columns;
+mod file_shape;
 mod fit;
+mod from_file;
 mod merge;
 mod merge_file;
 mod picture;
@@ -25,6 +27,7 @@ use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
+pub(crate) use from_file::{draw, Drawing};
 pub use merge_file::read_merge_file;
 pub(crate) use picture::Told;
 use progress::Progress;

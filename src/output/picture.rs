@@ -64,7 +64,7 @@ pub(super) fn partial_warning(data: &Dataset, by: Period, measures: &Measures) -
 
 /// Now in UTC to the minute, or the time `SOURCE_DATE_EPOCH` gives (seconds since 1970, the
 /// reproducible-builds convention), so that a page can be made again byte for byte.
-fn made_at(epoch: Option<&str>) -> String {
+pub(super) fn made_at(epoch: Option<&str>) -> String {
     let fixed = epoch
         .and_then(|text| text.trim().parse::<i64>().ok())
         .and_then(|seconds| DateTime::<Utc>::from_timestamp(seconds, 0));

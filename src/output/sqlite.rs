@@ -246,3 +246,19 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
 fn not_a_file(kind: &str) -> String {
     format!("it is {kind}, not a regular file: a SQLite database is a file that is read back and changed in place")
 }
+
+/// The table a database this tool wrote holds (named after its command), and its columns;
+/// `Ok(None)` when there is no such table (nor a file).
+pub(super) fn export_table(path: &Path) -> Result<Option<(&'static str, Vec<String>)>, MergeError> {
+    let Some(conn) = open_existing(path).map_err(MergeError::Unreadable)? else {
+        return Ok(None);
+    };
+    for table in ["fees", "users", "social", "report"] {
+        let columns =
+            table_columns(&conn, table).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+        if !columns.is_empty() {
+            return Ok(Some((table, columns)));
+        }
+    }
+    Ok(None)
+}

@@ -30,6 +30,8 @@ pub enum Origin {
     Service(String),
     /// `--sandbox`: every picture says its data is synthetic.
     Sandbox,
+    /// `render FILE`: drawn from an export, which does not say where its data came from.
+    File(String),
 }
 
 /// What a picture made from `--sandbox` says of its data, so that a shared file misleads no one.
@@ -59,6 +61,7 @@ impl Caption {
         match &self.origin {
             Origin::Sandbox => Some(SYNTHETIC.to_owned()),
             Origin::Service(url) => Some(format!("data from {url}")),
+            Origin::File(path) => Some(format!("drawn from {path}")),
             Origin::Unknown => None,
         }
     }

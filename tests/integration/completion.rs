@@ -129,7 +129,7 @@ fn check(shell: Shell, line: &str, expected: &str) {
 fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) {
     let env = home();
     let mut top: Vec<&str> =
-        "auth cache chains completions config fees help report sandbox social users --version"
+        "auth cache chains completions config fees help render report sandbox social users --version"
             .split(' ')
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();

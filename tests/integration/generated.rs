@@ -111,6 +111,7 @@ fn there_is_a_page_for_the_tool_and_each_subcommand() {
             "chain-metrics-cache-path.1",
             "chain-metrics-cache-stats.1",
             "chain-metrics-cache-clear.1",
+            "chain-metrics-render.1",
             "chain-metrics-sandbox.1",
             "chain-metrics-completions.1"
         ]

@@ -84,6 +84,13 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
     env.write_config(
         "timeout = 20\n\n[profiles.staging]\ntimeout = 60\nretries = 1\n\n[profiles.ci]\n",
     );
+    // The exports that render's examples draw.
+    for line in [
+        "fees -c eth,arb --last 7 -o fees.csv",
+        "report -c eth --last 21 --by week -o report.sqlite",
+    ] {
+        env.cmd(line).any_stderr().run();
+    }
     let mut paths = subcommand_paths();
     paths.insert(0, Vec::new());
     for path in paths {

@@ -24,6 +24,18 @@ pub enum Measure {
     PerUser,
 }
 
+impl Measure {
+    /// Every measure but `--rolling N`, which carries its N.
+    pub const FIXED: [Measure; 6] = [
+        Measure::Value,
+        Measure::Change,
+        Measure::ChangePct,
+        Measure::Cumulative,
+        Measure::SharePct,
+        Measure::PerUser,
+    ];
+}
+
 /// What a column's numbers count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Unit {

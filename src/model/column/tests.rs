@@ -17,15 +17,9 @@ pub(crate) fn named(name: &str) -> Column {
     let metrics = metrics
         .into_iter()
         .chain(SocialMetric::ALL.map(Metric::Social));
-    let measures = [
-        Measure::Value,
-        Measure::Change,
-        Measure::ChangePct,
-        Measure::Cumulative,
-        Measure::SharePct,
-        Measure::PerUser,
-    ];
-    let measures = measures.into_iter().chain((1..=31).map(Measure::Rolling));
+    let measures = Measure::FIXED
+        .into_iter()
+        .chain((1..=31).map(Measure::Rolling));
     let values = metrics.flat_map(|m| [Column::value(m), Column::value(m).rolled_up()]);
     let all: Vec<Column> = values
         .flat_map(|v| measures.clone().filter_map(move |m| v.with_measure(m)))

@@ -10,6 +10,7 @@ mod partial;
 mod png;
 mod print;
 mod provenance;
+mod render_file;
 mod size;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,24 @@
+//! `render FILE`: draws an export this tool wrote, with no request and no key.
+
+use anyhow::Result;
+
+use super::{note, resolve_settings};
+use crate::cli::{GlobalArgs, RenderArgs};
+use crate::output::{draw, Drawing};
+use crate::settings::{FileUse, Terminal};
+
+pub(super) fn run(global: &GlobalArgs, args: &RenderArgs, terminal: Terminal) -> Result<()> {
+    // Only the colour and the quiet flag are wanted: the file is located, never read for a key.
+    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
+    let (file, output) = (args.file.clone(), args.output.clone());
+    let (format, file_chain) = (args.format, args.file_chain);
+    let drawing = Drawing {
+        file,
+        format,
+        output,
+        file_chain,
+    };
+    draw(&drawing, settings.color, terminal, &|line| {
+        note(&settings, line)
+    })
+}

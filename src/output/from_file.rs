@@ -1,0 +1,253 @@
+//! `render FILE`: an export this tool wrote (csv, tsv, json, ndjson or SQLite), read back
+//! with the reader `--merge` uses and drawn as the query that wrote it would have drawn it,
+//! with no request: a cron job's growing file can be looked at any time.
+
+use std::path::{Path, PathBuf};
+
+use super::file_shape::{header_of, period_of, shape_of};
+use super::merge_file::{read_rows, MergeError};
+use super::{check_width, fit, picture, sqlite, write_stdout};
+use crate::error::{Exit, Failure};
+use crate::model::{steps, Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};
+use crate::render::{self, widen, Caption, Format, Naming, Origin, RenderOptions, Wide};
+use crate::settings::Terminal;
+use crate::system::{atomic, foreign};
+
+/// What `render` was asked, as plain values.
+pub(crate) struct Drawing {
+    pub file: PathBuf,
+    /// `-f`; `None`: from the extension of `output`.
+    pub format: Option<Format>,
+    /// `-o`; `None` or `-`: stdout.
+    pub output: Option<PathBuf>,
+    /// The chain a file without a chain column holds (`--file-chain`), for the legend.
+    pub file_chain: Option<Chain>,
+}
+
+/// An export read back: its rows (with their coverage under `--by`), its period and range.
+struct Export {
+    data: Dataset,
+    by: Period,
+    range: DayRange,
+    chains: Vec<Chain>,
+    /// Why the period is a guess, when it is.
+    note: Option<String>,
+}
+
+/// Draws `drawing.file` as asked, in colour on a terminal when `color`; `warn` gets the
+/// notes (a guessed period).
+pub(crate) fn draw(
+    drawing: &Drawing,
+    color: bool,
+    terminal: Terminal,
+    warn: &dyn Fn(&str),
+) -> anyhow::Result<()> {
+    let output = drawing.output.clone().filter(|f| f.as_os_str() != "-");
+    let format = drawing_format(drawing.format, output.as_deref())?;
+    fit::check_destination(false, format, output.is_some(), terminal.stdout_is_terminal)?;
+    if let Some(file) = &output {
+        fit::check_folder(file)?;
+        atomic::check_output_path(file)?;
+    }
+    let export = read_export(&drawing.file, drawing.file_chain)?;
+    if let Some(note) = &export.note {
+        warn(&format!("note: {note}"));
+    }
+    let caption = Caption {
+        chains: export.chains.clone(),
+        range: export.range,
+        by: export.by,
+        warnings: Vec::new(),
+        made: picture::made_at(std::env::var("SOURCE_DATE_EPOCH").ok().as_deref()),
+        origin: Origin::File(drawing.file.display().to_string()),
+    };
+    let data = match format {
+        Format::Chart => chart_shape(&export),
+        _ => export.data,
+    };
+    let mut style = RenderOptions {
+        caption: Some(&caption),
+        ..RenderOptions::default()
+    };
+    let text = format
+        .text()
+        .ok_or_else(|| Failure::new(Exit::Internal, "a database format reached render"))?;
+    let Some(file) = &output else {
+        style.color = color;
+        style.width = terminal.stdout_width.unwrap_or(0);
+        style.braille = terminal.braille();
+        style.ascii = !terminal.utf8;
+        check_width(&data, format, style.width)?;
+        return write_stdout(|out| render::render(&data, text, style, out));
+    };
+    let mut bytes = Vec::new();
+    render::render(&data, text, style, &mut bytes).expect("writing to memory works");
+    atomic::write_atomically(file, &bytes)
+}
+
+/// The format asked, else the one `output`'s extension names: a picture or the chart only.
+fn drawing_format(asked: Option<Format>, output: Option<&Path>) -> Result<Format, Failure> {
+    let format = match (asked, output) {
+        (Some(format), _) => format,
+        (None, Some(file)) => fit::format_of_file(file)?,
+        (None, None) => {
+            return Err(
+                Failure::usage("render needs a format: -f svg, html or chart")
+                    .with_hint("give -f svg|html|chart, or -o FILE.svg or FILE.html"),
+            )
+        }
+    };
+    let draws = |can: render::Can| can.picture || can.wide == Wide::Always;
+    if draws(format.can()) {
+        return Ok(format);
+    }
+    Err(Failure::usage(format!(
+        "render draws a picture, and {} is no picture format",
+        format.name()
+    ))
+    .with_hint(format!(
+        "give -f {} (the file is already a {} export)",
+        Format::names(&Format::all_that(draws), "or"),
+        format.name()
+    )))
+}
+
+/// The chart's shape, as the query makes it: each period a step over its days, then one
+/// column per chain (and metric).
+fn chart_shape(export: &Export) -> Dataset {
+    let data = steps(export.data.clone(), export.by, &export.range);
+    let endpoints: Vec<Endpoint> = data
+        .columns
+        .iter()
+        .filter_map(|c| c.metric())
+        .map(|m| match m {
+            Metric::Fees => Endpoint::Fees,
+            Metric::ActiveUsers => Endpoint::ActiveUsers,
+            Metric::Social(_) => Endpoint::OfficialAccount,
+        })
+        .collect();
+    let naming = match endpoints.first() {
+        Some(first @ (Endpoint::Fees | Endpoint::ActiveUsers))
+            if endpoints.iter().all(|e| e == first) =>
+        {
+            Naming::Chain
+        }
+        _ => Naming::ChainAndMetric,
+    };
+    match data.chain_column {
+        true => widen(&data, &export.chains, naming),
+        false => data,
+    }
+}
+
+/// The export at `path`, read as its own header says, refused (exit 9, naming it) when it is
+/// no file this tool wrote.
+fn read_export(path: &Path, file_chain: Option<Chain>) -> Result<Export, Failure> {
+    let refused = |why: String| {
+        Failure::new(
+            Exit::Output,
+            format!(
+                "cannot draw {}: {}",
+                path.display(),
+                foreign::cut(&why, usize::MAX)
+            ),
+        )
+        .with_hint("render reads csv, tsv, json, ndjson and SQLite files that chain-metrics wrote")
+    };
+    let format = Format::from_extension(path)
+        .filter(|f| f.can().merge)
+        .ok_or_else(|| {
+            refused(
+                "its name does not end in .csv, .tsv, .json, .ndjson/.jsonl, .sqlite or .db".into(),
+            )
+        })?;
+    let mut data = read_data(path, format).map_err(|e| refused(merge_why(e)))?;
+    let (by, note) = with_coverage(&mut data).map_err(refused)?;
+    if !data.chain_column {
+        // A file of one chain written without a chain column does not say which: a legend
+        // cannot be guessed, so its owner names it, as for --merge.
+        let chain = file_chain.ok_or_else(|| {
+            Failure::new(
+                Exit::Output,
+                format!("cannot draw {}: it has no chain column, so it does not say which chain it holds", path.display()),
+            )
+            .with_hint("name it: --file-chain CHAIN")
+        })?;
+        data.rows.iter_mut().for_each(|row| row.chain = Some(chain));
+    }
+    let range = range_of(&data, by).ok_or_else(|| refused("it holds no rows to draw".into()))?;
+    // Rows come sorted by date, then chain in the order asked: the first date's order is it.
+    let chains = crate::model::each_once(data.rows.iter().filter_map(|r| r.chain.as_ref()));
+    Ok(Export {
+        data,
+        by,
+        range,
+        chains,
+        note,
+    })
+}
+
+/// The `--by` period of `data` (a day without a `days` column), each row given the coverage
+/// its `days` cell says; and why the period is a guess, when it is.
+fn with_coverage(data: &mut Dataset) -> Result<(Period, Option<String>), String> {
+    let Some(at) = data.columns.iter().position(|c| c.is_days()) else {
+        return Ok((Period::Day, None));
+    };
+    let (by, note) = period_of(&data.rows, at)?;
+    for row in &mut data.rows {
+        let days = (row.values[at].as_ref()).and_then(|n| n.as_str().parse().ok());
+        row.coverage = days.map(|days| Coverage {
+            days,
+            of: by.length(row.date),
+        });
+    }
+    Ok((by, note))
+}
+
+fn merge_why(e: MergeError) -> String {
+    match e {
+        MergeError::Unreadable(why) => why,
+        other => other.to_string(),
+    }
+}
+
+/// The rows of the file, in the columns its header names.
+fn read_data(path: &Path, format: Format) -> Result<Dataset, MergeError> {
+    if format == Format::Sqlite {
+        let (table, names) = sqlite::export_table(path)?.ok_or_else(|| {
+            MergeError::Unreadable("it holds no fees, users, social or report table".into())
+        })?;
+        let mut data = shape_of(&names).map_err(MergeError::Unreadable)?;
+        data.rows = sqlite::stored_rows(path, table, &data)?.unwrap_or_default();
+        // Stable: within a date, the rows keep the order they were written in (the chains asked).
+        data.rows.sort_by_key(|r| r.date);
+        return Ok(data);
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+    let names = header_of(&text, format)
+        .map_err(MergeError::Unreadable)?
+        .ok_or_else(|| MergeError::Unreadable("it is empty".into()))?;
+    let mut data = shape_of(&names).map_err(MergeError::Unreadable)?;
+    data.rows = read_rows(&text, format, &data, None)?;
+    Ok(data)
+}
+
+/// The days the rows cover: from the first period's first day with data (its shortfall taken
+/// to be the range's edge, as `--last` makes it) to the last period's last day with data; of
+/// several chains, the one with the most days says where the range ends.
+fn range_of(data: &Dataset, by: Period) -> Option<DayRange> {
+    let first = data.rows.iter().map(|r| r.date).min()?;
+    let last = data.rows.iter().map(|r| r.date).max()?;
+    let short = |date| {
+        (data.rows.iter().filter(|r| r.date == date))
+            .map(|r| r.coverage.map_or(0, |c| c.of.saturating_sub(c.days)))
+            .min()
+            .unwrap_or(0)
+    };
+    let start = first + chrono::Days::new(u64::from(short(first)));
+    let end = by.last_day(last) - chrono::Days::new(u64::from(short(last)));
+    Some(DayRange {
+        start,
+        end: end.max(start),
+    })
+}

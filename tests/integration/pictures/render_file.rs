@@ -1,0 +1,198 @@
+//! `render FILE`: an export drawn again with no request and no key is the query's own
+//! picture, but for the line that says where its data came from.
+
+use std::path::Path;
+
+use super::sandbox;
+use crate::support::{Cmd, Env};
+
+/// A report of every chain by week whose first and last weeks are partial (Wednesday to
+/// Wednesday), so that the rows' coverage must come back from the file's `days` column.
+const QUERY: &str = "report -c all -s 2024-01-03 -e 2024-03-27 --by week";
+
+/// An environment with no service and no key: a request would fail at once.
+fn offline() -> Env {
+    let mut env = Env::new();
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    env
+}
+
+/// `render FILE ARGS...` in `env`.
+fn render<'e>(env: &'e Env, file: &Path, args: &[&str]) -> Cmd<'e> {
+    let file = file.to_str().unwrap();
+    env.cmd_args(&[&["render", file], args].concat())
+}
+
+/// The lines of two pictures, which must differ in the source line alone: the query's names
+/// the service, the drawing the file.
+fn same_but_source(query: &str, drawn: &str, file: &Path) {
+    let query: Vec<&str> = query.lines().collect();
+    let drawn: Vec<&str> = drawn.lines().collect();
+    assert_eq!(query.len(), drawn.len());
+    let differ: Vec<(&&str, &&str)> = query.iter().zip(&drawn).filter(|(q, d)| q != d).collect();
+    assert_eq!(differ.len(), 1, "{differ:#?}");
+    assert!(
+        differ[0].0.contains(">data from http://127.0.0.1:"),
+        "{}",
+        differ[0].0
+    );
+    let source = format!(">drawn from {}<", file.display());
+    assert!(differ[0].1.contains(&source), "{}", differ[0].1);
+}
+
+#[test]
+fn a_csv_and_a_sqlite_export_draw_the_query_s_own_svg() {
+    let sandbox = crate::support::Sandbox::start(&[]);
+    let mut env = Env::with_service(&sandbox.url);
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let home = env.home.path();
+    for name in ["q.svg", "q.csv", "q.sqlite"] {
+        env.cmd(&format!("{QUERY} -o {name}")).run();
+    }
+    let query_svg = std::fs::read_to_string(home.join("q.svg")).unwrap();
+    // The edge weeks are partial: the drawing must mark them too, from the days column.
+    assert!(query_svg.contains("class=\"partial\"") && query_svg.contains(": 5 of 7 days"));
+    let offline = offline();
+    for export in ["q.csv", "q.sqlite"] {
+        let file = home.join(export);
+        let out = offline.home.path().join("r.svg");
+        render(&offline, &file, &["-o", out.to_str().unwrap()]).run();
+        same_but_source(&query_svg, &std::fs::read_to_string(&out).unwrap(), &file);
+    }
+}
+
+#[test]
+fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
+    let (_sandbox, env) = sandbox();
+    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -o f.ndjson")
+        .run();
+    let file = env.home.path().join("f.ndjson");
+    let offline = offline();
+    let page = render(&offline, &file, &["-f", "html"])
+        .any_stdout()
+        .run()
+        .stdout;
+    assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
+    assert!(page.contains(&format!("drawn from {}", file.display())));
+    assert!(page.contains("ARBITRUM"));
+    render(&offline, &file, &["-f", "csv"])
+        .code(2)
+        .stderr_contains("error: render draws a picture, and csv is no picture format")
+        .stderr_contains("hint: give -f chart, svg or html")
+        .run();
+    render(&offline, &file, &["-o", "f.json"])
+        .code(2)
+        .any_stderr()
+        .run();
+}
+
+#[test]
+fn a_file_the_tool_did_not_write_is_refused_naming_it() {
+    let env = offline();
+    let home = env.home.path();
+    std::fs::write(home.join("notes.csv"), "name,amount\nrent,900\n").unwrap();
+    std::fs::write(
+        home.join("twice.csv"),
+        "date,fees\n2024-01-01,1\n2024-01-01,2\n",
+    )
+    .unwrap();
+    std::fs::write(home.join("fake.sqlite"), "not a database").unwrap();
+    for (name, why) in [
+        ("notes.csv", "its first column is not date"),
+        (
+            "twice.csv",
+            "it holds the key 2024-01-01 twice, on line 2 and on line 3",
+        ),
+        ("fake.sqlite", "it is not a SQLite database"),
+        ("missing.csv", "No such file"),
+    ] {
+        let file = home.join(name);
+        let error = format!("error: cannot draw {}: {why}", file.display());
+        render(&env, &file, &["-f", "svg"])
+            .code(9)
+            .stderr_contains(&error)
+            .run();
+    }
+}
+
+#[test]
+fn the_chart_of_a_json_export_is_the_query_s_chart_derived_measures_and_all() {
+    let (_sandbox, env) = sandbox();
+    let query = "users -c eth,base -s 2024-01-10 -e 2024-03-20 --by month --change";
+    // The query warns of the partial months --change compares, and of BASE's gap.
+    let chart = env
+        .cmd(&format!("{query} -f chart"))
+        .any_stdout()
+        .any_stderr()
+        .run()
+        .stdout;
+    env.cmd(&format!("{query} -o m.json")).any_stderr().run();
+    let file = env.home.path().join("m.json");
+    render(&offline(), &file, &["-f", "chart"])
+        .stdout(chart)
+        .run();
+}
+
+#[test]
+fn a_file_of_one_chain_is_drawn_once_its_chain_is_named() {
+    let (_sandbox, env) = sandbox();
+    let home = env.home.path();
+    env.cmd("fees -c base -s 2024-01-01 -e 2024-01-31 -o q.svg")
+        .run();
+    env.cmd("fees -c base -s 2024-01-01 -e 2024-01-31 -o one.tsv")
+        .run();
+    let file = home.join("one.tsv");
+    let offline = offline();
+    let error = format!(
+        "error: cannot draw {}: it has no chain column, so it does not say which chain it holds\nhint: name it: --file-chain CHAIN\n",
+        file.display()
+    );
+    render(&offline, &file, &["-f", "svg"])
+        .code(9)
+        .stderr(error)
+        .run();
+    let out = offline.home.path().join("one.svg");
+    render(
+        &offline,
+        &file,
+        &["--file-chain", "base", "-o", out.to_str().unwrap()],
+    )
+    .run();
+    let query = std::fs::read_to_string(home.join("q.svg")).unwrap();
+    same_but_source(&query, &std::fs::read_to_string(&out).unwrap(), &file);
+}
+
+#[test]
+fn a_period_the_dates_cannot_tell_is_drawn_as_the_shortest_that_fits_and_said() {
+    let (_sandbox, env) = sandbox();
+    // One whole January: its first day starts a month, a quarter and a year alike.
+    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-31 --by month -o m.csv")
+        .run();
+    let file = env.home.path().join("m.csv");
+    let svg = render(&offline(), &file, &["-f", "svg"])
+        .stderr("note: the period cannot be told from the file's dates: drawn by month, the shortest that fits\n")
+        .any_stdout()
+        .run()
+        .stdout;
+    assert!(
+        svg.contains(" · 2024-01-01 to 2024-01-31 · by month</text>"),
+        "{svg}"
+    );
+}
+
+#[test]
+fn a_picture_to_a_terminal_is_refused_before_the_file_is_read() {
+    let env = offline();
+    // No such file: the refusal comes first, as a query's comes before any request.
+    let file = env.home.path().join("later.csv");
+    for format in ["svg", "html"] {
+        let shown = render(&env, &file, &["-f", format])
+            .on_terminal()
+            .code(2)
+            .run()
+            .stdout;
+        let hint = format!("hint: give -o FILE.{format}");
+        let error = format!("error: the {format} format draws a picture for a file or a browser, not for a terminal");
+        assert_eq!(shown.lines().collect::<Vec<_>>(), [error.as_str(), &hint]);
+    }
+}
