@@ -24,7 +24,6 @@ macro_rules! query_usage {
 pub(super) const CLI: &str = concat!(
     "\
 The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.
-
 ",
     examples!(
         "chain-metrics --sandbox fees --chain eth --last 7",
