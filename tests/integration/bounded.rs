@@ -15,16 +15,21 @@ const PEAK_KIB: i64 = 64 * 1024;
 
 /// 3,000,000 records of one date: 66 MB, within the 64 MiB cap.
 fn hostile_body() -> Vec<u8> {
+    array_of(b"[", 3_000_000, b"]")
+}
+
+/// `count` records `{"date":"2024-01-01"}` separated by commas, between `open` and `close`.
+fn array_of(open: &[u8], count: usize, close: &[u8]) -> Vec<u8> {
     let record = br#"{"date":"2024-01-01"}"#;
-    let mut body = Vec::with_capacity(3_000_000 * (record.len() + 1) + 2);
-    body.push(b'[');
-    for n in 0..3_000_000 {
+    let mut body = Vec::with_capacity(open.len() + count * (record.len() + 1) + close.len());
+    body.extend_from_slice(open);
+    for n in 0..count {
         if n > 0 {
             body.push(b',');
         }
         body.extend_from_slice(record);
     }
-    body.push(b']');
+    body.extend_from_slice(close);
     body
 }
 
@@ -187,30 +192,12 @@ fn duplicates_and_days_outside_the_range_are_not_held_while_the_answer_streams()
 /// cap and the same bound again (83 MB, against 446 MB when every record was listed).
 #[test]
 fn a_body_left_to_the_whole_body_parser_is_walked_not_listed() {
-    let record = br#"{"date":"2024-01-01"}"#;
-    let mut body = br#"{"meta":1,"data":["#.to_vec();
-    for n in 0..2_900_000 {
-        if n > 0 {
-            body.push(b',');
-        }
-        body.extend_from_slice(record);
-    }
-    body.extend_from_slice(b"]}");
+    let body = array_of(br#"{"meta":1,"data":["#, 2_900_000, b"]}");
     assert!(body.len() < 64 << 20, "{}", body.len());
     let stub = Stub::always(Reply::json(200, "").body(body));
     let env = Env::with_service(&stub.url);
-    let args = [
-        "social",
-        "-c",
-        "eth",
-        "-s",
-        "2024-01-01",
-        "-e",
-        "2024-01-01",
-        "--retries",
-        "0",
-    ];
-    let (code, stderr, peak) = run_measured(env.cmd_args(&args));
+    let line = "social -c eth -s 2024-01-01 -e 2024-01-01 --retries 0";
+    let (code, stderr, peak) = run_measured(env.cmd(line));
     assert_eq!(code, 8, "{stderr}");
     assert!(
         stderr.contains("more than 4 records for 1 day asked (at most 4 a day are taken)"),
