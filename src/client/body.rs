@@ -1,8 +1,9 @@
 //! The front door of a success body: read as a stream, record by record (`stream`), with the
 //! whole-body parser (`response`) giving the verdict and words for anything else.
 
+use super::keep::{Keeper, KeptRecords};
 use super::stream::{read_at_most, read_records, Unread};
-use crate::model::{Endpoint, Metric, Record};
+use crate::model::{DayRange, Endpoint, Metric, Record};
 
 /// Parses the body of `endpoint` into one record per element, values in `columns` order.
 ///
@@ -18,16 +19,31 @@ pub fn parse_records(
     read_body_records(endpoint, columns, &mut &body[..])
 }
 
-/// [`parse_records`], refusing a body that holds more than `most` records (`more than N
-/// records`) as soon as the record past it is read: the bound the client puts on an answer
-/// (see `stream::most_records`), for the oracle and fuzz target of tests/oracles/body.rs.
-pub fn parse_records_at_most(
+/// What the client keeps of a body for the days of `range` (see `keep`): at most one record
+/// per day, the last of each date, taken as the records are read; refused (`more than N
+/// records`) as soon as the record past `most` is read: the bound the client puts on an answer
+/// (see `stream::most_records`). For the oracle and fuzz target of tests/oracles/body.rs.
+pub fn parse_records_kept(
     endpoint: Endpoint,
     columns: &[Metric],
+    range: DayRange,
     most: usize,
     body: &[u8],
-) -> Result<Vec<Record>, String> {
-    read_at_most(endpoint, columns, most, &mut &body[..]).map_err(in_words)
+) -> Result<KeptRecords, String> {
+    read_records_kept(endpoint, columns, range, most, &mut &body[..])
+}
+
+/// [`parse_records_kept`] on a body read from `reader` in whatever pieces it gives.
+pub fn read_records_kept(
+    endpoint: Endpoint,
+    columns: &[Metric],
+    range: DayRange,
+    most: usize,
+    reader: &mut dyn std::io::Read,
+) -> Result<KeptRecords, String> {
+    let mut keeper = Keeper::new(range);
+    read_at_most(endpoint, columns, most, reader, &mut keeper).map_err(in_words)?;
+    Ok(keeper.finish())
 }
 
 /// [`parse_records`] on a body read from `reader` in whatever pieces it gives; a failed read is
@@ -51,6 +67,7 @@ fn in_words(unread: Unread) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::keep::Records;
     use crate::client::response::clean;
     use crate::model::{parse_date, DayRange, Number, SocialMetric};
 
@@ -162,7 +179,7 @@ mod tests {
     }
 
     #[test]
-    fn clean_drops_dedups_sorts_and_notes() {
+    fn kept_records_drop_dedup_sort_and_note() {
         let d = |s| parse_date(s).unwrap();
         let rec = |date, v: &str| Record {
             date: d(date),
@@ -178,7 +195,11 @@ mod tests {
             rec("2024-01-03", "33"),
             rec("2023-12-31", "0"),
         ];
-        let (kept, notes) = clean(records, &range, &[Metric::Fees]);
+        let mut keeper = Keeper::new(range);
+        for record in records {
+            keeper.take(record);
+        }
+        let (kept, notes) = clean(keeper.finish(), &range, &[Metric::Fees]);
         assert_eq!(
             texts(&kept),
             vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]

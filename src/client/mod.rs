@@ -6,6 +6,7 @@ mod connection;
 mod dry_run;
 mod failure;
 mod fetch;
+mod keep;
 mod probe;
 mod range_refusal;
 mod request;
@@ -26,18 +27,19 @@ use reqwest::{Method, StatusCode, Url};
 
 use crate::error::{Exit, Failure, Result};
 use crate::fetched::Request;
-use crate::model::{Endpoint, Metric, Record};
+use crate::model::{DayRange, Endpoint, Metric};
 use crate::settings::hide_passwords;
 use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
 use crate::settings::MASK;
 use crate::system::foreign;
-pub use body::{parse_records, parse_records_at_most, read_body_records};
+pub use body::{parse_records, parse_records_kept, read_body_records, read_records_kept};
 use connection::Finding;
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, status_failure, status_text, transport_failure, Scrub};
 pub(crate) use fetch::fetch_each;
+pub use keep::KeptRecords;
 pub(crate) use request::{endpoint_url, FIXED_HEADERS, KEY_HEADER};
 pub use response::parse_held_body;
 use retry::{Backoff, Tally};
@@ -144,12 +146,13 @@ impl Client {
         endpoint_url(&self.base_url, endpoint)
     }
 
-    /// Fetches and parses the records of one request, values in `columns` order.
+    /// Fetches and parses the records of one request, values in `columns` order: at most one
+    /// per day asked, with the dates of the records it did not keep (see `keep`).
     pub(crate) fn fetch_records(
         &self,
         request: &Request,
         columns: &[Metric],
-    ) -> Result<Vec<Record>> {
+    ) -> Result<KeptRecords> {
         self.records(request, columns)
             .map_err(|f| self.scrubbed(f.with_detail(request.detail())))
     }
@@ -194,15 +197,15 @@ impl Client {
         foreign::shown(text, &|t| self.mask(t), usize::MAX)
     }
 
-    fn records(&self, request: &Request, columns: &[Metric]) -> Result<Vec<Record>> {
+    fn records(&self, request: &Request, columns: &[Metric]) -> Result<KeptRecords> {
         let (mut answer, method) = self.fetch(request, Some(columns))?;
         check_content_type(&|t| self.mask(t), request, &method, &answer)?;
-        let days = request.range.days().count() as u64;
         let records = match answer.records.take() {
             Some(records) => records,
             None => {
                 let body = std::mem::take(&mut answer.body);
-                let read = bounded_records(request.endpoint, columns, days, &mut &body[..]);
+                let read =
+                    bounded_records(request.endpoint, columns, request.range, &mut &body[..]);
                 // Reading from memory cannot fail.
                 read.unwrap_or_else(|e| {
                     Err(Misshapen {
@@ -216,9 +219,11 @@ impl Client {
             // The problem quotes the body cut short, and a cut key would no longer be masked
             // whole: the quote is taken again from the body with the key masked first.
             let problem = match self.key.scrub_bytes(body) {
-                (masked, true) => parse_records(request.endpoint, columns, &masked)
-                    .err()
-                    .unwrap_or(problem),
+                (masked, true) => {
+                    parse_records_kept(request.endpoint, columns, request.range, usize::MAX, &masked)
+                        .err()
+                        .unwrap_or(problem)
+                }
                 (_, false) => problem,
             };
             let content_type = answer
@@ -254,8 +259,7 @@ impl Client {
     /// Sends the request until it succeeds, fails for good, or the retries run out; with
     /// `columns`, a success's JSON body is read into records as it comes.
     fn fetch(&self, request: &Request, columns: Option<&[Metric]>) -> Result<(Answer, Method)> {
-        let days = request.range.days().count() as u64;
-        let records = columns.map(|columns| (request.endpoint, columns, days));
+        let records = columns.map(|columns| (request.endpoint, columns, request.range));
         let mut url = self.url(request.endpoint);
         let body = request.body().to_json().into_bytes();
         let mut backoff = Backoff::new(self.retries);
@@ -471,7 +475,7 @@ impl Client {
         url: &str,
         body: &[u8],
         label: &str,
-        records: Option<(Endpoint, &[Metric], u64)>,
+        records: Option<(Endpoint, &[Metric], DayRange)>,
     ) -> Result<Answer, TransportError> {
         let _slot = self.throttle.enter();
         let started = Instant::now();
@@ -497,8 +501,8 @@ impl Client {
             .and_then(|t| t.to_str().ok())
             .is_none_or(transport::is_json_type);
         let answer = match records {
-            Some((endpoint, columns, days)) if response.status().is_success() && json => {
-                read_records_answer(response, deadline, endpoint, columns, days)?
+            Some((endpoint, columns, range)) if response.status().is_success() && json => {
+                read_records_answer(response, deadline, endpoint, columns, range)?
             }
             _ => read_answer(response, deadline)?,
         };

@@ -3,9 +3,10 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::keep::{KeptRecords, Records};
 use crate::fetched::DataNotes;
 use crate::model::{parse_date, DayRange};
 use crate::model::{Endpoint, Metric, Number, Record};
@@ -27,6 +28,18 @@ pub(super) fn parse_whole(
     columns: &[Metric],
     body: &[u8],
 ) -> Result<(Vec<Record>, Option<usize>), String> {
+    let (array, at) = records_array(endpoint, body)?;
+    let mut records = Vec::new();
+    read_array(endpoint, array, 0, columns, &mut records)?;
+    Ok((records, at))
+}
+
+/// The array of records of a body held whole (not yet looked into), and where in the body it
+/// begins (`None` when it is not in it).
+pub(super) fn records_array(
+    endpoint: Endpoint,
+    body: &[u8],
+) -> Result<(&RawValue, Option<usize>), String> {
     let top: &RawValue =
         serde_json::from_slice(body).map_err(|e| format!("the body is not JSON ({e})"))?;
     let array = match endpoint {
@@ -39,28 +52,81 @@ pub(super) fn parse_whole(
         }
         _ => top,
     };
-    let elements: Vec<&RawValue> = serde_json::from_str(array.get()).map_err(|_| {
-        let place = if endpoint == Endpoint::OfficialAccount {
-            "data: "
-        } else {
-            ""
-        };
-        format!("{place}expected an array of records, found {}", kind(array))
-    })?;
-    // Room for every record at once: collecting through a `Result` would grow the vector by
-    // doubling, holding up to twice the records' room (and both while it moves).
-    let mut records = Vec::with_capacity(elements.len());
-    for (index, element) in elements.iter().enumerate() {
-        let fields: Fields = serde_json::from_str(element.get()).map_err(|_| {
-            format!(
-                "record {index}: expected an object, found {}",
-                kind(element)
-            )
-        })?;
-        records.push(record(&fields, columns).map_err(|e| format!("record {index}: {e}"))?);
-    }
     let at = (array.get().as_ptr() as usize).checked_sub(body.as_ptr() as usize);
-    Ok((records, at))
+    Ok((array, at))
+}
+
+/// Hands the records of `array` (from [`records_array`]) from index `from` on to `records`,
+/// one at a time as the array is walked (no list of its elements is held), stopping at the
+/// first that is not a record.
+pub(super) fn read_array(
+    endpoint: Endpoint,
+    array: &RawValue,
+    from: usize,
+    columns: &[Metric],
+    records: &mut dyn Records,
+) -> Result<(), String> {
+    let mut each = Each {
+        from,
+        columns,
+        records,
+        problem: None,
+    };
+    let mut walk = serde_json::Deserializer::from_str(array.get());
+    match walk.deserialize_seq(&mut each) {
+        Ok(()) => Ok(()),
+        Err(_) => Err(each.problem.take().unwrap_or_else(|| {
+            let place = if endpoint == Endpoint::OfficialAccount {
+                "data: "
+            } else {
+                ""
+            };
+            format!("{place}expected an array of records, found {}", kind(array))
+        })),
+    }
+}
+
+/// The walk of an array of records: the first problem with a record, in words (serde's own
+/// error would add a place to them).
+struct Each<'a> {
+    from: usize,
+    columns: &'a [Metric],
+    records: &'a mut dyn Records,
+    problem: Option<String>,
+}
+
+impl<'de> Visitor<'de> for &mut Each<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut elements: S) -> Result<(), S::Error> {
+        let mut index = 0;
+        while let Some(element) = elements.next_element::<&'de RawValue>()? {
+            if index >= self.from {
+                let fields: Fields = serde_json::from_str(element.get()).map_err(|_| {
+                    self.refuse::<S::Error>(format!(
+                        "record {index}: expected an object, found {}",
+                        kind(element)
+                    ))
+                })?;
+                let record = record(&fields, self.columns)
+                    .map_err(|e| self.refuse::<S::Error>(format!("record {index}: {e}")))?;
+                self.records.take(record);
+            }
+            index += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Each<'_> {
+    fn refuse<E: serde::de::Error>(&mut self, problem: String) -> E {
+        self.problem = Some(problem);
+        E::custom("not a record")
+    }
 }
 
 /// One element read on its own, as the stream reads them: `None` for anything [`parse_whole`]
@@ -166,32 +232,24 @@ fn kind(raw: &RawValue) -> String {
     }
 }
 
-/// Keeps the records inside `range`, the last one of each date, sorted; notes what was wrong,
-/// down to a member (of `columns`, the values' order) a kept record left out.
+/// The records an answer kept (see `keep`) with their notes: the days of `range` no record
+/// came for, the dates sent more than once or outside the range, and down to a member (of
+/// `columns`, the values' order) what a kept record left out.
 pub(super) fn clean(
-    records: Vec<Record>,
+    kept: KeptRecords,
     range: &DayRange,
     columns: &[Metric],
 ) -> (Vec<Record>, DataNotes) {
-    let mut notes = DataNotes::default();
-    let mut records = records;
-    records.retain(|record| {
-        let inside = range.contains(record.date);
-        if !inside {
-            notes.out_of_range.push(record.date);
-        }
-        inside
-    });
-    // Sorted in place (no tree): of the records of one date, the last one sent is kept.
-    records.sort_by_key(|record| record.date);
-    records.dedup_by(|later, kept| {
-        let same = later.date == kept.date;
-        if same {
-            std::mem::swap(later, kept);
-            notes.duplicated.push(later.date);
-        }
-        same
-    });
+    let KeptRecords {
+        records,
+        duplicated,
+        out_of_range,
+    } = kept;
+    let mut notes = DataNotes {
+        duplicated,
+        out_of_range,
+        ..DataNotes::default()
+    };
     let mut sent = records.iter().map(|record| record.date).peekable();
     notes.missing = range
         .days()
@@ -205,9 +263,5 @@ pub(super) fn clean(
             }
         }
     }
-    notes.out_of_range.sort();
-    notes.out_of_range.dedup();
-    notes.duplicated.sort();
-    notes.duplicated.dedup();
     (records, notes)
 }

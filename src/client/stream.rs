@@ -9,7 +9,8 @@
 
 use std::io::Read;
 
-use super::response::{parse_object, parse_whole};
+use super::keep::Records;
+use super::response::{parse_object, read_array, records_array};
 use crate::model::{Endpoint, Metric, Record};
 
 /// How a body could not be read into records.
@@ -29,9 +30,10 @@ impl From<std::io::Error> for Unread {
     }
 }
 
-/// How many records an answer may hold per day asked: one is what the service sends; a few
-/// duplicates pass (the last of a date is kept), but no more, so that a body within the size
-/// cap cannot become millions of records in memory (`[{"date":"2024-01-01"},...]`).
+/// How many records an answer may send per day asked: one is what the service sends; a few
+/// duplicates or days outside the range pass (the client keeps one record a day, see `keep`),
+/// but no more, so that a body within the size cap that is millions of records
+/// (`[{"date":"2024-01-01"},...]`) ends as soon as it passes them.
 pub(crate) const RECORDS_PER_DAY: usize = 4;
 
 /// The most records an answer for `days` days may hold.
@@ -49,32 +51,36 @@ const PLACEHOLDER: &[u8] = br#"{"date":"2000-01-01"}"#;
 const CHUNK: usize = 16 * 1024;
 
 /// Reads the body of `endpoint` from `reader` into one record per element, values in `columns`
-/// order; the verdicts and words of [`parse_whole`] for any body.
+/// order; the verdicts and words of [`parse_whole`](super::response::parse_whole) for any body.
 pub(super) fn read_records(
     endpoint: Endpoint,
     columns: &[Metric],
     reader: &mut dyn Read,
 ) -> Result<Vec<Record>, Unread> {
-    read_at_most(endpoint, columns, usize::MAX, reader)
+    let mut records = Vec::new();
+    read_at_most(endpoint, columns, usize::MAX, reader, &mut records)?;
+    Ok(records)
 }
 
-/// [`read_records`], refusing the body as soon as it holds more than `most` records.
+/// [`read_records`] into `records` as each is read, refusing the body as soon as it holds more
+/// than `most` records.
 pub(super) fn read_at_most(
     endpoint: Endpoint,
     columns: &[Metric],
     most: usize,
     reader: &mut dyn Read,
-) -> Result<Vec<Record>, Unread> {
+    records: &mut dyn Records,
+) -> Result<(), Unread> {
     let mut body = Body::new(reader);
-    let mut records = Vec::new();
-    match follow(endpoint, columns, most, &mut body, &mut records)? {
-        true => Ok(records),
-        // The whole-body parser may take what the stream left (a repeated `data`): the same
-        // bound, once it is done.
-        false => match body.fall_back(endpoint, columns, records)? {
-            records if records.len() > most => Err(Unread::TooMany { most }),
-            records => Ok(records),
-        },
+    if follow(endpoint, columns, most, &mut body, records)? {
+        return Ok(());
+    }
+    // The whole-body parser may take what the stream left (a repeated `data`): the same
+    // bound, once it has given its verdict on every record (its words come first).
+    body.fall_back(endpoint, columns, records)?;
+    match records.count() > most {
+        true => Err(Unread::TooMany { most }),
+        false => Ok(()),
     }
 }
 
@@ -98,7 +104,7 @@ fn follow(
     columns: &[Metric],
     most: usize,
     body: &mut Body,
-    records: &mut Vec<Record>,
+    records: &mut dyn Records,
 ) -> Result<bool, Unread> {
     body.skip_space()?;
     if endpoint == Endpoint::OfficialAccount {
@@ -121,11 +127,11 @@ fn follow(
                 body.place = Place::Closed;
                 break;
             }
-            Some(b',') if body.place == Place::InArray && !records.is_empty() => {
+            Some(b',') if body.place == Place::InArray && records.count() > 0 => {
                 body.consume(1);
                 body.place = Place::AfterComma;
             }
-            Some(b'{') if body.place == Place::AfterComma || records.is_empty() => {
+            Some(b'{') if body.place == Place::AfterComma || records.count() == 0 => {
                 let Some(length) = body.object_length()? else {
                     return Ok(false);
                 };
@@ -133,10 +139,10 @@ fn follow(
                     return Ok(false);
                 };
                 body.consume(length);
-                if records.len() == most {
+                if records.count() == most {
                     return Err(Unread::TooMany { most });
                 }
-                records.push(record);
+                records.take(record);
                 body.place = Place::InArray;
             }
             _ => return Ok(false),
@@ -293,20 +299,21 @@ impl<'r> Body<'r> {
 
     /// The body left to the whole-body parser: the head as sent, a placeholder for each
     /// record read, the separators and white space that bring the line and column to where
-    /// reading stopped, then everything not consumed, to the end.
+    /// reading stopped, then everything not consumed, to the end. Its records go on into
+    /// `records` after those read, or instead of them if they are another array's.
     fn fall_back(
         mut self,
         endpoint: Endpoint,
         columns: &[Metric],
-        read: Vec<Record>,
-    ) -> Result<Vec<Record>, Unread> {
+        records: &mut dyn Records,
+    ) -> Result<(), Unread> {
         let mut body = std::mem::take(&mut self.head);
         let array_at = body
             .len()
             .checked_sub(1)
             .filter(|_| self.place != Place::Head);
         if self.place != Place::Head {
-            for n in 0..read.len() {
+            for n in 0..records.count() {
                 if n > 0 {
                     body.push(b',');
                 }
@@ -324,17 +331,22 @@ impl<'r> Body<'r> {
         if let Err(e) = self.reader.read_to_end(&mut body) {
             return Err(Unread::Read(e));
         }
-        match parse_whole(endpoint, columns, &body) {
-            Ok((mut records, at)) => {
-                // The records of the array read (not of another `data` member after it) begin
-                // with the placeholders: the records they stand for go in their place.
-                if at.is_some() && at == array_at {
-                    records.splice(..read.len(), read);
-                }
-                Ok(records)
+        let read = match records_array(endpoint, &body) {
+            // The records of the array read (not of another `data` member after it) begin
+            // with the placeholders, which stand for the records already taken.
+            Ok((array, at)) => {
+                let from = match at.is_some() && at == array_at {
+                    true => records.count(),
+                    false => {
+                        records.restart();
+                        0
+                    }
+                };
+                read_array(endpoint, array, from, columns, records)
             }
-            Err(problem) => Err(Unread::Shape { problem, body }),
-        }
+            Err(problem) => Err(problem),
+        };
+        read.map_err(|problem| Unread::Shape { problem, body })
     }
 
     /// White space after the placeholders that ends `body` at the line and column where
@@ -363,6 +375,7 @@ fn is_space(byte: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::client::response::parse_whole;
     use crate::model::SocialMetric;
 
     /// Gives `piece` bytes a read, then fails with `fail_at` bytes given, if set.

@@ -9,21 +9,22 @@ use reqwest::header::{HeaderMap, CONTENT_LENGTH};
 use reqwest::StatusCode;
 
 use super::connection::{self, Finding};
+use super::keep::{Keeper, KeptRecords};
 use super::stream::{most_records, read_at_most, Unread, RECORDS_PER_DAY};
-use crate::model::{Endpoint, Metric, Record};
+use crate::model::{DayRange, Endpoint, Metric};
 
 /// Bodies above this are refused: no daily series comes near it.
 pub(super) const MAX_BODY: u64 = 64 * 1024 * 1024;
 
 /// A complete HTTP answer: its body held in full, or a success's body read into records as it
-/// came (`records`; `body` is then empty).
+/// came, at most one a day asked (`records`; `body` is then empty).
 pub(super) struct Answer {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Vec<u8>,
     /// The body's length in bytes, as read (decoded).
     pub length: u64,
-    pub records: Option<Result<Vec<Record>, Misshapen>>,
+    pub records: Option<Result<KeptRecords, Misshapen>>,
 }
 
 /// A body that is not the documented shape: what is wrong, and a body with the same verdict
@@ -166,11 +167,11 @@ pub(super) fn read_records_answer(
     deadline: Instant,
     endpoint: Endpoint,
     columns: &[Metric],
-    days: u64,
+    range: DayRange,
 ) -> Result<Answer, TransportError> {
     let (status, headers, _) = head(&response)?;
     let mut reader = Bounded::new(response, deadline);
-    let read = bounded_records(endpoint, columns, days, &mut reader);
+    let read = bounded_records(endpoint, columns, range, &mut reader);
     if reader.count > MAX_BODY {
         return Err(TransportError::TooLarge);
     }
@@ -184,17 +185,21 @@ pub(super) fn read_records_answer(
     })
 }
 
-/// The records of a body for `days` days asked, refused as soon as they pass
-/// [`most_records`]: the one bound on what an answer may hold, whether it was streamed or held
-/// whole. The outer error is a failed read.
+/// What a body keeps for the days of `range` asked: at most one record a day, the last of each
+/// date, as the records are read (see `keep`), so that what an answer holds is bounded by the
+/// days asked; refused as soon as the records sent pass [`most_records`], so that a hostile
+/// body ends early. The one bound on an answer, whether it was streamed or held whole. The
+/// outer error is a failed read.
 pub(super) fn bounded_records(
     endpoint: Endpoint,
     columns: &[Metric],
-    days: u64,
+    range: DayRange,
     reader: &mut dyn std::io::Read,
-) -> Result<Result<Vec<Record>, Misshapen>, std::io::Error> {
-    match read_at_most(endpoint, columns, most_records(days), reader) {
-        Ok(records) => Ok(Ok(records)),
+) -> Result<Result<KeptRecords, Misshapen>, std::io::Error> {
+    let days = range.days().count() as u64;
+    let mut keeper = Keeper::new(range);
+    match read_at_most(endpoint, columns, most_records(days), reader, &mut keeper) {
+        Ok(()) => Ok(Ok(keeper.finish())),
         Err(Unread::Shape { problem, body }) => Ok(Err(Misshapen { problem, body })),
         Err(Unread::Read(e)) => Err(e),
         Err(Unread::TooMany { most }) => Ok(Err(Misshapen {

@@ -1,11 +1,14 @@
 //! Service bodies: every record `parse_records` returns stands for the body's element at its
 //! index, with the date the element holds and, for each column, the number text the element
-//! holds there, byte for byte (a gap where it holds none or `null`).
+//! holds there, byte for byte (a gap where it holds none or `null`); and what the client keeps
+//! of a body as it streams (`parse_records_kept`) is exactly, for the days asked, the last
+//! record of each date inside them, sorted, with the dates sent twice and those outside.
 
 use std::collections::HashMap;
 
-use chain_metrics::{parse_held_body, parse_records, parse_records_at_most, read_body_records};
-use chain_metrics::{Endpoint, Metric, SocialMetric};
+use chain_metrics::{parse_held_body, parse_records, read_body_records};
+use chain_metrics::{parse_records_kept, read_records_kept, KeptRecords};
+use chain_metrics::{DayRange, Endpoint, Metric, SocialMetric};
 use serde_json::value::RawValue;
 
 use super::Input;
@@ -25,8 +28,11 @@ pub fn check(data: &[u8]) -> Result<(), String> {
             1 + usize::from(input.pick % 7),
         )
         .map_err(|why| format!("{endpoint:?}: {why}"))?;
-        within_bound(endpoint, &columns, input.rest, usize::from(input.pick % 5))
-            .map_err(|why| format!("{endpoint:?}: {why}"))?;
+        let range = asked(input.pick);
+        for most in [usize::from(input.pick % 5), usize::MAX] {
+            kept_as_held(endpoint, &columns, input.rest, range, most)
+                .map_err(|why| format!("{endpoint:?}, {range:?}: {why}"))?;
+        }
         if let Ok(records) = parse_records(endpoint, &columns, input.rest) {
             let values: Vec<_> = records.iter().map(|r| (r.date, &r.values)).collect();
             same_as_body(endpoint, &columns, input.rest, &values)
@@ -57,46 +63,90 @@ fn same_as_held(
     Ok(())
 }
 
-/// The records bound (`parse_records_at_most`): a body whose records parse gives them when
-/// there are at most `most`, and is refused as holding more otherwise; any body gives what
-/// the unbounded reader gives or that refusal; and a refusal at `most` is one at every smaller
-/// bound too (the count only grows as the body is read).
-fn within_bound(
+/// The days asked, which `pick`'s bits choose: one to four days from 2023-12-31 to
+/// 2024-01-03, around the dates the seeds hold.
+fn asked(pick: u8) -> DayRange {
+    let day = |n: u8| {
+        chrono::NaiveDate::from_ymd_opt(2023, 12, 31).unwrap() + chrono::Days::new(u64::from(n))
+    };
+    let first = (pick >> 3) & 3;
+    DayRange {
+        start: day(first),
+        end: day(first + ((pick >> 5) & 3)),
+    }
+}
+
+/// What the client keeps of a body for the days of `range`, refusing it past `most` records
+/// sent (`parse_records_kept`), however the body arrives: for a body the whole-body parser
+/// takes, the refusal if it holds more than `most` records, and otherwise exactly [`kept`] of
+/// its records; for any other body, the whole-body parser's words or that refusal; and a
+/// refusal at `most` is one at every smaller bound too (the count only grows as the body is
+/// read).
+fn kept_as_held(
     endpoint: Endpoint,
     columns: &[Metric],
     body: &[u8],
+    range: DayRange,
     most: usize,
 ) -> Result<(), String> {
-    let free = parse_records(endpoint, columns, body);
-    let bounded = parse_records_at_most(endpoint, columns, most, body);
-    let refused = |m: usize| Err(format!("more than {m} records"));
-    match &free {
-        Ok(records) if records.len() <= most && bounded != free => {
-            return Err(format!(
-                "{most} bound: {bounded:?} for {} records",
-                records.len()
-            ))
-        }
-        Ok(records) if records.len() > most && bounded != refused(most) => {
-            return Err(format!(
-                "{most} bound: {bounded:?} for {} records",
-                records.len()
-            ))
-        }
-        Err(_) if bounded != free && bounded != refused(most) => {
-            return Err(format!("{most} bound: {bounded:?}; unbounded: {free:?}"))
-        }
-        _ => {}
+    let held = parse_held_body(endpoint, columns, body);
+    let got = parse_records_kept(endpoint, columns, range, most, body);
+    let trickle = &mut Trickle {
+        rest: body,
+        piece: 3,
+    };
+    let trickled = read_records_kept(endpoint, columns, range, most, trickle);
+    if trickled != got {
+        return Err(format!(
+            "read 3 bytes at a time: {trickled:?}; at once: {got:?}"
+        ));
     }
-    if bounded == refused(most) {
+    let refused = |m: usize| Err(format!("more than {m} records"));
+    let expected = match &held {
+        Ok(records) if records.len() > most => refused(most),
+        Ok(records) => Ok(kept(records, range)),
+        Err(_) if got == refused(most) => refused(most),
+        Err(problem) => Err(problem.clone()),
+    };
+    if got != expected {
+        return Err(format!("{most} bound: {got:?}, expected {expected:?}"));
+    }
+    if got == refused(most) {
         for smaller in 0..most {
-            let again = parse_records_at_most(endpoint, columns, smaller, body);
+            let again = parse_records_kept(endpoint, columns, range, smaller, body);
             if again != refused(smaller) {
                 return Err(format!("refused at {most}, but at {smaller}: {again:?}"));
             }
         }
     }
     Ok(())
+}
+
+/// The rule, record by record as sent: one outside `range` leaves its date; one inside takes
+/// the place of an earlier one of its date (whose date is then a duplicate) or a new place.
+fn kept(records: &[chain_metrics::Record], range: DayRange) -> KeptRecords {
+    let mut kept: Vec<chain_metrics::Record> = Vec::new();
+    let (mut duplicated, mut out_of_range) = (Vec::new(), Vec::new());
+    for record in records {
+        if !range.contains(record.date) {
+            out_of_range.push(record.date);
+        } else if let Some(place) = kept.iter_mut().find(|k| k.date == record.date) {
+            *place = record.clone();
+            duplicated.push(record.date);
+        } else {
+            kept.push(record.clone());
+        }
+    }
+    kept.sort_by_key(|record| record.date);
+    for dates in [&mut duplicated, &mut out_of_range] {
+        dates.sort();
+        dates.dedup();
+    }
+    KeptRecords {
+        records: kept,
+        duplicated,
+        out_of_range,
+    }
 }
 
 /// A reader that gives at most `piece` bytes a read, as a slow connection would.

@@ -1,0 +1,94 @@
+//! Where the records of a body go as they are read: every one, in order (the parser as tested
+//! and fuzzed), or, for the client, at most one per asked day, so that what an answer holds is
+//! bounded by the days asked, not by what the server sends.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::NaiveDate;
+
+use crate::model::{DayRange, Record};
+
+/// Takes the records of one body, in the order they are read.
+pub(super) trait Records {
+    /// How many records were taken (kept or not): the count the records bound refuses past,
+    /// and the index of the next one.
+    fn count(&self) -> usize;
+    fn take(&mut self, record: Record);
+    /// Forgets every record taken: the body's records were in another array after all.
+    fn restart(&mut self);
+}
+
+impl Records for Vec<Record> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn take(&mut self, record: Record) {
+        self.push(record);
+    }
+
+    fn restart(&mut self) {
+        self.clear();
+    }
+}
+
+/// What an answer keeps of its records: those inside the asked range, the last of each date,
+/// sorted; and the dates needed for the notes on the rest (sorted, each once).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct KeptRecords {
+    pub records: Vec<Record>,
+    /// Dates inside the range sent more than once (the last record of each was kept).
+    pub duplicated: Vec<NaiveDate>,
+    /// Dates outside the range (their records were dropped).
+    pub out_of_range: Vec<NaiveDate>,
+}
+
+/// Keeps at most one record per day of `range` as records arrive: a later record of a date
+/// replaces the earlier one, a record outside the range leaves only its date.
+pub(super) struct Keeper {
+    range: DayRange,
+    count: usize,
+    kept: BTreeMap<NaiveDate, Record>,
+    duplicated: BTreeSet<NaiveDate>,
+    out_of_range: BTreeSet<NaiveDate>,
+}
+
+impl Keeper {
+    pub(super) fn new(range: DayRange) -> Keeper {
+        Keeper {
+            range,
+            count: 0,
+            kept: BTreeMap::new(),
+            duplicated: BTreeSet::new(),
+            out_of_range: BTreeSet::new(),
+        }
+    }
+
+    pub(super) fn finish(self) -> KeptRecords {
+        KeptRecords {
+            records: self.kept.into_values().collect(),
+            duplicated: self.duplicated.into_iter().collect(),
+            out_of_range: self.out_of_range.into_iter().collect(),
+        }
+    }
+}
+
+impl Records for Keeper {
+    fn count(&self) -> usize {
+        self.count
+    }
+
+    fn take(&mut self, record: Record) {
+        self.count += 1;
+        let date = record.date;
+        if !self.range.contains(date) {
+            self.out_of_range.insert(date);
+        } else if self.kept.insert(date, record).is_some() {
+            self.duplicated.insert(date);
+        }
+    }
+
+    fn restart(&mut self) {
+        *self = Keeper::new(self.range);
+    }
+}
