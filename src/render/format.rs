@@ -128,7 +128,12 @@ impl Format {
                 wide: Wide::Always,
                 ..TEXT
             },
-            Format::Svg | Format::Html => PICTURE,
+            Format::Svg => PICTURE,
+            // The page's table of values takes the summary as footer rows.
+            Format::Html => Can {
+                summary: true,
+                ..PICTURE
+            },
             Format::Sqlite => Can {
                 terminal: false,
                 file_only: true,

@@ -98,7 +98,7 @@ pub fn render(
                 .ok_or_else(|| io::Error::other("a picture needs its caption"))?;
             match format {
                 Text::Svg => svg::write(data, caption, out),
-                _ => html::write(data, caption, out),
+                _ => html::write(data, caption, &summary_cells(data, style)?, out),
             }
         }
     }

@@ -58,10 +58,10 @@ fn a_file_without_an_extension_or_with_format_named_still_gets_what_was_asked() 
 }
 
 #[test]
-fn the_summary_hint_for_an_html_file_names_a_file_of_a_format_that_takes_it() {
+fn the_summary_hint_for_an_svg_file_names_a_file_of_a_format_that_takes_it() {
     let (_sandbox, env) = sandbox_env(&[]);
     let run = env
-        .cmd("fees -c eth --last 3 --summary -o x.html")
+        .cmd("fees -c eth --last 3 --summary -o x.svg")
         .code(2)
         .run();
     let hint = run.stderr.lines().nth(1).unwrap();

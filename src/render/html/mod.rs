@@ -32,6 +32,8 @@ td{text-align:right}
 tbody th{font-weight:normal;vertical-align:top}
 details summary{cursor:pointer;margin:.4rem 0}
 tbody tr:nth-child(even){background:var(--stripe)}
+tfoot tr:first-child>*{border-top:2px solid var(--fg)}
+tfoot th{font-weight:600}
 @media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#bbb;--stripe:#fff}
 body{max-width:none;padding:0}
 figure{break-inside:avoid}
@@ -42,7 +44,14 @@ thead{display:table-header-group}
 tr{break-inside:avoid}}
 ";
 
-pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
+/// The page; `summary` holds the `--summary` rows as cells (none when not asked), written as
+/// footer rows under the values.
+pub(super) fn write(
+    data: &Dataset,
+    caption: &Caption,
+    summary: &[Vec<String>],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let picture = Picture::new(data, caption);
     let query = escape(&caption.query_line(&picture.metrics()));
     write!(
@@ -60,7 +69,7 @@ pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> i
         svg = picture.svg(false),
     )?;
     notes(&picture, data, caption, out)?;
-    values::write(data, out)?;
+    values::write(data, summary, out)?;
     out.write_all(b"</main>\n</body>\n</html>\n")
 }
 

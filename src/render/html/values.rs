@@ -13,11 +13,18 @@ use crate::render::svg::xml::escape;
 /// More rows than this, over more than one year: a table per year, folded.
 const FOLD_OVER: usize = 1000;
 
-pub(super) fn write(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
+/// The values, then the `--summary` rows (cells, `date` holding the statistic's name) as the
+/// table's footer, or, when the table is folded per year, as the footer of a table of their own
+/// after the years.
+pub(super) fn write(
+    data: &Dataset,
+    summary: &[Vec<String>],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     out.write_all(b"<section id=\"values\">\n<h2>Values</h2>\n")?;
     let years = by_year(&data.rows);
     if data.rows.len() <= FOLD_OVER || years.len() < 2 {
-        table(data, &data.rows, out)?;
+        table(data, &data.rows, summary, out)?;
     } else {
         for rows in years {
             let year = rows[0].date.year();
@@ -26,8 +33,11 @@ pub(super) fn write(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
                 "<details>\n<summary>{year}: {} rows</summary>",
                 rows.len()
             )?;
-            table(data, rows, out)?;
+            table(data, rows, &[], out)?;
             out.write_all(b"</details>\n")?;
+        }
+        if !summary.is_empty() {
+            table(data, &[], summary, out)?;
         }
     }
     out.write_all(b"</section>\n")
@@ -47,8 +57,13 @@ fn by_year(rows: &[Row]) -> Vec<&[Row]> {
 }
 
 /// One table of `rows`: the date once for the rows that share it (`rowspan`), the chain as a
-/// row header, the numbers right-aligned; a gap is an empty cell.
-fn table(data: &Dataset, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+/// row header, the numbers right-aligned; a gap is an empty cell. `summary` rows make its footer.
+fn table(
+    data: &Dataset,
+    rows: &[Row],
+    summary: &[Vec<String>],
+    out: &mut dyn Write,
+) -> io::Result<()> {
     out.write_all(b"<table>\n<thead>\n<tr>")?;
     for name in data.header() {
         write!(out, "<th scope=\"col\">{}", escape(&name))?;
@@ -75,5 +90,29 @@ fn table(data: &Dataset, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
         }
         i += span;
     }
-    out.write_all(b"</tbody>\n</table>\n")
+    out.write_all(b"</tbody>\n")?;
+    footer(data, summary, out)?;
+    out.write_all(b"</table>\n")
+}
+
+/// The `--summary` rows: the statistic as a row header, then the chain, then the values.
+fn footer(data: &Dataset, summary: &[Vec<String>], out: &mut dyn Write) -> io::Result<()> {
+    if summary.is_empty() {
+        return Ok(());
+    }
+    out.write_all(b"<tfoot>\n")?;
+    for cells in summary {
+        let Some((statistic, rest)) = cells.split_first() else {
+            continue;
+        };
+        write!(out, "<tr><th scope=\"row\">{}", escape(statistic))?;
+        for (c, cell) in rest.iter().enumerate() {
+            match c == 0 && data.chain_column {
+                true => write!(out, "<th>{}", escape(cell))?,
+                false => write!(out, "<td>{}", escape(cell))?,
+            }
+        }
+        out.write_all(b"\n")?;
+    }
+    out.write_all(b"</tfoot>\n")
 }

@@ -12,6 +12,7 @@ mod print;
 mod provenance;
 mod render_file;
 mod size;
+mod summary;
 
 use std::path::{Path, PathBuf};
 
