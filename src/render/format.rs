@@ -218,7 +218,7 @@ mod tests {
         let named = |able: fn(Can) -> bool| Format::names(&Format::all_that(able), "and");
         assert_eq!(
             named(|c| c.summary),
-            "table, csv, tsv, json, ndjson and markdown"
+            "table, csv, tsv, json, ndjson, markdown and html"
         );
         assert_eq!(named(|c| c.no_header), "csv and tsv");
         assert_eq!(named(|c| c.json_strings), "json and ndjson");
