@@ -173,7 +173,7 @@ fn flags_that_do_not_go_together_are_exit_2_before_any_request() {
         (&["fees", "-c", "eth,arb", "--raw"], "error: --raw prints one service body, for one chain; asked: ETHEREUM, ARBITRUM"),
         (&["fees", "-c", "all", "--raw"], "error: --raw prints one service body, for one chain; asked: ETHEREUM, ARBITRUM, BSC, OPTIMISM, BASE, POLYGON"),
         (&["report", "-c", "eth", "--raw"], "error: --raw prints one service body, and report makes three requests per chain"),
-        (&["fees", "-c", "eth", "--summary", "-f", "chart"], "error: --summary works with table, csv, tsv, json, ndjson and markdown, not with the chart format"),
+        (&["fees", "-c", "eth", "--summary", "-f", "chart"], "error: --summary works with table, csv, tsv, json, ndjson, markdown and html, not with the chart format"),
         (&["fees", "-c", "eth", "--summary", "-o", "x.json", "--merge"], "error: --summary adds rows that are no dates, and --merge keeps a file of dates"),
         (&["fees", "-c", "eth", "--merge"], "error: the following required arguments were not provided:"),
         (&["fees", "-c", "eth", "--merge", "-o", "x.md"], "error: --merge works with csv, tsv, json, ndjson and sqlite, not with the markdown format"),
