@@ -3,25 +3,12 @@
 //! reaching the network), and no function is longer than a screen.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+
+use crate::support::files::rust_files;
 
 fn src() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-/// Every `.rs` file under `folder`, sorted.
-fn sources(folder: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(folder).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(sources(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
 }
 
 /// The code of `text` with comments, string and character literals blanked (kept as spaces, so
@@ -136,7 +123,7 @@ fn functions(code: &str) -> Vec<(String, usize, usize)> {
 #[test]
 fn no_function_is_longer_than_sixty_lines() {
     let mut long = Vec::new();
-    for file in sources(&src()) {
+    for file in rust_files(&src()) {
         let code = code_only(&std::fs::read_to_string(&file).unwrap());
         for (name, line, length) in functions(&code) {
             if length > 60 {
@@ -160,7 +147,7 @@ fn the_length_count_reads_code_not_literals() {
 /// Which top-level folders (and top-level files) of src each folder names by `crate::`.
 fn folder_imports() -> BTreeMap<String, BTreeSet<String>> {
     let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in sources(&src()) {
+    for file in rust_files(&src()) {
         let relative = file.strip_prefix(src()).unwrap();
         if relative.components().count() < 2 {
             continue;

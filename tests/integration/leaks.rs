@@ -19,7 +19,7 @@ fn only_support_runs_the_binary() {
     let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests");
     let support = tests.join("integration").join("support");
     let mut offenders = Vec::new();
-    let files = rust_files(&tests);
+    let files = crate::support::files::rust_files(&tests);
     assert!(
         files.iter().any(|f| f.ends_with("cache/planning.rs")),
         "{files:?}"
@@ -41,20 +41,6 @@ fn only_support_runs_the_binary() {
         offenders.is_empty(),
         "run the binary through support::Env (cmd, cmd_args, shell), or pass what it printed to support::check_output (they check every output for the key): {offenders:?}"
     );
-}
-
-/// The .rs files below `dir`, in every subfolder.
-fn rust_files(dir: &std::path::Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-    files
 }
 
 /// Scans what every integration test binary recorded so far (each rewrites its own file when

@@ -1,6 +1,6 @@
 //! Test support for tests that write files: reading, writing and listing a test's folder.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::Env;
 
@@ -30,4 +30,19 @@ pub fn made_ids(env: &Env) -> (u32, u32) {
     let metadata = std::fs::metadata(&probe).unwrap();
     std::fs::remove_file(probe).unwrap();
     (metadata.uid(), metadata.gid())
+}
+
+/// The `.rs` files below `dir`, in every subfolder, sorted.
+pub fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
 }
