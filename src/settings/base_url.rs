@@ -18,6 +18,26 @@ pub(crate) fn without_credentials(url: &Url) -> Url {
 /// Checks a base URL: parses, is http(s), has a host, and is https unless loopback or allowed.
 /// The errors show the URL with its password masked, as foreign text.
 pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
+    let plain = match allow_http {
+        true => PlainHttp::Allowed,
+        false => PlainHttp::Off,
+    };
+    check_service_url(text, plain)
+}
+
+/// Whether plain http may go to a host that is not loopback, and why not: the refusal's advice
+/// follows it (`--no-allow-http` for this run is not answered with "set allow_http = true").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PlainHttp {
+    Allowed,
+    /// Off by default or by the config file: the user may turn it on.
+    Off,
+    /// Refused for this run by `--no-allow-http`.
+    RefusedForRun,
+}
+
+/// [`check_base_url`] with the reason plain http is off, for the advice of its refusal.
+pub(crate) fn check_service_url(text: &str, plain: PlainHttp) -> Result<Url, String> {
     let shown = foreign::cut(&shown_url(text), usize::MAX);
     if let Some(why) = outside_ascii(text) {
         return Err(format!("'{shown}' {why}"));
@@ -32,14 +52,24 @@ pub fn check_base_url(text: &str, allow_http: bool) -> Result<Url, String> {
     let url = url.map_err(|e| format!("'{shown}' is not a URL ({e})"))?;
     match url.scheme() {
         "https" => {}
-        "http" if allow_http || super::loopback::is_loopback(&url) => {}
+        "http" if plain == PlainHttp::Allowed || super::loopback::is_loopback(&url) => {}
         "http" => {
+            let advice = match plain {
+                PlainHttp::RefusedForRun => {
+                    "use https (--no-allow-http keeps plain http to loopback for this run)"
+                }
+                _ => "use https, or set allow_http = true in the config file",
+            };
             return Err(format!(
-                "refusing plain http to {}: the API key would travel in clear; use https, or set allow_http = true in the config file",
+                "refusing plain http to {}: the API key would travel in clear; {advice}",
                 url.host_str().unwrap_or("")
+            ));
+        }
+        other => {
+            return Err(format!(
+                "'{shown}' has scheme {other}: expected https (or http to loopback)"
             ))
         }
-        other => return Err(format!("'{shown}' has scheme {other}: expected https (or http to loopback)")),
     }
     if url.host_str().is_none() {
         return Err(format!("'{shown}' has no host"));

@@ -28,6 +28,7 @@ use reqwest::Url;
 
 pub use base_url::check_base_url;
 pub(crate) use base_url::outside_ascii;
+use base_url::{check_service_url, PlainHttp};
 pub(crate) use base_url::{hide_passwords, shown_url, without_credentials};
 pub use config_edit::plain;
 pub(crate) use config_edit::ConfigDocument;
@@ -244,7 +245,14 @@ impl Settings {
             return Err(Failure::config("no service address is set")
                 .with_hint(format!("set {ENV_BASE_URL}, --base-url URL or base_url in {}; or try --sandbox, which needs no account", self.config.path.display())));
         };
-        check_base_url(&base.value, self.allow_http)
+        let refused_for_run =
+            self.sources.get(&ConfigKey::AllowHttp) == Some(&Source::Flag("--no-allow-http"));
+        let plain = match (self.allow_http, refused_for_run) {
+            (true, _) => PlainHttp::Allowed,
+            (false, true) => PlainHttp::RefusedForRun,
+            (false, false) => PlainHttp::Off,
+        };
+        check_service_url(&base.value, plain)
             .map_err(|e| Failure::config(format!("base URL from {}: {e}", base.source)))
     }
 

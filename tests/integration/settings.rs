@@ -172,6 +172,8 @@ fn allow_http_in_the_file_permits_plain_http() {
 
 const REFUSED: &str = "error: base URL from environment CHAIN_METRICS_BASE_URL: refusing plain http to metrics.example: the API key would travel in clear; use https, or set allow_http = true in the config file\n";
 
+const REFUSED_FOR_RUN: &str = "error: base URL from environment CHAIN_METRICS_BASE_URL: refusing plain http to metrics.example: the API key would travel in clear; use https (--no-allow-http keeps plain http to loopback for this run)\n";
+
 /// `fees` with --dry-run, which sends nothing, yet checks the address as a run would.
 fn dry<'e>(env: &'e Env, globals: &[&str]) -> Cmd<'e> {
     let args = [globals, &["fees", "-c", "eth", "--last", "1", "--dry-run"]].concat();
@@ -189,14 +191,16 @@ fn allow_http_flags_beat_the_config_for_one_run() {
         .run();
     env.write_config("allow_http = true\n");
     dry(&env, &[]).any_stdout().stdout_contains(sent).run();
+    // Refused for this run by the flag: the advice does not point back at the config file
+    // that the flag has just overruled.
     dry(&env, &["--no-allow-http"])
         .code(3)
-        .stderr(REFUSED)
+        .stderr(REFUSED_FOR_RUN)
         .run();
     // A global flag: after the command too.
     env.cmd("fees -c eth --last 1 --dry-run --no-allow-http")
         .code(3)
-        .stderr(REFUSED)
+        .stderr(REFUSED_FOR_RUN)
         .run();
     // One or the other, as --strict/--no-strict and --cache/--no-cache.
     dry(&env, &["--allow-http", "--no-allow-http"])
