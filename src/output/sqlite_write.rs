@@ -30,7 +30,8 @@ pub(super) fn as_wal(mut bytes: Vec<u8>) -> Vec<u8> {
 
 /// Writes `data` as `table`'s rows in place: its key columns and this run's columns there (a
 /// new include is added), every row upserted by its key; `replace`: the rows not in `data`
-/// go (a plain `-o`). A table without the key columns (an old one-chain table) is made again.
+/// go (a plain `-o`). A table without the key columns (an old one-chain table) is made again,
+/// with the user's indexes and triggers on it.
 pub(super) fn write_in_place(
     conn: &mut Connection,
     path: &Path,
@@ -134,7 +135,9 @@ fn fill(
     let header = data.header();
     let keys = header.len() - data.columns.len();
     let present = table_columns(transaction, table)?;
+    let mut kept = Vec::new();
     if !present.is_empty() && !header[..keys].iter().all(|k| present.contains(k)) {
+        kept = own_schema(transaction, table)?;
         transaction.execute(&format!("DROP TABLE {}", quoted(table)), [])?;
     }
     create(transaction, table, &header, keys)?;
@@ -151,7 +154,27 @@ fn fill(
     if replace {
         transaction.execute(&format!("DELETE FROM {}", quoted(table)), [])?;
     }
+    restore(transaction, &kept)?;
     upsert_rows(transaction, table, data, &header, keys)
+}
+
+/// The SQL of the user's indexes and triggers on `table`, read before an old table is made
+/// again, so that they are made again on the new one.
+fn own_schema(transaction: &Transaction, table: &str) -> rusqlite::Result<Vec<String>> {
+    let mut statement = transaction.prepare(
+        "SELECT sql FROM sqlite_schema WHERE tbl_name = ?1 AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name",
+    )?;
+    let rows = statement.query_map([table], |row| row.get(0))?;
+    rows.collect()
+}
+
+/// Makes the old table's indexes and triggers again on the new table, which has every column
+/// the old one had (a table with other columns is refused before any request).
+fn restore(transaction: &Transaction, kept: &[String]) -> rusqlite::Result<()> {
+    for sql in kept {
+        transaction.execute(sql, [])?;
+    }
+    Ok(())
 }
 
 /// `CREATE TABLE IF NOT EXISTS` with our columns: the key columns NOT NULL, the primary key.

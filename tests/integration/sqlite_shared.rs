@@ -178,3 +178,35 @@ fn a_writer_kept_waiting_by_another_program_says_so_and_gives_up_at_the_lock_tim
     let rows = sqlite3(&env, "SELECT count(*) AS n FROM fees");
     assert_eq!(rows.stdout, "n\n1\n");
 }
+
+#[test]
+fn a_plain_write_over_an_old_one_chain_table_makes_its_indexes_and_triggers_again() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    // A table as round 3 wrote it for one chain (no `chain` column, `date` the key), with the
+    // user's index and trigger.
+    sqlite3(
+        &env,
+        "CREATE TABLE fees (date TEXT NOT NULL, fees TEXT, PRIMARY KEY (date)); \
+         INSERT INTO fees VALUES ('2024-01-01', '1'); \
+         CREATE INDEX by_fees ON fees (fees); CREATE TABLE seen (n INTEGER); \
+         CREATE TRIGGER counted AFTER INSERT ON fees BEGIN INSERT INTO seen VALUES (1); END;",
+    );
+    env.cmd(DAY).run();
+    let schema = sqlite3(
+        &env,
+        "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name",
+    );
+    assert_eq!(
+        schema.stdout,
+        "type,name\nindex,by_fees\ntrigger,counted\ntable,fees\ntable,seen\n"
+    );
+    assert_eq!(
+        sqlite3(&env, "SELECT date, chain FROM fees").stdout,
+        "date,chain\n2024-01-02,ETHEREUM\n"
+    );
+    // The trigger, made again, fired for the row the write inserted.
+    assert_eq!(
+        sqlite3(&env, "SELECT count(*) AS n FROM seen").stdout,
+        "n\n1\n"
+    );
+}
