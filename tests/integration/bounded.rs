@@ -306,8 +306,10 @@ fn filled(open: &str, fill: u8, count: usize, close: &str) -> Vec<u8> {
     body
 }
 
-/// The bound CLI.md states for any run, whatever a server sends within the body cap, at any
-/// `--jobs`, in KiB (see docs/https-and-proxies.md for its derivation).
+/// The peak a run at `--jobs 32` may reach whatever a server sends within the body cap, in
+/// KiB: the bound stated for 32 jobs (24 MiB + 2.5 MiB a request in flight = 104 MiB, under the
+/// 192 MiB stated for any `--jobs`; docs/https-and-proxies.md) with room to spare; bodies held
+/// whole would take 512 MiB here.
 const ANY_JOBS_PEAK_KIB: i64 = 128 * 1024;
 
 /// Every kind of answer that was once held whole, 16 MiB each: an error's body, a success
