@@ -158,9 +158,13 @@ fn follow(
             _ => return Ok(false),
         }
     }
+    ends_after_array(endpoint, body)
+}
+
+/// Whether what follows the array is what may: nothing, or the end of the official account's
+/// object; white space after it is read and dropped as it comes, never held.
+fn ends_after_array(endpoint: Endpoint, body: &mut Body) -> Result<bool, Unread> {
     body.skip_space()?;
-    // What may follow the array: nothing, or the end of the official account's object; white
-    // space after it is read and dropped as it comes, never held.
     if endpoint == Endpoint::OfficialAccount {
         if body.peek()? != Some(b'}') {
             return Ok(false);
