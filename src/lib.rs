@@ -90,7 +90,7 @@ pub use model::{
     SocialMetric,
 };
 pub use model::{Aggregation, Column, Coverage, Measure, Unit};
-pub use output::read_merge_file;
+pub use output::{read_merge_file, read_sqlite_rows};
 pub use render::{render, Format, RenderOptions};
 pub use settings::limits::{seconds, Count, CACHE_SETTLE_DAYS, CHUNK_DAYS, JOBS, RETRIES};
 pub use settings::{

@@ -78,6 +78,12 @@ fn cache_rows() {
 }
 
 #[test]
+fn sqlite_exports_read_back() {
+    // A SQLite file per input, read twice: slower than the others.
+    run("sqlite_merge", oracles::sqlite_merge::check, 200);
+}
+
+#[test]
 fn every_oracle_has_a_test_and_seeds() {
     for (name, _) in oracles::ORACLES {
         assert!(!seeds(name).is_empty(), "{name}");

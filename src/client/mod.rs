@@ -493,8 +493,9 @@ impl Client {
             .send()
             .map_err(|e| self.second_look(classify(e), url))?;
         let deadline = started + self.timeout;
-        // A success in JSON (or of no stated type) is read into records as it comes; anything
-        // else is held whole, to be quoted.
+        // A success in JSON (or of no stated type) is read into records as it comes; `--raw`'s
+        // success is held whole, to be printed; of anything else only the start is held, to be
+        // quoted.
         let json = response
             .headers()
             .get(CONTENT_TYPE)
@@ -504,7 +505,10 @@ impl Client {
             Some((endpoint, columns, range)) if response.status().is_success() && json => {
                 read_records_answer(response, deadline, endpoint, columns, range)?
             }
-            _ => read_answer(response, deadline)?,
+            _ => {
+                let whole = records.is_none() && response.status().is_success();
+                read_answer(response, deadline, whole)?
+            }
         };
         self.trace(|| {
             format!(

@@ -1,15 +1,13 @@
 //! Reads a success body into records, checking it against SERVICE.md, keeping number texts exact.
 
-use std::borrow::Cow;
-use std::collections::HashMap;
-
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 
 use super::keep::{KeptRecords, Records};
 use crate::fetched::DataNotes;
 use crate::model::{parse_date, DayRange};
-use crate::model::{Endpoint, Metric, Number, Record};
+use crate::model::{Endpoint, Metric, Number, Record, SocialMetric};
 
 /// [`parse_records`](super::body::parse_records) as the whole-body parser alone gives it: the reference the stream is held
 /// to (the body oracle compares them on every input).
@@ -44,16 +42,41 @@ pub(super) fn records_array(
         serde_json::from_slice(body).map_err(|e| format!("the body is not JSON ({e})"))?;
     let array = match endpoint {
         Endpoint::OfficialAccount => {
-            let object: HashMap<String, &RawValue> = serde_json::from_str(top.get())
+            let mut walk = serde_json::Deserializer::from_str(top.get());
+            let data = walk
+                .deserialize_map(LastData)
                 .map_err(|_| format!("expected an object with member data, found {}", kind(top)))?;
-            *object
-                .get("data")
-                .ok_or("expected an object with member data, found no member data")?
+            data.ok_or("expected an object with member data, found no member data")?
         }
         _ => top,
     };
     let at = (array.get().as_ptr() as usize).checked_sub(body.as_ptr() as usize);
     Ok((array, at))
+}
+
+/// The value of an object's last `data` member, walked member by member: nothing else of the
+/// object is held (a map of its members would hold every name of a hostile body).
+struct LastData;
+
+impl<'de> Visitor<'de> for LastData {
+    type Value = Option<&'de RawValue>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut data = None;
+        while let Some(name) = map.next_key::<Name<'de>>()? {
+            match name.0 == "data" {
+                true => data = Some(map.next_value::<&'de RawValue>()?),
+                false => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(data)
+    }
 }
 
 /// Hands the records of `array` (from [`records_array`]) from index `from` on to `records`,
@@ -172,10 +195,19 @@ fn parse_value(fields: &Fields, column: Metric) -> Result<Option<Number>, String
     Ok(Some(number))
 }
 
-/// One record's members, in the order sent, names borrowed from the body where they hold no
-/// escape (no map, no hashing: a record has a handful of members). A name sent twice means its
-/// last value, as a map would keep.
+/// One record's members that the client reads (`date` and the metrics' names), names borrowed
+/// from the body where they hold no escape (no map, no hashing: at most one member a name, so a
+/// record of a million members holds seven). A name sent twice means its last value, as a map
+/// would keep.
 struct Fields<'a>(Vec<(Cow<'a, str>, &'a RawValue)>);
+
+/// Whether a record's member named `name` may be read: the date, or a metric's value.
+fn is_read(name: &str) -> bool {
+    name == "date"
+        || name == Metric::Fees.name()
+        || name == Metric::ActiveUsers.name()
+        || SocialMetric::ALL.iter().any(|m| m.name() == name)
+}
 
 impl<'a> Fields<'a> {
     fn get(&self, name: &str) -> Option<&&'a RawValue> {
@@ -192,9 +224,15 @@ impl<'de: 'a, 'a> Deserialize<'de> for Fields<'a> {
                 f.write_str("an object")
             }
             fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Fields<'de>, M::Error> {
-                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(6));
+                let mut members: Vec<(Cow<'de, str>, &'de RawValue)> = Vec::with_capacity(6);
                 while let Some((name, value)) = map.next_entry::<Name<'de>, &'de RawValue>()? {
-                    members.push((name.0, value));
+                    if !is_read(&name.0) {
+                        continue;
+                    }
+                    match members.iter_mut().find(|(n, _)| *n == name.0) {
+                        Some(member) => member.1 = value,
+                        None => members.push((name.0, value)),
+                    }
                 }
                 Ok(Fields(members))
             }

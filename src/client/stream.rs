@@ -18,7 +18,8 @@ pub(super) enum Unread {
     /// Reading failed: the connection, the deadline or the size cap (see `transport`).
     Read(std::io::Error),
     /// Not the documented shape: what is wrong, and a body with the same verdict (the records
-    /// read before the problem stood for by placeholders), to quote again with the key masked.
+    /// read before the problem stood for by placeholders), to quote again with the key masked
+    /// (empty when the problem quotes nothing of the body).
     Shape { problem: String, body: Vec<u8> },
     /// More records than `most` (see [`most_records`]): refused as the one past it came.
     TooMany { most: usize },
@@ -49,6 +50,13 @@ const PLACEHOLDER: &[u8] = br#"{"date":"2000-01-01"}"#;
 
 /// How much is asked of the reader at a time.
 const CHUNK: usize = 16 * 1024;
+
+/// The most of a body held at once, whatever the server sends: one record being read, or a
+/// body off the documented shape kept for the whole-body parser's verdict and words (the
+/// records read before stood for by placeholders). Past it, a record or such a body is refused
+/// as too long to read; the rest of the body is counted and dropped, within the size cap and
+/// the deadline. The per-request part of the peak-memory bound (docs/https-and-proxies.md).
+pub(crate) const HELD_MOST: usize = 1024 * 1024;
 
 /// Reads the body of `endpoint` from `reader` into one record per element, values in `columns`
 /// order; the verdicts and words of [`parse_whole`](super::response::parse_whole) for any body.
@@ -95,6 +103,8 @@ enum Place {
     AfterComma,
     /// After the array's `]`.
     Closed,
+    /// After the official account's closing `}`, past the array.
+    Ended,
 }
 
 /// Follows the documented shape, pushing each record as it completes: `Ok(true)` at the end of a
@@ -148,13 +158,22 @@ fn follow(
             _ => return Ok(false),
         }
     }
+    ends_after_array(endpoint, body)
+}
+
+/// Whether what follows the array is what may: nothing, or the end of the official account's
+/// object; white space after it is read and dropped as it comes, never held.
+fn ends_after_array(endpoint: Endpoint, body: &mut Body) -> Result<bool, Unread> {
     body.skip_space()?;
-    // What may follow the array: nothing, or the end of the official account's object.
-    let end: &[u8] = match endpoint {
-        Endpoint::OfficialAccount => b"}",
-        _ => b"",
-    };
-    Ok(body.rest_is(end)?)
+    if endpoint == Endpoint::OfficialAccount {
+        if body.peek()? != Some(b'}') {
+            return Ok(false);
+        }
+        body.consume(1);
+        body.place = Place::Ended;
+        body.skip_space()?;
+    }
+    Ok(body.peek()?.is_none())
 }
 
 /// The body being read: what has come and is not yet consumed, and where the consumed part
@@ -166,8 +185,10 @@ struct Body<'r> {
     at: usize,
     filled: usize,
     place: Place,
-    /// The bytes consumed before the array's first record, as sent, through its `[`.
+    /// The bytes consumed before the array's first record, as sent, through its `[`; at most
+    /// [`HELD_MOST`] of them (`head_cut` says whether more came).
     head: Vec<u8>,
+    head_cut: bool,
     /// Lines and the column (bytes since the last line feed) the consumed bytes end at.
     line_feeds: usize,
     column: usize,
@@ -182,6 +203,7 @@ impl<'r> Body<'r> {
             filled: 0,
             place: Place::Head,
             head: Vec::new(),
+            head_cut: false,
             line_feeds: 0,
             column: 0,
         }
@@ -231,14 +253,22 @@ impl<'r> Body<'r> {
             None => self.column += count,
         }
         if self.place == Place::Head {
-            self.head.extend_from_slice(bytes);
+            match self.head.len() + bytes.len() <= HELD_MOST {
+                true => self.head.extend_from_slice(bytes),
+                false => self.head_cut = true,
+            }
         }
         self.at += count;
     }
 
+    /// Consumes the white space that comes next, a run at a time.
     fn skip_space(&mut self) -> std::io::Result<()> {
-        while self.peek()?.is_some_and(is_space) {
-            self.consume(1);
+        while self.peek()?.is_some() {
+            let run = self.pending().iter().take_while(|b| is_space(**b)).count();
+            self.consume(run);
+            if self.at < self.filled {
+                break;
+            }
         }
         Ok(())
     }
@@ -257,17 +287,9 @@ impl<'r> Body<'r> {
         Ok(matches)
     }
 
-    /// Whether the rest of the body, read to its end and left pending, is `end` and white
-    /// space after it.
-    fn rest_is(&mut self, end: &[u8]) -> std::io::Result<bool> {
-        while self.fill()? {}
-        let rest = self.pending();
-        Ok(rest.starts_with(end) && rest[end.len()..].iter().all(|b| is_space(*b)))
-    }
-
     /// The length of the object that starts the pending bytes, read on until it closes; `None`
-    /// if the body ends first. Only brackets and strings are followed: whether it is JSON is
-    /// for the parser to say.
+    /// if the body ends first, or the object passes [`HELD_MOST`]. Only brackets and strings
+    /// are followed: whether it is JSON is for the parser to say.
     fn object_length(&mut self) -> std::io::Result<Option<usize>> {
         let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
         let mut scanned = 0;
@@ -284,14 +306,14 @@ impl<'r> Body<'r> {
                     (false, _, b'}' | b']') => {
                         depth = depth.saturating_sub(1);
                         if depth == 0 {
-                            return Ok(Some(offset + 1));
+                            return Ok(Some(offset + 1).filter(|n| *n <= HELD_MOST));
                         }
                     }
                     (false, _, _) => {}
                 }
             }
             scanned = pending.len();
-            if !self.fill()? {
+            if scanned > HELD_MOST || !self.fill()? {
                 return Ok(None);
             }
         }
@@ -300,36 +322,28 @@ impl<'r> Body<'r> {
     /// The body left to the whole-body parser: the head as sent, a placeholder for each
     /// record read, the separators and white space that bring the line and column to where
     /// reading stopped, then everything not consumed, to the end. Its records go on into
-    /// `records` after those read, or instead of them if they are another array's.
+    /// `records` after those read, or instead of them if they are another array's. At most
+    /// [`HELD_MOST`] of it is held: past that, the body is refused where it left the shape
+    /// and the rest is counted and dropped.
     fn fall_back(
         mut self,
         endpoint: Endpoint,
         columns: &[Metric],
         records: &mut dyn Records,
     ) -> Result<(), Unread> {
-        let mut body = std::mem::take(&mut self.head);
-        let array_at = body
+        let array_at = self
+            .head
             .len()
             .checked_sub(1)
             .filter(|_| self.place != Place::Head);
-        if self.place != Place::Head {
-            for n in 0..records.count() {
-                if n > 0 {
-                    body.push(b',');
-                }
-                body.extend_from_slice(PLACEHOLDER);
-            }
-            match self.place {
-                Place::AfterComma => body.push(b','),
-                Place::Closed => body.push(b']'),
-                _ => {}
-            }
-            self.pad(&mut body);
-        }
-        body.extend_from_slice(self.pending());
+        let left_at = (self.line_feeds + 1, self.column + 1);
+        let Some(mut body) = self.rebuilt(records.count()) else {
+            drop_rest(self.reader)?;
+            return Err(too_long(left_at));
+        };
         drop(self.buffer);
-        if let Err(e) = self.reader.read_to_end(&mut body) {
-            return Err(Unread::Read(e));
+        if !read_held(self.reader, &mut body, HELD_MOST)? {
+            return Err(too_long(left_at));
         }
         let read = match records_array(endpoint, &body) {
             // The records of the array read (not of another `data` member after it) begin
@@ -349,22 +363,95 @@ impl<'r> Body<'r> {
         read.map_err(|problem| Unread::Shape { problem, body })
     }
 
+    /// The body from its start to the end of what is pending, with `count` placeholders for the
+    /// records read (see [`Body::fall_back`]); `None` if that passes [`HELD_MOST`].
+    fn rebuilt(&mut self, count: usize) -> Option<Vec<u8>> {
+        let mut body = std::mem::take(&mut self.head);
+        if self.head_cut {
+            return None;
+        }
+        if self.place != Place::Head {
+            let placeholders = count.saturating_mul(PLACEHOLDER.len() + 1);
+            if body.len().saturating_add(placeholders) > HELD_MOST {
+                return None;
+            }
+            for n in 0..count {
+                if n > 0 {
+                    body.push(b',');
+                }
+                body.extend_from_slice(PLACEHOLDER);
+            }
+            match self.place {
+                Place::AfterComma => body.push(b','),
+                Place::Closed => body.push(b']'),
+                Place::Ended => body.extend_from_slice(b"]}"),
+                _ => {}
+            }
+            self.pad(&mut body)?;
+        }
+        if body.len() + self.pending().len() > HELD_MOST {
+            return None;
+        }
+        body.extend_from_slice(self.pending());
+        Some(body)
+    }
+
     /// White space after the placeholders that ends `body` at the line and column where
-    /// reading stopped (the records stood for are at least as long as their placeholders).
-    fn pad(&self, body: &mut Vec<u8>) {
+    /// reading stopped (the records stood for are at least as long as their placeholders);
+    /// `None` if that would pass [`HELD_MOST`].
+    fn pad(&self, body: &mut Vec<u8>) -> Option<()> {
         let line_feeds = body.iter().filter(|b| **b == b'\n').count();
         let column = body.len()
             - body
                 .iter()
                 .rposition(|b| *b == b'\n')
                 .map_or(0, |at| at + 1);
-        if self.line_feeds > line_feeds {
-            body.resize(body.len() + (self.line_feeds - line_feeds), b'\n');
-            body.resize(body.len() + self.column, b' ');
-        } else {
-            body.resize(body.len() + self.column.saturating_sub(column), b' ');
+        let (feeds, spaces) = match self.line_feeds > line_feeds {
+            true => (self.line_feeds - line_feeds, self.column),
+            false => (0, self.column.saturating_sub(column)),
+        };
+        if body.len().saturating_add(feeds).saturating_add(spaces) > HELD_MOST {
+            return None;
         }
+        body.resize(body.len() + feeds, b'\n');
+        body.resize(body.len() + spaces, b' ');
+        Some(())
     }
+}
+
+/// A body off the shape, too long from `(line, column)` on to be held for its verdict.
+fn too_long((line, column): (usize, usize)) -> Unread {
+    Unread::Shape {
+        problem: format!(
+            "the body leaves the documented shape at line {line} column {column}, and more than {} MiB of it would have to be held to say how: not read further",
+            HELD_MOST >> 20
+        ),
+        body: Vec::new(),
+    }
+}
+
+/// Reads the rest of `reader` onto `held` while `held` stays within `most` bytes: `true` if
+/// it all fit; else `held` keeps its first `most` bytes and the rest is counted and dropped
+/// (the reader's own limits, the size cap and the deadline, still apply), `false`.
+pub(super) fn read_held(
+    reader: &mut dyn Read,
+    held: &mut Vec<u8>,
+    most: usize,
+) -> std::io::Result<bool> {
+    let room = (most + 1).saturating_sub(held.len()) as u64;
+    Read::take(&mut *reader, room).read_to_end(held)?;
+    if held.len() <= most {
+        return Ok(true);
+    }
+    held.truncate(most);
+    held.shrink_to_fit();
+    drop_rest(reader)?;
+    Ok(false)
+}
+
+/// Reads `reader` to its end, holding nothing of it.
+fn drop_rest(reader: &mut dyn Read) -> std::io::Result<()> {
+    std::io::copy(reader, &mut std::io::sink()).map(|_| ())
 }
 
 /// JSON's white space (not ASCII's, which has a form feed too).
@@ -482,6 +569,47 @@ mod tests {
         assert_eq!(
             dates(r#"{"meta":1,"data":[{"date":"2024-01-05"}]}"#),
             ["2024-01-05"]
+        );
+    }
+
+    /// A body off the shape is held for its verdict only within `HELD_MOST`: past it, it is
+    /// refused where it left the shape (however it arrives), never held whole; within it, and
+    /// with white space of any length after the array, it reads as before.
+    #[test]
+    fn a_body_off_the_shape_is_held_only_within_the_bound() {
+        let long = |open: &str, fill: u8, close: &str| {
+            let mut body = open.as_bytes().to_vec();
+            body.resize(open.len() + HELD_MOST + 10, fill);
+            body.extend_from_slice(close.as_bytes());
+            body
+        };
+        let refused = [
+            (long(r#"{"meta":""#, b'x', r#""}"#), "line 1 column 1"),
+            (
+                long(r#"[{"date":"2024-01-01","x":""#, b'x', r#""}]"#),
+                "line 1 column 2",
+            ),
+            (
+                long("[{\"date\":\"2024-01-01\"}", b'\n', "x"),
+                "line 1048587 column 1",
+            ),
+            (
+                long("[{\"date\":\"2024-01-01\"}]", b' ', "x"),
+                "line 1 column 1048610",
+            ),
+        ];
+        for (body, at) in refused {
+            for piece in [7, CHUNK * 3] {
+                let problem = read(Endpoint::Fees, &[Metric::Fees], &body, piece).expect_err(at);
+                assert_eq!(problem, format!("the body leaves the documented shape at {at}, and more than 1 MiB of it would have to be held to say how: not read further"));
+            }
+        }
+        let spaced = long("[{\"date\":\"2024-01-01\"}]", b' ', "");
+        assert_eq!(
+            read(Endpoint::Fees, &[Metric::Fees], &spaced, 5)
+                .unwrap()
+                .len(),
+            1
         );
     }
 

@@ -10,19 +10,20 @@ use reqwest::StatusCode;
 
 use super::connection::{self, Finding};
 use super::keep::{Keeper, KeptRecords};
-use super::stream::{most_records, read_at_most, Unread, RECORDS_PER_DAY};
+use super::stream::{most_records, read_at_most, read_held, Unread, RECORDS_PER_DAY};
 use crate::model::{DayRange, Endpoint, Metric};
 
 /// Bodies above this are refused: no daily series comes near it.
 pub(super) const MAX_BODY: u64 = 64 * 1024 * 1024;
 
-/// A complete HTTP answer: its body held in full, or a success's body read into records as it
-/// came, at most one a day asked (`records`; `body` is then empty).
+/// A complete HTTP answer: its body held (whole for `--raw`, else its first
+/// [`QUOTED_MOST`] bytes, to be quoted), or a success's body read into records as it came, at
+/// most one a day asked (`records`; `body` is then empty).
 pub(super) struct Answer {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Vec<u8>,
-    /// The body's length in bytes, as read (decoded).
+    /// The body's length in bytes, as read (decoded), held or not.
     pub length: u64,
     pub records: Option<Result<KeptRecords, Misshapen>>,
 }
@@ -130,19 +131,35 @@ fn describe_finding(finding: &Finding) -> String {
     }
 }
 
-/// Reads the whole body, refusing more than `MAX_BODY` bytes (by Content-Length or by count).
-/// A compressed body is counted decoded (reqwest decodes it and drops its Content-Length), so
-/// one that inflates without end stops at the cap, holding no more than that.
+/// How much of a body that is not read into records is held when it is only to be quoted (an
+/// error's message, the page a proxy sent): its first 16 KiB; the rest is counted and dropped.
+pub(super) const QUOTED_MOST: usize = 16 * 1024;
+
+/// Reads a body that is not read into records, refusing more than `MAX_BODY` bytes (by
+/// Content-Length or by count): held whole when `whole` (`--raw`'s success, printed as sent),
+/// else only its first [`QUOTED_MOST`] bytes, to be quoted. A compressed body is counted
+/// decoded (reqwest decodes it and drops its Content-Length), so one that inflates without end
+/// stops at the cap, holding no more than that.
 ///
 /// `deadline` bounds the whole read: reqwest's own timeout restarts with every read, so a
 /// service that trickles its body a byte at a time would otherwise hold the run forever.
-pub(super) fn read_answer(response: Response, deadline: Instant) -> Result<Answer, TransportError> {
+pub(super) fn read_answer(
+    response: Response,
+    deadline: Instant,
+    whole: bool,
+) -> Result<Answer, TransportError> {
     let (status, headers, announced) = head(&response)?;
+    let most = if whole {
+        MAX_BODY as usize
+    } else {
+        QUOTED_MOST
+    };
     // An announced length is room for the whole body at once (no doubling past it); read
     // straight into it, with no buffer of its own beside.
-    let mut body = Vec::with_capacity(announced.map_or(0, |n| n as usize));
+    let room = announced.map_or(0, |n| n as usize).min(most + 1);
+    let mut body = Vec::with_capacity(room);
     let mut reader = Bounded::new(response, deadline);
-    let read = reader.read_to_end(&mut body);
+    let read = read_held(&mut reader, &mut body, most);
     if reader.count > MAX_BODY {
         return Err(TransportError::TooLarge);
     }
@@ -152,8 +169,8 @@ pub(super) fn read_answer(response: Response, deadline: Instant) -> Result<Answe
     Ok(Answer {
         status,
         headers,
-        length: body.len() as u64,
         body,
+        length: reader.count,
         records: None,
     })
 }

@@ -32,6 +32,7 @@ pub use merge_file::read_merge_file;
 pub(crate) use picture::Told;
 use progress::Progress;
 pub(crate) use resume::Resume;
+pub use sqlite::read_sqlite_rows;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]

@@ -81,6 +81,17 @@ pub(super) fn stored_rows(
     Ok(Some(stored))
 }
 
+/// [`stored_rows`] for the exact oracle of tests/oracles/sqlite_merge.rs: the rows of `table`
+/// in the SQLite file at `path`, read as `shape` says (as `--merge` and `render FILE` read
+/// them), or why not, in words.
+pub fn read_sqlite_rows(
+    path: &Path,
+    table: &str,
+    shape: &Dataset,
+) -> Result<Option<Vec<Row>>, String> {
+    stored_rows(path, table, shape).map_err(|e| e.to_string())
+}
+
 /// A row's key as a message names it: `(2024-01-01, ETHEREUM)`, never a rowid.
 fn key_of_row(row: &Row) -> String {
     match row.chain {

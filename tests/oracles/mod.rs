@@ -12,6 +12,7 @@ pub mod config;
 pub mod flags;
 pub mod merge;
 pub mod mutate;
+pub mod sqlite_merge;
 
 /// The input split into the fields an oracle needs: a first byte that picks a variant, then
 /// text fields separated by newlines.
@@ -37,10 +38,11 @@ impl<'a> Input<'a> {
 pub type Oracle = fn(&[u8]) -> Result<(), String>;
 
 /// Every oracle by name, for the harness and the AFL++ targets.
-pub const ORACLES: [(&str, Oracle); 5] = [
+pub const ORACLES: [(&str, Oracle); 6] = [
     ("body", body::check),
     ("merge", merge::check),
     ("config", config::check),
     ("flags", flags::check),
     ("cache", cache::check),
+    ("sqlite_merge", sqlite_merge::check),
 ];

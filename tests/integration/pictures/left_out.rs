@@ -8,7 +8,7 @@ use crate::support::Env;
 /// How a picture names a left-out value: its text, cut when long.
 fn shown(value: &str) -> String {
     match value.len() > 40 {
-        true => "12345678901234567890… (10000000 digits)".to_owned(),
+        true => "12345678901234567890… (800000 digits)".to_owned(),
         false => value.to_owned(),
     }
 }
