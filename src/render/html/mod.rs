@@ -12,6 +12,7 @@ mod values;
 use super::caption::{Caption, Origin};
 use super::svg::xml::escape;
 use super::svg::{Line, Picture, STYLE};
+use super::AxisScale;
 use crate::model::describe_days;
 use crate::model::Period;
 use crate::model::{Chain, Coverage, Dataset};
@@ -48,11 +49,11 @@ tr{break-inside:avoid}}
 /// footer rows under the values.
 pub(super) fn write(
     data: &Dataset,
-    caption: &Caption,
+    (caption, scale): (&Caption, AxisScale),
     summary: &[Vec<String>],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let picture = Picture::new(data, caption);
+    let picture = Picture::new(data, caption, scale);
     let query = escape(&caption.query_line(&picture.metrics()));
     write!(
         out,
@@ -104,12 +105,13 @@ fn notes(
     for panel in &picture.panels {
         for line in &panel.lines {
             lines.extend(gap_line(line, &panel.metric, caption));
-            for (date, text) in &line.left_out {
+            for (date, text, why) in &line.left_out {
                 lines.push(format!(
-                    "{} {} of {}: {text} is left out of the chart, too large to draw (the table shows it)",
+                    "{} {} of {}: {text} is left out of the chart, {} (the table shows it)",
                     line.chain.name(),
                     panel.metric,
-                    caption.when(*date)
+                    caption.when(*date),
+                    why.says()
                 ));
             }
         }

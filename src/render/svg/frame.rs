@@ -7,10 +7,12 @@ use chrono::NaiveDate;
 pub(super) const PLOT_HEIGHT: f64 = 160.0;
 /// Above the plot: the metric's name.
 const HEAD: f64 = 28.0;
-/// A value scale: tick values from the lowest up, and their labels.
+/// A value scale: tick values from the lowest up, and their labels; `log`: values are placed
+/// by their logarithm (every value drawn on it is above zero).
 pub(super) struct Scale {
     pub ticks: Vec<f64>,
     pub labels: Vec<String>,
+    pub log: bool,
 }
 
 /// Where a panel goes, and the dates its x axis spans.
@@ -39,8 +41,10 @@ impl Frame {
     }
 
     pub(super) fn y(&self, scale: &Scale, value: f64) -> f64 {
-        let lo = scale.ticks.first().copied().unwrap_or(0.0);
-        let hi = scale.ticks.last().copied().unwrap_or(1.0);
+        let placed = |v: f64| if scale.log { v.log10() } else { v };
+        let lo = placed(scale.ticks.first().copied().unwrap_or(0.0));
+        let hi = placed(scale.ticks.last().copied().unwrap_or(1.0));
+        let value = placed(value);
         let share = match hi > lo {
             true => (value - lo) / (hi - lo),
             false => 0.0,

@@ -68,7 +68,7 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<String>> {
         told.extend(line.gaps.iter().map(|d| (*d, format!("{name}: no value"))));
         let left_out = line.left_out.iter();
         told.extend(
-            left_out.map(|(d, t)| (*d, format!("{name} {t} (left out: too large to draw)"))),
+            left_out.map(|(d, t, why)| (*d, format!("{name} {t} (left out: {})", why.says()))),
         );
         told.sort_by_key(|(date, _)| *date);
         for (date, text) in told {

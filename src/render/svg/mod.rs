@@ -15,11 +15,13 @@ use std::io::{self, Write};
 use chrono::{Datelike, NaiveDate};
 
 use super::caption::Caption;
-use super::chart::scale::{compact_label, round_ticks};
+use super::chart::scale::{compact_label, round_ticks, tick_label};
 use crate::model::Chain;
 use crate::model::Dataset;
 use crate::model::{DayRange, Period};
+use crate::render::AxisScale;
 use frame::{Frame, Scale};
+use series::Axis;
 pub(super) use series::{Line, Panel};
 use xml::{at, escape};
 
@@ -70,8 +72,13 @@ svg.cm .series circle.partial{fill:#0d1117}
 ";
 
 /// Writes the standalone SVG of a long dataset (one row per date and chain).
-pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
-    let picture = Picture::new(data, caption);
+pub(super) fn write(
+    data: &Dataset,
+    caption: &Caption,
+    scale: AxisScale,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let picture = Picture::new(data, caption, scale);
     out.write_all(picture.svg(true).as_bytes())
 }
 
@@ -89,9 +96,9 @@ pub(super) struct Picture<'a> {
 }
 
 impl<'a> Picture<'a> {
-    pub(super) fn new(data: &Dataset, caption: &'a Caption) -> Picture<'a> {
+    pub(super) fn new(data: &Dataset, caption: &'a Caption, scale: AxisScale) -> Picture<'a> {
         let dates = series::periods(caption);
-        let panels = series::panels(data, caption, &dates);
+        let panels = series::panels(data, caption, &dates, scale);
         Picture {
             caption,
             dates,
@@ -240,16 +247,71 @@ impl<'a> Picture<'a> {
     }
 }
 
-/// A panel's value scale: round ticks from zero (or below, for negative values) up.
+/// A panel's value scale: round ticks from zero (or below, for negative values) up, or on a
+/// log axis powers of ten around its values.
 fn scale(panel: &Panel) -> Scale {
     let (lo, hi) = panel.value_range();
+    let unit = if panel.percent { "%" } else { "" };
+    if panel.axis == Axis::Log {
+        let ticks = powers_of_ten(lo, hi);
+        let labels = (ticks.iter())
+            .map(|t| format!("{}{unit}", power_label(*t)))
+            .collect();
+        return Scale {
+            ticks,
+            labels,
+            log: true,
+        };
+    }
     let (ticks, step) = round_ticks(lo, hi, 4);
     let top = ticks.iter().fold(0.0f64, |top, t| top.max(t.abs()));
-    let unit = if panel.percent { "%" } else { "" };
     let labels = (ticks.iter())
         .map(|t| format!("{}{unit}", compact_label(*t, step, top)))
         .collect();
-    Scale { ticks, labels }
+    Scale {
+        ticks,
+        labels,
+        log: false,
+    }
+}
+
+/// The most ticks a log axis gets: a wider range ticks every few powers of ten.
+const MOST_POWERS: i32 = 8;
+
+/// The powers of ten from the one at or below `lo` to the one at or above `hi` (two at
+/// least), every k-th when there would be more than [`MOST_POWERS`], counted down from the
+/// top; for values above zero (no panel draws others on a log axis).
+fn powers_of_ten(lo: f64, hi: f64) -> Vec<f64> {
+    let (lo, hi) = match lo > 0.0 && hi >= lo {
+        true => (lo, hi),
+        false => (1.0, 10.0),
+    };
+    let last = (hi.log10().ceil() as i32).clamp(-300, 300);
+    let first = (lo.log10().floor() as i32).clamp(-300, last - 1);
+    let every = (last - first + MOST_POWERS - 1) / MOST_POWERS;
+    let mut ticks: Vec<f64> = (0..=MOST_POWERS)
+        .map(|k| last - k * every)
+        .take_while(|k| *k + every > first)
+        .map(|k| 10f64.powi(k))
+        .collect();
+    ticks.reverse();
+    ticks
+}
+
+/// A power of ten as an axis label, short: `0.01`, `1`, `100`, `1k`, `10M`, `100B`, `1T`;
+/// beyond what those say briefly, `1e18`.
+fn power_label(power: f64) -> String {
+    const SUFFIXES: [(f64, &str); 5] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"), (1.0, "")];
+    if !(1e-4..1e15).contains(&power) {
+        return format!("1e{}", power.log10().round());
+    }
+    match SUFFIXES
+        .iter()
+        .find(|(size, _)| power >= size * (1.0 - 1e-9))
+    {
+        Some((size, name)) => format!("{}{name}", tick_label(power / size, 1.0)),
+        None => tick_label(power, power),
+    }
 }
 
 /// The dates labelled on the x axis: calendar boundaries (days, Mondays, month, quarter or

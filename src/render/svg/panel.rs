@@ -5,7 +5,7 @@ use chrono::NaiveDate;
 
 use super::colour;
 use super::frame::{Frame, Scale, PLOT_HEIGHT};
-use super::series::{Line, Panel, Point};
+use super::series::{Axis, Line, Panel, Point, Why};
 use super::xml::{at, escape};
 use crate::render::caption::Caption;
 
@@ -26,12 +26,18 @@ pub(super) fn draw(
     (ticks, dates): (&[NaiveDate], &[NaiveDate]),
 ) {
     let metric = escape(&panel.metric);
+    let axis = axis_note(panel.axis);
     out.push_str(&format!(
-        "<g class=\"panel\" data-metric=\"{metric}\">\n<text class=\"metric\" x=\"{}\" y=\"{}\">{metric}</text>\n",
+        "<g class=\"panel\" data-metric=\"{metric}\">\n<text class=\"metric\" x=\"{}\" y=\"{}\">{metric}{note}</text>\n",
         at(frame.left),
-        at(frame.top + 18.0)
+        at(frame.top + 18.0),
+        note = match axis {
+            "" => String::new(),
+            axis => format!("<tspan class=\"muted axis-note\" dx=\"8\">{axis}</tspan>"),
+        }
     ));
-    left_out(out, panel, frame, caption);
+    let head = panel.metric.chars().count() + axis.chars().count() + 1;
+    left_out(out, panel, frame, (caption, head));
     date_axis(out, frame, ticks);
     if panel.lines.iter().all(|l| l.runs.is_empty()) {
         // No bare 0-1 axis: it would read as values of zero.
@@ -51,33 +57,51 @@ pub(super) fn draw(
 }
 
 /// The values of the panel that cannot be drawn, in a line beside its name: left out of the
-/// picture, and said so (they are no gaps).
-fn left_out(out: &mut String, panel: &Panel, frame: &Frame, caption: &Caption) {
-    let mut named = Vec::new();
-    for line in &panel.lines {
-        for (date, text) in &line.left_out {
-            named.push(format!(
-                "{} {} ({text})",
-                line.chain.name(),
-                caption.when(*date)
-            ));
+/// picture, and said so (they are no gaps), a sentence per reason.
+fn left_out(out: &mut String, panel: &Panel, frame: &Frame, (caption, head): (&Caption, usize)) {
+    let mut sentences = Vec::new();
+    for why in [Why::TooLarge, Why::OffLog] {
+        let named: Vec<String> = (panel.lines.iter())
+            .flat_map(|line| {
+                let of_why = line.left_out.iter().filter(move |l| l.2 == why);
+                of_why.map(|(date, text, _)| {
+                    format!("{} {} ({text})", line.chain.name(), caption.when(*date))
+                })
+            })
+            .collect();
+        if named.is_empty() {
+            continue;
         }
+        let more = named.len().saturating_sub(LEFT_OUT_NAMED);
+        let mut text = format!(
+            "left out, {}: {}",
+            why.says(),
+            named[..named.len() - more].join(", ")
+        );
+        if more > 0 {
+            text.push_str(&format!(" and {more} more (the values are in the data)"));
+        }
+        sentences.push(text);
     }
-    if named.is_empty() {
+    if sentences.is_empty() {
         return;
-    }
-    let more = named.len().saturating_sub(LEFT_OUT_NAMED);
-    named.truncate(LEFT_OUT_NAMED);
-    let mut text = format!("left out, too large to draw: {}", named.join(", "));
-    if more > 0 {
-        text.push_str(&format!(" and {more} more (the values are in the data)"));
     }
     out.push_str(&format!(
         "<text class=\"muted left-out\" x=\"{}\" y=\"{}\">{}</text>\n",
-        at(frame.left + 16.0 + 9.0 * panel.metric.chars().count() as f64),
+        at(frame.left + 16.0 + 9.0 * head as f64),
         at(frame.top + 18.0),
-        escape(&text)
+        escape(&sentences.join("; "))
     ));
+}
+
+/// What a panel's head says of its value axis, after the metric's name: nothing for the
+/// usual linear one.
+fn axis_note(axis: Axis) -> &'static str {
+    match axis {
+        Axis::Linear => "",
+        Axis::Log => "log scale",
+        Axis::KeptLinear => "linear scale: a change can be below zero",
+    }
 }
 
 /// A grid line and a label at each round value.

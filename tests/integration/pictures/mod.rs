@@ -6,6 +6,7 @@ mod axes;
 mod browser;
 mod hover;
 mod left_out;
+mod log_scale;
 mod partial;
 mod png;
 mod print;
