@@ -114,15 +114,8 @@ pub struct QueryArgs {
     pub json_numbers: JsonNumbers,
 
     /// svg/html: value axes from zero (linear) or in powers of ten (log), for chains of very different size; a change stays linear [default: linear]
-    #[arg(
-        help_heading = "Output",
-        long,
-        value_name = "SCALE",
-        default_value = "linear",
-        hide_default_value = true,
-        ignore_case = true
-    )]
-    pub scale: AxisScale,
+    #[arg(help_heading = "Output", long, ignore_case = true)]
+    pub scale: Option<AxisScale>,
 
     #[command(flatten)]
     pub analysis: super::analysis::AnalysisArgs,

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use super::frame::{Frame, PLOT_HEIGHT};
+use super::frame::Frame;
 use super::series::Panel;
 use super::xml::{at, escape};
 use crate::render::caption::Caption;
@@ -40,9 +40,9 @@ pub(super) fn columns(
         out.push_str(&format!(
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: {}\n{}</title></rect>\n",
             at(left),
-            at(frame.bottom() - PLOT_HEIGHT),
+            at(frame.plot_top()),
             at(right - left),
-            at(PLOT_HEIGHT),
+            at(frame.height),
             caption.when(*date),
             escape(&panel.metric),
             escape(&lines)

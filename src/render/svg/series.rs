@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::model::Chain;
-use crate::model::{Coverage, Dataset, Number, Row, Unit};
+use crate::model::{Coverage, Dataset, Metric, Number, Row, Unit};
 use crate::render::caption::Caption;
 use crate::render::chart::scale::drawable;
 use crate::render::group_digits;
@@ -25,7 +25,38 @@ pub(crate) struct Panel {
     /// How its value axis runs: in powers of ten only when `--scale log` asked it and its
     /// values cannot be below zero (a change stays linear, and says so).
     pub axis: Axis,
+    /// The figure of the page it belongs in.
+    pub figure: Figure,
     pub lines: Vec<Line>,
+}
+
+/// The figures of the page, a metric each (its derived measures with it), in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Figure {
+    Fees,
+    ActiveUsers,
+    /// The official account's activity: small counts, a strip per chain.
+    Social,
+}
+
+impl Figure {
+    /// Its caption's first words.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Figure::Fees => "Fees",
+            Figure::ActiveUsers => "Active users",
+            Figure::Social => "Official account activity",
+        }
+    }
+
+    /// The `id` of its `<figure>`.
+    pub(crate) fn id(self) -> &'static str {
+        match self {
+            Figure::Fees => "fees",
+            Figure::ActiveUsers => "active-users",
+            Figure::Social => "social",
+        }
+    }
 }
 
 /// A panel's value axis.
@@ -80,6 +111,20 @@ pub(crate) struct Point {
 }
 
 impl Panel {
+    /// Drawn as small multiples, a strip per chain on one shared scale: the social counts
+    /// (0 to a few dozen), whose lines would tangle in one plot.
+    pub(crate) fn strips(&self) -> bool {
+        self.figure == Figure::Social && self.lines.len() > 1
+    }
+
+    /// About how many value steps its axis gets: on a strip one, zero and the top.
+    pub(crate) fn ticks(&self) -> usize {
+        match self.strips() {
+            true => 1,
+            false => 4,
+        }
+    }
+
     /// The lowest and highest value drawn, and zero: every linear scale starts at zero (a log
     /// scale has no zero: its lowest value).
     pub(crate) fn value_range(&self) -> (f64, f64) {
@@ -124,6 +169,11 @@ pub(super) fn panels(
                 metric: column.name(),
                 percent: column.unit() == Unit::Percent,
                 axis,
+                figure: match column.metric() {
+                    Some(Metric::ActiveUsers) => Figure::ActiveUsers,
+                    Some(Metric::Social(_)) => Figure::Social,
+                    _ => Figure::Fees,
+                },
                 lines: (caption.chains.iter())
                     .map(|chain| {
                         line(*chain, dates, axis, |date| {

@@ -119,7 +119,7 @@ fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
         DayRange { start, end }.days().collect()
     };
     // 90 days: every other Monday, then the last day.
-    let ticks = super::date_ticks(
+    let ticks = super::dates::date_ticks(
         &days(day(2024, 10, 3), day(2024, 12, 31)),
         Period::Day,
         820.0,
@@ -130,7 +130,7 @@ fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
         .all(|d| d.weekday() == chrono::Weekday::Mon));
     assert_eq!(ticks.last(), Some(&day(2024, 12, 31)));
     // A decade: years, then the last day.
-    let ticks = super::date_ticks(
+    let ticks = super::dates::date_ticks(
         &days(day(2015, 1, 1), day(2024, 12, 31)),
         Period::Day,
         820.0,
@@ -145,7 +145,7 @@ fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
         start: day(2023, 1, 1),
         end: day(2024, 12, 31),
     });
-    let ticks = super::date_ticks(&months, Period::Month, 820.0);
+    let ticks = super::dates::date_ticks(&months, Period::Month, 820.0);
     assert!(ticks.iter().all(|d| d.day() == 1), "{ticks:?}");
     assert_eq!(ticks.last(), Some(&day(2024, 12, 1)));
 }
@@ -153,18 +153,18 @@ fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
 #[test]
 fn a_log_axis_ticks_at_powers_of_ten_with_short_labels() {
     assert_eq!(
-        super::powers_of_ten(91_890.9, 5_789_367.5),
+        super::axis::powers_of_ten(91_890.9, 5_789_367.5),
         [1e4, 1e5, 1e6, 1e7]
     );
-    assert_eq!(super::powers_of_ten(3.0, 7.0), [1.0, 10.0]);
-    assert_eq!(super::powers_of_ten(100.0, 100.0), [10.0, 100.0]);
+    assert_eq!(super::axis::powers_of_ten(3.0, 7.0), [1.0, 10.0]);
+    assert_eq!(super::axis::powers_of_ten(100.0, 100.0), [10.0, 100.0]);
     // Thirty decades: every fourth power, counted down from the top, at most nine ticks.
-    let wide = super::powers_of_ten(1e-10, 1e20);
+    let wide = super::axis::powers_of_ten(1e-10, 1e20);
     assert_eq!(wide.len(), 9);
     assert_eq!((wide[0], wide[8]), (1e-12, 1e20));
     let labels: Vec<String> = [0.01, 1.0, 10.0, 100.0, 1e3, 1e4, 1e6, 1e7, 1e9, 1e12, 1e18]
         .iter()
-        .map(|p| super::power_label(*p))
+        .map(|p| super::axis::power_label(*p))
         .collect();
     assert_eq!(
         labels,

@@ -73,7 +73,10 @@ fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
         .run()
         .stdout;
     assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
-    assert!(page.contains(&format!("drawn from {}", file.display())));
+    assert!(page.contains(&format!(
+        "<p id=\"source\">Drawn from {}.</p>",
+        file.display()
+    )));
     assert!(page.contains("ARBITRUM"));
     render(&offline, &file, &["-f", "csv"])
         .code(2)
