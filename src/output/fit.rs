@@ -133,18 +133,22 @@ pub(super) fn check_flags_fit(
         })?;
     }
     check_wide(args.wide, format)?;
-    check_scale(args, format)
+    check_scale(args.scale, format, args.file.as_deref())
 }
 
 /// `--scale log` draws the value axes of a picture (svg, html): any other format is refused,
 /// with a picture file to write instead (a picture cannot go to a terminal).
-fn check_scale(args: &OutputRequest, format: Format) -> Result<(), Failure> {
-    if args.scale == AxisScale::Linear || format.can().log_scale {
+pub(super) fn check_scale(
+    scale: AxisScale,
+    format: Format,
+    file: Option<&Path>,
+) -> Result<(), Failure> {
+    if scale == AxisScale::Linear || format.can().log_scale {
         return Ok(());
     }
     let takes = Format::all_that(|c| c.log_scale);
     let wanted = takes.first().map_or("svg", |f| f.name());
-    let file = match &args.file {
+    let file = match file {
         Some(file) => file.with_extension(wanted),
         None => Path::new("chart").with_extension(wanted),
     };
