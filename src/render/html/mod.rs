@@ -11,7 +11,7 @@ mod values;
 
 use super::caption::{Caption, Origin};
 use super::svg::xml::escape;
-use super::svg::{Figure, Line, Picture, STYLE};
+use super::svg::{Figure, Line, Picture, Why, STYLE};
 use super::AxisScale;
 use crate::model::describe_days;
 use crate::model::Period;
@@ -128,15 +128,7 @@ fn notes(
     for panel in &picture.panels {
         for line in &panel.lines {
             lines.extend(gap_line(line, &panel.metric, caption));
-            for (date, text, why) in &line.left_out {
-                lines.push(format!(
-                    "{} {} of {}: {text} is left out of the chart, {} (the table shows it)",
-                    line.chain.name(),
-                    panel.metric,
-                    caption.when(*date),
-                    why.says()
-                ));
-            }
+            lines.extend(left_out_notes(line, &panel.metric, caption));
         }
     }
     lines.extend(caption.warnings.iter().cloned());
@@ -151,6 +143,42 @@ fn notes(
         writeln!(out, "<li>{}</li>", escape(&line))?;
     }
     out.write_all(b"</ul>\n</section>\n")
+}
+
+/// The notes that fit in one line each: a value left out, with its date and text; past that
+/// many of one reason, one note names the first few and counts the rest (a decade of daily
+/// zeros on a log scale would otherwise outweigh the page).
+const LEFT_OUT_NOTES: usize = 5;
+
+/// A line's values left out of the chart, reason by reason.
+fn left_out_notes(line: &Line, metric: &str, caption: &Caption) -> Vec<String> {
+    let mut notes = Vec::new();
+    let name = line.chain.name();
+    for why in [Why::TooLarge, Why::OffLog] {
+        let of: Vec<String> = (line.left_out.iter())
+            .filter(|l| l.2 == why)
+            .map(|(date, text, _)| format!("{} ({text})", caption.when(*date)))
+            .collect();
+        if of.len() > LEFT_OUT_NOTES {
+            notes.push(format!(
+                "{name} {metric}: {} values are left out of the chart, {}: {} and {} more (the table shows them)",
+                of.len(),
+                why.says(),
+                of[..3].join(", "),
+                of.len() - 3
+            ));
+            continue;
+        }
+        let each = line.left_out.iter().filter(|l| l.2 == why);
+        notes.extend(each.map(|(date, text, _)| {
+            format!(
+                "{name} {metric} of {}: {text} is left out of the chart, {} (the table shows it)",
+                caption.when(*date),
+                why.says()
+            )
+        }));
+    }
+    notes
 }
 
 /// A line's gaps in one note, if it has any.

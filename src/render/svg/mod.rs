@@ -23,7 +23,7 @@ use crate::render::AxisScale;
 use axis::scale;
 use dates::date_ticks;
 use frame::Frame;
-pub(super) use series::{Figure, Line, Panel};
+pub(super) use series::{Figure, Line, Panel, Why};
 use xml::{at, escape};
 
 pub(super) const WIDTH: f64 = 960.0;
