@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Makes docs/report-html.png and docs/report-svg.png again: the sandbox's report (every chain,
+# Makes docs/report-html.png, docs/report-svg.png and docs/fees-log.png again: the sandbox's report (every chain,
 # --by week from a Wednesday, so the first week is partial; BASE with a two-week gap) as HTML
-# and SVG, photographed by headless Chromium
+# and SVG, and its fees on a log scale (--scale log), photographed by headless Chromium
 # (Debian: apt-get install chromium-headless-shell). Run from anywhere: docs/screenshots.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +20,7 @@ export SOURCE_DATE_EPOCH=1735689600 # 2025-01-01: the page says when it was made
 query=(report -c all -s 2024-01-03 -e 2024-03-31 --by week)
 "$bin" "${query[@]}" -o "$work/report.html" 2>/dev/null
 "$bin" "${query[@]}" -o "$work/report.svg" 2>/dev/null
+"$bin" fees "${query[@]:1}" --scale log -o "$work/fees-log.svg" 2>/dev/null
 
 shot() { # page, png, width, height
   chromium-headless-shell --headless --no-sandbox --disable-gpu --disable-background-networking \
@@ -29,4 +30,6 @@ shot() { # page, png, width, height
 svg_height=$(grep -o 'height="[0-9]*"' "$work/report.svg" | head -n1 | tr -dc 0-9)
 shot "$work/report.html" docs/report-html.png 1040 1500
 shot "$work/report.svg" docs/report-svg.png 960 "$svg_height"
-echo "wrote docs/report-html.png and docs/report-svg.png"
+log_height=$(grep -o 'height="[0-9]*"' "$work/fees-log.svg" | head -n1 | tr -dc 0-9)
+shot "$work/fees-log.svg" docs/fees-log.png 960 "$log_height"
+echo "wrote docs/report-html.png, docs/report-svg.png and docs/fees-log.png"

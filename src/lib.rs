@@ -91,7 +91,7 @@ pub use model::{
 };
 pub use model::{Aggregation, Column, Coverage, Measure, Unit};
 pub use output::{read_merge_file, read_sqlite_rows};
-pub use render::{render, Format, RenderOptions};
+pub use render::{render, AxisScale, Format, RenderOptions};
 pub use settings::limits::{seconds, Count, CACHE_SETTLE_DAYS, CHUNK_DAYS, JOBS, RETRIES};
 pub use settings::{
     check_base_url, parse_config_file, plain as config_text, ConfigKey, FileSettings,

@@ -12,7 +12,7 @@ use super::completion::Shell;
 use super::help_text;
 use super::{parse_milliseconds, parse_rate};
 use crate::model::{Chain, DaySpec};
-use crate::render::Format;
+use crate::render::{AxisScale, Format};
 use crate::sandbox::Fault;
 use crate::settings::ConfigKey;
 
@@ -197,6 +197,10 @@ pub struct RenderArgs {
     /// The chain a file without a chain column holds, for the legend
     #[arg(long, value_name = "CHAIN", value_parser = super::query::one_chain, add = ArgValueCompleter::new(super::completion::chains))]
     pub file_chain: Option<Chain>,
+
+    /// svg/html: value axes from zero (linear) or in powers of ten (log), as the query's --scale [default: linear]
+    #[arg(long, ignore_case = true)]
+    pub scale: Option<AxisScale>,
 }
 
 #[derive(Debug, Args)]

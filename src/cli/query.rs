@@ -12,7 +12,7 @@ use crate::model::Period;
 use crate::model::SocialMetric;
 use crate::model::{chain_names, Chain, ChainArg};
 use crate::model::{parse_span, DaySpec, Span};
-use crate::render::{Format, JsonNumbers};
+use crate::render::{AxisScale, Format, JsonNumbers};
 
 #[derive(Debug, Args)]
 // The first day comes from --start or --last: clap's error for neither names both.
@@ -112,6 +112,10 @@ pub struct QueryArgs {
         ignore_case = true
     )]
     pub json_numbers: JsonNumbers,
+
+    /// svg/html: value axes from zero (linear) or in powers of ten (log), for chains of very different size; a change stays linear [default: linear]
+    #[arg(help_heading = "Output", long, ignore_case = true)]
+    pub scale: Option<AxisScale>,
 
     #[command(flatten)]
     pub analysis: super::analysis::AnalysisArgs,

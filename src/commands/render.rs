@@ -17,6 +17,7 @@ pub(super) fn run(global: &GlobalArgs, args: &RenderArgs, terminal: Terminal) ->
         format,
         output,
         file_chain,
+        scale: args.scale.unwrap_or_default(),
     };
     draw(&drawing, settings.color, terminal, &|line| {
         note(&settings, line)

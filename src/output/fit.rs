@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::OutputRequest;
 use crate::error::{Exit, Failure};
-use crate::render::{Can, Format, JsonNumbers, Wide};
+use crate::render::{AxisScale, Can, Format, JsonNumbers, Wide};
 use crate::system::stream;
 
 /// A flag that some formats take: its name as the messages write it, and the capability.
@@ -132,7 +132,35 @@ pub(super) fn check_flags_fit(
             takes: |c| c.merge,
         })?;
     }
-    check_wide(args.wide, format)
+    check_wide(args.wide, format)?;
+    check_scale(args.scale, format, args.file.as_deref())
+}
+
+/// `--scale log` draws the value axes of a picture (svg, html): any other format is refused,
+/// with a picture file to write instead (a picture cannot go to a terminal).
+pub(super) fn check_scale(
+    scale: AxisScale,
+    format: Format,
+    file: Option<&Path>,
+) -> Result<(), Failure> {
+    if scale == AxisScale::Linear || format.can().log_scale {
+        return Ok(());
+    }
+    let takes = Format::all_that(|c| c.log_scale);
+    let wanted = takes.first().map_or("svg", |f| f.name());
+    let file = match file {
+        Some(file) => file.with_extension(wanted),
+        None => Path::new("chart").with_extension(wanted),
+    };
+    Err(Failure::usage(format!(
+        "--scale log draws the value axes of a picture ({}), not of the {} format",
+        Format::names(&takes, "and"),
+        format.name()
+    ))
+    .with_hint(format!(
+        "draw it as a picture: --format {wanted} --output {}",
+        crate::system::shell::quote(&file.display().to_string())
+    )))
 }
 
 /// Why `flag` does not go with `format`, and the format to pick instead (the first that takes

@@ -9,7 +9,8 @@ use super::merge_file::{read_rows, MergeError};
 use super::{check_width, fit, picture, sqlite, write_stdout};
 use crate::error::{Exit, Failure};
 use crate::model::{steps, Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};
-use crate::render::{self, widen, Caption, Format, Naming, Origin, RenderOptions, Wide};
+use crate::render::{self, widen, AxisScale, Caption, Format, Naming, Origin};
+use crate::render::{RenderOptions, Wide};
 use crate::settings::Terminal;
 use crate::system::{atomic, foreign};
 
@@ -22,6 +23,8 @@ pub(crate) struct Drawing {
     pub output: Option<PathBuf>,
     /// The chain a file without a chain column holds (`--file-chain`), for the legend.
     pub file_chain: Option<Chain>,
+    /// `--scale`: the pictures' value axes.
+    pub scale: AxisScale,
 }
 
 /// An export read back: its rows (with their coverage under `--by`), its period and range.
@@ -45,6 +48,7 @@ pub(crate) fn draw(
     let output = drawing.output.clone().filter(|f| f.as_os_str() != "-");
     let format = drawing_format(drawing.format, output.as_deref())?;
     fit::check_destination(false, format, output.is_some(), terminal.stdout_is_terminal)?;
+    fit::check_scale(drawing.scale, format, output.as_deref())?;
     if let Some(file) = &output {
         fit::check_folder(file)?;
         atomic::check_output_path(file)?;
@@ -67,6 +71,7 @@ pub(crate) fn draw(
     };
     let mut style = RenderOptions {
         caption: Some(&caption),
+        scale: drawing.scale,
         ..RenderOptions::default()
     };
     let text = format

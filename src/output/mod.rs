@@ -22,7 +22,7 @@ use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{aggregate, steps, Analysis, Period};
 use crate::model::{Chain, Dataset, Endpoint};
-use crate::render::{self, Format, JsonNumbers, RenderOptions, Wide};
+use crate::render::{self, AxisScale, Format, JsonNumbers, RenderOptions, Wide};
 use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
@@ -51,6 +51,8 @@ pub(crate) struct OutputRequest {
     pub json_numbers: JsonNumbers,
     /// `--file-chain`: the chain an old merge file without a chain column holds.
     pub file_chain: Option<Chain>,
+    /// `--scale`: a picture's value axes.
+    pub scale: AxisScale,
 }
 
 /// The output of one query command, resolved and checked before anything is fetched.
@@ -68,6 +70,7 @@ pub(crate) struct Output {
     analysis: Analysis,
     json_numbers: JsonNumbers,
     file_chain: Option<Chain>,
+    scale: AxisScale,
 }
 
 impl Output {
@@ -112,6 +115,7 @@ impl Output {
             analysis: args.analysis.clone(),
             json_numbers: args.json_numbers,
             file_chain: args.file_chain,
+            scale: args.scale,
         };
         output.check_analysis(plan)?;
         Ok(output)
@@ -211,6 +215,7 @@ impl Output {
             caption: Some(&caption),
             decimals: self.analysis.measures.decimals,
             json_strings: self.json_numbers == JsonNumbers::String,
+            scale: self.scale,
         };
         let Some(file) = &self.file else {
             style.color = color;

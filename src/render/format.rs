@@ -67,6 +67,8 @@ pub struct Can {
     pub derived: bool,
     /// It writes a small fixed listing (`chains`, `cache stats`) as well as a daily series.
     pub listing: bool,
+    /// `--scale log` draws its value axes in powers of ten.
+    pub log_scale: bool,
 }
 
 /// What `--wide` does to a format.
@@ -92,6 +94,7 @@ const TEXT: Can = Can {
     json_strings: false,
     derived: true,
     listing: false,
+    log_scale: false,
 };
 
 /// A table for people or programs: summary rows, and a listing.
@@ -106,6 +109,7 @@ const PICTURE: Can = Can {
     picture: true,
     terminal: false,
     wide: Wide::Refused,
+    log_scale: true,
     ..TEXT
 };
 
@@ -224,6 +228,7 @@ mod tests {
         assert_eq!(named(|c| c.json_strings), "json and ndjson");
         assert_eq!(named(|c| c.merge), "csv, tsv, json, ndjson and sqlite");
         assert_eq!(named(|c| c.picture), "svg and html");
+        assert_eq!(named(|c| c.log_scale), "svg and html");
         assert_eq!(named(|c| c.file_only), "sqlite");
         assert_eq!(named(|c| !c.terminal), "svg, html and sqlite");
         assert_eq!(named(|c| c.wide == Wide::Always), "chart");

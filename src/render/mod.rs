@@ -48,6 +48,8 @@ pub struct RenderOptions<'a> {
     pub decimals: u32,
     /// json/ndjson: numbers as JSON strings of their exact text (`--json-numbers string`).
     pub json_strings: bool,
+    /// svg/html: the value axes (`--scale`).
+    pub scale: AxisScale,
 }
 
 impl Default for RenderOptions<'_> {
@@ -62,6 +64,7 @@ impl Default for RenderOptions<'_> {
             caption: None,
             decimals: crate::model::DEFAULT_DECIMALS,
             json_strings: false,
+            scale: AxisScale::Linear,
         }
     }
 }
@@ -74,6 +77,16 @@ pub enum JsonNumbers {
     Number,
     /// JSON strings of that text, which jq and JavaScript keep whole
     String,
+}
+
+/// How a picture's value axes run (`--scale`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum AxisScale {
+    /// evenly from zero
+    #[default]
+    Linear,
+    /// in powers of ten, so that chains of very different size all show their shape
+    Log,
 }
 
 /// Writes `data` as `format` to `out`: the text formats (a SQLite database is written to its
@@ -97,8 +110,13 @@ pub fn render(
                 .caption
                 .ok_or_else(|| io::Error::other("a picture needs its caption"))?;
             match format {
-                Text::Svg => svg::write(data, caption, out),
-                _ => html::write(data, caption, &summary_cells(data, style)?, out),
+                Text::Svg => svg::write(data, caption, style.scale, out),
+                _ => html::write(
+                    data,
+                    (caption, style.scale),
+                    &summary_cells(data, style)?,
+                    out,
+                ),
             }
         }
     }

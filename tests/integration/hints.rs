@@ -34,7 +34,7 @@ fn a_markdown_export(env: &Env) {
     env.cmd("fees -c eth --last 3 -o y.md").run();
 }
 
-const CASES: [Case; 10] = [
+const CASES: [Case; 11] = [
     Case {
         args: &["fees", "-c", "eth", "--last", "3", "--method", "get"],
         hint_starts: "the service does not take GET here: use --method post",
@@ -92,6 +92,14 @@ const CASES: [Case; 10] = [
     Case {
         args: &["fees", "-c", "eth", "--last", "30", "--raw"],
         hint_starts: "--raw asks for the whole range in one request: leave out --raw",
+        setup: nothing,
+        sandbox: &[],
+    },
+    Case {
+        args: &[
+            "fees", "-c", "eth", "--last", "3", "--scale", "log", "--format", "chart",
+        ],
+        hint_starts: "draw it as a picture: --format svg --output chart.svg",
         setup: nothing,
         sandbox: &[],
     },

@@ -65,6 +65,7 @@ fn output_request(args: &QueryArgs) -> OutputRequest {
         analysis: args.analysis.analysis(),
         json_numbers: args.json_numbers,
         file_chain: args.file_chain,
+        scale: args.scale.unwrap_or_default(),
     }
 }
 

@@ -169,6 +169,14 @@ impl Column {
         }
     }
 
+    /// Whether its values can be below zero (a change): a log axis cannot place them.
+    pub fn may_be_negative(&self) -> bool {
+        matches!(
+            self.kind,
+            Kind::Metric(_, Measure::Change | Measure::ChangePct)
+        )
+    }
+
     /// How `--by` rolled the metric up; `None` for daily values and for `days`.
     pub fn aggregation(&self) -> Option<Aggregation> {
         match (self.kind, self.rolled_up) {

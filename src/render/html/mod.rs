@@ -11,7 +11,8 @@ mod values;
 
 use super::caption::{Caption, Origin};
 use super::svg::xml::escape;
-use super::svg::{Line, Picture, STYLE};
+use super::svg::{Figure, Line, Picture, Why, STYLE};
+use super::AxisScale;
 use crate::model::describe_days;
 use crate::model::Period;
 use crate::model::{Chain, Coverage, Dataset};
@@ -23,7 +24,8 @@ body{margin:0 auto;padding:1.5rem;max-width:62rem;font-family:system-ui,sans-ser
 h1{font-size:1.4rem;margin:0 0 .25rem}
 h2{font-size:1.1rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
 .muted{color:var(--muted)}
-figure{margin:0}
+figure{margin:0 0 1.5rem}
+figcaption{margin:1rem 0 .25rem}
 svg.cm{display:block;max-width:100%;height:auto}
 ul.notes li{margin:.2rem 0}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9rem}
@@ -37,7 +39,7 @@ tfoot th{font-weight:600}
 @media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#bbb;--stripe:#fff}
 body{max-width:none;padding:0}
 figure{break-inside:avoid}
-svg.cm{max-height:16cm;width:auto;margin:0 auto}
+svg.cm{max-height:23cm;width:auto;margin:0 auto}
 svg.cm text{fill:#000}
 svg.cm .bg{fill:#fff}
 thead{display:table-header-group}
@@ -48,11 +50,11 @@ tr{break-inside:avoid}}
 /// footer rows under the values.
 pub(super) fn write(
     data: &Dataset,
-    caption: &Caption,
+    (caption, scale): (&Caption, AxisScale),
     summary: &[Vec<String>],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    let picture = Picture::new(data, caption);
+    let picture = Picture::new(data, caption, scale);
     let query = escape(&caption.query_line(&picture.metrics()));
     write!(
         out,
@@ -62,15 +64,37 @@ pub(super) fn write(
          <title>chain-metrics: {query}</title>\n<style>\n{PAGE_STYLE}{STYLE}</style>\n</head>\n<body>\n\
          <header>\n<h1>chain-metrics</h1>\n<p id=\"query\">{query}</p>\n\
          {source}<p class=\"muted\">Made {made} by chain-metrics {version}.</p>\n</header>\n\
-         <main>\n<section id=\"charts\">\n<h2>Charts</h2>\n<figure>\n{svg}</figure>\n</section>\n",
+         <main>\n<section id=\"charts\">\n<h2>Charts</h2>\n",
         made = escape(&caption.made),
         source = source(caption),
         version = env!("CARGO_PKG_VERSION"),
-        svg = picture.svg(false),
     )?;
+    figures(&picture, out)?;
     notes(&picture, data, caption, out)?;
     values::write(data, summary, out)?;
     out.write_all(b"</main>\n</body>\n</html>\n")
+}
+
+/// One figure per metric (fees, active users, the official account's activity), each its own
+/// SVG with its legend, and a caption saying how to read it; the charts' section ends here.
+fn figures(picture: &Picture, out: &mut dyn Write) -> io::Result<()> {
+    let figures = picture.figures();
+    if figures.is_empty() {
+        write!(out, "<figure>\n{}</figure>\n", picture.svg(false))?;
+    }
+    for (figure, svg) in figures {
+        let how = match figure {
+            Figure::Social => "a strip per chain, all on one scale",
+            _ => "a line per chain",
+        };
+        write!(
+            out,
+            "<figure id=\"{id}\">\n<figcaption><strong>{title}</strong>: {how}; hover a date for every chain's exact value.</figcaption>\n{svg}</figure>\n",
+            id = figure.id(),
+            title = figure.title(),
+        )?;
+    }
+    out.write_all(b"</section>\n")
 }
 
 /// The line that says where the data came from: synthetic, in bold, from the sandbox.
@@ -104,14 +128,7 @@ fn notes(
     for panel in &picture.panels {
         for line in &panel.lines {
             lines.extend(gap_line(line, &panel.metric, caption));
-            for (date, text) in &line.left_out {
-                lines.push(format!(
-                    "{} {} of {}: {text} is left out of the chart, too large to draw (the table shows it)",
-                    line.chain.name(),
-                    panel.metric,
-                    caption.when(*date)
-                ));
-            }
+            lines.extend(left_out_notes(line, &panel.metric, caption));
         }
     }
     lines.extend(caption.warnings.iter().cloned());
@@ -126,6 +143,42 @@ fn notes(
         writeln!(out, "<li>{}</li>", escape(&line))?;
     }
     out.write_all(b"</ul>\n</section>\n")
+}
+
+/// The notes that fit in one line each: a value left out, with its date and text; past that
+/// many of one reason, one note names the first few and counts the rest (a decade of daily
+/// zeros on a log scale would otherwise outweigh the page).
+const LEFT_OUT_NOTES: usize = 5;
+
+/// A line's values left out of the chart, reason by reason.
+fn left_out_notes(line: &Line, metric: &str, caption: &Caption) -> Vec<String> {
+    let mut notes = Vec::new();
+    let name = line.chain.name();
+    for why in [Why::TooLarge, Why::OffLog] {
+        let of: Vec<String> = (line.left_out.iter())
+            .filter(|l| l.2 == why)
+            .map(|(date, text, _)| format!("{} ({text})", caption.when(*date)))
+            .collect();
+        if of.len() > LEFT_OUT_NOTES {
+            notes.push(format!(
+                "{name} {metric}: {} values are left out of the chart, {}: {} and {} more (the table shows them)",
+                of.len(),
+                why.says(),
+                of[..3].join(", "),
+                of.len() - 3
+            ));
+            continue;
+        }
+        let each = line.left_out.iter().filter(|l| l.2 == why);
+        notes.extend(each.map(|(date, text, _)| {
+            format!(
+                "{name} {metric} of {}: {text} is left out of the chart, {} (the table shows it)",
+                caption.when(*date),
+                why.says()
+            )
+        }));
+    }
+    notes
 }
 
 /// A line's gaps in one note, if it has any.

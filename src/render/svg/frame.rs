@@ -6,25 +6,35 @@ use chrono::NaiveDate;
 /// The plot's height in pixels, between the metric's name and the date labels.
 pub(super) const PLOT_HEIGHT: f64 = 160.0;
 /// Above the plot: the metric's name.
-const HEAD: f64 = 28.0;
-/// A value scale: tick values from the lowest up, and their labels.
+pub(super) const HEAD: f64 = 28.0;
+/// A value scale: tick values from the lowest up, and their labels; `log`: values are placed
+/// by their logarithm (every value drawn on it is above zero).
 pub(super) struct Scale {
     pub ticks: Vec<f64>,
     pub labels: Vec<String>,
+    pub log: bool,
 }
 
-/// Where a panel goes, and the dates its x axis spans.
+/// Where a panel goes, and the dates its x axis spans: its plot starts [`HEAD`] below `top`
+/// and is `height` high.
+#[derive(Clone, Copy)]
 pub(super) struct Frame {
     pub left: f64,
     pub top: f64,
     pub width: f64,
+    pub height: f64,
     pub first: Option<NaiveDate>,
     pub last: Option<NaiveDate>,
 }
 
 impl Frame {
     pub(super) fn bottom(&self) -> f64 {
-        self.top + HEAD + PLOT_HEIGHT
+        self.top + HEAD + self.height
+    }
+
+    /// The plot's top edge.
+    pub(super) fn plot_top(&self) -> f64 {
+        self.top + HEAD
     }
 
     pub(super) fn x(&self, date: NaiveDate) -> f64 {
@@ -39,12 +49,14 @@ impl Frame {
     }
 
     pub(super) fn y(&self, scale: &Scale, value: f64) -> f64 {
-        let lo = scale.ticks.first().copied().unwrap_or(0.0);
-        let hi = scale.ticks.last().copied().unwrap_or(1.0);
+        let placed = |v: f64| if scale.log { v.log10() } else { v };
+        let lo = placed(scale.ticks.first().copied().unwrap_or(0.0));
+        let hi = placed(scale.ticks.last().copied().unwrap_or(1.0));
+        let value = placed(value);
         let share = match hi > lo {
             true => (value - lo) / (hi - lo),
             false => 0.0,
         };
-        self.bottom() - PLOT_HEIGHT * share
+        self.bottom() - self.height * share
     }
 }

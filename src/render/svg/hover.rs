@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use super::frame::{Frame, PLOT_HEIGHT};
+use super::frame::Frame;
 use super::series::Panel;
 use super::xml::{at, escape};
 use crate::render::caption::Caption;
@@ -40,9 +40,9 @@ pub(super) fn columns(
         out.push_str(&format!(
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: {}\n{}</title></rect>\n",
             at(left),
-            at(frame.bottom() - PLOT_HEIGHT),
+            at(frame.plot_top()),
             at(right - left),
-            at(PLOT_HEIGHT),
+            at(frame.height),
             caption.when(*date),
             escape(&panel.metric),
             escape(&lines)
@@ -68,7 +68,7 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<String>> {
         told.extend(line.gaps.iter().map(|d| (*d, format!("{name}: no value"))));
         let left_out = line.left_out.iter();
         told.extend(
-            left_out.map(|(d, t)| (*d, format!("{name} {t} (left out: too large to draw)"))),
+            left_out.map(|(d, t, why)| (*d, format!("{name} {t} (left out: {})", why.says()))),
         );
         told.sort_by_key(|(date, _)| *date);
         for (date, text) in told {

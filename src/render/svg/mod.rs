@@ -2,6 +2,8 @@
 //! chain with a legend, dates on the x axis, each point's exact value in its `<title>`. No
 //! script, font or image from outside; no clock, so the same input gives the same bytes.
 
+mod axis;
+mod dates;
 mod frame;
 mod hover;
 mod panel;
@@ -12,15 +14,16 @@ pub(super) mod xml;
 
 use std::io::{self, Write};
 
-use chrono::{Datelike, NaiveDate};
+use chrono::NaiveDate;
 
 use super::caption::Caption;
-use super::chart::scale::{compact_label, round_ticks};
 use crate::model::Chain;
 use crate::model::Dataset;
-use crate::model::{DayRange, Period};
-use frame::{Frame, Scale};
-pub(super) use series::{Line, Panel};
+use crate::render::AxisScale;
+use axis::scale;
+use dates::date_ticks;
+use frame::Frame;
+pub(super) use series::{Figure, Line, Panel, Why};
 use xml::{at, escape};
 
 pub(super) const WIDTH: f64 = 960.0;
@@ -32,6 +35,7 @@ const SOURCE_LINE: f64 = 18.0;
 const LEGEND_ROW: f64 = 24.0;
 /// The legend's key to the look of a period that is not whole.
 const PARTIAL_KEY: &str = "partial period (fewer days than it has)";
+/// The least height of the panels: one panel's.
 const PANEL_HEIGHT: f64 = 228.0;
 /// Pixels a character of the 12px labels may take (wide for capitals: no label spills).
 const CHAR_WIDTH: f64 = 8.0;
@@ -51,6 +55,7 @@ svg.cm .title{font-size:15px;font-weight:600}
 svg.cm .muted{fill:#57606a}
 svg.cm .metric{font-size:13px;font-weight:600}
 svg.cm .source{font-style:italic}
+svg.cm .strip-name{font-weight:600}
 svg.cm .bg{fill:#ffffff}
 svg.cm .grid{stroke:#d8dee4;stroke-width:1}
 svg.cm .axis{stroke:#8c959f;stroke-width:1}
@@ -70,8 +75,13 @@ svg.cm .series circle.partial{fill:#0d1117}
 ";
 
 /// Writes the standalone SVG of a long dataset (one row per date and chain).
-pub(super) fn write(data: &Dataset, caption: &Caption, out: &mut dyn Write) -> io::Result<()> {
-    let picture = Picture::new(data, caption);
+pub(super) fn write(
+    data: &Dataset,
+    caption: &Caption,
+    scale: AxisScale,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let picture = Picture::new(data, caption, scale);
     out.write_all(picture.svg(true).as_bytes())
 }
 
@@ -89,9 +99,9 @@ pub(super) struct Picture<'a> {
 }
 
 impl<'a> Picture<'a> {
-    pub(super) fn new(data: &Dataset, caption: &'a Caption) -> Picture<'a> {
+    pub(super) fn new(data: &Dataset, caption: &'a Caption, scale: AxisScale) -> Picture<'a> {
         let dates = series::periods(caption);
-        let panels = series::panels(data, caption, &dates);
+        let panels = series::panels(data, caption, &dates, scale);
         Picture {
             caption,
             dates,
@@ -104,15 +114,46 @@ impl<'a> Picture<'a> {
         self.panels.iter().map(|p| p.metric.as_str()).collect()
     }
 
-    /// The whole SVG; `standalone` adds the XML declaration, the style and a background, which
-    /// a page that inlines it provides itself.
+    /// The whole SVG; `standalone` adds the XML declaration, the style, a background and the
+    /// title lines, which a page that inlines it provides itself (its header, a caption).
     pub(super) fn svg(&self, standalone: bool) -> String {
-        let scales: Vec<Scale> = self.panels.iter().map(scale).collect();
-        let widest = scales.iter().flat_map(|s| &s.labels).map(String::len);
+        let all: Vec<&Panel> = self.panels.iter().collect();
+        self.svg_of(&all, standalone)
+    }
+
+    /// The panels of each figure of the page, in the figures' order (fees, active users,
+    /// social), each with its own SVG.
+    pub(super) fn figures(&self) -> Vec<(Figure, String)> {
+        let mut figures: Vec<Figure> = self.panels.iter().map(|p| p.figure).collect();
+        figures.sort();
+        figures.dedup();
+        (figures.into_iter())
+            .map(|figure| {
+                let panels: Vec<&Panel> = (self.panels.iter())
+                    .filter(|p| p.figure == figure)
+                    .collect();
+                (figure, self.svg_of(&panels, false))
+            })
+            .collect()
+    }
+
+    /// An SVG of `panels`: titles, legend, then the panels; the value labels get the room the
+    /// widest of every panel needs, so that the figures of a page line up.
+    fn svg_of(&self, panels: &[&Panel], standalone: bool) -> String {
+        let widest = (self.panels.iter())
+            .flat_map(|p| scale(p).labels)
+            .map(|l| l.len());
         let left = (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0);
-        let (legend, legend_height) = self.legend(left);
-        let top = self.title_height() + legend_height;
-        let height = top + PANEL_HEIGHT * self.panels.len().max(1) as f64;
+        // A page's figure has its caption and the page's header instead of title lines.
+        let head = match standalone {
+            true => self.title_height(),
+            false => LEGEND_ROW / 2.0,
+        };
+        let (legend, legend_height) = self.legend(left, head);
+        let top = head + legend_height;
+        let heights = panels.iter().map(|p| panel::height(p));
+        let height = top + heights.sum::<f64>().max(PANEL_HEIGHT);
+        let metrics: Vec<&str> = panels.iter().map(|p| p.metric.as_str()).collect();
         let mut out = String::new();
         if standalone {
             out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -121,16 +162,18 @@ impl<'a> Picture<'a> {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cm\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\">\n<title>{t}</title>\n",
             w = WIDTH,
             h = height.round(),
-            t = escape(&self.caption.query_line(&self.metrics()))
+            t = escape(&self.caption.query_line(&metrics))
         ));
         if standalone {
             out.push_str(&format!(
                 "<style>\n{STYLE}</style>\n<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n"
             ));
         }
-        self.titles(&mut out, left);
+        if standalone {
+            self.titles(&mut out, &metrics, left);
+        }
         out.push_str(&legend);
-        self.draw_panels(&mut out, &scales, left, top);
+        self.draw_panels(&mut out, panels, left, top);
         out.push_str("</svg>\n");
         out
     }
@@ -143,10 +186,10 @@ impl<'a> Picture<'a> {
         }
     }
 
-    fn titles(&self, out: &mut String, left: f64) {
+    fn titles(&self, out: &mut String, metrics: &[&str], left: f64) {
         out.push_str(&format!(
             "<text class=\"title\" x=\"{x}\" y=\"24\">{}</text>\n<text class=\"muted\" x=\"{x}\" y=\"44\">{}</text>\n",
-            escape(&self.metrics().join(", ")),
+            escape(&metrics.join(", ")),
             escape(&self.caption.scope_line()),
             x = at(left)
         ));
@@ -161,7 +204,7 @@ impl<'a> Picture<'a> {
 
     /// One entry per chain (a stroke of its colour, then its name), wrapped to the width; the
     /// markup and its height.
-    fn legend(&self, left: f64) -> (String, f64) {
+    fn legend(&self, left: f64, head: f64) -> (String, f64) {
         let mut out = String::from("<g class=\"legend\">\n");
         let (mut x, mut row) = (left, 0.0);
         for chain in &self.caption.chains {
@@ -169,7 +212,7 @@ impl<'a> Picture<'a> {
             if x > left && x + width > WIDTH - RIGHT {
                 (x, row) = (left, row + 1.0);
             }
-            let y = self.title_height() + 6.0 + row * LEGEND_ROW;
+            let y = head + 6.0 + row * LEGEND_ROW;
             out.push_str(&format!(
                 "<g class=\"legend-entry\" data-chain=\"{name}\"><line x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/><text x=\"{tx}\" y=\"{ty}\">{name}</text></g>\n",
                 name = chain.name(),
@@ -187,7 +230,7 @@ impl<'a> Picture<'a> {
             if x > left && x + width > WIDTH - RIGHT {
                 (x, row) = (left, row + 1.0);
             }
-            let y = self.title_height() + 6.0 + row * LEGEND_ROW;
+            let y = head + 6.0 + row * LEGEND_ROW;
             out.push_str(&format!(
                 "<g class=\"legend-key series\" stroke=\"#57606a\"><path class=\"partial\" d=\"M{x1} {y}L{x2} {y}\"/><circle class=\"partial\" cx=\"{x2}\" cy=\"{y}\" r=\"3.5\"/><text x=\"{tx}\" y=\"{ty}\" stroke=\"none\">{PARTIAL_KEY}</text></g>\n",
                 x1 = at(x),
@@ -210,120 +253,36 @@ impl<'a> Picture<'a> {
             .any(|p| p.partial.is_some())
     }
 
-    fn draw_panels(&self, out: &mut String, scales: &[Scale], left: f64, top: f64) {
+    fn draw_panels(&self, out: &mut String, panels: &[&Panel], left: f64, top: f64) {
         let width = WIDTH - left - RIGHT;
         let ticks = date_ticks(&self.dates, self.caption.by, width);
-        if self.panels.is_empty() {
+        if panels.is_empty() {
             out.push_str(&format!(
                 "<text class=\"muted\" x=\"{}\" y=\"{}\">(no data to chart)</text>\n",
                 at(left),
                 at(top + 30.0)
             ));
         }
-        for (k, (panel, scale)) in self.panels.iter().zip(scales).enumerate() {
-            let frame = Frame {
-                left,
-                top: top + PANEL_HEIGHT * k as f64,
-                width,
-                first: self.dates.first().copied(),
-                last: self.dates.last().copied(),
-            };
+        let mut frame = Frame {
+            left,
+            top,
+            width,
+            height: 0.0,
+            first: self.dates.first().copied(),
+            last: self.dates.last().copied(),
+        };
+        for panel in panels {
+            frame.height = panel::plot_height(panel);
+            let scale = scale(panel);
             panel::draw(
                 out,
                 panel,
-                scale,
+                &scale,
                 &frame,
                 self.caption,
                 (&ticks, &self.dates),
             );
+            frame.top += panel::height(panel);
         }
-    }
-}
-
-/// A panel's value scale: round ticks from zero (or below, for negative values) up.
-fn scale(panel: &Panel) -> Scale {
-    let (lo, hi) = panel.value_range();
-    let (ticks, step) = round_ticks(lo, hi, 4);
-    let top = ticks.iter().fold(0.0f64, |top, t| top.max(t.abs()));
-    let unit = if panel.percent { "%" } else { "" };
-    let labels = (ticks.iter())
-        .map(|t| format!("{}{unit}", compact_label(*t, step, top)))
-        .collect();
-    Scale { ticks, labels }
-}
-
-/// The dates labelled on the x axis: calendar boundaries (days, Mondays, month, quarter or
-/// year starts, every k-th) as fine as keeps the labels apart in `width` pixels, never finer
-/// than the periods drawn; and the last date, in place of a tick too close to it.
-fn date_ticks(dates: &[NaiveDate], by: Period, width: f64) -> Vec<NaiveDate> {
-    let (Some(first), Some(last)) = (dates.first().copied(), dates.last().copied()) else {
-        return Vec::new();
-    };
-    let room = ((width / DATE_LABEL) as usize).max(2);
-    let range = DayRange {
-        start: first,
-        end: last,
-    };
-    let mut ticks = TICK_STEPS
-        .iter()
-        .filter(|(unit, _)| length(*unit) >= length(by))
-        .map(|(unit, every)| boundaries(*unit, *every, &range))
-        .find(|ticks| ticks.len() < room)
-        .unwrap_or_else(|| vec![first]);
-    // The last date is labelled; a tick closer to it than a label's width gives way.
-    let span = (last - first).num_days().max(1) as f64;
-    let gap = |a: NaiveDate| (last - a).num_days() as f64 / span * width;
-    ticks.retain(|t| gap(*t) >= DATE_LABEL);
-    if ticks.is_empty() || last != first {
-        ticks.push(last);
-    }
-    ticks
-}
-
-/// How long a period is, in order: a date axis ticks no finer than the periods it draws.
-fn length(period: Period) -> u8 {
-    match period {
-        Period::Day => 0,
-        Period::Week => 1,
-        Period::Month => 2,
-        Period::Quarter => 3,
-        Period::Year => 4,
-    }
-}
-
-/// The calendar steps a date axis may tick at, finest first.
-const TICK_STEPS: [(Period, u32); 16] = [
-    (Period::Day, 1),
-    (Period::Day, 2),
-    (Period::Week, 1),
-    (Period::Week, 2),
-    (Period::Month, 1),
-    (Period::Month, 2),
-    (Period::Quarter, 1),
-    (Period::Month, 6),
-    (Period::Year, 1),
-    (Period::Year, 2),
-    (Period::Year, 5),
-    (Period::Year, 10),
-    (Period::Year, 20),
-    (Period::Year, 50),
-    (Period::Year, 100),
-    (Period::Year, 1000),
-];
-
-/// The first days of `unit` within `range`, every `every`-th: months and years aligned to the
-/// calendar (every 2 months from January, every 5 years from a year ending in 0 or 5), days
-/// and weeks counted from the first.
-fn boundaries(unit: Period, every: u32, range: &DayRange) -> Vec<NaiveDate> {
-    let starts = unit.starts(range).into_iter().filter(|d| *d >= range.start);
-    let aligned = |d: &NaiveDate| match unit {
-        Period::Month => d.month0().is_multiple_of(every),
-        Period::Year => d.year().rem_euclid(every as i32) == 0,
-        _ => true,
-    };
-    let kept: Vec<NaiveDate> = starts.filter(aligned).collect();
-    match unit {
-        Period::Day | Period::Week => kept.into_iter().step_by(every as usize).collect(),
-        _ => kept,
     }
 }

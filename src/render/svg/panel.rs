@@ -4,8 +4,8 @@
 use chrono::NaiveDate;
 
 use super::colour;
-use super::frame::{Frame, Scale, PLOT_HEIGHT};
-use super::series::{Line, Panel, Point};
+use super::frame::{Frame, Scale, HEAD, PLOT_HEIGHT};
+use super::series::{Axis, Line, Panel, Point, Why};
 use super::xml::{at, escape};
 use crate::render::caption::Caption;
 
@@ -16,6 +16,13 @@ const DENSE: usize = 120;
 const COLUMN: f64 = 2.0;
 /// The left-out values a panel names before "and N more".
 const LEFT_OUT_NAMED: usize = 3;
+/// Below the plot: the date labels.
+const FOOT: f64 = 40.0;
+/// A strip of the small multiples: the chain's name, a short plot, a gap before the next.
+const STRIP_NAME: f64 = 15.0;
+const STRIP_PLOT: f64 = 40.0;
+const STRIP_GAP: f64 = 9.0;
+const STRIP: f64 = STRIP_NAME + STRIP_PLOT + STRIP_GAP;
 
 pub(super) fn draw(
     out: &mut String,
@@ -26,58 +33,127 @@ pub(super) fn draw(
     (ticks, dates): (&[NaiveDate], &[NaiveDate]),
 ) {
     let metric = escape(&panel.metric);
+    let axis = axis_note(panel.axis);
     out.push_str(&format!(
-        "<g class=\"panel\" data-metric=\"{metric}\">\n<text class=\"metric\" x=\"{}\" y=\"{}\">{metric}</text>\n",
+        "<g class=\"panel\" data-metric=\"{metric}\">\n<text class=\"metric\" x=\"{}\" y=\"{}\">{metric}{note}</text>\n",
         at(frame.left),
-        at(frame.top + 18.0)
+        at(frame.top + 18.0),
+        note = match axis {
+            "" => String::new(),
+            axis => format!("<tspan class=\"muted axis-note\" dx=\"8\">{axis}</tspan>"),
+        }
     ));
-    left_out(out, panel, frame, caption);
+    let head = panel.metric.chars().count() + axis.chars().count() + 1;
+    left_out(out, panel, frame, (caption, head));
     date_axis(out, frame, ticks);
     if panel.lines.iter().all(|l| l.runs.is_empty()) {
         // No bare 0-1 axis: it would read as values of zero.
         out.push_str(&format!(
             "<text class=\"muted empty\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">Nothing to draw: no chain has a value of {metric} that can be drawn in this range.</text>\n",
             at(frame.left + frame.width / 2.0),
-            at(frame.bottom() - PLOT_HEIGHT / 2.0)
+            at(frame.bottom() - frame.height / 2.0)
         ));
     } else {
-        value_axis(out, scale, frame);
+        // Over the whole plot (every strip), under the lines: a column per date.
         super::hover::columns(out, panel, frame, caption, dates);
     }
-    for line in &panel.lines {
-        draw_line(out, line, &panel.metric, scale, frame, caption);
+    let drawn = !panel.lines.iter().all(|l| l.runs.is_empty());
+    for (i, line) in panel.lines.iter().enumerate() {
+        let plot = match panel.strips() {
+            true => strip(frame, i),
+            false => *frame,
+        };
+        if drawn && (panel.strips() || i == 0) {
+            value_axis(out, scale, &plot);
+        }
+        if panel.strips() {
+            strip_name(out, line, &plot);
+        }
+        draw_line(out, line, &panel.metric, scale, &plot, caption);
     }
     out.push_str("</g>\n");
 }
 
+/// The plot's height: one plot, or a strip per chain.
+pub(super) fn plot_height(panel: &Panel) -> f64 {
+    match panel.strips() {
+        true => STRIP * panel.lines.len() as f64 - STRIP_GAP,
+        false => PLOT_HEIGHT,
+    }
+}
+
+/// The panel's whole height: its head, its plot and the date labels under it.
+pub(super) fn height(panel: &Panel) -> f64 {
+    HEAD + plot_height(panel) + FOOT
+}
+
+/// The frame of the `i`-th strip of small multiples in a panel's `frame`: the chain's name,
+/// then its plot.
+fn strip(frame: &Frame, i: usize) -> Frame {
+    Frame {
+        top: frame.top + STRIP * i as f64 + STRIP_NAME,
+        height: STRIP_PLOT,
+        ..*frame
+    }
+}
+
+/// A strip's chain, named above its plot in its colour.
+fn strip_name(out: &mut String, line: &Line, plot: &Frame) {
+    let name = line.chain.name();
+    out.push_str(&format!(
+        "<text class=\"strip-name\" x=\"{}\" y=\"{}\" style=\"fill:{}\">{name}</text>\n",
+        at(plot.left + 4.0),
+        at(plot.plot_top() - 3.0),
+        colour(line.chain)
+    ));
+}
+
 /// The values of the panel that cannot be drawn, in a line beside its name: left out of the
-/// picture, and said so (they are no gaps).
-fn left_out(out: &mut String, panel: &Panel, frame: &Frame, caption: &Caption) {
-    let mut named = Vec::new();
-    for line in &panel.lines {
-        for (date, text) in &line.left_out {
-            named.push(format!(
-                "{} {} ({text})",
-                line.chain.name(),
-                caption.when(*date)
-            ));
+/// picture, and said so (they are no gaps), a sentence per reason.
+fn left_out(out: &mut String, panel: &Panel, frame: &Frame, (caption, head): (&Caption, usize)) {
+    let mut sentences = Vec::new();
+    for why in [Why::TooLarge, Why::OffLog] {
+        let named: Vec<String> = (panel.lines.iter())
+            .flat_map(|line| {
+                let of_why = line.left_out.iter().filter(move |l| l.2 == why);
+                of_why.map(|(date, text, _)| {
+                    format!("{} {} ({text})", line.chain.name(), caption.when(*date))
+                })
+            })
+            .collect();
+        if named.is_empty() {
+            continue;
         }
+        let more = named.len().saturating_sub(LEFT_OUT_NAMED);
+        let mut text = format!(
+            "left out, {}: {}",
+            why.says(),
+            named[..named.len() - more].join(", ")
+        );
+        if more > 0 {
+            text.push_str(&format!(" and {more} more (the values are in the data)"));
+        }
+        sentences.push(text);
     }
-    if named.is_empty() {
+    if sentences.is_empty() {
         return;
-    }
-    let more = named.len().saturating_sub(LEFT_OUT_NAMED);
-    named.truncate(LEFT_OUT_NAMED);
-    let mut text = format!("left out, too large to draw: {}", named.join(", "));
-    if more > 0 {
-        text.push_str(&format!(" and {more} more (the values are in the data)"));
     }
     out.push_str(&format!(
         "<text class=\"muted left-out\" x=\"{}\" y=\"{}\">{}</text>\n",
-        at(frame.left + 16.0 + 9.0 * panel.metric.chars().count() as f64),
+        at(frame.left + 16.0 + 9.0 * head as f64),
         at(frame.top + 18.0),
-        escape(&text)
+        escape(&sentences.join("; "))
     ));
+}
+
+/// What a panel's head says of its value axis, after the metric's name: nothing for the
+/// usual linear one.
+fn axis_note(axis: Axis) -> &'static str {
+    match axis {
+        Axis::Linear => "",
+        Axis::Log => "log scale",
+        Axis::KeptLinear => "linear scale: a change can be below zero",
+    }
 }
 
 /// A grid line and a label at each round value.

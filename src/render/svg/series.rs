@@ -7,17 +7,86 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::model::Chain;
-use crate::model::{Coverage, Dataset, Number, Row, Unit};
+use crate::model::{Coverage, Dataset, Metric, Number, Row, Unit};
 use crate::render::caption::Caption;
 use crate::render::chart::scale::drawable;
 use crate::render::group_digits;
+use crate::render::AxisScale;
+
+/// The smallest value a log axis places: below it (zero, a negative value, or a number a
+/// float cannot tell from zero) a value is left out.
+const MIN_LOG: f64 = 1e-300;
 
 /// One metric column of the data, drawn on its own y scale.
 pub(crate) struct Panel {
     pub metric: String,
     /// The values are percents: the axis says so.
     pub percent: bool,
+    /// How its value axis runs: in powers of ten only when `--scale log` asked it and its
+    /// values cannot be below zero (a change stays linear, and says so).
+    pub axis: Axis,
+    /// The figure of the page it belongs in.
+    pub figure: Figure,
     pub lines: Vec<Line>,
+}
+
+/// The figures of the page, a metric each (its derived measures with it), in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Figure {
+    Fees,
+    ActiveUsers,
+    /// The official account's activity: small counts, a strip per chain.
+    Social,
+}
+
+impl Figure {
+    /// Its caption's first words.
+    pub(crate) fn title(self) -> &'static str {
+        match self {
+            Figure::Fees => "Fees",
+            Figure::ActiveUsers => "Active users",
+            Figure::Social => "Official account activity",
+        }
+    }
+
+    /// The `id` of its `<figure>`.
+    pub(crate) fn id(self) -> &'static str {
+        match self {
+            Figure::Fees => "fees",
+            Figure::ActiveUsers => "active-users",
+            Figure::Social => "social",
+        }
+    }
+}
+
+/// A panel's value axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Axis {
+    /// From zero, evenly, as asked (or by default).
+    Linear,
+    /// In powers of ten (`--scale log`): values at zero or below are left out.
+    Log,
+    /// `--scale log` was asked, but the measure can be below zero: linear, and the panel says so.
+    KeptLinear,
+}
+
+/// Why a value is left out of the picture (and listed as left out, never as a gap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Why {
+    /// Beyond the number bound, or beyond what a float can place.
+    TooLarge,
+    /// Zero or below (or too small to be told from zero) on a log axis.
+    OffLog,
+}
+
+impl Why {
+    /// The reason in words, after `left out, `.
+    pub(crate) fn says(self) -> &'static str {
+        match self {
+            Why::TooLarge => "too large to draw",
+            Why::OffLog => "zero or below on a log scale",
+        }
+    }
 }
 
 /// One chain's values of one metric.
@@ -27,9 +96,9 @@ pub(crate) struct Line {
     pub runs: Vec<Vec<Point>>,
     /// The periods with no value, in date order.
     pub gaps: Vec<NaiveDate>,
-    /// The values that cannot be drawn (beyond the number bound or what a float can place):
-    /// their dates and texts. They are listed as left out, never as gaps.
-    pub left_out: Vec<(NaiveDate, String)>,
+    /// The values that cannot be drawn (beyond the number bound or what a float can place, or
+    /// off a log axis): their dates, texts and why. They are listed as left out, never as gaps.
+    pub left_out: Vec<(NaiveDate, String, Why)>,
 }
 
 pub(crate) struct Point {
@@ -42,10 +111,29 @@ pub(crate) struct Point {
 }
 
 impl Panel {
-    /// The lowest and highest value drawn, and zero: every panel's scale starts at zero.
+    /// Drawn as small multiples, a strip per chain on one shared scale: the social counts
+    /// (0 to a few dozen), whose lines would tangle in one plot.
+    pub(crate) fn strips(&self) -> bool {
+        self.figure == Figure::Social && self.lines.len() > 1
+    }
+
+    /// About how many value steps its axis gets: on a strip one, zero and the top.
+    pub(crate) fn ticks(&self) -> usize {
+        match self.strips() {
+            true => 1,
+            false => 4,
+        }
+    }
+
+    /// The lowest and highest value drawn, and zero: every linear scale starts at zero (a log
+    /// scale has no zero: its lowest value).
     pub(crate) fn value_range(&self) -> (f64, f64) {
         let values = self.lines.iter().flat_map(|l| l.runs.iter().flatten());
-        values.fold((0.0, 0.0), |(lo, hi), p| (p.value.min(lo), p.value.max(hi)))
+        let start = match self.axis {
+            Axis::Log => (f64::MAX, 0.0),
+            _ => (0.0, 0.0),
+        };
+        values.fold(start, |(lo, hi), p| (p.value.min(lo), p.value.max(hi)))
     }
 }
 
@@ -56,7 +144,12 @@ pub(super) fn periods(caption: &Caption) -> Vec<NaiveDate> {
 
 /// The panels of a long dataset (one row per date and chain); the `days` column of `--by` is
 /// a count, not a metric, so it gets no panel.
-pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> Vec<Panel> {
+pub(super) fn panels(
+    data: &Dataset,
+    caption: &Caption,
+    dates: &[NaiveDate],
+    scale: AxisScale,
+) -> Vec<Panel> {
     let fallback = caption.chains.first().copied().unwrap_or(Chain::Ethereum);
     let mut cells: BTreeMap<(Chain, NaiveDate), &Row> = BTreeMap::new();
     for row in &data.rows {
@@ -66,19 +159,30 @@ pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> 
         .iter()
         .enumerate()
         .filter(|(_, column)| !column.is_days())
-        .map(|(at, column)| Panel {
-            metric: column.name(),
-            percent: column.unit() == Unit::Percent,
-            lines: caption
-                .chains
-                .iter()
-                .map(|chain| {
-                    line(*chain, dates, |date| {
-                        let row = cells.get(&(*chain, date))?;
-                        Some((row.values.get(at)?.as_ref()?, row.coverage))
+        .map(|(at, column)| {
+            let axis = match (scale, column.may_be_negative()) {
+                (AxisScale::Linear, _) => Axis::Linear,
+                (AxisScale::Log, false) => Axis::Log,
+                (AxisScale::Log, true) => Axis::KeptLinear,
+            };
+            Panel {
+                metric: column.name(),
+                percent: column.unit() == Unit::Percent,
+                axis,
+                figure: match column.metric() {
+                    Some(Metric::ActiveUsers) => Figure::ActiveUsers,
+                    Some(Metric::Social(_)) => Figure::Social,
+                    _ => Figure::Fees,
+                },
+                lines: (caption.chains.iter())
+                    .map(|chain| {
+                        line(*chain, dates, axis, |date| {
+                            let row = cells.get(&(*chain, date))?;
+                            Some((row.values.get(at)?.as_ref()?, row.coverage))
+                        })
                     })
-                })
-                .collect(),
+                    .collect(),
+            }
         })
         .collect()
 }
@@ -88,6 +192,7 @@ pub(super) fn panels(data: &Dataset, caption: &Caption, dates: &[NaiveDate]) -> 
 fn line<'a>(
     chain: Chain,
     dates: &[NaiveDate],
+    axis: Axis,
     value: impl Fn(NaiveDate) -> Option<(&'a Number, Option<Coverage>)>,
 ) -> Line {
     let mut line = Line {
@@ -103,10 +208,18 @@ fn line<'a>(
             broken = true;
             continue;
         };
-        let Some(value) = drawable(number) else {
-            line.left_out.push((*date, number.shown()));
-            broken = true;
-            continue;
+        let placed = match drawable(number) {
+            None => Err(Why::TooLarge),
+            Some(v) if axis == Axis::Log && v < MIN_LOG => Err(Why::OffLog),
+            Some(v) => Ok(v),
+        };
+        let value = match placed {
+            Ok(value) => value,
+            Err(why) => {
+                line.left_out.push((*date, number.shown(), why));
+                broken = true;
+                continue;
+            }
         };
         let point = Point {
             date: *date,

@@ -7,7 +7,7 @@ use crate::model::Chain;
 use crate::model::DayRange;
 use crate::model::Period;
 use crate::model::{column_named, Dataset, Number, Row};
-use crate::render::Caption;
+use crate::render::{AxisScale, Caption};
 
 fn decade() -> (Dataset, Caption) {
     let start = NaiveDate::from_ymd_opt(2015, 1, 1).unwrap();
@@ -67,7 +67,7 @@ fn label_xs(svg: &str, anchor: &str) -> Vec<f64> {
 #[test]
 fn a_decade_of_six_chains_keeps_its_labels_apart() {
     let (data, caption) = decade();
-    let svg = Picture::new(&data, &caption).svg(true);
+    let svg = Picture::new(&data, &caption, AxisScale::Linear).svg(true);
     assert_eq!(svg.matches("<g class=\"panel\"").count(), 3);
     assert_eq!(svg.matches("<g class=\"series\"").count(), 18);
     let dates = label_xs(&svg, "middle");
@@ -93,7 +93,7 @@ fn a_decade_of_six_chains_keeps_its_labels_apart() {
         .collect();
     assert!(ys.windows(2).all(|w| w[0] == w[1]), "{ys:?}");
     assert_eq!(
-        Picture::new(&data, &caption).svg(true),
+        Picture::new(&data, &caption, AxisScale::Linear).svg(true),
         svg,
         "the same bytes again"
     );
@@ -104,7 +104,7 @@ fn a_gap_breaks_the_line_and_is_listed() {
     let (mut data, caption) = decade();
     data.rows
         .retain(|r| !(r.chain == Some(Chain::Base) && r.date.to_string().starts_with("2020-03")));
-    let picture = Picture::new(&data, &caption);
+    let picture = Picture::new(&data, &caption, AxisScale::Linear);
     let base = &picture.panels[0].lines[4];
     assert_eq!(base.chain, Chain::Base);
     assert_eq!(base.runs.len(), 2);
@@ -119,7 +119,7 @@ fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
         DayRange { start, end }.days().collect()
     };
     // 90 days: every other Monday, then the last day.
-    let ticks = super::date_ticks(
+    let ticks = super::dates::date_ticks(
         &days(day(2024, 10, 3), day(2024, 12, 31)),
         Period::Day,
         820.0,
@@ -130,7 +130,7 @@ fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
         .all(|d| d.weekday() == chrono::Weekday::Mon));
     assert_eq!(ticks.last(), Some(&day(2024, 12, 31)));
     // A decade: years, then the last day.
-    let ticks = super::date_ticks(
+    let ticks = super::dates::date_ticks(
         &days(day(2015, 1, 1), day(2024, 12, 31)),
         Period::Day,
         820.0,
@@ -145,7 +145,29 @@ fn date_ticks_fall_on_calendar_boundaries_and_the_last_date_is_labelled() {
         start: day(2023, 1, 1),
         end: day(2024, 12, 31),
     });
-    let ticks = super::date_ticks(&months, Period::Month, 820.0);
+    let ticks = super::dates::date_ticks(&months, Period::Month, 820.0);
     assert!(ticks.iter().all(|d| d.day() == 1), "{ticks:?}");
     assert_eq!(ticks.last(), Some(&day(2024, 12, 1)));
+}
+
+#[test]
+fn a_log_axis_ticks_at_powers_of_ten_with_short_labels() {
+    assert_eq!(
+        super::axis::powers_of_ten(91_890.9, 5_789_367.5),
+        [1e4, 1e5, 1e6, 1e7]
+    );
+    assert_eq!(super::axis::powers_of_ten(3.0, 7.0), [1.0, 10.0]);
+    assert_eq!(super::axis::powers_of_ten(100.0, 100.0), [10.0, 100.0]);
+    // Thirty decades: every fourth power, counted down from the top, at most nine ticks.
+    let wide = super::axis::powers_of_ten(1e-10, 1e20);
+    assert_eq!(wide.len(), 9);
+    assert_eq!((wide[0], wide[8]), (1e-12, 1e20));
+    let labels: Vec<String> = [0.01, 1.0, 10.0, 100.0, 1e3, 1e4, 1e6, 1e7, 1e9, 1e12, 1e18]
+        .iter()
+        .map(|p| super::axis::power_label(*p))
+        .collect();
+    assert_eq!(
+        labels,
+        ["0.01", "1", "10", "100", "1k", "10k", "1M", "10M", "1B", "1T", "1e18"]
+    );
 }

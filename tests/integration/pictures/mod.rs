@@ -6,12 +6,14 @@ mod axes;
 mod browser;
 mod hover;
 mod left_out;
+mod log_scale;
 mod partial;
 mod png;
 mod print;
 mod provenance;
 mod render_file;
 mod size;
+mod social;
 mod summary;
 
 use std::path::{Path, PathBuf};
@@ -271,7 +273,8 @@ fn table_rows(html: &str) -> Vec<Vec<String>> {
 }
 
 /// Opens a page in Chromium: its DOM must hold every panel, line and legend entry and (for
-/// the page) every row of values; its screenshot must show every chain; its console is quiet.
+/// the page) a figure per metric, each with its own legend, and every row of values; its
+/// screenshot must show every chain; its console is quiet.
 fn check_in_browser(page: &Path, rows: usize, metrics: usize) {
     let dom = browser::open(page, &["--dump-dom"]);
     assert_eq!(dom.console(), Vec::<&str>::new());
@@ -280,11 +283,23 @@ fn check_in_browser(page: &Path, rows: usize, metrics: usize) {
         dom.stdout.matches("<g class=\"series\"").count(),
         metrics * CHAINS.len()
     );
+    let legends = match page.extension().is_some_and(|e| e == "html") {
+        true => figures(&dom.stdout).len(),
+        false => 1,
+    };
     assert_eq!(
         dom.stdout.matches("<g class=\"legend-entry\"").count(),
-        CHAINS.len()
+        CHAINS.len() * legends
     );
     if page.extension().is_some_and(|e| e == "html") {
+        let ids: Vec<&str> = figures(&dom.stdout).iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, ["fees", "active-users", "social"]);
+        for (id, figure) in figures(&dom.stdout) {
+            let entries = figure.matches("<g class=\"legend-entry\"").count();
+            assert_eq!(entries, CHAINS.len(), "{id}'s legend");
+            assert_eq!(figure.matches("<svg ").count(), 1, "{id}");
+            assert!(figure.contains("<figcaption>"), "{id}");
+        }
         let body = dom
             .stdout
             .split("<tbody>")
@@ -295,6 +310,17 @@ fn check_in_browser(page: &Path, rows: usize, metrics: usize) {
     let (png, shot) = browser::screenshot(page, 1100, 1700);
     assert_eq!(shot.console(), Vec::<&str>::new());
     assert_every_chain_drawn(&png, 200);
+}
+
+/// The page's figures: each `<figure id="ID">`'s id and markup.
+fn figures(html: &str) -> Vec<(&str, &str)> {
+    html.split("<figure id=\"")
+        .skip(1)
+        .map(|part| {
+            let (id, rest) = part.split_once('"').unwrap();
+            (id, rest.split("</figure>").next().unwrap())
+        })
+        .collect()
 }
 
 #[test]

@@ -1,62 +1,126 @@
-//! The page prints without a blank first page: Chromium's `--print-to-pdf` puts the charts on
-//! the first page, with the header (the whole figure, scaled to fit, so no panel is cut across
-//! pages), and the table after.
+//! The page prints a figure per metric, none cut across pages, and no blank first page:
+//! Chromium's `--print-to-pdf` writes a tagged PDF, in which each chart (an `<svg role="img">`)
+//! is a `/Figure` whose marked content names every page it is drawn on.
 
-use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use super::{browser, report_file, sandbox};
+use crate::support::Env;
 
-/// Where `needle` first is in `hay`, from `from` on.
-fn find(hay: &[u8], needle: &[u8], from: usize) -> usize {
-    let at = hay[from..].windows(needle.len()).position(|w| w == needle);
-    from + at.unwrap_or_else(|| panic!("no {}", String::from_utf8_lossy(needle)))
-}
-
-/// The object numbers listed after `key` (`/Kids [2 0 R 7 0 R]`, `/Contents 3 0 R`).
-fn references(pdf: &[u8], at: usize, end: u8) -> Vec<String> {
-    let stop = find(pdf, &[end], at);
-    let list = String::from_utf8_lossy(&pdf[at..stop]).into_owned();
-    let numbers = list.split(" 0 R").map(str::trim).filter(|s| !s.is_empty());
-    numbers.map(str::to_owned).collect()
-}
-
-/// Each page's content stream, in page order, inflated: what the page draws.
-fn page_contents(pdf: &[u8]) -> Vec<Vec<u8>> {
-    let object = |n: &str| find(pdf, format!("\n{n} 0 obj").as_bytes(), 0) + 1;
-    let kids = find(pdf, b"/Kids [", 0) + 7;
-    references(pdf, kids, b']')
-        .iter()
-        .map(|page| {
-            let contents = find(pdf, b"/Contents ", object(page)) + 10;
-            let contents = &references(pdf, contents, b'R')[0];
-            let contents = contents.trim_end_matches(" 0").trim();
-            let stream = find(pdf, b"stream\n", object(contents)) + 7;
-            let end = find(pdf, b"endstream", stream);
-            let mut raw = Vec::new();
-            flate2::read::ZlibDecoder::new(&pdf[stream..end])
-                .read_to_end(&mut raw)
-                .unwrap();
-            raw
-        })
-        .collect()
-}
-
-#[test]
-fn the_page_prints_its_charts_on_the_first_page() {
-    let (_sandbox, env) = sandbox();
-    let page = report_file(&env, "report.html");
-    let pdf = env.home.path().join("report.pdf");
+/// The page printed to a PDF by Chromium, as text (its binary streams garbled, which no check
+/// here reads).
+fn print(env: &Env, page: &Path) -> String {
+    let pdf: PathBuf = page.with_extension("pdf");
     browser::open(
-        &page,
+        page,
         &[
             &format!("--print-to-pdf={}", pdf.display()),
             "--no-pdf-header-footer",
         ],
     );
-    let pages = page_contents(&std::fs::read(&pdf).unwrap());
-    assert!((2..=6).contains(&pages.len()), "{} pages", pages.len());
-    // The charts are the heaviest drawing of the page: on the first page, not after a page
-    // holding the header alone.
-    let sizes: Vec<usize> = pages.iter().map(Vec::len).collect();
-    assert_eq!(sizes.iter().max(), sizes.first(), "{sizes:?}");
+    assert!(pdf.starts_with(env.home.path()));
+    String::from_utf8_lossy(&std::fs::read(&pdf).unwrap()).into_owned()
+}
+
+/// The PDF's objects: number and body.
+fn objects(pdf: &str) -> Vec<(&str, &str)> {
+    let parts: Vec<&str> = pdf.split(" 0 obj\n").collect();
+    parts
+        .windows(2)
+        .map(|w| {
+            let number = w[0].rsplit('\n').next().unwrap();
+            (number, w[1].split("\nendobj").next().unwrap())
+        })
+        .collect()
+}
+
+/// The page objects, in page order.
+fn pages(pdf: &str) -> Vec<String> {
+    let tree = objects(pdf)
+        .into_iter()
+        .find(|(_, body)| body.starts_with("<</Type /Pages"))
+        .expect("a page tree")
+        .1;
+    let kids = tree
+        .split("/Kids [")
+        .nth(1)
+        .unwrap()
+        .split(']')
+        .next()
+        .unwrap();
+    kids.split(" 0 R")
+        .map(str::trim)
+        .filter(|k| !k.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Each chart: its alternative text (the SVG's title) and the pages its content is on.
+fn figures(pdf: &str) -> Vec<(String, Vec<String>)> {
+    objects(pdf)
+        .into_iter()
+        .filter(|(_, body)| body.contains("/S /Figure") && body.contains("/Alt <"))
+        .map(|(_, body)| {
+            let hex = body
+                .split("/Alt <")
+                .nth(1)
+                .unwrap()
+                .split('>')
+                .next()
+                .unwrap();
+            let units: Vec<u16> = (0..hex.len() / 4)
+                .map(|i| u16::from_str_radix(&hex[i * 4..i * 4 + 4], 16).unwrap())
+                .collect();
+            let alt = String::from_utf16(&units).unwrap();
+            let mut on: Vec<String> = body
+                .split("/Pg ")
+                .skip(1)
+                .map(|p| p.split(' ').next().unwrap().to_owned())
+                .collect();
+            on.sort();
+            on.dedup();
+            (alt.trim_start_matches('\u{feff}').to_owned(), on)
+        })
+        .collect()
+}
+
+#[test]
+fn the_page_prints_a_whole_figure_per_metric_from_the_first_page_on() {
+    let (_sandbox, env) = sandbox();
+    let page = report_file(&env, "report.html");
+    let pdf = print(&env, &page);
+    let pages = pages(&pdf);
+    assert!((2..=8).contains(&pages.len()), "{} pages", pages.len());
+    let figures = figures(&pdf);
+    let starts: Vec<&str> = figures
+        .iter()
+        .map(|(alt, _)| alt.split(" · ").next().unwrap())
+        .collect();
+    assert_eq!(
+        starts,
+        ["fees", "active_users_avg", "reply, retweet, tweet, quote"]
+    );
+    for (alt, on) in &figures {
+        assert_eq!(on.len(), 1, "{alt} is cut across pages {on:?}");
+    }
+    // The header is not left alone on a blank first page: the first figure is under it.
+    assert_eq!(figures[0].1[0], pages[0]);
+}
+
+#[test]
+fn the_print_check_sees_a_figure_cut_across_pages() {
+    let (_sandbox, env) = sandbox();
+    let page = report_file(&env, "report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let unkept = html
+        .replace("figure{break-inside:avoid}", "")
+        .replace("svg.cm{max-height:23cm;width:auto;margin:0 auto}", "");
+    assert_ne!(unkept, html, "the print rules moved");
+    let cut = env.home.path().join("cut.html");
+    std::fs::write(&cut, unkept).unwrap();
+    let figures = figures(&print(&env, &cut));
+    assert!(
+        figures.iter().any(|(_, on)| on.len() > 1),
+        "no figure cut: {figures:?}"
+    );
 }

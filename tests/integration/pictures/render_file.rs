@@ -73,7 +73,10 @@ fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
         .run()
         .stdout;
     assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
-    assert!(page.contains(&format!("drawn from {}", file.display())));
+    assert!(page.contains(&format!(
+        "<p id=\"source\">Drawn from {}.</p>",
+        file.display()
+    )));
     assert!(page.contains("ARBITRUM"));
     render(&offline, &file, &["-f", "csv"])
         .code(2)
@@ -195,4 +198,30 @@ fn a_picture_to_a_terminal_is_refused_before_the_file_is_read() {
         let error = format!("error: the {format} format draws a picture for a file or a browser, not for a terminal");
         assert_eq!(shown.lines().collect::<Vec<_>>(), [error.as_str(), &hint]);
     }
+}
+
+#[test]
+fn an_export_drawn_on_a_log_scale_is_the_query_s_log_picture() {
+    let sandbox = crate::support::Sandbox::start(&[]);
+    let mut env = Env::with_service(&sandbox.url);
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let home = env.home.path();
+    env.cmd(&format!("{QUERY} --scale log -o q.svg")).run();
+    env.cmd(&format!("{QUERY} -o q.csv")).run();
+    let query_svg = std::fs::read_to_string(home.join("q.svg")).unwrap();
+    assert!(query_svg.contains(">log scale</tspan>"));
+    let offline = offline();
+    let out = offline.home.path().join("r.svg");
+    let file = home.join("q.csv");
+    render(
+        &offline,
+        &file,
+        &["--scale", "log", "-o", out.to_str().unwrap()],
+    )
+    .run();
+    same_but_source(&query_svg, &std::fs::read_to_string(&out).unwrap(), &file);
+    render(&offline, &file, &["--scale", "log", "-f", "chart"])
+        .code(2)
+        .stderr("error: --scale log draws the value axes of a picture (svg and html), not of the chart format\nhint: draw it as a picture: --format svg --output chart.svg\n")
+        .run();
 }

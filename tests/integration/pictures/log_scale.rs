@@ -1,0 +1,160 @@
+//! `--scale log`: chains 10-50 times smaller than ETHEREUM get their shape back on value axes
+//! in powers of ten (checked in Chromium's DOM and screenshot), a value at zero is left out
+//! and listed, a change stays linear and says so, and a format with no value axis refuses it.
+
+use super::{assert_every_chain_drawn, browser, panels, report_file, sandbox};
+use crate::number_bound::{service, RANGE};
+use crate::support::Env;
+
+/// The value labels of a panel, from the bottom up.
+fn value_labels(panel: &str) -> Vec<&str> {
+    panel
+        .split("text-anchor=\"end\">")
+        .skip(1)
+        .map(|t| t.split('<').next().unwrap())
+        .collect()
+}
+
+/// The heights of a chain's dots in a panel (SVG y, down from the top), from the DOM.
+fn dot_ys(panel: &str, chain: &str) -> Vec<f64> {
+    let series = panel
+        .split(&format!("<g class=\"series\" data-chain=\"{chain}\""))
+        .nth(1)
+        .unwrap_or_else(|| panic!("no {chain} line"));
+    let series = series.split("</g>").next().unwrap();
+    series
+        .split("cy=\"")
+        .skip(1)
+        .map(|c| c.split('"').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// Where POLYGON's fees lie between the plot's bottom (0) and its top (1), at their highest.
+fn polygon_height(markup: &str) -> f64 {
+    let fees = &panels(markup)[0];
+    assert_eq!(fees.0, "fees");
+    let grid: Vec<f64> = fees
+        .1
+        .split("<line class=\"")
+        .skip(1)
+        .filter(|l| l.starts_with("grid") || l.starts_with("zero"))
+        .map(|l| l.split("y1=\"").nth(1).unwrap().split('"').next().unwrap())
+        .map(|y| y.parse().unwrap())
+        .collect();
+    let (bottom, top) = (grid[0], grid[grid.len() - 1]);
+    let highest = dot_ys(&fees.1, "POLYGON")
+        .into_iter()
+        .fold(f64::MAX, f64::min);
+    (bottom - highest) / (bottom - top)
+}
+
+#[test]
+fn a_log_scale_lifts_the_small_chains_off_zero_in_chromium() {
+    let (_sandbox, env) = sandbox();
+    let linear = report_file(&env, "linear.svg");
+    let path = env.home.path().join("log.svg");
+    super::report(&env, &["--scale", "log", "-o", path.to_str().unwrap()]);
+    let dom = browser::open(&path, &["--dump-dom"]);
+    assert_eq!(dom.console(), Vec::<&str>::new());
+    let flat = polygon_height(&browser::open(&linear, &["--dump-dom"]).stdout);
+    let lifted = polygon_height(&dom.stdout);
+    assert!(flat < 0.05, "POLYGON's fees on a linear axis at {flat}");
+    assert!(lifted > 0.25, "POLYGON's fees on a log axis at {lifted}");
+    let powers = [
+        "1", "10", "100", "1k", "10k", "100k", "1M", "10M", "100M", "1B",
+    ];
+    for (metric, panel) in panels(&dom.stdout) {
+        assert!(
+            panel.contains(">log scale</tspan>"),
+            "{metric} does not say log scale"
+        );
+        let labels = value_labels(&panel);
+        assert!(labels.len() >= 2, "{metric}: {labels:?}");
+        assert!(
+            labels.iter().all(|l| powers.contains(l)),
+            "{metric}: {labels:?}"
+        );
+        assert!(
+            !panel.contains("<line class=\"zero\""),
+            "{metric}: a zero line"
+        );
+    }
+    let (png, _) = browser::screenshot(&path, 960, 1500);
+    assert_every_chain_drawn(&png, 200);
+}
+
+#[test]
+fn a_zero_is_left_out_of_a_log_axis_and_listed_never_as_a_gap() {
+    let stub = service("0");
+    let env = Env::with_service(&stub.url);
+    env.cmd(&format!("fees --scale log -o fees.svg {RANGE}"))
+        .run();
+    env.cmd(&format!("fees --scale log -o fees.html {RANGE}"))
+        .run();
+    env.cmd(&format!("fees -o linear.svg {RANGE}")).run();
+    let read = |name: &str| std::fs::read_to_string(env.home.path().join(name)).unwrap();
+    let svg = read("fees.svg");
+    assert!(
+        svg.contains(">left out, zero or below on a log scale: ETHEREUM 2024-01-03 (0)</text>"),
+        "{svg}"
+    );
+    assert!(svg.contains("\nETHEREUM 0 (left out: zero or below on a log scale)</title>"));
+    assert!(!svg.contains("gap"));
+    assert_eq!(
+        svg.matches("<circle").count(),
+        1,
+        "only 2024-01-02 is drawn"
+    );
+    let html = read("fees.html");
+    assert!(html.contains("<li>ETHEREUM fees of 2024-01-03: 0 is left out of the chart, zero or below on a log scale (the table shows it)</li>"));
+    assert!(!html.contains("a gap"));
+    // On a linear axis zero is a value like any other.
+    let linear = read("linear.svg");
+    assert!(!linear.contains("left out"));
+    assert_eq!(linear.matches("<circle").count(), 2);
+}
+
+#[test]
+fn a_change_stays_linear_under_a_log_scale_and_says_so() {
+    let (_sandbox, env) = sandbox();
+    env.cmd("fees -c eth,arb --change --scale log -s 2024-01-01 -e 2024-03-31 -o c.svg")
+        .run();
+    let svg = std::fs::read_to_string(env.home.path().join("c.svg")).unwrap();
+    let panels = panels(&svg);
+    let names: Vec<&str> = panels.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["fees", "fees_change", "fees_change_pct"]);
+    assert!(panels[0].1.contains(">log scale</tspan>"));
+    for (name, panel) in &panels[1..] {
+        assert!(
+            panel.contains(">linear scale: a change can be below zero</tspan>"),
+            "{name}"
+        );
+        assert_eq!(panel.matches("<line class=\"zero\"").count(), 1, "{name}");
+        assert!(value_labels(panel)[0].starts_with('-'), "{name}");
+        assert!(!panel.contains("left out"), "{name}");
+    }
+}
+
+#[test]
+fn a_format_without_value_axes_refuses_a_log_scale_and_names_a_picture() {
+    let (_sandbox, env) = sandbox();
+    for (format, file) in [("chart", "chart.svg"), ("csv", "chart.svg")] {
+        env.cmd(&format!("fees -c eth --last 3 --scale log -f {format}"))
+            .code(2)
+            .stdout("")
+            .stderr(format!(
+                "error: --scale log draws the value axes of a picture (svg and html), not of the {format} format\nhint: draw it as a picture: --format svg --output {file}\n"
+            ))
+            .run();
+    }
+    env.cmd("fees -c eth --last 3 --scale log -o f.md")
+        .code(2)
+        .stderr_contains("\nhint: draw it as a picture: --format svg --output f.svg\n")
+        .run();
+    assert!(!env.home.path().join("f.md").exists());
+    env.cmd("fees -c eth --last 3 --scale log --format svg --output chart.svg")
+        .run();
+    env.cmd("fees -c eth --last 3 --scale LINEAR -f csv")
+        .any_stdout()
+        .run();
+}
