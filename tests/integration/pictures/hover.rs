@@ -1,7 +1,7 @@
 //! Hover per date, without a script: each panel has a transparent column per date whose
 //! `<title>` lists every chain's exact value of that date, a gap as `no value`.
 
-use super::{browser, panels, report_file, sandbox, CHAINS};
+use super::{browser, hover_columns, panels, report_file, sandbox, CHAINS};
 
 #[test]
 fn each_date_has_a_column_listing_every_chains_value() {
@@ -11,17 +11,7 @@ fn each_date_has_a_column_listing_every_chains_value() {
     assert_eq!(dom.console(), Vec::<&str>::new());
     // 2024-01-01 to 2024-03-31 by week: 13 weeks.
     for (metric, panel) in panels(&dom.stdout) {
-        let hover = panel
-            .split("<g class=\"hover\"")
-            .nth(1)
-            .expect("hover columns");
-        let columns: Vec<&str> = hover
-            .split("</g>")
-            .next()
-            .unwrap()
-            .split("<rect")
-            .skip(1)
-            .collect();
+        let columns = hover_columns(&panel);
         assert_eq!(columns.len(), 13, "{metric}");
         for column in &columns {
             for (chain, _) in CHAINS {

@@ -2,7 +2,7 @@
 //! in powers of ten (checked in Chromium's DOM and screenshot), a value at zero is left out
 //! and listed, a change stays linear and says so, and a format with no value axis refuses it.
 
-use super::{assert_every_chain_drawn, browser, panels, report_file, sandbox};
+use super::{assert_every_chain_drawn, browser, dot_ys, panels, report_file, sandbox};
 use crate::number_bound::{service, RANGE};
 use crate::support::Env;
 
@@ -12,20 +12,6 @@ fn value_labels(panel: &str) -> Vec<&str> {
         .split("text-anchor=\"end\">")
         .skip(1)
         .map(|t| t.split('<').next().unwrap())
-        .collect()
-}
-
-/// The heights of a chain's dots in a panel (SVG y, down from the top), from the DOM.
-fn dot_ys(panel: &str, chain: &str) -> Vec<f64> {
-    let series = panel
-        .split(&format!("<g class=\"series\" data-chain=\"{chain}\""))
-        .nth(1)
-        .unwrap_or_else(|| panic!("no {chain} line"));
-    let series = series.split("</g>").next().unwrap();
-    series
-        .split("cy=\"")
-        .skip(1)
-        .map(|c| c.split('"').next().unwrap().parse().unwrap())
         .collect()
 }
 

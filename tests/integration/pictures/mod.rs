@@ -111,13 +111,42 @@ fn panels(markup: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The `M` (move) commands of a chain's path in a panel: one per unbroken stretch.
-fn stretches(panel: &str, chain: &str) -> usize {
+/// The heights (SVG y, down from the top) of a chain's dots in a panel.
+fn dot_ys(panel: &str, chain: &str) -> Vec<f64> {
+    series(panel, chain)
+        .split("cy=\"")
+        .skip(1)
+        .map(|c| c.split('"').next().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// A chain's series group in a panel, up to its end.
+fn series<'p>(panel: &'p str, chain: &str) -> &'p str {
     let series = panel
         .split(&format!("<g class=\"series\" data-chain=\"{chain}\""))
         .nth(1)
         .unwrap_or_else(|| panic!("no line for {chain}"));
-    let path = series
+    series.split("</g>").next().unwrap()
+}
+
+/// The hover columns of a panel (one `<rect` each, with its `<title>`), in date order.
+fn hover_columns(panel: &str) -> Vec<&str> {
+    let hover = panel
+        .split("<g class=\"hover\"")
+        .nth(1)
+        .expect("hover columns");
+    hover
+        .split("</g>")
+        .next()
+        .unwrap()
+        .split("<rect")
+        .skip(1)
+        .collect()
+}
+
+/// The `M` (move) commands of a chain's path in a panel: one per unbroken stretch.
+fn stretches(panel: &str, chain: &str) -> usize {
+    let path = series(panel, chain)
         .split("<path d=\"")
         .nth(1)
         .unwrap()

@@ -2,21 +2,7 @@
 //! social panel a strip per chain, named, one above the other on one shared scale, under one
 //! hover column per date that still lists every chain; fees and users keep one plot.
 
-use super::{browser, figures, panels, report_file, sandbox, CHAINS};
-
-/// The heights (SVG y) of a chain's dots in a panel.
-fn dot_ys(panel: &str, chain: &str) -> Vec<f64> {
-    let series = panel
-        .split(&format!("<g class=\"series\" data-chain=\"{chain}\""))
-        .nth(1)
-        .unwrap_or_else(|| panic!("no {chain} line"));
-    let series = series.split("</g>").next().unwrap();
-    series
-        .split("cy=\"")
-        .skip(1)
-        .map(|c| c.split('"').next().unwrap().parse().unwrap())
-        .collect()
-}
+use super::{browser, dot_ys, figures, hover_columns, panels, report_file, sandbox, CHAINS};
 
 /// The strip names of a panel, top to bottom.
 fn strip_names(panel: &str) -> Vec<&str> {
@@ -60,17 +46,7 @@ fn check_strips(markup: &str) {
         assert!(labels.chunks(2).all(|c| c == &labels[..2]), "{labels:?}");
         assert_eq!(labels[0], "0");
         // One hover column per week over the whole stack, listing every chain.
-        let hover = panel
-            .split("<g class=\"hover\"")
-            .nth(1)
-            .expect("hover columns");
-        let columns: Vec<&str> = hover
-            .split("</g>")
-            .next()
-            .unwrap()
-            .split("<rect")
-            .skip(1)
-            .collect();
+        let columns = hover_columns(&panel);
         assert_eq!(columns.len(), 13, "{metric}");
         for column in columns {
             for chain in &chains {
