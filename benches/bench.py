@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""The chain-metrics benchmark: the tool against curl + jq and against the loopback limit.
+"""The chain-metrics benchmark: every figure of BENCHMARKS.md, each against its target.
 
-Starts the sandbox (the release binary's `sandbox` command) on 127.0.0.1, then measures, as
-medians of alternating runs, the figures of BENCHMARKS.md. Needs curl and jq (apt-get install
-curl jq) and python3-venv (the Python comparison installs `requests` into benches/.venv, nothing
-global). Usage: python3 benches/bench.py [--runs N] [--only a,b,c,...]. It prints a Markdown
-report on stdout, and writes the growth curve's figures and chart (benches/growth.csv, .svg).
+Starts the sandbox (the release binary's `sandbox` command) on 127.0.0.1 and the Python servers
+of benches/ (foreign_server.py, hostile_server.py), then measures, as medians of alternating
+runs, each section's figures, and ends with one table: figure, measured, target, pass or miss.
+Needs curl and jq, python3-venv (the Python comparison installs `requests` into benches/.venv,
+nothing global), GNU time (/usr/bin/time), and for the pictures chromium-headless-shell.
+
+Usage: python3 benches/bench.py [--runs N] [--only floor,b,...] [--big] [--all] [--markdown FILE]
+(sections: see --help; `newcomer`, minutes long, runs only when named or with --all; --big adds
+the 1 GB merge). It prints the report as Markdown on stdout with the table as plain text last,
+writes the whole of it as Markdown to FILE with --markdown, and writes the growth curve's
+figures and chart (benches/growth.csv, .svg). A section that cannot be measured is a miss in the
+table; the others still run.
 """
 
 import argparse
@@ -446,7 +453,7 @@ def main():
         print(f"[bench] section {name}, load average {before}", file=sys.stderr, flush=True)
         try:
             SECTIONS[name](runs if name == "floor" else max(5, runs // 3), say, checks)
-        except (Failed, subprocess.CalledProcessError, OSError) as error:
+        except Exception as error:  # noqa: BLE001 (one section failing must not lose the others)
             say(f"## section {name}: not measured\n\n```\n{str(error).strip()[:3000]}\n```\n")
             checks.failed(name, error)
         say(f"_(section {name}: load average {before} before, {load()} after; "
