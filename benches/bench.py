@@ -447,6 +447,7 @@ def main():
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, binary {BIN} "
         f"({commit()}); {runs} alternating runs for the floor and (a), {max(5, runs // 3)} for the rest, "
         f"medians. Sections: {','.join(only)}{' (1 GB merge included)' if args.big else ''}.\n")
+    shown = 0
     for name in only:
         before = load()
         started = time.perf_counter()
@@ -458,16 +459,23 @@ def main():
             checks.failed(name, error)
         say(f"_(section {name}: load average {before} before, {load()} after; "
             f"{time.perf_counter() - started:.0f} s)_\n")
+        # Each section as it ends, so a run cut short keeps what it measured.
+        print("\n".join(out[shown:]), flush=True)
+        shown = len(out)
+        write_markdown(args.markdown, out, checks)
     say(f"Load average after: {load()}.\n")
-    say("## Targets\n")
-    say(checks.markdown())
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write("\n".join(out) + "\n")
-    print("\n".join(out[:-1]))
+    print("\n".join(out[shown:]))
+    write_markdown(args.markdown, out, checks)
+    print("## Targets\n")
     print(checks.text())
     misses = sum(1 for row in checks if row[3] == "miss")
     print(f"\n{sum(1 for row in checks if row[3] == 'pass')} pass, {misses} miss", file=sys.stderr)
+
+
+def write_markdown(path, out, checks):
+    if path:
+        with open(path, "w") as f:
+            f.write("\n".join(out) + "\n## Targets\n\n" + checks.markdown() + "\n")
 
 
 def commit():
