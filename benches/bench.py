@@ -27,10 +27,13 @@ import sys
 import tempfile
 import time
 
-import attack
-import newcomer
-import pictures
-from harness import (BIN, CHAINS, DECADE, FEES, HERE, KEY, PATHS, ROOT, YEAR, Checks, Failed, Foreign,
+sys.dont_write_bytecode = True  # benches/ keeps no __pycache__ of its modules
+
+import attack  # noqa: E402
+import newcomer  # noqa: E402
+import pictures  # noqa: E402
+from harness import (  # noqa: E402
+    BIN, CHAINS, DECADE, FEES, HERE, KEY, PATHS, ROOT, YEAR, Checks, Failed, Foreign,
                      Sandbox, alternate, curl, mib, ms, run, timed, tool_env)
 
 VENV = os.path.join(HERE, ".venv")
@@ -184,7 +187,7 @@ def concurrency(runs, say, checks):
     say("## (b) report --chain all, 365 days (18 requests), 50 ms server latency\n")
     say("| run | plain HTTP | HTTPS (private CA) |\n|---|---|---|")
     for name, label in (("default", "report, default settings (8 jobs)"), ("jobs18", "report --jobs 18"),
-                        ("parallel", "curl --parallel --parallel-max 18, the same 18 requests"),
+                        ("parallel", "curl --parallel --parallel-immediate --parallel-max 18, the same 18 requests"),
                         ("single", "one curl request"), ("sequential", "18 curls one after another")):
         https = ms(h[name][0]) if name in h else "-"
         say(f"| {label} | {ms(b[name][0])} | {https} |")

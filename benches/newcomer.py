@@ -51,8 +51,8 @@ def slowest_units(path, count=6):
         return []
     units = json.loads(found.group(1))
     units.sort(key=lambda u: -u["duration"])
-    return [(f"{u['name']}{' ' + u['target'].strip() if u.get('target', '').strip() else ''}", u["duration"])
-            for u in units[:count]]
+    named = lambda u: u["name"] + (f" ({u['target'].strip()})" if u.get("target", "").strip() else "")
+    return [(named(u), u["duration"]) for u in units[:count]]
 
 
 def first_command(folder):
