@@ -202,10 +202,10 @@ def concurrency(runs, say, checks):
     checks.add("(b2) report --jobs 18 vs one curl, HTTPS",
                f"{ms(h['jobs18'][0])} vs {ms(h['single'][0])}: {ratio(h, 'jobs18', 'single'):.2f}x",
                ratio(h, 'jobs18', 'single'), "<= 1.2x", 1.2)
-    checks.add("(b3) report --jobs 18 vs curl --parallel (18), plain HTTP",
+    checks.add("(b3) report --jobs 18 vs curl --parallel-immediate (18), plain HTTP",
                f"{ms(b['jobs18'][0])} vs {ms(b['parallel'][0])}: {ratio(b, 'jobs18', 'parallel'):.2f}x",
                ratio(b, 'jobs18', 'parallel'), "<= 1.0x", 1.0)
-    checks.add("(b3) report --jobs 18 vs curl --parallel (18), HTTPS",
+    checks.add("(b3) report --jobs 18 vs curl --parallel-immediate (18), HTTPS",
                f"{ms(h['jobs18'][0])} vs {ms(h['parallel'][0])}: {ratio(h, 'jobs18', 'parallel'):.2f}x",
                ratio(h, 'jobs18', 'parallel'), "<= 0.9x", 0.9)
 
