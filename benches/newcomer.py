@@ -1,0 +1,104 @@
+"""(n) The newcomer's two commands, each from a fresh `git clone` of this tree (its committed
+HEAD) with an empty target folder (the cargo registry as it is on this machine): the README's
+first command, and the test command, `.ci/test`; where the time goes. Slow (minutes): run
+only when named (`--only newcomer`) or with `--all`."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+
+from harness import ROOT, Failed
+
+FIRST = ["cargo", "run", "--release", "--", "--sandbox", "fees", "--chain", "eth", "--last", "7"]
+
+
+def clone(folder):
+    path = os.path.join(folder, "chain-metrics")
+    subprocess.run(["git", "clone", "--quiet", ROOT, path], check=True)
+    return path
+
+
+def env_for(path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CHAIN_METRICS") and k != "RUST_BACKTRACE"}
+    env["CARGO_TARGET_DIR"] = os.path.join(path, "target")
+    return env
+
+
+def timed_lines(argv, cwd, env, limit):
+    """Runs `argv`, stdout and stderr together; (wall, exit code, [(seconds in, line)])."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    lines = []
+    for raw in proc.stdout:
+        lines.append((time.perf_counter() - start, raw.decode(errors="replace").rstrip()))
+        if time.perf_counter() - start > limit:
+            proc.kill()
+            break
+    code = proc.wait()
+    return time.perf_counter() - start, code, lines
+
+
+def slowest_units(path, count=6):
+    """The longest compile units of cargo's --timings report: [(name, seconds)]."""
+    report = os.path.join(path, "target", "cargo-timings", "cargo-timing.html")
+    text = open(report).read()
+    found = re.search(r"const UNIT_DATA = (\[.*?\]);\n", text, re.S)
+    if not found:
+        return []
+    units = json.loads(found.group(1))
+    units.sort(key=lambda u: -u["duration"])
+    named = lambda u: u["name"] + (f" ({u['target'].strip()})" if u.get("target", "").strip() else "")
+    return [(named(u), u["duration"]) for u in units[:count]]
+
+
+def first_command(folder):
+    path = clone(folder)
+    # --timings only adds cargo's report of where the time went (target/cargo-timings).
+    argv = FIRST[:3] + ["--timings"] + FIRST[3:]
+    wall, code, lines = timed_lines(argv, path, env_for(path), 1800)
+    if code != 0:
+        raise Failed("the README's first command failed:\n" + "\n".join(l for _, l in lines[-15:]))
+    built = next((t for t, l in lines if "Running `" in l), wall)
+    return wall, built, slowest_units(path)
+
+
+def test_command(folder):
+    path = clone(folder)
+    wall, code, lines = timed_lines([".ci/test"], path, env_for(path), 3600)
+    if code != 0:
+        raise Failed(".ci/test failed:\n" + "\n".join(l for _, l in lines[-15:]))
+    compiling = next((t for t, l in lines if l.strip().startswith("Compiling ")), 0.0)
+    finished = next((t for t, l in lines if "Finished `test` profile" in l), compiling)
+    passed = sum(int(m.group(1)) for _, l in lines for m in [re.search(r"test result: ok\. (\d+) passed", l)] if m)
+    return wall, compiling, finished, passed
+
+
+def newcomer(runs, say, checks):
+    folder = tempfile.mkdtemp(prefix="chain-metrics-bench-newcomer-")
+    jobs = os.environ.get("CARGO_BUILD_JOBS", f"unset ({os.cpu_count()} cores)")
+    try:
+        load = os.getloadavg()[0]
+        wall, built, units = first_command(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        load_test = os.getloadavg()[0]
+        test_wall, setup, build_done, passed = test_command(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    say("## (n) the newcomer's two commands, each from a fresh clone, empty target folder\n")
+    say(f"CARGO_BUILD_JOBS {jobs}; the cargo registry already on the machine.\n")
+    say(f"- README's first command `{' '.join(FIRST)}`: **{wall:.0f} s** (build {built:.0f} s, then "
+        f"the run); load average {load:.2f} at its start. Slowest units (`--timings`): "
+        + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in units) + ".")
+    say(f"- `.ci/test`: **{test_wall:.0f} s**: packages and venv {setup:.0f} s, compile "
+        f"{build_done - setup:.0f} s, the tests {test_wall - build_done:.0f} s ({passed} passed); load "
+        f"average {load_test:.2f} at its start.\n")
+    checks.add("(n) README's first command from a clean clone", f"{wall:.0f} s (build {built:.0f} s)", wall,
+               "<= 100 s (quiet machine)", 100)
+    checks.add("(n) .ci/test from a clean clone",
+               f"{test_wall / 60:.1f} min (setup {setup:.0f} s, compile {build_done - setup:.0f} s, "
+               f"tests {test_wall - build_done:.0f} s)", test_wall, "<= 10 min", 600)
