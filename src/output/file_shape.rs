@@ -2,15 +2,17 @@
 //! against the names `Column::name` makes, never parsed), whether it has a chain column, and
 //! with a `days` column the `--by` period its dates start.
 
+use std::io::BufRead;
+
 use serde_json::value::RawValue;
 
+use super::merge_file::first_element;
 use crate::model::{Column, Dataset, Measure, Metric, Period, Row, SocialMetric};
 use crate::render::Format;
 
-/// The column names of `text` (a csv, tsv, json or ndjson export): its header line, or the
-/// members of its first row object. `None`: no header to read.
-pub(super) fn header_of(text: &str, format: Format) -> Result<Option<Vec<String>>, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+/// The column names of `text` (a csv, tsv, json or ndjson export, read as a stream): its
+/// header line, or the members of its first row object. `None`: no header to read.
+pub(super) fn header_of(text: impl BufRead, format: Format) -> Result<Option<Vec<String>>, String> {
     let first_object = |json: &str| {
         serde_json::from_str::<members::Members>(json)
             .map(|m| Some(m.0))
@@ -23,21 +25,29 @@ pub(super) fn header_of(text: &str, format: Format) -> Result<Option<Vec<String>
                 .has_headers(false)
                 .delimiter(delimiter)
                 .quoting(format == Format::Csv)
-                .from_reader(text.as_bytes());
+                .from_reader(text);
             match reader.records().next() {
                 Some(Ok(record)) => Ok(Some(record.iter().map(str::to_owned).collect())),
                 Some(Err(e)) => Err(e.to_string()),
                 None => Ok(None),
             }
         }
-        Format::Ndjson => match text.lines().find(|l| !l.trim().is_empty()) {
-            Some(line) => first_object(line),
-            None => Ok(None),
-        },
+        Format::Ndjson => {
+            for line in text.lines() {
+                let line = line.map_err(|e| e.to_string())?;
+                if !line.trim().is_empty() {
+                    return first_object(&line);
+                }
+            }
+            Ok(None)
+        }
         Format::Json => {
-            let rows: Vec<Box<RawValue>> = serde_json::from_str(text)
+            // The whole array is read (each element left as it passes), as its rows will be.
+            let mut deserializer = serde_json::Deserializer::from_reader(text);
+            let (first, fault) = first_element::<Box<RawValue>, _>(&mut deserializer, true);
+            (fault.and_then(|()| deserializer.end()))
                 .map_err(|e| format!("not a JSON array of row objects ({e})"))?;
-            match rows.first() {
+            match first {
                 Some(row) => first_object(row.get()),
                 None => Ok(None),
             }

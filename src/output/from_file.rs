@@ -2,10 +2,13 @@
 //! with the reader `--merge` uses and drawn as the query that wrote it would have drawn it,
 //! with no request: a cron job's growing file can be looked at any time.
 
+use std::fs::File;
+use std::io::{BufReader, Seek};
 use std::path::{Path, PathBuf};
 
 use super::file_shape::{header_of, period_of, shape_of};
 use super::merge_file::{read_rows, MergeError};
+use super::text_read::read_text;
 use super::{check_width, fit, picture, sqlite, write_stdout};
 use crate::error::{Exit, Failure};
 use crate::model::{steps, Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};
@@ -228,12 +231,14 @@ fn read_data(path: &Path, format: Format) -> Result<Dataset, MergeError> {
         data.rows.sort_by_key(|r| r.date);
         return Ok(data);
     }
-    let text = std::fs::read_to_string(path).map_err(|e| MergeError::Unreadable(e.to_string()))?;
-    let names = header_of(&text, format)
-        .map_err(MergeError::Unreadable)?
+    // Read as a stream twice: for the header (the whole file checked to be text), then the rows.
+    let mut file = File::open(path).map_err(|e| MergeError::Unreadable(e.to_string()))?;
+    let header = |text: &mut _| header_of(BufReader::new(text), format);
+    let names = (read_text(&file, |text| header(text).map_err(MergeError::Unreadable))?.0)?
         .ok_or_else(|| MergeError::Unreadable("it is empty".into()))?;
     let mut data = shape_of(&names).map_err(MergeError::Unreadable)?;
-    data.rows = read_rows(&text, format, &data, None)?;
+    file.rewind().map_err(MergeError::Read)?;
+    data.rows = read_rows(&file, format, &data, None)?;
     Ok(data)
 }
 

@@ -1,14 +1,17 @@
 //! Reads an earlier export back for `--merge`, in csv, tsv, json or ndjson: exactly the
 //! columns this run writes, every cell a date, a chain or a number as written, each key once.
-//! One pass over the text: a record's line number is counted on from the one before.
+//! The file is read as a stream, one pass: a record's line number is counted on from the one
+//! before, and what is kept is the rows, not the text.
 
 use std::collections::HashMap;
 use std::fmt;
+use std::io::{self, BufRead, BufReader, Read};
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::columns::{arrange, place, Mismatch, Placement};
+use super::text_read::{read_text, Counted};
 use crate::model::{parse_date, today_utc};
 use crate::model::{Chain, Dataset, Number, Row};
 use crate::render::{Format, JsonNumbers};
@@ -19,6 +22,8 @@ use crate::system::foreign::{cut, echo};
 pub(super) enum MergeError {
     ColumnsDiffer(Mismatch),
     Unreadable(String),
+    /// The file cannot be read, or is not UTF-8.
+    Read(io::Error),
 }
 
 impl fmt::Display for MergeError {
@@ -26,6 +31,7 @@ impl fmt::Display for MergeError {
         match self {
             MergeError::ColumnsDiffer(mismatch) => write!(f, "{mismatch}"),
             MergeError::Unreadable(why) => f.write_str(&shown(why)),
+            MergeError::Read(e) => write!(f, "{e}"),
         }
     }
 }
@@ -64,127 +70,214 @@ pub(super) fn implausible(date: chrono::NaiveDate) -> Option<String> {
     })
 }
 
-/// A row where the file has it (`line 3`, `row 2`), for naming it in messages.
-type Placed = (String, Row);
-
-/// The rows of a merge file's `text` with the columns of `data`, each (date, chain) once.
-pub fn read_merge_file(text: &str, format: Format, data: &Dataset) -> Result<Vec<Row>, String> {
-    read_rows(text, format, data, None).map_err(|e| e.to_string())
+/// The rows of a merge file read from `reader` with the columns of `data`, each (date, chain)
+/// once. The file is read as a stream: what is kept is its rows, and one line or row object.
+pub fn read_merge_file(
+    reader: impl Read,
+    format: Format,
+    data: &Dataset,
+) -> Result<Vec<Row>, String> {
+    read_rows(reader, format, data, None).map_err(|e| e.to_string())
 }
 
-/// The rows of `text` read as `data`'s columns; `numbers`: the style json numbers must have
+/// The rows of `reader` read as `data`'s columns; `numbers`: the style json numbers must have
 /// (a run with another style would rewrite every number of the file in its own).
 pub(super) fn read_rows(
-    text: &str,
+    reader: impl Read,
     format: Format,
     data: &Dataset,
     numbers: Option<JsonNumbers>,
 ) -> Result<Vec<Row>, MergeError> {
-    // A spreadsheet's UTF-8 byte order mark is no part of the first column's name.
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    let placed = match format {
+    let (rows, blank) = read_text(reader, |text| match format {
         Format::Csv => read_delimited(text, b',', true, data),
         Format::Tsv => read_delimited(text, b'\t', false, data),
-        Format::Json => read_json(text, data, numbers),
-        Format::Ndjson => read_ndjson(text, data, numbers),
+        Format::Json => read_json(BufReader::new(text), data, numbers),
+        Format::Ndjson => read_ndjson(BufReader::new(text), data, numbers),
         other => Err(MergeError::Unreadable(format!(
             "{} files cannot be merged",
             other.name()
         ))),
-    }?;
-    refuse_duplicates(placed)
+    })?;
+    match blank {
+        true => Ok(Vec::new()),
+        false => rows,
+    }
 }
 
-/// A key written twice leaves no way to tell which row is meant: refused, naming both. A date
-/// that cannot be is refused too, naming its place.
-fn refuse_duplicates(placed: Vec<Placed>) -> Result<Vec<Row>, MergeError> {
-    let mut seen: HashMap<(chrono::NaiveDate, Option<Chain>), usize> = HashMap::new();
-    for (index, (place, row)) in placed.iter().enumerate() {
-        if let Some(why) = implausible(row.date) {
-            return Err(MergeError::Unreadable(format!("{place}: {why}")));
+/// The rows read so far, each key once. A key written twice leaves no way to tell which row is
+/// meant, and a date that cannot be is refused too: the first such row is named once the file
+/// is read through, for a fault of its syntax or cells is told first.
+struct Kept {
+    rows: Vec<Row>,
+    /// Where each key was first met (`line 3`, `row 2`: the word, and the number).
+    first: HashMap<(chrono::NaiveDate, Option<Chain>), usize>,
+    word: &'static str,
+    refused: Option<String>,
+}
+
+impl Kept {
+    fn new(word: &'static str) -> Kept {
+        Kept {
+            rows: Vec::new(),
+            first: HashMap::new(),
+            word,
+            refused: None,
         }
-        if let Some(first) = seen.insert((row.date, row.chain), index) {
+    }
+
+    /// Keeps `row`, met at `at` (a line or row number).
+    fn keep(&mut self, at: usize, row: Row) {
+        if self.refused.is_some() {
+            return;
+        }
+        let word = self.word;
+        if let Some(why) = implausible(row.date) {
+            self.refused = Some(format!("{word} {at}: {why}"));
+        } else if let Some(first) = self.first.insert((row.date, row.chain), at) {
             let key = match row.chain {
                 Some(chain) => format!("{} {chain}", row.date),
                 None => row.date.to_string(),
             };
-            return Err(MergeError::Unreadable(format!(
-                "it holds the key {key} twice, on {} and on {place}: remove one of them",
-                placed[first].0
-            )));
+            self.refused = Some(format!(
+                "it holds the key {key} twice, on {word} {first} and on {word} {at}: remove one of them"
+            ));
+        }
+        self.rows.push(row);
+    }
+
+    fn rows(self) -> Result<Vec<Row>, MergeError> {
+        match self.refused {
+            Some(why) => Err(MergeError::Unreadable(why)),
+            None => Ok(self.rows),
         }
     }
-    Ok(placed.into_iter().map(|(_, row)| row).collect())
 }
 
+/// The rows of a JSON array, element by element as the parser meets them. The file's syntax
+/// is judged whole before its cells, as a parse of the whole array would.
 fn read_json(
-    text: &str,
+    text: impl Read,
     data: &Dataset,
     numbers: Option<JsonNumbers>,
-) -> Result<Vec<Placed>, MergeError> {
-    let objects: Vec<Object> = serde_json::from_str(text)
-        .map_err(|e| MergeError::Unreadable(format!("not a JSON array of row objects ({e})")))?;
-    let rows = objects.into_iter().enumerate();
-    read_objects(
-        rows.map(|(i, object)| (format!("row {}", i + 1), Ok(object))),
+) -> Result<Vec<Row>, MergeError> {
+    let mut rows = JsonRows {
         data,
         numbers,
-    )
+        kept: Kept::new("row"),
+        refused: None,
+    };
+    let mut deserializer = serde_json::Deserializer::from_reader(text);
+    (deserializer.deserialize_seq(&mut rows))
+        .and_then(|()| deserializer.end())
+        .map_err(|e| MergeError::Unreadable(format!("not a JSON array of row objects ({e})")))?;
+    match rows.refused {
+        Some(problem) => Err(problem),
+        None => rows.kept.rows(),
+    }
 }
 
+/// What a JSON array's elements give as they come: the rows, or the first cell refused.
+struct JsonRows<'a> {
+    data: &'a Dataset,
+    numbers: Option<JsonNumbers>,
+    kept: Kept,
+    refused: Option<MergeError>,
+}
+
+impl<'de> Visitor<'de> for &mut JsonRows<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut at = 0;
+        while let Some(object) = seq.next_element::<Object>()? {
+            at += 1;
+            if self.refused.is_some() {
+                continue;
+            }
+            match object_row(&format!("row {at}"), &object, self.data, self.numbers) {
+                Ok(row) => self.kept.keep(at, row),
+                Err(problem) => self.refused = Some(problem),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The rows of an ndjson file, line by line.
 fn read_ndjson(
-    text: &str,
+    mut text: impl BufRead,
     data: &Dataset,
     numbers: Option<JsonNumbers>,
-) -> Result<Vec<Placed>, MergeError> {
+) -> Result<Vec<Row>, MergeError> {
+    let mut kept = Kept::new("line");
+    let mut bytes = Vec::new();
     // Numbered as an editor shows them: blank lines count, CRLF ends one line.
-    let lines = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
-    read_objects(
-        lines.map(|(i, line)| {
-            let object = serde_json::from_str(line).map_err(|e| {
-                MergeError::Unreadable(format!("line {}: not a row object ({e})", i + 1))
-            });
-            (format!("line {}", i + 1), object)
-        }),
-        data,
-        numbers,
-    )
+    for at in 1.. {
+        bytes.clear();
+        if text
+            .read_until(b'\n', &mut bytes)
+            .map_err(MergeError::Read)?
+            == 0
+        {
+            break;
+        }
+        let line = line_of(&bytes)?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let object = serde_json::from_str(line)
+            .map_err(|e| MergeError::Unreadable(format!("line {at}: not a row object ({e})")))?;
+        kept.keep(
+            at,
+            object_row(&format!("line {at}"), &object, data, numbers)?,
+        );
+    }
+    kept.rows()
+}
+
+/// A line read with its end, without it (a CR only before the LF), as `str::lines` gives it.
+fn line_of(bytes: &[u8]) -> Result<&str, MergeError> {
+    let line = match bytes.strip_suffix(b"\n") {
+        Some(line) => line.strip_suffix(b"\r").unwrap_or(line),
+        None => bytes,
+    };
+    std::str::from_utf8(line)
+        .map_err(|_| MergeError::Read(io::Error::new(io::ErrorKind::InvalidData, "not UTF-8")))
 }
 
 fn read_delimited(
-    text: &str,
+    text: impl Read,
     delimiter: u8,
     quoting: bool,
     data: &Dataset,
-) -> Result<Vec<Placed>, MergeError> {
+) -> Result<Vec<Row>, MergeError> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .delimiter(delimiter)
         .quoting(quoting)
-        .from_reader(text.as_bytes());
-    let mut lines = Lines::new(text);
-    let mut records = reader.records();
-    let header = match records.next() {
-        Some(header) => header.map_err(|e| bad_record(e, &mut lines))?,
-        None => csv::StringRecord::new(),
-    };
-    let placement = check_header(header.iter(), data)?;
-    let mut rows = Vec::new();
-    for record in records {
-        let record = record.map_err(|e| bad_record(e, &mut lines))?;
-        let place = format!("line {}", lines.line_at(record.position()));
+        .from_reader(Counted::new(text));
+    let mut record = csv::StringRecord::new();
+    match reader.read_record(&mut record) {
+        Ok(true) => {}
+        Ok(false) => record = csv::StringRecord::new(),
+        Err(e) => return Err(bad_record(e, reader.get_mut())),
+    }
+    let placement = check_header(record.iter(), data)?;
+    let mut kept = Kept::new("line");
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => return kept.rows(),
+            Err(e) => return Err(bad_record(e, reader.get_mut())),
+        }
+        let at = reader.get_mut().line_at(record.position());
         let cells = arrange(&placement, &record.iter().collect::<Vec<_>>());
         let row = to_row(&cells, data)
-            .map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))?;
-        rows.push((place, row));
+            .map_err(|why| MergeError::Unreadable(format!("line {at}: {why}")))?;
+        kept.keep(at, row);
     }
-    Ok(rows)
 }
 
 /// Where this run's columns are in the header: matched by name, none unknown.
@@ -196,7 +289,7 @@ fn check_header<'a>(
     Ok(place(&found, data)?)
 }
 
-fn bad_record(e: csv::Error, lines: &mut Lines) -> MergeError {
+fn bad_record<R: Read>(e: csv::Error, lines: &mut Counted<R>) -> MergeError {
     match e.kind() {
         csv::ErrorKind::UnequalLengths {
             pos,
@@ -210,73 +303,28 @@ fn bad_record(e: csv::Error, lines: &mut Lines) -> MergeError {
     }
 }
 
-/// Line numbers of records met in order, each counted on from the one before, so a file of a
-/// million rows is counted once rather than once per row.
-struct Lines<'a> {
-    bytes: &'a [u8],
-    /// The offset counted up to, and the line it is on.
-    offset: usize,
-    line: usize,
-}
-
-impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Lines<'a> {
-        Lines {
-            bytes: text.as_bytes(),
-            offset: 0,
-            line: 1,
-        }
-    }
-
-    /// The line a record starts on, from its byte offset: the csv reader's own count is off
-    /// with CRLF line ends, where a record's offset can point at the line end before it.
-    fn line_at(&mut self, position: Option<&csv::Position>) -> usize {
-        let bytes = self.bytes;
-        let mut start = position.map_or(0, |p| p.byte() as usize).min(bytes.len());
-        while bytes.get(start).is_some_and(|b| matches!(b, b'\r' | b'\n')) {
-            start += 1;
-        }
-        if start < self.offset {
-            // Records come in order; were one to come back, count again from the start.
-            (self.offset, self.line) = (0, 1);
-        }
-        self.line += bytes[self.offset..start]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count();
-        self.offset = start;
-        self.line
-    }
-}
-
-/// Rows from row objects, each labelled with where it is (`row 3`, `line 5`). The members
-/// may come in any order (`jq -S` sorts them), but they must be exactly the columns.
-fn read_objects(
-    objects: impl Iterator<Item = (String, Result<Object, MergeError>)>,
+/// A row from a row object, met at `place` (`row 3`, `line 5`). The members may come in any
+/// order (`jq -S` sorts them), but they must be exactly the columns.
+fn object_row(
+    place: &str,
+    object: &Object,
     data: &Dataset,
     numbers: Option<JsonNumbers>,
-) -> Result<Vec<Placed>, MergeError> {
+) -> Result<Row, MergeError> {
     let keys = data.header().len() - data.columns.len();
-    objects
-        .map(|(place, object)| {
-            let object = object?;
-            let raws = object.in_order(data)?;
-            let style = other_style(&raws[keys..], numbers);
-            let cells = raws
-                .into_iter()
-                .map(|raw| raw.map_or(Ok(None), json_cell))
-                .collect::<Result<Vec<_>, _>>()
-                .and_then(|cells| {
-                    let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
-                    to_row(&cells, data)
-                });
-            // A cell that is no number is named as such before the style of the others.
-            let cells = cells.and_then(|row| style.map_or(Ok(row), Err));
-            cells
-                .map(|row| (place.clone(), row))
-                .map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))
-        })
-        .collect()
+    let raws = object.in_order(data)?;
+    let style = other_style(&raws[keys..], numbers);
+    let cells = raws
+        .into_iter()
+        .map(|raw| raw.map_or(Ok(None), json_cell))
+        .collect::<Result<Vec<_>, _>>()
+        .and_then(|cells| {
+            let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
+            to_row(&cells, data)
+        });
+    // A cell that is no number is named as such before the style of the others.
+    let cells = cells.and_then(|row| style.map_or(Ok(row), Err));
+    cells.map_err(|why| MergeError::Unreadable(format!("{place}: {why}")))
 }
 
 /// Why a row's numbers (`values`) are not written in the style `numbers`: a run in another
@@ -366,22 +414,33 @@ pub(super) fn check_head(head: &str, format: Format, data: &Dataset) -> Result<(
 
 /// The first element of a JSON array, parsed without reading the rest.
 fn first_object(head: &str) -> Option<Object> {
-    struct First<'s>(&'s mut Option<Object>);
-    impl<'de> Visitor<'de> for First<'_> {
+    let mut deserializer = serde_json::Deserializer::from_str(head);
+    // The rest of the array is not read, so the end the parser expects is missing: not a fault.
+    first_element(&mut deserializer, false).0
+}
+
+/// The first element of the JSON array `deserializer` holds (`None`: it is empty), and the
+/// fault of the array, if any; `whole`: the other elements are read too (and left), so that a
+/// fault anywhere in the array is one.
+pub(super) fn first_element<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+    whole: bool,
+) -> (Option<T>, Result<(), D::Error>) {
+    struct First<T>(Option<T>, bool);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for &mut First<T> {
         type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an array of row objects")
+            f.write_str("a sequence")
         }
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            *self.0 = seq.next_element()?;
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            self.0 = seq.next_element()?;
+            while self.1 && self.0.is_some() && seq.next_element::<IgnoredAny>()?.is_some() {}
             Ok(())
         }
     }
-    let mut first = None;
-    let mut deserializer = serde_json::Deserializer::from_str(head);
-    // The rest of the array is not read, so the end the parser expects is missing: not a fault.
-    let _ = deserializer.deserialize_seq(First(&mut first));
-    first
+    let mut first = First(None, whole);
+    let fault = deserializer.deserialize_seq(&mut first);
+    (first.0, fault)
 }
 
 /// A JSON object with its members in the order written, for naming them as the file has them.

@@ -13,6 +13,7 @@ mod resume;
 mod sqlite;
 mod sqlite_write;
 mod stored;
+mod text_read;
 mod upsert;
 
 use std::io::{self, BufWriter, Write};

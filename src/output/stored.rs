@@ -5,7 +5,8 @@
 //! Also how a merge target is opened (a regular file only) and why one is refused, which the
 //! check before any request shares.
 
-use std::io;
+use std::fs::File;
+use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
 
 use super::columns;
@@ -46,15 +47,18 @@ pub(super) struct Stored {
 /// unless `--file-chain` says it.
 pub(super) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, Failure> {
     let path = target.path;
-    let text = match target.format {
+    let file = match target.format {
         Format::Sqlite => None,
-        _ => match read_old(path)? {
-            Some(text) => Some(text),
+        _ => match open_old(path)? {
+            Some(file) => Some(file),
             None => return Ok(None),
         },
     };
-    let read = |shape: &Dataset| match &text {
-        Some(text) => read_rows(text, target.format, shape, Some(target.numbers)).map(Some),
+    // A second read (as a file of one chain) starts again from the start of the same file.
+    let read = |shape: &Dataset| match &file {
+        Some(file) => (from_start(file))
+            .and_then(|()| read_rows(file, target.format, shape, Some(target.numbers)))
+            .map(Some),
         None => sqlite::stored_rows(path, target.table, shape),
     };
     let one = Dataset {
@@ -84,6 +88,10 @@ pub(super) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, 
     Ok(Some(Stored { rows, taken_as }))
 }
 
+fn from_start(mut file: &File) -> Result<(), MergeError> {
+    file.rewind().map_err(MergeError::Read)
+}
+
 /// This run's rows, with a chain column when the file has one and this run (of one chain)
 /// has none: the merged file keeps its column.
 pub(super) fn with_chain_column(
@@ -99,13 +107,14 @@ pub(super) fn with_chain_column(
     fresh
 }
 
-/// The old file's text, read once; `None` when there is none yet (see [`regular_file`]).
-fn read_old(path: &Path) -> Result<Option<String>, Failure> {
+/// The old file, opened to be read as a stream; `None` when there is none yet (see
+/// [`regular_file`]).
+fn open_old(path: &Path) -> Result<Option<File>, Failure> {
     let Some(real) = regular_file(path)? else {
         return Ok(None);
     };
-    match std::fs::read_to_string(&real) {
-        Ok(text) => Ok(Some(text)),
+    match File::open(&real) {
+        Ok(file) => Ok(Some(file)),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(failure(path, format!("cannot read it to merge: {e}"))),
     }
@@ -171,6 +180,7 @@ fn refusal(target: Target, fresh: &Dataset, problem: MergeError) -> Failure {
             path,
             format!("cannot be merged: {}", foreign::cut(&why, usize::MAX)),
         ),
+        MergeError::Read(e) => failure(path, format!("cannot read it to merge: {e}")),
     }
 }
 

@@ -44,7 +44,7 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 /// from this (large) test process also counts the parent's peak at the spawn (the kernel
 /// keeps the old memory's high-water mark across `exec` after `vfork`), so it would measure
 /// the test, not the run.
-fn run_measured(cmd: Cmd) -> (i32, String, i64) {
+pub(crate) fn run_measured(cmd: Cmd) -> (i32, String, i64) {
     let mut running = cmd.any_outcome().spawn();
     let status = format!("/proc/{}/status", running.child.id());
     let mut stderr = running.child.stderr.take().unwrap();

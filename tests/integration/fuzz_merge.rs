@@ -11,7 +11,6 @@ use std::path::Path;
 use chain_metrics::{read_merge_file, Dataset, Format};
 use oracles::mutate::{mutate, seeds, Rng};
 
-use crate::support::files::read;
 use crate::support::{Env, Sandbox};
 
 /// How many refused files are tried (each is one run of the binary).
@@ -58,13 +57,13 @@ fn merge_files_the_reader_refuses_are_refused_by_the_binary_and_left_byte_for_by
             continue;
         };
         let (format, shape) = oracles::merge::shape(*pick);
-        let text = String::from_utf8_lossy(rest);
-        if read_merge_file(&text, format, &shape).is_ok() {
+        if read_merge_file(rest, format, &shape).is_ok() {
             continue;
         }
         tried += 1;
         let file = format!("m{tried}.{}", extension(format));
-        std::fs::write(env.home.path().join(&file), text.as_bytes()).unwrap();
+        let path = env.home.path().join(&file);
+        std::fs::write(&path, rest).unwrap();
         let day = [
             "-s",
             "2024-01-01",
@@ -78,6 +77,6 @@ fn merge_files_the_reader_refuses_are_refused_by_the_binary_and_left_byte_for_by
             .code(9)
             .error_line_like("[..]left as it was[..]")
             .run();
-        assert_eq!(read(&env, &file), text, "{file} changed");
+        assert_eq!(std::fs::read(&path).unwrap(), rest, "{file} changed");
     }
 }

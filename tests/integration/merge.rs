@@ -150,3 +150,86 @@ fn other_columns_are_refused_before_any_request() {
     );
     assert_eq!(read(&env, "fees.csv"), "date,tweet\n2024-01-01,1\n");
 }
+
+/// A file that is not UTF-8 is refused with the words it always was (`read_to_string`'s),
+/// wherever the bad byte is: read as a stream, it is still judged whole before its rows are,
+/// so a fault met first (a bad cell, a key twice) does not hide it. `render FILE` the same.
+#[test]
+fn a_merge_file_that_is_not_utf8_is_refused_with_the_same_words_wherever_the_byte_is() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let args = argv("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o");
+    let cases: [(&str, &[u8]); 6] = [
+        ("first.csv", b"date,chain,f\xffees\n2024-01-01,ETHEREUM,1\n"),
+        // A bad cell on line 2, a key twice, then the byte at the very end.
+        (
+            "late.csv",
+            b"date,chain,fees\n2024-01-01,ETHEREUM,x\n2024-01-01,ETHEREUM,1\n2024-01-01,ETHEREUM,1\n\xc3",
+        ),
+        ("cut.tsv", b"date\tchain\tfees\n2024-01-01\tETHEREUM\t1\n\xe2\x82"),
+        ("late.ndjson", b"{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":\"x\"}\n\xfe\n"),
+        ("in_string.json", b"[{\"date\":\"2024-01-01\",\"chain\":\"ETH\xffEREUM\",\"fees\":1}]"),
+        ("after.json", b"[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":1}] \x80"),
+    ];
+    for (name, bytes) in cases {
+        std::fs::write(env.home.path().join(name), bytes).unwrap();
+        env.cmd_args(&[&args[..], &[name]].concat())
+            .code(9)
+            .error_line(format!("error: {name} cannot read it to merge: stream did not contain valid UTF-8; the file is left as it was"))
+            .run();
+        assert_eq!(
+            std::fs::read(env.home.path().join(name)).unwrap(),
+            bytes,
+            "{name}"
+        );
+        env.cmd_args(&["render", name, "-f", "svg"])
+            .code(9)
+            .error_line(format!(
+                "error: cannot draw {name}: stream did not contain valid UTF-8"
+            ))
+            .run();
+    }
+}
+
+/// A merge file is read as a stream, so a run holds its rows, not its text: files of two rows
+/// apart by 48 MiB that hold no row (blank CRLF lines in csv, blank lines in ndjson, white
+/// space between a JSON array's elements) merge within a peak far below what holding the
+/// text took (the text alone was 48 MiB). The peak is the child's own, as in `bounded.rs`.
+#[test]
+fn a_merge_file_is_read_as_a_stream_within_memory_bounded_by_its_rows() {
+    const PADDING: usize = 48 * 1024 * 1024;
+    let (_sandbox, env) = sandbox_env(&[]);
+    let first = r#"{"date":"2024-01-01","chain":"ETHEREUM","fees":1}"#;
+    let last = r#"{"date":"2024-01-03","chain":"ETHEREUM","fees":3}"#;
+    let spaces_line = format!("{}\n", " ".repeat(1023));
+    let cases = [
+        (
+            "padded.csv",
+            format!(
+                "date,chain,fees\r\n2024-01-01,ETHEREUM,1\r\n{}2024-01-03,ETHEREUM,3\r\n",
+                "\r\n".repeat(PADDING / 2)
+            ),
+            "date,chain,fees\n2024-01-01,ETHEREUM,1\n2024-01-02,ETHEREUM,826665.76\n2024-01-03,ETHEREUM,3\n",
+        ),
+        (
+            "padded.ndjson",
+            format!("{first}\n{}{last}\n", spaces_line.repeat(PADDING / 1024)),
+            "{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":1}\n{\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76}\n{\"date\":\"2024-01-03\",\"chain\":\"ETHEREUM\",\"fees\":3}\n",
+        ),
+        (
+            "padded.json",
+            format!("[{first},{}{last}]\n", " ".repeat(PADDING)),
+            "[\n  {\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":1},\n  {\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76},\n  {\"date\":\"2024-01-03\",\"chain\":\"ETHEREUM\",\"fees\":3}\n]\n",
+        ),
+    ];
+    for (name, text, merged) in cases {
+        write(&env, name, &text);
+        drop(text);
+        let args = argv("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o");
+        let (code, stderr, peak) =
+            crate::bounded::run_measured(env.cmd_args(&[&args[..], &[name]].concat()));
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert_eq!(read(&env, name), merged, "{name}");
+        println!("{name}: peak RSS {peak} KiB");
+        assert!(peak < 32 * 1024, "{name}: peak RSS {peak} KiB");
+    }
+}

@@ -150,9 +150,9 @@ fn kept(records: &[chain_metrics::Record], range: DayRange) -> KeptRecords {
 }
 
 /// A reader that gives at most `piece` bytes a read, as a slow connection would.
-struct Trickle<'a> {
-    rest: &'a [u8],
-    piece: usize,
+pub struct Trickle<'a> {
+    pub rest: &'a [u8],
+    pub piece: usize,
 }
 
 impl std::io::Read for Trickle<'_> {

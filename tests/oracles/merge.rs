@@ -1,10 +1,12 @@
-//! Merge files in csv, tsv, json and ndjson: whatever `read_merge_file` accepts, written back
-//! in the same format by the renderer, reads back to the same rows (read -> write -> read is
-//! the identity).
+//! Merge files in csv, tsv, json and ndjson, read as a stream: in one piece or a few bytes a
+//! read, the same rows or the same words for the same fault; and whatever `read_merge_file`
+//! accepts, written back in the same format by the renderer, reads back to the same rows
+//! (read -> write -> read is the identity).
 
 use chain_metrics::{read_merge_file, render, Dataset, Format, RenderOptions};
 use chain_metrics::{Chain, Column, Metric, SocialMetric};
 
+use super::body::Trickle;
 use super::Input;
 
 /// The formats `--merge` takes.
@@ -43,13 +45,25 @@ pub fn shape(pick: u8) -> (Format, Dataset) {
 pub fn check(data: &[u8]) -> Result<(), String> {
     let input = Input::new(data);
     let (format, mut shape) = shape(input.pick);
-    let text = input.text();
-    let Ok(rows) = read_merge_file(&text, format, &shape) else {
+    let rows = read_merge_file(input.rest, format, &shape);
+    // A character, a line end or a byte order mark may be cut by a read.
+    let piece = 1 + input.rest.len() % 7;
+    let trickle = Trickle {
+        rest: input.rest,
+        piece,
+    };
+    let trickled = read_merge_file(trickle, format, &shape);
+    if trickled != rows {
+        return Err(format!(
+            "{format:?}: read {piece} bytes at a time: {trickled:?}; in one piece: {rows:?}"
+        ));
+    }
+    let Ok(rows) = rows else {
         return Ok(());
     };
     shape.rows = rows.clone();
     let written = write(&shape, format)?;
-    let again = read_merge_file(&written, format, &shape).map_err(|e| {
+    let again = read_merge_file(written.as_bytes(), format, &shape).map_err(|e| {
         format!(
             "{format:?}: the {} rows read, written back, are refused: {e}\n{written}",
             rows.len()
