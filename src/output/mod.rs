@@ -236,9 +236,7 @@ impl Output {
         let Some(text) = text else {
             return sqlite::store(file, table, &data, !self.merge, wait);
         };
-        let mut bytes = Vec::new();
-        render::render(&data, text, style, &mut bytes).expect("writing to memory works");
-        atomic::write_atomically(file, &bytes)
+        atomic::write_rendered(file, &mut |out| render::render(&data, text, style, out))
     }
 
     /// The merge target `file`, as this run reads it.

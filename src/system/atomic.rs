@@ -35,7 +35,13 @@ impl From<io::Error> for NotWritten {
 /// Writes `bytes` to `path` for `--output`; a failure is exit 9 naming the file, and a closed
 /// pipe (`-o /dev/stdout | head -1`) the quiet end it is for stdout.
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    replace(path, bytes, Access::Ordinary).map_err(|refused| {
+    write_rendered(path, &mut |out| out.write_all(bytes))
+}
+
+/// [`write_atomically`] of what `fill` writes, written as it comes into the temp file of a
+/// regular file (a large merge is never held as rows and text at once).
+pub(crate) fn write_rendered(path: &Path, fill: Fill<'_>) -> anyhow::Result<()> {
+    replace_with(path, Access::Ordinary, fill).map_err(|refused| {
         if refused.error.kind() == io::ErrorKind::BrokenPipe {
             return anyhow::Error::new(refused.error);
         }
@@ -84,10 +90,24 @@ impl NotWritten {
 /// output files and the config file. A stream (this run's own stdout, a FIFO, a device) is
 /// written to instead: there is nothing to replace.
 pub(crate) fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), NotWritten> {
+    replace_with(path, access, &mut |out| out.write_all(bytes))
+}
+
+/// What a file is made of: written into the `Write` it is handed.
+pub(crate) type Fill<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
+
+/// [`replace`] with what `fill` writes: into the temp file as it comes (buffered), or, for a
+/// stream, gathered first and written in one go as before.
+fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Result<(), NotWritten> {
+    let gathered = |fill: Fill<'_>| -> io::Result<Vec<u8>> {
+        let mut bytes = Vec::new();
+        fill(&mut bytes)?;
+        Ok(bytes)
+    };
     if let Some(fd) = stream::own_descriptor(path) {
         refuse_stream(access, "one of this run's own streams")?;
         refuse_unpassed(fd)?;
-        return Ok(stream::write_to_own(fd, path, bytes)?);
+        return Ok(stream::write_to_own(fd, path, &gathered(fill)?)?);
     }
     // A symlinked file is replaced where the link points, so the link stays a link (a config
     // file kept in a dotfiles repository stays there).
@@ -97,7 +117,7 @@ pub(crate) fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), N
     if let Some(metadata) = &existing {
         if !metadata.is_file() {
             refuse_stream(access, stream::kind_of(metadata))?;
-            return write_through(path, bytes);
+            return write_through(path, &gathered(fill)?);
         }
         refuse_read_only(metadata)?;
     }
@@ -111,7 +131,10 @@ pub(crate) fn replace(path: &Path, bytes: &[u8], access: Access) -> Result<(), N
     let _tracked = crate::system::interrupt::track(temp.path());
     // Through the plain file: its errors do not name the temp file, which the user never saw.
     let file = temp.as_file_mut();
-    file.write_all(bytes)?;
+    let mut out = io::BufWriter::with_capacity(64 * 1024, &mut *file);
+    fill(&mut out)?;
+    out.flush()?;
+    drop(out);
     file.sync_all()?;
     temp.persist(path).map_err(|e| without_temp_name(e.error))?;
     // The rename itself is durable only once the folder is synced; not every system allows it.
