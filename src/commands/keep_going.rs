@@ -29,8 +29,13 @@ impl Answers {
         }
     }
 
-    /// Takes one answer, in plan order.
-    pub(super) fn take(&mut self, answer: crate::error::Result<Fetched>, assembly: &mut Assembly) {
+    /// Takes one answer, in plan order; `false` once the run is bound to end with a failure
+    /// (any failure, without `--keep-going`), so that no more requests are sent.
+    pub(super) fn take(
+        &mut self,
+        answer: crate::error::Result<Fetched>,
+        assembly: &mut Assembly,
+    ) -> bool {
         match answer {
             Ok(answer) if !self.keep_going => assembly.add(answer),
             Ok(answer) if self.failed(answer.request.chain) => {}
@@ -52,6 +57,7 @@ impl Answers {
                 self.failures.push((chain, failure));
             }
         }
+        self.keep_going || self.failures.is_empty()
     }
 
     /// Joins the answers still waiting, once every answer is in.

@@ -130,7 +130,7 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
         if let (Ok(answer), Some(cache)) = (&answer, &mut cache) {
             cache.keep(answer);
         }
-        answers.take(answer, &mut assembly);
+        answers.take(answer, &mut assembly)
     })?;
     answers.flush(&mut assembly);
     for known in work.from_cache {
@@ -160,7 +160,7 @@ fn send(
     query: &Query,
     jobs: usize,
     requests: &[Request],
-    take: &mut dyn FnMut(crate::error::Result<Fetched>),
+    take: &mut dyn FnMut(crate::error::Result<Fetched>) -> bool,
 ) -> anyhow::Result<Option<String>> {
     if requests.is_empty() {
         return Ok(None);

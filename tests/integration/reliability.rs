@@ -313,3 +313,39 @@ fn the_timeout_bounds_a_body_that_trickles_in() {
         .error_line_like("[..]: timed out after 0.5 s")
         .run();
 }
+
+/// A failure that ends the run stops the sending: once the first answer is a rejected key, no
+/// other request goes out (with the same key), at one job or several; `--keep-going` still
+/// asks every chain, so that the chains that work are written.
+#[test]
+fn a_failure_that_ends_the_run_stops_the_requests_not_yet_sent() {
+    let days = ["-s", "2024-01-01", "-e", "2024-01-10", "--chunk-days", "1"];
+    for jobs in ["1", "3"] {
+        let sandbox = Sandbox::start(&[]);
+        let mut env = Env::with_service(&sandbox.url);
+        env.set("CHAIN_METRICS_API_KEY", "revoked-key-00009999");
+        let args = [&["fees", "-c", "eth", "--jobs", jobs], &days[..]].concat();
+        env.cmd_args(&args).code(4).any_stderr().run();
+        // Ten requests planned: the first, and at most those already on the wire beside it.
+        let sent = sandbox.requests().len();
+        assert!(
+            sent <= jobs.parse::<usize>().unwrap(),
+            "jobs {jobs}: {sent} sent"
+        );
+    }
+    // The first attempt fails (ETHEREUM's first day): --keep-going sends the other 19.
+    let sandbox = Sandbox::start(&["--fault", "503@1"]);
+    let env = Env::with_service(&sandbox.url);
+    let args = [
+        &["fees", "-c", "eth,arb", "--keep-going", "--retries", "0"],
+        &days[..],
+    ]
+    .concat();
+    let run = env.cmd_args(&args).any_outcome().run();
+    assert!(
+        run.stdout.contains("2024-01-10,ARBITRUM,"),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.requests().len(), 20);
+}
