@@ -26,6 +26,12 @@ pub(super) enum MergeError {
     Read(io::Error),
 }
 
+impl From<io::Error> for MergeError {
+    fn from(error: io::Error) -> Self {
+        MergeError::Read(error)
+    }
+}
+
 impl fmt::Display for MergeError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {

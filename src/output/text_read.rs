@@ -6,8 +6,6 @@
 use std::collections::VecDeque;
 use std::io::{self, Read};
 
-use super::merge_file::MergeError;
-
 /// What `std::fs::read_to_string` says of a file that is not UTF-8.
 const NOT_UTF8: &str = "stream did not contain valid UTF-8";
 
@@ -17,11 +15,11 @@ const MARK: &[u8] = b"\xef\xbb\xbf";
 /// `read` given the text of `reader` (its byte order mark dropped), then the rest of it read
 /// to its end: a file that is not UTF-8, or cannot be read, is refused as such whatever `read`
 /// found, as the text was checked whole before it was parsed. With the outcome: whether the
-/// text holds nothing but whitespace.
-pub(super) fn read_text<R: Read, T>(
+/// text holds nothing but whitespace. `E`: the caller's error, which a failed read becomes.
+pub(super) fn read_text<R: Read, T, E: From<io::Error>>(
     reader: R,
-    read: impl FnOnce(&mut Checked<R>) -> Result<T, MergeError>,
-) -> Result<(Result<T, MergeError>, bool), MergeError> {
+    read: impl FnOnce(&mut Checked<R>) -> Result<T, E>,
+) -> Result<(Result<T, E>, bool), E> {
     let mut text = Checked {
         inner: reader,
         head: Vec::new(),
@@ -31,7 +29,7 @@ pub(super) fn read_text<R: Read, T>(
         invalid: false,
     };
     let outcome = read(&mut text);
-    io::copy(&mut text, &mut io::sink()).map_err(MergeError::Read)?;
+    io::copy(&mut text, &mut io::sink())?;
     Ok((outcome, text.blank))
 }
 
