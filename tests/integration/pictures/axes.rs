@@ -1,7 +1,7 @@
 //! Axes as analysts read them: the metric's name on each panel, `%` on a percent axis, short
 //! labels (`1.5M`), a stronger zero line, dates on calendar boundaries with the last labelled.
 
-use super::{panels, sandbox};
+use super::{drawn_panels, sandbox};
 
 /// The value labels of a panel, from the bottom up.
 fn value_labels(panel: &str) -> Vec<&str> {
@@ -15,11 +15,11 @@ fn value_labels(panel: &str) -> Vec<&str> {
 #[test]
 fn percent_axes_say_so_large_values_are_short_and_zero_stands_out() {
     let (_sandbox, env) = sandbox();
-    env.cmd("fees -c eth,arb --share -s 2024-01-01 -e 2024-03-31 -o s.svg")
-        .run();
-    let svg = std::fs::read_to_string(env.home.path().join("s.svg")).unwrap();
-    let panels = panels(&svg);
-    let names: Vec<&str> = panels.iter().map(|(n, _)| n.as_str()).collect();
+    let (panels, names) = drawn_panels(
+        &env,
+        "fees -c eth,arb --share -s 2024-01-01 -e 2024-03-31 -o s.svg",
+        "s.svg",
+    );
     assert_eq!(names, ["fees", "fees_share_pct"]);
     for (name, panel) in &panels {
         assert!(panel.contains("<text class=\"metric\" x=\""), "{name}");

@@ -2,7 +2,9 @@
 //! in powers of ten (checked in Chromium's DOM and screenshot), a value at zero is left out
 //! and listed, a change stays linear and says so, and a format with no value axis refuses it.
 
-use super::{assert_every_chain_drawn, browser, dot_ys, panels, report_file, sandbox};
+use super::{
+    assert_every_chain_drawn, browser, dot_ys, drawn_panels, panels, report_file, sandbox,
+};
 use crate::number_bound::{service, RANGE};
 use crate::support::Env;
 
@@ -103,11 +105,11 @@ fn a_zero_is_left_out_of_a_log_axis_and_listed_never_as_a_gap() {
 #[test]
 fn a_change_stays_linear_under_a_log_scale_and_says_so() {
     let (_sandbox, env) = sandbox();
-    env.cmd("fees -c eth,arb --change --scale log -s 2024-01-01 -e 2024-03-31 -o c.svg")
-        .run();
-    let svg = std::fs::read_to_string(env.home.path().join("c.svg")).unwrap();
-    let panels = panels(&svg);
-    let names: Vec<&str> = panels.iter().map(|(n, _)| n.as_str()).collect();
+    let (panels, names) = drawn_panels(
+        &env,
+        "fees -c eth,arb --change --scale log -s 2024-01-01 -e 2024-03-31 -o c.svg",
+        "c.svg",
+    );
     assert_eq!(names, ["fees", "fees_change", "fees_change_pct"]);
     assert!(panels[0].1.contains(">log scale</tspan>"));
     for (name, panel) in &panels[1..] {

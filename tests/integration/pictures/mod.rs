@@ -111,6 +111,15 @@ fn panels(markup: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The panels of the svg that `line` writes to `file`, and their names in order.
+fn drawn_panels(env: &Env, line: &str, file: &str) -> (Vec<(String, String)>, Vec<String>) {
+    env.cmd(line).run();
+    let svg = std::fs::read_to_string(env.home.path().join(file)).unwrap();
+    let panels = panels(&svg);
+    let names = panels.iter().map(|(n, _)| n.clone()).collect();
+    (panels, names)
+}
+
 /// The heights (SVG y, down from the top) of a chain's dots in a panel.
 fn dot_ys(panel: &str, chain: &str) -> Vec<f64> {
     series(panel, chain)
