@@ -68,7 +68,6 @@ pub(crate) struct Flags {
     pub lock_timeout: Option<f64>,
     pub method: Option<MethodChoice>,
     pub verbose: bool,
-    pub quiet: bool,
     pub color: keys::ColorChoice,
 }
 
@@ -139,8 +138,6 @@ pub(crate) struct Settings {
     pub warnings: Vec<String>,
     /// `--sandbox`: run against the built-in sandbox instead of the configured service.
     pub sandbox: bool,
-    /// `--quiet`: errors only on stderr.
-    pub quiet: bool,
     /// `--verbose`: request lines on stderr.
     pub verbose: bool,
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
@@ -223,7 +220,6 @@ impl Settings {
             warnings,
             config,
             sandbox: flags.sandbox,
-            quiet: flags.quiet,
             verbose: flags.verbose,
             color: false,
             terminal: Terminal::default(),
@@ -235,7 +231,6 @@ impl Settings {
     pub(crate) fn lock_wait(&self) -> LockWait {
         LockWait {
             limit: self.lock_timeout,
-            quiet: self.quiet,
         }
     }
 
