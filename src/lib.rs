@@ -63,6 +63,7 @@
 
 #![warn(unreachable_pub)]
 
+mod analysis;
 mod cache;
 mod cli;
 mod client;
@@ -78,17 +79,18 @@ mod settings;
 mod system;
 
 // What the property tests and the fuzz targets (`fuzz/`) call: every parser of foreign input.
+pub use analysis::aggregate;
 pub use cache::{CacheError, Replacement, SeriesKey, SeriesStats, Store};
 pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::{parse_held_body, parse_records, read_body_records};
 pub use client::{parse_records_kept, read_records_kept, KeptRecords};
 pub use commands::run;
 pub use error::{Exit, Failure};
-pub use model::{aggregate, divide, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{
     chain_names, Chain, ChainArg, Dataset, Endpoint, Metric, Number, NumberText, Record, Row,
     SocialMetric,
 };
+pub use model::{divide, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{Aggregation, Column, Coverage, Measure, Unit};
 pub use output::{read_merge_file, read_sqlite_rows};
 pub use render::{render, AxisScale, Format, RenderOptions};
