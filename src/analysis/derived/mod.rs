@@ -110,7 +110,7 @@ pub(super) fn derive(
     })
 }
 
-/// The columns [`derive`] makes of `columns`: what it yields on any rows of them.
+/// The columns [`derive()`] makes of `columns`: what it yields on any rows of them.
 pub(super) fn columns(columns: &[Column], measures: &Measures) -> Vec<Column> {
     if !measures.any() {
         return columns.to_vec();
@@ -141,7 +141,7 @@ impl FromSeries {
     }
 }
 
-/// What a column of [`derive`]'s result is made of (indexes of the columns it is made from).
+/// What a column of [`derive()`]'s result is made of (indexes of the columns it is made from).
 #[derive(Clone, Copy, Debug)]
 enum Made {
     /// The column as it is.
