@@ -2,7 +2,8 @@
 //!
 //! A run flows cli (parse) -> settings (resolve flags, environment, config file) -> one
 //! resolved query (`commands`) -> client (fetch, with the cache) -> fetched (the answers joined
-//! into rows, their gaps) -> output (render to stdout or a file); `main` maps the outcome to an
+//! into rows, their gaps) -> analysis (the query's `Shape` applied once: periods, measures,
+//! summary, wide, sort) -> output (render to stdout or a file); `main` maps the outcome to an
 //! exit code (`report`). The folders depend one way only, downwards
 //! (`python3 ../shared/tools/folder_cycles.py src` prints the arrows and any cycle):
 //!
@@ -16,6 +17,8 @@
 //!   fetched  render  settings  what a query asks and what came back (plan, requests, rows,
 //!      │                       gaps, the strict verdict) | write a dataset in a format |
 //!      │                       resolve flags, environment, file
+//!   analysis                   the rows a user asked made of the fetched ones, as one
+//!      │                       `Shape`: --by periods, measures, summary, wide, sort/top
 //!   model ──> system           the data every step shares | what the OS is asked (files,
 //!                              locks, signals, process groups, stderr) and foreign text
 //!                              made safe to print, which model's parse errors quote
@@ -40,8 +43,8 @@
 //! | global flag | its clap field (`cli/mod.rs`, `GlobalArgs`) and its layer in `settings` (flag, environment, config key in `settings/keys.rs`, default in `settings::defaults`, bound in `settings::limits`) |
 //! | output format | a `Format` variant with its row in `Format::can` and its extension (`render/format.rs`), and one writer file in `render/` called by `render::render`; every check and hint follows the table |
 //! | endpoint | an `Endpoint` and its `Metric`s (`model/mod.rs`), the columns it fills (`fetched/request.rs`), the body's shape (`client/response.rs`), and the sandbox's answer (`sandbox/`) |
-//! | derived measure | a `Measure` (`model/column/`: its name, unit and what adds up, in one place), its arithmetic in `model/derived/` (divisions through `model::divide`), its flag (`cli/analysis.rs`) and `Measures` in the `Query` |
-//! | period | a `Period` variant and its calendar in `model/period/calendar.rs` (start, next, back, length); rows carry their `Coverage` |
+//! | derived measure | a `Measure` (`model/column/`: its name, unit and what adds up, in one place), its arithmetic and its columns in `analysis/derived/` (divisions through `model::divide`), its flag (`cli/analysis.rs`) and `Measures` in the query's `Shape` |
+//! | period | a `Period` variant and its calendar in `model/period/calendar.rs` (start, next, back, length); its roll-up (sums, means, the chart's steps) in `analysis/periods/`; rows carry their `Coverage` |
 //! | foreign text shown | through `system::foreign::shown` (or `echo`/`cut`), never printed raw |
 //!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
@@ -59,10 +62,12 @@
 //!
 //! An output column is a `model::Column` (metric, measure, unit, `--by` aggregation, `--wide`
 //! chain) whose name `Column::name` makes. Exact division lives in `model::divide` and period
-//! arithmetic in `model::Period`.
+//! arithmetic in `model::Period`. The header of the rows written is `Shape::columns`, read off
+//! the same value that `Shape::apply` shapes the rows with, never off rows shaped to learn it.
 
 #![warn(unreachable_pub)]
 
+mod analysis;
 mod cache;
 mod cli;
 mod client;
@@ -78,17 +83,18 @@ mod settings;
 mod system;
 
 // What the property tests and the fuzz targets (`fuzz/`) call: every parser of foreign input.
+pub use analysis::aggregate;
 pub use cache::{CacheError, Replacement, SeriesKey, SeriesStats, Store};
 pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::{parse_held_body, parse_records, read_body_records};
 pub use client::{parse_records_kept, read_records_kept, KeptRecords};
 pub use commands::run;
 pub use error::{Exit, Failure};
-pub use model::{aggregate, divide, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{
     chain_names, Chain, ChainArg, Dataset, Endpoint, Metric, Number, NumberText, Record, Row,
     SocialMetric,
 };
+pub use model::{divide, parse_date, parse_last, DayRange, DaySpec, Period};
 pub use model::{Aggregation, Column, Coverage, Measure, Unit};
 pub use output::{read_merge_file, read_sqlite_rows};
 pub use render::{render, AxisScale, Format, RenderOptions};

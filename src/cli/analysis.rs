@@ -2,7 +2,8 @@
 
 use clap::Args;
 
-use crate::model::{Analysis, Endpoint, Measures, SortKey};
+use crate::analysis::{Analysis, Measures, SortKey};
+use crate::model::Endpoint;
 
 #[derive(Debug, Args)]
 pub struct AnalysisArgs {
@@ -49,7 +50,7 @@ impl AnalysisArgs {
             cumulative: self.cumulative,
             share: self.share,
             per_user: self.per_user,
-            decimals: self.decimals.unwrap_or(crate::model::DEFAULT_DECIMALS),
+            decimals: self.decimals.unwrap_or(crate::analysis::DEFAULT_DECIMALS),
         }
     }
 

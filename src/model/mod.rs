@@ -1,17 +1,13 @@
 //! What the service returns: endpoints, metric columns, exact number texts and daily records.
 
-mod analysis;
 mod chain;
 mod column;
 mod dates;
 mod day_range;
-mod derived;
 mod division;
 mod number;
-mod order;
 mod period;
 
-pub(crate) use analysis::Analysis;
 pub(crate) use chain::each_once;
 pub(crate) use chain::expand as expand_chains;
 pub use chain::names as chain_names;
@@ -23,12 +19,9 @@ pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DaySpec};
 pub(crate) use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
 pub use day_range::DayRange;
-pub(crate) use derived::{Measures, DEFAULT_DECIMALS};
 pub use division::divide;
 pub use number::{Number, NumberText};
-pub(crate) use order::SortKey;
-pub(crate) use period::steps;
-pub use period::{aggregate, Coverage, Period};
+pub use period::{Coverage, Period};
 
 use chrono::NaiveDate;
 

@@ -19,12 +19,11 @@ mod upsert;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::analysis::{Analysis, Layout, Naming, Shape, ShapeError};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
-use crate::model::{aggregate, steps, Analysis, Period};
-use crate::model::{Chain, Dataset, Endpoint};
+use crate::model::{Chain, Dataset, Endpoint, Period};
 use crate::render::{self, AxisScale, Format, JsonNumbers, RenderOptions, Wide};
-use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::diag::Notice;
@@ -64,12 +63,10 @@ pub(crate) struct Output {
     merge: bool,
     /// The terminal as asked at the start: a chart's width, whether to show progress.
     terminal: Terminal,
-    /// How to name the pivoted columns; `None` keeps one row per (date, chain).
-    wide: Option<Naming>,
+    /// How the fetched rows become the rows written, resolved here once: its layout (the
+    /// chart's steps, `--wide`, a chain column) follows the format.
+    shape: Shape,
     no_header: bool,
-    summary: bool,
-    by: Period,
-    analysis: Analysis,
     json_numbers: JsonNumbers,
     file_chain: Option<Chain>,
     scale: AxisScale,
@@ -105,39 +102,24 @@ impl Output {
             Wide::Always => Some(naming),
             Wide::Refused => None,
         };
-        let output = Output {
+        let layout = Layout {
+            steps: format == Format::Chart,
+            wide,
+            chain_column: args.merge || format == Format::Sqlite,
+        };
+        let shape = Shape::new(args.analysis.clone(), args.by, args.summary, layout);
+        check_analysis(&shape, plan)?;
+        Ok(Output {
             format,
             file,
             terminal,
             merge: args.merge,
-            wide,
+            shape,
             no_header: args.no_header,
-            summary: args.summary,
-            by: args.by,
-            analysis: args.analysis.clone(),
             json_numbers: args.json_numbers,
             file_chain: args.file_chain,
             scale: args.scale,
-        };
-        output.check_analysis(plan)?;
-        Ok(output)
-    }
-
-    /// `--per-user` needs fees and active users; `--sort` a column the output has.
-    fn check_analysis(&self, plan: &Plan) -> Result<(), Failure> {
-        let both = [Endpoint::Fees, Endpoint::ActiveUsers];
-        if self.analysis.measures.per_user && !both.iter().all(|e| plan.endpoints.contains(e)) {
-            return Err(Failure::usage(
-                "--per-user divides fees by active users, and only report has both",
-            )
-            .with_hint("use report --per-user"));
-        }
-        let Some(key) = &self.analysis.sort else {
-            return Ok(());
-        };
-        let empty = self.shape(plan.dataset(Vec::new()), plan)?;
-        key.check(&empty)
-            .map_err(|why| Failure::usage(why).with_hint("name a column of the header"))
+        })
     }
 
     /// Checks the file before any request: its name (a planted link, a descriptor never
@@ -156,11 +138,10 @@ impl Output {
             };
             lock::check_merge_target(file, done)?;
         }
-        let empty = || self.shape(plan.dataset(Vec::new()), plan);
         if self.merge {
-            merge::check_before_fetch(self.target(file, plan), empty()?)?;
+            merge::check_before_fetch(self.target(file, plan), self.header(plan))?;
         } else if self.format == Format::Sqlite {
-            stored::check_database(self.target(file, plan), &empty()?)?;
+            stored::check_database(self.target(file, plan), &self.header(plan))?;
         }
         atomic::check_output_path(file)
     }
@@ -189,9 +170,10 @@ impl Output {
         write_stdout(|out| render::render(data, text, style, out))
     }
 
-    /// A merge holds the file's lock from reading the old rows to the rename, waiting for
-    /// another run's as `wait` allows; `tell` gets the warnings of the merge. `told` is
-    /// the run's, which svg and html show beside the data.
+    /// The fetched rows are shaped once, as the resolved [`Shape`] says. A merge holds the
+    /// file's lock from reading the old rows to the rename, waiting for another run's as `wait`
+    /// allows; `tell` gets the warnings of the merge. `told` is the run's, which svg and html
+    /// show beside the data.
     pub(crate) fn write(
         &self,
         data: Dataset,
@@ -201,11 +183,12 @@ impl Output {
         wait: LockWait,
         tell: &dyn Fn(Notice),
     ) -> anyhow::Result<()> {
-        let data = self.shape(data, plan)?;
-        if let Some(line) = picture::partial_warning(&data, self.by, &self.analysis.measures) {
+        let shape = &self.shape;
+        let data = (shape.apply(data, &plan.chains, &plan.range)).map_err(shape_failure)?;
+        if let Some(line) = picture::partial_warning(&data, shape.by, &shape.measures) {
             tell(Notice::warning(line));
         }
-        let caption = picture::caption(plan, self.by, told);
+        let caption = picture::caption(plan, shape.by, told);
         let mut style = RenderOptions {
             color: false,
             width: 0,
@@ -213,9 +196,9 @@ impl Output {
             braille: false,
             ascii: false,
             no_header: self.no_header,
-            summary: self.summary,
+            summary: shape.summary,
             caption: Some(&caption),
-            decimals: self.analysis.measures.decimals,
+            decimals: shape.measures.decimals,
             json_strings: self.json_numbers == JsonNumbers::String,
             scale: self.scale,
         };
@@ -240,6 +223,12 @@ impl Output {
         atomic::write_rendered(file, &mut |out| render::render(&data, text, style, out))
     }
 
+    /// The columns of the rows this run writes, as the shape says, with no rows: what a file
+    /// is checked against before any request.
+    fn header(&self, plan: &Plan) -> Dataset {
+        self.shape.columns(&plan.dataset(Vec::new()), &plan.chains)
+    }
+
     /// The merge target `file`, as this run reads it.
     fn target<'a>(&self, file: &'a Path, plan: &'a Plan) -> stored::Target<'a> {
         stored::Target {
@@ -247,7 +236,7 @@ impl Output {
             format: self.format,
             table: sqlite::table_name(plan),
             chains: &plan.chains,
-            by: self.by,
+            by: self.shape.by,
             file_chain: self.file_chain,
             numbers: self.json_numbers,
         }
@@ -286,39 +275,35 @@ impl Output {
             None => write_stdout(|out| out.write_all(body)),
         }
     }
+}
 
-    /// The dataset as it will be written: rolled up by `--by`, then pivoted when `--wide` (or
-    /// a chart) asks for it; a chart draws each period as a step over its days.
-    fn shape(&self, data: Dataset, plan: &Plan) -> Result<Dataset, Failure> {
-        let per_user = self.analysis.measures.per_user_decimals();
-        let data = aggregate(data, &plan.chains, self.by, per_user).map_err(|why| {
+/// `--per-user` needs fees and active users; `--sort` a column the output has (read off the
+/// shape's header, before any request).
+fn check_analysis(shape: &Shape, plan: &Plan) -> Result<(), Failure> {
+    let both = [Endpoint::Fees, Endpoint::ActiveUsers];
+    if shape.measures.per_user && !both.iter().all(|e| plan.endpoints.contains(e)) {
+        return Err(Failure::usage(
+            "--per-user divides fees by active users, and only report has both",
+        )
+        .with_hint("use report --per-user"));
+    }
+    let Some(key) = &shape.sort else {
+        return Ok(());
+    };
+    let header = shape.columns(&plan.dataset(Vec::new()), &plan.chains);
+    key.check(&header)
+        .map_err(|why| Failure::usage(why).with_hint("name a column of the header"))
+}
+
+/// A step of the shape that failed on the fetched numbers, as the user sees it.
+fn shape_failure(e: ShapeError) -> Failure {
+    match e {
+        ShapeError::RollUp(why) => {
             Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
-        })?;
-        let data = (self.analysis)
-            .measure(data, &plan.chains, self.by, &plan.range)
-            .map_err(|why| Failure::new(Exit::BadResponse, why))?;
-        if self.summary {
-            // Every number is bounded before any arithmetic: a huge exponent fails here at
-            // once, as `--by` does, instead of when the summary rows are drawn.
-            crate::render::summary_rows(&data, self.analysis.measures.decimals).map_err(|why| {
-                Failure::new(Exit::BadResponse, why)
-                    .with_hint("drop --summary to see the values as sent")
-            })?;
         }
-        let data = match self.format {
-            Format::Chart => steps(data, self.by, &plan.range),
-            _ => data,
-        };
-        let data = match self.wide {
-            Some(naming) => widen(&data, &plan.chains, naming),
-            // A file that is merged into, or a database, says which chain each row holds, one
-            // chain included: a later run for another chain cannot be mistaken for this one.
-            None if self.merge || self.format == Format::Sqlite => {
-                stored::with_chain_column(data, true, &plan.chains)
-            }
-            None => data,
-        };
-        (self.analysis.order(data)).map_err(|why| Failure::new(Exit::BadResponse, why))
+        ShapeError::Summary(why) => Failure::new(Exit::BadResponse, why)
+            .with_hint("drop --summary to see the values as sent"),
+        ShapeError::Measure(why) | ShapeError::Sort(why) => Failure::new(Exit::BadResponse, why),
     }
 }
 

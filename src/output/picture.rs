@@ -3,8 +3,9 @@
 
 use chrono::{DateTime, Utc};
 
+use crate::analysis::Measures;
 use crate::fetched::Plan;
-use crate::model::{Dataset, Measures, Period};
+use crate::model::{Dataset, Period};
 use crate::render::{Caption, Origin};
 
 /// What a run tells beside its rows: its warnings and where the data came from.

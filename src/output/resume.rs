@@ -34,7 +34,7 @@ impl Output {
         let Some(file) = self.file.as_deref().filter(|_| self.merge) else {
             return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
         };
-        let shape = self.shape(plan.dataset(Vec::new()), plan)?;
+        let shape = self.header(plan);
         let stored = stored(self.target(file, plan), &shape)?;
         let rows = stored.map(|s| s.rows).unwrap_or_default();
         let (mut after, mut first): (Option<NaiveDate>, Option<NaiveDate>) = (None, None);

@@ -92,21 +92,6 @@ fn from_start(mut file: &File) -> Result<(), MergeError> {
     file.rewind().map_err(MergeError::Read)
 }
 
-/// This run's rows, with a chain column when the file has one and this run (of one chain)
-/// has none: the merged file keeps its column.
-pub(super) fn with_chain_column(
-    mut fresh: Dataset,
-    file_has_it: bool,
-    chain_order: &[Chain],
-) -> Dataset {
-    if file_has_it && !fresh.chain_column {
-        fresh.chain_column = true;
-        let chain = chain_order.first().copied();
-        fresh.rows.iter_mut().for_each(|row| row.chain = chain);
-    }
-    fresh
-}
-
 /// The old file, opened to be read as a stream; `None` when there is none yet (see
 /// [`regular_file`]).
 fn open_old(path: &Path) -> Result<Option<File>, Failure> {

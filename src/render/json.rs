@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use super::RenderOptions;
+use crate::analysis::summary_rows;
 use crate::model::{Dataset, Number, Row};
 
 pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
@@ -38,7 +39,7 @@ fn write_with_summary(data: &Dataset, style: RenderOptions, out: &mut dyn Write)
     writeln!(out, "{{\"rows\":[")?;
     write_rows(data, style, "  ", out)?;
     writeln!(out, "],\n\"summary\":{{")?;
-    let rows = super::summary::rows(data, style.decimals).map_err(io::Error::other)?;
+    let rows = summary_rows(data, style.decimals).map_err(io::Error::other)?;
     let mut groups: Vec<(&str, Vec<String>)> = Vec::new();
     for (label, chain, values) in &rows {
         let stat = format!("\"{label}\":{}", members(data, values, "{", style));

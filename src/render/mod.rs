@@ -9,21 +9,18 @@ mod json;
 mod listing;
 mod markdown;
 mod ndjson;
-mod summary;
 mod svg;
 mod table;
 mod tsv;
-mod wide;
 
 pub(crate) use caption::{Caption, Origin};
 pub use format::Format;
 pub(crate) use format::{Can, Text, Wide};
 pub(crate) use listing::write as write_listing;
-pub(crate) use summary::rows as summary_rows;
-pub(crate) use wide::{widen, Naming};
 
 use std::io::{self, Write};
 
+use crate::analysis::summary_rows;
 use crate::model::{Dataset, Number, Row};
 
 /// How the output should look, beyond its format.
@@ -62,7 +59,7 @@ impl Default for RenderOptions<'_> {
             no_header: false,
             summary: false,
             caption: None,
-            decimals: crate::model::DEFAULT_DECIMALS,
+            decimals: crate::analysis::DEFAULT_DECIMALS,
             json_strings: false,
             scale: AxisScale::Linear,
         }
@@ -176,7 +173,7 @@ fn for_each_display_row(
     if style.summary {
         // Output checks the summary before anything is written; this cannot fail after it.
         for (label, chain, values) in
-            summary::rows(data, style.decimals).map_err(io::Error::other)?
+            summary_rows(data, style.decimals).map_err(io::Error::other)?
         {
             each(&line(data, label.to_owned(), chain, &values, group_digits))?;
         }
@@ -190,7 +187,7 @@ fn summary_cells(data: &Dataset, style: RenderOptions) -> io::Result<Vec<Vec<Str
     if !style.summary {
         return Ok(Vec::new());
     }
-    let rows = summary::rows(data, style.decimals).map_err(io::Error::other)?;
+    let rows = summary_rows(data, style.decimals).map_err(io::Error::other)?;
     let exact = |n: &Number| n.as_str().to_owned();
     Ok(rows
         .into_iter()

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use super::RenderOptions;
+use crate::analysis::summary_rows;
 use crate::model::Dataset;
 
 pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
@@ -11,7 +12,7 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
         writeln!(out, "{}", super::json::object(data, row, style))?;
     }
     if style.summary {
-        let rows = super::summary::rows(data, style.decimals).map_err(io::Error::other)?;
+        let rows = summary_rows(data, style.decimals).map_err(io::Error::other)?;
         for (label, chain, values) in rows {
             writeln!(
                 out,

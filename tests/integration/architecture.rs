@@ -231,6 +231,8 @@ fn the_bottom_rooms_import_only_along_their_arrow_and_output_never_talks_to_the_
     };
     // model quotes foreign text through system's one function (the arrow lib.rs draws).
     assert_eq!(folders("model"), ["system"]);
+    // The shaping of rows (periods, measures, summary, wide, sort) reads the data alone.
+    assert_eq!(folders("analysis"), ["model"]);
     assert_eq!(folders("system"), Vec::<String>::new());
     assert!(
         !folders("output").contains(&"client".to_owned()),

@@ -28,7 +28,8 @@ pub(super) struct Query {
     pub today: NaiveDate,
     /// How: send the requests, print one body as sent, print curl lines, or nothing at all.
     pub mode: Mode,
-    /// Where the result goes and what is derived from it (format, file, `--merge`, analysis).
+    /// Where the result goes (format, file, `--merge`), carrying the one `Shape` the rows
+    /// take on the way (periods, measures, summary, wide, sort), resolved with it.
     pub output: Output,
     /// `--resume`: the file the run catches up with, as named in the notes, and where the
     /// range starts and why.

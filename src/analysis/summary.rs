@@ -8,7 +8,7 @@ use crate::model::Chain;
 use crate::model::{Column, Dataset, Number, Row};
 
 /// One summary row: the statistic's name, the chain cell, a value per column.
-pub(super) type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
+pub(crate) type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 
 /// One row per statistic, a value per column; a column with no value at all gets gaps. With a
 /// chain column, one block of rows per chain, in the order the chains first show: a total over

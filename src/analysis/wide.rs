@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use crate::model::Chain;
-use crate::model::{Coverage, Dataset, Number, Row};
+use crate::model::{Chain, Column, Coverage, Dataset, Number, Row};
 
 /// How the pivoted columns are named.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,13 +20,7 @@ pub(crate) enum Naming {
 /// columns, even one without data), then metric by metric. A missing value stays a gap.
 pub(crate) fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset {
     let per_chain = data.columns.len();
-    let columns = chains
-        .iter()
-        .flat_map(|chain| {
-            let alone = naming == Naming::Chain && per_chain == 1;
-            data.columns.iter().map(move |c| c.in_chain(*chain, alone))
-        })
-        .collect();
+    let columns = columns(&data.columns, chains, naming);
     let mut by_date: BTreeMap<NaiveDate, Vec<Option<Number>>> = BTreeMap::new();
     let mut least: BTreeMap<NaiveDate, Coverage> = BTreeMap::new();
     for row in &data.rows {
@@ -66,6 +59,24 @@ pub(crate) fn widen(data: &Dataset, chains: &[Chain], naming: Naming) -> Dataset
             })
             .collect(),
     }
+}
+
+/// The columns [`widen`] makes of `columns`: each chain's, chain by chain.
+pub(super) fn columns(columns: &[Column], chains: &[Chain], naming: Naming) -> Vec<Column> {
+    let alone = naming == Naming::Chain && columns.len() == 1;
+    let in_chain = |chain: Chain| columns.iter().map(move |c| c.in_chain(chain, alone));
+    chains.iter().copied().flat_map(in_chain).collect()
+}
+
+/// The rows with a chain column (a file merged into, a database, says which chain each row
+/// holds): a dataset of one chain, which has none, gets it, each row naming that chain.
+pub(super) fn with_chain_column(mut data: Dataset, chains: &[Chain]) -> Dataset {
+    if !data.chain_column {
+        data.chain_column = true;
+        let chain = chains.first().copied();
+        data.rows.iter_mut().for_each(|row| row.chain = chain);
+    }
+    data
 }
 
 #[cfg(test)]

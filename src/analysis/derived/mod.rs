@@ -7,10 +7,7 @@ use std::collections::HashMap;
 use bigdecimal::BigDecimal;
 use chrono::NaiveDate;
 
-use crate::model::chain::Chain;
-use crate::model::day_range::DayRange;
-use crate::model::division::divide;
-use crate::model::period::Period;
+use crate::model::{divide, Chain, DayRange, Period};
 use crate::model::{Column, Dataset, Measure, Metric, Number, Row};
 
 /// The measures asked for, as plain values.
@@ -62,10 +59,11 @@ type Cells = Vec<Option<Number>>;
 
 /// The dataset with each asked measure after the metric it comes from (`fees`, `fees_change`,
 /// `fees_change_pct`, `fees_rolling_7`, `fees_cumulative`, `fees_share_pct`), and
-/// `fees_per_user` after the fees group. Rows are the same rows; a period without a row (a
-/// missing date) counts as a gap. Under `--by`, `fees_per_user` comes made by `aggregate` (only
-/// it knows the exact mean of the daily actives) and is moved into place. Fails, naming the
-/// value, on a number too large to compute with exactly (see `Number::to_decimal`).
+/// `fees_per_user` after the fees group, as [`columns`] lays them out. Rows are the same rows;
+/// a period without a row (a missing date) counts as a gap. Under `--by`, `fees_per_user` comes
+/// made by `aggregate` (only it knows the exact mean of the daily actives) and is moved into
+/// place. Fails, naming the value, on a number too large to compute with exactly (see
+/// `Number::to_decimal`).
 pub(super) fn derive(
     data: Dataset,
     measures: &Measures,
@@ -85,26 +83,17 @@ pub(super) fn derive(
         at: &at,
         keys: &keys,
         rows: &data.rows,
+        columns: &data.columns,
     };
-    let mut columns = Vec::new();
-    let mut values: Vec<Cells> = vec![Vec::new(); data.rows.len()];
-    let made = data.columns.iter().position(is_per_user);
-    for (i, column) in data.columns.iter().enumerate() {
-        if is_per_user(column) {
-            continue;
-        }
-        let series = grid.series(i, column)?;
-        let own = data.rows.iter().map(|row| row.values[i].clone());
-        let mut group = vec![(*column, own.collect())];
-        group.extend(grid.measures_of(column, &series));
-        if measures.per_user && column.is_value_of(Metric::Fees) {
-            group.extend(grid.per_user_after(&data, made, i, &series)?);
-        }
-        for (column, cells) in group {
-            columns.push(column);
-            for (row_values, cell) in values.iter_mut().zip(cells) {
-                row_values.push(cell);
-            }
+    let layout = layout(&data.columns, measures);
+    let mut series = vec![None; data.columns.len()];
+    let mut columns = Vec::with_capacity(layout.len());
+    let mut values: Vec<Cells> = vec![Vec::with_capacity(layout.len()); data.rows.len()];
+    for (column, made) in layout {
+        let cells = grid.cells(made, &mut series)?;
+        columns.push(column);
+        for (row_values, cell) in values.iter_mut().zip(cells) {
+            row_values.push(cell);
         }
     }
     let rows = data.rows.iter().zip(values);
@@ -119,6 +108,100 @@ pub(super) fn derive(
         columns,
         rows: rows.collect(),
     })
+}
+
+/// The columns [`derive()`] makes of `columns`: what it yields on any rows of them.
+pub(super) fn columns(columns: &[Column], measures: &Measures) -> Vec<Column> {
+    if !measures.any() {
+        return columns.to_vec();
+    }
+    let layout = layout(columns, measures);
+    layout.into_iter().map(|(column, _)| column).collect()
+}
+
+/// A measure computed from one column's series.
+#[derive(Clone, Copy, Debug)]
+enum FromSeries {
+    Change,
+    ChangePct,
+    Rolling(u32),
+    Cumulative,
+    SharePct,
+}
+
+impl FromSeries {
+    fn measure(self) -> Measure {
+        match self {
+            FromSeries::Change => Measure::Change,
+            FromSeries::ChangePct => Measure::ChangePct,
+            FromSeries::Rolling(n) => Measure::Rolling(n),
+            FromSeries::Cumulative => Measure::Cumulative,
+            FromSeries::SharePct => Measure::SharePct,
+        }
+    }
+}
+
+/// What a column of [`derive()`]'s result is made of (indexes of the columns it is made from).
+#[derive(Clone, Copy, Debug)]
+enum Made {
+    /// The column as it is.
+    Own(usize),
+    /// A measure of the column's series.
+    Measure(usize, FromSeries),
+    /// `fees_per_user` as `aggregate` made it, moved into place.
+    Moved(usize),
+    /// The fees over the active users of the same date and chain.
+    PerUser { fees: usize, users: usize },
+}
+
+/// The columns made of `columns`, in order, each with what it is made of: each column (but a
+/// `fees_per_user` made by `aggregate`), then its asked measures, then after the fees
+/// `fees_per_user` when asked and there is something to make it of.
+fn layout(columns: &[Column], measures: &Measures) -> Vec<(Column, Made)> {
+    let made = columns.iter().position(is_per_user);
+    let users = columns
+        .iter()
+        .position(|c| c.is_value_of(Metric::ActiveUsers));
+    let mut out = Vec::new();
+    for (i, column) in columns.iter().enumerate() {
+        if is_per_user(column) {
+            continue;
+        }
+        out.push((*column, Made::Own(i)));
+        for asked in asked_of(column, measures) {
+            let measure = column.with_measure(asked.measure());
+            out.extend(measure.map(|c| (c, Made::Measure(i, asked))));
+        }
+        if !(measures.per_user && column.is_value_of(Metric::Fees)) {
+            continue;
+        }
+        match (made, users) {
+            (Some(at), _) => out.push((columns[at], Made::Moved(at))),
+            (None, Some(users)) => {
+                let column = column.with_measure(Measure::PerUser);
+                out.extend(column.map(|c| (c, Made::PerUser { fees: i, users })));
+            }
+            (None, None) => {}
+        }
+    }
+    out
+}
+
+/// The measures asked of `column`, in the order of their columns (`--cumulative` only of a
+/// column that adds up).
+fn asked_of(column: &Column, m: &Measures) -> Vec<FromSeries> {
+    let mut asked = Vec::new();
+    if m.change {
+        asked.extend([FromSeries::Change, FromSeries::ChangePct]);
+    }
+    asked.extend(m.rolling.map(FromSeries::Rolling));
+    if m.cumulative && column.adds_up() {
+        asked.push(FromSeries::Cumulative);
+    }
+    if m.share {
+        asked.push(FromSeries::SharePct);
+    }
+    asked
 }
 
 /// Whether the column is `fees_per_user` (which `aggregate` makes under `--by`).
@@ -144,11 +227,16 @@ struct Grid<'a> {
     at: &'a HashMap<NaiveDate, usize>,
     keys: &'a [Option<Chain>],
     rows: &'a [Row],
+    columns: &'a [Column],
 }
+
+/// Each column's series once laid on the grid, by column.
+type Laid = [Option<Vec<Series>>];
 
 impl Grid<'_> {
     /// Column `i` of every series, indexed by key then period.
-    fn series(&self, i: usize, column: &Column) -> Result<Vec<Series>, String> {
+    fn series(&self, i: usize) -> Result<Vec<Series>, String> {
+        let column = &self.columns[i];
         let mut all = vec![vec![None; self.periods]; self.keys.len()];
         for row in self.rows {
             let (Some(value), Some(p)) = (&row.values[i], self.at.get(&row.date)) else {
@@ -164,59 +252,59 @@ impl Grid<'_> {
         Ok(all)
     }
 
+    /// Lays column `i` on the grid unless it is already: every column a measure may read is
+    /// checked to be within bounds, in column order.
+    fn lay(&self, i: usize, laid: &mut Laid) -> Result<(), String> {
+        if laid[i].is_none() {
+            laid[i] = Some(self.series(i)?);
+        }
+        Ok(())
+    }
+
     fn key(&self, row: &Row) -> usize {
         self.keys.iter().position(|k| *k == row.chain).unwrap_or(0)
     }
 
-    /// The asked measures of one column, each as (its column, a cell per row); none of `days`.
-    fn measures_of(&self, column: &Column, series: &[Series]) -> Vec<(Column, Cells)> {
-        let m = self.measures;
-        let d = m.decimals;
-        let mut out = Vec::new();
-        let mut push = |measure, cells| out.extend(column.with_measure(measure).zip(Some(cells)));
-        if m.change {
-            push(Measure::Change, self.each(series, change));
-            push(
-                Measure::ChangePct,
-                self.each(series, |s, p| change_pct(s, p, d)),
-            );
-        }
-        if let Some(n) = m.rolling {
-            push(
-                Measure::Rolling(n),
-                self.each(series, |s, p| rolling(s, p, n, d)),
-            );
-        }
-        if m.cumulative && column.adds_up() {
-            let sums: Vec<Series> = series.iter().map(cumulative).collect();
-            push(Measure::Cumulative, self.each(&sums, |s, p| s[p].clone()));
-        }
-        if m.share {
-            let shares = shares(series, d);
-            push(Measure::SharePct, self.each(&shares, |s, p| s[p].clone()));
-        }
-        out
+    /// The cells of one column of the result, a cell per row.
+    fn cells(&self, made: Made, laid: &mut Laid) -> Result<Cells, String> {
+        let own = |i: usize| self.rows.iter().map(|row| row.values[i].clone()).collect();
+        Ok(match made {
+            Made::Own(i) => {
+                self.lay(i, laid)?;
+                own(i)
+            }
+            Made::Moved(at) => own(at),
+            Made::Measure(i, asked) => {
+                self.lay(i, laid)?;
+                self.measure(asked, laid[i].as_deref().unwrap_or_default())
+            }
+            Made::PerUser { fees, users } => {
+                self.lay(fees, laid)?;
+                self.lay(users, laid)?;
+                let series = |i: usize| laid[i].as_deref().unwrap_or_default();
+                self.per_user(series(fees), series(users))
+            }
+        })
     }
 
-    /// `fees_per_user` after the fees at `fees`: the column `made` by `aggregate` when there
-    /// is one, else fees over the active users of the same date and chain.
-    fn per_user_after(
-        &self,
-        data: &Dataset,
-        made: Option<usize>,
-        fees: usize,
-        fee_series: &[Series],
-    ) -> Result<Option<(Column, Cells)>, String> {
-        if let Some(at) = made {
-            let cells = data.rows.iter().map(|row| row.values[at].clone());
-            return Ok(Some((data.columns[at], cells.collect())));
+    /// One asked measure of a column's series, a cell per row.
+    fn measure(&self, asked: FromSeries, series: &[Series]) -> Cells {
+        let d = self.measures.decimals;
+        match asked {
+            FromSeries::Change => self.each(series, change),
+            FromSeries::ChangePct => self.each(series, |s, p| change_pct(s, p, d)),
+            FromSeries::Rolling(n) => self.each(series, |s, p| rolling(s, p, n, d)),
+            FromSeries::Cumulative => {
+                let sums: Vec<Series> = series.iter().map(cumulative).collect();
+                self.each(&sums, |s, p| s[p].clone())
+            }
+            FromSeries::SharePct => self.each(&shares(series, d), |s, p| s[p].clone()),
         }
-        let Some(users) = (data.columns.iter()).position(|c| c.is_value_of(Metric::ActiveUsers))
-        else {
-            return Ok(None);
-        };
-        let user_series = self.series(users, &data.columns[users])?;
-        let ratio: Vec<Series> = (fee_series.iter().zip(&user_series))
+    }
+
+    /// The fees over the active users of the same date and chain.
+    fn per_user(&self, fee_series: &[Series], user_series: &[Series]) -> Cells {
+        let ratio: Vec<Series> = (fee_series.iter().zip(user_series))
             .map(|(f, u)| {
                 f.iter()
                     .zip(u)
@@ -224,8 +312,7 @@ impl Grid<'_> {
                     .collect()
             })
             .collect();
-        let column = data.columns[fees].with_measure(Measure::PerUser);
-        Ok(column.map(|c| (c, self.each(&ratio, |s, p| s[p].clone()))))
+        self.each(&ratio, |s, p| s[p].clone())
     }
 
     /// A cell per row: `f` of the row's series at the row's period; a row off the grid is a gap.

@@ -1,0 +1,130 @@
+//! The shape a query's rows take, as one resolved value: `--by`, the derived measures, the
+//! summary's bound, the chart's steps, `--wide` and the chain column, then `--sort`/`--top`;
+//! applied once to the fetched rows, and its header read off the same value.
+
+use crate::analysis::derived::{self, derive, Measures};
+use crate::analysis::order::{sort_and_cut, SortKey};
+use crate::analysis::periods::{self, aggregate, steps};
+use crate::analysis::summary;
+use crate::analysis::wide::{self, widen, with_chain_column, Naming};
+use crate::model::{Chain, Dataset, DayRange, Period};
+
+/// What the analysis flags ask (`--change`, `--rolling`, `--cumulative`, `--share`,
+/// `--per-user`, `--decimals`, `--sort` and `--top`), as plain values.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    pub measures: Measures,
+    pub sort: Option<SortKey>,
+    pub top: Option<usize>,
+}
+
+/// What the output's format asks of the rows' shape.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// A chart: each period drawn as a step over its days, without the `days` column.
+    pub steps: bool,
+    /// `--wide` (or a chart): one row per date, the columns named so; `None` keeps one row per
+    /// (date, chain).
+    pub wide: Option<Naming>,
+    /// A long result always says its chain (a file merged into, a database), one chain
+    /// included: a later run for another chain cannot be mistaken for this one.
+    pub chain_column: bool,
+}
+
+/// How the fetched rows become the rows written, resolved once with the query.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// `--by`: the rows' period.
+    pub by: Period,
+    pub measures: Measures,
+    /// `--summary`: every number is bounded before the summary's arithmetic.
+    pub summary: bool,
+    pub layout: Layout,
+    pub sort: Option<SortKey>,
+    pub top: Option<usize>,
+}
+
+/// Which step of the shape failed, and why (a number beyond what can be computed exactly).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ShapeError {
+    /// `--by`'s sums and means.
+    RollUp(String),
+    /// A derived measure.
+    Measure(String),
+    /// `--summary`'s arithmetic.
+    Summary(String),
+    /// `--sort`.
+    Sort(String),
+}
+
+impl Shape {
+    /// The shape the flags ask, laid out as the output's format needs.
+    pub(crate) fn new(asked: Analysis, by: Period, summary: bool, layout: Layout) -> Shape {
+        Shape {
+            by,
+            measures: asked.measures,
+            summary,
+            layout,
+            sort: asked.sort,
+            top: asked.top,
+        }
+    }
+
+    /// The rows as they will be written: rolled up by `--by`, the measures added, bounded for
+    /// the summary, drawn as steps for a chart, pivoted when `--wide` (or a chart) asks for it,
+    /// then sorted and cut. `data` holds the rows of `chains` over `range`.
+    pub(crate) fn apply(
+        &self,
+        data: Dataset,
+        chains: &[Chain],
+        range: &DayRange,
+    ) -> Result<Dataset, ShapeError> {
+        let per_user = self.measures.per_user_decimals();
+        let data = aggregate(data, chains, self.by, per_user).map_err(ShapeError::RollUp)?;
+        let data =
+            derive(data, &self.measures, chains, self.by, range).map_err(ShapeError::Measure)?;
+        if self.summary {
+            // Every number is bounded before any arithmetic: a huge exponent fails here at
+            // once, as `--by` does, instead of when the summary rows are drawn.
+            summary::rows(&data, self.measures.decimals).map_err(ShapeError::Summary)?;
+        }
+        let data = match self.layout.steps {
+            true => steps(data, self.by, range),
+            false => data,
+        };
+        let data = match self.layout.wide {
+            Some(naming) => widen(&data, chains, naming),
+            None if self.layout.chain_column => with_chain_column(data, chains),
+            None => data,
+        };
+        sort_and_cut(data, self.sort.as_ref(), self.top).map_err(ShapeError::Sort)
+    }
+
+    /// The header [`Shape::apply`] yields on any rows of `fetched`'s columns, read off the
+    /// columns alone (the rows of `fetched` are not looked at): a dataset with no rows.
+    pub(crate) fn columns(&self, fetched: &Dataset, chains: &[Chain]) -> Dataset {
+        let mut columns = fetched.columns.clone();
+        if self.by != Period::Day {
+            columns = periods::rolled_up(&columns, self.measures.per_user_decimals());
+        }
+        columns = derived::columns(&columns, &self.measures);
+        if self.layout.steps && self.by != Period::Day {
+            columns = periods::drawn_columns(&columns);
+        }
+        let chain_column = match self.layout.wide {
+            Some(naming) => {
+                columns = wide::columns(&columns, chains, naming);
+                false
+            }
+            None => fetched.chain_column || self.layout.chain_column,
+        };
+        Dataset {
+            chain_column,
+            columns,
+            rows: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
