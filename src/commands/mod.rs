@@ -1,15 +1,11 @@
-//! Runs one parsed command; each command has its own module, this one holds what they share.
+//! Runs one parsed command; each family of commands has its own module (the four query
+//! commands share `query/`), this one holds what they share.
 
-mod as_sent;
 mod auth;
 mod cache;
-mod cached;
 mod chains;
 mod completions;
 mod config;
-mod connect;
-mod keep_going;
-mod metrics;
 mod query;
 mod render;
 mod sandbox;
@@ -27,16 +23,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     // The terminal is asked once; every decision that depends on it reads this answer.
     let terminal = Terminal::ask();
     match &cli.command {
-        Command::Fees(args) => metrics::run(global, terminal, args, &[Endpoint::Fees], &[]),
-        Command::Users(args) => metrics::run(global, terminal, args, &[Endpoint::ActiveUsers], &[]),
-        Command::Social(args) => metrics::run(
+        Command::Fees(args) => query::run(global, terminal, args, &[Endpoint::Fees], &[]),
+        Command::Users(args) => query::run(global, terminal, args, &[Endpoint::ActiveUsers], &[]),
+        Command::Social(args) => query::run(
             global,
             terminal,
             &args.query,
             &[Endpoint::OfficialAccount],
             &args.includes,
         ),
-        Command::Report(args) => metrics::run(
+        Command::Report(args) => query::run(
             global,
             terminal,
             &args.query,
