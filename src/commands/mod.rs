@@ -10,7 +10,7 @@ mod query;
 mod render;
 mod sandbox;
 
-use crate::cli::{Cli, Command, GlobalArgs};
+use crate::cli::{Cli, Command, GlobalArgs, SocialArgs};
 use crate::client::Roots;
 use crate::error::{Exit, Failure, Result};
 use crate::model::Endpoint;
@@ -25,24 +25,24 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match &cli.command {
         Command::Fees(args) => query::run(global, terminal, args, &[Endpoint::Fees], &[]),
         Command::Users(args) => query::run(global, terminal, args, &[Endpoint::ActiveUsers], &[]),
-        Command::Social(args) => query::run(
-            global,
-            terminal,
-            &args.query,
-            &[Endpoint::OfficialAccount],
-            &args.includes,
-        ),
-        Command::Report(args) => query::run(
-            global,
-            terminal,
-            &args.query,
-            &[
+        Command::Social(SocialArgs {
+            query: args,
+            includes,
+        }) => {
+            let social = [Endpoint::OfficialAccount];
+            query::run(global, terminal, args, &social, includes)
+        }
+        Command::Report(SocialArgs {
+            query: args,
+            includes,
+        }) => {
+            let all = [
                 Endpoint::Fees,
                 Endpoint::ActiveUsers,
                 Endpoint::OfficialAccount,
-            ],
-            &args.includes,
-        ),
+            ];
+            query::run(global, terminal, args, &all, includes)
+        }
         Command::Chains(args) => chains::run(args, terminal),
         Command::Auth(command) => auth::run(global, command, terminal),
         Command::Config(command) => config::run(global, command, terminal),

@@ -4,7 +4,7 @@
 
 use crate::analysis::{Analysis, Measures, DEFAULT_DECIMALS};
 use crate::cli::{AnalysisArgs, CalendarArgs, QueryArgs};
-use crate::model::{expand_chains, Chain, Endpoint};
+use crate::model::{expand_chains, Chain, DaySpec, Endpoint, Period, Span};
 use crate::output::OutputRequest;
 use crate::settings::Switch;
 
@@ -73,32 +73,24 @@ impl QueryFlags {
             refresh,
         } = args;
         let (analysis, without_effect) = analysis_flags(analysis, endpoints, *summary);
-        let output = OutputRequest {
-            format: *format,
-            file: output.clone(),
-            merge: *merge,
-            wide: *wide,
-            no_header: *no_header,
-            summary: *summary,
-            by: *by,
-            analysis,
-            json_numbers: *json_numbers,
-            file_chain: *file_chain,
-            scale: scale.unwrap_or_default(),
-        };
-        let days = DayFlags {
-            start: *start,
-            end: *end,
-            last: *last,
-            calendar: calendar_range(calendar),
-            by: *by,
-        };
         QueryFlags {
             chains: expand_chains(chains),
-            days,
+            days: day_flags((start, end, last), calendar, by),
             resume: *resume,
             resume_overlap: *resume_overlap,
-            output,
+            output: OutputRequest {
+                format: *format,
+                file: output.clone(),
+                merge: *merge,
+                wide: *wide,
+                no_header: *no_header,
+                summary: *summary,
+                by: *by,
+                analysis,
+                json_numbers: *json_numbers,
+                file_chain: *file_chain,
+                scale: scale.unwrap_or_default(),
+            },
             without_effect,
             raw: *raw,
             dry_run: *dry_run,
@@ -111,14 +103,25 @@ impl QueryFlags {
     }
 }
 
-/// The range asked by `--month`, `--quarter` or `--year`, if any (clap lets one through).
-fn calendar_range(calendar: &CalendarArgs) -> Option<crate::model::DayRange> {
+/// The days asked, as plain values: `--start`, `--end`, `--last`; `--month`, `--quarter` or
+/// `--year` (clap lets one through); `--by`.
+fn day_flags(
+    (start, end, last): (&Option<DaySpec>, &Option<DaySpec>, &Option<Span>),
+    calendar: &CalendarArgs,
+    by: &Period,
+) -> DayFlags {
     let CalendarArgs {
         month,
         quarter,
         year,
     } = calendar;
-    month.or(*quarter).or(*year)
+    DayFlags {
+        start: *start,
+        end: *end,
+        last: *last,
+        calendar: month.or(*quarter).or(*year),
+        by: *by,
+    }
 }
 
 /// Derived measures, `--sort` and `--top` as plain values, with the notes for those given that
@@ -175,10 +178,14 @@ fn without_effect(
             1 => "--change, --rolling, --share or --summary",
             _ => "--change, --rolling, --share, --per-user or --summary",
         };
-        notes.push(format!("--decimals rounds percents, means and per-user values, and nothing asked makes one (add {add}); it has no effect"));
+        let why = "--decimals rounds percents, means and per-user values, and nothing asked";
+        notes.push(format!("{why} makes one (add {add}); it has no effect"));
     }
     if measures.cumulative && endpoints == [Endpoint::ActiveUsers] {
-        notes.push("--cumulative adds no column to users: a running total of daily active users counts no real users (--change or --rolling N do work)".to_owned());
+        let why = "--cumulative adds no column to users: a running total of daily active users";
+        notes.push(format!(
+            "{why} counts no real users (--change or --rolling N do work)"
+        ));
     }
     notes
 }
