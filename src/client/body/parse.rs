@@ -199,12 +199,8 @@ mod tests {
     #[test]
     fn shape_errors_name_index_field_and_what_was_found() {
         for (endpoint, body, expected) in SHAPE_ERRORS {
-            let column = match endpoint {
-                Endpoint::Fees => Metric::Fees,
-                Endpoint::ActiveUsers => Metric::ActiveUsers,
-                Endpoint::OfficialAccount => Metric::Social(SocialMetric::Tweet),
-            };
-            let err = parse_records(endpoint, &[column], body).unwrap_err();
+            let columns = endpoint.metrics(&[SocialMetric::Tweet]);
+            let err = parse_records(endpoint, &columns, body).unwrap_err();
             assert!(
                 err.starts_with(expected),
                 "{err:?} does not start with {expected:?}"
