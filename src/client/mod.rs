@@ -1,5 +1,10 @@
 //! The one type that talks to the service: the wire format, the method fallback, same-origin
 //! redirects, retries, and errors that name the endpoint, the status and the service's message.
+//!
+//! Its rooms: `body/` reads a success body into records (the parsers the fuzz targets call);
+//! `resend` is the retry/redirect loop around `exchange`, one request sent and its answer
+//! read (`transport` below it); `failure` words what went wrong; `fetch` runs a plan's
+//! requests concurrently.
 
 mod body;
 mod connection;

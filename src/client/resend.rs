@@ -1,6 +1,6 @@
 //! The retry/redirect loop: one request sent until it succeeds, fails for good, or the
 //! retries run out; `auto`'s switch to GET, same-origin redirects followed with the body kept,
-//! and the waits (a 429's shared by every worker, see [`Throttle`](super::throttle::Throttle)).
+//! and the waits (a 429's shared by every worker, see `Throttle`).
 
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -27,7 +27,7 @@ enum Step {
     /// Send again at this address of the same origin.
     Redirected(String),
     /// Send again after the wait; the text says why, for `--verbose`. A 429's wait is the
-    /// whole run's (see [`Throttle`]).
+    /// whole run's (see [`Throttle`](super::throttle::Throttle)).
     Wait(Duration, String),
     Throttled(Duration, String),
 }

@@ -12,7 +12,8 @@ pub(super) enum Unread {
     /// read before the problem stood for by placeholders), to quote again with the key masked
     /// (empty when the problem quotes nothing of the body).
     Shape { problem: String, body: Vec<u8> },
-    /// More records than `most` (see [`most_records`](super::stream::most_records)): refused as the one past it came.
+    /// More records than `most` (see [`most_records`](super::stream::most_records)): refused
+    /// as the one past it came.
     TooMany { most: usize },
 }
 

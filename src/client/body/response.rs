@@ -8,8 +8,8 @@ use super::keep::Records;
 use crate::model::parse_date;
 use crate::model::{Endpoint, Metric, Number, Record, SocialMetric};
 
-/// [`parse_records`](super::parse_records) as the whole-body parser alone gives it: the reference the stream is held
-/// to (the body oracle compares them on every input).
+/// [`parse_records`](super::parse_records) as the whole-body parser alone gives it: the
+/// reference the stream is held to (the body oracle compares them on every input).
 pub fn parse_held_body(
     endpoint: Endpoint,
     columns: &[Metric],
@@ -18,8 +18,9 @@ pub fn parse_held_body(
     parse_whole(endpoint, columns, body).map(|(records, _)| records)
 }
 
-/// [`parse_records`] on a body held whole, and where in it the array of records begins (`None`
-/// when there is none): the verdict and words for any body the stream leaves to it.
+/// [`parse_records`](super::parse_records) on a body held whole, and where in it the array of
+/// records begins (`None` when there is none): the verdict and words for any body the stream
+/// leaves to it.
 pub(super) fn parse_whole(
     endpoint: Endpoint,
     columns: &[Metric],
