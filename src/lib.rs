@@ -42,7 +42,7 @@
 //! | query flag | its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`) and its resolution into `Query` (`commands/query/`); nothing else reads it |
 //! | global flag | its clap field (`cli/mod.rs`, `GlobalArgs`) and its layer in `settings` (flag, environment, config key in `settings/keys.rs`, default in `settings::defaults`, bound in `settings::limits`) |
 //! | output format | a `Format` variant with its row in `Format::can` and its extension (`render/format.rs`), and one writer file in `render/` called by `render::render`; every check and hint follows the table |
-//! | endpoint | an `Endpoint` and its `Metric`s (`model/mod.rs`), the columns it fills (`fetched/request.rs`), the body's shape (`client/response.rs`), and the sandbox's answer (`sandbox/`) |
+//! | endpoint | an `Endpoint` in `model/mod.rs` with its path, the `Metric`s it fills (`Endpoint::metrics`, whose inverse is `Metric::endpoint`) and its command and table name (`Endpoint::command`); the body's shape (`client/body/response.rs`, followed as it arrives in `client/body/stream.rs`); and the sandbox's answer (`sandbox/`) |
 //! | derived measure | a `Measure` (`model/column/`: its name, unit and what adds up, in one place), its arithmetic and its columns in `analysis/derived/` (divisions through `model::divide`), its flag (`cli/analysis.rs`) and `Measures` in the query's `Shape` |
 //! | period | a `Period` variant and its calendar in `model/period/calendar.rs` (start, next, back, length); its roll-up (sums, means, the chart's steps) in `analysis/periods/`; rows carry their `Coverage` |
 //! | foreign text shown | through `system::foreign::shown` (or `echo`/`cut`), never printed raw |

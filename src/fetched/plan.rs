@@ -28,11 +28,7 @@ pub(crate) struct Plan {
 impl Plan {
     /// The columns one endpoint fills.
     pub(crate) fn endpoint_columns(&self, endpoint: Endpoint) -> Vec<Metric> {
-        match endpoint {
-            Endpoint::Fees => vec![Metric::Fees],
-            Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
-            Endpoint::OfficialAccount => self.includes.iter().map(|i| Metric::Social(*i)).collect(),
-        }
+        endpoint.metrics(&self.includes)
     }
 
     /// Every column, endpoint after endpoint: `fees,active_users,<includes>` for `report`.

@@ -130,11 +130,7 @@ fn chart_shape(export: &Export) -> Dataset {
         .columns
         .iter()
         .filter_map(|c| c.metric())
-        .map(|m| match m {
-            Metric::Fees => Endpoint::Fees,
-            Metric::ActiveUsers => Endpoint::ActiveUsers,
-            Metric::Social(_) => Endpoint::OfficialAccount,
-        })
+        .map(Metric::endpoint)
         .collect();
     let naming = match endpoints.first() {
         Some(first @ (Endpoint::Fees | Endpoint::ActiveUsers))

@@ -25,9 +25,7 @@ const MAGIC: &[u8; 16] = b"SQLite format 3\0";
 /// The table of a command: named after it.
 pub(super) fn table_name(plan: &Plan) -> &'static str {
     match plan.endpoints.as_slice() {
-        [Endpoint::Fees] => "fees",
-        [Endpoint::ActiveUsers] => "users",
-        [Endpoint::OfficialAccount] => "social",
+        [endpoint] => endpoint.command(),
         _ => "report",
     }
 }
@@ -264,7 +262,8 @@ pub(super) fn export_table(path: &Path) -> Result<Option<(&'static str, Vec<Stri
     let Some(conn) = open_existing(path).map_err(MergeError::Unreadable)? else {
         return Ok(None);
     };
-    for table in ["fees", "users", "social", "report"] {
+    let commands = Endpoint::ALL.map(Endpoint::command);
+    for table in commands.into_iter().chain(["report"]) {
         let columns =
             table_columns(&conn, table).map_err(|e| MergeError::Unreadable(e.to_string()))?;
         if !columns.is_empty() {

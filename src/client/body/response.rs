@@ -4,13 +4,12 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Vis
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 
-use super::keep::{KeptRecords, Records};
-use crate::fetched::DataNotes;
-use crate::model::{parse_date, DayRange};
+use super::keep::Records;
+use crate::model::parse_date;
 use crate::model::{Endpoint, Metric, Number, Record, SocialMetric};
 
-/// [`parse_records`](super::body::parse_records) as the whole-body parser alone gives it: the reference the stream is held
-/// to (the body oracle compares them on every input).
+/// [`parse_records`](super::parse_records) as the whole-body parser alone gives it: the
+/// reference the stream is held to (the body oracle compares them on every input).
 pub fn parse_held_body(
     endpoint: Endpoint,
     columns: &[Metric],
@@ -19,8 +18,9 @@ pub fn parse_held_body(
     parse_whole(endpoint, columns, body).map(|(records, _)| records)
 }
 
-/// [`parse_records`] on a body held whole, and where in it the array of records begins (`None`
-/// when there is none): the verdict and words for any body the stream leaves to it.
+/// [`parse_records`](super::parse_records) on a body held whole, and where in it the array of
+/// records begins (`None` when there is none): the verdict and words for any body the stream
+/// leaves to it.
 pub(super) fn parse_whole(
     endpoint: Endpoint,
     columns: &[Metric],
@@ -268,38 +268,4 @@ fn kind(raw: &RawValue) -> String {
     } else {
         name.into()
     }
-}
-
-/// The records an answer kept (see `keep`) with their notes: the days of `range` no record
-/// came for, the dates sent more than once or outside the range, and down to a member (of
-/// `columns`, the values' order) what a kept record left out.
-pub(super) fn clean(
-    kept: KeptRecords,
-    range: &DayRange,
-    columns: &[Metric],
-) -> (Vec<Record>, DataNotes) {
-    let KeptRecords {
-        records,
-        duplicated,
-        out_of_range,
-    } = kept;
-    let mut notes = DataNotes {
-        duplicated,
-        out_of_range,
-        ..DataNotes::default()
-    };
-    let mut sent = records.iter().map(|record| record.date).peekable();
-    notes.missing = range
-        .days()
-        .filter(|day| sent.next_if_eq(day).is_none())
-        .collect();
-    for record in &records {
-        for (column, value) in columns.iter().zip(&record.values) {
-            if value.is_none() {
-                let days = notes.left_out.entry(column.name()).or_default();
-                days.push(record.date);
-            }
-        }
-    }
-    (records, notes)
 }

@@ -6,7 +6,8 @@ use std::collections::BTreeSet;
 
 use chrono::NaiveDate;
 
-use crate::model::{DayRange, Record};
+use crate::fetched::DataNotes;
+use crate::model::{DayRange, Metric, Record};
 
 /// Takes the records of one body, in the order they are read.
 pub(super) trait Records {
@@ -41,6 +42,42 @@ pub struct KeptRecords {
     pub duplicated: Vec<NaiveDate>,
     /// Dates outside the range (their records were dropped).
     pub out_of_range: Vec<NaiveDate>,
+}
+
+impl KeptRecords {
+    /// The records kept, with the notes on the rest: the days of `range` no record came for,
+    /// the dates sent more than once or outside the range, and down to a member (of `columns`,
+    /// the values' order) what a kept record left out.
+    pub(crate) fn with_notes(
+        self,
+        range: &DayRange,
+        columns: &[Metric],
+    ) -> (Vec<Record>, DataNotes) {
+        let KeptRecords {
+            records,
+            duplicated,
+            out_of_range,
+        } = self;
+        let mut notes = DataNotes {
+            duplicated,
+            out_of_range,
+            ..DataNotes::default()
+        };
+        let mut sent = records.iter().map(|record| record.date).peekable();
+        notes.missing = range
+            .days()
+            .filter(|day| sent.next_if_eq(day).is_none())
+            .collect();
+        for record in &records {
+            for (column, value) in columns.iter().zip(&record.values) {
+                if value.is_none() {
+                    let days = notes.left_out.entry(column.name()).or_default();
+                    days.push(record.date);
+                }
+            }
+        }
+        (records, notes)
+    }
 }
 
 /// Keeps at most one record per day of `range` as records arrive: a later record of a date

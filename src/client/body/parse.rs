@@ -2,7 +2,8 @@
 //! whole-body parser (`response`) giving the verdict and words for anything else.
 
 use super::keep::{Keeper, KeptRecords};
-use super::stream::{read_at_most, read_records, Unread};
+use super::reader::Unread;
+use super::stream::{most_records, read_at_most, read_records, RECORDS_PER_DAY};
 use crate::model::{DayRange, Endpoint, Metric, Record};
 
 /// Parses the body of `endpoint` into one record per element, values in `columns` order.
@@ -56,6 +57,40 @@ pub fn read_body_records(
     read_records(endpoint, columns, reader).map_err(in_words)
 }
 
+/// A body that is not the documented shape: what is wrong, and a body with the same verdict
+/// to quote again with the key masked (see `stream::Unread`).
+pub(crate) struct Misshapen {
+    pub(crate) problem: String,
+    pub(crate) body: Vec<u8>,
+}
+
+/// What a body keeps for the days of `range` asked: at most one record a day, the last of each
+/// date, as the records are read (see `keep`), so that what an answer holds is bounded by the
+/// days asked; refused as soon as the records sent pass [`most_records`], so that a hostile
+/// body ends early. The one bound on an answer, whether it was streamed or held whole. The
+/// outer error is a failed read.
+pub(crate) fn bounded_records(
+    endpoint: Endpoint,
+    columns: &[Metric],
+    range: DayRange,
+    reader: &mut dyn std::io::Read,
+) -> Result<Result<KeptRecords, Misshapen>, std::io::Error> {
+    let days = range.days().count() as u64;
+    let mut keeper = Keeper::new(range);
+    match read_at_most(endpoint, columns, most_records(days), reader, &mut keeper) {
+        Ok(()) => Ok(Ok(keeper.finish())),
+        Err(Unread::Shape { problem, body }) => Ok(Err(Misshapen { problem, body })),
+        Err(Unread::Read(e)) => Err(e),
+        Err(Unread::TooMany { most }) => Ok(Err(Misshapen {
+            problem: format!(
+                "more than {most} records for {days} day{} asked (at most {RECORDS_PER_DAY} a day are taken): refused as they came",
+                if days == 1 { "" } else { "s" }
+            ),
+            body: Vec::new(),
+        })),
+    }
+}
+
 fn in_words(unread: Unread) -> String {
     match unread {
         Unread::Shape { problem, .. } => problem,
@@ -67,8 +102,7 @@ fn in_words(unread: Unread) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::keep::Records;
-    use crate::client::response::clean;
+    use crate::client::body::keep::Records;
     use crate::model::{parse_date, DayRange, Number, SocialMetric};
 
     fn texts(records: &[Record]) -> Vec<Vec<Option<String>>> {
@@ -165,12 +199,8 @@ mod tests {
     #[test]
     fn shape_errors_name_index_field_and_what_was_found() {
         for (endpoint, body, expected) in SHAPE_ERRORS {
-            let column = match endpoint {
-                Endpoint::Fees => Metric::Fees,
-                Endpoint::ActiveUsers => Metric::ActiveUsers,
-                Endpoint::OfficialAccount => Metric::Social(SocialMetric::Tweet),
-            };
-            let err = parse_records(endpoint, &[column], body).unwrap_err();
+            let columns = endpoint.metrics(&[SocialMetric::Tweet]);
+            let err = parse_records(endpoint, &columns, body).unwrap_err();
             assert!(
                 err.starts_with(expected),
                 "{err:?} does not start with {expected:?}"
@@ -199,7 +229,7 @@ mod tests {
         for record in records {
             keeper.take(record);
         }
-        let (kept, notes) = clean(keeper.finish(), &range, &[Metric::Fees]);
+        let (kept, notes) = keeper.finish().with_notes(&range, &[Metric::Fees]);
         assert_eq!(
             texts(&kept),
             vec![vec![Some("1".to_owned())], vec![Some("33".to_owned())]]
