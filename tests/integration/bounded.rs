@@ -377,6 +377,10 @@ fn no_hostile_body_is_held_whole_at_any_jobs() {
                 &jobs_text,
                 "--retries",
                 "0",
+                // 32 bodies of 16 MiB on a loaded 2-core machine can take longer than the
+                // default 30 s; what is measured here is memory, not time.
+                "--timeout",
+                "300",
             ];
             let (code, stderr, peak) = run_measured(env.cmd_args(&args));
             eprintln!("{what}, --jobs {jobs}: exit {code}, peak RSS {peak} KiB");
