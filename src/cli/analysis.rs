@@ -4,6 +4,8 @@ use clap::Args;
 
 use crate::model::{Analysis, Endpoint, Measures, SortKey};
 
+// The field docs are the --help text: `<metric>` is a placeholder there, not an HTML tag.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Debug, Args)]
 pub struct AnalysisArgs {
     /// Add <metric>_change and <metric>_change_pct: against the previous day (or --by period) of the same chain

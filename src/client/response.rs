@@ -19,7 +19,7 @@ pub fn parse_held_body(
     parse_whole(endpoint, columns, body).map(|(records, _)| records)
 }
 
-/// [`parse_records`] on a body held whole, and where in it the array of records begins (`None`
+/// [`parse_records`](crate::client::parse_records) on a body held whole, and where in it the array of records begins (`None`
 /// when there is none): the verdict and words for any body the stream leaves to it.
 pub(super) fn parse_whole(
     endpoint: Endpoint,

@@ -30,7 +30,7 @@ pub(crate) fn line(text: &str) {
     event(text, Map::new());
 }
 
-/// [`line`], with members a script can read without parsing the message (`chain`, `metric`,
+/// [`line()`], with members a script can read without parsing the message (`chain`, `metric`,
 /// `days`, ...); in text mode only `text` is written.
 pub(crate) fn event(text: &str, fields: Map<String, Value>) {
     let text = match is_json() && !text.starts_with('{') {
