@@ -19,8 +19,9 @@ pub fn parse_held_body(
     parse_whole(endpoint, columns, body).map(|(records, _)| records)
 }
 
-/// [`parse_records`](crate::client::parse_records) on a body held whole, and where in it the array of records begins (`None`
-/// when there is none): the verdict and words for any body the stream leaves to it.
+/// [`parse_records`](crate::client::parse_records) on a body held whole, and where in it the
+/// array of records begins (`None` when there is none): the verdict and words for any body the
+/// stream leaves to it.
 pub(super) fn parse_whole(
     endpoint: Endpoint,
     columns: &[Metric],
