@@ -4,8 +4,7 @@
 //! resolved query (`commands`) -> client (fetch, with the cache) -> fetched (the answers joined
 //! into rows, their gaps) -> analysis (the query's `Shape` applied once: periods, measures,
 //! summary, wide, sort) -> output (render to stdout or a file); `main` maps the outcome to an
-//! exit code (`report`). The folders depend one way only, downwards
-//! (`python3 ../shared/tools/folder_cycles.py src` prints the arrows and any cycle):
+//! exit code (`report`). The folders depend one way only, downwards:
 //!
 //! ```text
 //!   commands ──> cli           glue each command's steps | the command line (clap)
@@ -26,14 +25,16 @@
 //!
 //! A folder imports only folders on rows below its own, and on its own row only along the
 //! arrow drawn. `sandbox` uses `model` and `system` alone, so the reference service shares no
-//! code with the client it checks. `tests/integration/architecture.rs` holds these arrows.
+//! code with the client it checks. The test `tests/integration/architecture.rs` holds these
+//! arrows and the nevers below that are about imports, from one table, naming the file and
+//! line of an import against them.
 //!
 //! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
 //! (neither imports `client`; a `Request` is a plain value the client sends); nothing after
 //! `Query::resolve` (`commands/query/`) reads the raw query flags; which format takes which
 //! flag is answered by the format's capability table alone (`Format::can`); `render` writes
 //! text only (a SQLite database is the output's to write); a column's meaning is never read
-//! from its name; no function is longer than 60 lines.
+//! from its name; no function is longer than 60 lines (clippy's `too_many_lines`, clippy.toml).
 //!
 //! Where a new thing goes:
 //!

@@ -18,6 +18,7 @@ pub use column::{Aggregation, Column, Measure, Unit};
 pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DaySpec};
 pub(crate) use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
+pub(crate) use dates::{DAY_SECONDS, MAX_RANGE_DAYS};
 pub use day_range::DayRange;
 pub use division::divide;
 pub use number::{Number, NumberText};

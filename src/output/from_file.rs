@@ -30,6 +30,8 @@ pub(crate) struct Drawing {
     pub file_chain: Option<Chain>,
     /// `--scale`: the pictures' value axes.
     pub scale: AxisScale,
+    /// `SOURCE_DATE_EPOCH`, as the settings read it: the time the page says it was made.
+    pub source_date_epoch: Option<String>,
 }
 
 /// An export read back: its rows (with their coverage under `--by`), its period and range.
@@ -67,7 +69,7 @@ pub(crate) fn draw(
         range: export.range,
         by: export.by,
         warnings: Vec::new(),
-        made: picture::made_at(std::env::var("SOURCE_DATE_EPOCH").ok().as_deref()),
+        made: picture::made_at(drawing.source_date_epoch.as_deref()),
         origin: Origin::File(drawing.file.display().to_string()),
     };
     let data = match format {

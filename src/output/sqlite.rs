@@ -79,7 +79,7 @@ pub(super) fn stored_rows(
     Ok(Some(stored))
 }
 
-/// [`stored_rows`] for the exact oracle of tests/oracles/sqlite_merge.rs: the rows of `table`
+/// `stored_rows` for the exact oracle of tests/oracles/sqlite_merge.rs: the rows of `table`
 /// in the SQLite file at `path`, read as `shape` says (as `--merge` and `render FILE` read
 /// them), or why not, in words.
 pub fn read_sqlite_rows(

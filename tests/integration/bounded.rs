@@ -319,8 +319,47 @@ const ANY_JOBS_PEAK_KIB: i64 = 128 * 1024;
 /// stated bound. (Before, the error body alone, 48 MiB at `--jobs 1`, peaked at 404 MiB.)
 #[test]
 fn no_hostile_body_is_held_whole_at_any_jobs() {
+    for (what, status, content_type, body, expected) in hostile_bodies() {
+        let body = std::sync::Arc::new(body);
+        for jobs in [1, 32] {
+            let server = Hostile::start(status, content_type, body.clone(), jobs);
+            let env = Env::with_service(&server.url);
+            let jobs_text = jobs.to_string();
+            let args = [
+                "fees",
+                "-c",
+                "eth",
+                "-s",
+                "2024-01-01",
+                "-e",
+                "2024-02-01",
+                "--chunk-days",
+                "1",
+                "--jobs",
+                &jobs_text,
+                "--retries",
+                "0",
+                // 32 bodies of 16 MiB on a loaded 2-core machine can take longer than the
+                // default 30 s; what is measured here is memory, not time.
+                "--timeout",
+                "300",
+            ];
+            let (code, stderr, peak) = run_measured(env.cmd_args(&args));
+            eprintln!("{what}, --jobs {jobs}: exit {code}, peak RSS {peak} KiB");
+            assert_eq!(code, expected, "{what}, --jobs {jobs}: {stderr}");
+            assert!(
+                peak < ANY_JOBS_PEAK_KIB,
+                "{what}, --jobs {jobs}: peak RSS {peak} KiB: {stderr}"
+            );
+        }
+    }
+}
+
+/// The answers of [`no_hostile_body_is_held_whole_at_any_jobs`], 16 MiB each: what, status,
+/// content type, body, and the exit code expected.
+fn hostile_bodies() -> [(&'static str, &'static str, &'static str, Vec<u8>, i32); 5] {
     const SIZE: usize = 16 << 20;
-    let cases: [(&str, &str, &str, Vec<u8>, i32); 5] = [
+    [
         (
             "error body",
             "400 Bad Request",
@@ -356,39 +395,5 @@ fn no_hostile_body_is_held_whole_at_any_jobs() {
             filled("[]", b' ', SIZE, ""),
             0,
         ),
-    ];
-    for (what, status, content_type, body, expected) in cases {
-        let body = std::sync::Arc::new(body);
-        for jobs in [1, 32] {
-            let server = Hostile::start(status, content_type, body.clone(), jobs);
-            let env = Env::with_service(&server.url);
-            let jobs_text = jobs.to_string();
-            let args = [
-                "fees",
-                "-c",
-                "eth",
-                "-s",
-                "2024-01-01",
-                "-e",
-                "2024-02-01",
-                "--chunk-days",
-                "1",
-                "--jobs",
-                &jobs_text,
-                "--retries",
-                "0",
-                // 32 bodies of 16 MiB on a loaded 2-core machine can take longer than the
-                // default 30 s; what is measured here is memory, not time.
-                "--timeout",
-                "300",
-            ];
-            let (code, stderr, peak) = run_measured(env.cmd_args(&args));
-            eprintln!("{what}, --jobs {jobs}: exit {code}, peak RSS {peak} KiB");
-            assert_eq!(code, expected, "{what}, --jobs {jobs}: {stderr}");
-            assert!(
-                peak < ANY_JOBS_PEAK_KIB,
-                "{what}, --jobs {jobs}: peak RSS {peak} KiB: {stderr}"
-            );
-        }
-    }
+    ]
 }

@@ -35,7 +35,7 @@
 //! | the key and passwords never shown, also against hostile service text and short keys | `leaks`, `secrets`, `secret_scrub` |
 //! | the bound on service numbers (digits, exponent) under `--by`, `--summary`, the chart | `number_bound` |
 //! | the one-home rules from outside (loopback, number bound, colour, lazy trust store) | `rules` |
-//! | the architecture read off the sources: folders import one way, short functions | `architecture` |
+//! | the architecture read off the sources: which folder may import which (lib.rs's picture) | `architecture` |
 //! | results a script can trust: `--error-format json`, `--keep-going`, `--json-numbers string` | `scripting` |
 //! | the README's everyday examples and the guides' recipes (jq, DuckDB, pandas) run as written | `help`, `recipes` |
 //! | help text, completions, man pages, reviewed snapshots | `help`, `completion`, `generated`, `snapshots` |
