@@ -2,7 +2,7 @@
 //! can place): the terminal chart, the SVG and the HTML page leave them out and list them as
 //! left out, with their date and text, and never call them gaps; the run succeeds.
 
-use crate::number_bound::{hostile, service, RANGE};
+use crate::analysis::number_bound::{hostile, service, RANGE};
 use crate::support::Env;
 
 /// How a picture names a left-out value: its text, cut when long.

@@ -5,7 +5,7 @@
 use super::{
     assert_every_chain_drawn, browser, dot_ys, drawn_panels, panels, report_file, sandbox,
 };
-use crate::number_bound::{service, RANGE};
+use crate::analysis::number_bound::{service, RANGE};
 use crate::support::Env;
 
 /// The value labels of a panel, from the bottom up.

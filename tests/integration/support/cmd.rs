@@ -178,7 +178,7 @@ impl<'e> Cmd<'e> {
     }
 
     /// Runs it to the end and checks it: the exit code and what it printed, as expected, and
-    /// the key in none of it (everything is recorded for leaks.rs).
+    /// the key in none of it (everything is recorded for secrets/leaks.rs).
     #[track_caller]
     pub fn run(mut self) -> Run {
         let Some(typing) = &self.terminal else {

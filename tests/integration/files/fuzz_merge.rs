@@ -3,7 +3,7 @@
 //! byte as it was (the read -> write -> read identity of the files it accepts is
 //! `tests/fuzz_parsers.rs`).
 
-#[path = "../oracles/mod.rs"]
+#[path = "../../oracles/mod.rs"]
 mod oracles;
 
 use std::path::Path;

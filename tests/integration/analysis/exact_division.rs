@@ -2,7 +2,7 @@
 //! exact mean of its daily actives (not by the rounded mean shown in `active_users_avg`), and
 //! `--summary`'s mean follows `--decimals`; both against Python's `decimal`.
 
-use crate::derived::python;
+use super::derived::python;
 use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
 use crate::support::{sandbox_env, Env};
 

@@ -193,7 +193,7 @@ fn a_merge_file_that_is_not_utf8_is_refused_with_the_same_words_wherever_the_byt
 /// A merge file is read as a stream, so a run holds its rows, not its text: files of two rows
 /// apart by 48 MiB that hold no row (blank CRLF lines in csv, blank lines in ndjson, white
 /// space between a JSON array's elements) merge within a peak far below what holding the
-/// text took (the text alone was 48 MiB). The peak is the child's own, as in `bounded.rs`.
+/// text took (the text alone was 48 MiB). The peak is the child's own, as in `wire/bounded.rs`.
 #[test]
 fn a_merge_file_is_read_as_a_stream_within_memory_bounded_by_its_rows() {
     const PADDING: usize = 48 * 1024 * 1024;
@@ -226,7 +226,7 @@ fn a_merge_file_is_read_as_a_stream_within_memory_bounded_by_its_rows() {
         drop(text);
         let args = argv("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o");
         let (code, stderr, peak) =
-            crate::bounded::run_measured(env.cmd_args(&[&args[..], &[name]].concat()));
+            crate::wire::bounded::run_measured(env.cmd_args(&[&args[..], &[name]].concat()));
         assert_eq!(code, 0, "{name}: {stderr}");
         assert_eq!(read(&env, name), merged, "{name}");
         println!("{name}: peak RSS {peak} KiB");
@@ -237,7 +237,7 @@ fn a_merge_file_is_read_as_a_stream_within_memory_bounded_by_its_rows() {
 /// The merged file is written as it is rendered, into the temp file that replaces it: a run
 /// holds the rows, not the rows and a second copy of the whole file. 8,000 rows of
 /// 4,000-digit values (a 31 MiB file) merge within a peak well below the rows and the text
-/// together. The peak is the child's own, as in `bounded.rs`.
+/// together. The peak is the child's own, as in `wire/bounded.rs`.
 #[test]
 fn a_merged_file_is_written_as_it_is_rendered_not_held_whole_first() {
     let (_sandbox, env) = sandbox_env(&[]);
@@ -253,7 +253,7 @@ fn a_merged_file_is_written_as_it_is_rendered_not_held_whole_first() {
     write(&env, "big.csv", &text);
     drop(text);
     let args = argv("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o big.csv");
-    let (code, stderr, peak) = crate::bounded::run_measured(env.cmd_args(&args));
+    let (code, stderr, peak) = crate::wire::bounded::run_measured(env.cmd_args(&args));
     assert_eq!(code, 0, "{stderr}");
     let back = read(&env, "big.csv");
     assert!(back.contains("2024-01-02,ETHEREUM,826665.76\n"));

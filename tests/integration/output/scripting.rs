@@ -4,7 +4,7 @@
 
 use snapbox::str;
 
-use crate::generated::manual::JQ_EXAMPLE;
+use crate::cli::generated::manual::JQ_EXAMPLE;
 use crate::support::{sandbox_env, Env, Reply, Stub, TWO_DAYS};
 
 /// ETHEREUM's fees for two days; ARBITRUM fails with `status` and a JSON error body.

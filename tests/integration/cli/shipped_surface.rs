@@ -2,7 +2,7 @@
 //! `chains` and `completions` offers only the flags that act there (`--error-format` acts
 //! everywhere), and `--raw` ends its body with a newline.
 
-use crate::completion::{complete, home, Shell};
+use super::completion::{complete, home, Shell};
 use crate::support::{Env, Reply, Stub, DAY_ARGS};
 
 /// The flags a TAB offers after `line`, in each shell.

@@ -10,7 +10,7 @@ use crate::support::{Env, Reply, Stub};
 
 /// The fenced block after `<!-- recipe: NAME -->` in the exports guide (linked from the README).
 fn recipe(name: &str) -> String {
-    let readme = include_str!("../../docs/exports.md");
+    let readme = include_str!("../../../docs/exports.md");
     let marker = format!("<!-- recipe: {name} -->\n");
     let after =
         &readme[readme.find(&marker).expect("the recipe is in the README") + marker.len()..];

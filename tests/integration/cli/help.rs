@@ -110,7 +110,7 @@ fn every_help_ends_with_two_or_three_examples_that_run() {
             );
             assert!(parsed.is_ok(), "{example:?}: {}", parsed.unwrap_err());
             // The sandbox serves until stopped, and login waits for a key typed or piped in
-            // (auth.rs runs it): parsing is all an example of them can show here.
+            // (secrets/auth.rs runs it): parsing is all an example of them can show here.
             let words: Vec<&str> = words.iter().map(String::as_str).collect();
             if words.first() == Some(&"sandbox") || words.starts_with(&["auth", "login"]) {
                 continue;

@@ -3,7 +3,7 @@
 //! what the guide says.
 //! CI also runs `systemd-analyze verify` on them against the installed package.
 
-use crate::generated::manual::{CRONTAB, UNITS};
+use crate::cli::generated::manual::{CRONTAB, UNITS};
 
 fn readme_section() -> String {
     let guide = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cron-and-systemd.md");
@@ -59,7 +59,7 @@ fn readme_shows_the_crontab_line_and_both_units_as_they_are() {
 
 #[test]
 fn the_man_page_has_the_section() {
-    let page = crate::generated::manual::pages().remove(0);
+    let page = crate::cli::generated::manual::pages().remove(0);
     let text = String::from_utf8(page.text).unwrap();
     assert_eq!(page.file_name, "chain-metrics.1");
     assert!(text.contains(".SH \"RUNNING IT FROM CRON AND SYSTEMD\"\n"));

@@ -1,6 +1,6 @@
 //! Output a reviewer should read, as committed snapshots under tests/integration/snapshots/:
 //! the `--help` of every command and subcommand (help/*.txt) and `config show`. The fault
-//! matrix's table is in fault_matrix.rs.
+//! matrix's table is in wire/fault_matrix.rs.
 //!
 //! After a deliberate change of output, rewrite the files and review the diff before committing:
 //!

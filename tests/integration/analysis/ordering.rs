@@ -3,7 +3,7 @@
 
 use snapbox::str;
 
-use crate::derived::python;
+use super::derived::python;
 use crate::periods::{serve, FEES, FEES_RANGE};
 use crate::support::{argv, sandbox_env, Env};
 

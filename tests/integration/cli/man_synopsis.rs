@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::generated::manual;
+use super::generated::manual;
 
 /// Every page as plain text, by file name: font escapes dropped, `\-` as `-`.
 fn pages() -> BTreeMap<String, String> {
