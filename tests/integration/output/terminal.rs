@@ -1,7 +1,7 @@
 //! What changes on a terminal: a coloured table by default, colour only when asked or on a
 //! terminal and never with NO_COLOR, progress on stderr.
 
-use crate::support::{argv, Env, Sandbox};
+use crate::support::{argv, Env, Sandbox, DAY};
 
 /// Runs the binary on a pseudo-terminal, returning what it showed with `\n` line ends.
 fn on_terminal(env: &Env, args: &str) -> String {
@@ -105,18 +105,8 @@ fn a_picture_is_refused_on_a_terminal_before_any_request() {
     // Nothing listens on the discard port: a request would fail with another code.
     let env = Env::with_service("http://127.0.0.1:9");
     for format in ["svg", "html"] {
-        let args = [
-            "fees",
-            "-c",
-            "eth",
-            "-s",
-            "2024-01-01",
-            "-e",
-            "2024-01-01",
-            "-f",
-        ];
         let run = env
-            .cmd_args(&[&args[..], &[format]].concat())
+            .cmd(&format!("{DAY} -f {format}"))
             .on_terminal()
             .code(2)
             .run();

@@ -132,19 +132,11 @@ fn social_counts_sum_and_february_of_a_leap_year_has_its_29th() {
 
 #[test]
 fn report_rolls_up_every_metric_and_counts_days_with_any_value() {
-    let stub = Stub::start(|seen| match seen.path.as_str() {
-        "/api/chain-insights/fees" => Reply::json(
-            200,
-            r#"[{"date":"2024-01-01","fees":1.5},{"date":"2024-01-02","fees":2.5}]"#,
-        ),
-        "/api/chain-insights/active_users" => {
-            Reply::json(200, r#"[{"date":"2024-01-03","active_users":5}]"#)
-        }
-        _ => Reply::json(
-            200,
-            r#"{"data":[{"date":"2024-01-01","tweet":2},{"date":"2024-01-03","tweet":3}]}"#,
-        ),
-    });
+    let stub = Stub::per_endpoint(
+        r#"[{"date":"2024-01-01","fees":1.5},{"date":"2024-01-02","fees":2.5}]"#,
+        r#"[{"date":"2024-01-03","active_users":5}]"#,
+        r#"{"data":[{"date":"2024-01-01","tweet":2},{"date":"2024-01-03","tweet":3}]}"#,
+    );
     let env = Env::with_service(&stub.url);
     let range = argv("-c eth -i tweet -s 2024-01-01 -e 2024-01-03");
     env.cmd_args(&[&["report", "-q", "--by", "month"][..], &range].concat())

@@ -1,7 +1,7 @@
 //! `report`: the three metrics joined per (date, chain), and output identical whatever the
 //! order its concurrent requests finish in.
 
-use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, sandbox_env, Env, Sandbox, Stub};
 use snapbox::str;
 
 #[test]
@@ -40,16 +40,11 @@ date,ETHEREUM.fees,ETHEREUM.active_users,ETHEREUM.tweet,ARBITRUM.fees,ARBITRUM.a
 
 #[test]
 fn report_sends_three_requests_per_chain_and_leaves_gaps_empty() {
-    let stub = Stub::start(|seen| match seen.path.as_str() {
-        "/api/chain-insights/fees" => Reply::json(
-            200,
-            r#"[{"date":"2024-01-01","fees":1.5},{"date":"2024-01-02","fees":2.5}]"#,
-        ),
-        "/api/chain-insights/active_users" => {
-            Reply::json(200, r#"[{"date":"2024-01-02","active_users":20}]"#)
-        }
-        _ => Reply::json(200, r#"{"data":[{"date":"2024-01-01","tweet":3}]}"#),
-    });
+    let stub = Stub::per_endpoint(
+        r#"[{"date":"2024-01-01","fees":1.5},{"date":"2024-01-02","fees":2.5}]"#,
+        r#"[{"date":"2024-01-02","active_users":20}]"#,
+        r#"{"data":[{"date":"2024-01-01","tweet":3}]}"#,
+    );
     Env::with_service(&stub.url)
         .cmd("report -c op,bsc -i tweet -s 2024-01-01 -e 2024-01-02 --jobs 1")
         .stdout(str![[r#"

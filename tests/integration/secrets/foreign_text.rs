@@ -203,23 +203,16 @@ fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
     )
     .unwrap();
     drop(db);
-    env.cmd(&format!("{DAY} -o f.sqlite --merge"))
-        .code(9)
-        .error_line(
-            "error: f.sqlite has the columns date,fe\u{fffd}es\u{fffd} but this command writes \
-             date,chain,fees (fe\u{fffd}es\u{fffd}: not written by this command with these flags): \
-             not merged; the file is left as it was",
-        )
-        .any_stderr()
-        .run();
     std::fs::write(env.home.path().join("f.csv"), "date,fe\u{202e}es\u{9b}\n").unwrap();
-    env.cmd(&format!("{DAY} -o f.csv --merge"))
-        .code(9)
-        .error_line(
-            "error: f.csv has the columns date,fe\u{fffd}es\u{fffd} but this command writes \
-             date,chain,fees (fe\u{fffd}es\u{fffd}: not written by this command with these flags): \
-             not merged; the file is left as it was",
-        )
-        .any_stderr()
-        .run();
+    for file in ["f.sqlite", "f.csv"] {
+        env.cmd(&format!("{DAY} -o {file} --merge"))
+            .code(9)
+            .error_line(format!(
+                "error: {file} has the columns date,fe\u{fffd}es\u{fffd} but this command writes \
+                 date,chain,fees (fe\u{fffd}es\u{fffd}: not written by this command with these flags): \
+                 not merged; the file is left as it was",
+            ))
+            .any_stderr()
+            .run();
+    }
 }

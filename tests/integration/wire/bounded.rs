@@ -93,22 +93,8 @@ fn an_answer_of_millions_of_records_is_refused_within_the_memory_bound() {
         let stub = Stub::always(reply);
         let env = Env::with_service(&stub.url);
         // Eight days at once over eight jobs: eight hostile answers in flight.
-        let args = [
-            "fees",
-            "-c",
-            "eth",
-            "-s",
-            "2024-01-01",
-            "-e",
-            "2024-01-08",
-            "--chunk-days",
-            "1",
-            "--jobs",
-            "8",
-            "--retries",
-            "0",
-        ];
-        let (code, stderr, peak) = run_measured(env.cmd_args(&args));
+        let line = "fees -c eth -s 2024-01-01 -e 2024-01-08 --chunk-days 1 --jobs 8 --retries 0";
+        let (code, stderr, peak) = run_measured(env.cmd(line));
         assert_eq!(code, 8, "{what}: {stderr}");
         assert!(
             stderr.contains("more than 4 records for 1 day asked (at most 4 a day are taken): refused as they came"),
@@ -362,23 +348,8 @@ fn no_hostile_body_is_held_whole_at_any_jobs() {
         for jobs in [1, 32] {
             let server = Hostile::start(status, content_type, body.clone(), jobs);
             let env = Env::with_service(&server.url);
-            let jobs_text = jobs.to_string();
-            let args = [
-                "fees",
-                "-c",
-                "eth",
-                "-s",
-                "2024-01-01",
-                "-e",
-                "2024-02-01",
-                "--chunk-days",
-                "1",
-                "--jobs",
-                &jobs_text,
-                "--retries",
-                "0",
-            ];
-            let (code, stderr, peak) = run_measured(env.cmd_args(&args));
+            let line = "fees -c eth -s 2024-01-01 -e 2024-02-01 --chunk-days 1 --retries 0 --jobs";
+            let (code, stderr, peak) = run_measured(env.cmd(&format!("{line} {jobs}")));
             eprintln!("{what}, --jobs {jobs}: exit {code}, peak RSS {peak} KiB");
             assert_eq!(code, expected, "{what}, --jobs {jobs}: {stderr}");
             assert!(
