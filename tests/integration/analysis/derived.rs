@@ -8,7 +8,7 @@ use std::process::Stdio;
 
 use snapbox::str;
 
-use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
+use crate::periods::{served, ARBITRUM_GAP, FEES, FEES_RANGE};
 use crate::support::{sandbox_env, tools, Env};
 
 /// Runs a script of `tests/integration/scripts` with python3, `input` on its stdin.
@@ -47,8 +47,7 @@ const MEASURES: [&str; 6] = [
 
 #[test]
 fn measures_over_gaps_and_exact_numbers_equal_a_decimal_computation() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let plain = env
         .cmd_args(&[&["fees", "-f", "csv"][..], &FEES_RANGE].concat())
         .stderr(ARBITRUM_GAP)
@@ -146,8 +145,7 @@ const BASE_GAP: &str = "warning: BASE fees: no data for 2024-01-02 (left out, no
 
 #[test]
 fn every_format_shows_the_measures_after_their_metric_and_gaps_as_gaps() {
-    let stub = serve(&SMALL);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&SMALL);
     let run = |extra: &[&str]| {
         let args = [&["fees"][..], &SMALL_RANGE, extra].concat();
         env.cmd_args(&args).stderr(BASE_GAP).run().stdout
@@ -176,8 +174,7 @@ fn every_format_shows_the_measures_after_their_metric_and_gaps_as_gaps() {
 
 #[test]
 fn by_week_compares_each_week_with_the_one_before() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let args = [
         &["fees", "-f", "csv", "--by", "week", "--change"][..],
         &FEES_RANGE,

@@ -3,8 +3,8 @@
 //! `--summary`'s mean follows `--decimals`; both against Python's `decimal`.
 
 use super::derived::python;
-use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
-use crate::support::{sandbox_env, Env};
+use crate::periods::{served, ARBITRUM_GAP, FEES, FEES_RANGE};
+use crate::support::sandbox_env;
 
 /// The sandbox's Ethereum over six weeks, one row a day.
 const DAILY: &str = "report -f csv -c eth -s 2024-01-01 -e 2024-02-11 -i tweet";
@@ -37,8 +37,7 @@ fn per_user_by_week_divides_by_the_exact_mean_of_the_daily_actives() {
 
 #[test]
 fn the_summary_mean_follows_decimals() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let run = |decimals: &str| {
         let args = [
             &["fees", "-f", "csv", "--summary", "--decimals", decimals][..],

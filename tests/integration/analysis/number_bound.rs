@@ -14,6 +14,13 @@ pub(crate) fn service(value: &str) -> Stub {
     Stub::always(Reply::json(200, &body))
 }
 
+/// `service(value)` and an environment pointed at it (with the test key).
+pub(crate) fn service_env(value: &str) -> (Stub, Env) {
+    let stub = service(value);
+    let env = Env::with_service(&stub.url);
+    (stub, env)
+}
+
 /// The hostile values, each with how an error names it.
 pub(crate) fn hostile() -> Vec<(String, String)> {
     let exponent = "(an exponent beyond ±1000)";
@@ -41,8 +48,7 @@ pub(crate) fn hostile() -> Vec<(String, String)> {
 /// stdout, the error naming the value and its date as `what` says, then `hint`.
 fn refused_by(extra: &str, what: &str, hint: &str) {
     for (value, named) in hostile() {
-        let stub = service(&value);
-        let env = Env::with_service(&stub.url);
+        let (_stub, env) = service_env(&value);
         env.cmd(&format!("fees {extra} {RANGE}"))
             .code(8)
             .stdout("")
@@ -74,8 +80,7 @@ fn summary_refuses_a_value_beyond_the_bound_naming_it_and_its_date() {
 #[test]
 fn plain_formats_pass_every_hostile_value_verbatim() {
     for (value, _) in hostile() {
-        let stub = service(&value);
-        let env = Env::with_service(&stub.url);
+        let (_stub, env) = service_env(&value);
         env.cmd(&format!("fees -o fees.csv {RANGE}")).run();
         let written = std::fs::read_to_string(env.home.path().join("fees.csv")).unwrap();
         assert!(
@@ -88,8 +93,7 @@ fn plain_formats_pass_every_hostile_value_verbatim() {
 
 #[test]
 fn the_chart_leaves_out_what_it_cannot_draw_and_says_so() {
-    let stub = service("1e500");
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = service_env("1e500");
     let run = env.cmd(&format!("fees -f chart {RANGE}")).run();
     assert!(
         run.stdout

@@ -4,8 +4,8 @@
 use snapbox::str;
 
 use super::derived::python;
-use crate::periods::{serve, FEES, FEES_RANGE};
-use crate::support::{argv, sandbox_env, Env};
+use crate::periods::{served, FEES, FEES_RANGE};
+use crate::support::{argv, sandbox_env};
 
 #[test]
 fn the_ten_days_with_the_largest_change_are_one_command() {
@@ -26,8 +26,7 @@ fn the_ten_days_with_the_largest_change_are_one_command() {
 
 #[test]
 fn gaps_sort_last_either_way_and_wide_columns_sort_too() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let sorted = |extra: &'static str, expected: &str| {
         let args = [&["fees", "-f", "csv"][..], &FEES_RANGE, &argv(extra)].concat();
         env.cmd_args(&args).any_stderr().stdout(expected).run();
@@ -52,8 +51,7 @@ fn gaps_sort_last_either_way_and_wide_columns_sort_too() {
 
 #[test]
 fn sorting_by_a_column_the_output_lacks_is_a_usage_error_before_any_request() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = served(&FEES);
     let fees = |extra: &'static str| env.cmd_args(&[&argv(extra)[..], &FEES_RANGE].concat());
     fees("fees --sort fees_change")
         .code(2)

@@ -2,13 +2,12 @@
 //! `summary` object in json), hand-computed exact totals and means, and no total of active
 //! users in any mode (daily, `--by`, `--wide`, `report`).
 
-use crate::periods::{serve, ARBITRUM_GAP, FEES, FEES_RANGE};
-use crate::support::{sandbox_env, Env};
+use crate::periods::{served, ARBITRUM_GAP, FEES, FEES_RANGE};
+use crate::support::sandbox_env;
 
 #[test]
 fn csv_gets_footer_rows_per_chain_with_exact_totals_and_means() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let run = env
         .cmd_args(&[&["fees", "-f", "csv", "--summary"][..], &FEES_RANGE].concat())
         .stderr(ARBITRUM_GAP)
@@ -46,8 +45,7 @@ fn csv_gets_footer_rows_per_chain_with_exact_totals_and_means() {
 
 #[test]
 fn json_gets_a_summary_object_and_derived_percents_no_total() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let args = ["fees", "-f", "json", "--summary", "--wide", "--share"];
     let run = env
         .cmd_args(&[&args[..], &FEES_RANGE].concat())

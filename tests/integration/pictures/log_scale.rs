@@ -5,8 +5,7 @@
 use super::{
     assert_every_chain_drawn, browser, dot_ys, drawn_panels, panels, report_file, sandbox,
 };
-use crate::analysis::number_bound::{service, RANGE};
-use crate::support::Env;
+use crate::analysis::number_bound::{service_env, RANGE};
 
 /// The value labels of a panel, from the bottom up.
 fn value_labels(panel: &str) -> Vec<&str> {
@@ -73,8 +72,7 @@ fn a_log_scale_lifts_the_small_chains_off_zero_in_chromium() {
 
 #[test]
 fn a_zero_is_left_out_of_a_log_axis_and_listed_never_as_a_gap() {
-    let stub = service("0");
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = service_env("0");
     env.cmd(&format!("fees --scale log -o fees.svg {RANGE}"))
         .run();
     env.cmd(&format!("fees --scale log -o fees.html {RANGE}"))
