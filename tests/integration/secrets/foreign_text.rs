@@ -3,6 +3,7 @@
 //! `--error-format json`), a reordering mark from the service never reaches stderr, a key
 //! written with JSON escapes is masked in `--raw`, and config text is shown the same way.
 
+use crate::support::files::run_sql;
 use crate::support::{Env, Reply, Stub, KEY};
 
 const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
@@ -178,13 +179,8 @@ fn cache_stats_shows_names_from_the_file_as_foreign_text() {
     let (_sandbox, env) = crate::support::sandbox_env(&[]);
     env.cmd(&format!("{DAY} --cache")).any_stderr().run();
     let file = env.home.path().join(".cache/chain-metrics/cache.sqlite3");
-    let db = rusqlite::Connection::open(&file).unwrap();
-    db.execute(
-        "UPDATE series SET service = 'http://x\u{1b}[2J\u{202e}y', chain = 'ETH\u{9b}1m'",
-        [],
-    )
-    .unwrap();
-    drop(db);
+    let sql = "UPDATE series SET service = 'http://x\u{1b}[2J\u{202e}y', chain = 'ETH\u{9b}1m'";
+    run_sql(&file, sql);
     let run = env.cmd("cache stats --format csv").any_stderr().run();
     assert_eq!(
         run.stdout.lines().nth(1),
@@ -196,13 +192,10 @@ fn cache_stats_shows_names_from_the_file_as_foreign_text() {
 fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
     let (_sandbox, env) = crate::support::sandbox_env(&[]);
     let path = env.home.path().join("f.sqlite");
-    let db = rusqlite::Connection::open(&path).unwrap();
-    db.execute(
+    run_sql(
+        &path,
         "CREATE TABLE fees (date TEXT, \"fe\u{202e}es\u{1b}\" TEXT)",
-        [],
-    )
-    .unwrap();
-    drop(db);
+    );
     std::fs::write(env.home.path().join("f.csv"), "date,fe\u{202e}es\u{9b}\n").unwrap();
     for file in ["f.sqlite", "f.csv"] {
         env.cmd(&format!("{DAY} -o {file} --merge"))

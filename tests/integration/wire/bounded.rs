@@ -90,17 +90,11 @@ fn an_answer_of_millions_of_records_is_refused_within_the_memory_bound() {
                 .body(compressed.clone()),
         ),
     ] {
-        let stub = Stub::always(reply);
-        let env = Env::with_service(&stub.url);
         // Eight days at once over eight jobs: eight hostile answers in flight.
         let line = "fees -c eth -s 2024-01-01 -e 2024-01-08 --chunk-days 1 --jobs 8 --retries 0";
-        let (code, stderr, peak) = run_measured(env.cmd(line));
-        assert_eq!(code, 8, "{what}: {stderr}");
-        assert!(
-            stderr.contains("more than 4 records for 1 day asked (at most 4 a day are taken): refused as they came"),
-            "{what}: {stderr}"
-        );
-        assert!(peak < PEAK_KIB, "{what}: peak RSS {peak} KiB");
+        let refusal =
+            "more than 4 records for 1 day asked (at most 4 a day are taken): refused as they came";
+        refused_within_the_peak(reply, line, refusal, what);
     }
 }
 
@@ -180,16 +174,9 @@ fn duplicates_and_days_outside_the_range_are_not_held_while_the_answer_streams()
 fn a_body_left_to_the_whole_body_parser_is_held_only_within_a_mebibyte() {
     let body = array_of(br#"{"meta":1,"data":["#, 2_900_000, b"]}");
     assert!(body.len() < 64 << 20, "{}", body.len());
-    let stub = Stub::always(Reply::json(200, "").body(body));
-    let env = Env::with_service(&stub.url);
     let line = "social -c eth -s 2024-01-01 -e 2024-01-01 --retries 0";
-    let (code, stderr, peak) = run_measured(env.cmd(line));
-    assert_eq!(code, 8, "{stderr}");
-    assert!(
-        stderr.contains("the body leaves the documented shape at line 1 column 2, and more than 1 MiB of it would have to be held to say how: not read further"),
-        "{stderr}"
-    );
-    assert!(peak < PEAK_KIB, "peak RSS {peak} KiB");
+    let refusal = "the body leaves the documented shape at line 1 column 2, and more than 1 MiB of it would have to be held to say how: not read further";
+    refused_within_the_peak(Reply::json(200, "").body(body), line, refusal, "a wrapper");
     // The same wrapper within the mebibyte is read as before.
     let small = array_of(br#"{"meta":1,"data":["#, 1, b"]}");
     let stub = Stub::always(Reply::json(200, "").body(small));
@@ -198,6 +185,18 @@ fn a_body_left_to_the_whole_body_parser_is_held_only_within_a_mebibyte() {
         .stdout_contains("\n2024-01-01,")
         .stderr_contains("have no reply (left empty, not zero)")
         .run();
+}
+
+/// Runs `line` against a server giving `reply` to every request: refused with exit 8 saying
+/// `refusal`, its peak under `PEAK_KIB`; `what` names the case in a failure.
+#[track_caller]
+fn refused_within_the_peak(reply: Reply, line: &str, refusal: &str, what: &str) {
+    let stub = Stub::always(reply);
+    let env = Env::with_service(&stub.url);
+    let (code, stderr, peak) = run_measured(env.cmd(line));
+    assert_eq!(code, 8, "{what}: {stderr}");
+    assert!(stderr.contains(refusal), "{what}: {stderr}");
+    assert!(peak < PEAK_KIB, "{what}: peak RSS {peak} KiB");
 }
 
 /// A hostile HTTP server on 127.0.0.1: every request gets `status`, `content_type` and the one
