@@ -34,6 +34,13 @@ fn section<'a>(page: &'a str, name: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// The SYNOPSIS lines of the page named `page` (`chain-metrics-fees.1`).
+fn synopsis(page: &str) -> Vec<String> {
+    let pages = pages();
+    let lines = section(&pages[page], "SYNOPSIS");
+    lines.into_iter().map(str::to_owned).collect()
+}
+
 /// The text of the OPTIONS sections before GLOBAL OPTIONS (the command's own flags).
 fn own_options(page: &str) -> &str {
     let start = page.find(".SH OPTIONS").unwrap_or(page.len());
@@ -45,9 +52,8 @@ fn own_options(page: &str) -> &str {
 
 #[test]
 fn fees_synopsis_names_values_and_the_required_first_day() {
-    let pages = pages();
     assert_eq!(
-        section(&pages["chain-metrics-fees.1"], "SYNOPSIS"),
+        synopsis("chain-metrics-fees.1"),
         ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N | --month YYYY-MM | --quarter YYYYQn | --year YYYY | --resume) [--end DAY] [--resume-overlap N] [--strict] [--no-strict] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--file-chain CHAIN] [--wide] [--no-header] [--summary] [--json-numbers AS] [--scale SCALE] [--change] [--rolling N] [--cumulative] [--share] [--decimals N] [--sort COLUMN[:desc]] [--top N] [--raw] [--keep-going] [--dry-run] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
     );
 }
@@ -67,9 +73,8 @@ fn every_query_page_requires_a_chain_and_a_first_day() {
 
 #[test]
 fn the_tool_page_shows_the_command_and_the_version_form() {
-    let pages = pages();
     assert_eq!(
-        section(&pages["chain-metrics.1"], "SYNOPSIS"),
+        synopsis("chain-metrics.1"),
         [
             "chain-metrics [GLOBAL OPTIONS] COMMAND",
             ".br",
@@ -77,11 +82,11 @@ fn the_tool_page_shows_the_command_and_the_version_form() {
         ]
     );
     assert_eq!(
-        section(&pages["chain-metrics-config-set.1"], "SYNOPSIS"),
+        synopsis("chain-metrics-config-set.1"),
         ["chain-metrics [GLOBAL OPTIONS] config set KEY VALUE"]
     );
     assert_eq!(
-        section(&pages["chain-metrics-chains.1"], "SYNOPSIS"),
+        synopsis("chain-metrics-chains.1"),
         ["chain-metrics [GLOBAL OPTIONS] chains [--format FMT]"]
     );
 }

@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::fs::MetadataExt;
 
 use crate::support::files::names;
-use crate::support::{sandbox_env, Env, Reply, Run, Stub};
+use crate::support::{sandbox_env, Env, Reply, Run, Running, Stub};
 
 const DAY: &str = "fees -c eth -s 2024-01-02 -e 2024-01-02 -o m.db";
 
@@ -15,6 +15,24 @@ fn sqlite3(env: &Env, sql: &str) -> Run {
     let args = ["-csv", "-header", "m.db", sql];
     let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
     env.program("sqlite3", &args).any_stderr().run()
+}
+
+/// The fees table of m.db holds `count` rows, as the sqlite3 CLI counts them.
+#[track_caller]
+fn assert_rows(env: &Env, count: usize) {
+    let rows = sqlite3(env, "SELECT count(*) AS n FROM fees");
+    assert_eq!(rows.stdout, format!("n\n{count}\n"));
+}
+
+/// The sqlite3 CLI in the middle of a read transaction on m.db for `secs` seconds (begun
+/// half a second ago), as a dashboard holds one.
+fn reading(env: &Env, secs: u32) -> Running {
+    let script = format!(
+        "{{ echo 'BEGIN; SELECT count(*) FROM fees;'; sleep {secs}; echo 'COMMIT;'; }} | sqlite3 m.db"
+    );
+    let reader = env.shell(&script).any_stdout().spawn();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    reader
 }
 
 fn bytes(env: &Env) -> Vec<u8> {
@@ -121,13 +139,7 @@ fn an_open_reader_does_not_block_the_merge() {
     env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o m.db")
         .run();
     // A dashboard in the middle of a read transaction, for longer than the merge takes.
-    let reader = env
-        .shell(
-            "{ echo 'BEGIN; SELECT count(*) FROM fees;'; sleep 4; echo 'COMMIT;'; } | sqlite3 m.db",
-        )
-        .any_stdout()
-        .spawn();
-    std::thread::sleep(std::time::Duration::from_millis(500));
+    let reader = reading(&env, 4);
     let started = std::time::Instant::now();
     env.cmd(&format!("--lock-timeout 10 {DAY} --merge")).run();
     assert!(
@@ -135,8 +147,7 @@ fn an_open_reader_does_not_block_the_merge() {
         "the merge waited for the reader"
     );
     reader.finish();
-    let rows = sqlite3(&env, "SELECT count(*) AS n FROM fees");
-    assert_eq!(rows.stdout, "n\n2\n");
+    assert_rows(&env, 2);
 }
 
 #[test]
@@ -148,16 +159,8 @@ fn a_writer_kept_waiting_by_another_program_says_so_and_gives_up_at_the_lock_tim
         &env,
         "CREATE TABLE fees (date TEXT NOT NULL, chain TEXT NOT NULL, fees TEXT, PRIMARY KEY (date, chain));",
     );
-    let hold = |secs: u32| {
-        let script = format!(
-            "{{ echo 'BEGIN; SELECT count(*) FROM fees;'; sleep {secs}; echo 'COMMIT;'; }} | sqlite3 m.db"
-        );
-        let reader = env.shell(&script).any_stdout().spawn();
-        std::thread::sleep(std::time::Duration::from_millis(500));
-        reader
-    };
     let before = bytes(&env);
-    let reader = hold(5);
+    let reader = reading(&env, 5);
     env.cmd(&format!("--lock-timeout 1.5 {DAY} --merge"))
         .code(9)
         .stderr(
@@ -168,15 +171,14 @@ fn a_writer_kept_waiting_by_another_program_says_so_and_gives_up_at_the_lock_tim
         .run();
     reader.finish();
     assert_eq!(bytes(&env), before);
-    let reader = hold(3);
+    let reader = reading(&env, 3);
     env.cmd(&format!("--lock-timeout 20 {DAY} --merge"))
         .stderr(
             "note: waiting for another program that has m.db open (up to 20 s, --lock-timeout)\n",
         )
         .run();
     reader.finish();
-    let rows = sqlite3(&env, "SELECT count(*) AS n FROM fees");
-    assert_eq!(rows.stdout, "n\n1\n");
+    assert_rows(&env, 1);
 }
 
 #[test]
