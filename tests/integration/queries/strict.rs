@@ -116,11 +116,7 @@ fn verbose_shows_the_rate_limit_headers_the_service_sends() {
         .cmd(&format!("-v fees -c eth {RANGE}"))
         .any_stderr()
         .run();
-    let limits: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("* rate limit: "))
-        .collect();
+    let limits = run.stderr_lines("* rate limit: ");
     assert_eq!(
         limits,
         ["* rate limit: retry-after: 0, ratelimit-limit: 600, ratelimit-remaining: 0, ratelimit-reset: 0"]

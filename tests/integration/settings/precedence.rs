@@ -88,20 +88,19 @@ fn key_env_beats_profile_beats_top_level_and_commands_supply_keys() {
     assert_eq!(key_used(&env, &["--profile", "ci"]), KEY);
 }
 
+/// Writes a config file at `path` naming the service at `url` and the key `key`.
+fn write_service(path: &std::path::Path, url: &str, key: &str) {
+    let text = format!("base_url = \"{url}\"\napi_key = \"{key}\"\n");
+    std::fs::write(path, text).unwrap();
+}
+
 #[test]
 fn config_file_from_flag_or_environment() {
     let services = Services::start();
     let env_file = {
         let mut env = Env::new();
         let path = env.home.path().join("elsewhere.toml");
-        std::fs::write(
-            &path,
-            format!(
-                "base_url = \"{}\"\napi_key = \"k1-000000000000\"\n",
-                services.url(1)
-            ),
-        )
-        .unwrap();
+        write_service(&path, services.url(1), "k1-000000000000");
         env.set("CHAIN_METRICS_CONFIG", path.to_str().unwrap());
         env
     };
@@ -111,14 +110,7 @@ fn config_file_from_flag_or_environment() {
     assert_eq!(services.last_hit(), (1, "k1-000000000000".to_owned()));
 
     let path = env_file.home.path().join("flag.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "base_url = \"{}\"\napi_key = \"k2-000000000000\"\n",
-            services.url(2)
-        ),
-    )
-    .unwrap();
+    write_service(&path, services.url(2), "k2-000000000000");
     fees(&env_file, &["--config", path.to_str().unwrap()])
         .stderr_contains("warning: other users can read or change config file")
         .run();

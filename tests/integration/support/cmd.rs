@@ -29,6 +29,12 @@ impl Run {
     pub fn error_line(&self) -> &str {
         self.stderr.lines().next().unwrap_or("")
     }
+
+    /// The lines of stderr that start with `prefix` (the `-v` lines of one kind).
+    pub fn stderr_lines(&self, prefix: &str) -> Vec<&str> {
+        let lines = self.stderr.lines();
+        lines.filter(|line| line.starts_with(prefix)).collect()
+    }
 }
 
 /// What a run must give; the default is exit 0 and nothing on stderr.

@@ -113,11 +113,7 @@ fn each_retry_is_one_verbose_line_and_retry_after_is_honoured() {
         .stdout(FEES)
         .stderr_contains("* POST ")
         .run();
-    let retries: Vec<&str> = run
-        .stderr
-        .lines()
-        .filter(|l| l.starts_with("* retry "))
-        .collect();
+    let retries = run.stderr_lines("* retry ");
     let line = |n| {
         format!("* retry {n} of 3 in 0 ms: POST {}/api/chain-insights/fees: HTTP 503 Service Unavailable (ETHEREUM fees, 2024-01-01 to 2024-01-03)", sandbox.url)
     };
