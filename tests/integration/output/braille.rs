@@ -2,7 +2,8 @@
 //! LC_CTYPE, else LANG), in plain characters with any other locale, with NO_COLOR, and when
 //! several series would have no colour to tell them apart.
 
-use crate::support::{sandbox_env, Env, Reply, Stub};
+use super::utf8_env;
+use crate::support::{sandbox_env, Env};
 
 /// Three chains over a fortnight (`-q`: no progress line on the terminal).
 const CHAINS: &str = "users -c eth,arb,base -s 2024-03-01 -e 2024-03-14 -f chart -q";
@@ -108,14 +109,11 @@ fn several_chains_without_colour_fall_back_to_marks_and_one_chain_keeps_braille(
 
 #[test]
 fn a_gap_stays_a_break_in_braille_and_the_axes_stay_as_they_were() {
-    let stub = Stub::always(Reply::json(
-        200,
-        r#"[{"date":"2024-01-01","fees":10},{"date":"2024-01-02","fees":40},{"date":"2024-01-04","fees":25},{"date":"2024-01-05","fees":30}]"#,
-    ));
     // Into a pipe: the locale alone decides, and one series needs no colour. No value on the
     // 3rd: nothing is drawn between the 2nd and the 4th.
-    let mut env = Env::with_service(&stub.url);
-    env.set("LANG", "C.UTF-8");
+    let (_stub, env) = utf8_env(
+        r#"[{"date":"2024-01-01","fees":10},{"date":"2024-01-02","fees":40},{"date":"2024-01-04","fees":25},{"date":"2024-01-05","fees":30}]"#,
+    );
     env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-05 -f chart -q")
         .stdout(
             "\

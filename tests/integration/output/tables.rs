@@ -3,7 +3,8 @@
 //! one column is too wide, a note suggesting `-f csv | less -S`); ASCII lines where the locale
 //! is not UTF-8, as the chart falls back from braille.
 
-use crate::support::{sandbox_env, Env, Reply, Stub};
+use super::utf8_env;
+use crate::support::sandbox_env;
 
 const WIDE: &str = "fees -c all -s 2024-01-01 -e 2024-01-03 --wide -f table";
 
@@ -63,12 +64,9 @@ fn a_wide_table_wraps_into_blocks_that_fit_the_terminal_with_dates_repeated() {
 
 #[test]
 fn numbers_line_up_on_the_decimal_point_on_a_terminal() {
-    let stub = Stub::always(Reply::json(
-        200,
+    let (_stub, env) = utf8_env(
         r#"[{"date":"2024-01-01","fees":1234.5},{"date":"2024-01-02","fees":0.25},{"date":"2024-01-03","fees":7},{"date":"2024-01-04","fees":-3.125}]"#,
-    ));
-    let mut env = Env::with_service(&stub.url);
-    env.set("LANG", "C.UTF-8");
+    );
     let run = env
         .cmd("fees -c eth -s 2024-01-01 -e 2024-01-04 -f table")
         .terminal_columns(120)
