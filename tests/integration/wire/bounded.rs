@@ -347,8 +347,10 @@ fn no_hostile_body_is_held_whole_at_any_jobs() {
         for jobs in [1, 32] {
             let server = Hostile::start(status, content_type, body.clone(), jobs);
             let env = Env::with_service(&server.url);
-            let line = "fees -c eth -s 2024-01-01 -e 2024-02-01 --chunk-days 1 --retries 0 --jobs";
-            let (code, stderr, peak) = run_measured(env.cmd(&format!("{line} {jobs}")));
+            let line = format!(
+                "fees -c eth -s 2024-01-01 -e 2024-02-01 --chunk-days 1 --jobs {jobs} --retries 0"
+            );
+            let (code, stderr, peak) = run_measured(env.cmd(&line));
             eprintln!("{what}, --jobs {jobs}: exit {code}, peak RSS {peak} KiB");
             assert_eq!(code, expected, "{what}, --jobs {jobs}: {stderr}");
             assert!(
