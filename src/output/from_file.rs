@@ -7,8 +7,7 @@ use std::io::{BufReader, Seek};
 use std::path::{Path, PathBuf};
 
 use super::file_shape::{header_of, period_of, shape_of};
-use super::merge_file::{read_rows, MergeError};
-use super::text_read::read_text;
+use super::merge::{read_rows, read_text, MergeError};
 use super::{check_width, fit, picture, sqlite, write_stdout};
 use crate::error::{Exit, Failure};
 use crate::model::{steps, Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};

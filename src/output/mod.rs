@@ -1,20 +1,14 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
-mod columns;
 mod file_shape;
 mod fit;
 mod from_file;
 mod merge;
-mod merge_file;
 mod picture;
 mod progress;
 mod resume;
 mod sqlite;
-mod sqlite_write;
-mod stored;
-mod text_read;
-mod upsert;
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -29,7 +23,7 @@ use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
 pub(crate) use from_file::{draw, Drawing};
-pub use merge_file::read_merge_file;
+pub use merge::read_merge_file;
 pub(crate) use picture::Told;
 use progress::Progress;
 pub(crate) use resume::Resume;
@@ -159,7 +153,7 @@ impl Output {
         if self.merge {
             merge::check_before_fetch(self.target(file, plan), empty()?)?;
         } else if self.format == Format::Sqlite {
-            stored::check_database(self.target(file, plan), &empty()?)?;
+            merge::check_database(self.target(file, plan), &empty()?)?;
         }
         atomic::check_output_path(file)
     }
@@ -240,8 +234,8 @@ impl Output {
     }
 
     /// The merge target `file`, as this run reads it.
-    fn target<'a>(&self, file: &'a Path, plan: &'a Plan) -> stored::Target<'a> {
-        stored::Target {
+    fn target<'a>(&self, file: &'a Path, plan: &'a Plan) -> merge::Target<'a> {
+        merge::Target {
             path: file,
             format: self.format,
             table: sqlite::table_name(plan),
@@ -313,7 +307,7 @@ impl Output {
             // A file that is merged into, or a database, says which chain each row holds, one
             // chain included: a later run for another chain cannot be mistaken for this one.
             None if self.merge || self.format == Format::Sqlite => {
-                stored::with_chain_column(data, true, &plan.chains)
+                merge::with_chain_column(data, true, &plan.chains)
             }
             None => data,
         };

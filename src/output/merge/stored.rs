@@ -10,16 +10,16 @@ use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
 
 use super::columns;
-use super::merge_file::{read_rows, MergeError};
-use super::sqlite;
+use super::file::{read_rows, MergeError};
 use crate::error::{Exit, Failure};
 use crate::model::{Chain, Dataset, Period, Row};
+use crate::output::sqlite;
 use crate::render::{Format, JsonNumbers};
 use crate::system::{atomic, foreign, stream};
 
 /// A merge target, and how this run reads it.
 #[derive(Clone, Copy)]
-pub(super) struct Target<'a> {
+pub(crate) struct Target<'a> {
     pub path: &'a Path,
     pub format: Format,
     /// The table of a SQLite file.
@@ -34,7 +34,7 @@ pub(super) struct Target<'a> {
 }
 
 /// What a merge target holds.
-pub(super) struct Stored {
+pub(crate) struct Stored {
     /// Its rows; those of a file without a chain column carry the chain `--file-chain` names.
     pub rows: Vec<Row>,
     /// The chain a file without a chain column is taken as (`--file-chain`).
@@ -45,7 +45,7 @@ pub(super) struct Stored {
 /// run's columns, matched by name); `None` when there is no file yet. A file with other
 /// columns is refused as a merge is, and so is one that does not say which chain it holds,
 /// unless `--file-chain` says it.
-pub(super) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, Failure> {
+pub(crate) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, Failure> {
     let path = target.path;
     let file = match target.format {
         Format::Sqlite => None,
@@ -94,7 +94,7 @@ fn from_start(mut file: &File) -> Result<(), MergeError> {
 
 /// This run's rows, with a chain column when the file has one and this run (of one chain)
 /// has none: the merged file keeps its column.
-pub(super) fn with_chain_column(
+pub(crate) fn with_chain_column(
     mut fresh: Dataset,
     file_has_it: bool,
     chain_order: &[Chain],
@@ -151,7 +151,7 @@ pub(super) fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
 
 /// Before a plain `-o` into an existing database: its table of that name takes this run's
 /// rows (see [`sqlite::check_plain`]).
-pub(super) fn check_database(target: Target, shape: &Dataset) -> Result<(), Failure> {
+pub(crate) fn check_database(target: Target, shape: &Dataset) -> Result<(), Failure> {
     sqlite::check_plain(target.path, target.table, shape).map_err(|problem| match problem {
         MergeError::Unreadable(why) => Failure::new(
             Exit::Output,

@@ -15,7 +15,7 @@ pub(super) type Placement = Vec<Option<usize>>;
 
 /// Why a file's columns do not take this run's rows.
 #[derive(Debug)]
-pub(super) struct Mismatch {
+pub(crate) struct Mismatch {
     /// The file's columns, comma-joined and cut for a message.
     pub found: String,
     /// What differs, in the user's words.
@@ -31,7 +31,7 @@ impl fmt::Display for Mismatch {
 }
 
 /// Where each column of `data` is among `found` (a header, or a row object's members).
-pub(super) fn place<S: AsRef<str>>(found: &[S], data: &Dataset) -> Result<Placement, Mismatch> {
+pub(crate) fn place<S: AsRef<str>>(found: &[S], data: &Dataset) -> Result<Placement, Mismatch> {
     let names: Vec<&str> = found.iter().map(AsRef::as_ref).collect();
     let header = data.header();
     let mismatch = |why: String, no_chain: bool| Mismatch {

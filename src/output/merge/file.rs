@@ -11,7 +11,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Vis
 use serde_json::value::RawValue;
 
 use super::columns::{arrange, place, Mismatch, Placement};
-use super::text_read::{read_text, Counted};
+use super::text::{read_text, Counted};
 use crate::model::{parse_date, today_utc};
 use crate::model::{Chain, Dataset, Number, Row};
 use crate::render::{Format, JsonNumbers};
@@ -19,7 +19,7 @@ use crate::system::foreign::{cut, echo};
 
 /// What stops a merge.
 #[derive(Debug)]
-pub(super) enum MergeError {
+pub(crate) enum MergeError {
     ColumnsDiffer(Mismatch),
     Unreadable(String),
     /// The file cannot be read, or is not UTF-8.
@@ -64,7 +64,7 @@ const FIRST_PLAUSIBLE_DAY: chrono::NaiveDate = match chrono::NaiveDate::from_ymd
 
 /// Why a stored `date` cannot be: after today (UTC), which would stall `--resume` for good, or
 /// before any chain had data.
-pub(super) fn implausible(date: chrono::NaiveDate) -> Option<String> {
+pub(crate) fn implausible(date: chrono::NaiveDate) -> Option<String> {
     let today = today_utc();
     if date > today {
         return Some(format!(
@@ -88,7 +88,7 @@ pub fn read_merge_file(
 
 /// The rows of `reader` read as `data`'s columns; `numbers`: the style json numbers must have
 /// (a run with another style would rewrite every number of the file in its own).
-pub(super) fn read_rows(
+pub(crate) fn read_rows(
     reader: impl Read,
     format: Format,
     data: &Dataset,
@@ -361,7 +361,7 @@ fn json_cell(raw: &RawValue) -> Result<Option<String>, String> {
 }
 
 /// One row from its cells in header order: a date, a chain when the header has one, numbers.
-pub(super) fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
+pub(crate) fn to_row(cells: &[Option<&str>], data: &Dataset) -> Result<Row, String> {
     let date = parse_date(cells[0].unwrap_or_default())?;
     let (chain, first_value) = match data.chain_column {
         true => {
@@ -428,7 +428,7 @@ fn first_object(head: &str) -> Option<Object> {
 /// The first element of the JSON array `deserializer` holds (`None`: it is empty), and the
 /// fault of the array, if any; `whole`: the other elements are read too (and left), so that a
 /// fault anywhere in the array is one.
-pub(super) fn first_element<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+pub(crate) fn first_element<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     deserializer: D,
     whole: bool,
 ) -> (Option<T>, Result<(), D::Error>) {

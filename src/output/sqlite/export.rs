@@ -9,12 +9,11 @@ use std::path::Path;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension, MAIN_DB};
 
-use super::columns;
-use super::merge_file::{self, MergeError};
-use super::sqlite_write::{as_wal, quoted, table_columns, write_in_place};
+use super::write::{as_wal, quoted, table_columns, write_in_place};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{Dataset, Endpoint, Row};
+use crate::output::merge::{implausible, place, to_row, MergeError};
 use crate::system::foreign::echo;
 use crate::system::lock::LockWait;
 use crate::system::{atomic, stream};
@@ -23,7 +22,7 @@ use crate::system::{atomic, stream};
 const MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
 /// The table of a command: named after it.
-pub(super) fn table_name(plan: &Plan) -> &'static str {
+pub(crate) fn table_name(plan: &Plan) -> &'static str {
     match plan.endpoints.as_slice() {
         [Endpoint::Fees] => "fees",
         [Endpoint::ActiveUsers] => "users",
@@ -34,7 +33,7 @@ pub(super) fn table_name(plan: &Plan) -> &'static str {
 
 /// The rows of `table` in the database at `path`, read as `shape` says; `Ok(None)` when there
 /// is no file, an empty one, or no such table yet. Cells are read back exactly as text.
-pub(super) fn stored_rows(
+pub(crate) fn stored_rows(
     path: &Path,
     table: &str,
     shape: &Dataset,
@@ -48,7 +47,7 @@ pub(super) fn stored_rows(
     if columns.is_empty() {
         return Ok(None);
     }
-    let placement = columns::place(&columns, shape)?;
+    let placement = place(&columns, shape)?;
     let listed: Vec<String> = (placement.iter())
         .map(|at| at.map_or("NULL".to_owned(), |at| quoted(&columns[at])))
         .collect();
@@ -68,10 +67,10 @@ pub(super) fn stored_rows(
         let row = (cells.iter().cloned().collect::<Result<Vec<_>, String>>())
             .and_then(|cells| {
                 let cells: Vec<Option<&str>> = cells.iter().map(|c| c.as_deref()).collect();
-                merge_file::to_row(&cells, shape)
+                to_row(&cells, shape)
             })
             .map_err(|why| format!("{key}: {why}"));
-        let row = row.and_then(|row| match merge_file::implausible(row.date) {
+        let row = row.and_then(|row| match implausible(row.date) {
             Some(why) => Err(format!("the row {}: {why}", key_of_row(&row))),
             None => Ok(row),
         });
@@ -147,13 +146,13 @@ fn refuse_other_kind(conn: &Connection, table: &str) -> Result<(), MergeError> {
 /// Before a plain `-o` (no `--merge`) replaces `table`'s rows: the database must be one we can
 /// open, and a table of that name must be a table with this run's columns (a table of one
 /// chain, made before tables named their chains, is made again).
-pub(super) fn check_plain(path: &Path, table: &str, shape: &Dataset) -> Result<(), MergeError> {
+pub(crate) fn check_plain(path: &Path, table: &str, shape: &Dataset) -> Result<(), MergeError> {
     let Some(conn) = open_existing(path).map_err(MergeError::Unreadable)? else {
         return Ok(());
     };
     refuse_other_kind(&conn, table)?;
     let columns = table_columns(&conn, table).map_err(|e| MergeError::Unreadable(e.to_string()))?;
-    match columns::place(&columns, shape) {
+    match place(&columns, shape) {
         Err(mismatch) if !columns.is_empty() && !mismatch.no_chain => Err(mismatch.into()),
         _ => Ok(()),
     }
@@ -178,7 +177,7 @@ fn cell_text(value: ValueRef<'_>) -> Result<Option<String>, String> {
 /// Writes `data` as `table`'s rows at `path` (`replace`: the table's other rows go): in
 /// place, in one transaction, in an existing database (its other tables, indexes and
 /// triggers stay), else as a new file in WAL mode, written atomically.
-pub(super) fn store(
+pub(crate) fn store(
     path: &Path,
     table: &str,
     data: &Dataset,
@@ -260,7 +259,7 @@ fn not_a_file(kind: &str) -> String {
 
 /// The table a database this tool wrote holds (named after its command), and its columns;
 /// `Ok(None)` when there is no such table (nor a file).
-pub(super) fn export_table(path: &Path) -> Result<Option<(&'static str, Vec<String>)>, MergeError> {
+pub(crate) fn export_table(path: &Path) -> Result<Option<(&'static str, Vec<String>)>, MergeError> {
     let Some(conn) = open_existing(path).map_err(MergeError::Unreadable)? else {
         return Ok(None);
     };
