@@ -24,10 +24,10 @@ use crate::system::atomic;
 use crate::system::lock::{self, LockWait};
 pub(crate) use from_file::{draw, Drawing};
 pub use merge::read_merge_file;
+pub use merge::read_sqlite_rows;
 pub(crate) use picture::Told;
 use progress::Progress;
 pub(crate) use resume::Resume;
-pub use sqlite::read_sqlite_rows;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]

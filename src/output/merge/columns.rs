@@ -31,7 +31,7 @@ impl fmt::Display for Mismatch {
 }
 
 /// Where each column of `data` is among `found` (a header, or a row object's members).
-pub(crate) fn place<S: AsRef<str>>(found: &[S], data: &Dataset) -> Result<Placement, Mismatch> {
+pub(super) fn place<S: AsRef<str>>(found: &[S], data: &Dataset) -> Result<Placement, Mismatch> {
     let names: Vec<&str> = found.iter().map(AsRef::as_ref).collect();
     let header = data.header();
     let mismatch = |why: String, no_chain: bool| Mismatch {

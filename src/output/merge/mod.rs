@@ -5,13 +5,19 @@
 mod columns;
 mod file;
 mod into;
+mod json;
+mod rows;
 mod stored;
+mod table;
 mod text;
 mod upsert;
 
-pub(super) use columns::place;
 pub use file::read_merge_file;
-pub(super) use file::{first_element, implausible, read_rows, to_row, MergeError};
+pub(super) use file::read_rows;
 pub(super) use into::{check_before_fetch, merge_into};
+pub(super) use json::first_element;
+pub(super) use rows::MergeError;
 pub(super) use stored::{check_database, stored, with_chain_column, Target};
+pub use table::read_sqlite_rows;
+pub(super) use table::{export_table, stored_rows};
 pub(super) use text::read_text;

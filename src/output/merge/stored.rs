@@ -10,10 +10,11 @@ use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
 
 use super::columns;
-use super::file::{read_rows, MergeError};
+use super::file::read_rows;
+use super::rows::MergeError;
+use super::table;
 use crate::error::{Exit, Failure};
 use crate::model::{Chain, Dataset, Period, Row};
-use crate::output::sqlite;
 use crate::render::{Format, JsonNumbers};
 use crate::system::{atomic, foreign, stream};
 
@@ -59,7 +60,7 @@ pub(crate) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, 
         Some(file) => (from_start(file))
             .and_then(|()| read_rows(file, target.format, shape, Some(target.numbers)))
             .map(Some),
-        None => sqlite::stored_rows(path, target.table, shape),
+        None => table::stored_rows(path, target.table, shape),
     };
     let one = Dataset {
         chain_column: false,
@@ -150,9 +151,9 @@ pub(super) fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
 }
 
 /// Before a plain `-o` into an existing database: its table of that name takes this run's
-/// rows (see [`sqlite::check_plain`]).
+/// rows (see [`table::check_plain`]).
 pub(crate) fn check_database(target: Target, shape: &Dataset) -> Result<(), Failure> {
-    sqlite::check_plain(target.path, target.table, shape).map_err(|problem| match problem {
+    table::check_plain(target.path, target.table, shape).map_err(|problem| match problem {
         MergeError::Unreadable(why) => Failure::new(
             Exit::Output,
             format!("cannot write {}: {why}", target.path.display()),

@@ -5,5 +5,5 @@
 mod export;
 mod write;
 
-pub use export::read_sqlite_rows;
-pub(super) use export::{check_plain, export_table, store, stored_rows, table_name};
+pub(super) use export::{open_existing, store, table_name};
+pub(super) use write::{quoted, table_columns};
