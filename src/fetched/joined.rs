@@ -109,13 +109,13 @@ impl Joined {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Chain;
+    use crate::model::{parse_date, Chain};
 
     /// The grid, its strays and the tree give the same rows in the same order, whatever
     /// order the values come in.
     #[test]
     fn rows_come_out_by_date_then_chain_however_they_are_joined() {
-        let d = |s| crate::model::parse_date(s).unwrap();
+        let d = |s| parse_date(s).unwrap();
         let range = DayRange {
             start: d("2024-01-01"),
             end: d("2024-01-04"),
