@@ -45,7 +45,7 @@
 //! | foreign text shown | through `system::foreign::shown` (or `echo`/`cut`), never printed raw |
 //!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
-//! the others use (`system`'s modules are namespaces instead: `diag::line`, `interrupt::stop`).
+//! the others use (`system`'s modules are namespaces instead: `diag::note`, `interrupt::stop`).
 //! Each small rule has one home: loopback in `settings/loopback.rs`, foreign text made safe
 //! to print (controls and reordering marks replaced, every known secret masked, then cut) in
 //! `system::foreign::shown`, whose registered secrets `system::diag` masks in every line, the
@@ -110,14 +110,13 @@ pub fn main() -> std::process::ExitCode {
         Err(e) => report::usage_error(e),
     };
     let error_format = cli.error_format();
-    if error_format == report::ErrorFormat::Json {
-        system::diag::json_lines();
-    }
+    let json = error_format == report::ErrorFormat::Json;
+    system::diag::start(json, cli.global.quiet);
     if let Err(e) = system::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
-        system::diag::line(&format!(
-            "warning: cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file"
-        ));
+        let text =
+            format!("cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file");
+        system::diag::Notice::warning(text).loud().write();
     }
     match run(cli) {
         Ok(()) => std::process::ExitCode::SUCCESS,

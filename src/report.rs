@@ -1,9 +1,12 @@
-//! The end of a run: the outcome becomes `error:`/`hint:` lines on stderr and an exit code.
+//! The end of a run: the outcome becomes an error notice (and its hint) on stderr and an exit code.
 
 use std::process::ExitCode;
 
+use serde_json::json;
+
 use crate::error::{Exit, Failure};
-use crate::system::{diag, interrupt};
+use crate::system::diag::{self, Notice};
+use crate::system::interrupt;
 
 /// How an error is written on stderr (`--error-format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -29,71 +32,58 @@ pub(crate) fn report(err: &anyhow::Error, format: ErrorFormat) -> ExitCode {
     if broken_pipe {
         return ExitCode::SUCCESS;
     }
-    if format == ErrorFormat::Json {
-        let code = err
-            .downcast_ref::<Failure>()
-            .map_or(Exit::Internal, |f| f.exit);
-        diag::line(&json_error(err));
-        return ExitCode::from(code as u8);
-    }
-    let code = match err.downcast_ref::<Failure>() {
-        Some(failure) => {
-            diag::line(&format!("error: {}", failure.message));
-            if let Some(hint) = &failure.hint {
-                diag::line(&format!("hint: {hint}"));
+    let code = err
+        .downcast_ref::<Failure>()
+        .map_or(Exit::Internal, |f| f.exit);
+    match format {
+        ErrorFormat::Json => json_error(err).write(),
+        ErrorFormat::Text => {
+            let (message, hint) = message_and_hint(err);
+            Notice::error(message).write();
+            if let Some(hint) = hint {
+                Notice::hint(hint).write();
             }
-            failure.exit
         }
-        None => {
-            diag::line(&format!("error: {err:#}"));
-            diag::line(&format!("hint: {BUG_HINT}"));
-            Exit::Internal
-        }
-    };
+    }
     ExitCode::from(code as u8)
 }
 
 const BUG_HINT: &str = "this is a bug in chain-metrics; please report it with the command you ran";
 
-/// `--error-format json`: the error as one JSON object, every member present (`null` when not
-/// known): `error`, `exit`, `class`, `endpoint`, `chain`, `status`, `service_message`, `hint`;
-/// then the members only some errors have (a usage error's `tip`, `--strict`'s `missing`).
-pub(crate) fn json_error(err: &anyhow::Error) -> String {
+/// The error's message and hint: a [`Failure`]'s own, else (an error no step classified) the
+/// whole chain of causes and the hint to report a bug.
+fn message_and_hint(err: &anyhow::Error) -> (String, Option<String>) {
+    match err.downcast_ref::<Failure>() {
+        Some(f) => (f.message.clone(), f.hint.clone()),
+        None => (format!("{err:#}"), Some(BUG_HINT.to_owned())),
+    }
+}
+
+/// `--error-format json`: the error as one notice whose members are all present (`null` when
+/// not known): `level` ("error"), `message`, `exit`, `class`, `endpoint`, `chain`, `status`,
+/// `service_message`, `hint`; then the members only some errors have (a usage error's `tip`,
+/// `--strict`'s `missing`).
+pub(crate) fn json_error(err: &anyhow::Error) -> Notice {
     let failure = err.downcast_ref::<Failure>();
-    let (exit, message, hint) = match failure {
-        Some(f) => (f.exit, f.message.clone(), f.hint.clone()),
-        None => (
-            Exit::Internal,
-            format!("{err:#}"),
-            Some(BUG_HINT.to_owned()),
-        ),
-    };
+    let exit = failure.map_or(Exit::Internal, |f| f.exit);
+    let (message, hint) = message_and_hint(err);
     let detail = failure
         .and_then(|f| f.detail.as_deref())
         .cloned()
         .unwrap_or_default();
-    let text = |value: &Option<String>| serde_json::to_string(value).unwrap_or_default();
-    let or_null = |value: Option<String>| value.unwrap_or_else(|| "null".to_owned());
     let members = [
-        ("error", text(&Some(message))),
-        ("exit", (exit as u8).to_string()),
-        ("class", format!("\"{}\"", class(exit))),
-        ("endpoint", text(&detail.endpoint.map(str::to_owned))),
-        ("chain", text(&detail.chain.map(str::to_owned))),
-        ("status", or_null(detail.status.map(|s| s.to_string()))),
-        ("service_message", text(&detail.service_message)),
-        ("hint", text(&hint)),
+        ("exit", json!(exit as u8)),
+        ("class", json!(class(exit))),
+        ("endpoint", json!(detail.endpoint)),
+        ("chain", json!(detail.chain)),
+        ("status", json!(detail.status)),
+        ("service_message", json!(detail.service_message)),
+        ("hint", json!(hint)),
     ];
-    let more = detail
-        .members
-        .iter()
-        .map(|(key, value)| (*key, value.to_string()));
-    let members: Vec<String> = members
-        .into_iter()
-        .chain(more)
-        .map(|(key, value)| format!("\"{key}\":{value}"))
-        .collect();
-    format!("{{{}}}", members.join(","))
+    (members.into_iter().chain(detail.members))
+        .fold(Notice::error(message), |notice, (key, value)| {
+            notice.member(key, value)
+        })
 }
 
 /// The exit code's name, for scripts: CLI.md §6 in a word.
@@ -127,8 +117,8 @@ pub(crate) fn usage_error(error: clap::Error) -> ! {
     if !asks_json_errors(std::env::args()) {
         error.exit();
     }
-    diag::json_lines();
-    diag::line(&json_error(&anyhow::Error::new(usage_failure(&error))));
+    diag::start(true, false);
+    json_error(&anyhow::Error::new(usage_failure(&error))).write();
     std::process::exit(Exit::Usage as i32)
 }
 
@@ -146,7 +136,7 @@ fn shown(error: &clap::Error) -> ! {
         .and_then(|()| std::io::stdout().lock().flush());
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            diag::line(&format!("error: cannot write to stdout: {e}"));
+            Notice::error(format!("cannot write to stdout: {e}")).write();
             std::process::exit(Exit::Output as i32)
         }
         _ => std::process::exit(code),
@@ -163,7 +153,8 @@ fn usage_failure(error: &clap::Error) -> Failure {
     let mut paragraph = text.lines().take_while(|line| !line.trim().is_empty());
     let first = paragraph.next().unwrap_or_default();
     let listed: Vec<&str> = paragraph.map(str::trim).collect();
-    let first = first.strip_prefix("error: ").unwrap_or(first);
+    // clap labels its message as this tool does.
+    let first = first.strip_prefix("error:").map_or(first, str::trim_start);
     let message = match listed.is_empty() {
         true => first.to_owned(),
         false => format!("{first} {}", listed.join(", ")),

@@ -177,7 +177,6 @@ impl From<&GlobalArgs> for Flags {
             lock_timeout: g.lock_timeout,
             method: g.method,
             verbose: g.verbose,
-            quiet: g.quiet,
             color: g.color,
         }
     }

@@ -3,14 +3,13 @@
 
 use super::cached::plan_work;
 use super::connect::{add_key_hint, connect};
-use super::note;
 use super::query::Query;
 use crate::cache::Mode as CacheMode;
 use crate::client::curl_lines;
 use crate::error::Failure;
 use crate::output::write_stdout;
 use crate::settings::MASK;
-use crate::system::foreign;
+use crate::system::{diag, foreign};
 
 /// `--raw`: one body as sent, the whole range in one request.
 pub(super) fn print_raw(query: &Query) -> anyhow::Result<()> {
@@ -20,10 +19,9 @@ pub(super) fn print_raw(query: &Query) -> anyhow::Result<()> {
         .fetch_raw(&query.plan.requests()[0])
         .map_err(|failure| add_key_hint(failure, settings))?;
     if raw.key_masked {
-        let line = format!(
-            "warning: the service echoed the API key in its answer; --raw shows it as {MASK}"
-        );
-        note(settings, &line);
+        let line =
+            format!("the service echoed the API key in its answer; --raw shows it as {MASK}");
+        diag::warning(line);
     }
     // The body as sent, plus the newline a text file and a shell prompt expect after it.
     let mut body = raw.body;
@@ -50,8 +48,7 @@ pub(super) fn print_curl_lines(query: &Query, look: Option<CacheMode>) -> anyhow
     }
     let (work, _) = plan_work(settings, &query.plan, look)?;
     if work.requests.is_empty() {
-        let line = "note: every day asked is in the cache: nothing would be sent";
-        note(settings, line);
+        diag::note("every day asked is in the cache: nothing would be sent");
     }
     let lines = curl_lines(&settings.service_url()?, settings.method, &work.requests);
     write_stdout(|out| lines.iter().try_for_each(|line| writeln!(out, "{line}")))

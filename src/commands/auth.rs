@@ -6,7 +6,7 @@ use std::io::{BufRead, ErrorKind, IsTerminal, Read, Write};
 use serde_json::json;
 
 use super::config::{place, profile, refuse_sandbox};
-use super::{note, resolve_settings};
+use super::resolve_settings;
 use crate::cli::{AuthCommand, GlobalArgs, LoginArgs, StatusArgs, StatusFormat};
 use crate::error::{Exit, Failure, Result};
 use crate::fetched::Request;
@@ -20,7 +20,7 @@ use crate::settings::ApiKey;
 use crate::settings::Terminal;
 use crate::settings::{ConfigDocument, ConfigKey};
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
-use crate::system::interrupt;
+use crate::system::{diag, interrupt};
 
 pub(super) fn run(
     global: &GlobalArgs,
@@ -69,17 +69,15 @@ fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
     } else {
         "the service accepted it"
     };
-    note(
-        settings,
-        &format!(
-            "stored the API key {} in {} ({checked})",
-            key.redacted(),
-            place(&doc, profile.as_deref())
-        ),
-    );
+    diag::status(format!(
+        "stored the API key {} in {} ({checked})",
+        key.redacted(),
+        place(&doc, profile.as_deref())
+    ));
     if key_in_environment(settings) {
-        note(
-            settings, &format!("warning: {ENV_KEY} is set in this environment and takes precedence over the stored key"));
+        diag::warning(format!(
+            "{ENV_KEY} is set in this environment and takes precedence over the stored key"
+        ));
     }
     Ok(())
 }
@@ -247,23 +245,20 @@ fn logout(settings: &Settings) -> anyhow::Result<()> {
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), ConfigKey::ApiKey) {
         doc.save()?;
-        note(settings, &format!("removed the API key from {place}"));
+        diag::status(format!("removed the API key from {place}"));
     } else {
-        note(
-            settings,
-            &format!("no API key is stored in {place}; nothing changed"),
-        );
+        diag::status(format!("no API key is stored in {place}; nothing changed"));
     }
     if doc
         .get(profile.as_deref(), ConfigKey::ApiKeyCommand)
         .is_some()
     {
-        note(
-            settings, &format!("note: api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command"));
+        diag::note(format!("api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command"));
     }
     if key_in_environment(settings) {
-        note(
-            settings, &format!("warning: {ENV_KEY} is still set in this environment, and is used before any stored key"));
+        diag::warning(format!(
+            "{ENV_KEY} is still set in this environment, and is used before any stored key"
+        ));
     }
     Ok(())
 }

@@ -2,16 +2,16 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{note, resolve_settings};
+use super::resolve_settings;
 use crate::cache::{self, CacheError, Store};
 use crate::cli::{CacheCommand, GlobalArgs};
 use crate::error::Failure;
 use crate::model::{today_utc, DaySpec};
 use crate::output::{format_or_default, write_stdout};
 use crate::render::{self, Format};
+use crate::settings::FileUse;
 use crate::settings::Terminal;
-use crate::settings::{FileUse, Settings};
-use crate::system::foreign;
+use crate::system::{diag, foreign};
 
 /// How many characters of a name read from the cache file a row shows.
 const CELL_CHARS: usize = 200;
@@ -33,14 +33,14 @@ pub(super) fn run(
         CacheCommand::Path => write_stdout(|out| writeln!(out, "{}", path.display())),
         CacheCommand::Stats { format } => {
             let format = format_or_default(*format, terminal);
-            stats(&settings, &path, format, terminal.utf8)
+            stats(&path, format, terminal.utf8)
         }
-        CacheCommand::Clear { before } => clear(&settings, &path, *before),
+        CacheCommand::Clear { before } => clear(&path, *before),
     }
 }
 
 /// One row per (service, endpoint, chain) on stdout; the file and its size on stderr.
-fn stats(settings: &Settings, path: &Path, format: Format, utf8: bool) -> anyhow::Result<()> {
+fn stats(path: &Path, format: Format, utf8: bool) -> anyhow::Result<()> {
     let store = Store::open_read_only(path).map_err(|e| unusable(path, &e))?;
     let series = match &store {
         Some(store) => store.stats().map_err(|e| unusable(path, &e))?,
@@ -57,23 +57,21 @@ fn stats(settings: &Settings, path: &Path, format: Format, utf8: bool) -> anyhow
             row
         })
         .collect();
-    note(
-        settings,
-        &format!("{}: {values} values, {} bytes", path.display(), size(path)),
-    );
+    diag::status(format!(
+        "{}: {values} values, {} bytes",
+        path.display(),
+        size(path)
+    ));
     write_stdout(|out| render::write_listing(&HEADER, &rows, format, utf8, out))
 }
 
 /// Removes values (those before `before` only, when given); an unreadable file is removed whole.
-fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::Result<()> {
+fn clear(path: &Path, before: Option<DaySpec>) -> anyhow::Result<()> {
     if !path.exists() {
-        note(
-            settings,
-            &format!(
-                "{}: no response cache yet, nothing to clear",
-                path.display()
-            ),
-        );
+        diag::status(format!(
+            "{}: no response cache yet, nothing to clear",
+            path.display()
+        ));
         return Ok(());
     }
     let before = before.map(|day| day.resolve(today_utc()));
@@ -84,7 +82,7 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
             let path = path.display();
             let removed =
                 format!("removed the response cache {path}, which this version cannot read");
-            note(settings, &removed);
+            diag::status(removed);
             return Ok(());
         }
     }
@@ -95,10 +93,10 @@ fn clear(settings: &Settings, path: &Path, before: Option<DaySpec>) -> anyhow::R
         Some(day) => format!(" of days before {day}"),
         None => String::new(),
     };
-    note(
-        settings,
-        &format!("removed {removed} values{which} from {}", path.display()),
-    );
+    diag::status(format!(
+        "removed {removed} values{which} from {}",
+        path.display()
+    ));
     Ok(())
 }
 

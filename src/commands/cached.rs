@@ -1,6 +1,5 @@
 //! What the response cache answers for a query, and what is left to ask the service.
 
-use super::note;
 use crate::cache::Work;
 use crate::cache::{self, Mode, RunCache};
 use crate::fetched::Plan;
@@ -25,10 +24,10 @@ pub(super) fn plan_work(
     let mut cache = RunCache::open(settings, cache::service_name(base_url.as_ref()), mode);
     let work = cache.work(plan, today_utc());
     if let Some(warning) = cache.take_warning() {
-        note(settings, &format!("warning: {warning}"));
+        diag::warning(warning);
     }
     if settings.verbose {
-        diag::line(&format!("* cache: {}", cache_summary(plan, &work, mode)));
+        diag::verbose(format!("cache: {}", cache_summary(plan, &work, mode)));
     }
     Ok((work, Some(cache)))
 }

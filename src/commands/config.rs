@@ -1,6 +1,6 @@
 //! `config path | show | get | set | unset`: the config file, read and edited in place.
 
-use super::{note, resolve_settings};
+use super::resolve_settings;
 use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
 use crate::output::write_stdout;
@@ -9,6 +9,7 @@ use crate::settings::Terminal;
 use crate::settings::{plain, ConfigDocument, ConfigKey};
 use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
+use crate::system::diag;
 
 pub(super) fn run(
     global: &GlobalArgs,
@@ -117,14 +118,11 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
     let shown = shown_url(&plain(&value));
     doc.set(profile.as_deref(), key, value);
     doc.save()?;
-    note(
-        settings,
-        &format!(
-            "{} = {shown} in {}",
-            key.name(),
-            place(&doc, profile.as_deref())
-        ),
-    );
+    diag::status(format!(
+        "{} = {shown} in {}",
+        key.name(),
+        place(&doc, profile.as_deref())
+    ));
     Ok(())
 }
 
@@ -134,12 +132,12 @@ fn unset(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
     let place = place(&doc, profile.as_deref());
     if doc.remove(profile.as_deref(), key) {
         doc.save()?;
-        note(settings, &format!("removed {} from {place}", key.name()));
+        diag::status(format!("removed {} from {place}", key.name()));
     } else {
-        note(
-            settings,
-            &format!("{} was not set in {place}; nothing changed", key.name()),
-        );
+        diag::status(format!(
+            "{} was not set in {place}; nothing changed",
+            key.name()
+        ));
     }
     Ok(())
 }

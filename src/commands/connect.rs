@@ -1,12 +1,13 @@
 //! The client of a query run: the configured service, or a sandbox started for the run; and
 //! the hint a rejected key gets.
 
-use super::{note, random_key};
+use super::random_key;
 use crate::client::Client;
 use crate::error::{Exit, Failure};
 use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::settings::ApiKey;
 use crate::settings::Settings;
+use crate::system::diag;
 
 /// The client for this run: the configured service, or a sandbox started for it (returned too,
 /// since it serves only as long as it is kept).
@@ -35,13 +36,10 @@ pub(super) fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Run
         let listen = "127.0.0.1:0".parse().expect("a socket address");
         let sandbox = sandbox::start(listen, behaviour, Some(certificate))
             .map_err(|e| failed(e.to_string()))?;
-        note(
-            settings,
-            &format!(
-                "note: --sandbox: synthetic data from the built-in sandbox at {}",
-                sandbox.url
-            ),
-        );
+        diag::note(format!(
+            "--sandbox: synthetic data from the built-in sandbox at {}",
+            sandbox.url
+        ));
         let url = reqwest::Url::parse(&sandbox.url).expect("the sandbox URL parses");
         (url, key, Some((sandbox, pem)))
     } else {

@@ -103,7 +103,8 @@ impl Answers {
     }
 }
 
-/// A left-out chain's failure as members: chain, class, exit, status, error.
+/// A left-out chain's failure as members: chain, class, exit, status, and the failure's text as
+/// `reason` (`error` would read as the run's error).
 fn as_data(chain: &str, failure: &Failure) -> Map<String, Value> {
     let status = failure.detail.as_ref().and_then(|d| d.status);
     let mut data = Map::new();
@@ -111,6 +112,6 @@ fn as_data(chain: &str, failure: &Failure) -> Map<String, Value> {
     data.insert("class".into(), crate::report::class(failure.exit).into());
     data.insert("exit".into(), (failure.exit as u8).into());
     data.insert("status".into(), status.into());
-    data.insert("error".into(), failure.message.clone().into());
+    data.insert("reason".into(), failure.message.clone().into());
     data
 }

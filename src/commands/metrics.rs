@@ -6,7 +6,6 @@ use super::cached::plan_work;
 use super::connect::{add_key_hint, connect};
 use super::keep_going::Answers;
 use super::query::{Fetch, Mode, Query};
-use super::{note, note_with};
 use crate::cache::RunCache;
 use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::fetch_each;
@@ -16,6 +15,7 @@ use crate::model::{Endpoint, SocialMetric};
 use crate::output::Told;
 use crate::render::Origin;
 use crate::settings::{shown_url, Terminal};
+use crate::system::diag::{self, Notice};
 
 pub(super) fn run(
     global: &GlobalArgs,
@@ -26,7 +26,7 @@ pub(super) fn run(
 ) -> anyhow::Result<()> {
     let query = Query::resolve(global, terminal, args, endpoints, includes)?;
     for line in args.analysis.without_effect(endpoints, args.summary) {
-        note(&query.settings, &format!("note: {line}"));
+        diag::note(line);
     }
     tell(&query);
     match &query.mode {
@@ -45,24 +45,25 @@ fn tell(query: &Query) {
         None => ("-", "", false),
     };
     if let Mode::UpToDate = query.mode {
-        let line =
-            format!("note: --resume: {file} is up to date for every chain asked; nothing to ask");
-        return note(settings, &line);
+        let line = format!("--resume: {file} is up to date for every chain asked; nothing to ask");
+        return diag::note(line);
     }
     let dry_run = matches!(query.mode, Mode::DryRun { .. });
     // Days asked again are news in a cron job's mail; the plain catch-up is not.
     if query.resume.is_some() && (dry_run || settings.verbose || again) {
         let (start, end) = (asked.start, asked.end);
-        let line = format!("note: --resume: asking {start}..{end} for {file}: {why}");
-        note(settings, &line);
+        let line = format!("--resume: asking {start}..{end} for {file}: {why}");
+        diag::note(line);
     }
     if plan.range.start != asked.start {
         let (start, by) = (plan.range.start, query.by.name());
-        note(settings, &format!("note: --merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));
+        diag::note(format!("--merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));
     }
     if plan.range.end > query.today {
         let end = plan.range.end;
-        note(settings, &format!("warning: the range ends {end}, after today (UTC): the service has no data for days to come"));
+        diag::warning(format!(
+            "the range ends {end}, after today (UTC): the service has no data for days to come"
+        ));
     }
 }
 
@@ -86,13 +87,12 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         retried,
     } = gather(query, how)?;
     for (warning, data) in outcome.warnings.iter().zip(&outcome.warning_data) {
-        note_with(settings, &format!("warning: {warning}"), data.clone());
+        Notice::warning(warning.as_str()).with(data.clone()).write();
     }
     for (warning, data) in left_out {
-        note_with(settings, &format!("warning: {warning}"), data);
+        Notice::warning(warning).with(data).write();
     }
     let (color, wait) = (settings.color, settings.lock_wait());
-    let warn = |line: &str| note(settings, line);
     let origin = match (settings.sandbox, &settings.base_url) {
         (true, _) => Origin::Sandbox,
         (false, Some(url)) => Origin::Service(shown_url(&url.value)),
@@ -102,10 +102,17 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         warnings: outcome.warnings.clone(),
         origin,
     };
-    let written = (query.output).write(outcome.dataset, &query.plan, &told, color, wait, &warn);
+    let written = (query.output).write(
+        outcome.dataset,
+        &query.plan,
+        &told,
+        color,
+        wait,
+        &Notice::write,
+    );
     // A warning, under -q too: retries are the step before exit 6, which cron mail should show.
     if let Some(line) = retried {
-        crate::system::diag::line(&format!("warning: {line}"));
+        Notice::warning(line).loud().write();
     }
     written?;
     if let Some(failure) = failure {
@@ -139,7 +146,7 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
         }
     }
     if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
-        note(settings, &format!("warning: {warning}"));
+        diag::warning(warning);
     }
     if let Some(failure) = answers.fatal(&plan.chains) {
         return Err(add_key_hint(failure, settings).into());
@@ -166,7 +173,7 @@ fn send(
         return Ok(None);
     }
     let (client, _sandbox) = connect(&query.settings)?;
-    let progress = query.output.progress(requests.len(), query.settings.quiet);
+    let progress = query.output.progress(requests.len());
     fetch_each(&client, requests, jobs, &|| progress.tick(), take);
     progress.finish();
     Ok(client.retry_summary())

@@ -66,7 +66,7 @@ pub(crate) fn resolve_settings(
 ) -> Result<Settings, Failure> {
     let settings = Settings::resolve(&Flags::from(global), chunk_days, file, terminal)?;
     for warning in &settings.warnings {
-        note(&settings, &format!("warning: {warning}"));
+        diag::warning(warning.as_str());
     }
     Ok(settings)
 }
@@ -112,26 +112,9 @@ pub(crate) fn client(
 
 /// `--verbose`: the client's request lines on stderr, marked with `*`.
 pub(crate) fn trace(settings: &Settings) -> Option<crate::client::Trace> {
-    settings.verbose.then(|| {
-        std::sync::Arc::new(|line: &str| diag::line(&format!("* {line}"))) as crate::client::Trace
-    })
-}
-
-/// A line on stderr for people, unless `--quiet`.
-pub(crate) fn note(settings: &Settings, line: &str) {
-    note_with(settings, line, serde_json::Map::new());
-}
-
-/// [`note`], with members for `--error-format json` that say as data what the line says in
-/// words (a chain, a class, days).
-pub(crate) fn note_with(
-    settings: &Settings,
-    line: &str,
-    data: serde_json::Map<String, serde_json::Value>,
-) {
-    if !settings.quiet {
-        diag::event(line, data);
-    }
+    settings
+        .verbose
+        .then(|| std::sync::Arc::new(|line: &str| diag::verbose(line)) as crate::client::Trace)
 }
 
 /// A fresh random API key for the sandbox: 128 bits from the operating system's random source

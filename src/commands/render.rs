@@ -2,13 +2,14 @@
 
 use anyhow::Result;
 
-use super::{note, resolve_settings};
+use super::resolve_settings;
 use crate::cli::{GlobalArgs, RenderArgs};
 use crate::output::{draw, Drawing};
 use crate::settings::{FileUse, Terminal};
+use crate::system::diag::Notice;
 
 pub(super) fn run(global: &GlobalArgs, args: &RenderArgs, terminal: Terminal) -> Result<()> {
-    // Only the colour and the quiet flag are wanted: the file is located, never read for a key.
+    // Only the colour is wanted: the file is located, never read for a key.
     let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let (file, output) = (args.file.clone(), args.output.clone());
     let (format, file_chain) = (args.format, args.file_chain);
@@ -19,7 +20,5 @@ pub(super) fn run(global: &GlobalArgs, args: &RenderArgs, terminal: Terminal) ->
         file_chain,
         scale: args.scale.unwrap_or_default(),
     };
-    draw(&drawing, settings.color, terminal, &|line| {
-        note(&settings, line)
-    })
+    draw(&drawing, settings.color, terminal, &Notice::write)
 }

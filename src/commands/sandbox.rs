@@ -3,16 +3,16 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::{note, random_key, resolve_settings};
+use super::{random_key, resolve_settings};
 use crate::cli::{GlobalArgs, SandboxArgs};
 use crate::error::{Exit, Failure};
 use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::ApiKey;
 use crate::settings::FileUse;
 use crate::settings::MethodChoice;
-use crate::settings::Settings;
 use crate::settings::Terminal;
 use crate::system::atomic::write_atomically;
+use crate::system::diag;
 
 /// The key the sandbox accepts, and whether it made it up: `--key` checked by the client's
 /// rule (so that every sandbox key can be used), else a fresh random one.
@@ -34,7 +34,7 @@ pub(super) fn run(
     args: &SandboxArgs,
     terminal: Terminal,
 ) -> anyhow::Result<()> {
-    // The sandbox serves no configured service: only the flags (`--method`, `--quiet`) matter.
+    // The sandbox serves no configured service: only the flag `--method` matters.
     let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let (key, generated) = sandbox_key(args)?;
     let methods = match settings.method {
@@ -48,7 +48,7 @@ pub(super) fn run(
         latency: std::time::Duration::from_millis(args.latency),
         fail_rate: args.fail_rate,
         faults: args.faults.clone(),
-        log: !settings.quiet,
+        log: true,
     };
     let certificate = match args.tls {
         true => Some(certificate(args.cert_out.as_deref())?),
@@ -56,9 +56,9 @@ pub(super) fn run(
     };
     let ready = |url: &str| {
         if let Some(warning) = sandbox::exposure(args.listen) {
-            crate::system::diag::line(&warning);
+            diag::Notice::warning(warning).loud().write();
         }
-        announce(&settings, args, url, generated.then_some(key.as_str()));
+        announce(args, url, generated.then_some(key.as_str()));
     };
     sandbox::serve(args.listen, behaviour, certificate.as_ref(), ready).map_err(|e| {
         Failure::new(
@@ -72,18 +72,20 @@ pub(super) fn run(
 /// The URL alone on stdout, for scripts and tests; the rest is for people (`made_up`: the key
 /// the sandbox made up, for the `export` line). A stdout that cannot take it (closed,
 /// /dev/full) does not stop the service: the note names the URL.
-fn announce(settings: &Settings, args: &SandboxArgs, url: &str, made_up: Option<&str>) {
+fn announce(args: &SandboxArgs, url: &str, made_up: Option<&str>) {
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{url}").and_then(|()| out.flush());
-    note(settings, &format!("chain-metrics sandbox: serving SERVICE.md on {url} with synthetic data; Ctrl-C stops it"));
+    diag::status(format!(
+        "chain-metrics sandbox: serving SERVICE.md on {url} with synthetic data; Ctrl-C stops it"
+    ));
     if let Some(path) = &args.cert_out {
         let path = path.display();
         let line = format!("  the certificate is in {path}: trust it with --ca-bundle {path}");
-        note(settings, &line);
+        diag::status(line);
     }
     if let Some(key) = made_up {
         let line = format!("  export CHAIN_METRICS_BASE_URL={url} CHAIN_METRICS_API_KEY={key}");
-        note(settings, &line);
+        diag::status(line);
     }
 }
 

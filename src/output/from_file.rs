@@ -14,6 +14,7 @@ use crate::model::{steps, Chain, Coverage, Dataset, DayRange, Endpoint, Metric, 
 use crate::render::{self, widen, AxisScale, Caption, Format, Naming, Origin};
 use crate::render::{RenderOptions, Wide};
 use crate::settings::Terminal;
+use crate::system::diag::Notice;
 use crate::system::{atomic, foreign};
 
 /// What `render` was asked, as plain values.
@@ -39,13 +40,13 @@ struct Export {
     note: Option<String>,
 }
 
-/// Draws `drawing.file` as asked, in colour on a terminal when `color`; `warn` gets the
+/// Draws `drawing.file` as asked, in colour on a terminal when `color`; `tell` gets the
 /// notes (a guessed period).
 pub(crate) fn draw(
     drawing: &Drawing,
     color: bool,
     terminal: Terminal,
-    warn: &dyn Fn(&str),
+    tell: &dyn Fn(Notice),
 ) -> anyhow::Result<()> {
     let output = drawing.output.clone().filter(|f| f.as_os_str() != "-");
     let format = drawing_format(drawing.format, output.as_deref())?;
@@ -57,7 +58,7 @@ pub(crate) fn draw(
     }
     let export = read_export(&drawing.file, drawing.file_chain)?;
     if let Some(note) = &export.note {
-        warn(&format!("note: {note}"));
+        tell(Notice::note(note.as_str()));
     }
     let caption = Caption {
         chains: export.chains.clone(),

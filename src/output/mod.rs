@@ -21,6 +21,7 @@ use crate::render::{self, AxisScale, Format, JsonNumbers, RenderOptions, Wide};
 use crate::render::{widen, Naming};
 use crate::settings::Terminal;
 use crate::system::atomic;
+use crate::system::diag::Notice;
 use crate::system::lock::{self, LockWait};
 pub(crate) use from_file::{draw, Drawing};
 pub use merge::read_merge_file;
@@ -164,7 +165,7 @@ impl Output {
         &self,
         data: &Dataset,
         mut style: RenderOptions,
-        warn: &dyn Fn(&str),
+        tell: &dyn Fn(Notice),
     ) -> anyhow::Result<()> {
         style.width = self.terminal.stdout_width.unwrap_or(0);
         style.braille = self.terminal.braille();
@@ -172,7 +173,7 @@ impl Output {
         check_width(data, self.format, style.width)?;
         if self.format == Format::Table && render::table_overflows(data, style) {
             let width = style.width;
-            warn(&format!("note: a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S"));
+            tell(Notice::note(format!("a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S")));
         }
         // Only a text format reaches stdout: a file-only format needs --output.
         let text = self
@@ -183,7 +184,7 @@ impl Output {
     }
 
     /// A merge holds the file's lock from reading the old rows to the rename, waiting for
-    /// another run's as `wait` allows; `warn` gets the warnings of the merge. `told` is
+    /// another run's as `wait` allows; `tell` gets the warnings of the merge. `told` is
     /// the run's, which svg and html show beside the data.
     pub(crate) fn write(
         &self,
@@ -192,11 +193,11 @@ impl Output {
         told: &Told,
         color: bool,
         wait: LockWait,
-        warn: &dyn Fn(&str),
+        tell: &dyn Fn(Notice),
     ) -> anyhow::Result<()> {
         let data = self.shape(data, plan)?;
         if let Some(line) = picture::partial_warning(&data, self.by, &self.analysis.measures) {
-            warn(&format!("warning: {line}"));
+            tell(Notice::warning(line));
         }
         let caption = picture::caption(plan, self.by, told);
         let mut style = RenderOptions {
@@ -214,7 +215,7 @@ impl Output {
         };
         let Some(file) = &self.file else {
             style.color = color;
-            return self.to_stdout(&data, style, warn);
+            return self.to_stdout(&data, style, tell);
         };
         // A database is changed in place, so it is locked as a merge is, merged or not.
         let text = self.format.text();
@@ -224,7 +225,7 @@ impl Output {
         };
         let table = sqlite::table_name(plan);
         let data = match self.merge {
-            true => merge::merge_into(self.target(file, plan), data, warn)?,
+            true => merge::merge_into(self.target(file, plan), data, tell)?,
             false => data,
         };
         let Some(text) = text else {
@@ -263,8 +264,8 @@ impl Output {
     }
 
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.
-    pub(crate) fn progress(&self, total: usize, quiet: bool) -> Progress {
-        Progress::new(total, quiet, self.terminal.stderr_is_terminal)
+    pub(crate) fn progress(&self, total: usize) -> Progress {
+        Progress::new(total, self.terminal.stderr_is_terminal)
     }
 
     /// Whether what is written goes to a terminal: no file, and stdout is one.

@@ -12,13 +12,14 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    /// Shows progress when there are several requests, output is not quieted, stderr is a
-    /// terminal (`stderr_is_terminal`, as asked once at the start) and not one JSON object a line.
-    pub(crate) fn new(total: usize, quiet: bool, stderr_is_terminal: bool) -> Progress {
+    /// Shows progress when there are several requests, stderr is a terminal
+    /// (`stderr_is_terminal`, as asked once at the start) and diagnostics let it through (not
+    /// `-q`, not one JSON object a line).
+    pub(crate) fn new(total: usize, stderr_is_terminal: bool) -> Progress {
         Progress {
             total,
             done: AtomicUsize::new(0),
-            shown: total > 1 && !quiet && stderr_is_terminal && !crate::system::diag::is_json(),
+            shown: total > 1 && stderr_is_terminal && crate::system::diag::progress_shown(),
         }
     }
 

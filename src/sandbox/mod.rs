@@ -93,7 +93,7 @@ impl ServiceState {
 
     fn log(&self, line: &str) {
         if self.behaviour.log {
-            crate::system::diag::line(&format!("sandbox: {line}"));
+            crate::system::diag::status(format!("sandbox: {line}"));
         }
     }
 }
@@ -157,7 +157,7 @@ pub(crate) fn exposure(listen: SocketAddr) -> Option<String> {
             false => "that network interface",
         };
         format!(
-            "warning: the sandbox listens on {listen}, not loopback: {reach}, so other machines can reach it (the default, --listen 127.0.0.1:8080, keeps it to this one)"
+            "the sandbox listens on {listen}, not loopback: {reach}, so other machines can reach it (the default, --listen 127.0.0.1:8080, keeps it to this one)"
         )
     })
 }

@@ -64,7 +64,6 @@ pub(crate) struct Flags {
     pub lock_timeout: Option<f64>,
     pub method: Option<MethodChoice>,
     pub verbose: bool,
-    pub quiet: bool,
     pub color: keys::ColorChoice,
 }
 
@@ -135,8 +134,6 @@ pub(crate) struct Settings {
     pub warnings: Vec<String>,
     /// `--sandbox`: run against the built-in sandbox instead of the configured service.
     pub sandbox: bool,
-    /// `--quiet`: errors only on stderr.
-    pub quiet: bool,
     /// `--verbose`: request lines on stderr.
     pub verbose: bool,
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
@@ -219,7 +216,6 @@ impl Settings {
             warnings,
             config,
             sandbox: flags.sandbox,
-            quiet: flags.quiet,
             verbose: flags.verbose,
             color: false,
             terminal: Terminal::default(),
@@ -231,7 +227,6 @@ impl Settings {
     pub(crate) fn lock_wait(&self) -> LockWait {
         LockWait {
             limit: self.lock_timeout,
-            quiet: self.quiet,
         }
     }
 

@@ -1,8 +1,10 @@
 //! Diagnostics on stderr (errors, warnings, notes, `-v` lines), written so that a closed or full
 //! stderr never panics and never stops the run: the data on stdout and the exit code matter more
-//! than a message nobody can read. Every line has the registered secrets masked, wherever its
-//! text came from. Under `--error-format json` (switched on once, at startup) every line is one
-//! JSON object, so that a script reads stderr with one parser.
+//! than a message nobody can read. A line is a [`Notice`] (a [`Level`], its text, its data) until
+//! this file writes it: only here does a level become a `warning: ` label or a JSON `"level"`,
+//! and only here does `-q` decide what is said. Every line has the registered secrets masked,
+//! wherever its text came from. Under `--error-format json` every line is one JSON object,
+//! `{"level": .., "message": .., data..}`, so that a script reads stderr with one parser.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,10 +14,13 @@ use serde_json::{Map, Value};
 use super::foreign::mask_secrets;
 
 static JSON: AtomicBool = AtomicBool::new(false);
+static QUIET: AtomicBool = AtomicBool::new(false);
 
-/// From now on, every line is written as a JSON object (`--error-format json`).
-pub(crate) fn json_lines() {
-    JSON.store(true, Ordering::Relaxed);
+/// How stderr is written for the rest of the run, decided once at startup: one JSON object a
+/// line (`--error-format json`), and `-q` (see [`shown`]).
+pub(crate) fn start(json: bool, quiet: bool) {
+    JSON.store(json, Ordering::Relaxed);
+    QUIET.store(quiet, Ordering::Relaxed);
 }
 
 /// Whether lines are written as JSON objects.
@@ -23,72 +28,256 @@ pub(crate) fn is_json() -> bool {
     JSON.load(Ordering::Relaxed)
 }
 
-/// Writes `text` and a newline to stderr in one locked write, every registered secret masked;
-/// a failure to write is ignored. In JSON mode a line that is not already an object becomes
-/// `{"level": ..., "message": ...}`, its level read from its prefix.
-pub(crate) fn line(text: &str) {
-    event(text, Map::new());
+/// Whether a progress line may be drawn on a terminal's stderr: lines are text, and a status
+/// would be shown (it says what the run is doing, as a status does), so not under `-q`.
+pub(crate) fn progress_shown() -> bool {
+    !is_json() && shown(Level::Status, false, QUIET.load(Ordering::Relaxed))
 }
 
-/// [`line`], with members a script can read without parsing the message (`chain`, `metric`,
-/// `days`, ...); in text mode only `text` is written.
-pub(crate) fn event(text: &str, fields: Map<String, Value>) {
-    let text = match is_json() && !text.starts_with('{') {
-        true => as_object(&mask_secrets(text), fields),
-        false => text.to_owned(),
-    };
-    let text = mask_secrets(&text);
-    let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{text}");
+/// Whether a notice of `level` reaches stderr (`loud`: see [`Notice::loud`]). `-q` is errors
+/// only (with their hints), plus the loud warnings; without it, everything.
+fn shown(level: Level, loud: bool, quiet: bool) -> bool {
+    if !quiet {
+        return true;
+    }
+    match level {
+        Level::Error | Level::Hint => true,
+        Level::Warning => loud,
+        Level::Note | Level::Status | Level::Verbose => false,
+    }
 }
 
-/// The prefixes a line's level is read from; a line without one is a note.
-const LEVELS: [(&str, &str); 6] = [
-    ("error: ", "error"),
-    ("warning: ", "warning"),
-    ("note: ", "note"),
-    ("hint: ", "hint"),
-    ("* ", "verbose"),
-    ("sandbox: ", "sandbox"),
-];
+/// What a line is, which decides its label, its JSON `level` and whether `-q` lets it through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Level {
+    /// The error that ends the run.
+    Error,
+    /// The data or the run is not all that was asked, or something is at risk.
+    Warning,
+    /// Worth knowing about how the run went, said with a `note: ` label.
+    Note,
+    /// What a command did or serves (`removed the API key from …`, the sandbox's request log):
+    /// a note said without a label, since it is the command's own answer.
+    Status,
+    /// What to do about the error above it.
+    Hint,
+    /// A `-v` line.
+    Verbose,
+}
 
-/// `{"level":..,"message":..}` and the fields, in that order.
-fn as_object(text: &str, fields: Map<String, Value>) -> String {
-    let (level, message) = LEVELS
-        .iter()
-        .find_map(|(prefix, level)| text.strip_prefix(prefix).map(|rest| (*level, rest)))
-        .unwrap_or(("note", text));
-    let mut members = vec![
-        format!("\"level\":{}", Value::from(level)),
-        format!("\"message\":{}", Value::from(message)),
-    ];
-    members.extend(
-        fields
-            .into_iter()
-            .map(|(key, value)| format!("{}:{value}", Value::from(key))),
-    );
-    format!("{{{}}}", members.join(","))
+impl Level {
+    /// The label a text line starts with.
+    fn label(self) -> &'static str {
+        match self {
+            Level::Error => "error: ",
+            Level::Warning => "warning: ",
+            Level::Note => "note: ",
+            Level::Status => "",
+            Level::Hint => "hint: ",
+            Level::Verbose => "* ",
+        }
+    }
+
+    /// The `level` member of a JSON line.
+    fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note | Level::Status => "note",
+            Level::Hint => "hint",
+            Level::Verbose => "verbose",
+        }
+    }
+}
+
+/// One diagnostic: its level, its text, and members a script reads without parsing the text
+/// (`chain`, `days`, an error's `exit`, ...), which only JSON lines carry.
+#[derive(Clone, Debug)]
+pub(crate) struct Notice {
+    level: Level,
+    text: String,
+    data: Vec<(String, Value)>,
+    /// Said under `-q` too.
+    loud: bool,
+}
+
+impl Notice {
+    fn new(level: Level, text: impl Into<String>) -> Notice {
+        Notice {
+            level,
+            text: text.into(),
+            data: Vec::new(),
+            loud: false,
+        }
+    }
+
+    /// An [`Level::Error`].
+    pub(crate) fn error(text: impl Into<String>) -> Notice {
+        Notice::new(Level::Error, text)
+    }
+
+    /// A [`Level::Warning`].
+    pub(crate) fn warning(text: impl Into<String>) -> Notice {
+        Notice::new(Level::Warning, text)
+    }
+
+    /// A [`Level::Note`].
+    pub(crate) fn note(text: impl Into<String>) -> Notice {
+        Notice::new(Level::Note, text)
+    }
+
+    /// A [`Level::Status`].
+    pub(crate) fn status(text: impl Into<String>) -> Notice {
+        Notice::new(Level::Status, text)
+    }
+
+    /// A [`Level::Hint`].
+    pub(crate) fn hint(text: impl Into<String>) -> Notice {
+        Notice::new(Level::Hint, text)
+    }
+
+    /// A [`Level::Verbose`] line.
+    pub(crate) fn verbose(text: impl Into<String>) -> Notice {
+        Notice::new(Level::Verbose, text)
+    }
+
+    /// The members of `data` too, in their order, after those already given.
+    pub(crate) fn with(mut self, data: Map<String, Value>) -> Notice {
+        self.data.extend(data);
+        self
+    }
+
+    /// One member more.
+    pub(crate) fn member(mut self, key: &str, value: Value) -> Notice {
+        self.data.push((key.to_owned(), value));
+        self
+    }
+
+    /// Said under `-q` too: only for a warning cron mail must show (the retries before an
+    /// exit 6, a sandbox other machines can reach, a Ctrl-C that cannot clean up).
+    pub(crate) fn loud(mut self) -> Notice {
+        self.loud = true;
+        self
+    }
+
+    /// Writes the notice and a newline to stderr in one locked write, unless `-q` keeps it
+    /// back; every registered secret masked; a failure to write is ignored.
+    pub(crate) fn write(self) {
+        if !shown(self.level, self.loud, QUIET.load(Ordering::Relaxed)) {
+            return;
+        }
+        let line = match is_json() {
+            true => self.json_line(),
+            false => self.text_line(),
+        };
+        let line = mask_secrets(&line);
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "{line}");
+    }
+
+    /// The line in text mode: the label and the text; the data is not written.
+    fn text_line(&self) -> String {
+        format!("{}{}", self.level.label(), self.text)
+    }
+
+    /// `{"level":..,"message":..}` and the data, in that order; the text masked before it is
+    /// escaped, so that a secret is found as it was written.
+    fn json_line(&self) -> String {
+        let mut members = vec![
+            format!("\"level\":{}", Value::from(self.level.name())),
+            format!("\"message\":{}", Value::from(mask_secrets(&self.text))),
+        ];
+        members.extend(
+            (self.data.iter()).map(|(key, value)| format!("{}:{value}", Value::from(key.as_str()))),
+        );
+        format!("{{{}}}", members.join(","))
+    }
+}
+
+/// Writes a [`Notice::warning`].
+pub(crate) fn warning(text: impl Into<String>) {
+    Notice::warning(text).write();
+}
+
+/// Writes a [`Notice::note`].
+pub(crate) fn note(text: impl Into<String>) {
+    Notice::note(text).write();
+}
+
+/// Writes a [`Notice::status`].
+pub(crate) fn status(text: impl Into<String>) {
+    Notice::status(text).write();
+}
+
+/// Writes a [`Notice::verbose`] line.
+pub(crate) fn verbose(text: impl Into<String>) {
+    Notice::verbose(text).write();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Each level's text line and JSON line.
     #[test]
-    fn a_line_becomes_an_object_with_its_level() {
-        let mut fields = Map::new();
-        fields.insert("chain".into(), "ETHEREUM".into());
+    fn each_level_has_its_label_in_text_and_its_name_in_json() {
+        let cases = [
+            (Notice::error("it failed"), "error: it failed", "error"),
+            (
+                Notice::warning("days left out"),
+                "warning: days left out",
+                "warning",
+            ),
+            (
+                Notice::note("from the cache"),
+                "note: from the cache",
+                "note",
+            ),
+            (Notice::status("removed the key"), "removed the key", "note"),
+            (Notice::hint("try --last 7"), "hint: try --last 7", "hint"),
+            (Notice::verbose("POST /x"), "* POST /x", "verbose"),
+        ];
+        for (notice, text, level) in cases {
+            assert_eq!(notice.text_line(), text);
+            let message = Value::from(notice.text.clone());
+            let json = format!(r#"{{"level":"{level}","message":{message}}}"#);
+            assert_eq!(notice.json_line(), json);
+        }
+    }
+
+    #[test]
+    fn data_follows_level_and_message_in_json_and_is_left_out_of_text() {
+        let mut data = Map::new();
+        data.insert("chain".into(), "ETHEREUM".into());
+        let notice = Notice::error("ETHEREUM fees: missing \"x\"")
+            .member("exit", 5.into())
+            .with(data);
         assert_eq!(
-            as_object("warning: ETHEREUM fees: missing \"x\"", fields),
-            r#"{"level":"warning","message":"ETHEREUM fees: missing \"x\"","chain":"ETHEREUM"}"#
+            notice.json_line(),
+            r#"{"level":"error","message":"ETHEREUM fees: missing \"x\"","exit":5,"chain":"ETHEREUM"}"#
         );
-        assert_eq!(
-            as_object("removed the key", Map::new()),
-            r#"{"level":"note","message":"removed the key"}"#
-        );
-        assert_eq!(
-            as_object("* POST /x", Map::new()),
-            r#"{"level":"verbose","message":"POST /x"}"#
-        );
+        assert_eq!(notice.text_line(), "error: ETHEREUM fees: missing \"x\"");
+    }
+
+    #[test]
+    fn quiet_keeps_errors_hints_and_loud_warnings_only() {
+        let passes = |quiet: bool, notice: Notice| shown(notice.level, notice.loud, quiet);
+        for notice in [
+            Notice::error("e"),
+            Notice::hint("h"),
+            Notice::warning("w").loud(),
+        ] {
+            assert!(passes(true, notice.clone()), "{notice:?}");
+        }
+        let kept_back = [
+            Notice::warning("w"),
+            Notice::note("n"),
+            Notice::status("s"),
+            Notice::verbose("v"),
+        ];
+        for notice in kept_back {
+            assert!(!passes(true, notice.clone()), "{notice:?}");
+            assert!(passes(false, notice.clone()), "{notice:?}");
+        }
     }
 }

@@ -11,11 +11,10 @@ use std::time::{Duration, Instant};
 use super::{atomic, diag, interrupt, ownership, stream, temp};
 use crate::error::{Exit, Failure};
 
-/// How long to wait for another run's lock, and whether the wait may be said on stderr.
+/// How long to wait for another run's lock.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LockWait {
     pub limit: Duration,
-    pub quiet: bool,
 }
 
 /// Why no lock was taken.
@@ -200,9 +199,9 @@ impl Waiting<'_> {
                 waited: self.wait.limit,
             });
         }
-        if !std::mem::replace(&mut self.told, true) && !self.wait.quiet {
-            diag::line(&format!(
-                "note: waiting for another run that is changing {} (up to {} s, --lock-timeout)",
+        if !std::mem::replace(&mut self.told, true) {
+            diag::note(format!(
+                "waiting for another run that is changing {} (up to {} s, --lock-timeout)",
                 self.target.display(),
                 self.wait.limit.as_secs_f64()
             ));

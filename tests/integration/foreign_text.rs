@@ -59,7 +59,7 @@ fn a_key_echoed_glued_is_masked_in_the_json_error() {
     let error: serde_json::Value = serde_json::from_str(&run.stderr).unwrap();
     assert_eq!(error["service_message"], "x****x");
     assert_eq!(
-        error["error"],
+        error["message"],
         format!("{}x****x", &REJECTED["error: ".len()..])
     );
     assert_eq!(pieces_of_key(&run.stderr), Vec::<&str>::new());

@@ -34,7 +34,8 @@ fn error_format_json_is_one_object_with_endpoint_chain_status_and_service_messag
     assert_eq!(
         error,
         serde_json::json!({
-            "error": "the service rejected the request: POST /api/chain-insights/fees for ARBITRUM answered HTTP 404 Not Found: arbitrum is resting",
+            "level": "error",
+            "message": "the service rejected the request: POST /api/chain-insights/fees for ARBITRUM answered HTTP 404 Not Found: arbitrum is resting",
             "exit": 5,
             "class": "request_rejected",
             "endpoint": "/api/chain-insights/fees",
@@ -57,7 +58,7 @@ fn error_format_json_covers_usage_and_configuration_errors() {
     assert_eq!(error["class"], "usage");
     assert_eq!(error["exit"], 2);
     assert_eq!(
-        error["error"],
+        error["message"],
         "invalid value '2x' for '--last <N>': '2x' is not a span: expected days (30, 30d), weeks (4w), months (3m), quarters (2q) or years (1y)"
     );
     let run = env
@@ -66,7 +67,7 @@ fn error_format_json_covers_usage_and_configuration_errors() {
         .run();
     let error: serde_json::Value = serde_json::from_str(&run.stderr).unwrap();
     assert_eq!(
-        (&error["class"], &error["error"], &error["endpoint"]),
+        (&error["class"], &error["message"], &error["endpoint"]),
         (
             &serde_json::json!("config"),
             &serde_json::json!("no service address is set"),
@@ -131,12 +132,18 @@ fn json_numbers_string_keeps_every_digit_for_jq() {
     .run();
 }
 
-/// Every line of `stderr` parsed as one JSON object.
+/// Every line of `stderr` parsed as one JSON object, each with a `level` and a `message`.
 fn objects(stderr: &str) -> Vec<serde_json::Value> {
-    stderr
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
-        .collect()
+    let object = |line: &str| {
+        let value: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        let level = value["level"].as_str();
+        let levels = ["error", "warning", "note", "hint", "verbose"];
+        assert!(level.is_some_and(|l| levels.contains(&l)), "level: {line}");
+        assert!(value["message"].is_string(), "message: {line}");
+        value
+    };
+    stderr.lines().map(object).collect()
 }
 
 #[test]
@@ -159,7 +166,7 @@ fn error_format_json_is_global_before_or_after_any_command() {
     // What clap lists under its message is part of it.
     let run = env.cmd("--error-format json fees -c eth").code(2).run();
     assert_eq!(
-        objects(&run.stderr)[0]["error"],
+        objects(&run.stderr)[0]["message"],
         "the following required arguments were not provided: <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>"
     );
     let cases = [
@@ -241,8 +248,41 @@ fn keep_going_in_json_lists_every_failed_chain_with_class_status_and_message() {
             ),
         ]
     );
-    assert!(lines[0]["error"].as_str().unwrap().contains("resting"));
-    assert_eq!(lines.last().unwrap()["class"], "service_failed");
+    // The failure is the warning's `reason`: an `error` member would read as the run's error.
+    assert!(lines[0]["reason"].as_str().unwrap().contains("resting"));
+    assert_eq!(lines[0].get("error"), None, "{}", lines[0]);
+    let error = lines.last().unwrap();
+    assert_eq!(
+        (&error["level"], &error["class"]),
+        (&"error".into(), &"service_failed".into())
+    );
+}
+
+#[test]
+fn in_json_mode_the_final_error_has_a_level_and_a_message_as_every_line_does() {
+    let stub = one_chain_fails(503);
+    let env = Env::with_service(&stub.url);
+    let line = format!("fees -c eth,arb --retries 0 -f csv --keep-going {TWO_DAYS}");
+    let levels = |quiet: &str| {
+        let run = env
+            .cmd(&format!("--error-format json {quiet}{line}"))
+            .code(6)
+            .any_stdout()
+            .run();
+        let lines = objects(&run.stderr);
+        let last = lines.last().unwrap().clone();
+        let levels: Vec<String> = lines.iter().map(|l| l["level"].to_string()).collect();
+        (levels.join(" "), last)
+    };
+    let (all, error) = levels("");
+    assert_eq!(all, r#""warning" "error""#);
+    assert_eq!(error["exit"], 6, "{error}");
+    assert!(error["message"]
+        .as_str()
+        .unwrap()
+        .starts_with("the service failed: "));
+    // -q keeps the error only, an object as in every run.
+    assert_eq!(levels("-q ").0, r#""error""#);
 }
 
 #[test]
@@ -293,7 +333,15 @@ fn in_json_mode_every_stderr_line_is_an_object_whatever_the_run_says() {
         assert!(levels.contains(level), "{level} in {}", run.stderr);
     }
     assert!(run.stderr.contains("retried"), "{}", run.stderr);
-    assert_eq!(lines.last().unwrap()["class"], "incomplete");
+    let error = lines.last().unwrap();
+    assert_eq!(
+        (&error["level"], &error["class"]),
+        (&"error".into(), &"incomplete".into())
+    );
+    assert!(
+        error["message"].as_str().unwrap().starts_with("--strict: "),
+        "{error}"
+    );
     // The data warning says its series and days as data too.
     let warning = lines.iter().find(|l| l["level"] == "warning").unwrap();
     assert_eq!(

@@ -13,6 +13,7 @@ use crate::error::Failure;
 use crate::model::Period;
 use crate::model::{Dataset, Row};
 use crate::render::Format;
+use crate::system::diag::Notice;
 
 /// How much of the file the check before any request reads: enough for any header of ours.
 const HEAD_BYTES: u64 = 64 * 1024;
@@ -20,11 +21,11 @@ const HEAD_BYTES: u64 = 64 * 1024;
 /// The fresh rows upserted into those of the target file (fresh only, when it does not exist
 /// yet or is empty), sorted by date, then chain: chains asked first, in that order. An empty
 /// fresh cell keeps the stored value: a gap is not news that the value went away. Under
-/// `--by`, `warn` gets the periods the file keeps because they cover more days.
+/// `--by`, `tell` gets the periods the file keeps because they cover more days.
 pub(crate) fn merge_into(
     target: Target,
     fresh: Dataset,
-    warn: &dyn Fn(&str),
+    tell: &dyn Fn(Notice),
 ) -> Result<Dataset, Failure> {
     let path = target.path;
     let Some(old) = stored(target, &fresh)? else {
@@ -32,20 +33,20 @@ pub(crate) fn merge_into(
     };
     check_period_starts(path, &old.rows, target.by)?;
     if let Some(chain) = old.taken_as {
-        warn(&format!(
-            "note: {} has no chain column: its rows are taken as {chain}, as --file-chain says, \
+        tell(Notice::note(format!(
+            "{} has no chain column: its rows are taken as {chain}, as --file-chain says, \
              and it is written with a chain column from now on",
             path.display()
-        ));
+        )));
     }
     let (merged, kept) = upsert(old.rows, fresh, target.chains, target.by);
     if !kept.is_empty() {
-        warn(&format!(
-            "warning: {} keeps its rows for {}: this run covers fewer days of those periods; \
+        tell(Notice::warning(format!(
+            "{} keeps its rows for {}: this run covers fewer days of those periods; \
              to replace them, ask up to each period's last day, or write without --merge",
             path.display(),
             kept.join(", ")
-        ));
+        )));
     }
     Ok(merged)
 }

@@ -41,14 +41,14 @@ pub(super) fn write_in_place(
     wait: LockWait,
 ) -> Result<(), Failure> {
     let note = format!(
-        "note: waiting for another program that has {} open (up to {} s, --lock-timeout)",
+        "waiting for another program that has {} open (up to {} s, --lock-timeout)",
         path.display(),
         wait.limit.as_secs_f64()
     );
     *waiting() = Some(Waiting {
         since: Instant::now(),
         limit: wait.limit,
-        note: (!wait.quiet).then_some(note),
+        note: Some(note),
     });
     // Best effort, without waiting: while another program has it open, the file keeps its
     // journal mode (and the write below waits for that program instead).
@@ -71,7 +71,7 @@ pub(super) fn write_in_place(
 struct Waiting {
     since: Instant,
     limit: Duration,
-    /// Said once the wait passes [`SILENT_WAIT`]; `None` under `-q` or once said.
+    /// Said once the wait passes [`SILENT_WAIT`]; `None` once said.
     note: Option<String>,
 }
 
@@ -94,7 +94,7 @@ fn on_busy(_attempts: i32) -> bool {
     }
     if waited >= SILENT_WAIT {
         if let Some(note) = wait.note.take() {
-            diag::line(&note);
+            diag::note(note);
         }
     }
     drop(waiting);
