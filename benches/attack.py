@@ -23,7 +23,7 @@ HOSTILE = {
 def stated_bound():
     """The peak RSS bound (KiB) a run against a hostile body must stay under, and where it is
     stated: the docs' "stays under N MiB at any `--jobs`" (docs/*.md) where they state one,
-    else the bound tests/integration/bounded.rs holds (`PEAK_KIB`)."""
+    else the bound tests/integration/wire/bounded.rs holds (`PEAK_KIB`)."""
     docs = os.path.join(ROOT, "docs")
     for name in sorted(os.listdir(docs)):
         if name.endswith(".md"):
@@ -31,7 +31,7 @@ def stated_bound():
             found = re.search(r"stays under \**([0-9]+) MiB at any `--jobs`", text)
             if found:
                 return int(found.group(1)) * 1024, f"docs/{name}"
-    test = "tests/integration/bounded.rs"
+    test = "tests/integration/wire/bounded.rs"
     text = open(os.path.join(ROOT, test)).read()
     found = re.search(r"const PEAK_KIB[^=]*=\s*([0-9_]+)(?:\s*\*\s*([0-9_]+))?\s*;", text)
     if not found:

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::model::{Chain, Endpoint};
+
 /// The exit codes of CLI.md §6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exit {
@@ -29,12 +31,12 @@ pub struct Failure {
     pub detail: Option<Box<RequestDetail>>,
 }
 
-/// What is known of a failed request: the endpoint path, the chain, the HTTP status and the
-/// service's own message (masked like the error line).
+/// What is known of a failed request: the endpoint, the chain (named only where the failure
+/// is printed), the HTTP status and the service's own message (masked like the error line).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RequestDetail {
-    pub endpoint: Option<&'static str>,
-    pub chain: Option<&'static str>,
+    pub endpoint: Option<Endpoint>,
+    pub chain: Option<Chain>,
     pub status: Option<u16>,
     pub service_message: Option<String>,
     /// Further members of the `--error-format json` object, as data a script reads without

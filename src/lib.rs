@@ -4,8 +4,7 @@
 //! resolved query (`commands`) -> client (fetch, with the cache) -> fetched (the answers joined
 //! into rows, their gaps) -> analysis (the query's `Shape` applied once: periods, measures,
 //! summary, wide, sort) -> output (render to stdout or a file); `main` maps the outcome to an
-//! exit code (`report`). The folders depend one way only, downwards
-//! (`python3 ../shared/tools/folder_cycles.py src` prints the arrows and any cycle):
+//! exit code (`report`). The folders depend one way only, downwards:
 //!
 //! ```text
 //!   commands ──> cli           glue each command's steps | the command line (clap)
@@ -26,7 +25,9 @@
 //!
 //! A folder imports only folders on rows below its own, and on its own row only along the
 //! arrow drawn. `sandbox` uses `model` and `system` alone, so the reference service shares no
-//! code with the client it checks. `tests/integration/architecture.rs` holds these arrows.
+//! code with the client it checks. The test `tests/integration/architecture.rs` holds these
+//! arrows and the nevers below that are about imports, from one table, naming the file and
+//! line of an import against them.
 //!
 //! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
 //! (neither imports `client`; a `Request` is a plain value the client sends); the query flags
@@ -36,7 +37,7 @@
 //! which names the value's source; which format takes which flag is answered by the format's
 //! capability table alone (`Format::can`); `render` writes text only (a SQLite database is the
 //! output's to write); a column's meaning is never read from its name; no function is longer
-//! than 60 lines.
+//! than 60 lines (clippy's `too_many_lines`, clippy.toml).
 //!
 //! Where a new thing goes:
 //!
@@ -45,7 +46,7 @@
 //! | query flag | its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`), its name in the pattern that takes `QueryArgs` apart (`commands/query/flags.rs`, which fails to compile until it is there) and its resolution into `Query` (`commands/query/resolve.rs`); a `--name`/`--no-name` pair over a config key goes through `settings::Switch`; nothing else reads it |
 //! | global flag | its clap field (`cli/mod.rs`, `GlobalArgs`) and its layer in `settings` (flag, environment, config key in `settings/keys.rs`, default in `settings::defaults`, bound in `settings::limits`) |
 //! | output format | a `Format` variant with its row in `Format::can` and its extension (`render/format.rs`), and one writer file in `render/` called by `render::render`; every check and hint follows the table |
-//! | endpoint | an `Endpoint` and its `Metric`s (`model/mod.rs`), the columns it fills (`fetched/request.rs`), the body's shape (`client/response.rs`), and the sandbox's answer (`sandbox/`) |
+//! | endpoint | an `Endpoint` in `model/mod.rs` with its path, the `Metric`s it fills (`Endpoint::metrics`, whose inverse is `Metric::endpoint`) and its command and table name (`Endpoint::command`); the body's shape (`client/body/response.rs`, followed as it arrives in `client/body/stream.rs`); and the sandbox's answer (`sandbox/`) |
 //! | derived measure | a `Measure` (`model/column/`: its name, unit and what adds up, in one place), its arithmetic and its columns in `analysis/derived/` (divisions through `model::divide`), its flag (`cli/analysis.rs`) and `Measures` in the query's `Shape` |
 //! | period | a `Period` variant and its calendar in `model/period/calendar.rs` (start, next, back, length); its roll-up (sums, means, the chart's steps) in `analysis/periods/`; rows carry their `Coverage` |
 //! | foreign text shown | through `system::foreign::shown` (or `echo`/`cut`), never printed raw |

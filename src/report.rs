@@ -74,8 +74,8 @@ pub(crate) fn json_error(err: &anyhow::Error) -> Notice {
     let members = [
         ("exit", json!(exit as u8)),
         ("class", json!(class(exit))),
-        ("endpoint", json!(detail.endpoint)),
-        ("chain", json!(detail.chain)),
+        ("endpoint", json!(detail.endpoint.map(|e| e.path()))),
+        ("chain", json!(detail.chain.map(|c| c.name()))),
         ("status", json!(detail.status)),
         ("service_message", json!(detail.service_message)),
         ("hint", json!(hint)),

@@ -51,36 +51,26 @@ fn run(name: &str, check: fn(&[u8]) -> Result<(), String>, inputs: u64) {
     );
 }
 
-#[test]
-fn service_bodies() {
-    run("body", oracles::body::check, 20_000);
+/// A test per oracle: `test: "the oracle's name", its module, inputs per run;`.
+macro_rules! oracle_tests {
+    ($($(#[doc = $why:literal])* $test:ident: $name:literal, $oracle:ident, $inputs:expr;)*) => {$(
+        $(#[doc = $why])*
+        #[test]
+        fn $test() {
+            run($name, oracles::$oracle::check, $inputs);
+        }
+    )*};
 }
 
-#[test]
-fn merge_files_in_four_formats() {
-    run("merge", oracles::merge::check, 20_000);
-}
-
-#[test]
-fn config_files() {
-    run("config", oracles::config::check, 20_000);
-}
-
-#[test]
-fn flag_values() {
-    run("flags", oracles::flags::check, 20_000);
-}
-
-#[test]
-fn cache_rows() {
-    // A cache file per input: slower than the others.
-    run("cache", oracles::cache::check, 300);
-}
-
-#[test]
-fn sqlite_exports_read_back() {
-    // A SQLite file per input, read twice: slower than the others.
-    run("sqlite_merge", oracles::sqlite_merge::check, 200);
+oracle_tests! {
+    service_bodies: "body", body, 20_000;
+    merge_files_in_four_formats: "merge", merge, 20_000;
+    config_files: "config", config, 20_000;
+    flag_values: "flags", flags, 20_000;
+    /// A cache file per input: slower than the others.
+    cache_rows: "cache", cache, 300;
+    /// A SQLite file per input, read twice: slower than the others.
+    sqlite_exports_read_back: "sqlite_merge", sqlite_merge, 200;
 }
 
 #[test]

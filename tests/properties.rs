@@ -66,6 +66,25 @@ fn daily_rows(year: i32, days: Vec<(u64, Option<String>, Option<String>)>) -> Da
     }
 }
 
+/// A JSON record per value, joined by commas: `record(n, value)` with `n` counting from 1.
+fn numbered(values: &[String], record: impl Fn(usize, &str) -> String) -> String {
+    let records: Vec<String> = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| record(i + 1, v))
+        .collect();
+    records.join(",")
+}
+
+/// The text of `metric` in each record `body` holds, parsed as the answer of `endpoint`.
+fn parsed_texts(endpoint: Endpoint, metric: Metric, body: &str) -> Vec<String> {
+    let parsed = parse_records(endpoint, &[metric], body.as_bytes()).unwrap();
+    let texts = parsed
+        .iter()
+        .map(|r| r.values[0].as_ref().unwrap().as_str().into());
+    texts.collect()
+}
+
 /// A cell as an exact decimal.
 fn exact(cell: &Option<Number>) -> Option<bigdecimal::BigDecimal> {
     cell.as_ref().map(|n| n.as_str().parse().unwrap())
@@ -165,27 +184,17 @@ proptest! {
 
     #[test]
     fn fee_texts_survive_exactly(values in proptest::collection::vec(json_number(), 1..20)) {
-        let records: Vec<String> = values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!("{{\"date\":\"2024-01-{:02}\",\"fees\":{v}}}", i + 1))
-            .collect();
-        let body = format!("[{}]", records.join(","));
-        let parsed = parse_records(Endpoint::Fees, &[Metric::Fees], body.as_bytes()).unwrap();
-        let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
+        let records = numbered(&values, |i, v| format!("{{\"date\":\"2024-01-{i:02}\",\"fees\":{v}}}"));
+        let body = format!("[{records}]");
+        let texts = parsed_texts(Endpoint::Fees, Metric::Fees, &body);
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
 
     #[test]
     fn whole_counts_survive_exactly(values in proptest::collection::vec(whole_number(), 1..20)) {
-        let records: Vec<String> = values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!("{{\"date\":\"2024-02-{:02}\",\"tweet\":{v},\"other\":[{v}]}}", i + 1))
-            .collect();
-        let body = format!("{{\"data\":[{}]}}", records.join(","));
-        let parsed = parse_records(Endpoint::OfficialAccount, &[Metric::Social(SocialMetric::Tweet)], body.as_bytes()).unwrap();
-        let texts: Vec<String> = parsed.iter().map(|r| r.values[0].as_ref().unwrap().as_str().into()).collect();
+        let records = numbered(&values, |i, v| format!("{{\"date\":\"2024-02-{i:02}\",\"tweet\":{v},\"other\":[{v}]}}"));
+        let body = format!("{{\"data\":[{records}]}}");
+        let texts = parsed_texts(Endpoint::OfficialAccount, Metric::Social(SocialMetric::Tweet), &body);
         prop_assert_eq!(texts, values.iter().map(String::as_str).collect::<Vec<_>>());
     }
 

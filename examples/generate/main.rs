@@ -3,7 +3,7 @@
 //! An example rather than a hidden subcommand: it writes into the source tree, which only makes
 //! sense in a checkout, and it keeps the shipped binary's command list to what users need.
 //! The man pages live here (`manual/`), so clap_mangen and roff are build tools only, not
-//! parts of the shipped binary. `tests/integration/generated.rs` fails, naming this command, when the checked-in files drift.
+//! parts of the shipped binary. `tests/integration/cli/generated.rs` fails, naming this command, when the checked-in files drift.
 
 mod manual;
 

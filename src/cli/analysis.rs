@@ -5,6 +5,8 @@ use clap::Args;
 
 use crate::analysis::SortKey;
 
+// The field docs are the --help text: `<metric>` is a placeholder there, not an HTML tag.
+#[allow(rustdoc::invalid_html_tags)]
 #[derive(Debug, Args)]
 pub struct AnalysisArgs {
     /// Add <metric>_change and <metric>_change_pct: against the previous day (or --by period) of the same chain

@@ -162,6 +162,8 @@ pub struct SandboxArgs {
     /// 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked,
     /// gap:[CHAIN:]DAY..DAY (no record for those days); NAME@N shows it on the first N attempts
     /// only
+    // The --help text: `[CHAIN:]` is an optional part there, not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(long = "fault", value_name = "FAULT", value_parser = Fault::parse)]
     pub faults: Vec<Fault>,
 

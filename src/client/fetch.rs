@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 
-use super::response::clean;
 use super::Client;
 use crate::error::Result;
 use crate::fetched::{Fetched, Request};
@@ -30,7 +29,7 @@ pub(crate) fn fetch_each(
         let result = client
             .fetch_records(request, &request.columns())
             .map(|records| {
-                let (records, notes) = clean(records, &request.range, &request.columns());
+                let (records, notes) = records.with_notes(&request.range, &request.columns());
                 Fetched {
                     request: request.clone(),
                     records,

@@ -46,8 +46,8 @@ impl Request {
     /// The endpoint and chain of this request, for an error about it.
     pub(crate) fn detail(&self) -> crate::error::RequestDetail {
         crate::error::RequestDetail {
-            endpoint: Some(self.endpoint.path()),
-            chain: Some(self.chain.name()),
+            endpoint: Some(self.endpoint),
+            chain: Some(self.chain),
             ..Default::default()
         }
     }

@@ -8,9 +8,8 @@ use reqwest::blocking::Response;
 use reqwest::header::{HeaderMap, CONTENT_LENGTH};
 use reqwest::StatusCode;
 
+use super::body::{bounded_records, read_held, KeptRecords, Misshapen};
 use super::connection::{self, Finding};
-use super::keep::{Keeper, KeptRecords};
-use super::stream::{most_records, read_at_most, read_held, Unread, RECORDS_PER_DAY};
 use crate::model::{DayRange, Endpoint, Metric};
 
 /// Bodies above this are refused: no daily series comes near it.
@@ -26,13 +25,6 @@ pub(super) struct Answer {
     /// The body's length in bytes, as read (decoded), held or not.
     pub length: u64,
     pub records: Option<Result<KeptRecords, Misshapen>>,
-}
-
-/// A body that is not the documented shape: what is wrong, and a body with the same verdict
-/// to quote again with the key masked (see `stream::Unread`).
-pub(super) struct Misshapen {
-    pub problem: String,
-    pub body: Vec<u8>,
 }
 
 impl Answer {
@@ -200,33 +192,6 @@ pub(super) fn read_records_answer(
         length: reader.count,
         records: Some(records),
     })
-}
-
-/// What a body keeps for the days of `range` asked: at most one record a day, the last of each
-/// date, as the records are read (see `keep`), so that what an answer holds is bounded by the
-/// days asked; refused as soon as the records sent pass [`most_records`], so that a hostile
-/// body ends early. The one bound on an answer, whether it was streamed or held whole. The
-/// outer error is a failed read.
-pub(super) fn bounded_records(
-    endpoint: Endpoint,
-    columns: &[Metric],
-    range: DayRange,
-    reader: &mut dyn std::io::Read,
-) -> Result<Result<KeptRecords, Misshapen>, std::io::Error> {
-    let days = range.days().count() as u64;
-    let mut keeper = Keeper::new(range);
-    match read_at_most(endpoint, columns, most_records(days), reader, &mut keeper) {
-        Ok(()) => Ok(Ok(keeper.finish())),
-        Err(Unread::Shape { problem, body }) => Ok(Err(Misshapen { problem, body })),
-        Err(Unread::Read(e)) => Err(e),
-        Err(Unread::TooMany { most }) => Ok(Err(Misshapen {
-            problem: format!(
-                "more than {most} records for {days} day{} asked (at most {RECORDS_PER_DAY} a day are taken): refused as they came",
-                if days == 1 { "" } else { "s" }
-            ),
-            body: Vec::new(),
-        })),
-    }
 }
 
 /// An answer's status and headers, and the length it announces; one announcing more than

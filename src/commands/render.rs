@@ -19,6 +19,7 @@ pub(super) fn run(global: &GlobalArgs, args: &RenderArgs, terminal: Terminal) ->
         output,
         file_chain,
         scale: args.scale.unwrap_or_default(),
+        source_date_epoch: settings.source_date_epoch.clone(),
     };
     draw(&drawing, settings.color, terminal, &Notice::write)
 }

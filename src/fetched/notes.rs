@@ -44,7 +44,8 @@ impl DataNotes {
         found.into_iter().map(|(line, _)| line).collect()
     }
 
-    /// [`DataNotes::warnings`], each line with the days it is about.
+    /// The warning lines (one per kind of problem, prefixed by what was queried), each with the
+    /// days it is about.
     pub(crate) fn warnings_with_days(&self, subject: &str) -> Vec<(String, Vec<NaiveDate>)> {
         let mut lines = Vec::new();
         let mut say = |days: &[NaiveDate], what: &dyn Fn(String) -> String| {

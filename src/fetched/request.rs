@@ -17,15 +17,7 @@ pub(crate) struct Request {
 impl Request {
     /// The fields asked, in the order the values of its records come.
     pub(crate) fn columns(&self) -> Vec<Metric> {
-        match self.endpoint {
-            Endpoint::Fees => vec![Metric::Fees],
-            Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
-            Endpoint::OfficialAccount => self
-                .includes
-                .iter()
-                .flatten()
-                .map(|item| Metric::Social(*item))
-                .collect(),
-        }
+        let includes = self.includes.as_deref().unwrap_or_default();
+        self.endpoint.metrics(includes)
     }
 }

@@ -116,14 +116,19 @@ pub fn parse_last(text: &str) -> Result<u32, String> {
     count
         .checked_mul(unit)
         .and_then(|days| u32::try_from(days).ok())
-        .filter(|days| *days <= MAX_LAST_DAYS)
+        .filter(|days| *days <= MAX_RANGE_DAYS)
         .ok_or_else(|| {
-            format!("'{text}' is more than 100 years: --last takes at most {MAX_LAST_DAYS} days")
+            format!("'{text}' is more than 100 years: --last takes at most {MAX_RANGE_DAYS} days")
         })
 }
 
-/// The most days `--last` takes: 100 years.
-const MAX_LAST_DAYS: u32 = 100 * 366;
+/// The most days a range spans, and so `--last`: 100 years. Every count sized by the longest
+/// range (days per request, days to settle, rows of a rolling mean) is bounded by it.
+pub(crate) const MAX_RANGE_DAYS: u32 = 100 * 366;
+
+/// Seconds in a day: the longest wait anything takes (a timeout, a `Retry-After`, a sandbox
+/// delay). Longer never ends a cron job, and far longer overflows the clock.
+pub(crate) const DAY_SECONDS: u32 = 86_400;
 
 impl DayRange {
     /// Resolves `--start`/`--end`/`--last` (clap has already made start and last exclusive).
@@ -239,13 +244,13 @@ pub(crate) fn parse_span(text: &str) -> Result<Span, String> {
         }
     };
     let longest = match by {
-        Period::Week => MAX_LAST_DAYS / 7,
-        _ => MAX_LAST_DAYS / 28,
+        Period::Week => MAX_RANGE_DAYS / 7,
+        _ => MAX_RANGE_DAYS / 28,
     };
     match parse_last(digits) {
         Ok(n) if n <= longest => Ok(Span::Periods(n, by)),
         Ok(_) => Err(format!(
-            "'{text}' is more than 100 years: --last takes at most {MAX_LAST_DAYS} days"
+            "'{text}' is more than 100 years: --last takes at most {MAX_RANGE_DAYS} days"
         )),
         Err(_) => Err(format!("'{text}' is not a span: {SPAN_FORMS}")),
     }

@@ -18,6 +18,7 @@ pub use column::{Aggregation, Column, Measure, Unit};
 pub(crate) use dates::{describe_days, today_utc};
 pub use dates::{parse_date, parse_last, DaySpec};
 pub(crate) use dates::{parse_month, parse_quarter, parse_span, parse_year, Span};
+pub(crate) use dates::{DAY_SECONDS, MAX_RANGE_DAYS};
 pub use day_range::DayRange;
 pub use division::divide;
 pub use number::{Number, NumberText};
@@ -34,6 +35,13 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
+    /// Every endpoint, in the order `report` asks them and its columns come.
+    pub const ALL: [Endpoint; 3] = [
+        Endpoint::Fees,
+        Endpoint::ActiveUsers,
+        Endpoint::OfficialAccount,
+    ];
+
     pub fn path(self) -> &'static str {
         match self {
             Endpoint::Fees => "/api/chain-insights/fees",
@@ -48,6 +56,26 @@ impl Endpoint {
             Endpoint::Fees => "fees",
             Endpoint::ActiveUsers => "active users",
             Endpoint::OfficialAccount => "official account",
+        }
+    }
+
+    /// The metrics the endpoint fills, in the order its records' values come: the official
+    /// account's are the `includes` asked, in their order. Its inverse is [`Metric::endpoint`].
+    pub fn metrics(self, includes: &[SocialMetric]) -> Vec<Metric> {
+        match self {
+            Endpoint::Fees => vec![Metric::Fees],
+            Endpoint::ActiveUsers => vec![Metric::ActiveUsers],
+            Endpoint::OfficialAccount => includes.iter().map(|i| Metric::Social(*i)).collect(),
+        }
+    }
+
+    /// The command that asks this endpoint alone, which names its SQLite table too (`report`,
+    /// which asks them all, names its own).
+    pub fn command(self) -> &'static str {
+        match self {
+            Endpoint::Fees => "fees",
+            Endpoint::ActiveUsers => "users",
+            Endpoint::OfficialAccount => "social",
         }
     }
 }
@@ -117,6 +145,15 @@ impl Metric {
         }
     }
 
+    /// The endpoint that sends the field (see [`Endpoint::metrics`]).
+    pub fn endpoint(self) -> Endpoint {
+        match self {
+            Metric::Fees => Endpoint::Fees,
+            Metric::ActiveUsers => Endpoint::ActiveUsers,
+            Metric::Social(_) => Endpoint::OfficialAccount,
+        }
+    }
+
     /// Whether SERVICE.md says the field is a whole number.
     pub fn is_whole(self) -> bool {
         !matches!(self, Metric::Fees)
@@ -174,6 +211,16 @@ impl Dataset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_metric_comes_from_the_endpoint_that_fills_it() {
+        for endpoint in Endpoint::ALL {
+            for metric in endpoint.metrics(&SocialMetric::ALL) {
+                assert_eq!(metric.endpoint(), endpoint, "{metric:?}");
+            }
+        }
+        assert_eq!(Endpoint::OfficialAccount.metrics(&[]), []);
+    }
 
     #[test]
     fn items_parse_in_any_case() {

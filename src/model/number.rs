@@ -41,7 +41,7 @@ impl std::error::Error for Unbounded {}
 /// A number exactly as the service wrote it (`0.1`, `5E+3`, twenty digits…): never a float.
 ///
 /// Kept compactly: a ten-year report holds over 130,000 of them, so a text of up to
-/// [`PACKED`] characters (every value a service sends as a float or a count, 17 significant
+/// `PACKED` characters (every value a service sends as a float or a count, 17 significant
 /// digits and an exponent included) lives inside the value itself, two characters a byte, with
 /// no allocation of its own; only longer texts go to the heap. `Option<Number>` is 16 bytes.
 #[derive(Clone, PartialEq, Eq)]

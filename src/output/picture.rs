@@ -14,6 +14,8 @@ pub(crate) struct Told {
     /// The warning lines, as stderr shows them (without `warning: `).
     pub warnings: Vec<String>,
     pub origin: Origin,
+    /// `SOURCE_DATE_EPOCH`, as the settings read it (see [`made_at`]).
+    pub source_date_epoch: Option<String>,
 }
 
 /// The caption of a picture of `plan`'s query.
@@ -23,7 +25,7 @@ pub(super) fn caption(plan: &Plan, by: Period, told: &Told) -> Caption {
         range: plan.range,
         by,
         warnings: told.warnings.clone(),
-        made: made_at(std::env::var("SOURCE_DATE_EPOCH").ok().as_deref()),
+        made: made_at(told.source_date_epoch.as_deref()),
         origin: told.origin.clone(),
     }
 }

@@ -3,6 +3,7 @@
 use std::time::{Duration, SystemTime};
 
 use crate::model::Chain;
+use crate::model::DAY_SECONDS;
 use crate::model::{parse_date, DayRange};
 
 /// What goes wrong.
@@ -89,9 +90,9 @@ impl Fault {
 }
 
 /// The longest `Retry-After` the sandbox sends: a day, as for every wait.
-const MAX_SECONDS: u64 = 86_400;
+const MAX_SECONDS: u64 = DAY_SECONDS as u64;
 /// The largest `latency:MS` or `range-cap:DAYS`: a day of milliseconds.
-const MAX_ARG: u64 = 86_400_000;
+const MAX_ARG: u64 = MAX_SECONDS * 1000;
 
 /// The `NAME[:ARG]` part of a fault; the error says why it is wrong.
 fn parse_kind(spec: &str) -> Result<FaultKind, String> {

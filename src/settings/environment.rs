@@ -12,6 +12,8 @@ pub const ENV_CONFIG: &str = "CHAIN_METRICS_CONFIG";
 pub(super) const ENV_XDG_CACHE_HOME: &str = "XDG_CACHE_HOME";
 /// Extra CA certificates (PEM).
 pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
+/// The time a picture says it was made (seconds since 1970, the reproducible-builds convention).
+pub(super) const ENV_SOURCE_DATE_EPOCH: &str = "SOURCE_DATE_EPOCH";
 
 /// Every variable the settings resolve from (the locale is read apart, see [`locale`]); nothing
 /// else in the process environment matters to the tool.
@@ -22,6 +24,7 @@ const HONOURED: &[&str] = &[
     ENV_CONFIG,
     ENV_XDG_CACHE_HOME,
     ENV_CA_BUNDLE,
+    ENV_SOURCE_DATE_EPOCH,
     "SSL_CERT_FILE",
     "SSL_CERT_DIR",
     "XDG_CONFIG_HOME",

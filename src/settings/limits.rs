@@ -4,9 +4,11 @@
 
 use std::time::Duration;
 
+use crate::model::{DAY_SECONDS, MAX_RANGE_DAYS};
+
 /// The longest wait a seconds setting takes: a day. Longer never ends a cron job, and far
 /// longer overflows the clock.
-pub(crate) const MAX_SECONDS: f64 = 86_400.0;
+pub(crate) const MAX_SECONDS: f64 = DAY_SECONDS as f64;
 
 /// The shortest wait a seconds setting takes: a millisecond. Shorter ends every request before
 /// it starts (and `1e-10` rounds to no time at all).
@@ -78,14 +80,14 @@ pub const JOBS: Count = Count { least: 1, most: 64 };
 /// Days per request: as long as the longest range (`--last` allows 100 years).
 pub const CHUNK_DAYS: Count = Count {
     least: 1,
-    most: 100 * 366,
+    most: MAX_RANGE_DAYS,
 };
 
 /// Days before today from which a day is settled: today's values are not final; past the
 /// longest range (`--last` allows 100 years) nothing would ever be settled.
 pub const CACHE_SETTLE_DAYS: Count = Count {
     least: 1,
-    most: 100 * 366,
+    most: MAX_RANGE_DAYS,
 };
 
 /// Decimals of a divided value (`--decimals`): a percent or a mean past 30 decimals says
@@ -94,7 +96,7 @@ pub(crate) const DECIMALS: Count = Count { least: 0, most: 30 };
 /// Rows of a rolling mean (`--rolling`): as many as the longest range has days.
 pub(crate) const ROLLING_ROWS: Count = Count {
     least: 1,
-    most: 100 * 366,
+    most: MAX_RANGE_DAYS,
 };
 
 impl Count {

@@ -4,10 +4,7 @@
 
 mod base_url;
 mod cache;
-mod config_comments;
-mod config_edit;
-mod config_file;
-mod config_store;
+mod config;
 mod environment;
 mod key_command;
 mod keys;
@@ -30,11 +27,11 @@ pub use base_url::check_base_url;
 pub(crate) use base_url::outside_ascii;
 use base_url::{check_service_url, PlainHttp};
 pub(crate) use base_url::{hide_passwords, shown_url, without_credentials};
-pub use config_edit::plain;
-pub(crate) use config_edit::ConfigDocument;
-pub(crate) use config_file::ConfigLocation;
-pub use config_file::{parse as parse_config_file, FileSettings};
+pub use config::plain;
+pub use config::{parse as parse_config_file, FileSettings};
+pub(crate) use config::{ConfigDocument, ConfigLocation};
 pub(crate) use environment::Environment;
+use environment::ENV_SOURCE_DATE_EPOCH;
 pub use environment::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use keys::ConfigKey;
 pub(crate) use keys::{ColorChoice, MethodChoice};
@@ -145,6 +142,9 @@ pub(crate) struct Settings {
     pub color: bool,
     /// What the terminal is, asked once per run.
     pub terminal: Terminal,
+    /// `SOURCE_DATE_EPOCH` as set: the time an svg or html page says it was made, fixed so
+    /// that a page can be made again byte for byte.
+    pub source_date_epoch: Option<String>,
     /// The proxy variables, as read once.
     proxies: proxy::ProxyEnvironment,
 }
@@ -223,6 +223,7 @@ impl Settings {
             verbose: flags.verbose,
             color: false,
             terminal: Terminal::default(),
+            source_date_epoch: env.get(ENV_SOURCE_DATE_EPOCH).map(str::to_owned),
             proxies: proxy::ProxyEnvironment::from(env),
         })
     }

@@ -5,7 +5,7 @@ use super::keys::ConfigKey;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use crate::settings::config_file::FileSettings;
+use crate::settings::config::FileSettings;
 
 /// Where a setting's value came from, as `config show` and hints name it.
 #[derive(Clone, Debug, PartialEq, Eq)]

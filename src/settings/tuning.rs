@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use super::config_file::MethodChoice;
 use super::keys::ConfigKey;
+use super::keys::MethodChoice;
 use super::precedence::{first_given, named, pick, Layer, Sources};
 use super::Flags;
 use super::{limits, Source, Sourced};

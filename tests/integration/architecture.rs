@@ -1,154 +1,144 @@
-//! The architecture invariants of src/lib.rs, read off the sources as a reviewer would: folders
-//! import one way (no circle among them, `model` and `system` at the bottom, `output` never
-//! reaching the network), and no function is longer than a screen.
+//! The picture of src/lib.rs, read off the sources as a reviewer would: which folder may import
+//! which, from one table, so that every "never" the picture draws is held (the length of a
+//! function is clippy's `too_many_lines`, see clippy.toml).
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::support::files::rust_files;
+
+/// Each folder of src, top row of the picture first, with the folders it may import: those on
+/// rows below its own, on its own row only along an arrow (`commands ──> cli`, `model ──>
+/// system`), less every "never" written beside the picture. So no two folders import each other
+/// (each imports only folders listed after it), and:
+/// - `output` and `fetched` never talk to the network: neither imports `client`;
+/// - `cache` never imports `client`, nor `client` `cache` (one row, no arrow);
+/// - `render` never imports `settings` or `fetched` (one row, no arrow): it writes what it is
+///   handed;
+/// - `sandbox` uses `model` and `system` alone: the reference service shares no code with the
+///   client it checks;
+/// - `analysis` (the shaping of rows: derived measures, ordering, periods' aggregation, the wide
+///   pivot, the summary's arithmetic) uses `model` alone, and only `render`, `output` and the top
+///   row use it;
+/// - `model` uses only `system` (foreign text quoted in its parse errors), and `system` nothing.
+///
+/// A folder listed here that src does not have (yet) is no failure. The files at the top of src
+/// (`error.rs`, `report.rs`) are not folders of the picture and are not held here.
+const PICTURE: &[(&str, &[&str])] = &[
+    (
+        "commands",
+        &[
+            "cli", "output", "sandbox", "cache", "client", "fetched", "render", "settings",
+            "analysis", "model", "system",
+        ],
+    ),
+    (
+        "cli",
+        &[
+            "output", "sandbox", "cache", "client", "fetched", "render", "settings", "analysis",
+            "model", "system",
+        ],
+    ),
+    (
+        "output",
+        &[
+            "cache", "fetched", "render", "settings", "analysis", "model", "system",
+        ],
+    ),
+    ("sandbox", &["model", "system"]),
+    (
+        "cache",
+        &["fetched", "render", "settings", "model", "system"],
+    ),
+    (
+        "client",
+        &["fetched", "render", "settings", "model", "system"],
+    ),
+    ("fetched", &["model", "system"]),
+    ("render", &["analysis", "model", "system"]),
+    ("settings", &["model", "system"]),
+    ("analysis", &["model"]),
+    ("model", &["system"]),
+    ("system", &[]),
+];
 
 fn src() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The code of `text` with comments, string and character literals blanked (kept as spaces, so
-/// lines keep their numbers): what is left of braces and paths is the code's own.
-fn code_only(text: &str) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    let blank = |c: char| if c == '\n' { '\n' } else { ' ' };
-    while i < chars.len() {
-        let rest = &chars[i..];
-        let skip = if rest.starts_with(&['/', '/']) {
-            rest.iter().position(|c| *c == '\n').unwrap_or(rest.len())
-        } else if rest.starts_with(&['/', '*']) {
-            2 + (2..rest.len())
-                .find(|&k| rest[k - 2..k] == ['*', '/'])
-                .unwrap_or(rest.len())
-                - 2
-        } else if let Some(hashes) = raw_string_start(rest) {
-            let close: Vec<char> = std::iter::once('"')
-                .chain("#".repeat(hashes).chars())
-                .collect();
-            let open = hashes + 2 + usize::from(rest[0] == 'b');
-            open + (open..rest.len())
-                .find(|&k| rest[k..].starts_with(&close))
-                .map_or(rest.len() - open, |k| k - open + close.len())
-        } else if rest[0] == '"' {
-            1 + (1..rest.len())
-                .scan(false, |escaped, k| {
-                    let end = !*escaped && rest[k] == '"';
-                    *escaped = !*escaped && rest[k] == '\\';
-                    Some((k, end))
-                })
-                .find(|(_, end)| *end)
-                .map_or(rest.len() - 1, |(k, _)| k)
-        } else if rest[0] == '\'' && char_literal_len(rest).is_some() {
-            char_literal_len(rest).unwrap()
-        } else {
-            0
-        };
-        if skip == 0 {
-            out.push(chars[i]);
-            i += 1;
-        } else {
-            let end = (i + skip).min(chars.len());
-            out.extend(chars[i..end].iter().map(|c| blank(*c)));
-            i = end;
+/// The folders of the crate `code` names on each line (1-based), from `crate::x` paths and
+/// `crate::{x, y::z}` groups; what follows `//` on a line is a comment and is skipped (no line
+/// of src has `//` in a literal before a path, nor a literal holding `crate::`).
+fn crate_paths(code: &str) -> Vec<(usize, String)> {
+    let mut named = Vec::new();
+    let mut group_open = false;
+    for (at, line) in code.lines().enumerate() {
+        let line = line.split("//").next().unwrap_or("");
+        let mut items: Vec<&str> = Vec::new();
+        // A group may run over several lines: its items until the closing brace.
+        let mut rest = line;
+        if group_open {
+            let (inside, closed) = group_items(rest);
+            items.extend(inside);
+            group_open = !closed;
+            rest = "";
         }
-    }
-    out
-}
-
-/// `r"`, `r#"`, `br##"` ...: the number of hashes of a raw string opening here.
-fn raw_string_start(rest: &[char]) -> Option<usize> {
-    let after_b = usize::from(rest.first() == Some(&'b'));
-    if rest.get(after_b) != Some(&'r') {
-        return None;
-    }
-    let hashes = rest[after_b + 1..]
-        .iter()
-        .take_while(|c| **c == '#')
-        .count();
-    (rest.get(after_b + 1 + hashes) == Some(&'"')).then_some(hashes)
-}
-
-/// The length of a character literal opening here (`'a'`, `'\n'`, `'\u{202e}'`), not a lifetime.
-fn char_literal_len(rest: &[char]) -> Option<usize> {
-    match rest.get(1)? {
-        '\\' => rest[2..].iter().position(|c| *c == '\'').map(|k| k + 3),
-        _ => (rest.get(2) == Some(&'\'')).then_some(3),
-    }
-}
-
-/// Each function of `code` (comments and literals blanked) as (name, first line, lines).
-fn functions(code: &str) -> Vec<(String, usize, usize)> {
-    let lines: Vec<&str> = code.lines().collect();
-    let mut found = Vec::new();
-    for (at, line) in lines.iter().enumerate() {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let Some(fn_at) = words.iter().position(|w| *w == "fn") else {
-            continue;
-        };
-        let Some(name) = words.get(fn_at + 1) else {
-            continue;
-        };
-        let name: String = name
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect();
-        let mut depth = 0i32;
-        let mut opened = false;
-        for (end, body) in lines.iter().enumerate().skip(at) {
-            if !opened && body.trim_end().ends_with(';') {
-                break;
-            }
-            for c in body.chars() {
-                match c {
-                    '{' => (depth, opened) = (depth + 1, true),
-                    '}' => depth -= 1,
-                    _ => {}
+        for (start, _) in rest.match_indices("crate::") {
+            let after = &rest[start + "crate::".len()..];
+            match after.strip_prefix('{') {
+                Some(group) => {
+                    let (inside, closed) = group_items(group);
+                    items.extend(inside);
+                    group_open = !closed;
                 }
+                None => items.push(after),
             }
-            if opened && depth <= 0 {
-                found.push((name.clone(), at + 1, end - at + 1));
-                break;
+        }
+        for item in items {
+            let name: String = item
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() && name != "self" {
+                named.push((at + 1, name));
             }
         }
     }
-    found
+    named
 }
 
-#[test]
-fn no_function_is_longer_than_sixty_lines() {
-    let mut long = Vec::new();
-    for file in rust_files(&src()) {
-        let code = code_only(&std::fs::read_to_string(&file).unwrap());
-        for (name, line, length) in functions(&code) {
-            if length > 60 {
-                let file = file.strip_prefix(src()).unwrap().display().to_string();
-                long.push(format!("src/{file}:{line} {name}: {length} lines"));
+/// The items of a `{...}` group opening before `text`, at its own depth only (a nested
+/// `b::{c, d}` is one item, `b`), and whether the group closes on this line.
+fn group_items(text: &str) -> (Vec<&str>, bool) {
+    let mut items = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(&text[start..at]);
+                return (items, true);
             }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&text[start..at]);
+                start = at + 1;
+            }
+            _ => {}
         }
     }
-    assert_eq!(long, Vec::<String>::new(), "split these by concern");
+    items.push(&text[start..]);
+    (items, false)
 }
 
-#[test]
-fn the_length_count_reads_code_not_literals() {
-    let code = code_only("fn a() {\n    let s = \"}}\"; // }\n    let c = '{';\n    /* { */ let r = r#\"}\"#;\n}\nfn b<'a>(x: &'a str) {}\n");
-    assert_eq!(
-        functions(&code),
-        [("a".to_owned(), 1, 5), ("b".to_owned(), 6, 1)]
-    );
-}
-
-/// Which top-level folders (and top-level files) of src each folder names by `crate::`.
-fn folder_imports() -> BTreeMap<String, BTreeSet<String>> {
-    let mut imports: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in rust_files(&src()) {
-        let relative = file.strip_prefix(src()).unwrap();
+/// Every import of one folder of src by another that the picture does not allow, as
+/// `src/FILE:LINE: FOLDER imports NAME`; a folder missing from the picture is named too.
+fn imports_against_the_picture(src: &Path) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let folders: Vec<&str> = PICTURE.iter().map(|(folder, _)| *folder).collect();
+    for file in rust_files(src) {
+        let relative = file.strip_prefix(src).unwrap();
+        let shown = format!("src/{}", relative.display());
         if relative.components().count() < 2 {
             continue;
         }
@@ -158,93 +148,63 @@ fn folder_imports() -> BTreeMap<String, BTreeSet<String>> {
             .unwrap()
             .to_string_lossy()
             .into_owned();
-        let code = code_only(&std::fs::read_to_string(&file).unwrap());
-        let named = imports.entry(folder.clone()).or_default();
-        for (at, _) in code.match_indices("crate::") {
-            let name: String = code[at + 7..]
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if name != folder && !name.is_empty() {
-                named.insert(name);
-            }
-        }
-        // A `use crate::{a, b::c}` group names its folders after the brace.
-        for (at, _) in code.match_indices("crate::{") {
-            let group = &code[at + 8..];
-            let group = &group[..group.find('}').unwrap_or(group.len())];
-            for item in group.split(',') {
-                let name = item.trim().split("::").next().unwrap_or("").trim();
-                if !name.is_empty() && name != folder && name != "self" {
-                    named.insert(name.to_owned());
-                }
+        let Some((_, allowed)) = PICTURE.iter().find(|(name, _)| *name == folder) else {
+            wrong.push(format!(
+                "{shown}: the folder {folder} has no row in PICTURE"
+            ));
+            continue;
+        };
+        let code = std::fs::read_to_string(&file).unwrap();
+        for (line, name) in crate_paths(&code) {
+            let is_folder = folders.contains(&name.as_str()) || src.join(&name).is_dir();
+            if is_folder && name != folder && !allowed.contains(&name.as_str()) {
+                wrong.push(format!("{shown}:{line}: {folder} imports {name}"));
             }
         }
     }
-    imports
+    wrong
 }
 
 #[test]
-fn folders_import_one_way_only() {
-    let imports = folder_imports();
-    // Depth-first: a folder met again while it is still being walked closes a circle.
-    fn walk(
-        at: &str,
-        imports: &BTreeMap<String, BTreeSet<String>>,
-        path: &mut Vec<String>,
-        done: &mut BTreeSet<String>,
-    ) -> Option<Vec<String>> {
-        if let Some(start) = path.iter().position(|p| p == at) {
-            return Some(
-                path[start..]
-                    .iter()
-                    .cloned()
-                    .chain([at.to_owned()])
-                    .collect(),
+fn every_folder_imports_only_what_the_picture_of_lib_rs_allows() {
+    let wrong = imports_against_the_picture(&src());
+    assert!(
+        wrong.is_empty(),
+        "imports against the picture of src/lib.rs (the table PICTURE in {}):\n{}",
+        file!(),
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_picture_has_rows_so_no_two_folders_import_each_other() {
+    for (at, (folder, allowed)) in PICTURE.iter().enumerate() {
+        let below: Vec<&str> = PICTURE[at + 1..].iter().map(|(name, _)| *name).collect();
+        for name in *allowed {
+            assert!(
+                below.contains(name),
+                "{folder} may import {name}, which is not below it in PICTURE"
             );
         }
-        if !done.insert(at.to_owned()) {
-            return None;
-        }
-        path.push(at.to_owned());
-        for next in imports.get(at).into_iter().flatten() {
-            if let Some(circle) = walk(next, imports, path, done) {
-                return Some(circle);
-            }
-        }
-        path.pop();
-        None
-    }
-    let mut done = BTreeSet::new();
-    for folder in imports.keys() {
-        let circle = walk(folder, &imports, &mut Vec::new(), &mut done);
-        assert_eq!(circle, None, "folders import each other: {imports:#?}");
     }
 }
 
 #[test]
-fn the_bottom_rooms_import_only_along_their_arrow_and_output_never_talks_to_the_network() {
-    let imports = folder_imports();
-    let folders = |name: &str| -> Vec<String> {
-        let all = imports.get(name).cloned().unwrap_or_default();
-        all.into_iter().filter(|n| src().join(n).is_dir()).collect()
-    };
-    // model quotes foreign text through system's one function (the arrow lib.rs draws).
-    assert_eq!(folders("model"), ["system"]);
-    // The shaping of rows (periods, measures, summary, wide, sort) reads the data alone.
-    assert_eq!(folders("analysis"), ["model"]);
-    assert_eq!(folders("system"), Vec::<String>::new());
-    assert!(
-        !folders("output").contains(&"client".to_owned()),
-        "{:?}",
-        folders("output")
+fn imports_are_read_from_paths_and_groups_but_not_comments() {
+    let code = "use crate::model::Chain; // crate::client\n\
+                /// [`crate::output`]\n\
+                let x = crate::render::render(crate::settings::limits::JOBS);\n\
+                use crate::{cache::Store, fetched::{Plan, Rows},\n    self, system};\n";
+    assert_eq!(
+        crate_paths(code),
+        [
+            (1, "model"),
+            (3, "render"),
+            (3, "settings"),
+            (4, "cache"),
+            (4, "fetched"),
+            (5, "system"),
+        ]
+        .map(|(line, name)| (line, name.to_owned()))
     );
-    for apart in [
-        "client", "cache", "output", "render", "settings", "cli", "commands",
-    ] {
-        assert!(
-            !folders("sandbox").contains(&apart.to_owned()),
-            "the sandbox shares no code with the client it checks"
-        );
-    }
 }

@@ -2,114 +2,151 @@
 //! scripted server on loopback. One test binary, so the crate links once and libtest runs
 //! every test side by side.
 //!
-//! Where a new test goes:
+//! Where a new test goes: find the row that says what it checks and add the test to that
+//! module. The folders group the modules by behaviour; each folder's `mod.rs` says what its
+//! modules hold and keeps the helpers they share. A new module gets a row here and a `mod`
+//! line in its folder's `mod.rs` (`map_names_every_module` below fails until it has both).
 //!
 //! | what it checks | module |
 //! |---|---|
-//! | fees, users, social, chains against the sandbox | `query` |
-//! | `report` | `report` |
-//! | output formats, `--wide`, `--summary`, `--no-header` | `formats` |
-//! | `--summary` in csv, tsv, json and ndjson; no total of active users | `summaries` |
-//! | derived measures: `--change`, `--rolling`, `--cumulative`, `--share`, `--per-user`, `--decimals` | `derived` |
-//! | exact division: `--per-user --by` over the exact mean, `--summary`'s mean to `--decimals` | `exact_division` |
-//! | `--sort` and `--top` | `ordering` |
-//! | calendar ranges: `--month`, `--quarter`, `--year`, `--last 3m`, `-s YYYY-MM`, `--since` | `calendar` |
-//! | the terminal chart (`-f chart`); in braille dots | `chart`, `braille` |
-//! | SVG, HTML and PNG pictures, also in a real browser | `pictures/` (`mod`, `png`, `browser`) |
-//! | what a terminal changes: colour, the default table, progress; tables aligned and wrapped | `terminal`, `tables` |
-//! | `--by` periods, alone / with output / with `--merge` | `periods/` (`mod`, `output`, `merge`) |
-//! | `--output`, `--merge`, files written by others, streams | `export`, `merge`, `foreign_files`, `streams` |
-//! | whose files are trusted: config, key script, cache, CA bundle, merge target, lock, FIFOs | `neighbours` |
-//! | two runs changing one file at once | `locks` |
-//! | the cache | `cache/` (`planning`, `flags`, `file`, `quirks`) |
-//! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/` (`usage`, `bounds`, `setup`, `service`) |
-//! | every `hint:` leads to a command that is not refused | `hints` |
-//! | nothing silently ignored: flags that change nothing noted, unknown file extensions refused | `unheeded` |
-//! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire` |
-//! | timeouts, retries, windows, interruption | `reliability` |
-//! | a hostile body bounded by the days asked, peak memory measured | `bounded` |
-//! | what a broken server or proxy is called (TLS port, huge headers, redirect loop, 403), the shared throttle | `diagnoses` |
-//! | each sandbox fault against each command family | `fault_matrix` |
-//! | TLS, proxies | `tls`, `proxy` |
-//! | where settings come from; `config`; `auth` | `settings`, `config`, `auth` |
-//! | the key and passwords never shown, also against hostile service text and short keys | `leaks`, `secrets`, `secret_scrub` |
-//! | the bound on service numbers (digits, exponent) under `--by`, `--summary`, the chart | `number_bound` |
-//! | the one-home rules from outside (loopback, number bound, colour, lazy trust store) | `rules` |
-//! | the architecture read off the sources: folders import one way, short functions | `architecture` |
-//! | results a script can trust: `--error-format json`, `--keep-going`, `--json-numbers string` | `scripting` |
-//! | the README's everyday examples and the guides' recipes (jq, DuckDB, pandas) run as written | `help`, `recipes` |
-//! | help text, completions, man pages, reviewed snapshots | `help`, `completion`, `generated`, `snapshots` |
-//! | the sandbox as a service | `sandbox` |
-//! | cron grade: `--strict`, `--resume`, SQLite, files that grow chains | `strict`, `resume`, `sqlite`, `chains_grow` |
-//! | the installed surface: package, `--version`, man SYNOPSIS, cron docs, completions per command | `package`, `version`, `man_synopsis`, `cron_docs`, `shipped_surface` |
+//! | fees, users, social, chains against the sandbox | `queries/`, `queries/query` |
+//! | `report` | `queries/report` |
+//! | calendar ranges: `--month`, `--quarter`, `--year`, `--last 3m`, `-s YYYY-MM`, `--since` | `queries/calendar` |
+//! | cron grade: `--strict`, a member left out, the retry line, rate-limit headers under `-v` | `queries/strict` |
+//! | derived measures: `--change`, `--rolling`, `--cumulative`, `--share`, `--per-user`, `--decimals` | `analysis/`, `analysis/derived` |
+//! | `--summary` in csv, tsv, json and ndjson; no total of active users | `analysis/summaries` |
+//! | `--sort` and `--top` | `analysis/ordering` |
+//! | exact division: `--per-user --by` over the exact mean, `--summary`'s mean to `--decimals` | `analysis/exact_division` |
+//! | the bound on service numbers (digits, exponent) under `--by`, `--summary`, the chart | `analysis/number_bound` |
+//! | `--by` periods, alone / with the rest of the output / with `--merge` | `periods/`, `periods/output`, `periods/merge` |
+//! | output formats, `--wide`, `--summary`, `--no-header` | `output/`, `output/formats` |
+//! | tables aligned on the decimal point and wrapped in blocks | `output/tables` |
+//! | what a terminal changes: colour, the default table, progress | `output/terminal` |
+//! | the terminal chart (`-f chart`); in braille dots | `output/chart`, `output/braille` |
+//! | `-o` naming a stream the run holds, a stderr that is gone | `output/streams` |
+//! | results a script can trust: `--error-format json`, `--keep-going`, `--json-numbers string` | `output/scripting` |
+//! | SVG and HTML pictures checked by `tidy`, `rsvg-convert` and Chromium | `pictures/`, `pictures/browser`, `pictures/png`, `pictures/print` |
+//! | what a picture shows: axes, `--scale log`, hover, partial periods, left-out values, social panels, `--summary` | `pictures/axes`, `pictures/log_scale`, `pictures/hover`, `pictures/partial`, `pictures/left_out`, `pictures/social`, `pictures/summary` |
+//! | where a picture's data came from, its size, `render FILE` | `pictures/provenance`, `pictures/size`, `pictures/render_file` |
+//! | `--output`: atomic files, the format from the extension | `files/`, `files/export` |
+//! | `--merge`, and merge files the reader refuses (from the fuzz harness's mutator) | `files/merge`, `files/fuzz_merge` |
+//! | the SQLite export, also as a database others read and change | `files/sqlite`, `files/sqlite_shared` |
+//! | cron grade: `--resume`, files that grow chains, files that say what they hold | `files/resume`, `files/chains_grow`, `files/file_trust` |
+//! | two runs changing one file at once | `files/locks` |
+//! | whose files are trusted: config, key script, cache, CA bundle, merge target, lock, FIFOs | `files/neighbours` |
+//! | files the tool did not write, and files a hostile user put in the way | `files/foreign_files`, `files/hostile_files` |
+//! | the cache: planning, flags, the file, a quirky service | `cache/`, `cache/planning`, `cache/flags`, `cache/file`, `cache/quirks` |
+//! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/`, `errors/usage`, `errors/bounds`, `errors/setup`, `errors/service` |
+//! | every `hint:` leads to a command that is not refused | `errors/hints` |
+//! | nothing silently ignored: flags that change nothing noted, unknown file extensions refused | `errors/unheeded` |
+//! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire/`, `wire/requests` |
+//! | TLS, proxies | `wire/tls`, `wire/proxy` |
+//! | timeouts, retries, windows, interruption | `wire/reliability` |
+//! | a hostile body bounded by the days asked, peak memory measured | `wire/bounded` |
+//! | what a broken server or proxy is called (TLS port, huge headers, redirect loop, 403), the shared throttle | `wire/diagnoses` |
+//! | each sandbox fault against each command family | `wire/fault_matrix` |
+//! | the sandbox as a service | `wire/sandbox` |
+//! | the one-home rules from outside (loopback, number bound, colour, lazy trust store) | `wire/rules` |
+//! | the key and passwords never shown, also against hostile service text and short keys | `secrets/`, `secrets/leaks`, `secrets/beyond_the_key`, `secrets/secret_scrub`, `secrets/foreign_text` |
+//! | `auth login`, `status`, `logout` | `secrets/auth` |
+//! | where settings come from; `config` | `settings/`, `settings/precedence`, `settings/config` |
+//! | what the fuzz targets found in config files and base URLs | `settings/fuzz_findings` |
+//! | help text, completions, man pages, reviewed snapshots | `cli/`, `cli/help`, `cli/completion`, `cli/generated`, `cli/snapshots` |
+//! | the installed surface: package, `--version`, man SYNOPSIS, completions per command | `cli/package`, `cli/version`, `cli/man_synopsis`, `cli/shipped_surface` |
+//! | the guides' recipes (jq, DuckDB, pandas) and the cron guide, run as written | `docs/`, `docs/recipes`, `docs/cron_docs` |
+//! | the architecture read off the sources: folders import one way (lib.rs's picture, from one table) | `architecture` |
 //!
 //! Every run goes through `support` (`Env::cmd("fees -c eth --last 2")`, `Env::cmd_args` for
 //! arguments a line cannot hold, `Env::shell` for pipes): it expects exit 0 and an empty stderr
-//! unless the test says otherwise (`.code(5)`, `.error_line(..)`, `.stderr(str![[..]])`), and
-//! checks every output for the test key. `support::sandbox_env` starts the sandbox with an
+//! unless the test says otherwise (`.code(5)`, `.error_line(..)`, `.stderr(str![[..]])`), checks
+//! every output for the test key, and on a mismatch prints the run as a command to paste into a
+//! shell, its exit code and both streams. `support::sandbox_env` starts the sandbox with an
 //! environment pointed at it.
 
 mod support;
 
+mod analysis;
 mod architecture;
-mod auth;
-mod bounded;
-mod braille;
 mod cache;
-mod calendar;
-mod chains_grow;
-mod chart;
-mod completion;
-mod config;
-mod cron_docs;
-mod derived;
-mod diagnoses;
+mod cli;
+mod docs;
 mod errors;
-mod exact_division;
-mod export;
-mod fault_matrix;
-mod file_trust;
-mod foreign_files;
-mod foreign_text;
-mod formats;
-mod fuzz_findings;
-mod fuzz_merge;
-mod generated;
-mod help;
-mod hints;
-mod hostile_files;
-mod leaks;
-mod locks;
-mod man_synopsis;
-mod merge;
-mod neighbours;
-mod number_bound;
-mod ordering;
-mod package;
+mod files;
+mod output;
 mod periods;
 mod pictures;
-mod proxy;
-mod query;
-mod recipes;
-mod reliability;
-mod report;
-mod resume;
-mod rules;
-mod sandbox;
-mod scripting;
-mod secret_scrub;
+mod queries;
 mod secrets;
 mod settings;
-mod shipped_surface;
-mod snapshots;
-mod sqlite;
-mod sqlite_shared;
-mod streams;
-mod strict;
-mod summaries;
-mod tables;
-mod terminal;
-mod tls;
-mod unheeded;
-mod version;
 mod wire;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The map above names every module of this crate and nothing else: each file on disk (a
+/// folder's `mod.rs` as `folder/`), each `mod` line of main.rs and of the folders' `mod.rs`,
+/// and each entry of the map are the same set; support/ is the helpers, not a place for tests.
+#[test]
+fn map_names_every_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration");
+    let main = std::fs::read_to_string(root.join("main.rs")).unwrap();
+    let mapped = map_entries(&main);
+    let mut on_disk = BTreeSet::new();
+    let mut declared = BTreeSet::new();
+    declared.extend(declared_modules(&main, ""));
+    for path in support::files::rust_files(&root) {
+        let relative = path.strip_prefix(&root).unwrap().with_extension("");
+        let name = relative.to_str().unwrap().to_owned();
+        if name == "main" || name.starts_with("support/") {
+            continue;
+        }
+        match name.strip_suffix("/mod") {
+            Some(folder) => {
+                let text = std::fs::read_to_string(&path).unwrap();
+                declared.extend(declared_modules(&text, &format!("{folder}/")));
+                on_disk.insert(format!("{folder}/"));
+            }
+            None => {
+                on_disk.insert(name);
+            }
+        }
+    }
+    let mut wrong = Vec::new();
+    for module in on_disk.difference(&mapped) {
+        wrong.push(format!("{module} is on disk but not in the map of main.rs"));
+    }
+    for module in mapped.difference(&on_disk) {
+        wrong.push(format!("{module} is in the map of main.rs but has no file"));
+    }
+    for module in on_disk.difference(&declared) {
+        wrong.push(format!("{module} is on disk but no `mod` line declares it"));
+    }
+    assert!(on_disk.len() > 60, "only {} modules found", on_disk.len());
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The modules the map's rows name in their last column (`files/`, `files/merge`).
+fn map_entries(main: &str) -> BTreeSet<String> {
+    let rows = main.lines().filter_map(|line| line.strip_prefix("//! |"));
+    let cells = rows.filter_map(|row| row.trim_end().trim_end_matches('|').rsplit('|').next());
+    let words = cells.flat_map(|cell| cell.split('`').skip(1).step_by(2));
+    words.map(str::to_owned).collect()
+}
+
+/// The modules `text` declares with `mod NAME;` (as `mod.rs` of `folder`): `folder/NAME`, or
+/// `folder/NAME/` where NAME is a folder of its own.
+fn declared_modules(text: &str, folder: &str) -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration");
+    let lines = text.lines().map(str::trim);
+    let lines = lines.map(|line| {
+        line.trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub ")
+    });
+    let names = lines.filter_map(|line| line.strip_prefix("mod ")?.strip_suffix(';'));
+    let names = names.filter(|name| *name != "support");
+    let in_folder = |name: &str| match root.join(folder).join(name).is_dir() {
+        true => format!("{folder}{name}/"),
+        false => format!("{folder}{name}"),
+    };
+    names.map(in_folder).collect()
+}

@@ -46,11 +46,7 @@ impl Answers {
                 self.waiting.push(answer);
             }
             Err(failure) => {
-                let chain = failure
-                    .detail
-                    .as_ref()
-                    .and_then(|d| d.chain)
-                    .and_then(Chain::from_name);
+                let chain = failure.detail.as_ref().and_then(|d| d.chain);
                 if chain.is_some() && self.waiting.first().map(|a| a.request.chain) == chain {
                     self.waiting.clear();
                 }

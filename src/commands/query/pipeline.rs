@@ -93,6 +93,7 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     let told = Told {
         warnings: outcome.warnings.clone(),
         origin,
+        source_date_epoch: settings.source_date_epoch.clone(),
     };
     let written = (query.output).write(
         outcome.dataset,

@@ -1,7 +1,7 @@
 //! `--cache`, `--no-cache`, `--refresh`, config `cache`, and the cache with `--raw`, `--dry-run`,
 //! another base URL and no key.
 
-use super::{asked, cached, fees_body, query, run_ok, sandbox, sharing_cache, FEES};
+use super::{asked, asked_in_all, cached, fees_body, query, run_ok, sandbox, sharing_cache, FEES};
 use crate::support::{Env, Sandbox, KEY};
 
 #[test]
@@ -17,11 +17,7 @@ fn refresh_asks_for_every_day_and_keeps_the_new_answers() {
     );
     assert_eq!(asked(&sandbox, 1), [fees_body("2024-01-01", "2024-01-10")]);
     run_ok(&env, &cached);
-    assert_eq!(
-        sandbox.requests().len(),
-        2,
-        "the refreshed values serve the next run"
-    );
+    asked_in_all(&sandbox, 2, "the refreshed values serve the next run");
 }
 
 #[test]
@@ -38,11 +34,7 @@ fn the_cache_is_off_by_default_on_by_config_and_off_again_with_no_cache() {
     env.write_config("cache = true\n");
     run_ok(&env, &args);
     run_ok(&env, &args);
-    assert_eq!(
-        sandbox.requests().len(),
-        3,
-        "config cache = true serves the second run"
-    );
+    asked_in_all(&sandbox, 3, "config cache = true serves the second run");
     run_ok(&env, &[&args[..], &["--no-cache"]].concat());
     assert_eq!(sandbox.requests().len(), 4, "--no-cache asks the service");
     env.cmd_args(&[&args[..], &["--no-cache", "--cache"]].concat())

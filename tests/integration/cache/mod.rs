@@ -65,3 +65,17 @@ fn sharing_cache(env: &Env) -> Env {
 fn cache_file(env: &Env) -> PathBuf {
     env.home.path().join(".cache/chain-metrics/cache.sqlite3")
 }
+
+/// The sandbox has received `count` requests in all, for the reason `why`.
+#[track_caller]
+fn asked_in_all(sandbox: &Sandbox, count: usize, why: &str) {
+    assert_eq!(sandbox.requests().len(), count, "{why}");
+}
+
+/// Runs `args` with `--cache`: the same stdout as `plain` and `warning` as the whole stderr.
+#[track_caller]
+fn cached_warns(env: &Env, args: &[&str], plain: &Run, warning: String) {
+    let run = run_ok(env, &cached(args));
+    assert_eq!(run.stdout, plain.stdout);
+    assert_eq!(run.stderr, warning);
+}

@@ -2,7 +2,7 @@
 
 use chrono::{Days, Utc};
 
-use super::{asked, cached, fees_body, query, run_ok, sandbox};
+use super::{asked, asked_in_all, cached, fees_body, query, run_ok, sandbox};
 
 fn day(days_ago: u64) -> String {
     (Utc::now().date_naive() - Days::new(days_ago)).to_string()
@@ -14,11 +14,7 @@ fn a_second_run_of_a_settled_range_sends_nothing_and_prints_the_same_bytes() {
     let args = query("report", "eth,base", "2024-01-01", "2024-01-10");
     let plain = run_ok(&env, &args);
     let first = run_ok(&env, &[&args[..], &["--cache"]].concat());
-    assert_eq!(
-        sandbox.requests().len(),
-        12,
-        "6 without, 6 with a cold cache"
-    );
+    asked_in_all(&sandbox, 12, "6 without, 6 with a cold cache");
     let second = run_ok(&env, &[&args[..], &["--cache"]].concat());
     assert_eq!(sandbox.requests().len(), 12, "the warm run sent nothing");
     assert_eq!(

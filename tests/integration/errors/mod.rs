@@ -1,10 +1,14 @@
 //! Every exit code of CLI.md §6 with its exact error line, by where the mistake is: the
 //! command line (`usage`, exit 2), a number out of bounds (`bounds`, exit 2 or 3), the settings
-//! (`setup`, exit 3), the service or the run's own output (`service`, exit 4 to 9).
+//! (`setup`, exit 3), the service or the run's own output (`service`, exit 4 to 9); every
+//! `hint:` leading to a command that is not refused (`hints`), and nothing silently ignored
+//! (`unheeded`).
 
 mod bounds;
+mod hints;
 mod service;
 mod setup;
+mod unheeded;
 mod usage;
 
 use crate::support::{argv, Cmd, Env, Reply, Stub, TWO_DAYS};

@@ -1,9 +1,9 @@
 //! `--merge` with `--by` (trial fixes): the run widens its start to its period's first day, so
 //! no stored day is lost, and a file of another period is refused before any request.
 
-use super::{serve, FEES, FEES_RANGE};
+use super::{served, FEES, FEES_RANGE};
 use crate::support::files::{read, write};
-use crate::support::{sandbox_env, Env};
+use crate::support::sandbox_env;
 
 const MONTH: [&str; 8] = [
     "fees", "-c", "eth", "--by", "month", "-o", "cr.csv", "--merge",
@@ -49,8 +49,7 @@ fn merge_widens_the_start_to_the_period_so_no_day_is_lost() {
 
 #[test]
 fn merge_refuses_a_file_of_another_period_before_any_request() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = served(&FEES);
     let cases = [
         (
             "month",

@@ -27,6 +27,13 @@ pub const FEES_RANGE: [&str; 6] = ["-c", "eth,arb", "-s", "2024-03-30", "-e", "2
 pub const ARBITRUM_GAP: &str =
     "warning: ARBITRUM fees: no data for 2024-04-01 (left out, not zero)\n";
 
+/// `serve(bodies)` and an environment pointed at it (with the test key).
+pub fn served(bodies: &'static [(&'static str, &'static str)]) -> (Stub, Env) {
+    let stub = serve(bodies);
+    let env = Env::with_service(&stub.url);
+    (stub, env)
+}
+
 /// A server answering each chain with its body, whatever the endpoint.
 pub fn serve(bodies: &'static [(&'static str, &'static str)]) -> Stub {
     Stub::start(move |seen| {
@@ -44,8 +51,7 @@ fn by<'e>(env: &'e Env, command: &str, range: &[&str], period: &str) -> Cmd<'e> 
 
 #[test]
 fn fees_sum_exactly_per_week_month_quarter_and_year_across_two_quarters() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let cases = [
         ("week", "2024-03-25", "2024-04-01"),
         ("month", "2024-03-01", "2024-04-01"),
@@ -82,8 +88,7 @@ const USERS: [(&str, &str); 1] = [(
 
 #[test]
 fn active_users_average_over_days_with_data_in_iso_weeks_across_new_year() {
-    let stub = serve(&USERS);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&USERS);
     let range = ["-c", "base", "-s", "2024-12-29", "-e", "2025-01-06"];
     by(&env, "users", &range, "week").stderr("warning: BASE active users: no data for 2025-01-01, 2025-01-04..2025-01-05 (left out, not zero)\n").stdout(str![[r#"
 date,days,active_users_avg
@@ -114,8 +119,7 @@ const SOCIAL: [(&str, &str); 1] = [(
 
 #[test]
 fn social_counts_sum_and_february_of_a_leap_year_has_its_29th() {
-    let stub = serve(&SOCIAL);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&SOCIAL);
     let range = argv("-c eth -i tweet,reply -s 2024-02-27 -e 2024-03-01");
     let expected = [
         ("month", "2024-02-01,3,6,5\n2024-03-01,1,4,1\n"),
@@ -132,19 +136,11 @@ fn social_counts_sum_and_february_of_a_leap_year_has_its_29th() {
 
 #[test]
 fn report_rolls_up_every_metric_and_counts_days_with_any_value() {
-    let stub = Stub::start(|seen| match seen.path.as_str() {
-        "/api/chain-insights/fees" => Reply::json(
-            200,
-            r#"[{"date":"2024-01-01","fees":1.5},{"date":"2024-01-02","fees":2.5}]"#,
-        ),
-        "/api/chain-insights/active_users" => {
-            Reply::json(200, r#"[{"date":"2024-01-03","active_users":5}]"#)
-        }
-        _ => Reply::json(
-            200,
-            r#"{"data":[{"date":"2024-01-01","tweet":2},{"date":"2024-01-03","tweet":3}]}"#,
-        ),
-    });
+    let stub = Stub::per_endpoint(
+        r#"[{"date":"2024-01-01","fees":1.5},{"date":"2024-01-02","fees":2.5}]"#,
+        r#"[{"date":"2024-01-03","active_users":5}]"#,
+        r#"{"data":[{"date":"2024-01-01","tweet":2},{"date":"2024-01-03","tweet":3}]}"#,
+    );
     let env = Env::with_service(&stub.url);
     let range = argv("-c eth -i tweet -s 2024-01-01 -e 2024-01-03");
     env.cmd_args(&[&["report", "-q", "--by", "month"][..], &range].concat())
@@ -158,8 +154,7 @@ date,days,fees,active_users_avg,tweet
 
 #[test]
 fn an_unknown_period_lists_the_choices_and_suggests_one() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = served(&FEES);
     env.cmd_args(&[&["fees", "--by", "mnth"][..], &FEES_RANGE].concat())
         .code(2)
         .stderr(str![[r#"

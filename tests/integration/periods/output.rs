@@ -1,9 +1,9 @@
 //! `--by` with the rest of the output: `--by day` unchanged, every format, `--wide`,
 //! `--summary`, `--merge` keyed by period start and chain, and the chart.
 
-use super::{serve, FEES, FEES_RANGE};
+use super::{served, FEES, FEES_RANGE};
 use crate::support::files::{names, read, write};
-use crate::support::{sandbox_env, Env};
+use crate::support::sandbox_env;
 
 #[test]
 fn by_day_is_todays_output_byte_for_byte() {
@@ -29,8 +29,7 @@ fn by_day_is_todays_output_byte_for_byte() {
 
 #[test]
 fn every_format_shows_the_days_column_after_chain() {
-    let stub = serve(&FEES);
-    let mut env = Env::with_service(&stub.url);
+    let (_stub, mut env) = served(&FEES);
     env.set("LANG", "C.UTF-8");
     let run = |extra: &[&str]| {
         let run = env
@@ -91,8 +90,7 @@ fn every_format_shows_the_days_column_after_chain() {
 
 #[test]
 fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     // The run asks from March 1st; the stub has the range's days only.
     const EARLY_GAP: &str = "warning: ETHEREUM fees: no data for 2024-03-01..2024-03-29 (left out, not zero)\nwarning: ARBITRUM fees: no data for 2024-03-01..2024-03-29, 2024-04-01 (left out, not zero)\n";
     let before = "date,chain,days,fees\n2024-03-01,ETHEREUM,31,100\n2024-03-01,ARBITRUM,2,7\n2024-04-01,ETHEREUM,1,9\n";
@@ -124,8 +122,7 @@ fn merge_replaces_a_period_whole_but_never_with_fewer_days() {
 
 #[test]
 fn merge_refuses_a_daily_file_before_any_request() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = served(&FEES);
     let before = "date,chain,fees\n2024-03-30,ETHEREUM,0.1\n";
     write(&env, "daily.csv", before);
     let args = ["fees", "--by", "week", "-o", "daily.csv", "--merge"];
@@ -137,8 +134,7 @@ fn merge_refuses_a_daily_file_before_any_request() {
 
 #[test]
 fn the_chart_draws_each_period_as_a_step_over_its_days() {
-    let stub = serve(&FEES);
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = served(&FEES);
     let range = ["-c", "eth", "-s", "2024-03-30", "-e", "2024-04-02"];
     env.cmd_args(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat())
         .stdout(

@@ -1,22 +1,11 @@
 //! Axes as analysts read them: the metric's name on each panel, `%` on a percent axis, short
 //! labels (`1.5M`), a stronger zero line, dates on calendar boundaries with the last labelled.
 
-use super::{drawn_panels, sandbox};
-
-/// The value labels of a panel, from the bottom up.
-fn value_labels(panel: &str) -> Vec<&str> {
-    panel
-        .split("text-anchor=\"end\">")
-        .skip(1)
-        .map(|t| t.split('<').next().unwrap())
-        .collect()
-}
+use super::{drawn_panels, value_labels};
 
 #[test]
 fn percent_axes_say_so_large_values_are_short_and_zero_stands_out() {
-    let (_sandbox, env) = sandbox();
     let (panels, names) = drawn_panels(
-        &env,
         "fees -c eth,arb --share -s 2024-01-01 -e 2024-03-31 -o s.svg",
         "s.svg",
     );

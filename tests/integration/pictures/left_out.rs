@@ -2,8 +2,7 @@
 //! can place): the terminal chart, the SVG and the HTML page leave them out and list them as
 //! left out, with their date and text, and never call them gaps; the run succeeds.
 
-use crate::number_bound::{hostile, service, RANGE};
-use crate::support::Env;
+use crate::analysis::number_bound::{hostile, service_env, RANGE};
 
 /// How a picture names a left-out value: its text, cut when long.
 fn shown(value: &str) -> String {
@@ -16,8 +15,7 @@ fn shown(value: &str) -> String {
 #[test]
 fn the_chart_leaves_out_every_value_it_cannot_draw_and_exits_0() {
     for (value, _) in hostile() {
-        let stub = service(&value);
-        let env = Env::with_service(&stub.url);
+        let (_stub, env) = service_env(&value);
         let run = env.cmd(&format!("fees -f chart {RANGE}")).run();
         let line = format!(
             "\nleft out, too large to draw: ETHEREUM of 2024-01-03 ({})\n",
@@ -30,8 +28,7 @@ fn the_chart_leaves_out_every_value_it_cannot_draw_and_exits_0() {
 #[test]
 fn svg_and_html_list_what_they_leave_out_and_call_it_no_gap() {
     for (value, _) in hostile() {
-        let stub = service(&value);
-        let env = Env::with_service(&stub.url);
+        let (_stub, env) = service_env(&value);
         env.cmd(&format!("fees -o fees.svg {RANGE}")).run();
         env.cmd(&format!("fees -o fees.html {RANGE}")).run();
         let svg = std::fs::read_to_string(env.home.path().join("fees.svg")).unwrap();

@@ -4,18 +4,9 @@
 
 use super::{
     assert_every_chain_drawn, browser, dot_ys, drawn_panels, panels, report_file, sandbox,
+    value_labels,
 };
-use crate::number_bound::{service, RANGE};
-use crate::support::Env;
-
-/// The value labels of a panel, from the bottom up.
-fn value_labels(panel: &str) -> Vec<&str> {
-    panel
-        .split("text-anchor=\"end\">")
-        .skip(1)
-        .map(|t| t.split('<').next().unwrap())
-        .collect()
-}
+use crate::analysis::number_bound::{service_env, RANGE};
 
 /// Where POLYGON's fees lie between the plot's bottom (0) and its top (1), at their highest.
 fn polygon_height(markup: &str) -> f64 {
@@ -73,8 +64,7 @@ fn a_log_scale_lifts_the_small_chains_off_zero_in_chromium() {
 
 #[test]
 fn a_zero_is_left_out_of_a_log_axis_and_listed_never_as_a_gap() {
-    let stub = service("0");
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = service_env("0");
     env.cmd(&format!("fees --scale log -o fees.svg {RANGE}"))
         .run();
     env.cmd(&format!("fees --scale log -o fees.html {RANGE}"))
@@ -104,9 +94,7 @@ fn a_zero_is_left_out_of_a_log_axis_and_listed_never_as_a_gap() {
 
 #[test]
 fn a_change_stays_linear_under_a_log_scale_and_says_so() {
-    let (_sandbox, env) = sandbox();
     let (panels, names) = drawn_panels(
-        &env,
         "fees -c eth,arb --change --scale log -s 2024-01-01 -e 2024-03-31 -o c.svg",
         "c.svg",
     );

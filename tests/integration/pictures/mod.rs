@@ -111,8 +111,19 @@ fn panels(markup: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The panels of the svg that `line` writes to `file`, and their names in order.
-fn drawn_panels(env: &Env, line: &str, file: &str) -> (Vec<(String, String)>, Vec<String>) {
+/// The value labels of a panel, from the bottom up.
+fn value_labels(panel: &str) -> Vec<&str> {
+    panel
+        .split("text-anchor=\"end\">")
+        .skip(1)
+        .map(|t| t.split('<').next().unwrap())
+        .collect()
+}
+
+/// The panels of the svg that `line` writes to `file` against a sandbox of its own, and their
+/// names in order.
+fn drawn_panels(line: &str, file: &str) -> (Vec<(String, String)>, Vec<String>) {
+    let (_sandbox, env) = sandbox();
     env.cmd(line).run();
     let svg = std::fs::read_to_string(env.home.path().join(file)).unwrap();
     let panels = panels(&svg);

@@ -3,6 +3,7 @@
 //! says `6 of 7 days`; listed in the HTML's notes; named under the terminal chart.
 
 use super::{browser, sandbox};
+use crate::support::{Env, Run};
 
 /// The README's example, ending on a Sunday: 2024-01-02 is a Tuesday, so the first week holds
 /// 6 of its 7 days; the last is whole.
@@ -17,6 +18,13 @@ const LAST_90: [&str; 9] = [
     "-e",
     "2024-03-31",
 ];
+
+/// Runs `query` over the README's `--last 90 --by week` (its first week partial) with `how`;
+/// what it printed, whatever stderr says.
+fn over_90_days(env: &Env, query: &str, how: &str) -> Run {
+    let line = format!("{query} --last 90 --by week -e 2024-03-31 {how}");
+    env.cmd(&line).any_stderr().run()
+}
 
 #[test]
 fn a_partial_week_is_hollow_dashed_and_says_its_days_in_svg_and_html() {
@@ -56,10 +64,7 @@ fn a_partial_week_is_hollow_dashed_and_says_its_days_in_svg_and_html() {
 #[test]
 fn the_terminal_chart_names_its_partial_weeks() {
     let (_sandbox, env) = sandbox();
-    let run = env
-        .cmd("users -c eth,base --last 90 --by week -e 2024-03-31 -f chart")
-        .any_stderr()
-        .run();
+    let run = over_90_days(&env, "users -c eth,base", "-f chart");
     assert!(
         run.stdout.ends_with(
             "\npartial (fewer days with data than the week has): week of 2024-01-01 (6 of 7 days)\n"
@@ -72,10 +77,7 @@ fn the_terminal_chart_names_its_partial_weeks() {
 #[test]
 fn change_and_share_over_a_partial_week_warn_and_whole_weeks_do_not() {
     let (_sandbox, env) = sandbox();
-    let run = env
-        .cmd("fees -c eth,base --last 90 --by week -e 2024-03-31 --change --share -f csv")
-        .any_stderr()
-        .run();
+    let run = over_90_days(&env, "fees -c eth,base", "--change --share -f csv");
     assert!(run.stderr.contains(
         "warning: --change and --share with --by week: a partial week is compared with whole ones, the week of 2024-01-01 (6 of 7 days); --last Nw asks whole weeks\n"
     ), "{}", run.stderr);

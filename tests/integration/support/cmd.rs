@@ -2,7 +2,8 @@
 //! A run expects exit 0 and an empty stderr unless the test says otherwise (`code`, `stderr`,
 //! `stderr_contains`, `error_line`, `any_stderr`), and a failed run an empty stdout unless the
 //! test says what it holds (`stdout`, `stdout_contains`, `any_stdout`); on a mismatch it panics
-//! showing the command, the exit code and both streams. Expected text may be a snapbox `str![[...]]` block
+//! showing the command as a line to paste into a shell (the key masked), what differs, the exit
+//! code and both streams. Expected text may be a snapbox `str![[...]]` block
 //! (`SNAPSHOTS=overwrite` rewrites a block that no longer matches; with CI set it never does).
 
 use std::fs::File;
@@ -13,7 +14,7 @@ use std::process::{Child, Stdio};
 use snapbox::assert::Action;
 use snapbox::{Assert, Data, IntoData};
 
-use super::{binary, check_output, terminal, Env};
+use super::{binary, check_output, terminal, Env, KEY};
 
 /// What one run did. On a terminal, `stdout` is everything the terminal showed.
 #[derive(Debug)]
@@ -27,6 +28,12 @@ impl Run {
     /// The first line of stderr.
     pub fn error_line(&self) -> &str {
         self.stderr.lines().next().unwrap_or("")
+    }
+
+    /// The lines of stderr that start with `prefix` (the `-v` lines of one kind).
+    pub fn stderr_lines(&self, prefix: &str) -> Vec<&str> {
+        let lines = self.stderr.lines();
+        lines.filter(|line| line.starts_with(prefix)).collect()
     }
 }
 
@@ -165,20 +172,46 @@ impl<'e> Cmd<'e> {
         self
     }
 
+    /// The run as a command line to paste into a shell: into the temporary HOME, with the
+    /// variables the test set, the binary by its path, every word shell-quoted, and the test
+    /// key masked as the tool masks a key (`****`) wherever it stands.
     fn describe(&self) -> String {
-        let program = self.program.as_deref().unwrap_or("chain-metrics");
-        let mut what = format!("{program} {:?}", self.args);
+        let home = self.env.home.path().display().to_string();
+        let mut line = format!("cd {} && ", shell_word(&home));
+        if let Some(input) = &self.stdin {
+            line.push_str(&format!("printf %s {} | ", shell_word(input)));
+        }
+        let config = format!("{home}/.config");
+        let vars = [("HOME", home.as_str()), ("XDG_CONFIG_HOME", &config)];
+        let set = self.env.set_vars().iter();
+        for (name, value) in vars
+            .into_iter()
+            .chain(set.map(|(n, v)| (n.as_str(), v.as_str())))
+        {
+            line.push_str(&format!("{name}={} ", shell_word(value)));
+        }
+        let program = match &self.program {
+            Some(program) => program.clone(),
+            None => binary().display().to_string(),
+        };
+        let words = std::iter::once(&program).chain(&self.args);
+        line.push_str(
+            &words
+                .map(|word| shell_word(word))
+                .collect::<Vec<_>>()
+                .join(" "),
+        );
         if let Some(path) = &self.stdout_to {
-            what.push_str(&format!(" > {}", path.display()));
+            line.push_str(&format!(" > {}", shell_word(&path.display().to_string())));
         }
         if self.terminal.is_some() {
-            what.push_str(" on a terminal");
+            line.push_str(&format!("  # on a terminal {} columns wide", self.columns));
         }
-        what
+        line
     }
 
     /// Runs it to the end and checks it: the exit code and what it printed, as expected, and
-    /// the key in none of it (everything is recorded for leaks.rs).
+    /// the key in none of it (everything is recorded for secrets/leaks.rs).
     #[track_caller]
     pub fn run(mut self) -> Run {
         let Some(typing) = &self.terminal else {
@@ -331,6 +364,12 @@ impl Expect {
     }
 }
 
+/// `word` as one POSIX shell word (quoted only when it needs to be), with the test key masked.
+fn shell_word(word: &str) -> String {
+    let masked = word.replace(KEY, "****");
+    shlex::try_quote(&masked).map_or_else(|_| format!("{masked:?}"), |quoted| quoted.into_owned())
+}
+
 /// Whether `text` is `pattern` with each `[..]` standing for any text.
 fn matches(pattern: &str, text: &str) -> bool {
     let mut parts = pattern.split("[..]");
@@ -366,4 +405,49 @@ fn differs(stream: &str, actual: &str, expected: Option<&Data>) -> Option<String
     let actual = Data::text(actual.to_owned());
     let result = assert.try_eq(Some(&stream), actual, expected.clone().raw());
     result.err().map(|e| e.to_string())
+}
+
+/// A failed run is shown as a line a shell runs as the test ran it: the words read back as the
+/// test's own, the variables the test set before the binary, and the key masked everywhere.
+#[test]
+fn a_failed_run_shows_a_command_to_paste_with_the_key_masked() {
+    let mut env = Env::with_service("http://127.0.0.1:9");
+    env.set("LANG", "C.UTF-8");
+    let cmd = env
+        .cmd_args(&["fees", "-c", "eth", "--last", "2", "-o", "a b.csv"])
+        .stdin(&format!("{KEY}\n"));
+    let failed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cmd.run()));
+    let message = *failed.unwrap_err().downcast::<String>().unwrap();
+    let (line, _) = message.split_once("\nexit code 7 instead of 0\n").unwrap();
+    let line = line.strip_prefix("$ ").unwrap();
+    let home = env.home.path().display().to_string();
+    let binary = binary().display().to_string();
+    let expected = [
+        "cd",
+        &home,
+        "&&",
+        "printf",
+        "%s",
+        "****\n",
+        "|",
+        &format!("HOME={home}"),
+        &format!("XDG_CONFIG_HOME={home}/.config"),
+        "CHAIN_METRICS_BASE_URL=http://127.0.0.1:9",
+        "CHAIN_METRICS_API_KEY=****",
+        "LANG=C.UTF-8",
+        &binary,
+        "fees",
+        "-c",
+        "eth",
+        "--last",
+        "2",
+        "-o",
+        "a b.csv",
+    ];
+    assert_eq!(shlex::split(line).unwrap(), expected, "{line}");
+    assert!(!message.contains(KEY), "{message}");
+    assert!(
+        message.contains("\n--- exit code 7\n--- stdout\n\n--- stderr\nerror: "),
+        "{message}"
+    );
 }

@@ -58,6 +58,11 @@ impl Env {
         std::fs::set_permissions(self.config_path(), private).unwrap();
     }
 
+    /// The variables the test set (`with_service`, `set`), in the order it set them.
+    pub(super) fn set_vars(&self) -> &[(String, String)] {
+        &self.vars
+    }
+
     /// The variables a run gets: PATH (with the binary's folder first, for scripts and shells
     /// that call `chain-metrics`), the temporary HOME and XDG_CONFIG_HOME, and `set` ones.
     pub(super) fn vars(&self) -> Vec<(String, String)> {

@@ -22,6 +22,12 @@ pub fn write(env: &Env, name: &str, text: &str) {
     std::fs::write(env.home.path().join(name), text).unwrap();
 }
 
+/// Runs `sql` (one or more statements) on the SQLite database at `path`, made if missing.
+pub fn run_sql(path: &Path, sql: &str) {
+    let db = rusqlite::Connection::open(path).unwrap();
+    db.execute_batch(sql).unwrap();
+}
+
 /// The user and group ids of a file this test makes: the binary's own, as it sees them.
 pub fn made_ids(env: &Env) -> (u32, u32) {
     use std::os::unix::fs::MetadataExt;

@@ -15,7 +15,7 @@ mod transcript;
 
 use std::path::PathBuf;
 
-pub use cmd::{Cmd, Run};
+pub use cmd::{Cmd, Run, Running};
 pub use env::Env;
 pub use proxy::TestProxy;
 pub use servers::{Reply, Sandbox, Stub};

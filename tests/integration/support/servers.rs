@@ -242,6 +242,16 @@ impl Stub {
         Stub::start(move |_| reply.clone())
     }
 
+    /// A server giving each of the three endpoints its own JSON body (status 200): fees,
+    /// active users, and the official account (any other path).
+    pub fn per_endpoint(fees: &'static str, users: &'static str, social: &'static str) -> Stub {
+        Stub::start(move |seen| match seen.path.as_str() {
+            "/api/chain-insights/fees" => Reply::json(200, fees),
+            "/api/chain-insights/active_users" => Reply::json(200, users),
+            _ => Reply::json(200, social),
+        })
+    }
+
     pub fn seen(&self) -> Vec<Seen> {
         self.seen.lock().unwrap().clone()
     }

@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock};
 use super::KEY;
 
 /// Where each test process writes the transcript of what the binary printed, one file per
-/// test binary; leaks.rs scans them all for the key.
+/// test binary; secrets/leaks.rs scans them all for the key.
 pub fn transcripts_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("transcripts")
 }

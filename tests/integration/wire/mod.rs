@@ -1,0 +1,14 @@
+//! What goes over the network and what comes back: requests, `--raw` and `--dry-run`
+//! (`requests`), TLS and proxies (`tls`, `proxy`), timeouts and retries (`reliability`), hostile
+//! bodies bounded (`bounded`), broken servers named (`diagnoses`), each sandbox fault
+//! (`fault_matrix`), the sandbox as a service (`sandbox`) and the loopback rules (`rules`).
+
+pub(crate) mod bounded;
+mod diagnoses;
+mod fault_matrix;
+mod proxy;
+mod reliability;
+mod requests;
+mod rules;
+mod sandbox;
+mod tls;
