@@ -79,6 +79,7 @@ pub(super) fn write(
 /// SVG with its legend, and a caption saying how to read it; the charts' section ends here.
 fn figures(picture: &Picture, out: &mut dyn Write) -> io::Result<()> {
     let figures = picture.figures();
+    let hover = picture.hover_says();
     if figures.is_empty() {
         write!(out, "<figure>\n{}</figure>\n", picture.svg(false))?;
     }
@@ -89,7 +90,7 @@ fn figures(picture: &Picture, out: &mut dyn Write) -> io::Result<()> {
         };
         write!(
             out,
-            "<figure id=\"{id}\">\n<figcaption><strong>{title}</strong>: {how}; hover a date for every chain's exact value.</figcaption>\n{svg}</figure>\n",
+            "<figure id=\"{id}\">\n<figcaption><strong>{title}</strong>: {how}; {hover}.</figcaption>\n{svg}</figure>\n",
             id = figure.id(),
             title = figure.title(),
         )?;

@@ -62,6 +62,8 @@ svg.cm .axis{stroke:#8c959f;stroke-width:1}
 svg.cm .zero{stroke:#57606a;stroke-width:1.5}
 svg.cm .series path{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
 svg.cm .series path.partial{stroke-dasharray:5 4}
+svg.cm .series path.dots{stroke-linecap:round}
+svg.cm .series,svg.cm .grid,svg.cm .zero,svg.cm .axis,svg.cm text{pointer-events:none}
 svg.cm .series circle.partial{fill:#ffffff;stroke-width:1.5}
 @media (prefers-color-scheme: dark){
 svg.cm text{fill:#e6edf3}
@@ -140,10 +142,7 @@ impl<'a> Picture<'a> {
     /// An SVG of `panels`: titles, legend, then the panels; the value labels get the room the
     /// widest of every panel needs, so that the figures of a page line up.
     fn svg_of(&self, panels: &[&Panel], standalone: bool) -> String {
-        let widest = (self.panels.iter())
-            .flat_map(|p| scale(p).labels)
-            .map(|l| l.len());
-        let left = (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0);
+        let left = self.left();
         // A page's figure has its caption and the page's header instead of title lines.
         let head = match standalone {
             true => self.title_height(),
@@ -165,6 +164,7 @@ impl<'a> Picture<'a> {
             t = escape(&self.caption.query_line(&metrics))
         ));
         if standalone {
+            out.push_str(&format!("<desc>{}.</desc>\n", escape(&self.hover_says())));
             out.push_str(&format!(
                 "<style>\n{STYLE}</style>\n<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n"
             ));
@@ -176,6 +176,22 @@ impl<'a> Picture<'a> {
         self.draw_panels(&mut out, panels, left, top);
         out.push_str("</svg>\n");
         out
+    }
+
+    /// Where the plots start: after the widest value label of every panel.
+    fn left(&self) -> f64 {
+        let widest = (self.panels.iter())
+            .flat_map(|p| scale(p).labels)
+            .map(|l| l.len());
+        (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0)
+    }
+
+    /// What the hover columns hold, in words for a caption: a date's values, or (where a
+    /// column per date would be too thin) each date's values of a week, a month...
+    pub(super) fn hover_says(&self) -> String {
+        let width = WIDTH - self.left() - RIGHT;
+        let group = hover::grouping(&self.dates, self.caption.by, width);
+        hover::says(group, self.caption.by)
     }
 
     /// The title lines' height: two, and a third naming the source when it is known.
@@ -256,6 +272,7 @@ impl<'a> Picture<'a> {
     fn draw_panels(&self, out: &mut String, panels: &[&Panel], left: f64, top: f64) {
         let width = WIDTH - left - RIGHT;
         let ticks = date_ticks(&self.dates, self.caption.by, width);
+        let group = hover::grouping(&self.dates, self.caption.by, width);
         if panels.is_empty() {
             out.push_str(&format!(
                 "<text class=\"muted\" x=\"{}\" y=\"{}\">(no data to chart)</text>\n",
@@ -280,7 +297,7 @@ impl<'a> Picture<'a> {
                 &scale,
                 &frame,
                 self.caption,
-                (&ticks, &self.dates),
+                (&ticks, &self.dates, group),
             );
             frame.top += panel::height(panel);
         }

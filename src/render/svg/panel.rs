@@ -1,5 +1,6 @@
 //! One panel of the SVG: the metric's name, grid lines at round values with their labels, the
-//! date axis, and one line per chain, broken at gaps, with a hover `<title>` on every point.
+//! date axis, one line per chain, broken at gaps, and on top the hover columns that tell the
+//! exact values.
 
 use chrono::NaiveDate;
 
@@ -7,6 +8,7 @@ use super::colour;
 use super::frame::{Frame, Scale, HEAD, PLOT_HEIGHT};
 use super::series::{Axis, Line, Panel, Point, Why};
 use super::xml::{at, escape};
+use crate::model::Period;
 use crate::render::caption::Caption;
 
 /// More points than this in a line and its dots shrink, so the line still reads.
@@ -30,7 +32,7 @@ pub(super) fn draw(
     scale: &Scale,
     frame: &Frame,
     caption: &Caption,
-    (ticks, dates): (&[NaiveDate], &[NaiveDate]),
+    (ticks, dates, group): (&[NaiveDate], &[NaiveDate], Period),
 ) {
     let metric = escape(&panel.metric);
     let axis = axis_note(panel.axis);
@@ -53,9 +55,6 @@ pub(super) fn draw(
             at(frame.left + frame.width / 2.0),
             at(frame.bottom() - frame.height / 2.0)
         ));
-    } else {
-        // Over the whole plot (every strip), under the lines: a column per date.
-        super::hover::columns(out, panel, frame, caption, dates);
     }
     let drawn = !panel.lines.iter().all(|l| l.runs.is_empty());
     for (i, line) in panel.lines.iter().enumerate() {
@@ -69,7 +68,11 @@ pub(super) fn draw(
         if panel.strips() {
             strip_name(out, line, &plot);
         }
-        draw_line(out, line, &panel.metric, scale, &plot, caption);
+        draw_line(out, line, scale, &plot);
+    }
+    if drawn {
+        // Over the whole plot (every strip), on top of the lines: a column per date (or group).
+        super::hover::columns(out, panel, frame, caption, (dates, group));
     }
     out.push_str("</g>\n");
 }
@@ -194,19 +197,12 @@ fn date_axis(out: &mut String, frame: &Frame, dates: &[NaiveDate]) {
 }
 
 /// One chain's line: a path whose stretches break at gaps, dashed into and out of a period
-/// that is not whole, and a dot per point that tells its exact value on hover (hollow for a
-/// partial period, whose hover says how many of its days it holds). A line with more points
-/// than its plot has pixel columns is thinned to each column's lowest and highest point, and
-/// only its partial periods keep a dot: the marks are thinned, never the values, which the
-/// data (and the page's table) hold exactly.
-fn draw_line(
-    out: &mut String,
-    line: &Line,
-    metric: &str,
-    scale: &Scale,
-    frame: &Frame,
-    caption: &Caption,
-) {
+/// that is not whole, and a dot per point (hollow for a partial period). The dots of whole
+/// periods are one path of round-capped points, light to write; a dot tells nothing on hover
+/// (the hover column over its date does). A line with more points than its plot has pixel
+/// columns is thinned to each column's lowest and highest point, and only its partial periods
+/// keep a dot: the marks are thinned, never the values, which the hover columns hold exactly.
+fn draw_line(out: &mut String, line: &Line, scale: &Scale, frame: &Frame) {
     let colour = colour(line.chain);
     let name = line.chain.name();
     out.push_str(&format!(
@@ -222,57 +218,31 @@ fn draw_line(
         })
         .collect();
     let (solid, dashed) = paths(&runs, &place);
-    if !solid.is_empty() && dense {
-        let (first, last) = (
-            caption.when(line.runs[0][0].date),
-            line.runs.last().and_then(|r| r.last()),
-        );
-        let last = last.map(|p| caption.when(p.date)).unwrap_or_default();
-        out.push_str(&format!(
-            "<path d=\"{solid}\"><title>{name} {}: {points} values, {first} to {last}, thinned to the plot's width; the exact values are in the data</title></path>\n",
-            escape(metric)
-        ));
-    } else if !solid.is_empty() {
+    if !solid.is_empty() {
         out.push_str(&format!("<path d=\"{solid}\"/>\n"));
     }
     if !dashed.is_empty() {
         out.push_str(&format!("<path class=\"partial\" d=\"{dashed}\"/>\n"));
     }
-    let dotted = line
-        .runs
-        .iter()
-        .flatten()
-        .filter(|p| !dense || p.partial.is_some());
     let radius = if points > DENSE { 1.2 } else { 2.6 };
-    for point in dotted {
-        dot(out, point, (name, metric, radius), &place, caption);
+    let mut dots = String::new();
+    for point in line.runs.iter().flatten() {
+        let (x, y) = place(point);
+        match point.partial {
+            Some(_) => out.push_str(&format!(
+                "<circle class=\"partial\" cx=\"{x}\" cy=\"{y}\" r=\"3.5\"/>\n"
+            )),
+            None if !dense => dots.push_str(&format!("M{x} {y}h0")),
+            None => {}
+        }
+    }
+    if !dots.is_empty() {
+        out.push_str(&format!(
+            "<path class=\"dots\" stroke-width=\"{}\" d=\"{dots}\"/>\n",
+            radius * 2.0
+        ));
     }
     out.push_str("</g>\n");
-}
-
-/// A point's dot with its exact value as hover text: hollow and larger for a partial period,
-/// whose hover says how many of its days it holds.
-fn dot(
-    out: &mut String,
-    point: &Point,
-    (name, metric, radius): (&str, &str, f64),
-    place: &dyn Fn(&Point) -> (String, String),
-    caption: &Caption,
-) {
-    let (x, y) = place(point);
-    let (look, days) = match point.partial {
-        Some(c) => (
-            "class=\"partial\" r=\"3.5\"".to_owned(),
-            format!(" (partial: {} of {} days)", c.days, c.of),
-        ),
-        None => (format!("r=\"{radius}\" stroke=\"none\""), String::new()),
-    };
-    out.push_str(&format!(
-        "<circle cx=\"{x}\" cy=\"{y}\" {look}><title>{name}, {}: {} {}{days}</title></circle>\n",
-        caption.when(point.date),
-        escape(metric),
-        point.exact
-    ));
 }
 
 /// A run's points thinned to the lowest and the highest of each [`COLUMN`] of pixels (in date

@@ -4,6 +4,7 @@
 
 mod axes;
 mod browser;
+mod hit;
 mod hover;
 mod left_out;
 mod log_scale;
