@@ -98,6 +98,8 @@ pub(super) fn columns(
             true => one_date(panel, caption, dates[first], &said),
             false => grouped(panel, caption, group, &dates[first..=last], &said),
         };
+        // Both edges rounded as written, so that a column starts where the last one ends.
+        let (left, right) = (tenths(left), tenths(right));
         out.push_str(&format!(
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}</title></rect>\n",
             at(left),
@@ -108,6 +110,11 @@ pub(super) fn columns(
         ));
     }
     out.push_str("</g>\n");
+}
+
+/// `value` rounded to the tenth [`at`] writes.
+fn tenths(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0
 }
 
 /// A column of one date: the date and metric, then a line per chain.
@@ -132,7 +139,7 @@ fn one_date(
 /// panel): the period and metric with the chains' order, then a line per date, named by what
 /// the period does not say (the day of a month), with every chain's value in that order,
 /// separated by spaces; a gap is `gap`, and a value's note has no space (`(partial:6/7)`,
-/// `(left-out)`), so that the values stay apart.
+/// `*` for a value left out of the drawing), so that the values stay apart.
 fn grouped(
     panel: &Panel,
     caption: &Caption,
@@ -176,7 +183,7 @@ fn grouped(
                 }
                 (Some(v), None, true) => {
                     marks.2 = true;
-                    format!("{v}(left-out)")
+                    format!("{v}*")
                 }
                 (Some(v), None, false) => v.clone(),
             };
@@ -187,7 +194,7 @@ fn grouped(
     let key = [
         (marks.0, "gap: no value"),
         (marks.1, "partial:D/N: a period with D of its N days"),
-        (marks.2, "left-out: not drawn (see the notes)"),
+        (marks.2, "*: left out of the drawing (see the notes)"),
     ];
     let key: Vec<&str> = key.iter().filter(|k| k.0).map(|k| k.1).collect();
     if !key.is_empty() {

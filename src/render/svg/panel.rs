@@ -230,7 +230,7 @@ fn draw_line(out: &mut String, line: &Line, scale: &Scale, frame: &Frame) {
         let (x, y) = place(point);
         match point.partial {
             Some(_) => out.push_str(&format!(
-                "<circle class=\"partial\" cx=\"{x}\" cy=\"{y}\" r=\"3.5\"/>\n"
+                "<circle cx=\"{x}\" cy=\"{y}\" class=\"partial\" r=\"3.5\"/>\n"
             )),
             None if !dense => dots.push_str(&format!("M{x} {y}h0")),
             None => {}

@@ -77,7 +77,11 @@ fn probe(picture: &Path) -> (usize, String) {
 /// Every probed point of `picture` hit a column; at least `least` points were probed.
 fn assert_every_point_hits(picture: &Path, least: usize) {
     let (hits, report) = probe(picture);
-    assert!(report.ends_with("\nmisses 0"), "{}: {report}", picture.display());
+    assert!(
+        report.ends_with("\nmisses 0"),
+        "{}: {report}",
+        picture.display()
+    );
     assert!(hits >= least, "{}: {hits} points only", picture.display());
 }
 
@@ -112,6 +116,8 @@ fn every_point_finds_a_dated_column_over_ten_years() {
     let svg = env.home.path().join("ten.svg");
     assert_every_point_hits(&svg, 20_000);
     let svg = std::fs::read_to_string(svg).unwrap();
-    assert!(svg.contains("<desc>hover a month for every chain&#39;s exact value of each of its days"));
+    assert!(
+        svg.contains("<desc>hover a month for every chain&#39;s exact value of each of its days")
+    );
     assert!(svg.contains("<title>month of 2015-01-01: fees, 31 days (a line each, by its day of the month): ETHEREUM ARBITRUM BSC OPTIMISM BASE POLYGON\n01: 1,145,778.57 54,718.06 274,265.19 31,712.16 117,876.13 16,881.20\n02: "));
 }
