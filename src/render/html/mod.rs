@@ -155,7 +155,7 @@ const LEFT_OUT_NOTES: usize = 5;
 fn left_out_notes(line: &Line, metric: &str, caption: &Caption) -> Vec<String> {
     let mut notes = Vec::new();
     let name = line.chain.name();
-    for why in [Why::TooLarge, Why::OffLog] {
+    for why in Why::ALL {
         let of: Vec<String> = (line.left_out.iter())
             .filter(|l| l.2 == why)
             .map(|(date, text, _)| format!("{} ({text})", caption.when(*date)))

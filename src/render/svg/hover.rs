@@ -234,8 +234,9 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
     for line in &panel.lines {
         let chain = line.chain.name();
         let mut told: Vec<(NaiveDate, Said)> = Vec::new();
+        let unit = if panel.percent { "%" } else { "" };
         for point in line.runs.iter().flatten() {
-            let text = Some(point.exact.clone());
+            let text = Some(format!("{}{unit}", point.exact));
             let partial = point.partial;
             told.push((
                 point.date,
@@ -259,7 +260,7 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
             ));
         }
         for (date, text, why) in &line.left_out {
-            let (text, left_out) = (Some(text.clone()), Some(why.says()));
+            let (text, left_out) = (Some(format!("{text}{unit}")), Some(why.says()));
             told.push((
                 *date,
                 Said {

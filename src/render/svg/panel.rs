@@ -115,7 +115,7 @@ fn strip_name(out: &mut String, line: &Line, plot: &Frame) {
 /// picture, and said so (they are no gaps), a sentence per reason.
 fn left_out(out: &mut String, panel: &Panel, frame: &Frame, (caption, head): (&Caption, usize)) {
     let mut sentences = Vec::new();
-    for why in [Why::TooLarge, Why::OffLog] {
+    for why in Why::ALL {
         let named: Vec<String> = (panel.lines.iter())
             .flat_map(|line| {
                 let of_why = line.left_out.iter().filter(move |l| l.2 == why);

@@ -10,6 +10,7 @@ use crate::model::Chain;
 use crate::model::{Coverage, Dataset, Metric, Number, Row, Unit};
 use crate::render::caption::Caption;
 use crate::render::chart::scale::drawable;
+pub(crate) use crate::render::chart::scale::Why;
 use crate::render::group_digits;
 use crate::render::AxisScale;
 
@@ -68,25 +69,6 @@ pub(crate) enum Axis {
     Log,
     /// `--scale log` was asked, but the measure can be below zero: linear, and the panel says so.
     KeptLinear,
-}
-
-/// Why a value is left out of the picture (and listed as left out, never as a gap).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Why {
-    /// Beyond the number bound, or beyond what a float can place.
-    TooLarge,
-    /// Zero or below (or too small to be told from zero) on a log axis.
-    OffLog,
-}
-
-impl Why {
-    /// The reason in words, after `left out, `.
-    pub(crate) fn says(self) -> &'static str {
-        match self {
-            Why::TooLarge => "too large to draw",
-            Why::OffLog => "zero or below on a log scale",
-        }
-    }
 }
 
 /// One chain's values of one metric.
@@ -209,8 +191,8 @@ fn line<'a>(
             continue;
         };
         let placed = match drawable(number) {
-            None => Err(Why::TooLarge),
-            Some(v) if axis == Axis::Log && v < MIN_LOG => Err(Why::OffLog),
+            None => Err(Why::undrawable(number)),
+            Some(v) if axis == Axis::Log && v < MIN_LOG => Err(Why::off_log(number, v)),
             Some(v) => Ok(v),
         };
         let value = match placed {
