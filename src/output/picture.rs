@@ -18,13 +18,15 @@ pub(crate) struct Told {
     pub source_date_epoch: Option<String>,
 }
 
-/// The caption of a picture of `plan`'s query.
-pub(super) fn caption(plan: &Plan, by: Period, told: &Told) -> Caption {
+/// The caption of a picture of `plan`'s query: the run's warnings, and `partial` (the
+/// warning of [`partial_warning`], printed after the fetch), so that the page's notes hold
+/// every warning stderr printed.
+pub(super) fn caption(plan: &Plan, by: Period, told: &Told, partial: Option<String>) -> Caption {
     Caption {
         chains: plan.chains.clone(),
         range: plan.range,
         by,
-        warnings: told.warnings.clone(),
+        warnings: told.warnings.iter().cloned().chain(partial).collect(),
         made: made_at(told.source_date_epoch.as_deref()),
         origin: told.origin.clone(),
     }

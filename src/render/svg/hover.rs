@@ -167,7 +167,7 @@ fn grouped(
         n = dates.len(),
         s = plural(dates.len()),
     );
-    let mut marks = (false, false, false);
+    let mut marks = (false, false, false, false);
     let mut lines = String::new();
     for date in dates {
         lines.push_str(&format!("\n{}:", date.format(shown)));
@@ -185,6 +185,10 @@ fn grouped(
                     marks.2 = true;
                     format!("{v}*")
                 }
+                (Some(v), None, false) if v == NO_PREVIOUS => {
+                    marks.3 = true;
+                    "first".to_owned()
+                }
                 (Some(v), None, false) => v.clone(),
             };
             lines.push(' ');
@@ -195,6 +199,7 @@ fn grouped(
         (marks.0, "gap: no value"),
         (marks.1, "partial:D/N: a period with D of its N days"),
         (marks.2, "*: left out of the drawing (see the notes)"),
+        (marks.3, "first: no previous value to change from"),
     ];
     let key: Vec<&str> = key.iter().filter(|k| k.0).map(|k| k.1).collect();
     if !key.is_empty() {
@@ -203,6 +208,9 @@ fn grouped(
     text.push_str(&lines);
     text
 }
+
+/// What a change says where the period before has no value.
+const NO_PREVIOUS: &str = "no previous value";
 
 /// One chain's word on one date: its value as the service wrote it, with the coverage of a
 /// partial period or whether it was left out; `None` for a gap.
@@ -219,6 +227,9 @@ impl Said {
         let Some(text) = &self.text else {
             return format!("{}: no value", self.chain);
         };
+        if text == NO_PREVIOUS {
+            return format!("{}: {NO_PREVIOUS}", self.chain);
+        }
         let note = match (self.partial, self.left_out) {
             (Some(c), _) => format!(" (partial: {} of {} days)", c.days, c.of),
             (None, Some(why)) => format!(" (left out: {why})"),

@@ -150,7 +150,8 @@ impl<'a> Picture<'a> {
         };
         let (legend, legend_height) = self.legend(left, head);
         let top = head + legend_height;
-        let heights = panels.iter().map(|p| panel::height(p));
+        let width = WIDTH - left - RIGHT;
+        let heights = (panels.iter()).map(|p| panel::height(p, self.caption, (left, width)));
         let height = top + heights.sum::<f64>().max(PANEL_HEIGHT);
         let metrics: Vec<&str> = panels.iter().map(|p| p.metric.as_str()).collect();
         let mut out = String::new();
@@ -285,11 +286,13 @@ impl<'a> Picture<'a> {
             top,
             width,
             height: 0.0,
+            note: 0.0,
             first: self.dates.first().copied(),
             last: self.dates.last().copied(),
         };
         for panel in panels {
             frame.height = panel::plot_height(panel);
+            frame.note = panel::note_height(panel, self.caption, (left, width));
             let scale = scale(panel);
             panel::draw(
                 out,
@@ -299,7 +302,7 @@ impl<'a> Picture<'a> {
                 self.caption,
                 (&ticks, &self.dates, group),
             );
-            frame.top += panel::height(panel);
+            frame.top += panel::height(panel, self.caption, (left, width));
         }
     }
 }

@@ -18,6 +18,10 @@ const DENSE: usize = 120;
 const COLUMN: f64 = 2.0;
 /// The left-out values a panel names before "and N more".
 const LEFT_OUT_NAMED: usize = 3;
+/// Pixels a character of a note may take (12px, mostly capitals and digits).
+const NOTE_CHAR: f64 = 7.5;
+/// A line of a note that wraps.
+const NOTE_LINE: f64 = 15.0;
 /// Below the plot: the date labels.
 const FOOT: f64 = 40.0;
 /// A strip of the small multiples: the chain's name, a short plot, a gap before the next.
@@ -45,8 +49,7 @@ pub(super) fn draw(
             axis => format!("<tspan class=\"muted axis-note\" dx=\"8\">{axis}</tspan>"),
         }
     ));
-    let head = panel.metric.chars().count() + axis.chars().count() + 1;
-    left_out(out, panel, frame, (caption, head));
+    left_out(out, panel, frame, caption);
     date_axis(out, frame, ticks);
     if panel.lines.iter().all(|l| l.runs.is_empty()) {
         // No bare 0-1 axis: it would read as values of zero.
@@ -85,9 +88,45 @@ pub(super) fn plot_height(panel: &Panel) -> f64 {
     }
 }
 
-/// The panel's whole height: its head, its plot and the date labels under it.
-pub(super) fn height(panel: &Panel) -> f64 {
-    HEAD + plot_height(panel) + FOOT
+/// The panel's whole height: its head (with its note's lines), its plot and the date labels
+/// under it, for a plot at `left`, `width` wide.
+pub(super) fn height(panel: &Panel, caption: &Caption, at: (f64, f64)) -> f64 {
+    HEAD + note_height(panel, caption, at) + plot_height(panel) + FOOT
+}
+
+/// The room the lines of the panel's note need under its name (the first is beside it).
+pub(super) fn note_height(panel: &Panel, caption: &Caption, at: (f64, f64)) -> f64 {
+    NOTE_LINE * note_lines(panel, caption, at).len().saturating_sub(1) as f64
+}
+
+/// Where the note starts: after the metric's name and its axis note.
+fn note_x(panel: &Panel, left: f64) -> f64 {
+    let head = panel.metric.chars().count() + axis_note(panel.axis).chars().count() + 1;
+    left + 16.0 + 9.0 * head as f64
+}
+
+/// The note of values left out, cut into lines at spaces: the first fits beside the name,
+/// the others from the plot's left edge, none past its right edge.
+fn note_lines(panel: &Panel, caption: &Caption, (left, width): (f64, f64)) -> Vec<String> {
+    let Some(text) = left_out_text(panel, caption) else {
+        return Vec::new();
+    };
+    let mut room = ((left + width - note_x(panel, left)) / NOTE_CHAR).max(0.0) as usize;
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        let needed = line.chars().count() + 1 + word.chars().count();
+        if !line.is_empty() && needed > room || line.is_empty() && word.chars().count() > room {
+            lines.push(String::new());
+            room = (width / NOTE_CHAR) as usize;
+        }
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines
 }
 
 /// The frame of the `i`-th strip of small multiples in a panel's `frame`: the chain's name,
@@ -111,9 +150,41 @@ fn strip_name(out: &mut String, line: &Line, plot: &Frame) {
     ));
 }
 
-/// The values of the panel that cannot be drawn, in a line beside its name: left out of the
-/// picture, and said so (they are no gaps), a sentence per reason.
-fn left_out(out: &mut String, panel: &Panel, frame: &Frame, (caption, head): (&Caption, usize)) {
+/// The values of the panel that cannot be drawn, beside its name (and under it, when long):
+/// left out of the picture, and said so (they are no gaps), a sentence per reason.
+fn left_out(out: &mut String, panel: &Panel, frame: &Frame, caption: &Caption) {
+    let lines = note_lines(panel, caption, (frame.left, frame.width));
+    if lines.is_empty() {
+        return;
+    }
+    if let [line] = lines.as_slice() {
+        out.push_str(&format!(
+            "<text class=\"muted left-out\" x=\"{}\" y=\"{}\">{}</text>\n",
+            at(note_x(panel, frame.left)),
+            at(frame.top + 18.0),
+            escape(line)
+        ));
+        return;
+    }
+    let mut tspans = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let x = match i {
+            0 => note_x(panel, frame.left),
+            _ => frame.left,
+        };
+        let y = frame.top + 18.0 + NOTE_LINE * i as f64;
+        tspans.push_str(&format!(
+            "<tspan x=\"{}\" y=\"{}\">{}</tspan>",
+            at(x),
+            at(y),
+            escape(line)
+        ));
+    }
+    out.push_str(&format!("<text class=\"muted left-out\">{tspans}</text>\n"));
+}
+
+/// The note of the values the panel cannot draw, if any.
+fn left_out_text(panel: &Panel, caption: &Caption) -> Option<String> {
     let mut sentences = Vec::new();
     for why in Why::ALL {
         let named: Vec<String> = (panel.lines.iter())
@@ -138,15 +209,7 @@ fn left_out(out: &mut String, panel: &Panel, frame: &Frame, (caption, head): (&C
         }
         sentences.push(text);
     }
-    if sentences.is_empty() {
-        return;
-    }
-    out.push_str(&format!(
-        "<text class=\"muted left-out\" x=\"{}\" y=\"{}\">{}</text>\n",
-        at(frame.left + 16.0 + 9.0 * head as f64),
-        at(frame.top + 18.0),
-        escape(&sentences.join("; "))
-    ));
+    (!sentences.is_empty()).then(|| sentences.join("; "))
 }
 
 /// What a panel's head says of its value axis, after the metric's name: nothing for the
