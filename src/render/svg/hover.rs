@@ -173,6 +173,10 @@ fn grouped(
         lines.push_str(&format!("\n{}:", date.format(shown)));
         for word in said.get(date).into_iter().flatten() {
             let value = match (&word.text, word.partial, word.left_out.is_some()) {
+                (None, ..) if word.no_previous => {
+                    marks.3 = true;
+                    "first".to_owned()
+                }
                 (None, ..) => {
                     marks.0 = true;
                     "gap".to_owned()
@@ -184,10 +188,6 @@ fn grouped(
                 (Some(v), None, true) => {
                     marks.2 = true;
                     format!("{v}*")
-                }
-                (Some(v), None, false) if v == NO_PREVIOUS => {
-                    marks.3 = true;
-                    "first".to_owned()
                 }
                 (Some(v), None, false) => v.clone(),
             };
@@ -219,17 +219,19 @@ struct Said {
     text: Option<String>,
     partial: Option<crate::model::Coverage>,
     left_out: Option<&'static str>,
+    /// A change with no value because the period before has none: no gap.
+    no_previous: bool,
 }
 
 impl Said {
     /// The word in full, as a column of one date gives it.
     fn full(&self) -> String {
         let Some(text) = &self.text else {
-            return format!("{}: no value", self.chain);
+            return match self.no_previous {
+                true => format!("{}: {NO_PREVIOUS}", self.chain),
+                false => format!("{}: no value", self.chain),
+            };
         };
-        if text == NO_PREVIOUS {
-            return format!("{}: {NO_PREVIOUS}", self.chain);
-        }
         let note = match (self.partial, self.left_out) {
             (Some(c), _) => format!(" (partial: {} of {} days)", c.days, c.of),
             (None, Some(why)) => format!(" (left out: {why})"),
@@ -256,6 +258,7 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
                     text,
                     partial,
                     left_out: None,
+                    no_previous: false,
                 },
             ));
         }
@@ -267,6 +270,19 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
                     text: None,
                     partial: None,
                     left_out: None,
+                    no_previous: false,
+                },
+            ));
+        }
+        for date in &line.no_previous {
+            told.push((
+                *date,
+                Said {
+                    chain,
+                    text: None,
+                    partial: None,
+                    left_out: None,
+                    no_previous: true,
                 },
             ));
         }
@@ -279,6 +295,7 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
                     text,
                     partial: None,
                     left_out,
+                    no_previous: false,
                 },
             ));
         }

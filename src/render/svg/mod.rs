@@ -1,6 +1,7 @@
 //! `svg`: one self-contained SVG, one panel per metric on its own scale from zero, one line per
-//! chain with a legend, dates on the x axis, each point's exact value in its `<title>`. No
-//! script, font or image from outside; no clock, so the same input gives the same bytes.
+//! chain with a legend, dates on the x axis, each date's exact values in the `<title>` of its
+//! hover column. No script, font or image from outside; no clock (the time it was made is
+//! handed down, fixed by `SOURCE_DATE_EPOCH`), so the same input gives the same bytes.
 
 mod axis;
 mod dates;
@@ -197,7 +198,7 @@ impl<'a> Picture<'a> {
 
     /// The title lines' height: two, and a third naming the source when it is known.
     fn title_height(&self) -> f64 {
-        match self.caption.source_line() {
+        match self.caption.provenance_line() {
             Some(_) => TITLE_HEIGHT + SOURCE_LINE,
             None => TITLE_HEIGHT,
         }
@@ -210,7 +211,7 @@ impl<'a> Picture<'a> {
             escape(&self.caption.scope_line()),
             x = at(left)
         ));
-        if let Some(source) = self.caption.source_line() {
+        if let Some(source) = self.caption.provenance_line() {
             out.push_str(&format!(
                 "<text class=\"source\" x=\"{}\" y=\"62\">{}</text>\n",
                 at(left),

@@ -326,7 +326,7 @@ fn html_is_valid_self_contained_and_holds_the_csv_values() {
     // Every csv row, in order, is a row of the table (its date written once for its chains).
     assert_eq!(table_rows(&html), rows);
     assert!(html.contains(
-        "<li>BASE fees, active_users, reply, retweet, tweet, quote: no value for the weeks of 2024-02-05 and 2024-02-12 (a gap, not zero)</li>"
+        "<li>BASE fees, active_users_avg, reply, retweet, tweet, quote: no value for the weeks of 2024-02-05 and 2024-02-12 (a gap, not zero)</li>"
     ));
     assert!(html
         .contains("<li>BASE fees, BASE active users, BASE official account: no data for 2024-02-05..2024-02-18 (left out, not zero)</li>"));

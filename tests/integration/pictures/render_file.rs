@@ -36,7 +36,7 @@ fn same_but_source(query: &str, drawn: &str, file: &Path) {
         "{}",
         differ[0].0
     );
-    let source = format!(">drawn from {}<", file.display());
+    let source = format!(">drawn from {} · made ", file.display());
     assert!(differ[0].1.contains(&source), "{}", differ[0].1);
 }
 

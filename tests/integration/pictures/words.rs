@@ -61,7 +61,7 @@ fn a_gap_is_one_note_for_every_metric_it_hits_and_one_week_is_singular() {
         .collect();
     assert_eq!(
         gaps,
-        ["BASE fees, active_users, reply, retweet, tweet, quote: no value for the weeks of 2024-02-05 and 2024-02-12 (a gap, not zero)"]
+        ["BASE fees, active_users_avg, reply, retweet, tweet, quote: no value for the weeks of 2024-02-05 and 2024-02-12 (a gap, not zero)"]
     );
     let one = Sandbox::start(&["--fault", "gap:base:2024-02-05..2024-02-11"]);
     let env = Env::with_service(&one.url);
