@@ -189,7 +189,8 @@ impl Output {
         if let Some(line) = &partial {
             tell(Notice::warning(line.clone()));
         }
-        let caption = picture::caption(plan, shape.by, told, partial);
+        let mut caption = picture::caption(plan, shape.by, told, partial);
+        picture::hints(&data, &mut caption, (self.format, self.scale), tell);
         let mut style = RenderOptions {
             color: false,
             width: 0,

@@ -15,6 +15,8 @@ pub struct Caption {
     pub by: Period,
     /// The warning lines of the run, as stderr shows them (without `warning: `).
     pub warnings: Vec<String>,
+    /// What would make the picture read (see `svg::hints`): the page's notes name them.
+    pub hints: Vec<String>,
     /// When the picture was made, as people read it (`SOURCE_DATE_EPOCH` fixes it, so that
     /// the same input gives the same bytes); empty when not known.
     pub made: String,

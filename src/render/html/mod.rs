@@ -133,6 +133,7 @@ fn notes(
         }
     }
     lines.extend(caption.warnings.iter().cloned());
+    lines.extend(caption.hints.iter().cloned());
     out.write_all(b"<section id=\"notes\">\n<h2>Notes: partial periods, gaps and warnings</h2>\n")?;
     if lines.is_empty() {
         return out.write_all(

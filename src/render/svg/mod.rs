@@ -20,6 +20,7 @@ use chrono::NaiveDate;
 use super::caption::Caption;
 use crate::model::Chain;
 use crate::model::Dataset;
+use crate::model::Period;
 use crate::render::AxisScale;
 use axis::scale;
 use dates::date_ticks;
@@ -86,6 +87,61 @@ pub(super) fn write(
 ) -> io::Result<()> {
     let picture = Picture::new(data, caption, scale);
     out.write_all(picture.svg(true).as_bytes())
+}
+
+/// A series under this share of its panel's top lies on the floor of a linear axis.
+const FLOOR_SHARE: f64 = 30.0;
+
+/// What would make a picture of `data` read, as hints (each names the flag to add to the same
+/// command): `--scale log` when a chain's line stays under 1/30 of its panel's top on a linear
+/// axis (the first such panel), `--by week` (or `--by month`) when a line has more points than
+/// the plot has pixel columns for.
+pub(crate) fn hints(data: &Dataset, caption: &Caption, scale: AxisScale) -> Vec<String> {
+    let picture = Picture::new(data, caption, scale);
+    let mut hints = Vec::new();
+    let floored = (picture.panels.iter())
+        .filter(|p| p.axis == series::Axis::Linear && !p.strips())
+        .filter(|p| matches!(p.source, Some((_, crate::model::Measure::Value))))
+        .find_map(|panel| {
+            let top = panel.value_range().1;
+            let low: Vec<&str> = (panel.lines.iter())
+                .filter(|l| !l.runs.is_empty())
+                .filter(|l| {
+                    let most = l.runs.iter().flatten().map(|p| p.value).fold(0.0, f64::max);
+                    most < top / FLOOR_SHARE
+                })
+                .map(|l| l.chain.name())
+                .collect();
+            (top > 0.0 && !low.is_empty()).then(|| (panel.metric.clone(), low))
+        });
+    if let Some((metric, low)) = floored {
+        let (chains, stay) = match low.as_slice() {
+            [one] => (one.to_string(), "stays"),
+            _ => (low.join(" and "), "stay"),
+        };
+        hints.push(format!(
+            "{chains} {metric} {stay} under 1/30 of the panel's top, flat on the floor: add --scale log to draw every chain's own shape"
+        ));
+    }
+    let width = WIDTH - picture.left() - RIGHT;
+    let points = (picture.panels.iter())
+        .flat_map(|p| &p.lines)
+        .map(|l| l.runs.iter().map(Vec::len).sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    let longer = match caption.by {
+        Period::Day => Some("week"),
+        Period::Week => Some("month"),
+        _ => None,
+    };
+    if let Some(longer) = longer.filter(|_| points as f64 > width / 2.0) {
+        hints.push(format!(
+            "{points} {by}s a line are more than the plot's {w} pixels can show apart: add --by {longer} to draw each {longer} as one point",
+            by = caption.by.name(),
+            w = width.round()
+        ));
+    }
+    hints
 }
 
 /// The colour of a chain's line.

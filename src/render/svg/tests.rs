@@ -39,6 +39,7 @@ fn decade() -> (Dataset, Caption) {
         range,
         by: Period::Day,
         warnings: Vec::new(),
+        hints: Vec::new(),
         made: String::new(),
         origin: Default::default(),
     };
