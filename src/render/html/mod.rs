@@ -183,12 +183,15 @@ fn left_out_notes(line: &Line, metric: &str, caption: &Caption) -> Vec<String> {
     notes
 }
 
+/// A chain and the dates of its gaps: the notes name them once, for every metric they hit.
+type GapKey<'a> = (Chain, &'a [NaiveDate]);
+
 /// A note per chain and stretch of gaps, naming every metric it hits (`BASE fees,
 /// active_users: no value for ...`), then a note per change with no previous value (a
 /// change's first period, or the first after a gap), which is no gap.
 fn gap_lines(picture: &Picture, caption: &Caption) -> Vec<String> {
     let mut notes = Vec::new();
-    let mut gaps: Vec<((Chain, &[NaiveDate]), Vec<&str>)> = Vec::new();
+    let mut gaps: Vec<(GapKey, Vec<&str>)> = Vec::new();
     let mut first: Vec<(&[NaiveDate], Vec<String>)> = Vec::new();
     for panel in &picture.panels {
         for line in &panel.lines {

@@ -214,6 +214,7 @@ const NO_PREVIOUS: &str = "no previous value";
 
 /// One chain's word on one date: its value as the service wrote it, with the coverage of a
 /// partial period or whether it was left out; `None` for a gap.
+#[derive(Clone)]
 struct Said {
     chain: &'static str,
     text: Option<String>,
@@ -244,58 +245,47 @@ impl Said {
 /// Each date's word per chain, chains in the legend's order.
 fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
     let mut said: BTreeMap<NaiveDate, Vec<Said>> = BTreeMap::new();
+    let unit = if panel.percent { "%" } else { "" };
     for line in &panel.lines {
-        let chain = line.chain.name();
+        let word = Said {
+            chain: line.chain.name(),
+            text: None,
+            partial: None,
+            left_out: None,
+            no_previous: false,
+        };
         let mut told: Vec<(NaiveDate, Said)> = Vec::new();
-        let unit = if panel.percent { "%" } else { "" };
         for point in line.runs.iter().flatten() {
             let text = Some(format!("{}{unit}", point.exact));
             let partial = point.partial;
             told.push((
                 point.date,
                 Said {
-                    chain,
                     text,
                     partial,
-                    left_out: None,
-                    no_previous: false,
+                    ..word.clone()
                 },
             ));
         }
-        for date in &line.gaps {
-            told.push((
-                *date,
+        told.extend(line.gaps.iter().map(|d| (*d, Said { ..word.clone() })));
+        let first = line.no_previous.iter();
+        told.extend(first.map(|d| {
+            (
+                *d,
                 Said {
-                    chain,
-                    text: None,
-                    partial: None,
-                    left_out: None,
-                    no_previous: false,
-                },
-            ));
-        }
-        for date in &line.no_previous {
-            told.push((
-                *date,
-                Said {
-                    chain,
-                    text: None,
-                    partial: None,
-                    left_out: None,
                     no_previous: true,
+                    ..word.clone()
                 },
-            ));
-        }
+            )
+        }));
         for (date, text, why) in &line.left_out {
             let (text, left_out) = (Some(format!("{text}{unit}")), Some(why.says()));
             told.push((
                 *date,
                 Said {
-                    chain,
                     text,
-                    partial: None,
                     left_out,
-                    no_previous: false,
+                    ..word.clone()
                 },
             ));
         }
