@@ -44,10 +44,11 @@ impl Why {
         }
     }
 
-    /// Why [`drawable`] gave no place to `number`: an exponent beyond every axis, or a value
-    /// too large.
+    /// Why [`drawable`] gave no place to `number`: an exponent beyond the number bound (either
+    /// way), or a value too large (too many digits, or beyond what a float places: `1e500`).
     pub(crate) fn undrawable(number: &Number) -> Why {
-        match number.as_str().contains(['e', 'E']) {
+        let exponent = number.as_str().contains(['e', 'E']);
+        match exponent && number.bounded().is_err() {
             true => Why::BeyondAxis,
             false => Why::TooLarge,
         }
