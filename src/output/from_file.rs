@@ -63,14 +63,16 @@ pub(crate) fn draw(
     if let Some(note) = &export.note {
         tell(Notice::note(note.as_str()));
     }
-    let caption = Caption {
+    let mut caption = Caption {
         chains: export.chains.clone(),
         range: export.range,
         by: export.by,
         warnings: Vec::new(),
+        hints: Vec::new(),
         made: picture::made_at(drawing.source_date_epoch.as_deref()),
         origin: Origin::File(drawing.file.display().to_string()),
     };
+    picture::hints(&export.data, &mut caption, (format, drawing.scale), tell);
     let data = match format {
         Format::Chart => chart_shape(&export),
         _ => export.data,

@@ -179,10 +179,12 @@ impl Output {
     ) -> anyhow::Result<()> {
         let shape = &self.shape;
         let data = (shape.apply(data, &plan.chains, &plan.range)).map_err(shape_failure)?;
-        if let Some(line) = picture::partial_warning(&data, shape.by, &shape.measures) {
-            tell(Notice::warning(line));
+        let partial = picture::partial_warning(&data, shape.by, &shape.measures);
+        if let Some(line) = &partial {
+            tell(Notice::warning(line.clone()));
         }
-        let caption = picture::caption(plan, shape.by, told);
+        let mut caption = picture::caption(plan, shape.by, told, partial);
+        picture::hints(&data, &mut caption, (self.format, self.scale), tell);
         let mut style = RenderOptions {
             color: false,
             width: 0,

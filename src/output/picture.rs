@@ -18,15 +18,36 @@ pub(crate) struct Told {
     pub source_date_epoch: Option<String>,
 }
 
-/// The caption of a picture of `plan`'s query.
-pub(super) fn caption(plan: &Plan, by: Period, told: &Told) -> Caption {
+/// The caption of a picture of `plan`'s query: the run's warnings, and `partial` (the
+/// warning of [`partial_warning`], printed after the fetch), so that the page's notes hold
+/// every warning stderr printed.
+pub(super) fn caption(plan: &Plan, by: Period, told: &Told, partial: Option<String>) -> Caption {
     Caption {
         chains: plan.chains.clone(),
         range: plan.range,
         by,
-        warnings: told.warnings.clone(),
+        warnings: told.warnings.iter().cloned().chain(partial).collect(),
+        hints: Vec::new(),
         made: made_at(told.source_date_epoch.as_deref()),
         origin: told.origin.clone(),
+    }
+}
+
+/// The hints of a picture (svg, html) of `data` (see `render::picture_hints`), each told as a
+/// `hint:` and kept in the caption for the page's notes; none for other formats.
+pub(super) fn hints(
+    data: &Dataset,
+    caption: &mut Caption,
+    (format, scale): (crate::render::Format, crate::render::AxisScale),
+    tell: &dyn Fn(crate::system::diag::Notice),
+) {
+    use crate::render::Format;
+    if !matches!(format, Format::Svg | Format::Html) {
+        return;
+    }
+    caption.hints = crate::render::picture_hints(data, caption, scale);
+    for hint in &caption.hints {
+        tell(crate::system::diag::Notice::hint(hint.as_str()));
     }
 }
 

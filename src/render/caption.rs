@@ -15,7 +15,10 @@ pub struct Caption {
     pub by: Period,
     /// The warning lines of the run, as stderr shows them (without `warning: `).
     pub warnings: Vec<String>,
-    /// When the page was made, as people read it (html only; an svg carries no time).
+    /// What would make the picture read (see `svg::hints`): the page's notes name them.
+    pub hints: Vec<String>,
+    /// When the picture was made, as people read it (`SOURCE_DATE_EPOCH` fixes it, so that
+    /// the same input gives the same bytes); empty when not known.
     pub made: String,
     pub origin: Origin,
 }
@@ -64,6 +67,20 @@ impl Caption {
             Origin::File(path) => Some(format!("drawn from {path}")),
             Origin::Unknown => None,
         }
+    }
+
+    /// The provenance line of a standalone picture: where the data came from and when the
+    /// picture was made, what of them is known.
+    pub fn provenance_line(&self) -> Option<String> {
+        let made = (!self.made.is_empty()).then(|| {
+            format!(
+                "made {} by chain-metrics {}",
+                self.made,
+                env!("CARGO_PKG_VERSION")
+            )
+        });
+        let parts: Vec<String> = self.source_line().into_iter().chain(made).collect();
+        (!parts.is_empty()).then(|| parts.join(" · "))
     }
 
     /// A point's date in words: the day, or the period that starts on it.

@@ -17,6 +17,7 @@ pub(crate) use caption::{Caption, Origin};
 pub use format::Format;
 pub(crate) use format::{Can, Text, Wide};
 pub(crate) use listing::write as write_listing;
+pub(crate) use svg::hints as picture_hints;
 
 use std::io::{self, Write};
 

@@ -198,26 +198,32 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     left_out_note(data, out)
 }
 
-/// A line under the chart naming the values it could not draw (beyond `MAX_DRAWN`), if any.
+/// A line under the chart per reason, naming the values it could not draw, if any.
 fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
-    let mut left_out = Vec::new();
-    for row in &data.rows {
-        for (column, number) in data.columns.iter().zip(&row.values) {
-            if let Some(number) = number.as_ref().filter(|_| value(number).is_none()) {
-                left_out.push(format!("{column} of {} ({})", row.date, number.shown()));
+    for why in scale::Why::ALL {
+        let mut left_out = Vec::new();
+        for row in &data.rows {
+            for (column, number) in data.columns.iter().zip(&row.values) {
+                let Some(number) = number.as_ref().filter(|_| value(number).is_none()) else {
+                    continue;
+                };
+                if scale::Why::undrawable(number) == why {
+                    left_out.push(format!("{column} of {} ({})", row.date, number.shown()));
+                }
             }
         }
+        if left_out.is_empty() {
+            continue;
+        }
+        let more = left_out.len().saturating_sub(LEFT_OUT_NAMED);
+        left_out.truncate(LEFT_OUT_NAMED);
+        let mut line = left_out.join(", ");
+        if more > 0 {
+            line.push_str(&format!(" and {more} more"));
+        }
+        writeln!(out, "left out, {}: {line}", why.says())?;
     }
-    if left_out.is_empty() {
-        return Ok(());
-    }
-    let more = left_out.len().saturating_sub(LEFT_OUT_NAMED);
-    left_out.truncate(LEFT_OUT_NAMED);
-    let mut line = left_out.join(", ");
-    if more > 0 {
-        line.push_str(&format!(" and {more} more"));
-    }
-    writeln!(out, "left out, too large to draw: {line}")
+    Ok(())
 }
 
 /// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,

@@ -17,6 +17,57 @@ pub(crate) fn drawable(number: &Number) -> Option<f64> {
     (value.abs() <= MAX_DRAWN).then_some(value)
 }
 
+/// Why a value is left out of a picture (and listed as left out, never as a gap).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Why {
+    /// Written with an exponent no axis reaches (`1e999999999`, `1e-999999999`).
+    BeyondAxis,
+    /// Too many digits, or beyond what a float can place.
+    TooLarge,
+    /// Above zero, but too small for a float to tell from zero, on a log axis.
+    TooSmall,
+    /// Zero or below, on a log axis.
+    OffLog,
+}
+
+impl Why {
+    /// Every reason, in the order the pictures list them.
+    pub(crate) const ALL: [Why; 4] = [Why::BeyondAxis, Why::TooLarge, Why::TooSmall, Why::OffLog];
+
+    /// The reason in words, after `left out, `.
+    pub(crate) fn says(self) -> &'static str {
+        match self {
+            Why::BeyondAxis => "beyond the axis",
+            Why::TooLarge => "too large to draw",
+            Why::TooSmall => "too small to draw on a log scale",
+            Why::OffLog => "zero or below on a log scale",
+        }
+    }
+
+    /// Why [`drawable`] gave no place to `number`: an exponent beyond the number bound (either
+    /// way), or a value too large (too many digits, or beyond what a float places: `1e500`).
+    pub(crate) fn undrawable(number: &Number) -> Why {
+        let exponent = number.as_str().contains(['e', 'E']);
+        match exponent && number.bounded().is_err() {
+            true => Why::BeyondAxis,
+            false => Why::TooLarge,
+        }
+    }
+
+    /// Why a drawable `value` has no place on a log axis: above zero as written (a float
+    /// cannot tell it from zero), or zero or below.
+    pub(crate) fn off_log(number: &Number, value: f64) -> Why {
+        let text = number.as_str();
+        let mantissa = text.split(['e', 'E']).next().unwrap_or_default();
+        let above_zero =
+            !text.starts_with('-') && mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b));
+        match above_zero && value >= 0.0 {
+            true => Why::TooSmall,
+            false => Why::OffLog,
+        }
+    }
+}
+
 /// The ticks of an axis from `lo` to `hi` taken out to round values, at most about `most`
 /// of them: the values, from the lowest up, and the step between them.
 pub(crate) fn round_ticks(lo: f64, hi: f64, most: usize) -> (Vec<f64>, f64) {

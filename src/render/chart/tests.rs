@@ -50,6 +50,7 @@ fn draw_as(data: &Dataset, by: Period, look: RenderOptions) -> String {
         },
         by,
         warnings: Vec::new(),
+        hints: Vec::new(),
         made: String::new(),
         origin: Default::default(),
     };

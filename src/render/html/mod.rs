@@ -79,6 +79,7 @@ pub(super) fn write(
 /// SVG with its legend, and a caption saying how to read it; the charts' section ends here.
 fn figures(picture: &Picture, out: &mut dyn Write) -> io::Result<()> {
     let figures = picture.figures();
+    let hover = picture.hover_says();
     if figures.is_empty() {
         write!(out, "<figure>\n{}</figure>\n", picture.svg(false))?;
     }
@@ -89,7 +90,7 @@ fn figures(picture: &Picture, out: &mut dyn Write) -> io::Result<()> {
         };
         write!(
             out,
-            "<figure id=\"{id}\">\n<figcaption><strong>{title}</strong>: {how}; hover a date for every chain's exact value.</figcaption>\n{svg}</figure>\n",
+            "<figure id=\"{id}\">\n<figcaption><strong>{title}</strong>: {how}; {hover}.</figcaption>\n{svg}</figure>\n",
             id = figure.id(),
             title = figure.title(),
         )?;
@@ -125,13 +126,14 @@ fn notes(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut lines = partial_periods(data, caption);
+    lines.extend(gap_lines(picture, caption));
     for panel in &picture.panels {
         for line in &panel.lines {
-            lines.extend(gap_line(line, &panel.metric, caption));
             lines.extend(left_out_notes(line, &panel.metric, caption));
         }
     }
     lines.extend(caption.warnings.iter().cloned());
+    lines.extend(caption.hints.iter().cloned());
     out.write_all(b"<section id=\"notes\">\n<h2>Notes: partial periods, gaps and warnings</h2>\n")?;
     if lines.is_empty() {
         return out.write_all(
@@ -154,7 +156,7 @@ const LEFT_OUT_NOTES: usize = 5;
 fn left_out_notes(line: &Line, metric: &str, caption: &Caption) -> Vec<String> {
     let mut notes = Vec::new();
     let name = line.chain.name();
-    for why in [Why::TooLarge, Why::OffLog] {
+    for why in Why::ALL {
         let of: Vec<String> = (line.left_out.iter())
             .filter(|l| l.2 == why)
             .map(|(date, text, _)| format!("{} ({text})", caption.when(*date)))
@@ -181,19 +183,65 @@ fn left_out_notes(line: &Line, metric: &str, caption: &Caption) -> Vec<String> {
     notes
 }
 
-/// A line's gaps in one note, if it has any.
-fn gap_line(line: &Line, metric: &str, caption: &Caption) -> Option<String> {
-    if line.gaps.is_empty() {
-        return None;
+/// A chain and the dates of its gaps: the notes name them once, for every metric they hit.
+type GapKey<'a> = (Chain, &'a [NaiveDate]);
+
+/// A note per chain and stretch of gaps, naming every metric it hits (`BASE fees,
+/// active_users: no value for ...`), then a note per change with no previous value (a
+/// change's first period, or the first after a gap), which is no gap.
+fn gap_lines(picture: &Picture, caption: &Caption) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut gaps: Vec<(GapKey, Vec<&str>)> = Vec::new();
+    let mut first: Vec<(&[NaiveDate], Vec<String>)> = Vec::new();
+    for panel in &picture.panels {
+        for line in &panel.lines {
+            if !line.gaps.is_empty() {
+                let key = (line.chain, line.gaps.as_slice());
+                match gaps.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, metrics)) => metrics.push(&panel.metric),
+                    None => gaps.push((key, vec![&panel.metric])),
+                }
+            }
+            if !line.no_previous.is_empty() {
+                let key = line.no_previous.as_slice();
+                let named = format!("{} {}", line.chain.name(), panel.metric);
+                match first.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, named_too)) => named_too.push(named),
+                    None => first.push((key, vec![named])),
+                }
+            }
+        }
     }
-    let when = match caption.by {
-        Period::Day => describe_days(&line.gaps),
-        by => format!("the {}s of {}", by.name(), dates(&line.gaps)),
-    };
-    Some(format!(
-        "{} {metric}: no value for {when} (a gap, not zero)",
-        line.chain.name()
-    ))
+    for ((chain, days), metrics) in gaps {
+        notes.push(format!(
+            "{} {}: no value for {} (a gap, not zero)",
+            chain.name(),
+            metrics.join(", "),
+            when(days, caption)
+        ));
+    }
+    for (days, named) in first {
+        notes.push(format!(
+            "{}: no previous value to change from for {} (not a gap)",
+            named.join(", "),
+            when(days, caption)
+        ));
+    }
+    notes
+}
+
+/// Periods in words, singular or plural: `2024-02-05..2024-02-18` (days), `the week of
+/// 2024-02-05`, `the weeks of 2024-02-05 and 2024-02-12`.
+fn when(days: &[NaiveDate], caption: &Caption) -> String {
+    let by = caption.by;
+    if by == Period::Day {
+        return describe_days(days);
+    }
+    match days {
+        [one] => format!("the {} of {one}", by.name()),
+        [rest @ .., last] => format!("the {}s of {} and {last}", by.name(), dates(rest)),
+        [] => String::new(),
+    }
 }
 
 /// One note per period that is not whole, as its rows' coverage says: `6 of 7 days` for

@@ -12,8 +12,8 @@ pub(super) fn scale(panel: &Panel) -> Scale {
     let unit = if panel.percent { "%" } else { "" };
     if panel.axis == Axis::Log {
         let ticks = powers_of_ten(lo, hi);
-        let labels = (ticks.iter())
-            .map(|t| format!("{}{unit}", power_label(*t)))
+        let labels = (power_labels(&ticks).into_iter())
+            .map(|label| format!("{label}{unit}"))
             .collect();
         return Scale {
             ticks,
@@ -56,13 +56,21 @@ pub(super) fn powers_of_ten(lo: f64, hi: f64) -> Vec<f64> {
     ticks
 }
 
-/// A power of ten as an axis label, short: `0.01`, `1`, `100`, `1k`, `10M`, `100B`, `1T`;
-/// beyond what those say briefly, `1e18`.
-pub(super) fn power_label(power: f64) -> String {
-    const SUFFIXES: [(f64, &str); 5] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"), (1.0, "")];
-    if !(1e-4..1e15).contains(&power) {
-        return format!("1e{}", power.log10().round());
+/// The powers of ten of one axis as labels, in one notation: short (`0.01`, `1`, `100`, `1k`,
+/// `10M`, `100B`, `1T`) when every tick is from `0.0001` to `100T`, else every tick as `1eN`
+/// (`1e-8`, `1e0`, `1e18`), never the two mixed.
+pub(super) fn power_labels(ticks: &[f64]) -> Vec<String> {
+    match ticks.iter().all(|t| (1e-4..1e15).contains(t)) {
+        true => ticks.iter().map(|t| short_power(*t)).collect(),
+        false => (ticks.iter())
+            .map(|t| format!("1e{}", t.log10().round()))
+            .collect(),
     }
+}
+
+/// A power of ten from `0.0001` to `100T` as a short label.
+fn short_power(power: f64) -> String {
+    const SUFFIXES: [(f64, &str); 5] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k"), (1.0, "")];
     match SUFFIXES
         .iter()
         .find(|(size, _)| power >= size * (1.0 - 1e-9))

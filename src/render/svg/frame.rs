@@ -15,26 +15,28 @@ pub(super) struct Scale {
     pub log: bool,
 }
 
-/// Where a panel goes, and the dates its x axis spans: its plot starts [`HEAD`] below `top`
-/// and is `height` high.
+/// Where a panel goes, and the dates its x axis spans: its plot starts [`HEAD`] (and `note`)
+/// below `top` and is `height` high.
 #[derive(Clone, Copy)]
 pub(super) struct Frame {
     pub left: f64,
     pub top: f64,
     pub width: f64,
     pub height: f64,
+    /// Room under the metric's name for the lines of a long note (values left out).
+    pub note: f64,
     pub first: Option<NaiveDate>,
     pub last: Option<NaiveDate>,
 }
 
 impl Frame {
     pub(super) fn bottom(&self) -> f64 {
-        self.top + HEAD + self.height
+        self.top + HEAD + self.note + self.height
     }
 
     /// The plot's top edge.
     pub(super) fn plot_top(&self) -> f64 {
-        self.top + HEAD
+        self.top + HEAD + self.note
     }
 
     pub(super) fn x(&self, date: NaiveDate) -> f64 {

@@ -1,8 +1,10 @@
-//! Hover per date, without a script: a transparent column over each date of a panel, under
-//! the lines, whose `<title>` lists every chain's exact value of that date (or that it has
-//! none, or that it was left out), so that a reader need not hit a 3-pixel dot. A panel with
-//! more dates than its plot has columns of pixels gets none: its marks are thinned, and the
-//! values are in the data.
+//! Hover per date, without a script: a transparent column over each date of a panel, on top of
+//! the lines and grid (which let the pointer through), whose `<title>` lists every chain's
+//! exact value of that date (or that it has none, or that it was left out), so that a reader
+//! need not hit a 3-pixel dot. Where a column per date would be thinner than [`NARROWEST`],
+//! a column holds a week of days, a month of weeks (or of days), and so on, and lists each of
+//! its dates' exact values: at any range the pointer finds exact values. Each value is written
+//! once, here (a dot has no title of its own).
 
 use std::collections::BTreeMap;
 
@@ -11,68 +13,285 @@ use chrono::NaiveDate;
 use super::frame::Frame;
 use super::series::Panel;
 use super::xml::{at, escape};
+use crate::model::Period;
 use crate::render::caption::Caption;
 
-/// Fewer pixels a date than this and the panel gets no hover columns.
-const NARROWEST: f64 = 2.0;
+/// Fewer pixels a column than this and the columns group dates.
+const NARROWEST: f64 = 4.0;
+
+/// Pixels the first and last columns reach past the plot's edges, so that the outer half of
+/// an edge's dot (and the pointer a little off it) still finds its values.
+const PAST_EDGE: f64 = 4.0;
+
+/// The periods a hover column may hold, from the shortest.
+const GROUPS: [Period; 5] = [
+    Period::Day,
+    Period::Week,
+    Period::Month,
+    Period::Quarter,
+    Period::Year,
+];
+
+/// What one hover column holds: a date of `by` (the period drawn), or the longer period whose
+/// columns are at least [`NARROWEST`] wide over `width` pixels.
+pub(super) fn grouping(dates: &[NaiveDate], by: Period, width: f64) -> Period {
+    let from = GROUPS.iter().position(|g| *g == by).unwrap_or(0);
+    for group in &GROUPS[from..] {
+        let count = starts(dates, *group).len().max(1);
+        if width / count as f64 >= NARROWEST {
+            return *group;
+        }
+    }
+    Period::Year
+}
+
+/// What the hover of a picture whose columns hold `group` gives, for its caption.
+pub(super) fn says(group: Period, by: Period) -> String {
+    match group == by {
+        true => format!("hover a {} for every chain's exact value", by.name()),
+        false => format!(
+            "hover a {} for every chain's exact value of each of its {}s (a column a {} would be too thin to point at)",
+            group.name(),
+            by.name(),
+            by.name()
+        ),
+    }
+}
+
+/// The first dates of each column: `dates` cut where `group`'s period changes.
+fn starts(dates: &[NaiveDate], group: Period) -> Vec<usize> {
+    let mut starts = Vec::new();
+    for (i, date) in dates.iter().enumerate() {
+        let new = i == 0 || group.start(dates[i - 1]) != group.start(*date);
+        if new {
+            starts.push(i);
+        }
+    }
+    starts
+}
 
 pub(super) fn columns(
     out: &mut String,
     panel: &Panel,
     frame: &Frame,
     caption: &Caption,
-    dates: &[NaiveDate],
+    (dates, group): (&[NaiveDate], Period),
 ) {
-    if dates.len() < 2 || frame.width / (dates.len() as f64) < NARROWEST {
+    if dates.is_empty() {
         return;
     }
     let said = values_by_date(panel);
+    let mut cuts = starts(dates, group);
+    cuts.push(dates.len());
     out.push_str("<g class=\"hover\" fill=\"#000\" fill-opacity=\"0\">\n");
-    for (i, date) in dates.iter().enumerate() {
-        let x = frame.x(*date);
-        let left = i
+    for pair in cuts.windows(2) {
+        let (first, last) = (pair[0], pair[1] - 1);
+        let x = |i: usize| frame.x(dates[i]);
+        let left = first
             .checked_sub(1)
-            .map_or(frame.left, |p| (frame.x(dates[p]) + x) / 2.0);
-        let right = dates
-            .get(i + 1)
-            .map_or(frame.left + frame.width, |n| (frame.x(*n) + x) / 2.0);
-        let lines = said.get(date).map(|l| l.join("\n")).unwrap_or_default();
+            .map_or(frame.left - PAST_EDGE, |p| (x(p) + x(first)) / 2.0);
+        let right = match last + 1 < dates.len() {
+            true => (x(last) + x(last + 1)) / 2.0,
+            false => frame.left + frame.width + PAST_EDGE,
+        };
+        let text = match group == caption.by {
+            true => one_date(panel, caption, dates[first], &said),
+            false => grouped(panel, caption, group, &dates[first..=last], &said),
+        };
+        // Both edges rounded as written, so that a column starts where the last one ends.
+        let (left, right) = (tenths(left), tenths(right));
         out.push_str(&format!(
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: {}\n{}</title></rect>\n",
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}</title></rect>\n",
             at(left),
             at(frame.plot_top()),
             at(right - left),
             at(frame.height),
-            caption.when(*date),
-            escape(&panel.metric),
-            escape(&lines)
+            escape(&text)
         ));
     }
     out.push_str("</g>\n");
 }
 
-/// Each date's line per chain, chains in the legend's order: the exact value (and a partial
-/// period's days), `no value` for a gap, or the text of a value left out.
-fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<String>> {
-    let mut said: BTreeMap<NaiveDate, Vec<String>> = BTreeMap::new();
-    for line in &panel.lines {
-        let name = line.chain.name();
-        let mut say = |date: NaiveDate, text: String| said.entry(date).or_default().push(text);
-        let mut told: Vec<(NaiveDate, String)> = Vec::new();
-        for point in line.runs.iter().flatten() {
-            let days = point.partial.map_or(String::new(), |c| {
-                format!(" (partial: {} of {} days)", c.days, c.of)
-            });
-            told.push((point.date, format!("{name} {}{days}", point.exact)));
+/// `value` rounded to the tenth [`at`] writes.
+fn tenths(value: f64) -> f64 {
+    (value * 10.0).round() / 10.0
+}
+
+/// A column of one date: the date and metric, then a line per chain.
+fn one_date(
+    panel: &Panel,
+    caption: &Caption,
+    date: NaiveDate,
+    said: &BTreeMap<NaiveDate, Vec<Said>>,
+) -> String {
+    let lines: Vec<String> = (said.get(&date).into_iter().flatten())
+        .map(Said::full)
+        .collect();
+    format!(
+        "{}: {}\n{}",
+        caption.when(date),
+        panel.metric,
+        lines.join("\n")
+    )
+}
+
+/// A column of several dates, kept light (a decade of days is some twenty thousand values a
+/// panel): the period and metric with the chains' order, then a line per date, named by what
+/// the period does not say (the day of a month), with every chain's value in that order,
+/// separated by spaces; a gap is `gap`, and a value's note has no space (`(partial:6/7)`,
+/// `*` for a value left out of the drawing), so that the values stay apart.
+fn grouped(
+    panel: &Panel,
+    caption: &Caption,
+    group: Period,
+    dates: &[NaiveDate],
+    said: &BTreeMap<NaiveDate, Vec<Said>>,
+) -> String {
+    let chains: Vec<&str> = panel.lines.iter().map(|l| l.chain.name()).collect();
+    let by = caption.by.name();
+    let (named, shown) = match group {
+        Period::Day | Period::Week => ("date", "%Y-%m-%d"),
+        Period::Month => ("day of the month", "%d"),
+        Period::Quarter | Period::Year => ("month and day", "%m-%d"),
+    };
+    let plural = |n: usize| match n {
+        1 => "",
+        _ => "s",
+    };
+    let mut text = format!(
+        "{} of {}: {}, {n} {by}{s} (a line each, by its {named}): {}",
+        group.name(),
+        group.start(dates[0]),
+        panel.metric,
+        chains.join(" "),
+        n = dates.len(),
+        s = plural(dates.len()),
+    );
+    let mut marks = (false, false, false, false);
+    let mut lines = String::new();
+    for date in dates {
+        lines.push_str(&format!("\n{}:", date.format(shown)));
+        for word in said.get(date).into_iter().flatten() {
+            let value = match (&word.text, word.partial, word.left_out.is_some()) {
+                (None, ..) if word.no_previous => {
+                    marks.3 = true;
+                    "first".to_owned()
+                }
+                (None, ..) => {
+                    marks.0 = true;
+                    "gap".to_owned()
+                }
+                (Some(v), Some(c), _) => {
+                    marks.1 = true;
+                    format!("{v}(partial:{}/{})", c.days, c.of)
+                }
+                (Some(v), None, true) => {
+                    marks.2 = true;
+                    format!("{v}*")
+                }
+                (Some(v), None, false) => v.clone(),
+            };
+            lines.push(' ');
+            lines.push_str(&value);
         }
-        told.extend(line.gaps.iter().map(|d| (*d, format!("{name}: no value"))));
-        let left_out = line.left_out.iter();
-        told.extend(
-            left_out.map(|(d, t, why)| (*d, format!("{name} {t} (left out: {})", why.says()))),
-        );
+    }
+    let key = [
+        (marks.0, "gap: no value"),
+        (marks.1, "partial:D/N: a period with D of its N days"),
+        (marks.2, "*: left out of the drawing (see the notes)"),
+        (marks.3, "first: no previous value to change from"),
+    ];
+    let key: Vec<&str> = key.iter().filter(|k| k.0).map(|k| k.1).collect();
+    if !key.is_empty() {
+        text.push_str(&format!("; {}", key.join("; ")));
+    }
+    text.push_str(&lines);
+    text
+}
+
+/// What a change says where the period before has no value.
+const NO_PREVIOUS: &str = "no previous value";
+
+/// One chain's word on one date: its value as the service wrote it, with the coverage of a
+/// partial period or whether it was left out; `None` for a gap.
+#[derive(Clone)]
+struct Said {
+    chain: &'static str,
+    text: Option<String>,
+    partial: Option<crate::model::Coverage>,
+    left_out: Option<&'static str>,
+    /// A change with no value because the period before has none: no gap.
+    no_previous: bool,
+}
+
+impl Said {
+    /// The word in full, as a column of one date gives it.
+    fn full(&self) -> String {
+        let Some(text) = &self.text else {
+            return match self.no_previous {
+                true => format!("{}: {NO_PREVIOUS}", self.chain),
+                false => format!("{}: no value", self.chain),
+            };
+        };
+        let note = match (self.partial, self.left_out) {
+            (Some(c), _) => format!(" (partial: {} of {} days)", c.days, c.of),
+            (None, Some(why)) => format!(" (left out: {why})"),
+            (None, None) => String::new(),
+        };
+        format!("{} {text}{note}", self.chain)
+    }
+}
+
+/// Each date's word per chain, chains in the legend's order.
+fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
+    let mut said: BTreeMap<NaiveDate, Vec<Said>> = BTreeMap::new();
+    let unit = if panel.percent { "%" } else { "" };
+    for line in &panel.lines {
+        let word = Said {
+            chain: line.chain.name(),
+            text: None,
+            partial: None,
+            left_out: None,
+            no_previous: false,
+        };
+        let mut told: Vec<(NaiveDate, Said)> = Vec::new();
+        for point in line.runs.iter().flatten() {
+            let text = Some(format!("{}{unit}", point.exact));
+            let partial = point.partial;
+            told.push((
+                point.date,
+                Said {
+                    text,
+                    partial,
+                    ..word.clone()
+                },
+            ));
+        }
+        told.extend(line.gaps.iter().map(|d| (*d, Said { ..word.clone() })));
+        let first = line.no_previous.iter();
+        told.extend(first.map(|d| {
+            (
+                *d,
+                Said {
+                    no_previous: true,
+                    ..word.clone()
+                },
+            )
+        }));
+        for (date, text, why) in &line.left_out {
+            let (text, left_out) = (Some(format!("{text}{unit}")), Some(why.says()));
+            told.push((
+                *date,
+                Said {
+                    text,
+                    left_out,
+                    ..word.clone()
+                },
+            ));
+        }
         told.sort_by_key(|(date, _)| *date);
-        for (date, text) in told {
-            say(date, text);
+        for (date, word) in told {
+            said.entry(date).or_default().push(word);
         }
     }
     said

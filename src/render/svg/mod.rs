@@ -1,6 +1,7 @@
 //! `svg`: one self-contained SVG, one panel per metric on its own scale from zero, one line per
-//! chain with a legend, dates on the x axis, each point's exact value in its `<title>`. No
-//! script, font or image from outside; no clock, so the same input gives the same bytes.
+//! chain with a legend, dates on the x axis, each date's exact values in the `<title>` of its
+//! hover column. No script, font or image from outside; no clock (the time it was made is
+//! handed down, fixed by `SOURCE_DATE_EPOCH`), so the same input gives the same bytes.
 
 mod axis;
 mod dates;
@@ -19,6 +20,7 @@ use chrono::NaiveDate;
 use super::caption::Caption;
 use crate::model::Chain;
 use crate::model::Dataset;
+use crate::model::Period;
 use crate::render::AxisScale;
 use axis::scale;
 use dates::date_ticks;
@@ -62,6 +64,8 @@ svg.cm .axis{stroke:#8c959f;stroke-width:1}
 svg.cm .zero{stroke:#57606a;stroke-width:1.5}
 svg.cm .series path{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}
 svg.cm .series path.partial{stroke-dasharray:5 4}
+svg.cm .series path.dots{stroke-linecap:round}
+svg.cm .series,svg.cm .grid,svg.cm .zero,svg.cm .axis,svg.cm text{pointer-events:none}
 svg.cm .series circle.partial{fill:#ffffff;stroke-width:1.5}
 @media (prefers-color-scheme: dark){
 svg.cm text{fill:#e6edf3}
@@ -83,6 +87,61 @@ pub(super) fn write(
 ) -> io::Result<()> {
     let picture = Picture::new(data, caption, scale);
     out.write_all(picture.svg(true).as_bytes())
+}
+
+/// A series under this share of its panel's top lies on the floor of a linear axis.
+const FLOOR_SHARE: f64 = 30.0;
+
+/// What would make a picture of `data` read, as hints (each names the flag to add to the same
+/// command): `--scale log` when a chain's line stays under 1/30 of its panel's top on a linear
+/// axis (the first such panel), `--by week` (or `--by month`) when a line has more points than
+/// the plot has pixel columns for.
+pub(crate) fn hints(data: &Dataset, caption: &Caption, scale: AxisScale) -> Vec<String> {
+    let picture = Picture::new(data, caption, scale);
+    let mut hints = Vec::new();
+    let floored = (picture.panels.iter())
+        .filter(|p| p.axis == series::Axis::Linear && !p.strips())
+        .filter(|p| matches!(p.source, Some((_, crate::model::Measure::Value))))
+        .find_map(|panel| {
+            let top = panel.value_range().1;
+            let low: Vec<&str> = (panel.lines.iter())
+                .filter(|l| !l.runs.is_empty())
+                .filter(|l| {
+                    let most = l.runs.iter().flatten().map(|p| p.value).fold(0.0, f64::max);
+                    most < top / FLOOR_SHARE
+                })
+                .map(|l| l.chain.name())
+                .collect();
+            (top > 0.0 && !low.is_empty()).then(|| (panel.metric.clone(), low))
+        });
+    if let Some((metric, low)) = floored {
+        let (chains, stay) = match low.as_slice() {
+            [one] => (one.to_string(), "stays"),
+            _ => (low.join(" and "), "stay"),
+        };
+        hints.push(format!(
+            "{chains} {metric} {stay} under 1/30 of the panel's top, flat on the floor: add --scale log to draw every chain's own shape"
+        ));
+    }
+    let width = WIDTH - picture.left() - RIGHT;
+    let points = (picture.panels.iter())
+        .flat_map(|p| &p.lines)
+        .map(|l| l.runs.iter().map(Vec::len).sum::<usize>())
+        .max()
+        .unwrap_or(0);
+    let longer = match caption.by {
+        Period::Day => Some("week"),
+        Period::Week => Some("month"),
+        _ => None,
+    };
+    if let Some(longer) = longer.filter(|_| points as f64 > width / 2.0) {
+        hints.push(format!(
+            "{points} {by}s a line are more than the plot's {w} pixels can show apart: add --by {longer} to draw each {longer} as one point",
+            by = caption.by.name(),
+            w = width.round()
+        ));
+    }
+    hints
 }
 
 /// The colour of a chain's line.
@@ -140,10 +199,7 @@ impl<'a> Picture<'a> {
     /// An SVG of `panels`: titles, legend, then the panels; the value labels get the room the
     /// widest of every panel needs, so that the figures of a page line up.
     fn svg_of(&self, panels: &[&Panel], standalone: bool) -> String {
-        let widest = (self.panels.iter())
-            .flat_map(|p| scale(p).labels)
-            .map(|l| l.len());
-        let left = (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0);
+        let left = self.left();
         // A page's figure has its caption and the page's header instead of title lines.
         let head = match standalone {
             true => self.title_height(),
@@ -151,7 +207,8 @@ impl<'a> Picture<'a> {
         };
         let (legend, legend_height) = self.legend(left, head);
         let top = head + legend_height;
-        let heights = panels.iter().map(|p| panel::height(p));
+        let width = WIDTH - left - RIGHT;
+        let heights = (panels.iter()).map(|p| panel::height(p, self.caption, (left, width)));
         let height = top + heights.sum::<f64>().max(PANEL_HEIGHT);
         let metrics: Vec<&str> = panels.iter().map(|p| p.metric.as_str()).collect();
         let mut out = String::new();
@@ -165,6 +222,7 @@ impl<'a> Picture<'a> {
             t = escape(&self.caption.query_line(&metrics))
         ));
         if standalone {
+            out.push_str(&format!("<desc>{}.</desc>\n", escape(&self.hover_says())));
             out.push_str(&format!(
                 "<style>\n{STYLE}</style>\n<rect class=\"bg\" width=\"100%\" height=\"100%\"/>\n"
             ));
@@ -178,9 +236,25 @@ impl<'a> Picture<'a> {
         out
     }
 
+    /// Where the plots start: after the widest value label of every panel.
+    fn left(&self) -> f64 {
+        let widest = (self.panels.iter())
+            .flat_map(|p| scale(p).labels)
+            .map(|l| l.len());
+        (20.0 + CHAR_WIDTH * widest.max().unwrap_or(1) as f64).max(56.0)
+    }
+
+    /// What the hover columns hold, in words for a caption: a date's values, or (where a
+    /// column per date would be too thin) each date's values of a week, a month...
+    pub(super) fn hover_says(&self) -> String {
+        let width = WIDTH - self.left() - RIGHT;
+        let group = hover::grouping(&self.dates, self.caption.by, width);
+        hover::says(group, self.caption.by)
+    }
+
     /// The title lines' height: two, and a third naming the source when it is known.
     fn title_height(&self) -> f64 {
-        match self.caption.source_line() {
+        match self.caption.provenance_line() {
             Some(_) => TITLE_HEIGHT + SOURCE_LINE,
             None => TITLE_HEIGHT,
         }
@@ -193,7 +267,7 @@ impl<'a> Picture<'a> {
             escape(&self.caption.scope_line()),
             x = at(left)
         ));
-        if let Some(source) = self.caption.source_line() {
+        if let Some(source) = self.caption.provenance_line() {
             out.push_str(&format!(
                 "<text class=\"source\" x=\"{}\" y=\"62\">{}</text>\n",
                 at(left),
@@ -256,6 +330,7 @@ impl<'a> Picture<'a> {
     fn draw_panels(&self, out: &mut String, panels: &[&Panel], left: f64, top: f64) {
         let width = WIDTH - left - RIGHT;
         let ticks = date_ticks(&self.dates, self.caption.by, width);
+        let group = hover::grouping(&self.dates, self.caption.by, width);
         if panels.is_empty() {
             out.push_str(&format!(
                 "<text class=\"muted\" x=\"{}\" y=\"{}\">(no data to chart)</text>\n",
@@ -268,11 +343,13 @@ impl<'a> Picture<'a> {
             top,
             width,
             height: 0.0,
+            note: 0.0,
             first: self.dates.first().copied(),
             last: self.dates.last().copied(),
         };
         for panel in panels {
             frame.height = panel::plot_height(panel);
+            frame.note = panel::note_height(panel, self.caption, (left, width));
             let scale = scale(panel);
             panel::draw(
                 out,
@@ -280,9 +357,9 @@ impl<'a> Picture<'a> {
                 &scale,
                 &frame,
                 self.caption,
-                (&ticks, &self.dates),
+                (&ticks, &self.dates, group),
             );
-            frame.top += panel::height(panel);
+            frame.top += panel::height(panel, self.caption, (left, width));
         }
     }
 }

@@ -1,5 +1,6 @@
 //! One panel of the SVG: the metric's name, grid lines at round values with their labels, the
-//! date axis, and one line per chain, broken at gaps, with a hover `<title>` on every point.
+//! date axis, one line per chain, broken at gaps, and on top the hover columns that tell the
+//! exact values.
 
 use chrono::NaiveDate;
 
@@ -7,6 +8,7 @@ use super::colour;
 use super::frame::{Frame, Scale, HEAD, PLOT_HEIGHT};
 use super::series::{Axis, Line, Panel, Point, Why};
 use super::xml::{at, escape};
+use crate::model::Period;
 use crate::render::caption::Caption;
 
 /// More points than this in a line and its dots shrink, so the line still reads.
@@ -16,6 +18,10 @@ const DENSE: usize = 120;
 const COLUMN: f64 = 2.0;
 /// The left-out values a panel names before "and N more".
 const LEFT_OUT_NAMED: usize = 3;
+/// Pixels a character of a note may take (12px, mostly capitals and digits).
+const NOTE_CHAR: f64 = 7.5;
+/// A line of a note that wraps.
+const NOTE_LINE: f64 = 15.0;
 /// Below the plot: the date labels.
 const FOOT: f64 = 40.0;
 /// A strip of the small multiples: the chain's name, a short plot, a gap before the next.
@@ -30,7 +36,7 @@ pub(super) fn draw(
     scale: &Scale,
     frame: &Frame,
     caption: &Caption,
-    (ticks, dates): (&[NaiveDate], &[NaiveDate]),
+    (ticks, dates, group): (&[NaiveDate], &[NaiveDate], Period),
 ) {
     let metric = escape(&panel.metric);
     let axis = axis_note(panel.axis);
@@ -43,8 +49,7 @@ pub(super) fn draw(
             axis => format!("<tspan class=\"muted axis-note\" dx=\"8\">{axis}</tspan>"),
         }
     ));
-    let head = panel.metric.chars().count() + axis.chars().count() + 1;
-    left_out(out, panel, frame, (caption, head));
+    left_out(out, panel, frame, caption);
     date_axis(out, frame, ticks);
     if panel.lines.iter().all(|l| l.runs.is_empty()) {
         // No bare 0-1 axis: it would read as values of zero.
@@ -53,9 +58,6 @@ pub(super) fn draw(
             at(frame.left + frame.width / 2.0),
             at(frame.bottom() - frame.height / 2.0)
         ));
-    } else {
-        // Over the whole plot (every strip), under the lines: a column per date.
-        super::hover::columns(out, panel, frame, caption, dates);
     }
     let drawn = !panel.lines.iter().all(|l| l.runs.is_empty());
     for (i, line) in panel.lines.iter().enumerate() {
@@ -69,7 +71,11 @@ pub(super) fn draw(
         if panel.strips() {
             strip_name(out, line, &plot);
         }
-        draw_line(out, line, &panel.metric, scale, &plot, caption);
+        draw_line(out, line, scale, &plot);
+    }
+    if drawn {
+        // Over the whole plot (every strip), on top of the lines: a column per date (or group).
+        super::hover::columns(out, panel, frame, caption, (dates, group));
     }
     out.push_str("</g>\n");
 }
@@ -82,9 +88,45 @@ pub(super) fn plot_height(panel: &Panel) -> f64 {
     }
 }
 
-/// The panel's whole height: its head, its plot and the date labels under it.
-pub(super) fn height(panel: &Panel) -> f64 {
-    HEAD + plot_height(panel) + FOOT
+/// The panel's whole height: its head (with its note's lines), its plot and the date labels
+/// under it, for a plot at `left`, `width` wide.
+pub(super) fn height(panel: &Panel, caption: &Caption, at: (f64, f64)) -> f64 {
+    HEAD + note_height(panel, caption, at) + plot_height(panel) + FOOT
+}
+
+/// The room the lines of the panel's note need under its name (the first is beside it).
+pub(super) fn note_height(panel: &Panel, caption: &Caption, at: (f64, f64)) -> f64 {
+    NOTE_LINE * note_lines(panel, caption, at).len().saturating_sub(1) as f64
+}
+
+/// Where the note starts: after the metric's name and its axis note.
+fn note_x(panel: &Panel, left: f64) -> f64 {
+    let head = panel.metric.chars().count() + axis_note(panel.axis).chars().count() + 1;
+    left + 16.0 + 9.0 * head as f64
+}
+
+/// The note of values left out, cut into lines at spaces: the first fits beside the name,
+/// the others from the plot's left edge, none past its right edge.
+fn note_lines(panel: &Panel, caption: &Caption, (left, width): (f64, f64)) -> Vec<String> {
+    let Some(text) = left_out_text(panel, caption) else {
+        return Vec::new();
+    };
+    let mut room = ((left + width - note_x(panel, left)) / NOTE_CHAR).max(0.0) as usize;
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        let needed = line.chars().count() + 1 + word.chars().count();
+        if !line.is_empty() && needed > room || line.is_empty() && word.chars().count() > room {
+            lines.push(String::new());
+            room = (width / NOTE_CHAR) as usize;
+        }
+        let line = lines.last_mut().expect("one line at least");
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines
 }
 
 /// The frame of the `i`-th strip of small multiples in a panel's `frame`: the chain's name,
@@ -108,11 +150,43 @@ fn strip_name(out: &mut String, line: &Line, plot: &Frame) {
     ));
 }
 
-/// The values of the panel that cannot be drawn, in a line beside its name: left out of the
-/// picture, and said so (they are no gaps), a sentence per reason.
-fn left_out(out: &mut String, panel: &Panel, frame: &Frame, (caption, head): (&Caption, usize)) {
+/// The values of the panel that cannot be drawn, beside its name (and under it, when long):
+/// left out of the picture, and said so (they are no gaps), a sentence per reason.
+fn left_out(out: &mut String, panel: &Panel, frame: &Frame, caption: &Caption) {
+    let lines = note_lines(panel, caption, (frame.left, frame.width));
+    if lines.is_empty() {
+        return;
+    }
+    if let [line] = lines.as_slice() {
+        out.push_str(&format!(
+            "<text class=\"muted left-out\" x=\"{}\" y=\"{}\">{}</text>\n",
+            at(note_x(panel, frame.left)),
+            at(frame.top + 18.0),
+            escape(line)
+        ));
+        return;
+    }
+    let mut tspans = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let x = match i {
+            0 => note_x(panel, frame.left),
+            _ => frame.left,
+        };
+        let y = frame.top + 18.0 + NOTE_LINE * i as f64;
+        tspans.push_str(&format!(
+            "<tspan x=\"{}\" y=\"{}\">{}</tspan>",
+            at(x),
+            at(y),
+            escape(line)
+        ));
+    }
+    out.push_str(&format!("<text class=\"muted left-out\">{tspans}</text>\n"));
+}
+
+/// The note of the values the panel cannot draw, if any.
+fn left_out_text(panel: &Panel, caption: &Caption) -> Option<String> {
     let mut sentences = Vec::new();
-    for why in [Why::TooLarge, Why::OffLog] {
+    for why in Why::ALL {
         let named: Vec<String> = (panel.lines.iter())
             .flat_map(|line| {
                 let of_why = line.left_out.iter().filter(move |l| l.2 == why);
@@ -135,15 +209,7 @@ fn left_out(out: &mut String, panel: &Panel, frame: &Frame, (caption, head): (&C
         }
         sentences.push(text);
     }
-    if sentences.is_empty() {
-        return;
-    }
-    out.push_str(&format!(
-        "<text class=\"muted left-out\" x=\"{}\" y=\"{}\">{}</text>\n",
-        at(frame.left + 16.0 + 9.0 * head as f64),
-        at(frame.top + 18.0),
-        escape(&sentences.join("; "))
-    ));
+    (!sentences.is_empty()).then(|| sentences.join("; "))
 }
 
 /// What a panel's head says of its value axis, after the metric's name: nothing for the
@@ -194,19 +260,12 @@ fn date_axis(out: &mut String, frame: &Frame, dates: &[NaiveDate]) {
 }
 
 /// One chain's line: a path whose stretches break at gaps, dashed into and out of a period
-/// that is not whole, and a dot per point that tells its exact value on hover (hollow for a
-/// partial period, whose hover says how many of its days it holds). A line with more points
-/// than its plot has pixel columns is thinned to each column's lowest and highest point, and
-/// only its partial periods keep a dot: the marks are thinned, never the values, which the
-/// data (and the page's table) hold exactly.
-fn draw_line(
-    out: &mut String,
-    line: &Line,
-    metric: &str,
-    scale: &Scale,
-    frame: &Frame,
-    caption: &Caption,
-) {
+/// that is not whole, and a dot per point (hollow for a partial period). The dots of whole
+/// periods are one path of round-capped points, light to write; a dot tells nothing on hover
+/// (the hover column over its date does). A line with more points than its plot has pixel
+/// columns is thinned to each column's lowest and highest point, and only its partial periods
+/// keep a dot: the marks are thinned, never the values, which the hover columns hold exactly.
+fn draw_line(out: &mut String, line: &Line, scale: &Scale, frame: &Frame) {
     let colour = colour(line.chain);
     let name = line.chain.name();
     out.push_str(&format!(
@@ -222,57 +281,31 @@ fn draw_line(
         })
         .collect();
     let (solid, dashed) = paths(&runs, &place);
-    if !solid.is_empty() && dense {
-        let (first, last) = (
-            caption.when(line.runs[0][0].date),
-            line.runs.last().and_then(|r| r.last()),
-        );
-        let last = last.map(|p| caption.when(p.date)).unwrap_or_default();
-        out.push_str(&format!(
-            "<path d=\"{solid}\"><title>{name} {}: {points} values, {first} to {last}, thinned to the plot's width; the exact values are in the data</title></path>\n",
-            escape(metric)
-        ));
-    } else if !solid.is_empty() {
+    if !solid.is_empty() {
         out.push_str(&format!("<path d=\"{solid}\"/>\n"));
     }
     if !dashed.is_empty() {
         out.push_str(&format!("<path class=\"partial\" d=\"{dashed}\"/>\n"));
     }
-    let dotted = line
-        .runs
-        .iter()
-        .flatten()
-        .filter(|p| !dense || p.partial.is_some());
     let radius = if points > DENSE { 1.2 } else { 2.6 };
-    for point in dotted {
-        dot(out, point, (name, metric, radius), &place, caption);
+    let mut dots = String::new();
+    for point in line.runs.iter().flatten() {
+        let (x, y) = place(point);
+        match point.partial {
+            Some(_) => out.push_str(&format!(
+                "<circle cx=\"{x}\" cy=\"{y}\" class=\"partial\" r=\"3.5\"/>\n"
+            )),
+            None if !dense => dots.push_str(&format!("M{x} {y}h0")),
+            None => {}
+        }
+    }
+    if !dots.is_empty() {
+        out.push_str(&format!(
+            "<path class=\"dots\" stroke-width=\"{}\" d=\"{dots}\"/>\n",
+            radius * 2.0
+        ));
     }
     out.push_str("</g>\n");
-}
-
-/// A point's dot with its exact value as hover text: hollow and larger for a partial period,
-/// whose hover says how many of its days it holds.
-fn dot(
-    out: &mut String,
-    point: &Point,
-    (name, metric, radius): (&str, &str, f64),
-    place: &dyn Fn(&Point) -> (String, String),
-    caption: &Caption,
-) {
-    let (x, y) = place(point);
-    let (look, days) = match point.partial {
-        Some(c) => (
-            "class=\"partial\" r=\"3.5\"".to_owned(),
-            format!(" (partial: {} of {} days)", c.days, c.of),
-        ),
-        None => (format!("r=\"{radius}\" stroke=\"none\""), String::new()),
-    };
-    out.push_str(&format!(
-        "<circle cx=\"{x}\" cy=\"{y}\" {look}><title>{name}, {}: {} {}{days}</title></circle>\n",
-        caption.when(point.date),
-        escape(metric),
-        point.exact
-    ));
 }
 
 /// A run's points thinned to the lowest and the highest of each [`COLUMN`] of pixels (in date

@@ -7,9 +7,10 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use crate::model::Chain;
-use crate::model::{Coverage, Dataset, Metric, Number, Row, Unit};
+use crate::model::{Coverage, Dataset, Measure, Metric, Number, Row, Unit};
 use crate::render::caption::Caption;
 use crate::render::chart::scale::drawable;
+pub(crate) use crate::render::chart::scale::Why;
 use crate::render::group_digits;
 use crate::render::AxisScale;
 
@@ -27,6 +28,8 @@ pub(crate) struct Panel {
     pub axis: Axis,
     /// The figure of the page it belongs in.
     pub figure: Figure,
+    /// The metric it measures, and how (`None` for a column of no metric).
+    pub source: Option<(Metric, Measure)>,
     pub lines: Vec<Line>,
 }
 
@@ -70,25 +73,6 @@ pub(crate) enum Axis {
     KeptLinear,
 }
 
-/// Why a value is left out of the picture (and listed as left out, never as a gap).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Why {
-    /// Beyond the number bound, or beyond what a float can place.
-    TooLarge,
-    /// Zero or below (or too small to be told from zero) on a log axis.
-    OffLog,
-}
-
-impl Why {
-    /// The reason in words, after `left out, `.
-    pub(crate) fn says(self) -> &'static str {
-        match self {
-            Why::TooLarge => "too large to draw",
-            Why::OffLog => "zero or below on a log scale",
-        }
-    }
-}
-
 /// One chain's values of one metric.
 pub(crate) struct Line {
     pub chain: Chain,
@@ -96,6 +80,9 @@ pub(crate) struct Line {
     pub runs: Vec<Vec<Point>>,
     /// The periods with no value, in date order.
     pub gaps: Vec<NaiveDate>,
+    /// The periods of a change (`--change`) with no value because the period before has
+    /// none (the range's first, or the first after a gap) while the metric has one: no gap.
+    pub no_previous: Vec<NaiveDate>,
     /// The values that cannot be drawn (beyond the number bound or what a float can place, or
     /// off a log axis): their dates, texts and why. They are listed as left out, never as gaps.
     pub left_out: Vec<(NaiveDate, String, Why)>,
@@ -155,7 +142,8 @@ pub(super) fn panels(
     for row in &data.rows {
         cells.insert((row.chain.unwrap_or(fallback), row.date), row);
     }
-    data.columns
+    let mut panels: Vec<Panel> = data
+        .columns
         .iter()
         .enumerate()
         .filter(|(_, column)| !column.is_days())
@@ -174,6 +162,7 @@ pub(super) fn panels(
                     Some(Metric::Social(_)) => Figure::Social,
                     _ => Figure::Fees,
                 },
+                source: column.metric().zip(column.measure()),
                 lines: (caption.chains.iter())
                     .map(|chain| {
                         line(*chain, dates, axis, |date| {
@@ -184,7 +173,38 @@ pub(super) fn panels(
                     .collect(),
             }
         })
-        .collect()
+        .collect();
+    no_previous(&mut panels);
+    panels
+}
+
+/// Moves a change's gaps where its metric has a value (the period before has none) from
+/// `gaps` to `no_previous`: a change's first period is no gap.
+fn no_previous(panels: &mut [Panel]) {
+    let valued: std::collections::HashMap<(Metric, Chain), Vec<NaiveDate>> = (panels.iter())
+        .filter_map(|p| match p.source {
+            Some((metric, Measure::Value)) => Some((metric, p)),
+            _ => None,
+        })
+        .flat_map(|(metric, p)| {
+            p.lines
+                .iter()
+                .map(move |l| ((metric, l.chain), l.gaps.clone()))
+        })
+        .collect();
+    for panel in panels.iter_mut() {
+        let Some((metric, Measure::Change | Measure::ChangePct)) = panel.source else {
+            continue;
+        };
+        for line in &mut panel.lines {
+            let Some(gaps) = valued.get(&(metric, line.chain)) else {
+                continue;
+            };
+            let (real, first): (Vec<NaiveDate>, Vec<NaiveDate>) =
+                line.gaps.iter().partition(|d| gaps.contains(d));
+            (line.gaps, line.no_previous) = (real, first);
+        }
+    }
 }
 
 /// One chain's line over `dates`, `value` giving the number of a date, if any, and the
@@ -199,6 +219,7 @@ fn line<'a>(
         chain,
         runs: Vec::new(),
         gaps: Vec::new(),
+        no_previous: Vec::new(),
         left_out: Vec::new(),
     };
     let mut broken = true;
@@ -209,8 +230,8 @@ fn line<'a>(
             continue;
         };
         let placed = match drawable(number) {
-            None => Err(Why::TooLarge),
-            Some(v) if axis == Axis::Log && v < MIN_LOG => Err(Why::OffLog),
+            None => Err(Why::undrawable(number)),
+            Some(v) if axis == Axis::Log && v < MIN_LOG => Err(Why::off_log(number, v)),
             Some(v) => Ok(v),
         };
         let value = match placed {

@@ -39,6 +39,7 @@ fn decade() -> (Dataset, Caption) {
         range,
         by: Period::Day,
         warnings: Vec::new(),
+        hints: Vec::new(),
         made: String::new(),
         origin: Default::default(),
     };
@@ -162,12 +163,15 @@ fn a_log_axis_ticks_at_powers_of_ten_with_short_labels() {
     let wide = super::axis::powers_of_ten(1e-10, 1e20);
     assert_eq!(wide.len(), 9);
     assert_eq!((wide[0], wide[8]), (1e-12, 1e20));
-    let labels: Vec<String> = [0.01, 1.0, 10.0, 100.0, 1e3, 1e4, 1e6, 1e7, 1e9, 1e12, 1e18]
-        .iter()
-        .map(|p| super::axis::power_label(*p))
-        .collect();
+    let labels =
+        super::axis::power_labels(&[0.01, 1.0, 10.0, 100.0, 1e3, 1e4, 1e6, 1e7, 1e9, 1e12]);
     assert_eq!(
         labels,
-        ["0.01", "1", "10", "100", "1k", "10k", "1M", "10M", "1B", "1T", "1e18"]
+        ["0.01", "1", "10", "100", "1k", "10k", "1M", "10M", "1B", "1T"]
+    );
+    // One notation an axis: past what the short labels say, every tick is `1eN`.
+    assert_eq!(
+        super::axis::power_labels(&wide),
+        ["1e-12", "1e-8", "1e-4", "1e0", "1e4", "1e8", "1e12", "1e16", "1e20"]
     );
 }

@@ -3,7 +3,7 @@
 //! and listed, a change stays linear and says so, and a format with no value axis refuses it.
 
 use super::{
-    assert_every_chain_drawn, browser, dot_ys, drawn_panels, panels, report_file, sandbox,
+    assert_every_chain_drawn, browser, dot_ys, dots, drawn_panels, panels, report_file, sandbox,
     value_labels,
 };
 use crate::analysis::number_bound::{service_env, RANGE};
@@ -78,18 +78,14 @@ fn a_zero_is_left_out_of_a_log_axis_and_listed_never_as_a_gap() {
     );
     assert!(svg.contains("\nETHEREUM 0 (left out: zero or below on a log scale)</title>"));
     assert!(!svg.contains("gap"));
-    assert_eq!(
-        svg.matches("<circle").count(),
-        1,
-        "only 2024-01-02 is drawn"
-    );
+    assert_eq!(dots(&svg).len(), 1, "only 2024-01-02 is drawn");
     let html = read("fees.html");
     assert!(html.contains("<li>ETHEREUM fees of 2024-01-03: 0 is left out of the chart, zero or below on a log scale (the table shows it)</li>"));
     assert!(!html.contains("a gap"));
     // On a linear axis zero is a value like any other.
     let linear = read("linear.svg");
     assert!(!linear.contains("left out"));
-    assert_eq!(linear.matches("<circle").count(), 2);
+    assert_eq!(dots(&linear).len(), 2);
 }
 
 #[test]

@@ -37,8 +37,7 @@ fn a_partial_week_is_hollow_dashed_and_says_its_days_in_svg_and_html() {
         env.cmd_args(&args).any_stderr().run();
     }
     let markup = std::fs::read_to_string(&svg).unwrap();
-    let hover =
-        "<title>ETHEREUM, week of 2024-01-01: fees 4,909,598.60 (partial: 6 of 7 days)</title>";
+    let hover = "<title>week of 2024-01-01: fees\nETHEREUM 4,909,598.60 (partial: 6 of 7 days)\n";
     assert!(markup.contains(hover), "no partial hover");
     // Six chains times six metrics: one hollow dot and one dashed segment each, all in the
     // first week; every other point whole.

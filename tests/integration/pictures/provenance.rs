@@ -1,5 +1,5 @@
 //! Where a picture's data came from, and when: one made from `--sandbox` says its data is
-//! synthetic (in the SVG's subtitle, in the page's header); a page names the service (any
+//! synthetic (in the SVG's subtitle, with the time it was made, in the page's header); a page names the service (any
 //! password masked) and the time it was made (`SOURCE_DATE_EPOCH` fixes it); a picture with
 //! no data says so in words instead of drawing bare axes.
 
@@ -27,7 +27,10 @@ fn a_picture_from_the_sandbox_says_its_data_is_synthetic() {
         );
         let dom = browser::open(std::path::Path::new(path), &["--dump-dom"]);
         let line = match name {
-            "r.svg" => format!("y=\"62\">{SYNTHETIC}</text>"),
+            "r.svg" => format!(
+                "y=\"62\">{SYNTHETIC} · made 2023-11-14 22:13 UTC by chain-metrics {}</text>",
+                env!("CARGO_PKG_VERSION")
+            ),
             _ => format!("<strong>Not real chain data</strong>: {SYNTHETIC}.</p>"),
         };
         assert!(

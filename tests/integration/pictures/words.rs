@@ -1,0 +1,118 @@
+//! The words of a picture are right: the page's notes hold every warning stderr printed, a
+//! gap once for every metric it hits, a change's first period as "no previous value" (no
+//! gap), one week as "the week of", percent values with `%`; a panel's note of values left out
+//! stays inside the picture.
+
+use std::path::Path;
+
+use super::{browser, report_file, sandbox};
+use crate::support::{Env, Sandbox};
+
+/// The `<li>` notes of a page.
+fn notes(page: &str) -> Vec<&str> {
+    (page.split("<li>").skip(1))
+        .map(|l| l.split("</li>").next().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_notes_hold_the_change_warning_and_a_first_change_is_no_gap() {
+    let mut env = Env::new();
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let run = env
+        .cmd("--sandbox fees -c eth,base -s 2024-01-02 -e 2024-03-31 --by week --change -o c.html")
+        .any_stderr()
+        .run();
+    let page = std::fs::read_to_string(env.home.path().join("c.html")).unwrap();
+    let warnings: Vec<&str> = (run.stderr_lines("warning: ").into_iter())
+        .map(|l| l.strip_prefix("warning: ").unwrap())
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", run.stderr);
+    for warning in warnings {
+        assert!(
+            notes(&page).contains(&warning),
+            "{warning} not in the notes"
+        );
+    }
+    assert!(notes(&page).contains(
+        &"ETHEREUM fees_change, BASE fees_change, ETHEREUM fees_change_pct, BASE fees_change_pct: no previous value to change from for the week of 2024-01-01 (not a gap)"
+    ));
+    assert!(
+        !page.contains("a gap, not zero"),
+        "a first change called a gap"
+    );
+    assert!(page.contains("<title>week of 2024-01-01: fees_change_pct\nETHEREUM: no previous value\nBASE: no previous value</title>"));
+    // A percent says so, in the hover as on the axis.
+    let week = page
+        .split("<title>week of 2024-01-08: fees_change_pct\n")
+        .nth(1)
+        .unwrap();
+    let week = week.split("</title>").next().unwrap();
+    assert!(week.lines().all(|l| l.ends_with('%')), "{week}");
+}
+
+#[test]
+fn a_gap_is_one_note_for_every_metric_it_hits_and_one_week_is_singular() {
+    let (_sandbox, env) = sandbox();
+    let page = std::fs::read_to_string(report_file(&env, "report.html")).unwrap();
+    let gaps: Vec<&str> = notes(&page)
+        .into_iter()
+        .filter(|n| n.contains("a gap, not zero"))
+        .collect();
+    assert_eq!(
+        gaps,
+        ["BASE fees, active_users_avg, reply, retweet, tweet, quote: no value for the weeks of 2024-02-05 and 2024-02-12 (a gap, not zero)"]
+    );
+    let one = Sandbox::start(&["--fault", "gap:base:2024-02-05..2024-02-11"]);
+    let env = Env::with_service(&one.url);
+    env.cmd("fees -c eth,base -s 2024-01-01 -e 2024-03-31 --by week -o one.html")
+        .any_stderr()
+        .run();
+    let page = std::fs::read_to_string(env.home.path().join("one.html")).unwrap();
+    assert!(
+        notes(&page).contains(&"BASE fees: no value for the week of 2024-02-05 (a gap, not zero)")
+    );
+}
+
+/// The right edge of every `text.left-out` of the picture, as Chromium lays it out.
+const MEASURE: &str = r#"<script>
+const out = document.createElement('pre'); out.id = 'measure';
+const svg = document.querySelector('svg');
+const width = svg.viewBox.baseVal.width;
+out.textContent = [...document.querySelectorAll('text.left-out')].map(t => { const b = t.getBBox(); return (b.x + b.width).toFixed(0) + '/' + width; }).join('\n');
+document.body.append(out);
+</script>"#;
+
+/// The right edges of the left-out notes of an svg file, with the picture's width.
+fn left_out_edges(svg: &Path) -> Vec<(f64, f64)> {
+    let markup = std::fs::read_to_string(svg).unwrap();
+    let page = format!(
+        "<!DOCTYPE html><html><head><title>measure</title></head><body>{}{MEASURE}</body></html>",
+        markup.split_once("?>\n").unwrap().1
+    );
+    let wrapped = svg.with_extension("measure.html");
+    std::fs::write(&wrapped, page).unwrap();
+    let dom = browser::open(&wrapped, &["--dump-dom"]);
+    let report = dom.stdout.split("<pre id=\"measure\">").nth(1).unwrap();
+    (report.split("</pre>").next().unwrap().lines())
+        .map(|l| {
+            let (right, width) = l.split_once('/').unwrap();
+            (right.parse().unwrap(), width.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_long_left_out_note_stays_inside_the_picture() {
+    let mut env = Env::new();
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    // A year of daily posts on a log scale: hundreds of zeros left out in every social panel.
+    env.cmd("--sandbox report -c all -s 2024-01-01 -e 2024-03-31 --scale log -o log.svg")
+        .any_stderr()
+        .run();
+    let edges = left_out_edges(&env.home.path().join("log.svg"));
+    assert!(!edges.is_empty());
+    for (right, width) in edges {
+        assert!(right <= width, "a note ends at {right} of {width}");
+    }
+}
