@@ -50,7 +50,8 @@ pub(crate) fn write_rendered(path: &Path, fill: Fill<'_>) -> anyhow::Result<()> 
 }
 
 /// Before any request: `path` may be written by [`write_atomically`] as far as its name
-/// tells (no link another user planted, no descriptor the caller did not pass).
+/// tells (no link another user planted, no descriptor the caller did not pass, no file or
+/// stream of another user's at it).
 pub(crate) fn check_output_path(path: &Path) -> Result<(), Failure> {
     let checked = match stream::own_descriptor(path) {
         Some(fd) => refuse_unpassed(fd),
@@ -59,12 +60,16 @@ pub(crate) fn check_output_path(path: &Path) -> Result<(), Failure> {
     checked.map_err(|refused| refused.failure(path))
 }
 
-/// A stream (FIFO, device, socket) at the target that is not the user's nor root's, before
-/// any request; the open checks again what it opened.
+/// A stream (FIFO, device, socket) or a file at the target that is not the user's nor root's,
+/// before any request; the open checks a stream again. Another user's file is theirs to
+/// replace, not this run's (a sticky folder would refuse the rename only after the fetch).
 fn refuse_foreign_stream(target: &Path) -> Result<(), NotWritten> {
     match fs::metadata(target) {
         Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
             ownership::check(target, &metadata).map_err(untrusted)
+        }
+        Ok(metadata) if metadata.is_file() => {
+            ownership::check_owner(target, &metadata).map_err(untrusted)
         }
         _ => Ok(()),
     }
