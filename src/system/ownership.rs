@@ -240,6 +240,35 @@ fn primary_groups() -> &'static [(u32, u32)] {
     })
 }
 
+/// Whether a folder every file of which is read (`SSL_CERT_DIR`) may be used: it and every
+/// file in it pass [`check`], and, since any file put there counts, the folder is writable by
+/// no one else even when sticky.
+pub(crate) fn check_folder_of_files(folder: &Path) -> Result<(), Untrusted> {
+    let Ok(metadata) = std::fs::metadata(folder) else {
+        return Ok(());
+    };
+    check(folder, &metadata)?;
+    #[cfg(unix)]
+    if let Some(writers) = writers(&metadata) {
+        use std::os::unix::fs::MetadataExt;
+        return Err(Untrusted {
+            why: format!(
+                "folder {} can be changed by {writers} (mode {:04o}), who could add a file to it, so it is not used",
+                folder.display(),
+                metadata.mode() & 0o7777
+            ),
+            hint: fix(is_ours(metadata.uid()), folder),
+        });
+    }
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        check_path(&entry.path())?;
+    }
+    Ok(())
+}
+
 /// A group as messages name it: "group id 65534 (nogroup)".
 #[cfg(unix)]
 fn group_name(gid: u32) -> String {

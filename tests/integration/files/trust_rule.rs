@@ -211,3 +211,50 @@ fn root_keeps_an_export_s_group_whatever_it_is() {
         (0, OTHER, 0o640)
     );
 }
+
+#[test]
+fn an_ssl_cert_dir_another_user_owns_or_can_add_to_is_refused_before_any_request() {
+    let mut env = Env::with_service("https://127.0.0.1:9");
+    let certs = env.home.path().join("certs");
+    fs::create_dir(&certs).unwrap();
+    env.set("SSL_CERT_DIR", certs.to_str().unwrap());
+    let run = |env: &Env| env.cmd_args(&DAY).code(3).any_stderr().run();
+    // A folder of another user's; then one of the user's, sticky but writable by all; then
+    // the user's own folder holding another user's file.
+    if !give(&certs, Some(OTHER), Some(OTHER)) {
+        return;
+    }
+    let refused = run(&env);
+    assert!(
+        refused.error_line().starts_with(&format!(
+            "error: SSL_CERT_DIR: {} belongs to user id 65534 (nobody)",
+            certs.display()
+        )),
+        "{}",
+        refused.stderr
+    );
+    give(&certs, Some(0), Some(0));
+    chmod(&certs, 0o1777);
+    let refused = run(&env);
+    assert!(
+        refused.error_line().starts_with(&format!(
+            "error: SSL_CERT_DIR: folder {} can be changed by other users (mode 1777)",
+            certs.display()
+        )),
+        "{}",
+        refused.stderr
+    );
+    chmod(&certs, 0o755);
+    let planted = certs.join("evil.pem");
+    fs::write(&planted, "").unwrap();
+    give(&planted, Some(OTHER), Some(OTHER));
+    let refused = run(&env);
+    assert!(
+        refused.error_line().starts_with(&format!(
+            "error: SSL_CERT_DIR: {} belongs to user id 65534 (nobody)",
+            planted.display()
+        )),
+        "{}",
+        refused.stderr
+    );
+}

@@ -6,10 +6,9 @@ use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
-/// A user of the machine, by name and ids.
+/// A user of the machine, by ids.
 #[derive(Debug)]
 pub struct User {
-    pub name: &'static str,
     pub uid: u32,
     pub gid: u32,
 }
@@ -39,7 +38,6 @@ pub fn second_user() -> Option<&'static User> {
         }
         let found = nix::unistd::User::from_name(NAME).unwrap().unwrap();
         Some(User {
-            name: NAME,
             uid: found.uid.as_raw(),
             gid: found.gid.as_raw(),
         })
