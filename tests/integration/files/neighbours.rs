@@ -46,7 +46,7 @@ fn config_with_marking_command() -> (Sandbox, Env, PathBuf) {
     let env = Env::new();
     let mark = env.home.path().join("ran");
     env.write_config(&format!(
-        "base_url = \"{}\"\napi_key_command = \"touch {} && echo {KEY}\"\n",
+        "base_url = \"{}\"\napi_key_command = \"sh -c 'touch {} && echo {KEY}'\"\n",
         sandbox.url,
         mark.display()
     ));

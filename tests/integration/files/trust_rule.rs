@@ -258,3 +258,66 @@ fn an_ssl_cert_dir_another_user_owns_or_can_add_to_is_refused_before_any_request
         refused.stderr
     );
 }
+
+/// Another user's script in a shared sticky folder, and an `api_key_command` that would run it
+/// through an interpreter, `env`, or a `cd`: never run, before any request.
+#[test]
+fn another_user_s_key_script_is_not_run_through_sh_env_or_cd() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::new();
+    let shared = env.home.path().join("shared");
+    fs::create_dir(&shared).unwrap();
+    chmod(&shared, 0o1777);
+    let script = shared.join("getkey.sh");
+    let mark = env.home.path().join("ran");
+    fs::write(
+        &script,
+        format!("touch {}\necho {}\n", mark.display(), crate::support::KEY),
+    )
+    .unwrap();
+    chmod(&script, 0o755);
+    if !give(&script, Some(OTHER), Some(OTHER)) {
+        return;
+    }
+    let (s, d) = (script.display(), shared.display());
+    for (command, says) in [
+        (
+            format!("sh {s}"),
+            format!("is not run: the script {s} belongs to user id 65534 (nobody)"),
+        ),
+        (
+            format!("env sh {s}"),
+            format!("is not run: the script {s} belongs to user id 65534 (nobody)"),
+        ),
+        (
+            format!("sh -c 'cd {d} && ./getkey.sh'"),
+            format!("is not run: the script {d}/./getkey.sh belongs to user id 65534 (nobody)"),
+        ),
+        (
+            format!("cd {d} && ./getkey.sh"),
+            "is not run: it uses `&`, and it is run without a shell".to_owned(),
+        ),
+    ] {
+        env.write_config(&format!(
+            "base_url = \"{}\"\napi_key_command = \"{}\"\n",
+            sandbox.url,
+            command.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+        let run = env.cmd_args(&DAY).code(3).any_stderr().run();
+        assert!(
+            run.error_line().contains(&says),
+            "{command}: {}",
+            run.stderr
+        );
+        assert!(!mark.exists(), "{command} ran the script");
+    }
+    assert!(sandbox.requests().is_empty());
+    // The user's own script, named alone or through sh: run.
+    give(&script, Some(0), Some(0));
+    env.write_config(&format!(
+        "base_url = \"{}\"\napi_key_command = \"sh {s}\"\n",
+        sandbox.url
+    ));
+    env.cmd_args(&DAY).any_stdout().run();
+    assert!(mark.exists());
+}
