@@ -121,6 +121,8 @@ pub fn main() -> std::process::ExitCode {
     let error_format = cli.error_format();
     let json = error_format == report::ErrorFormat::Json;
     system::diag::start(json, cli.global.quiet);
+    // The key is masked in every message from here on, before any file is read.
+    settings::register_environment_key();
     if let Err(e) = system::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
         let text =
