@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::ownership::{self, Opened};
-use super::{planted, stream, temp};
+use super::{interrupt, planted, stream, temp};
 use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
@@ -131,9 +131,10 @@ fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Result<(), NotWr
         Access::Private => temp::Keep::private(),
         Access::Ordinary => temp::Keep::ordinary(existing.as_ref()),
     };
-    let mut temp = temp::create(path, keep).map_err(|e| no_temp_file(path, e))?;
-    // Ctrl-C or SIGTERM from here until the rename removes the temp file before exiting.
-    let _tracked = crate::system::interrupt::track(temp.path());
+    // A signal from the moment it exists until the rename removes the temp file first.
+    let (mut temp, tracked) =
+        interrupt::make_tracked(|| temp::create(path, keep), |temp| temp.path())
+            .map_err(|e| no_temp_file(path, e))?;
     // Through the plain file: its errors do not name the temp file, which the user never saw.
     let file = temp.as_file_mut();
     let mut out = io::BufWriter::with_capacity(64 * 1024, &mut *file);
@@ -141,7 +142,8 @@ fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Result<(), NotWr
     out.flush()?;
     drop(out);
     file.sync_all()?;
-    temp.persist(path).map_err(|e| without_temp_name(e.error))?;
+    interrupt::rename_tracked(tracked, || temp.persist(path))
+        .map_err(|e| without_temp_name(e.error))?;
     // The rename itself is durable only once the folder is synced; not every system allows it.
     let _ = File::open(temp::folder_of(path)).and_then(|dir| dir.sync_all());
     Ok(())
