@@ -86,7 +86,8 @@ mod sandbox;
 mod settings;
 mod system;
 
-// What the property tests and the fuzz targets (`fuzz/`) call: every parser of foreign input.
+// What the property tests and the fuzz targets (`fuzz/`) call: every parser of foreign input,
+// and the masker of foreign text.
 pub use analysis::aggregate;
 pub use cache::{CacheError, Replacement, SeriesKey, SeriesStats, Store};
 pub use cli::{globals_acting_under, write_script, Cli, Shell};
@@ -107,6 +108,7 @@ pub use settings::{
     check_base_url, parse_config_file, plain as config_text, ConfigKey, FileSettings,
 };
 pub use settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+pub use system::foreign::message_shown;
 
 /// The whole run of the binary: answer a completion request, parse the command line, handle
 /// signals, run the command, and report the outcome as an exit code.
@@ -122,6 +124,8 @@ pub fn main() -> std::process::ExitCode {
     let error_format = cli.error_format();
     let json = error_format == report::ErrorFormat::Json;
     system::diag::start(json, cli.global.quiet);
+    // The key is masked in every message from here on, before any file is read.
+    settings::register_environment_key();
     if let Err(e) = system::interrupt::install() {
         // Without the handler Ctrl-C still stops the run; only temp-file cleanup is lost.
         let text =

@@ -71,6 +71,8 @@ oracle_tests! {
     cache_rows: "cache", cache, 300;
     /// A SQLite file per input, read twice: slower than the others.
     sqlite_exports_read_back: "sqlite_merge", sqlite_merge, 200;
+    /// The key in every spelling, inside foreign text.
+    keys_masked_in_any_spelling: "mask", mask, 20_000;
 }
 
 #[test]

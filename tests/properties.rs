@@ -1,6 +1,9 @@
 //! Property tests: date and range parsing, and response parsing, never panic on any input,
 //! number texts survive parsing exactly, the `--by` periods of a year add up to the year, and
-//! the one exact division equals an independent one.
+//! the one exact division equals an independent one, and the masker of foreign text leaves no
+//! piece of a key in any spelling (the `mask` oracle of tests/oracles/).
+
+mod oracles;
 
 use chain_metrics::parse_records;
 use chain_metrics::{aggregate, divide, Column, Dataset, Period, Row};
@@ -301,5 +304,34 @@ proptest! {
             prop_assert_eq!(&got, want, "{} / {} to {}", num, den, places);
         }
         prop_assert_eq!(expected.len(), cases.len());
+    }
+}
+
+proptest! {
+    /// A key of any length from 8, spelled in any way the `mask` oracle knows (split by line
+    /// breaks or controls, invisible characters inside, percent-encoded in either hex case),
+    /// in any text: the message shows the text and `****`, and no piece of the key.
+    #[test]
+    fn a_key_in_any_spelling_shows_only_as_the_mask(
+        pick in any::<u8>(),
+        key in "[A-Z0-9_]{8,48}",
+        before in "[a-z .,;:!?(){}<>=&/'\"%\t-]{0,80}",
+        after in "[a-z .,;:!?(){}<>=&/'\"%\t-]{0,80}",
+    ) {
+        // The oracle maps each byte to a character of its set: these are their positions
+        // (a position of 10 is given plus the set's length: byte 10 separates the fields).
+        let index = |set: &[u8], c: char| {
+            let at = set.iter().position(|&b| b as char == c).unwrap();
+            (if at == 10 { at + set.len() } else { at }) as u8
+        };
+        const KEY: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+        const TEXT: &[u8] = b"abcdefghijklmnopqrstuvwxyz .,;:!?(){}<>=&/'\"%\t-";
+        let mut input = vec![pick];
+        input.extend(key.chars().map(|c| index(KEY, c)));
+        input.push(b'\n');
+        input.extend(before.chars().map(|c| index(TEXT, c)));
+        input.push(b'\n');
+        input.extend(after.chars().map(|c| index(TEXT, c)));
+        prop_assert_eq!(oracles::mask::check(&input), Ok(()));
     }
 }

@@ -9,6 +9,7 @@ use rustls::pki_types::{pem::PemObject, CertificateDer};
 
 use crate::error::{Failure, Result};
 use crate::settings::{bundle_certificates, not_read, read_bundle_file, TrustSources};
+use crate::system::ownership;
 
 /// The certificates one client trusts.
 pub(crate) enum Roots {
@@ -101,6 +102,10 @@ fn extra_roots(sources: &TrustSources) -> Result<Vec<Certificate>> {
         .flat_map(std::env::split_paths)
         .collect();
     for dir in &dirs {
+        // Whoever can add a file there chooses whom the run trusts.
+        ownership::check_folder_of_files(dir).map_err(|refused| {
+            Failure::config(format!("SSL_CERT_DIR: {}", refused.why)).with_hint(refused.hint)
+        })?;
         // OpenSSL skips a folder it cannot read; so does this.
         roots.extend(usable(
             rustls_native_certs::load_certs_from_paths(None, Some(dir)).certs,

@@ -331,6 +331,16 @@ pub(crate) fn format_or_default(asked: Option<Format>, terminal: Terminal) -> Fo
 pub(crate) fn write_stdout(
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> anyhow::Result<()> {
+    // A closed stdout (`>&-`) swallows every write without an error: nothing would go where
+    // it was asked.
+    if !crate::system::stream::was_passed(1) {
+        return Err(Failure::new(
+            Exit::Output,
+            "cannot write to stdout: it was closed when the run started",
+        )
+        .with_hint("give stdout a place (> FILE, | CMD), or write with --output FILE")
+        .into());
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     write(&mut out)
         .and_then(|()| out.flush())

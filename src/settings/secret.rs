@@ -90,6 +90,14 @@ impl ApiKey {
     }
 }
 
+/// Makes the key the environment holds (`CHAIN_METRICS_API_KEY`) known to every message from
+/// the start of the run, before any file is read: a merge file's refusal may quote it.
+pub(crate) fn register_environment_key() {
+    if let Ok(key) = std::env::var(super::ENV_KEY) {
+        let _ = ApiKey::new(&key);
+    }
+}
+
 /// `text` with each whole-value occurrence of `secret` replaced by [`MASK`]: one that no
 /// letter or digit touches on either side (a header value, a JSON string equal to it, a URL
 /// parameter, a word), a JSON escape before it (`\n`, `\u0020`) counting as a separator, and

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::ownership::{self, Opened};
-use super::{planted, stream, temp};
+use super::{interrupt, planted, stream, temp};
 use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
@@ -50,7 +50,8 @@ pub(crate) fn write_rendered(path: &Path, fill: Fill<'_>) -> anyhow::Result<()> 
 }
 
 /// Before any request: `path` may be written by [`write_atomically`] as far as its name
-/// tells (no link another user planted, no descriptor the caller did not pass).
+/// tells (no link another user planted, no descriptor the caller did not pass, no file or
+/// stream of another user's at it).
 pub(crate) fn check_output_path(path: &Path) -> Result<(), Failure> {
     let checked = match stream::own_descriptor(path) {
         Some(fd) => refuse_unpassed(fd),
@@ -59,12 +60,16 @@ pub(crate) fn check_output_path(path: &Path) -> Result<(), Failure> {
     checked.map_err(|refused| refused.failure(path))
 }
 
-/// A stream (FIFO, device, socket) at the target that is not the user's nor root's, before
-/// any request; the open checks again what it opened.
+/// A stream (FIFO, device, socket) or a file at the target that is not the user's nor root's,
+/// before any request; the open checks a stream again. Another user's file is theirs to
+/// replace, not this run's (a sticky folder would refuse the rename only after the fetch).
 fn refuse_foreign_stream(target: &Path) -> Result<(), NotWritten> {
     match fs::metadata(target) {
         Ok(metadata) if !metadata.is_file() && !metadata.is_dir() => {
             ownership::check(target, &metadata).map_err(untrusted)
+        }
+        Ok(metadata) if metadata.is_file() => {
+            ownership::check_owner(target, &metadata).map_err(untrusted)
         }
         _ => Ok(()),
     }
@@ -126,9 +131,10 @@ fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Result<(), NotWr
         Access::Private => temp::Keep::private(),
         Access::Ordinary => temp::Keep::ordinary(existing.as_ref()),
     };
-    let mut temp = temp::create(path, keep).map_err(|e| no_temp_file(path, e))?;
-    // Ctrl-C or SIGTERM from here until the rename removes the temp file before exiting.
-    let _tracked = crate::system::interrupt::track(temp.path());
+    // A signal from the moment it exists until the rename removes the temp file first.
+    let (mut temp, tracked) =
+        interrupt::make_tracked(|| temp::create(path, keep), |temp| temp.path())
+            .map_err(|e| no_temp_file(path, e))?;
     // Through the plain file: its errors do not name the temp file, which the user never saw.
     let file = temp.as_file_mut();
     let mut out = io::BufWriter::with_capacity(64 * 1024, &mut *file);
@@ -136,7 +142,8 @@ fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Result<(), NotWr
     out.flush()?;
     drop(out);
     file.sync_all()?;
-    temp.persist(path).map_err(|e| without_temp_name(e.error))?;
+    interrupt::rename_tracked(tracked, || temp.persist(path))
+        .map_err(|e| without_temp_name(e.error))?;
     // The rename itself is durable only once the folder is synced; not every system allows it.
     let _ = File::open(temp::folder_of(path)).and_then(|dir| dir.sync_all());
     Ok(())

@@ -1,6 +1,8 @@
 //! Text that did not come from us (a service's message, a `Location`, a merge file's cell or
 //! column name, a config file's value, a cache file's name) made safe to print, in one place:
-//! controls and reordering marks replaced, then every known secret masked, then cut.
+//! controls and invisible format characters replaced, then every known secret masked in every
+//! spelling (split by line breaks, controls or invisible characters, percent-encoded byte by
+//! byte), then cut.
 //!
 //! The secrets are registered once known (the API key, the sandbox's key, URL passwords), so
 //! that this and the one diagnostics writer (`diag`) mask them wherever a message came from.
@@ -33,8 +35,9 @@ static SECRETS: RwLock<Vec<String>> = RwLock::new(Vec::new());
 /// Extra masking a caller adds (a client's own key, URL passwords in any URL).
 pub(crate) type Mask<'a> = dyn Fn(&str) -> String + 'a;
 
-/// The one way foreign text is shown: every C0 and C1 control, DEL and reordering mark
-/// (U+202A-U+202E, U+2066-U+2069) replaced by `�`; then `mask` and every registered secret
+/// The one way foreign text is shown: every C0 and C1 control, DEL and invisible format
+/// character (Unicode Cf: reordering marks, zero-width space, soft hyphen, joiners) replaced
+/// by `�`; then `mask` and every registered secret
 /// masked wherever it shows, whatever touches it; then cut to `max` characters, `…` saying
 /// so. Masking comes before the cut, so a cut never leaves a piece of a secret behind.
 pub(crate) fn shown(text: &str, mask: &Mask<'_>, max: usize) -> String {
@@ -60,6 +63,13 @@ pub(crate) fn echo(text: &str) -> String {
     format!("'{}'", cut(text, SHOWN_CHARS))
 }
 
+/// What a message shows of foreign `text` in which `secret` may be spelled in any way
+/// [`mask_every`] knows: [`shown`] with nothing cut. For the fuzz and property tests of the
+/// masker, which see the crate from outside.
+pub fn message_shown(text: &str, secret: &str) -> String {
+    shown(text, &|t| mask_every(t, secret), usize::MAX)
+}
+
 /// Bytes bound for a terminal as lines (`--raw` to a terminal): [`shown`]'s rule with line
 /// breaks and tabs kept, and what is no UTF-8 shown as `�`, so that a body cannot drive the
 /// terminal (an OSC 52 clipboard write, a title change). Nothing is masked or cut here.
@@ -72,17 +82,139 @@ pub(crate) fn for_terminal(bytes: &[u8]) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// C0 and C1 controls, and the marks that reorder a terminal line (`U+202E`...).
+/// C0 and C1 controls, and the invisible format characters (Unicode Cf), among them the
+/// marks that reorder a terminal line (`U+202E`...).
 fn is_unsafe(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    c.is_control() || is_format(c)
+}
+
+/// Unicode's format characters (general category Cf, Unicode 15.1): invisible on a screen,
+/// so a key with one inside looks whole.
+fn is_format(c: char) -> bool {
+    matches!(
+        c,
+        '\u{ad}'
+            | '\u{600}'..='\u{605}'
+            | '\u{61c}'
+            | '\u{6dd}'
+            | '\u{70f}'
+            | '\u{890}'..='\u{891}'
+            | '\u{8e2}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{110bd}'
+            | '\u{110cd}'
+            | '\u{13430}'..='\u{1343f}'
+            | '\u{1bca0}'..='\u{1bca3}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0001}'
+            | '\u{e0020}'..='\u{e007f}'
+    )
+}
+
+/// What may sit between two characters of a secret and still leave it readable: a control
+/// (a line break, CR LF), an invisible format character, the `�` either was replaced by, or
+/// white space (a line break a message turned into a space).
+fn is_filler(c: char) -> bool {
+    is_unsafe(c) || c == '\u{fffd}' || c.is_whitespace()
 }
 
 /// Every occurrence of `secret` in `text` replaced by [`MASK`], whatever touches it (a letter,
-/// `%20`, an escape sequence's `m`). For messages; data kept intact masks whole values only.
+/// `%20`, an escape sequence's `m`), and however it is spelled: with line breaks, controls,
+/// invisible characters (or the `�` that replaced them) or white space between its characters, and any of
+/// its characters percent-encoded byte by byte in either hex case. For messages; data kept
+/// intact masks whole values only.
 pub(crate) fn mask_every(text: &str, secret: &str) -> String {
-    match secret.is_empty() || !text.contains(secret) {
-        true => text.to_owned(),
-        false => text.replace(secret, MASK),
+    let secret: Vec<char> = secret.chars().collect();
+    if secret.is_empty() {
+        return text.to_owned();
+    }
+    let mut masked = String::with_capacity(text.len());
+    let mut at = 0;
+    while let Some(c) = text[at..].chars().next() {
+        match spelled_at(text, at, &secret) {
+            Some(end) => {
+                masked.push_str(MASK);
+                at = end;
+            }
+            None => {
+                masked.push(c);
+                at += c.len_utf8();
+            }
+        }
+    }
+    masked
+}
+
+/// Where `secret` ends when it is spelled at byte `at` of `text` (see [`mask_every`]).
+fn spelled_at(text: &str, at: usize, secret: &[char]) -> Option<usize> {
+    let mut i = at;
+    for (n, &wanted) in secret.iter().enumerate() {
+        if n > 0 {
+            i = past_fillers(text, i);
+        }
+        i = char_at(text, i, wanted)?;
+    }
+    Some(i)
+}
+
+/// Where `wanted` ends when it is at byte `at`, as itself or percent-encoded.
+fn char_at(text: &str, at: usize, wanted: char) -> Option<usize> {
+    if text[at..].starts_with(wanted) {
+        return Some(at + wanted.len_utf8());
+    }
+    match percent_char_at(text, at)? {
+        (c, end) if c == wanted => Some(end),
+        _ => None,
+    }
+}
+
+/// The index past every filler (plain or percent-encoded) from byte `at`.
+fn past_fillers(text: &str, mut at: usize) -> usize {
+    loop {
+        match text[at..].chars().next() {
+            Some(c) if is_filler(c) => at += c.len_utf8(),
+            Some('%') => match percent_char_at(text, at) {
+                Some((c, end)) if is_filler(c) => at = end,
+                _ => return at,
+            },
+            _ => return at,
+        }
+    }
+}
+
+/// The character percent-encoded at byte `at` (`%41`, `%e2%80%8B`), and where it ends.
+fn percent_char_at(text: &str, at: usize) -> Option<(char, usize)> {
+    let first = percent_byte_at(text, at)?;
+    let len = match first {
+        0x00..=0x7f => 1,
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => return None,
+    };
+    let mut bytes = vec![first];
+    for n in 1..len {
+        bytes.push(percent_byte_at(text, at + 3 * n)?);
+    }
+    let c = std::str::from_utf8(&bytes).ok()?.chars().next()?;
+    Some((c, at + 3 * len))
+}
+
+/// The byte `%XX` at byte `at` stands for, either hex case.
+fn percent_byte_at(text: &str, at: usize) -> Option<u8> {
+    let spelled = text.as_bytes().get(at..at + 3)?;
+    match spelled {
+        [b'%', high, low] if high.is_ascii_hexdigit() && low.is_ascii_hexdigit() => {
+            let hex = |d: u8| (d as char).to_digit(16).unwrap_or(0) as u8;
+            Some(hex(*high) * 16 + hex(*low))
+        }
+        _ => None,
     }
 }
 
@@ -158,6 +290,34 @@ mod tests {
         let long = format!("{} {secret}", "x".repeat(10));
         assert_eq!(shown(&long, &mask, 13), "xxxxxxxxxx **…");
         assert_eq!(shown("2024-01-01", &mask, 200), "2024-01-01");
+    }
+
+    #[test]
+    fn a_secret_split_invisible_or_percent_encoded_is_masked() {
+        let secret = "acc-key-7f3e9a1b";
+        let mask = |t: &str| mask_every(t, secret);
+        for spelled in [
+            "acc-ke\ny-7f3e9a1b",
+            "acc-ke\r\ny-7f3e9a1b",
+            "a\u{1}cc-key-7f3e9a1\u{1b}b",
+            "acc-\u{200b}key-7f3e\u{ad}9a1b",
+            "acc\u{200d}-key\u{200c}-7f3e\u{feff}9a\u{2060}1b",
+            "%61%63%63%2D%6B%65%79%2D%37%66%33%65%39%61%31%62",
+            "%61%63%63%2d%6b%65%79%2d%37%66%33%65%39%61%31%62",
+            "acc-%6B%65y-7f3e%0A9a1b",
+            "acc-key%E2%80%8B-7f3e9a1b",
+        ] {
+            let text = format!("x{spelled}y");
+            assert_eq!(shown(&text, &mask, 200), "x****y", "{spelled:?}");
+            assert_eq!(mask(&text), "x****y", "{spelled:?}");
+        }
+        // Invisible characters from the service are replaced, as controls are.
+        assert_eq!(
+            cut("a\u{200b}b\u{ad}c\u{e0041}d", 80),
+            "a\u{fffd}b\u{fffd}c\u{fffd}d"
+        );
+        // Ordinary text around a broken %-sequence stays as it was.
+        assert_eq!(mask("100% %zz %4 %E2%80"), "100% %zz %4 %E2%80");
     }
 
     #[test]

@@ -1,6 +1,9 @@
-//! Ctrl-C, SIGTERM and SIGHUP: stop at once with exit 128 + the signal (130, 143, 129),
-//! deleting the temporary files in progress so that an interrupted run never leaves a partial
-//! output behind (the old file stays intact).
+//! Ctrl-C, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM and SIGXFSZ (a `ulimit -f` hit): stop at
+//! once with exit 128 + the signal (130, 143, 129, 138, 140, 142, 153), deleting the temporary
+//! files and locks in progress so that an interrupted run never leaves a partial output behind
+//! (the old file stays intact). A temp file is registered in the same step that makes it, and a
+//! signal that comes once the output's rename is done ends the run as a success: the file is
+//! complete.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
@@ -15,6 +18,8 @@ static NEXT_TICKET: AtomicU64 = AtomicU64::new(1);
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The exit code of the interruption: 128 + the signal's number.
 static EXIT_CODE: AtomicI32 = AtomicI32::new(Exit::Interrupted as i32);
+/// Set, under the lock of [`TRACKED`], once a replaced file's rename is done.
+static RENAMED: AtomicBool = AtomicBool::new(false);
 
 /// Whether the run was interrupted. `main` then leaves the exit to the handler (which may
 /// still be restoring the terminal) instead of reporting the failed read the signal caused.
@@ -72,7 +77,15 @@ pub(crate) fn install() -> Result<(), String> {
     {
         use nix::sys::signal::{SigSet, Signal};
         let mut set = SigSet::empty();
-        for signal in [Signal::SIGINT, Signal::SIGTERM, Signal::SIGHUP] {
+        for signal in [
+            Signal::SIGINT,
+            Signal::SIGTERM,
+            Signal::SIGHUP,
+            Signal::SIGUSR1,
+            Signal::SIGUSR2,
+            Signal::SIGALRM,
+            Signal::SIGXFSZ,
+        ] {
             set.add(signal);
         }
         set.thread_block().map_err(|e| e.to_string())?;
@@ -113,6 +126,13 @@ fn stop_with(code: i32) -> ! {
     }
     EXIT_CODE.store(code, Ordering::SeqCst);
     remove_tracked();
+    // The rename is done or will never be (the lock is held until the exit): done, the file
+    // is complete, and the run a success.
+    let code = match RENAMED.load(Ordering::SeqCst) {
+        true => 0,
+        false => code,
+    };
+    EXIT_CODE.store(code, Ordering::SeqCst);
     end_tracked_group();
     if ECHO_OFF.load(Ordering::SeqCst) != 0 {
         // rpassword turns echo back on when its prompt returns, which `exit` skips.
@@ -155,6 +175,38 @@ pub(crate) fn track(path: &Path) -> Tracked {
     let ticket = NEXT_TICKET.fetch_add(1, Ordering::Relaxed);
     lock().push((ticket, path.to_owned()));
     Tracked { ticket }
+}
+
+/// Makes a temporary file with `make` and tracks it (at the path `path_of` gives) in one step:
+/// an interruption waits until both are done, so no signal finds it made but not tracked.
+pub(crate) fn make_tracked<T>(
+    make: impl FnOnce() -> std::io::Result<T>,
+    path_of: impl Fn(&T) -> &Path,
+) -> std::io::Result<(T, Tracked)> {
+    let mut tracked = lock();
+    let made = make()?;
+    let ticket = NEXT_TICKET.fetch_add(1, Ordering::Relaxed);
+    tracked.push((ticket, path_of(&made).to_owned()));
+    Ok((made, Tracked { ticket }))
+}
+
+/// Renames the tracked temp file over its target with `rename`, in one step with untracking
+/// it: an interruption before is a failed run (the temp file removed), one after a success.
+pub(crate) fn rename_tracked<T, E>(
+    tracked: Tracked,
+    rename: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    let ticket = tracked.ticket;
+    // Untracked here, under the lock, rather than by the guard (which would take it again);
+    // a failed rename leaves it tracked until the process ends (removing it then is harmless).
+    std::mem::forget(tracked);
+    let mut all = lock();
+    let renamed = rename();
+    if renamed.is_ok() {
+        all.retain(|(held, _)| *held != ticket);
+        RENAMED.store(true, Ordering::SeqCst);
+    }
+    renamed
 }
 
 impl Drop for Tracked {

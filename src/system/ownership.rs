@@ -1,9 +1,12 @@
-//! Whose files a run trusts, as OpenSSH's StrictModes decides: a file the run takes settings,
-//! a key command, certificates or earlier rows from, or locks, must belong to the user or to
-//! root, no one else may write to it (no group or other write bit), and its folder must be
-//! the user's or root's and writable by no one else unless sticky (as `/tmp` is, where others
-//! cannot replace a file they do not own). Only the file's own folder is looked at, not the
-//! folders above it. A FIFO, device or socket (a stream, not a file) is taken only from the
+//! Whose files a run trusts, the one rule (OpenSSH's StrictModes, with Debian's user private
+//! groups): a file the run takes settings, a key command, certificates or earlier rows from,
+//! or locks, must belong to the user or to root, and no one else may be able to change it: no
+//! other-write bit, and the group-write bit only when the group has no member but the user or
+//! root (a user private group, so that umask 002 works). Its folder must be the user's or
+//! root's and writable by no one else unless sticky (as `/tmp` is, where others cannot replace
+//! a file they do not own). Only the file's own folder is looked at, not the folders above it.
+//! A link in a folder someone else can write is followed only when it belongs to the user or
+//! root (`planted`). A FIFO, device or socket (a stream, not a file) is taken only from the
 //! user or root: the user's own FIFO, `/dev/stdin`, a pipe from the shell, `/dev/null`. What
 //! is opened is decided by `fstat` on the open file, never by a path check that could race.
 
@@ -68,6 +71,7 @@ pub(crate) enum Opened {
 /// Opens `path` as `options` say, without waiting on a FIFO, and keeps it only when what was
 /// opened is trusted ([`check`]); the file is then blocking again.
 pub(crate) fn open_checked(path: &Path, options: &mut OpenOptions) -> Result<File, Opened> {
+    refuse_planted_link(path).map_err(Opened::Untrusted)?;
     let file = open_nonblocking(path, options).map_err(Opened::Io)?;
     let metadata = file.metadata().map_err(Opened::Io)?;
     check(path, &metadata).map_err(Opened::Untrusted)?;
@@ -108,20 +112,7 @@ pub(crate) fn check(path: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     use std::os::unix::fs::MetadataExt;
     let me = nix::unistd::geteuid().as_raw();
     let (owner, mode) = (metadata.uid(), metadata.mode() & 0o7777);
-    let shown = path.display();
-    if owner != me && owner != 0 {
-        return Err(Untrusted {
-            why: format!(
-                "{shown} belongs to {}, not to you ({}) nor to root (mode {mode:04o}): another user's file is not used, since it could steer this run or take what it writes",
-                who(owner),
-                who(me)
-            ),
-            hint: format!(
-                "use a file of your own instead (copy what you trust of it, or ask {} to remove it)",
-                who(owner)
-            ),
-        });
-    }
+    check_owner(path, metadata)?;
     if metadata.is_dir() {
         return folder_trusted(path, metadata);
     }
@@ -129,10 +120,11 @@ pub(crate) fn check(path: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
         // A stream of the user's or root's: a FIFO's or a device's mode says nothing here.
         return Ok(());
     }
-    if mode & 0o022 != 0 {
+    if let Some(writers) = writers(metadata) {
         return Err(Untrusted {
             why: format!(
-                "{shown} can be changed by other users (mode {mode:04o}, owned by {}), who could change what this run does, so it is not used",
+                "{} can be changed by {writers} (mode {mode:04o}, owned by {}), who could change what this run does, so it is not used",
+                path.display(),
                 who(owner)
             ),
             hint: fix(owner == me, path),
@@ -141,9 +133,159 @@ pub(crate) fn check(path: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     check_folder(path)
 }
 
+/// The first half of [`check`]: the file `path` names belongs to the user or to root.
+#[cfg(unix)]
+pub(crate) fn check_owner(path: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
+    use std::os::unix::fs::MetadataExt;
+    let (owner, mode) = (metadata.uid(), metadata.mode() & 0o7777);
+    if is_ours(owner) {
+        return Ok(());
+    }
+    Err(Untrusted {
+        why: format!(
+            "{} belongs to {}, not to you ({}) nor to root (mode {mode:04o}): another user's file is not used, since it could steer this run or take what it writes",
+            path.display(),
+            who(owner),
+            who(nix::unistd::geteuid().as_raw())
+        ),
+        hint: format!(
+            "use a file of your own instead (copy what you trust of it, or ask {} to remove it)",
+            who(owner)
+        ),
+    })
+}
+
 #[cfg(not(unix))]
 pub(crate) fn check(_: &Path, _: &Metadata) -> Result<(), Untrusted> {
     Ok(())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn check_owner(_: &Path, _: &Metadata) -> Result<(), Untrusted> {
+    Ok(())
+}
+
+/// Who else may write to a file or folder through its mode: "other users" for the other-write
+/// bit, the group's members for the group-write bit of a group that is not private to the user
+/// or root; `None` when only its owner may.
+#[cfg(unix)]
+fn writers(metadata: &Metadata) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let mode = metadata.mode();
+    if mode & 0o002 != 0 {
+        return Some("other users".into());
+    }
+    if mode & 0o020 != 0 && !group_is_private(metadata.gid()) {
+        return Some(format!("the members of {}", group_name(metadata.gid())));
+    }
+    None
+}
+
+/// Whether someone besides the user and root can write to the folder `metadata` describes
+/// (its owner, or anyone through its mode), sticky or not: a link there may have been put
+/// there by them.
+#[cfg(unix)]
+pub(super) fn others_can_write_folder(metadata: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    !is_ours(metadata.uid()) || writers(metadata).is_some()
+}
+
+/// Whether `uid` is the user's or root's.
+#[cfg(unix)]
+pub(super) fn is_ours(uid: u32) -> bool {
+    uid == 0 || uid == nix::unistd::geteuid().as_raw()
+}
+
+/// Whether group `gid` has no member but the user or root: none listed in the group database
+/// but them, and no one else's primary group (a user private group, as Debian's OpenSSH
+/// accepts one). A group that cannot be looked up is not private.
+#[cfg(unix)]
+fn group_is_private(gid: u32) -> bool {
+    let Ok(Some(group)) = nix::unistd::Group::from_gid(nix::unistd::Gid::from_raw(gid)) else {
+        return false;
+    };
+    let listed_ours = group.mem.iter().all(|name| {
+        nix::unistd::User::from_name(name)
+            .ok()
+            .flatten()
+            .is_some_and(|user| is_ours(user.uid.as_raw()))
+    });
+    listed_ours
+        && primary_groups()
+            .iter()
+            .all(|&(uid, primary)| primary != gid || is_ours(uid))
+}
+
+/// Every user's (id, primary group id), read once from the user database (NSS included).
+#[cfg(unix)]
+fn primary_groups() -> &'static [(u32, u32)] {
+    static ALL: std::sync::OnceLock<Vec<(u32, u32)>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = Vec::new();
+        // SAFETY: setpwent/getpwent/endpwent walk the user database with one static cursor
+        // and buffer; this is their only caller, run once (OnceLock), and each entry is copied
+        // out before the next call.
+        unsafe {
+            nix::libc::setpwent();
+            loop {
+                let entry = nix::libc::getpwent();
+                if entry.is_null() {
+                    break;
+                }
+                all.push(((*entry).pw_uid, (*entry).pw_gid));
+            }
+            nix::libc::endpwent();
+        }
+        all
+    })
+}
+
+/// Whether a folder every file of which is read (`SSL_CERT_DIR`) may be used: it and every
+/// file in it pass [`check`], and, since any file put there counts, the folder is writable by
+/// no one else even when sticky.
+pub(crate) fn check_folder_of_files(folder: &Path) -> Result<(), Untrusted> {
+    let Ok(metadata) = std::fs::metadata(folder) else {
+        return Ok(());
+    };
+    check(folder, &metadata)?;
+    #[cfg(unix)]
+    if let Some(writers) = writers(&metadata) {
+        use std::os::unix::fs::MetadataExt;
+        return Err(Untrusted {
+            why: format!(
+                "folder {} can be changed by {writers} (mode {:04o}), who could add a file to it, so it is not used",
+                folder.display(),
+                metadata.mode() & 0o7777
+            ),
+            hint: fix(is_ours(metadata.uid()), folder),
+        });
+    }
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        check_path(&entry.path())?;
+    }
+    Ok(())
+}
+
+/// A group as messages name it: "group id 65534 (nogroup)".
+#[cfg(unix)]
+fn group_name(gid: u32) -> String {
+    let name = nix::unistd::Group::from_gid(nix::unistd::Gid::from_raw(gid))
+        .ok()
+        .flatten()
+        .map(|group| format!(" ({})", group.name))
+        .unwrap_or_default();
+    format!("group id {gid}{name}")
+}
+
+/// A link on the way to `path` that another user may have planted, refused (`planted`).
+fn refuse_planted_link(path: &Path) -> Result<(), Untrusted> {
+    super::planted::refuse_planted(&super::stream::hops(path)).map_err(|e| Untrusted {
+        why: e.to_string(),
+        hint: super::planted::HINT.into(),
+    })
 }
 
 /// The folder a file is really in must let no one else replace it.
@@ -167,8 +309,8 @@ fn folder_trusted(folder: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     use std::os::unix::fs::MetadataExt;
     let me = nix::unistd::geteuid().as_raw();
     let (owner, mode) = (metadata.uid(), metadata.mode() & 0o7777);
-    let theirs = owner != me && owner != 0;
-    let open = mode & 0o022 != 0 && mode & 0o1000 == 0;
+    let theirs = !is_ours(owner);
+    let open = writers(metadata).is_some() && mode & 0o1000 == 0;
     if !theirs && !open {
         return Ok(());
     }

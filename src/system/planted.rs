@@ -1,10 +1,14 @@
-//! Symlinks another user planted in a shared folder (`/tmp`, a team's drop folder): the tool
-//! resolves `-o`'s links itself, so the kernel's `protected_symlinks` check never runs for
-//! them, and this one does its job. A link in a sticky or world-writable folder is followed
-//! only when it belongs to the user or to the folder's owner, as the kernel allows it.
+//! Symlinks another user planted in a folder they can write (`/tmp`, a team's `root:team 2775`
+//! drop folder, another user's own folder): the tool resolves `-o`'s links itself, so the
+//! kernel's `protected_symlinks` check never runs for them, and this one does more than its
+//! job. A link in a folder that someone besides the user and root can write (its owner, its
+//! group, anyone; sticky or not) is followed only when it belongs to the user or to root.
 
 use std::io;
 use std::path::{Path, PathBuf};
+
+#[cfg(unix)]
+use super::ownership;
 
 /// The first of `hops` (a path, then each link it leads through) that is such a link, refused.
 pub(super) fn refuse_planted(hops: &[PathBuf]) -> io::Result<()> {
@@ -22,16 +26,23 @@ fn planted(link: &Path) -> Option<String> {
         .ok()
         .filter(|m| m.file_type().is_symlink())?
         .uid();
-    let folder = std::fs::metadata(link.parent()?).ok()?;
-    let shared = folder.mode() & 0o1002 != 0;
-    let me = nix::unistd::geteuid().as_raw();
-    if !shared || owner == me || owner == folder.uid() {
+    let parent = match link.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => return None,
+    };
+    let folder = std::fs::metadata(parent).ok()?;
+    if ownership::is_ours(owner) || !ownership::others_can_write_folder(&folder) {
         return None;
     }
+    let me = nix::unistd::geteuid().as_raw();
     Some(format!(
-        "{} is a symbolic link owned by user id {owner}, neither you (user id {me}) nor the owner of its folder, which others may write to (mode {:04o}): it is not followed, as the kernel's protected_symlinks would not follow it",
+        "{} is a symbolic link owned by {}, neither you ({}) nor root, in a folder another user can write to (mode {:04o}, owned by {}): it is not followed, since whoever made it could point it at any file of yours",
         link.display(),
-        folder.mode() & 0o7777
+        ownership::who(owner),
+        ownership::who(me),
+        folder.mode() & 0o7777,
+        ownership::who(folder.uid())
     ))
 }
 

@@ -20,7 +20,33 @@ const LISTINGS: [&str; 2] = ["/proc/self/fd", "/dev/fd"];
 
 /// Notes which descriptors the caller passed; `main` calls it before the run opens any file.
 pub(crate) fn note_passed_descriptors() {
-    let _ = PASSED.set(open_descriptors());
+    let mut passed = open_descriptors();
+    if stdout_was_closed() {
+        passed.retain(|fd| *fd != 1);
+    }
+    let _ = PASSED.set(passed);
+}
+
+/// Whether stdout was closed when the process started (`>&-`): the standard library then
+/// opens `/dev/null` in its place, read-write, before `main`, where a shell's `> /dev/null`
+/// opens it write-only.
+#[cfg(unix)]
+fn stdout_was_closed() -> bool {
+    use nix::fcntl::{fcntl, FcntlArg, OFlag};
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let read_write = fcntl(io::stdout(), FcntlArg::F_GETFL)
+        .is_ok_and(|flags| OFlag::from_bits_truncate(flags) & OFlag::O_ACCMODE == OFlag::O_RDWR);
+    let null = |m: &fs::Metadata| m.file_type().is_char_device().then_some(m.rdev());
+    let is_null = match (fs::metadata("/proc/self/fd/1"), fs::metadata("/dev/null")) {
+        (Ok(out), Ok(dev_null)) => null(&out).is_some() && null(&out) == null(&dev_null),
+        _ => false,
+    };
+    read_write && is_null
+}
+
+#[cfg(not(unix))]
+fn stdout_was_closed() -> bool {
+    false
 }
 
 /// Whether `fd` was open when the process started. Without a note (the library used on its

@@ -67,10 +67,11 @@ impl Keep {
     pub(super) fn ordinary(existing: Option<&fs::Metadata>) -> Keep {
         use std::os::unix::fs::MetadataExt;
         // Never the set-id bits: a file another user left 04755 would become a set-id
-        // program of this user's; and their group only where this user is in it.
+        // program of this user's; and their group only where this user is in it, or is root
+        // (who may keep any group: a `root:www-data` 0640 export stays readable by the web).
         existing.map_or_else(Keep::default, |old| Keep {
             mode: Some(old.mode() & 0o777),
-            group: Some(old.gid()).filter(|gid| is_member(*gid)),
+            group: Some(old.gid()).filter(|gid| may_give(*gid)),
         })
     }
 
@@ -102,11 +103,14 @@ impl Keep {
     }
 }
 
-/// Whether the user is in group `gid` (their own, or one of their others).
+/// Whether the user may give a file group `gid`: root, or a member (their own group, or one of
+/// their others).
 #[cfg(unix)]
-fn is_member(gid: u32) -> bool {
+fn may_give(gid: u32) -> bool {
     let gid = nix::unistd::Gid::from_raw(gid);
-    nix::unistd::getegid() == gid || nix::unistd::getgroups().is_ok_and(|all| all.contains(&gid))
+    nix::unistd::geteuid().is_root()
+        || nix::unistd::getegid() == gid
+        || nix::unistd::getgroups().is_ok_and(|all| all.contains(&gid))
 }
 
 /// Creates the temp file beside `target` with what `keep` says, locked while it is written so

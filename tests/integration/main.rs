@@ -33,7 +33,7 @@
 //! | the SQLite export, also as a database others read and change | `files/sqlite`, `files/sqlite_shared` |
 //! | cron grade: `--resume`, files that grow chains, files that say what they hold | `files/resume`, `files/chains_grow`, `files/file_trust` |
 //! | two runs changing one file at once | `files/locks` |
-//! | whose files are trusted: config, key script, cache, CA bundle, merge target, lock, FIFOs | `files/neighbours` |
+//! | whose files are trusted: config, key script, cache, CA bundle, merge target, lock, FIFOs; the rule on real machines (umask 002, team folders, another user) | `files/neighbours`, `files/trust_rule` |
 //! | files the tool did not write, and files a hostile user put in the way | `files/foreign_files`, `files/hostile_files` |
 //! | the cache: planning, flags, the file, a quirky service | `cache/`, `cache/planning`, `cache/flags`, `cache/file`, `cache/quirks` |
 //! | each exit code with its error line: usage (2), bounds on every number (2, 3), settings (3), the service and the output (4 to 9) | `errors/`, `errors/usage`, `errors/bounds`, `errors/setup`, `errors/service` |

@@ -1,4 +1,4 @@
-//! The exact oracles of every parser of foreign input, shared by the seeded harness that
+//! The exact oracles of every parser of foreign input (and of the masker of foreign text), shared by the seeded harness that
 //! `cargo test` runs (`tests/fuzz_parsers.rs`, `tests/fuzz_response.rs`) and the
 //! coverage-guided AFL++ targets in `fuzz/` (which include this folder by path). Each oracle
 //! takes raw bytes, as a fuzzer hands them, and returns `Err` describing a wrong answer; a
@@ -10,6 +10,7 @@ pub mod body;
 pub mod cache;
 pub mod config;
 pub mod flags;
+pub mod mask;
 pub mod merge;
 pub mod mutate;
 pub mod sqlite_merge;
@@ -38,11 +39,12 @@ impl<'a> Input<'a> {
 pub type Oracle = fn(&[u8]) -> Result<(), String>;
 
 /// Every oracle by name, for the harness and the AFL++ targets.
-pub const ORACLES: [(&str, Oracle); 6] = [
+pub const ORACLES: [(&str, Oracle); 7] = [
     ("body", body::check),
     ("merge", merge::check),
     ("config", config::check),
     ("flags", flags::check),
     ("cache", cache::check),
     ("sqlite_merge", sqlite_merge::check),
+    ("mask", mask::check),
 ];

@@ -13,7 +13,7 @@ use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::Dataset;
 use crate::system::lock::LockWait;
-use crate::system::{atomic, stream};
+use crate::system::{atomic, ownership, stream};
 
 /// The first bytes of every SQLite 3 database file.
 const MAGIC: &[u8; 16] = b"SQLite format 3\0";
@@ -59,6 +59,8 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     if stream::own_descriptor(path).is_some() {
         return Err(not_a_file("one of this run's own streams"));
     }
+    // A new database too: SQLite would take a journal or WAL already there for its own.
+    refuse_foreign_journal(path)?;
     let metadata = match std::fs::metadata(path) {
         Ok(metadata) => metadata,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -70,7 +72,6 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     if metadata.len() == 0 {
         return Ok(None);
     }
-    refuse_foreign_journal(path)?;
     let mut head = [0u8; 16];
     let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
     if read.is_err() || &head != MAGIC {
@@ -84,21 +85,24 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     Ok(Some(conn))
 }
 
-/// A journal or WAL file beside the database that another user made would be rolled into it
-/// when it is opened: refused before that, the file left as it is.
+/// A journal or WAL file beside the database (an existing one, or one about to be made) that
+/// the trust rule refuses (another user's, one others can change, a link) would be rolled into
+/// it when it is opened: refused before that, the file left as it is.
 fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
-    #[cfg(unix)]
     for suffix in ["-journal", "-wal"] {
-        use std::os::unix::fs::MetadataExt;
         let mut beside = path.as_os_str().to_owned();
         beside.push(suffix);
-        let Ok(metadata) = std::fs::symlink_metadata(&beside) else {
+        let beside = Path::new(&beside);
+        let Ok(metadata) = std::fs::symlink_metadata(beside) else {
             continue;
         };
-        if metadata.uid() != nix::unistd::geteuid().as_raw() {
+        let refused = match metadata.file_type().is_symlink() {
+            true => Some(format!("{} is a symbolic link", beside.display())),
+            false => ownership::check(beside, &metadata).err().map(|u| u.why),
+        };
+        if let Some(why) = refused {
             return Err(format!(
-                "{} beside it belongs to another user, and SQLite would roll it into the database when it is opened; it is not opened: remove that file if you trust neither it nor its owner",
-                std::path::Path::new(&beside).display()
+                "{why}; SQLite would roll that file beside it into the database when it is opened, so it is not opened: remove that file if you trust neither it nor its owner"
             ));
         }
     }

@@ -1,7 +1,7 @@
 //! The files a run writes and reads: `--output` (`export`), `--merge` (`merge`, `fuzz_merge`),
 //! the SQLite export (`sqlite`, `sqlite_shared`), `--resume` and growing chains (`resume`,
 //! `chains_grow`), files that say what they hold (`file_trust`), two runs at once (`locks`),
-//! whose files are trusted (`neighbours`), and files others or a hostile export made
+//! whose files are trusted (`neighbours`, and on machines as they are: `trust_rule`), and files others or a hostile export made
 //! (`foreign_files`, `hostile_files`).
 
 mod chains_grow;
@@ -16,3 +16,4 @@ mod neighbours;
 mod resume;
 mod sqlite;
 mod sqlite_shared;
+mod trust_rule;

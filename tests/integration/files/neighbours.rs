@@ -46,7 +46,7 @@ fn config_with_marking_command() -> (Sandbox, Env, PathBuf) {
     let env = Env::new();
     let mark = env.home.path().join("ran");
     env.write_config(&format!(
-        "base_url = \"{}\"\napi_key_command = \"touch {} && echo {KEY}\"\n",
+        "base_url = \"{}\"\napi_key_command = \"sh -c 'touch {} && echo {KEY}'\"\n",
         sandbox.url,
         mark.display()
     ));
@@ -94,11 +94,22 @@ fn a_config_file_others_can_write_or_in_an_open_folder_is_refused_with_the_chmod
         eprintln!("skipped: the messages name root as this run's user (CI runs as root)");
         return;
     }
+    // Group write for a group with another member (`nobody`, whose primary group nogroup is);
+    // the user's private group would be fine (`trust_rule`).
     chmod(&path, 0o620);
+    std::os::unix::fs::lchown(&path, None, Some(OTHER)).unwrap();
     env.cmd_args(&DAY)
         .code(3)
         .stderr(format!(
-            "error: config file {0} can be changed by other users (mode 0620, owned by user id 0 (root)), who could change what this run does, so it is not used\nhint: if no one else should change it, run: chmod go-w {0}; or name another with --config FILE\n",
+            "error: config file {0} can be changed by the members of group id 65534 (nogroup) (mode 0620, owned by user id 0 (root)), who could change what this run does, so it is not used\nhint: if no one else should change it, run: chmod go-w {0}; or name another with --config FILE\n",
+            path.display()
+        ))
+        .run();
+    chmod(&path, 0o602);
+    env.cmd_args(&DAY)
+        .code(3)
+        .stderr(format!(
+            "error: config file {0} can be changed by other users (mode 0602, owned by user id 0 (root)), who could change what this run does, so it is not used\nhint: if no one else should change it, run: chmod go-w {0}; or name another with --config FILE\n",
             path.display()
         ))
         .run();

@@ -127,10 +127,29 @@ fn a_journal_another_user_made_is_refused_and_the_file_left_as_it_was() {
     }
     env.cmd(&format!("{DAY} --merge"))
         .code(9)
-        .error_line("error: m.db cannot be merged: m.db-journal beside it belongs to another user, and SQLite would roll it into the database when it is opened; it is not opened: remove that file if you trust neither it nor its owner; the file is left as it was")
+        .error_line_like(format!("error: m.db cannot be merged: m.db-journal belongs to user id {0}, not to you (user id {me}{1}) nor to root (mode 0644): another user's file is not used, since it could steer this run or take what it writes; SQLite would roll that file beside it into the database when it is opened, so it is not opened: remove that file if you trust neither it nor its owner; the file is left as it was", me + 4242, if me == 0 { " (root)" } else { "[..]" }))
         .run();
     assert_eq!(bytes(&env), before);
     assert_eq!(std::fs::read(&journal).unwrap(), b"not ours");
+}
+
+/// A new database too: a WAL another user left at its name would become its content.
+#[test]
+fn a_new_database_beside_another_user_s_wal_is_refused_before_any_request() {
+    let stub = crate::support::Stub::always(crate::support::Reply::json(200, "[]"));
+    let env = crate::support::Env::with_service(&stub.url);
+    let wal = env.home.path().join("new.sqlite-wal");
+    std::fs::write(&wal, b"their frames").unwrap();
+    if std::os::unix::fs::chown(&wal, Some(65534), None).is_err() {
+        return; // Only root can give a file away; the check needs another owner.
+    }
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o new.sqlite")
+        .code(9)
+        .error_line_like("error: cannot write new.sqlite: new.sqlite-wal belongs to user id 65534 (nobody)[..]SQLite would roll that file beside it into the database when it is opened, so it is not opened[..]")
+        .any_stderr()
+        .run();
+    assert!(!env.home.path().join("new.sqlite").exists());
+    assert!(stub.seen().is_empty(), "a request was sent first");
 }
 
 #[test]

@@ -239,9 +239,9 @@ hint: the key came from config file, profile old; store another with: chain-metr
 fn status_runs_api_key_command_and_no_verify_asks_nothing() {
     let env = Env::new();
     std::fs::write(env.home.path().join("key.txt"), format!("{KEY}\n")).unwrap();
-    env.write_config("api_key_command = \"cat \\\"$HOME/key.txt\\\"\"\n");
+    env.write_config("api_key_command = \"cat ~/key.txt\"\n");
     env.cmd("auth status --no-verify").stdout(format!(
-            "key          ****51d4\nsource       api_key_command `cat \"$HOME/key.txt\"` in config file\nconfig file  {}\nservice      (not set)\naccepted     not checked (--no-verify)\n",
+            "key          ****51d4\nsource       api_key_command `cat ~/key.txt` in config file\nconfig file  {}\nservice      (not set)\naccepted     not checked (--no-verify)\n",
             env.config_path().display()
         )).run();
 }

@@ -124,9 +124,9 @@ fn a_key_command_that_overruns_is_ended_with_everything_it_started() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
     env.write_config(
-        "api_key_command = \"sleep 30 & echo $! > \\\"$HOME/pids\\\"; (sleep 30; echo late) & echo $! >> \\\"$HOME/pids\\\"; sleep 30\"\napi_key_command_timeout = 0.5\n",
+        "api_key_command = \"sh -c 'sleep 30 & echo $! > \\\"$HOME/pids\\\"; (sleep 30; echo late) & echo $! >> \\\"$HOME/pids\\\"; sleep 30'\"\napi_key_command_timeout = 0.5\n",
     );
-    env.cmd_args(&DAY_ARGS).code(3).error_line(r#"error: api_key_command from config file (sleep 30 & echo $! > "$HOME/pids"; (sleep 30; echo late) & echo $! >> "$HOME/pids"; sleep 30) did not finish within 0.5 s"#).run();
+    env.cmd_args(&DAY_ARGS).code(3).error_line(r#"error: api_key_command from config file (sh -c 'sleep 30 & echo $! > "$HOME/pids"; (sleep 30; echo late) & echo $! >> "$HOME/pids"; sleep 30') did not finish within 0.5 s"#).run();
     let pids = std::fs::read_to_string(env.home.path().join("pids")).unwrap();
     let started: Vec<&str> = pids.split_whitespace().collect();
     assert_eq!(started.len(), 2, "{pids}");
@@ -159,9 +159,13 @@ fn passphrase_env(sandbox: &Sandbox) -> Env {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
     std::fs::write(env.home.path().join("key.txt"), KEY).unwrap();
-    env.write_config(
-        "api_key_command = \"printf 'Passphrase: ' >&2; stty -echo; read p; stty echo; [ \\\"$p\\\" = sesame ] && cat \\\"$HOME/key.txt\\\"\"\napi_key_command_timeout = 10\n",
-    );
+    // A pipeline needs a shell: a script of the user's, named with its interpreter.
+    std::fs::write(
+        env.home.path().join("ask.sh"),
+        "printf 'Passphrase: ' >&2; stty -echo; read p; stty echo; [ \"$p\" = sesame ] && cat \"$HOME/key.txt\"\n",
+    )
+    .unwrap();
+    env.write_config("api_key_command = \"sh ~/ask.sh\"\napi_key_command_timeout = 10\n");
     env
 }
 

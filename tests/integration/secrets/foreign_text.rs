@@ -209,3 +209,60 @@ fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
             .run();
     }
 }
+
+/// The key from the environment is known before any file is read: a merge file holding it (as
+/// it is, split by an invisible character, or percent-encoded) is refused with it masked, in
+/// text and JSON mode.
+#[test]
+fn a_merge_file_refusal_masks_the_key_in_every_spelling() {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    let (head, tail) = KEY.split_at(7);
+    let encoded: String = KEY.bytes().map(|b| format!("%{b:02x}")).collect();
+    for cell in [
+        KEY.to_owned(),
+        format!("{head}\u{200b}{tail}"),
+        format!("{head}\u{ad}{tail}"),
+        encoded,
+    ] {
+        std::fs::write(
+            env.home.path().join("m.csv"),
+            format!("date,chain,fees\n2024-01-01,ETHEREUM,{cell}\n"),
+        )
+        .unwrap();
+        for json in [false, true] {
+            let format = if json { " --error-format json" } else { "" };
+            let run = env
+                .cmd(&format!("{DAY} -o m.csv --merge{format}"))
+                .code(9)
+                .any_stderr()
+                .run();
+            assert!(run.stderr.contains("****"), "{cell:?}: {}", run.stderr);
+            assert_eq!(
+                pieces_of_key(&run.stderr),
+                Vec::<&str>::new(),
+                "{}",
+                run.stderr
+            );
+        }
+    }
+    assert!(stub.seen().is_empty());
+}
+
+/// `--dry-run` and `config show` never run `api_key_command` (its output could be the key).
+#[test]
+fn dry_run_and_config_show_never_run_the_key_command() {
+    let env = Env::new();
+    let mark = env.home.path().join("ran");
+    env.write_config(&format!(
+        "base_url = \"http://127.0.0.1:9\"\napi_key_command = \"touch {}\"\n",
+        mark.display()
+    ));
+    env.cmd(&format!("{DAY} --dry-run")).any_stdout().run();
+    env.cmd("config show").any_stdout().run();
+    env.cmd(&format!("{DAY} -o m.csv --merge --resume --dry-run"))
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(!mark.exists(), "the key command ran");
+}

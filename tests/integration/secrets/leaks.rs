@@ -174,7 +174,7 @@ fn api_key_command_failures_name_the_command_and_never_echo_its_output() {
             sandbox.url
         ))
     };
-    config(r#"cat "$HOME/key.txt""#);
+    config("cat ~/key.txt");
     env.cmd_args(&[&["fees"], &RANGE[..]].concat())
         .stdout(str![[r#"
 date,fees
@@ -183,11 +183,11 @@ date,fees
 "#]])
         .run();
 
-    config(r#"cat "$HOME/key.txt"; exit 1"#);
-    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (cat \"$HOME/key.txt\"; exit 1) failed (exit status: 1)\n").run();
+    config(r#"sh -c "cat ~/key.txt; exit 1""#);
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (sh -c \"cat ~/key.txt; exit 1\") failed (exit status: 1)\n").run();
 
-    config(r#"cat "$HOME/key.txt"; exec sleep 10"#);
-    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (cat \"$HOME/key.txt\"; exec sleep 10) did not finish within 0.3 s\n").run();
+    config(r#"sh -c "cat ~/key.txt; exec sleep 10""#);
+    env.cmd_args(&[&["fees"], &RANGE[..]].concat()).code(3).stderr("error: api_key_command from config file (sh -c \"cat ~/key.txt; exec sleep 10\") did not finish within 0.3 s\n").run();
 }
 
 #[test]

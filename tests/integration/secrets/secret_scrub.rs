@@ -1,8 +1,10 @@
 //! Secrets against hostile input: service text is scrubbed before it is cut,
 //! `--verbose` lines go through the same scrub, a password shows masked whatever it holds, a
 //! key shorter than 8 characters is refused where it enters, and a key is read up to 4 KiB.
-//! The property: random keys quoted at random places in random service texts never put a
-//! 5-character piece of the key on stdout or stderr.
+//! The property: random keys quoted at random places in random service texts, spelled in any
+//! way (split by line breaks or controls, invisible characters inside, percent-encoded in
+//! either hex case), never put a 5-character piece of the key on stdout or stderr, in text or
+//! JSON mode.
 
 use std::sync::{Arc, Mutex};
 
@@ -136,6 +138,33 @@ fn quoted(text: &str, key: &str, places: &[(usize, usize)]) -> String {
     out
 }
 
+/// The key as a service may spell it, `how` picking: as it is, split by a line break, CR LF
+/// or a control, with a zero-width space, soft hyphen or joiner inside, or percent-encoded
+/// byte by byte in upper or lower case.
+fn spelled(key: &str, how: usize) -> String {
+    let (head, tail) = key.split_at(key.len() / 2);
+    let encoded = |upper: bool| -> String {
+        key.bytes()
+            .map(|b| match upper {
+                true => format!("%{b:02X}"),
+                false => format!("%{b:02x}"),
+            })
+            .collect()
+    };
+    match how % 10 {
+        0 => key.to_owned(),
+        1 => format!("{head}\n{tail}"),
+        2 => format!("{head}\r\n{tail}"),
+        3 => format!("{head}\u{1b}{tail}"),
+        4 => format!("{head}\u{200b}{tail}"),
+        5 => format!("{head}\u{ad}{tail}"),
+        6 => format!("{head}\u{200d}{tail}"),
+        7 => encoded(true),
+        8 => encoded(false),
+        _ => format!("{head}\u{2060}\n{tail}"),
+    }
+}
+
 /// What the scripted service answers, with `text` in it (and the key in a Location).
 fn reply(shape: usize, text: &str, key: &str) -> Reply {
     match shape % 5 {
@@ -165,18 +194,21 @@ fn no_piece_of_a_quoted_key_reaches_any_output() {
         text(),
         proptest::collection::vec((0usize..500, 0usize..8), 1..4),
         0usize..5,
+        (0usize..10, any::<bool>()),
     );
     let mut runner = TestRunner::new(Config {
         cases: 48,
         failure_persistence: None,
         ..Config::default()
     });
-    let outcome = runner.run(&cases, |(key, text, places, shape)| {
-        *answer.lock().unwrap() = reply(shape, &quoted(&text, &key, &places), &key);
+    let outcome = runner.run(&cases, |(key, text, places, shape, (how, json))| {
+        let said = quoted(&text, &spelled(&key, how), &places);
+        *answer.lock().unwrap() = reply(shape, &said, &key);
         let mut env = Env::with_service(&stub.url);
         env.set("CHAIN_METRICS_API_KEY", &key);
+        let format = if json { " --error-format json" } else { "" };
         let run = env
-            .cmd(&format!("{DAY} -v --retries 0"))
+            .cmd(&format!("{DAY} -v --retries 0{format}"))
             .any_outcome()
             .run();
         prop_assert_ne!(run.code, 0);

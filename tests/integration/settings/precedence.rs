@@ -134,8 +134,8 @@ fn an_unknown_profile_names_the_ones_there() {
 fn a_failing_key_command_exits_3_without_echoing_its_output() {
     let mut env = Env::new();
     env.set("CHAIN_METRICS_BASE_URL", "http://127.0.0.1:9");
-    env.write_config("api_key_command = \"echo half-a-secret; exit 4\"\n");
-    let run = fees(&env, &[]).code(3).error_line("error: api_key_command from config file (echo half-a-secret; exit 4) failed (exit status: 4)").run();
+    env.write_config("api_key_command = \"sh -c 'echo half-a-secret; exit 4'\"\n");
+    let run = fees(&env, &[]).code(3).error_line("error: api_key_command from config file (sh -c 'echo half-a-secret; exit 4') failed (exit status: 4)").run();
     assert!(!run.stderr.contains("half-a-secret\n"));
     assert!(!run.stdout.contains("half-a-secret"));
 }

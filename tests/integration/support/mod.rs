@@ -12,6 +12,7 @@ mod terminal;
 mod tls;
 pub mod tools;
 mod transcript;
+pub mod users;
 
 use std::path::PathBuf;
 

@@ -275,6 +275,53 @@ fn an_interrupted_export_leaves_the_old_file_intact() {
 }
 
 #[test]
+fn usr1_usr2_alrm_and_xfsz_stop_with_128_plus_the_signal_and_leave_the_file_intact() {
+    interrupted_by("-USR1", Some("fees.csv"), 138);
+    interrupted_by("-USR2", Some("fees.json"), 140);
+    interrupted_by("-ALRM", Some("fees.csv"), 142);
+    interrupted_by("-XFSZ", Some("fees.csv"), 153);
+}
+
+/// A `ulimit -f` the export outgrows: the run fails (exit 9, or 153 when the signal is taken
+/// first), the old file stays, and neither temp file nor lock is left.
+#[test]
+fn a_file_size_limit_hit_leaves_no_temp_file_and_the_old_file_intact() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let old = "date,chain,fees\n2023-12-31,ETHEREUM,1\n";
+    std::fs::write(env.home.path().join("fees.csv"), old).unwrap();
+    for merge in ["", " --merge"] {
+        let run = env
+            .shell(&format!(
+                "ulimit -f 1; chain-metrics fees -c eth,arb -s 2024-01-01 -e 2024-03-31 -o fees.csv{merge}"
+            ))
+            .any_outcome()
+            .run();
+        assert!(matches!(run.code, 9 | 153), "{}: {}", run.code, run.stderr);
+        assert_eq!(
+            std::fs::read_to_string(env.home.path().join("fees.csv")).unwrap(),
+            old
+        );
+        let files: Vec<String> = std::fs::read_dir(env.home.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| !n.starts_with(".config") && !n.starts_with(".cache"))
+            .collect();
+        assert_eq!(files, ["fees.csv"], "no temp file or lock is left");
+    }
+}
+
+#[test]
+fn a_closed_stdout_is_exit_9() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    env.shell("chain-metrics fees -c eth -s 2024-01-01 -e 2024-01-01 >&-")
+        .code(9)
+        .stderr("error: cannot write to stdout: it was closed when the run started\nhint: give stdout a place (> FILE, | CMD), or write with --output FILE\n")
+        .run();
+}
+
+#[test]
 fn the_timeout_bounds_a_body_that_trickles_in() {
     use std::io::{Read, Write};
     // Headers at once, then the body a few bytes at a time: each read is quick, the whole is not.
