@@ -138,8 +138,9 @@ fn a_refused_body_ends_the_run_without_waiting_for_the_answers_held_open() {
         )
         .spawn();
     let code = ended_within_a_minute(&mut running);
-    assert_eq!(server.arrived.load(Ordering::SeqCst), JOBS, "all on the wire");
-    assert_eq!(server.answered.load(Ordering::SeqCst), 1, "only the refusal answered");
+    let (arrived, answered) = (&server.arrived, &server.answered);
+    assert_eq!(arrived.load(Ordering::SeqCst), JOBS, "all on the wire");
+    assert_eq!(answered.load(Ordering::SeqCst), 1, "only the refusal");
     assert_eq!(code, 8);
     running.finish();
 }
