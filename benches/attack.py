@@ -67,6 +67,15 @@ def hostile(runs, say, checks):
             worst = max(plain[0], compressed[0])
             checks.add(f"(h) hostile body, {command} --jobs {jobs}, peak RSS (plain / gzip)",
                        f"{mib(plain[0])} / {mib(compressed[0])}", worst, f"< {mib(bound)}", bound, below=True)
+    # Stop at once (issue 45): a refused run ends within 100 ms of the deciding answer. The
+    # deciding answer is the first body's refusal, as at --jobs 1; the wall beyond --jobs 1's is
+    # an upper bound on the time after it (it also holds the server's slower first body while it
+    # sends 8 or 32 at once).
+    for command in HOSTILE:
+        for jobs in JOBS[1:]:
+            beyond = [results[(command, jobs, m)][1] - results[(command, 1, m)][1] for m in ("plain", "gzip")]
+            checks.add(f"(h) refused run, {command} --jobs {jobs}, wall beyond --jobs 1's (plain / gzip)",
+                       f"{ms(beyond[0])} / {ms(beyond[1])}", max(beyond), "<= 100.0 ms", 0.1)
 
 
 def merge_file(path, rows, width):

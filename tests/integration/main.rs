@@ -42,6 +42,7 @@
 //! | what goes on the wire (method, headers, body, redirects), `--raw`, `--dry-run` | `wire/`, `wire/requests` |
 //! | TLS, proxies | `wire/tls`, `wire/proxy` |
 //! | timeouts, retries, windows, interruption | `wire/reliability` |
+//! | requests on the wire abandoned once the outcome is decided | `wire/abandoned` |
 //! | a hostile body bounded by the days asked, peak memory measured | `wire/bounded` |
 //! | what a broken server or proxy is called (TLS port, huge headers, redirect loop, 403), the shared throttle | `wire/diagnoses` |
 //! | each sandbox fault against each command family | `wire/fault_matrix` |

@@ -166,6 +166,8 @@ fn send(
         return Ok(None);
     }
     let (client, _sandbox) = connect(&query.settings)?;
+    // Shared with the workers, which may outlive this call once the outcome is decided.
+    let client = std::sync::Arc::new(client);
     let progress = query.output.progress(requests.len());
     fetch_each(&client, requests, jobs, &|| progress.tick(), take);
     progress.finish();

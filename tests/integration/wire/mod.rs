@@ -1,8 +1,10 @@
 //! What goes over the network and what comes back: requests, `--raw` and `--dry-run`
 //! (`requests`), TLS and proxies (`tls`, `proxy`), timeouts and retries (`reliability`), hostile
-//! bodies bounded (`bounded`), broken servers named (`diagnoses`), each sandbox fault
-//! (`fault_matrix`), the sandbox as a service (`sandbox`) and the loopback rules (`rules`).
+//! bodies bounded (`bounded`), requests abandoned once the outcome is decided (`abandoned`),
+//! broken servers named (`diagnoses`), each sandbox fault (`fault_matrix`), the sandbox as a
+//! service (`sandbox`) and the loopback rules (`rules`).
 
+mod abandoned;
 pub(crate) mod bounded;
 mod diagnoses;
 mod fault_matrix;
