@@ -86,6 +86,7 @@ mod system;
 // What the property tests and the fuzz targets (`fuzz/`) call: every parser of foreign input.
 pub use analysis::aggregate;
 pub use cache::{CacheError, Replacement, SeriesKey, SeriesStats, Store};
+pub use cli::manual;
 pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::{parse_held_body, parse_records, read_body_records};
 pub use client::{parse_records_kept, read_records_kept, KeptRecords};

@@ -6,13 +6,14 @@ mod commands;
 mod completion;
 mod help_text;
 mod inherited;
+pub mod manual;
 mod query;
 mod suggest;
 mod version;
 
 pub(crate) use commands::{
-    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, RenderArgs,
-    SandboxArgs, StatusArgs, StatusFormat,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, ManArgs,
+    RenderArgs, SandboxArgs, StatusArgs, StatusFormat,
 };
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
@@ -229,6 +230,10 @@ pub enum Command {
     /// Print a completion script for bash, zsh, fish, powershell or elvish
     #[command(after_help = help_text::COMPLETIONS)]
     Completions(CompletionsArgs),
+
+    /// Print the man page of the tool or of a command, in roff (man -l - reads it)
+    #[command(after_help = help_text::MAN)]
+    Man(ManArgs),
 }
 
 /// A number of seconds, from a millisecond to a day (a far longer one overflows the clock).

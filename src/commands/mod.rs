@@ -9,6 +9,7 @@ mod completions;
 mod config;
 mod connect;
 mod keep_going;
+mod man;
 mod metrics;
 mod query;
 mod render;
@@ -54,6 +55,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Render(args) => render::run(global, args, terminal),
         Command::Sandbox(args) => sandbox::run(global, args, terminal),
         Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 

@@ -2,8 +2,9 @@
 //!
 //! One page for `chain-metrics` and one per subcommand (nested ones too, `chain-metrics-a-b.1`).
 //! clap_mangen writes NAME, SYNOPSIS, DESCRIPTION, OPTIONS and SUBCOMMANDS; this module adds
-//! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO. The examples are the ones `--help`
-//! ends with, so the page and the help cannot disagree.
+//! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES, REPORTING BUGS and SEE ALSO. The examples are the
+//! ones `--help` ends with, so the page and the help cannot disagree. The binary prints a page
+//! (`chain-metrics man fees`); `cargo run --example generate` writes them all into `man/`.
 
 mod cron;
 mod json;
@@ -15,12 +16,9 @@ use std::io::{self, Write};
 use clap::CommandFactory;
 use roff::{roman, Roff};
 
-// The tests check the pages against these; the generator itself only writes the pages.
-#[allow(unused_imports)]
+// The tests check the pages, the README and the docs against these.
 pub use cron::{CRONTAB, UNITS};
-#[allow(unused_imports)]
 pub use json::JQ_EXAMPLE;
-#[allow(unused_imports)]
 pub use sections::{ENVIRONMENT, EXIT_CODES};
 
 /// The date the pages carry. Fixed, so regenerating gives the same bytes; move it when the
@@ -35,7 +33,7 @@ pub struct Page {
 
 /// Every page, the top-level one first, then the subcommands depth-first.
 pub fn pages() -> Vec<Page> {
-    let mut root = chain_metrics::Cli::command().disable_help_subcommand(true);
+    let mut root = crate::cli::Cli::command().disable_help_subcommand(true);
     root.build();
     let mut pages = Vec::new();
     collect(&root, &mut Vec::new(), &mut pages);
@@ -98,10 +96,18 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
     }
     sections::exit_status(&mut tail);
     sections::examples(&mut tail, &examples);
+    sections::reporting_bugs(&mut tail);
     sections::see_also(&mut tail, name, parents, cmd);
     page.add(|w| tail.to_writer(w))?;
-    Ok(page.text)
+    // man-db runs tbl(1) on a page only when its first line asks for it (mandoc always does).
+    match page.text.windows(4).any(|w| w == b"\n.TS") {
+        true => Ok([TBL_LINE.as_bytes(), &page.text].concat()),
+        false => Ok(page.text),
+    }
 }
+
+/// The first line of a page that holds a table: the preprocessor line man(1) reads.
+const TBL_LINE: &str = "'\\\" t\n";
 
 /// The OPTIONS sections: on the tool's page every flag, as all are global; on a subcommand's,
 /// its own flags, then the global flags that act there under GLOBAL OPTIONS.
@@ -186,12 +192,72 @@ pub fn split_after_help(cmd: &clap::Command) -> (Option<String>, Vec<String>) {
     (notes, examples)
 }
 
-/// Text as roff paragraphs, one per blank-line-separated block.
+/// Text as roff paragraphs, one per blank-line-separated block. In a block, the lines indented
+/// by two spaces are a display under the prose before them: a table when each of its lines has
+/// columns (parted by two spaces or more, as `--help` aligns them), else lines kept as they are.
 fn paragraphs(text: &str) -> Roff {
     let mut roff = Roff::new();
     for block in text.split("\n\n") {
-        roff.control("PP", [])
-            .text([roman(block.replace('\n', " "))]);
+        let (prose, display): (Vec<&str>, Vec<&str>) =
+            block.lines().partition(|line| !line.starts_with("  "));
+        roff.control("PP", []).text([roman(prose.join(" "))]);
+        if display.is_empty() {
+            continue;
+        }
+        match table_rows(&display) {
+            Some(rows) => table(&mut roff, &rows),
+            None => {
+                roff.control("RS", ["4"]).control("nf", []);
+                for line in &display {
+                    roff.text([roman(line.trim_start())]);
+                }
+                roff.control("fi", []).control("RE", []);
+            }
+        }
     }
     roff
+}
+
+/// The cells of aligned lines, a line that starts under the second column continuing the row
+/// above; `None` unless every row has two cells or more.
+fn table_rows(lines: &[&str]) -> Option<Vec<Vec<String>>> {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for line in lines {
+        let cells: Vec<String> = line
+            .trim()
+            .split("  ")
+            .map(str::trim)
+            .filter(|cell| !cell.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let continues = line.starts_with("    ");
+        match rows.last_mut() {
+            Some(row) if continues => row.extend(cells),
+            _ => rows.push(cells),
+        }
+    }
+    rows.iter().all(|row| row.len() >= 2).then_some(rows)
+}
+
+/// A tbl(1) table: the first column bold (the flags), cells parted by tabs; the last column
+/// takes the rest of the line and its cells are text blocks, so a long one wraps there.
+fn table(roff: &mut Roff, rows: &[Vec<String>]) {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let format = ["lB"]
+        .into_iter()
+        .chain(std::iter::repeat_n("l", columns - 2))
+        .chain(["lx"])
+        .collect::<Vec<_>>()
+        .join(" ");
+    roff.control("TS", []);
+    roff.text([roman(format!("{format}."))]);
+    for row in rows {
+        let (last, first) = row.split_last().expect("a row has two cells or more");
+        roff.text([roman(format!("{}\tT{{", first.join("\t")))]);
+        // A command wraps between its words: not justified, never hyphenated.
+        roff.control("ad", ["l"]).control("nh", []);
+        roff.text([roman(last.as_str())]);
+        roff.text([roman("T}")]);
+    }
+    roff.control("TE", []);
 }
