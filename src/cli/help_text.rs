@@ -146,8 +146,8 @@ Every page, into the share/man beside the folder the binary is in (man looks the
 
 ",
     examples!(
-        "chain-metrics man fees | man -l -",
-        "chain-metrics man auth login > chain-metrics-auth-login.1"
+        "chain-metrics man fees > chain-metrics-fees.1",
+        "chain-metrics man auth login"
     )
 );
 

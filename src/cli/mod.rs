@@ -231,8 +231,10 @@ pub enum Command {
     #[command(after_help = help_text::COMPLETIONS)]
     Completions(CompletionsArgs),
 
-    /// Print the man page of the tool or of a command, in roff (man -l - reads it)
-    #[command(after_help = help_text::MAN)]
+    /// Print the man page of the tool or of a command, in roff
+    // Hidden from the command list, which must fit one 48-line screen; docs/completion-and-man-pages.md,
+    // the README and `completions --help` name it.
+    #[command(after_help = help_text::MAN, hide = true)]
     Man(ManArgs),
 }
 

@@ -23,7 +23,7 @@ pub use sections::{ENVIRONMENT, EXIT_CODES};
 
 /// The date the pages carry. Fixed, so regenerating gives the same bytes; move it when the
 /// pages change in substance (a release), like the version beside it.
-pub const DATE: &str = "2026-11-22";
+pub const DATE: &str = "2026-11-27";
 
 /// A man page: its file name (`chain-metrics-fees.1`) and its roff text.
 pub struct Page {
@@ -99,15 +99,25 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
     sections::reporting_bugs(&mut tail);
     sections::see_also(&mut tail, name, parents, cmd);
     page.add(|w| tail.to_writer(w))?;
-    // man-db runs tbl(1) on a page only when its first line asks for it (mandoc always does).
-    match page.text.windows(4).any(|w| w == b"\n.TS") {
-        true => Ok([TBL_LINE.as_bytes(), &page.text].concat()),
-        false => Ok(page.text),
-    }
+    Ok(title_first(page.text))
 }
 
-/// The first line of a page that holds a table: the preprocessor line man(1) reads.
-const TBL_LINE: &str = "'\\\" t\n";
+/// The page with its `.TH` line first, before the string definitions roff puts at the top, so
+/// that `chain-metrics man fees | head -1` names the page. (No `'\" t` line either: man-db and
+/// mandoc run tbl on every page.)
+fn title_first(text: Vec<u8>) -> Vec<u8> {
+    let text = String::from_utf8(text).expect("clap and roff write UTF-8");
+    let preamble = Roff::new().render();
+    let Some(rest) = text.strip_prefix(&preamble) else {
+        return text.into_bytes();
+    };
+    match rest.split_once('\n') {
+        Some((title, body)) if title.starts_with(".TH ") => {
+            format!("{title}\n{preamble}{body}").into_bytes()
+        }
+        _ => text.into_bytes(),
+    }
+}
 
 /// The OPTIONS sections: on the tool's page every flag, as all are global; on a subcommand's,
 /// its own flags, then the global flags that act there under GLOBAL OPTIONS.
