@@ -2,11 +2,14 @@
 //! joined into rows, the gaps they leave and `--strict`'s verdict on them. Plain values only:
 //! this room never talks to the network (the client sends the requests) nor writes anything.
 
+mod assembly;
 mod gaps;
+mod joined;
 mod notes;
 mod plan;
 mod request;
 
+pub(crate) use assembly::{Assembly, Fetched, Outcome};
 pub(crate) use notes::DataNotes;
-pub(crate) use plan::{Assembly, Fetched, Outcome, Plan};
+pub(crate) use plan::Plan;
 pub(crate) use request::Request;

@@ -6,7 +6,7 @@ use std::io::BufRead;
 
 use serde_json::value::RawValue;
 
-use super::merge_file::first_element;
+use super::merge::first_element;
 use crate::model::{Column, Dataset, Measure, Metric, Period, Row, SocialMetric};
 use crate::render::Format;
 

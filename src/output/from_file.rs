@@ -7,9 +7,8 @@ use std::io::{BufReader, Seek};
 use std::path::{Path, PathBuf};
 
 use super::file_shape::{header_of, period_of, shape_of};
-use super::merge_file::{read_rows, MergeError};
-use super::text_read::read_text;
-use super::{check_width, fit, picture, sqlite, write_stdout};
+use super::merge::{self, read_rows, read_text, MergeError};
+use super::{check_width, fit, picture, write_stdout};
 use crate::analysis::{steps, widen, Naming};
 use crate::error::{Exit, Failure};
 use crate::model::{Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};
@@ -222,11 +221,11 @@ fn merge_why(e: MergeError) -> String {
 /// The rows of the file, in the columns its header names.
 fn read_data(path: &Path, format: Format) -> Result<Dataset, MergeError> {
     if format == Format::Sqlite {
-        let (table, names) = sqlite::export_table(path)?.ok_or_else(|| {
+        let (table, names) = merge::export_table(path)?.ok_or_else(|| {
             MergeError::Unreadable("it holds no fees, users, social or report table".into())
         })?;
         let mut data = shape_of(&names).map_err(MergeError::Unreadable)?;
-        data.rows = sqlite::stored_rows(path, table, &data)?.unwrap_or_default();
+        data.rows = merge::stored_rows(path, table, &data)?.unwrap_or_default();
         // Stable: within a date, the rows keep the order they were written in (the chains asked).
         data.rows.sort_by_key(|r| r.date);
         return Ok(data);

@@ -1,20 +1,14 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
-mod columns;
 mod file_shape;
 mod fit;
 mod from_file;
 mod merge;
-mod merge_file;
 mod picture;
 mod progress;
 mod resume;
 mod sqlite;
-mod sqlite_write;
-mod stored;
-mod text_read;
-mod upsert;
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -29,11 +23,11 @@ use crate::system::atomic;
 use crate::system::diag::Notice;
 use crate::system::lock::{self, LockWait};
 pub(crate) use from_file::{draw, Drawing};
-pub use merge_file::read_merge_file;
+pub use merge::read_merge_file;
+pub use merge::read_sqlite_rows;
 pub(crate) use picture::Told;
 use progress::Progress;
 pub(crate) use resume::Resume;
-pub use sqlite::read_sqlite_rows;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]
@@ -141,7 +135,7 @@ impl Output {
         if self.merge {
             merge::check_before_fetch(self.target(file, plan), self.header(plan))?;
         } else if self.format == Format::Sqlite {
-            stored::check_database(self.target(file, plan), &self.header(plan))?;
+            merge::check_database(self.target(file, plan), &self.header(plan))?;
         }
         atomic::check_output_path(file)
     }
@@ -230,8 +224,8 @@ impl Output {
     }
 
     /// The merge target `file`, as this run reads it.
-    fn target<'a>(&self, file: &'a Path, plan: &'a Plan) -> stored::Target<'a> {
-        stored::Target {
+    fn target<'a>(&self, file: &'a Path, plan: &'a Plan) -> merge::Target<'a> {
+        merge::Target {
             path: file,
             format: self.format,
             table: sqlite::table_name(plan),

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
-use super::stored::stored;
+use super::merge::stored;
 use super::Output;
 use crate::error::Failure;
 use crate::fetched::Plan;

@@ -4,10 +4,7 @@
 
 mod base_url;
 mod cache;
-mod config_comments;
-mod config_edit;
-mod config_file;
-mod config_store;
+mod config;
 mod environment;
 mod key_command;
 mod keys;
@@ -30,16 +27,15 @@ pub use base_url::check_base_url;
 pub(crate) use base_url::outside_ascii;
 use base_url::{check_service_url, PlainHttp};
 pub(crate) use base_url::{hide_passwords, shown_url, without_credentials};
-pub use config_edit::plain;
-pub(crate) use config_edit::ConfigDocument;
-pub(crate) use config_file::ConfigLocation;
-pub use config_file::{parse as parse_config_file, FileSettings};
+pub use config::plain;
+pub use config::{parse as parse_config_file, FileSettings};
+pub(crate) use config::{ConfigDocument, ConfigLocation};
 pub(crate) use environment::Environment;
 use environment::ENV_SOURCE_DATE_EPOCH;
 pub use environment::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use keys::ConfigKey;
 pub(crate) use keys::{ColorChoice, MethodChoice};
-pub(crate) use precedence::{Source, Sourced};
+pub(crate) use precedence::{Source, Sourced, Switch};
 pub(crate) use proxy::ProxyChoice;
 pub(crate) use secret::{ApiKey, MASK};
 pub(crate) use terminal::Terminal;
@@ -59,8 +55,8 @@ pub(crate) struct Flags {
     pub profile: Option<String>,
     pub config: Option<PathBuf>,
     pub ca_bundle: Option<PathBuf>,
-    /// `--allow-http` (true) or `--no-allow-http` (false), if either was given.
-    pub allow_http: Option<bool>,
+    /// `--allow-http` or `--no-allow-http`, if either was given.
+    pub allow_http: Switch,
     pub sandbox: bool,
     pub timeout: Option<f64>,
     pub connect_timeout: Option<f64>,

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use rustls::pki_types::{pem::PemObject, CertificateDer};
 
-use super::config_file::ConfigLocation;
+use super::config::ConfigLocation;
 use super::precedence::{first_given, named, Layer};
 use super::Flags;
 use super::{Environment, Source, Sourced, ENV_CA_BUNDLE};

@@ -16,7 +16,7 @@ const MARK: &[u8] = b"\xef\xbb\xbf";
 /// to its end: a file that is not UTF-8, or cannot be read, is refused as such whatever `read`
 /// found, as the text was checked whole before it was parsed. With the outcome: whether the
 /// text holds nothing but whitespace. `E`: the caller's error, which a failed read becomes.
-pub(super) fn read_text<R: Read, T, E: From<io::Error>>(
+pub(crate) fn read_text<R: Read, T, E: From<io::Error>>(
     reader: R,
     read: impl FnOnce(&mut Checked<R>) -> Result<T, E>,
 ) -> Result<(Result<T, E>, bool), E> {
@@ -34,7 +34,7 @@ pub(super) fn read_text<R: Read, T, E: From<io::Error>>(
 }
 
 /// A reader that gives the bytes of its inner one after checking that they are UTF-8.
-pub(super) struct Checked<R> {
+pub(crate) struct Checked<R> {
     inner: R,
     /// The first bytes, read to see whether they are the byte order mark, still to be given.
     head: Vec<u8>,

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
+use super::file::ConfigLocation;
 use crate::error::{Exit, Failure, Result};
-use crate::settings::config_file::ConfigLocation;
 use crate::system::atomic::{self, Access, NotWritten};
 use crate::system::lock::{self, FileLock, LockWait};
 use crate::system::{private_dir, shell};

@@ -4,11 +4,12 @@
 use clap::ValueEnum;
 use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 
+use super::comments;
+use super::file::{self, ConfigLocation};
 use crate::error::{Exit, Failure, Result};
-use crate::settings::config_file::{self, ConfigLocation};
 pub(super) use crate::settings::keys::{ConfigKey, MethodChoice};
 use crate::settings::trust::bundle_certificates;
-use crate::settings::{check_base_url, config_comments, limits};
+use crate::settings::{check_base_url, limits};
 use crate::system::lock::{FileLock, LockWait};
 
 impl ConfigKey {
@@ -90,7 +91,7 @@ impl ConfigDocument {
             Failure::config(format!("config file {}: {e}", location.path.display()))
                 .with_hint("fix or remove that line, then try again")
         };
-        config_file::parse(&text).map_err(invalid)?;
+        file::parse(&text).map_err(invalid)?;
         let doc = text
             .parse::<DocumentMut>()
             .map_err(|e| invalid(e.to_string()))?;
@@ -197,14 +198,14 @@ impl ConfigDocument {
         if self.get(profile, key).is_none() {
             return false;
         }
-        config_comments::remove_keeping_comments(&mut self.doc, profile, key.name())
+        comments::remove_keeping_comments(&mut self.doc, profile, key.name())
             || self.table_mut(profile).remove(key.name()).is_some()
     }
 
     /// Writes the document back atomically, after checking it still reads as a valid config.
     pub(crate) fn save(&self) -> Result<()> {
         let text = self.doc.to_string();
-        config_file::parse(&text).map_err(|e| {
+        file::parse(&text).map_err(|e| {
             Failure::new(
                 Exit::Internal,
                 format!("an edit would make the config file invalid ({e}); nothing was written"),

@@ -15,7 +15,7 @@ pub(super) type Placement = Vec<Option<usize>>;
 
 /// Why a file's columns do not take this run's rows.
 #[derive(Debug)]
-pub(super) struct Mismatch {
+pub(crate) struct Mismatch {
     /// The file's columns, comma-joined and cut for a message.
     pub found: String,
     /// What differs, in the user's words.

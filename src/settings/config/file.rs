@@ -10,8 +10,7 @@ use crate::settings::{Environment, Source, ENV_CONFIG};
 use crate::system::foreign;
 use crate::system::ownership::{self, NotRead};
 
-use super::keys::ConfigKey;
-pub(super) use super::keys::MethodChoice;
+use crate::settings::keys::{ConfigKey, MethodChoice};
 
 /// The settings a config file may hold, at its top level and in each `[profiles.NAME]`.
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -10,8 +10,9 @@ use std::io::{self, Seek};
 use std::path::{Path, PathBuf};
 
 use super::columns;
-use super::merge_file::{read_rows, MergeError};
-use super::sqlite;
+use super::file::read_rows;
+use super::rows::MergeError;
+use super::table;
 use crate::error::{Exit, Failure};
 use crate::model::{Chain, Dataset, Period, Row};
 use crate::render::{Format, JsonNumbers};
@@ -19,7 +20,7 @@ use crate::system::{atomic, foreign, stream};
 
 /// A merge target, and how this run reads it.
 #[derive(Clone, Copy)]
-pub(super) struct Target<'a> {
+pub(crate) struct Target<'a> {
     pub path: &'a Path,
     pub format: Format,
     /// The table of a SQLite file.
@@ -34,7 +35,7 @@ pub(super) struct Target<'a> {
 }
 
 /// What a merge target holds.
-pub(super) struct Stored {
+pub(crate) struct Stored {
     /// Its rows; those of a file without a chain column carry the chain `--file-chain` names.
     pub rows: Vec<Row>,
     /// The chain a file without a chain column is taken as (`--file-chain`).
@@ -45,7 +46,7 @@ pub(super) struct Stored {
 /// run's columns, matched by name); `None` when there is no file yet. A file with other
 /// columns is refused as a merge is, and so is one that does not say which chain it holds,
 /// unless `--file-chain` says it.
-pub(super) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, Failure> {
+pub(crate) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, Failure> {
     let path = target.path;
     let file = match target.format {
         Format::Sqlite => None,
@@ -59,7 +60,7 @@ pub(super) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, 
         Some(file) => (from_start(file))
             .and_then(|()| read_rows(file, target.format, shape, Some(target.numbers)))
             .map(Some),
-        None => sqlite::stored_rows(path, target.table, shape),
+        None => table::stored_rows(path, target.table, shape),
     };
     let one = Dataset {
         chain_column: false,
@@ -135,9 +136,9 @@ pub(super) fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
 }
 
 /// Before a plain `-o` into an existing database: its table of that name takes this run's
-/// rows (see [`sqlite::check_plain`]).
-pub(super) fn check_database(target: Target, shape: &Dataset) -> Result<(), Failure> {
-    sqlite::check_plain(target.path, target.table, shape).map_err(|problem| match problem {
+/// rows (see [`table::check_plain`]).
+pub(crate) fn check_database(target: Target, shape: &Dataset) -> Result<(), Failure> {
+    table::check_plain(target.path, target.table, shape).map_err(|problem| match problem {
         MergeError::Unreadable(why) => Failure::new(
             Exit::Output,
             format!("cannot write {}: {why}", target.path.display()),

@@ -6,12 +6,12 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+use super::file::check_head;
+use super::stored::{failure, regular_file, stored, Target};
+use super::upsert::upsert;
 use crate::error::Failure;
 use crate::model::Period;
 use crate::model::{Dataset, Row};
-use crate::output::merge_file::check_head;
-use crate::output::stored::{failure, regular_file, stored, Target};
-use crate::output::upsert::upsert;
 use crate::render::Format;
 use crate::system::diag::Notice;
 
@@ -22,7 +22,7 @@ const HEAD_BYTES: u64 = 64 * 1024;
 /// yet or is empty), sorted by date, then chain: chains asked first, in that order. An empty
 /// fresh cell keeps the stored value: a gap is not news that the value went away. Under
 /// `--by`, `tell` gets the periods the file keeps because they cover more days.
-pub(super) fn merge_into(
+pub(crate) fn merge_into(
     target: Target,
     fresh: Dataset,
     tell: &dyn Fn(Notice),
@@ -79,7 +79,7 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
 /// fetch; of a larger one only the columns are (its first line or row object), and only when
 /// they differ is it read whole (a one-chain file taking several chains): its rows are read
 /// once, under the lock, by [`merge_into`].
-pub(super) fn check_before_fetch(target: Target, empty: Dataset) -> Result<(), Failure> {
+pub(crate) fn check_before_fetch(target: Target, empty: Dataset) -> Result<(), Failure> {
     let whole = |empty: Dataset| merge_into(target, empty, &|_| {}).map(|_| ());
     let (path, format) = (target.path, target.format);
     if format == Format::Sqlite {

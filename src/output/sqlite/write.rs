@@ -242,7 +242,7 @@ fn upsert_rows(
 }
 
 /// The column names of `table`, in order; none when there is no such table.
-pub(super) fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
+pub(crate) fn table_columns(conn: &Connection, table: &str) -> rusqlite::Result<Vec<String>> {
     let mut statement = conn.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
     let names = statement.query_map([table], |row| row.get::<_, String>(0))?;
     names.collect()
@@ -263,6 +263,6 @@ pub(super) fn cells(row: &Row, chain_column: bool) -> Vec<Option<String>> {
 }
 
 /// An SQL identifier in double quotes (column names like `ETHEREUM.fees` need them).
-pub(super) fn quoted(name: &str) -> String {
+pub(crate) fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }

@@ -1,0 +1,153 @@
+//! The assembly of a plan's answers (with any values from the cache) into its rows in a fixed
+//! order, with the gaps they leave and one warning line per data problem.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+
+use super::gaps::Gaps;
+use super::joined::Joined;
+use super::notes::DataNotes;
+use super::plan::Plan;
+use super::request::Request;
+use crate::model::Chain;
+use crate::model::{Dataset, Endpoint, Metric, Number, Record, Row};
+
+/// The answer to one request, cleaned against its range (the client's `clean`).
+pub(crate) struct Fetched {
+    pub request: Request,
+    pub records: Vec<Record>,
+    pub notes: DataNotes,
+}
+
+/// The rows of a plan, and one warning line per data problem found.
+pub(crate) struct Outcome {
+    pub dataset: Dataset,
+    pub warnings: Vec<String>,
+    /// Beside each warning, what it is about as data (for `--error-format json`): `series`,
+    /// each `{"chain", "metric"}`, and `days`.
+    pub warning_data: Vec<serde_json::Map<String, serde_json::Value>>,
+    /// What `--strict` asks for: the asked values the rows lack.
+    pub gaps: Gaps,
+}
+
+/// Joins the cached values and the answers by (date, chain) into the plan's rows; the data
+/// notes of each (chain, endpoint) are reported once, in plan order.
+pub(crate) struct Assembly<'a> {
+    plan: &'a Plan,
+    columns: Vec<Metric>,
+    joined: Joined,
+    notes: BTreeMap<(usize, usize), DataNotes>,
+}
+
+impl<'a> Assembly<'a> {
+    pub(crate) fn new(plan: &'a Plan) -> Assembly<'a> {
+        Assembly {
+            plan,
+            columns: plan.columns(),
+            joined: Joined::new(plan.range, plan.chains.len()),
+            notes: BTreeMap::new(),
+        }
+    }
+
+    /// Joins one value known without asking (from the cache).
+    pub(crate) fn know(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Number) {
+        self.put(chain, date, column, Some(value));
+    }
+
+    /// Joins one answer's records; they are dropped as they are moved into the rows.
+    pub(crate) fn add(&mut self, answer: Fetched) {
+        let Fetched {
+            request,
+            records,
+            notes,
+        } = answer;
+        self.notes
+            .entry(series_position(self.plan, &request))
+            .or_default()
+            .absorb(notes);
+        let asked = request.columns();
+        for Record { date, values } in records {
+            for (column, value) in asked.iter().zip(values) {
+                self.put(request.chain, date, *column, value);
+            }
+        }
+    }
+
+    fn put(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Option<Number>) {
+        let width = self.columns.len();
+        let position = self.plan.chains.iter().position(|c| *c == chain);
+        let row = self.joined.entry(date, position, || Row {
+            date,
+            chain: Some(chain),
+            values: vec![None; width],
+            coverage: None,
+        });
+        if let Some(at) = self.columns.iter().position(|c| *c == column) {
+            row.values[at] = value;
+        }
+    }
+
+    pub(crate) fn finish(self) -> Outcome {
+        let (plan, joined) = (self.plan, &self.joined);
+        let gaps = Gaps::of(
+            &plan.chains,
+            &self.columns,
+            plan.range,
+            |date, position, at| {
+                let row = joined.get(date, Some(position));
+                row.is_some_and(|row| row.values[at].is_some())
+            },
+        );
+        let (warnings, warning_data) = warnings(plan, self.notes).into_iter().unzip();
+        Outcome {
+            gaps,
+            dataset: plan.dataset(self.joined.into_rows()),
+            warnings,
+            warning_data,
+        }
+    }
+}
+/// The warning lines of the notes in plan order, one per problem and set of days: series with
+/// the same days missing (every chain of a `report` on a day the service lacks) share one line
+/// that lists them, rather than a line each. Each line comes with its series and days as data.
+fn warnings(
+    plan: &Plan,
+    notes: BTreeMap<(usize, usize), DataNotes>,
+) -> Vec<(String, serde_json::Map<String, serde_json::Value>)> {
+    // (what is said after the subjects, the subjects, the days), in order of first appearance.
+    type Said = (String, Vec<(Chain, Endpoint)>, Vec<NaiveDate>);
+    let mut grouped: Vec<Said> = Vec::new();
+    for ((chain, endpoint), found) in notes {
+        let subject = (plan.chains[chain], plan.endpoints[endpoint]);
+        for (said, days) in found.warnings_with_days("") {
+            match grouped.iter_mut().find(|(s, _, _)| *s == said) {
+                Some((_, subjects, _)) => subjects.push(subject),
+                None => grouped.push((said, vec![subject], days)),
+            }
+        }
+    }
+    grouped
+        .into_iter()
+        .map(|(said, subjects, days)| {
+            let named: Vec<String> = (subjects.iter())
+                .map(|(chain, endpoint)| format!("{chain} {}", endpoint.label()))
+                .collect();
+            let series = subjects.iter().map(|(chain, endpoint)| {
+                serde_json::json!({"chain": chain.name(), "metric": endpoint.label()})
+            });
+            let days: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
+            let mut data = serde_json::Map::new();
+            data.insert("series".into(), series.collect());
+            data.insert("days".into(), days.into());
+            (format!("{}{said}", named.join(", ")), data)
+        })
+        .collect()
+}
+
+/// Where a request's (chain, endpoint) comes in the plan: the order its notes are reported in.
+fn series_position(plan: &Plan, request: &Request) -> (usize, usize) {
+    let chain = plan.chains.iter().position(|c| *c == request.chain);
+    let endpoint = plan.endpoints.iter().position(|e| *e == request.endpoint);
+    (chain.unwrap_or(0), endpoint.unwrap_or(0))
+}

@@ -1,0 +1,110 @@
+//! The SQLite export (`-o FILE.sqlite`, `.db`, `-f sqlite`): one table per command (`fees`,
+//! `users`, `social`, `report`) with the csv columns, every cell TEXT (the date in ISO form,
+//! each number as the exact text the service sent: never a float, and SQLite's arithmetic
+//! still sums it), primary key (date, chain). Other tables in the file are left alone.
+
+use std::io::Read;
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags, MAIN_DB};
+
+use super::write::{as_wal, write_in_place};
+use crate::error::{Exit, Failure};
+use crate::fetched::Plan;
+use crate::model::Dataset;
+use crate::system::lock::LockWait;
+use crate::system::{atomic, stream};
+
+/// The first bytes of every SQLite 3 database file.
+const MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// The table of a command: named after it.
+pub(crate) fn table_name(plan: &Plan) -> &'static str {
+    match plan.endpoints.as_slice() {
+        [endpoint] => endpoint.command(),
+        _ => "report",
+    }
+}
+
+/// Writes `data` as `table`'s rows at `path` (`replace`: the table's other rows go): in
+/// place, in one transaction, in an existing database (its other tables, indexes and
+/// triggers stay), else as a new file in WAL mode, written atomically.
+pub(crate) fn store(
+    path: &Path,
+    table: &str,
+    data: &Dataset,
+    replace: bool,
+    wait: LockWait,
+) -> anyhow::Result<()> {
+    let failed = |why: String| {
+        Failure::new(
+            Exit::Output,
+            format!("cannot write {}: {why}", path.display()),
+        )
+    };
+    match open_existing(path).map_err(failed)? {
+        Some(mut conn) => Ok(write_in_place(&mut conn, path, table, data, replace, wait)?),
+        None => {
+            let mut conn = Connection::open_in_memory().map_err(|e| failed(e.to_string()))?;
+            write_in_place(&mut conn, path, table, data, true, wait)?;
+            let bytes = conn.serialize(MAIN_DB).map_err(|e| failed(e.to_string()))?;
+            atomic::write_atomically(path, &as_wal(bytes.to_vec()))
+        }
+    }
+}
+
+/// The database at `path`, opened for writing; `None` when there is no file or an empty one
+/// (a new database is written whole). Anything but a regular SQLite file is refused.
+pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
+    if stream::own_descriptor(path).is_some() {
+        return Err(not_a_file("one of this run's own streams"));
+    }
+    let metadata = match std::fs::metadata(path) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    if !metadata.is_file() {
+        return Err(not_a_file(stream::kind_of(&metadata)));
+    }
+    if metadata.len() == 0 {
+        return Ok(None);
+    }
+    refuse_foreign_journal(path)?;
+    let mut head = [0u8; 16];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
+    if read.is_err() || &head != MAGIC {
+        return Err("it is not a SQLite database; it is not replaced: write the table to a .sqlite file of its own, or remove this one".into());
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| e.to_string())?;
+    // Another program (a reader such as Datasette) may hold it for a moment.
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(|e| e.to_string())?;
+    Ok(Some(conn))
+}
+
+/// A journal or WAL file beside the database that another user made would be rolled into it
+/// when it is opened: refused before that, the file left as it is.
+fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
+    #[cfg(unix)]
+    for suffix in ["-journal", "-wal"] {
+        use std::os::unix::fs::MetadataExt;
+        let mut beside = path.as_os_str().to_owned();
+        beside.push(suffix);
+        let Ok(metadata) = std::fs::symlink_metadata(&beside) else {
+            continue;
+        };
+        if metadata.uid() != nix::unistd::geteuid().as_raw() {
+            return Err(format!(
+                "{} beside it belongs to another user, and SQLite would roll it into the database when it is opened; it is not opened: remove that file if you trust neither it nor its owner",
+                std::path::Path::new(&beside).display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn not_a_file(kind: &str) -> String {
+    format!("it is {kind}, not a regular file: a SQLite database is a file that is read back and changed in place")
+}
