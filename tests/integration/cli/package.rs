@@ -147,6 +147,11 @@ fn copyright_changelog_and_dependencies_are_what_debian_needs() {
         Some("$auto"),
         "only what the binary links: libc and libgcc (.ci/release checks the .deb says so)"
     );
+    assert_eq!(deb["profile"].as_str(), Some("dist"));
+    // The release's binary is built against glibc 2.28 (.ci/release), and says so.
+    let release = &deb["variants"]["glibc-2-28"];
+    assert_eq!(release["name"].as_str(), Some("chain-metrics"));
+    assert_eq!(release["depends"].as_str(), Some("libc6 (>= 2.28)"));
     assert!(deb["maintainer"].as_str().unwrap().ends_with('>'));
     let copyright = std::fs::read_to_string(repo().join("debian/copyright")).unwrap();
     assert!(copyright.starts_with(
