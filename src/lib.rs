@@ -90,6 +90,7 @@ mod system;
 // and the masker of foreign text.
 pub use analysis::aggregate;
 pub use cache::{CacheError, Replacement, SeriesKey, SeriesStats, Store};
+pub use cli::manual;
 pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::{parse_held_body, parse_records, read_body_records};
 pub use client::{parse_records_kept, read_records_kept, KeptRecords};

@@ -1,16 +1,14 @@
 //! Regenerates `completions/` and `man/` from the code: `cargo run --example generate`.
 //!
 //! An example rather than a hidden subcommand: it writes into the source tree, which only makes
-//! sense in a checkout, and it keeps the shipped binary's command list to what users need.
-//! The man pages live here (`manual/`), so clap_mangen and roff are build tools only, not
-//! parts of the shipped binary. `tests/integration/cli/generated.rs` fails, naming this command, when the checked-in files drift.
-
-mod manual;
+//! sense in a checkout. The pages are the binary's own (`chain-metrics man`, made by
+//! `src/cli/manual/`), so the checked-in ones are what a `cargo install` user can print.
+//! `tests/integration/cli/generated.rs` fails, naming this command, when the checked-in files drift.
 
 use std::fs;
 use std::path::Path;
 
-use chain_metrics::{write_script, Shell};
+use chain_metrics::{manual, write_script, Shell};
 use clap::ValueEnum;
 
 fn main() -> std::io::Result<()> {

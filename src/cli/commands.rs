@@ -206,6 +206,17 @@ pub struct RenderArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ManArgs {
+    /// The command whose page to print (fees, auth login); none for the tool's own page
+    #[arg(value_name = "COMMAND")]
+    pub command: Vec<String>,
+
+    /// Write every page into DIR (made if missing) as chain-metrics-*.1, instead of printing one
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath, conflicts_with = "command")]
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
 pub struct CompletionsArgs {
     /// The shell to complete for
     #[arg(value_name = "SHELL", ignore_case = true)]

@@ -93,7 +93,7 @@ pub(crate) fn answer_if_asked() {
 /// completion, the man pages and `--help` offer only these.
 pub fn globals_acting_under(command: &str) -> Option<&'static [&'static str]> {
     match command {
-        "chains" | "completions" => Some(&["error_format"]),
+        "chains" | "completions" | "man" => Some(&["error_format"]),
         "cache" => Some(&["quiet", "error_format"]),
         _ => None,
     }

@@ -126,9 +126,29 @@ Without --key it makes up a key and prints the `export` line that points the oth
     )
 );
 
-pub(super) const COMPLETIONS: &str = examples!(
-    "chain-metrics completions bash > ~/.local/share/bash-completion/completions/chain-metrics",
-    "chain-metrics completions fish > ~/.config/fish/completions/chain-metrics.fish"
+pub(super) const COMPLETIONS: &str = concat!(
+    "\
+zsh loads completion functions from the folders on $fpath, so add one before compinit runs:
+  mkdir -p ~/.zfunc && chain-metrics completions zsh > ~/.zfunc/_chain-metrics
+  echo 'fpath=(~/.zfunc $fpath); autoload -U compinit; compinit' >> ~/.zshrc
+
+",
+    examples!(
+        "chain-metrics completions bash > ~/.local/share/bash-completion/completions/chain-metrics",
+        "chain-metrics completions fish > ~/.config/fish/completions/chain-metrics.fish"
+    )
+);
+
+pub(super) const MAN: &str = concat!(
+    "\
+Every page, into the share/man beside the folder the binary is in (man looks there, no MANPATH):
+  chain-metrics man --dir ~/.cargo/share/man/man1      (after cargo install)
+
+",
+    examples!(
+        "chain-metrics man fees > chain-metrics-fees.1",
+        "chain-metrics man auth login"
+    )
 );
 
 pub(super) const AUTH_LOGIN: &str = examples!(

@@ -6,6 +6,7 @@ mod commands;
 mod completion;
 mod help_text;
 mod inherited;
+pub mod manual;
 mod query;
 mod suggest;
 mod version;
@@ -13,8 +14,8 @@ mod version;
 pub(crate) use analysis::AnalysisArgs;
 pub(crate) use calendar::CalendarArgs;
 pub(crate) use commands::{
-    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, RenderArgs,
-    SandboxArgs, StatusArgs, StatusFormat,
+    AuthCommand, CacheCommand, ChainsArgs, CompletionsArgs, ConfigCommand, LoginArgs, ManArgs,
+    RenderArgs, SandboxArgs, StatusArgs, StatusFormat,
 };
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
@@ -247,6 +248,12 @@ pub enum Command {
     /// Print a completion script for bash, zsh, fish, powershell or elvish
     #[command(after_help = help_text::COMPLETIONS)]
     Completions(CompletionsArgs),
+
+    /// Print the man page of the tool or of a command, in roff
+    // Hidden from the command list, which must fit one 48-line screen; docs/completion-and-man-pages.md,
+    // the README and `completions --help` name it.
+    #[command(after_help = help_text::MAN, hide = true)]
+    Man(ManArgs),
 }
 
 /// A number of seconds, from a millisecond to a day (a far longer one overflows the clock).

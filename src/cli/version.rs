@@ -1,5 +1,5 @@
 //! `--version`: what a bug report needs, as `rg --version` and `curl -V` print it. `-V` stays
-//! clap's one line (`chain-metrics 0.1.0`).
+//! clap's one line (`chain-metrics 0.2.0`).
 
 use std::sync::OnceLock;
 

@@ -6,6 +6,7 @@ mod cache;
 mod chains;
 mod completions;
 mod config;
+mod man;
 mod query;
 mod render;
 mod sandbox;
@@ -50,6 +51,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Render(args) => render::run(global, args, terminal),
         Command::Sandbox(args) => sandbox::run(global, args, terminal),
         Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 

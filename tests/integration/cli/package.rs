@@ -145,8 +145,13 @@ fn copyright_changelog_and_dependencies_are_what_debian_needs() {
     assert_eq!(
         deb["depends"].as_str(),
         Some("$auto"),
-        "only what the binary links: libc"
+        "only what the binary links: libc and libgcc (.ci/release checks the .deb says so)"
     );
+    assert_eq!(deb["profile"].as_str(), Some("dist"));
+    // The release's binary is built against glibc 2.28 (.ci/release), and says so.
+    let release = &deb["variants"]["glibc-2-28"];
+    assert_eq!(release["name"].as_str(), Some("chain-metrics"));
+    assert_eq!(release["depends"].as_str(), Some("libc6 (>= 2.28)"));
     assert!(deb["maintainer"].as_str().unwrap().ends_with('>'));
     let copyright = std::fs::read_to_string(repo().join("debian/copyright")).unwrap();
     assert!(copyright.starts_with(
@@ -186,8 +191,8 @@ fn the_systemd_units_are_shipped_as_examples() {
 }
 
 /// `cargo package --list`: what a crate user gets. The sources, build script, the man page
-/// generator and what it reads, the generated files and the licences; never the benchmarks'
-/// output, the fuzz corpora, the tests or CI.
+/// generator and what it reads, the generated files, the licences, the guides and the tests
+/// (with the fuzz seeds and CI scripts they read); never the benchmarks or the fuzz project.
 #[test]
 fn the_crate_ships_what_a_user_builds_from_and_nothing_of_the_workshop() {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -207,29 +212,169 @@ fn the_crate_ships_what_a_user_builds_from_and_nothing_of_the_workshop() {
         top.into_iter().collect::<Vec<_>>(),
         [
             ".cargo_vcs_info.json",
+            ".ci",
+            "BENCHMARKS.md",
+            "CHANGELOG.md",
             "Cargo.lock",
             "Cargo.toml",
             "Cargo.toml.orig",
             "LICENSE-APACHE",
             "LICENSE-MIT",
             "README.md",
+            "benches",
             "build.rs",
             "completions",
             "contrib",
             "debian",
+            "docs",
             "examples",
             "man",
             "src",
+            "tests",
         ]
         .into_iter()
         .filter(|name| *name != ".cargo_vcs_info.json" || files.contains(name))
         .collect::<Vec<_>>(),
     );
+    // A packager runs the tests from the crate: every test source. fuzz/ is a cargo project of
+    // its own, which cargo leaves out, seeds included (the tests that read them need a checkout).
     for file in [
         "src/main.rs",
         "man/chain-metrics.1",
         "completions/chain-metrics.bash",
+        "tests/integration/main.rs",
+        "tests/properties.rs",
+        "docs/exports.md",
     ] {
         assert!(files.contains(&file), "{file} is not shipped: {files:?}");
     }
+}
+
+/// The RPM's assets (`[package.metadata.generate-rpm]`): the Debian package's files, each from
+/// the same source, in Fedora's folders (zsh's site-functions, the licences under licenses/).
+#[test]
+fn the_rpm_ships_what_the_deb_ships_in_fedoras_folders() {
+    let text = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let manifest: toml::Table = toml::from_str(&text).unwrap();
+    let rpm: Vec<(String, String)> = manifest["package"]["metadata"]["generate-rpm"]["assets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|asset| {
+            let text = |key: &str| asset[key].as_str().unwrap().to_owned();
+            (text("source"), text("dest"))
+        })
+        .collect();
+    let fedora = |dest: &str| {
+        let dest = format!("/{dest}");
+        dest.replace("/zsh/vendor-completions/", "/zsh/site-functions/")
+            .replace(
+                "/doc/chain-metrics/LICENSE",
+                "/licenses/chain-metrics/LICENSE",
+            )
+    };
+    let expected: Vec<(String, String)> = assets()
+        .into_iter()
+        .map(|(source, dest)| (source, fedora(&dest)))
+        .collect();
+    assert_eq!(rpm, expected);
+}
+
+/// The README and the guides, as the packages install them: every relative link of a shipped
+/// Markdown file leads to a file the package ships too.
+#[test]
+fn the_packaged_readme_and_guides_link_to_shipped_files() {
+    let mut markdown = vec!["README.md".to_owned(), "BENCHMARKS.md".to_owned()];
+    markdown.extend(files_in("docs").into_iter().filter(|f| f.ends_with(".md")));
+    for source in markdown {
+        let dest = destination(&source).unwrap_or_else(|| panic!("{source} is not shipped"));
+        let text = std::fs::read_to_string(repo().join(&source)).unwrap();
+        for link in relative_links(&text) {
+            let target = link.split('#').next().unwrap();
+            if target.is_empty() {
+                continue;
+            }
+            let from = |file: &str| Path::new(file).parent().unwrap().join(target);
+            let in_repo = normal(&from(&source));
+            let in_package = normal(&from(&dest));
+            assert_eq!(
+                destination(&in_repo),
+                Some(in_package.clone()),
+                "{source} links to {link}: the package has no {in_package}"
+            );
+        }
+    }
+}
+
+/// The targets of `[text](target)` that are not URLs.
+fn relative_links(text: &str) -> Vec<String> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split_once(')').map(|(link, _)| link.to_owned()))
+        .filter(|link| {
+            !link.contains("://") && !link.starts_with('#') && !link.starts_with("mailto:")
+        })
+        .collect()
+}
+
+/// `a/b/../c` as `a/c`.
+fn normal(path: &Path) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.to_str().unwrap().split('/') {
+        match part {
+            ".." => {
+                parts.pop();
+            }
+            "." | "" => {}
+            _ => parts.push(part),
+        }
+    }
+    parts.join("/")
+}
+
+/// One version everywhere: Cargo.toml's, the newest release of CHANGELOG.md and the Debian
+/// changelog's (checked above); the changelog ships as the package's `changelog`.
+#[test]
+fn the_changelog_names_this_version_and_ships() {
+    let changelog = std::fs::read_to_string(repo().join("CHANGELOG.md")).unwrap();
+    let release = changelog
+        .lines()
+        .find(|line| line.starts_with("## [") && !line.starts_with("## [Unreleased]"))
+        .expect("CHANGELOG.md names a release");
+    assert!(
+        release.starts_with(&format!("## [{}] - ", env!("CARGO_PKG_VERSION"))),
+        "CHANGELOG.md's newest release is {release}, Cargo.toml's version {}",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(changelog.contains("## [Unreleased]"));
+    assert_eq!(
+        destination("CHANGELOG.md").as_deref(),
+        Some("usr/share/doc/chain-metrics/changelog")
+    );
+}
+
+/// `release` builds quickly (for `cargo run --release` and `cargo install`); `dist`, for the
+/// packages and the published binaries, keeps fat LTO and one codegen unit; `cargo deb` (its
+/// `profile`, checked above) and .ci/release build with `dist`.
+#[test]
+fn release_builds_fast_and_dist_keeps_fat_lto() {
+    let text = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
+    let manifest: toml::Table = toml::from_str(&text).unwrap();
+    let release = manifest["profile"]["release"].as_table().unwrap();
+    assert!(
+        release
+            .get("lto")
+            .is_none_or(|lto| lto.as_str() == Some("thin") || lto.as_bool() == Some(false)),
+        "{release:?}"
+    );
+    assert!(release.get("codegen-units").is_none(), "{release:?}");
+    let dist = manifest["profile"]["dist"].as_table().unwrap();
+    assert_eq!(dist["inherits"].as_str(), Some("release"));
+    assert_eq!(dist["lto"].as_str(), Some("fat"));
+    assert_eq!(dist["codegen-units"].as_integer(), Some(1));
+    let text = std::fs::read_to_string(repo().join(".ci/release")).unwrap();
+    assert!(
+        text.contains("--profile dist"),
+        ".ci/release does not build with dist"
+    );
 }

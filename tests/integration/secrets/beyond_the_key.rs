@@ -32,7 +32,7 @@ fn verbose_and_dry_run_mask_the_password_of_the_base_url() {
         run.stderr.lines().next().unwrap(),
         format!("* POST {shown}/api/chain-insights/fees headers: x-api-key: ****, content-type, accept, user-agent; body {{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}")
     );
-    let dry = env.cmd_args(&[&DAY_ARGS[..], &["--dry-run"]].concat()).stdout(format!("curl -sS -u 'ann' -X POST '{}/api/chain-insights/fees' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/0.1.0' --data-raw '{{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}'\n", sandbox.url)).run();
+    let dry = env.cmd_args(&[&DAY_ARGS[..], &["--dry-run"]].concat()).stdout(format!("curl -sS -u 'ann' -X POST '{}/api/chain-insights/fees' -H \"X-API-Key: $CHAIN_METRICS_API_KEY\" -H 'Content-Type: application/json' -H 'Accept: application/json' -H 'User-Agent: chain-metrics/{}' --data-raw '{{\"chain\":\"ETHEREUM\",\"start_date\":\"2024-01-01\",\"end_date\":\"2024-01-01\"}}'\n", sandbox.url, env!("CARGO_PKG_VERSION"))).run();
     assert_no_password(&dry);
 }
 

@@ -182,7 +182,7 @@ fn prints_its_url_and_says_the_data_is_synthetic() {
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-    assert_eq!(note, format!("chain-metrics sandbox: serving SERVICE.md on {} with synthetic data; Ctrl-C stops it\n", url.trim()));
+    assert_eq!(note, format!("chain-metrics sandbox: serving the service of docs/service.md on {} with synthetic data; Ctrl-C stops it\n", url.trim()));
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     check_output("sandbox --key KEY", &url, &format!("{note}{rest}"));

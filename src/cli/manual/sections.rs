@@ -1,9 +1,10 @@
-//! The man-page sections clap knows nothing about: environment, files, exit status, examples.
+//! The man-page sections clap knows nothing about: environment, files, exit status, examples,
+//! reporting bugs.
 
 use roff::{bold, italic, roman, Roff};
 
-use chain_metrics::Exit;
-use chain_metrics::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
+use crate::error::Exit;
+use crate::settings::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 
 /// Every exit code of CLI.md §6 and what it means; the README's table is checked against it.
 pub const EXIT_CODES: &[(u8, &str)] = &[
@@ -195,6 +196,27 @@ pub(super) fn examples(roff: &mut Roff, examples: &[String]) {
             .control("fi", [])
             .control("RE", []);
     }
+}
+
+/// Where a bug goes and what it needs: the three things that let someone else see it happen.
+pub(super) fn reporting_bugs(roff: &mut Roff) {
+    // Cargo.toml's `repository` is the one home of the project's address; none is set yet.
+    let place = match env!("CARGO_PKG_REPOSITORY") {
+        "" => "Report a bug where you got chain-metrics: the project's issue tracker, or your distribution's for a packaged build.".to_owned(),
+        repository => format!("Report a bug at {repository}/issues."),
+    };
+    roff.control("SH", ["REPORTING BUGS"]);
+    roff.text([roman(place), roman(" Include:")]);
+    for item in [
+        "the output of chain-metrics --version (the version, commit and build date);",
+        "the command as you ran it;",
+        "what it printed with -v added (the key is masked in it, as in every message), and its exit status.",
+    ] {
+        roff.control("IP", ["\\(bu", "2"]).text([roman(item)]);
+    }
+    roff.control("PP", []).text([roman(
+        "An internal error (exit 1) is always a bug, even when the input was wrong.",
+    )]);
 }
 
 pub(super) fn see_also(roff: &mut Roff, name: &str, parents: &[String], cmd: &clap::Command) {

@@ -2,8 +2,9 @@
 //!
 //! One page for `chain-metrics` and one per subcommand (nested ones too, `chain-metrics-a-b.1`).
 //! clap_mangen writes NAME, SYNOPSIS, DESCRIPTION, OPTIONS and SUBCOMMANDS; this module adds
-//! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES and SEE ALSO. The examples are the ones `--help`
-//! ends with, so the page and the help cannot disagree.
+//! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES, REPORTING BUGS and SEE ALSO. The examples are the
+//! ones `--help` ends with, so the page and the help cannot disagree. The binary prints a page
+//! (`chain-metrics man fees`); `cargo run --example generate` writes them all into `man/`.
 
 mod cron;
 mod json;
@@ -15,17 +16,14 @@ use std::io::{self, Write};
 use clap::CommandFactory;
 use roff::{roman, Roff};
 
-// The tests check the pages against these; the generator itself only writes the pages.
-#[allow(unused_imports)]
+// The tests check the pages, the README and the docs against these.
 pub use cron::{CRONTAB, UNITS};
-#[allow(unused_imports)]
 pub use json::JQ_EXAMPLE;
-#[allow(unused_imports)]
 pub use sections::{ENVIRONMENT, EXIT_CODES};
 
 /// The date the pages carry. Fixed, so regenerating gives the same bytes; move it when the
 /// pages change in substance (a release), like the version beside it.
-pub const DATE: &str = "2026-11-22";
+pub const DATE: &str = "2026-11-27";
 
 /// A man page: its file name (`chain-metrics-fees.1`) and its roff text.
 pub struct Page {
@@ -35,7 +33,7 @@ pub struct Page {
 
 /// Every page, the top-level one first, then the subcommands depth-first.
 pub fn pages() -> Vec<Page> {
-    let mut root = chain_metrics::Cli::command().disable_help_subcommand(true);
+    let mut root = crate::cli::Cli::command().disable_help_subcommand(true);
     root.build();
     let mut pages = Vec::new();
     collect(&root, &mut Vec::new(), &mut pages);
@@ -98,9 +96,27 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
     }
     sections::exit_status(&mut tail);
     sections::examples(&mut tail, &examples);
+    sections::reporting_bugs(&mut tail);
     sections::see_also(&mut tail, name, parents, cmd);
     page.add(|w| tail.to_writer(w))?;
-    Ok(page.text)
+    Ok(title_first(page.text))
+}
+
+/// The page with its `.TH` line first, before the string definitions roff puts at the top, so
+/// that `chain-metrics man fees | head -1` names the page. (No `'\" t` line either: man-db and
+/// mandoc run tbl on every page.)
+fn title_first(text: Vec<u8>) -> Vec<u8> {
+    let text = String::from_utf8(text).expect("clap and roff write UTF-8");
+    let preamble = Roff::new().render();
+    let Some(rest) = text.strip_prefix(&preamble) else {
+        return text.into_bytes();
+    };
+    match rest.split_once('\n') {
+        Some((title, body)) if title.starts_with(".TH ") => {
+            format!("{title}\n{preamble}{body}").into_bytes()
+        }
+        _ => text.into_bytes(),
+    }
 }
 
 /// The OPTIONS sections: on the tool's page every flag, as all are global; on a subcommand's,
@@ -186,12 +202,72 @@ pub fn split_after_help(cmd: &clap::Command) -> (Option<String>, Vec<String>) {
     (notes, examples)
 }
 
-/// Text as roff paragraphs, one per blank-line-separated block.
+/// Text as roff paragraphs, one per blank-line-separated block. In a block, the lines indented
+/// by two spaces are a display under the prose before them: a table when each of its lines has
+/// columns (parted by two spaces or more, as `--help` aligns them), else lines kept as they are.
 fn paragraphs(text: &str) -> Roff {
     let mut roff = Roff::new();
     for block in text.split("\n\n") {
-        roff.control("PP", [])
-            .text([roman(block.replace('\n', " "))]);
+        let (prose, display): (Vec<&str>, Vec<&str>) =
+            block.lines().partition(|line| !line.starts_with("  "));
+        roff.control("PP", []).text([roman(prose.join(" "))]);
+        if display.is_empty() {
+            continue;
+        }
+        match table_rows(&display) {
+            Some(rows) => table(&mut roff, &rows),
+            None => {
+                roff.control("RS", ["4"]).control("nf", []);
+                for line in &display {
+                    roff.text([roman(line.trim_start())]);
+                }
+                roff.control("fi", []).control("RE", []);
+            }
+        }
     }
     roff
+}
+
+/// The cells of aligned lines, a line that starts under the second column continuing the row
+/// above; `None` unless every row has two cells or more.
+fn table_rows(lines: &[&str]) -> Option<Vec<Vec<String>>> {
+    let mut rows: Vec<Vec<String>> = Vec::new();
+    for line in lines {
+        let cells: Vec<String> = line
+            .trim()
+            .split("  ")
+            .map(str::trim)
+            .filter(|cell| !cell.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let continues = line.starts_with("    ");
+        match rows.last_mut() {
+            Some(row) if continues => row.extend(cells),
+            _ => rows.push(cells),
+        }
+    }
+    rows.iter().all(|row| row.len() >= 2).then_some(rows)
+}
+
+/// A tbl(1) table: the first column bold (the flags), cells parted by tabs; the last column
+/// takes the rest of the line and its cells are text blocks, so a long one wraps there.
+fn table(roff: &mut Roff, rows: &[Vec<String>]) {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let format = ["lB"]
+        .into_iter()
+        .chain(std::iter::repeat_n("l", columns - 2))
+        .chain(["lx"])
+        .collect::<Vec<_>>()
+        .join(" ");
+    roff.control("TS", []);
+    roff.text([roman(format!("{format}."))]);
+    for row in rows {
+        let (last, first) = row.split_last().expect("a row has two cells or more");
+        roff.text([roman(format!("{}\tT{{", first.join("\t")))]);
+        // A command wraps between its words: not justified, never hyphenated.
+        roff.control("ad", ["l"]).control("nh", []);
+        roff.text([roman(last.as_str())]);
+        roff.text([roman("T}")]);
+    }
+    roff.control("TE", []);
 }

@@ -5,7 +5,7 @@
 use clap::{Arg, ArgAction, Command};
 use roff::{bold, italic, roman, Inline, Roff};
 
-use chain_metrics::globals_acting_under;
+use crate::cli::globals_acting_under;
 
 /// The heading of the global flags on a subcommand's page.
 const GLOBAL_HEADING: &str = "Global options";
