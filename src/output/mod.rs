@@ -4,6 +4,7 @@
 mod file_shape;
 mod fit;
 mod from_file;
+mod holes;
 mod merge;
 mod picture;
 mod progress;
@@ -27,6 +28,7 @@ pub use merge::read_merge_file;
 pub use merge::read_sqlite_rows;
 pub(crate) use picture::Told;
 use progress::Progress;
+pub(crate) use holes::{describe as describe_holes, Hole};
 pub(crate) use resume::Resume;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.

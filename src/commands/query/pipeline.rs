@@ -36,6 +36,9 @@ fn tell(query: &Query) {
         Some((file, c)) => (file.as_str(), c.why.as_str(), c.again),
         None => ("-", "", false),
     };
+    if let Some(holes) = query.resume.as_ref().and_then(|(_, c)| c.holes.as_ref()) {
+        diag::note(format!("--resume: {file} lacks {holes} inside its rows: asked again"));
+    }
     if let Mode::UpToDate = query.mode {
         let line = format!("--resume: {file} is up to date for every chain asked; nothing to ask");
         return diag::note(line);

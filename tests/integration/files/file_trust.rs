@@ -25,7 +25,7 @@ fn a_merge_names_its_chain_and_another_chain_never_takes_its_rows() {
         .run();
     assert_eq!(
         read(&env, "one.csv"),
-        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-02,ARBITRUM,71927.52\n2024-01-02,ETHEREUM,826665.76\n"
+        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-02,ETHEREUM,826665.76\n2024-01-02,ARBITRUM,71927.52\n"
     );
     assert_eq!(sandbox.ranges().len(), 2);
 }
