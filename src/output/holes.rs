@@ -34,7 +34,9 @@ pub(crate) fn holes(rows: &[Row], shape: &Dataset, chains: &[Chain], by: Period)
 
 /// The holes as a note names them: `ETHEREUM 2024-01-05, 2024-01-09..2024-01-10; BASE ...`.
 pub(crate) fn describe(holes: &[Hole]) -> String {
-    let each = holes.iter().map(|h| format!("{} {}", h.chain, describe_days(&h.dates)));
+    let each = holes
+        .iter()
+        .map(|h| format!("{} {}", h.chain, describe_days(&h.dates)));
     each.collect::<Vec<_>>().join("; ")
 }
 
@@ -51,9 +53,14 @@ fn chain_holes(rows: &[Row], shape: &Dataset, chain: Chain, by: Period) -> Vec<N
         .filter(|at| shape.columns[*at].measure() == Some(Measure::Value))
         .filter(mine)
         .collect();
-    let days_at = (0..shape.columns.len()).filter(mine).find(|at| shape.columns[*at].is_days());
+    let days_at = (0..shape.columns.len())
+        .filter(mine)
+        .find(|at| shape.columns[*at].is_days());
     let mut seen = BTreeMap::new();
-    for row in rows.iter().filter(|row| row.chain.is_none_or(|c| c == chain)) {
+    for row in rows
+        .iter()
+        .filter(|row| row.chain.is_none_or(|c| c == chain))
+    {
         let has = |at: &usize| row.values.get(*at).is_some_and(Option::is_some);
         if !values.iter().any(has) {
             continue;
@@ -131,9 +138,15 @@ mod tests {
         };
         assert_eq!(
             found,
-            [hole(base, &["2024-01-03"]), hole(eth, &["2024-01-02", "2024-01-03"])]
+            [
+                hole(base, &["2024-01-03"]),
+                hole(eth, &["2024-01-02", "2024-01-03"])
+            ]
         );
-        assert_eq!(describe(&found), "BASE 2024-01-03; ETHEREUM 2024-01-02..2024-01-03");
+        assert_eq!(
+            describe(&found),
+            "BASE 2024-01-03; ETHEREUM 2024-01-02..2024-01-03"
+        );
     }
 
     #[test]

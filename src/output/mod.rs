@@ -24,11 +24,11 @@ use crate::system::atomic;
 use crate::system::diag::Notice;
 use crate::system::lock::{self, LockWait};
 pub(crate) use from_file::{draw, Drawing};
+pub(crate) use holes::{describe as describe_holes, Hole};
 pub use merge::read_merge_file;
 pub use merge::read_sqlite_rows;
 pub(crate) use picture::Told;
 use progress::Progress;
-pub(crate) use holes::{describe as describe_holes, Hole};
 pub(crate) use resume::Resume;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.

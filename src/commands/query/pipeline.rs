@@ -12,7 +12,7 @@ use crate::error::Failure;
 use crate::fetched::{Assembly, Fetched, Outcome, Request};
 use crate::output::Told;
 use crate::render::Origin;
-use crate::settings::shown_url;
+use crate::settings::{shown_url, Source};
 use crate::system::diag::{self, Notice};
 
 /// The notes first, then what the query's mode says.
@@ -37,7 +37,9 @@ fn tell(query: &Query) {
         None => ("-", "", false),
     };
     if let Some(holes) = query.resume.as_ref().and_then(|(_, c)| c.holes.as_ref()) {
-        diag::note(format!("--resume: {file} lacks {holes} inside its rows: asked again"));
+        diag::note(format!(
+            "--resume: {file} lacks {holes} inside its rows: asked again"
+        ));
     }
     if let Mode::UpToDate = query.mode {
         let line = format!("--resume: {file} is up to date for every chain asked; nothing to ask");
@@ -115,7 +117,8 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         return Err(add_key_hint(failure, settings).into());
     }
     if how.strict.value {
-        outcome.gaps.strict_verdict()?;
+        let configured = matches!(how.strict.source, Source::File | Source::Profile(_));
+        outcome.gaps.strict_verdict(configured)?;
     }
     Ok(())
 }
@@ -144,7 +147,10 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
     if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
         diag::warning(warning);
     }
-    if let Some(failure) = answers.fatal(&plan.chains) {
+    if let Some((left_out, failure)) = answers.fatal(&plan.chains) {
+        for (warning, data) in left_out {
+            Notice::warning(warning).with(data).write();
+        }
         return Err(add_key_hint(failure, settings).into());
     }
     let (left_out, failure) = answers.left_out();

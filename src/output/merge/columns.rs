@@ -89,11 +89,17 @@ pub(super) fn arrange<'a>(placement: &Placement, cells: &[&'a str]) -> Vec<Optio
         .collect()
 }
 
-/// The hint of a refusal, by what differs.
-pub(super) fn hint(mismatch: &Mismatch, first_chain: Option<Chain>) -> String {
+/// The hint of a refusal, by what differs. For a file that names no chain it never proposes
+/// a chain: the run's own would be the very typo the refusal catches.
+pub(super) fn hint(mismatch: &Mismatch, chains: &[Chain]) -> String {
     if mismatch.no_chain {
-        let chain = first_chain.map_or("CHAIN", Chain::name);
-        return format!("nothing in it says which chain it holds; if it holds {chain}'s rows, run once with --file-chain {chain} (the file then gains a chain column), else write to another file");
+        let asked: Vec<&str> = chains.iter().map(|c| c.name()).collect();
+        let asked = asked.join(",");
+        return format!(
+            "nothing in it says which chain it holds, and this run asks {asked}; run once with \
+             --file-chain CHAIN naming the chain whose rows it holds (the file then gains a \
+             chain column), else write to another file"
+        );
     }
     "merge only the same command with the same --wide and --by (columns are matched by name, so another --include order or a new include merges); or write to another file".to_owned()
 }

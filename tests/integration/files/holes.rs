@@ -31,7 +31,10 @@ fn a_day_missing_in_the_middle_comes_back_on_the_next_run() {
                 "note: --resume: {file} lacks ETHEREUM 2024-01-03 inside its rows: asked again"
             ))
             .run();
-        assert_eq!(sandbox.ranges(), ["2024-01-01..2024-01-05", "2024-01-03..2024-01-06"]);
+        assert_eq!(
+            sandbox.ranges(),
+            ["2024-01-01..2024-01-05", "2024-01-03..2024-01-06"]
+        );
         let again = read(&env, file);
         assert!(again.contains("2024-01-03"), "{file}: {again}");
         assert!(again.contains("2024-01-06"), "{file}: {again}");
@@ -51,7 +54,10 @@ fn a_hole_the_service_still_lacks_is_exit_10_naming_it() {
         .stderr_contains("note: --resume: fees.csv lacks ETHEREUM 2024-01-03 inside its rows")
         .stderr_contains("1 of 4 asked values are missing: ETHEREUM fees: 2024-01-03")
         .run();
-    assert_eq!(sandbox.ranges(), ["2024-01-01..2024-01-05", "2024-01-03..2024-01-06"]);
+    assert_eq!(
+        sandbox.ranges(),
+        ["2024-01-01..2024-01-05", "2024-01-03..2024-01-06"]
+    );
     // Up to date but for the hole: it is still asked.
     env.cmd(&cron("fees.csv", "2024-01-06"))
         .code(10)
@@ -107,5 +113,8 @@ fn a_merged_file_is_canonical_whatever_the_chain_order_asked() {
     let text = read(&env, "a.csv");
     assert_eq!(text, read(&env, "b.csv"));
     let chains: Vec<&str> = text.lines().skip(1).map(|l| &l[11..]).collect();
-    assert!(chains[0].starts_with("ETHEREUM,") && chains[1].starts_with("BASE,"), "{text}");
+    assert!(
+        chains[0].starts_with("ETHEREUM,") && chains[1].starts_with("BASE,"),
+        "{text}"
+    );
 }

@@ -87,7 +87,7 @@ fn keep_going_writes_the_chains_that_succeeded_and_exits_with_the_failure() {
         .code(6)
         .stdout("date,chain,fees\n2024-01-01,ETHEREUM,9007199254740993\n2024-01-02,ETHEREUM,0.1\n")
         .error_line(format!(
-            "warning: --keep-going: ARBITRUM is left out: the service failed: {failed}"
+            "warning: --keep-going: ARBITRUM is left out (service_failed): the service failed: {failed}"
         ))
         .run();
     let lines: Vec<&str> = run.stderr.lines().collect();
@@ -100,13 +100,36 @@ fn keep_going_writes_the_chains_that_succeeded_and_exits_with_the_failure() {
 fn keep_going_with_every_chain_failing_writes_nothing() {
     let stub = Stub::always(Reply::json(404, r#"{"error":"no"}"#));
     let env = Env::with_service(&stub.url);
-    env.cmd(&format!("fees -c eth,arb --keep-going -f csv {TWO_DAYS}"))
+    let run = env
+        .cmd(&format!("fees -c eth,arb --keep-going -f csv {TWO_DAYS}"))
         .code(5)
         .stdout("")
-        .error_line_like(
-            "error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM[..]",
-        )
+        .any_stderr()
         .run();
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    // Every failed chain is named, with its class; the first failure is the error.
+    for (at, chain) in ["ETHEREUM", "ARBITRUM"].iter().enumerate() {
+        let warning = format!("warning: --keep-going: {chain} is left out (request_rejected): ");
+        assert!(lines[at].starts_with(&warning), "{run:?}");
+    }
+    let error =
+        "error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM";
+    assert!(lines[2].starts_with(error), "{run:?}");
+    let json = env
+        .cmd(&format!(
+            "--error-format json fees -c eth,arb --keep-going -f csv {TWO_DAYS}"
+        ))
+        .code(5)
+        .any_stderr()
+        .run();
+    let named: Vec<_> = objects(&json.stderr)
+        .iter()
+        .filter(|l| l["level"] == "warning")
+        .map(|l| (l["chain"].clone(), l["class"].clone()))
+        .collect();
+    let class = serde_json::json!("request_rejected");
+    let chains = [serde_json::json!("ETHEREUM"), serde_json::json!("ARBITRUM")];
+    assert_eq!(named, chains.map(|c| (c, class.clone())));
 }
 
 #[test]
