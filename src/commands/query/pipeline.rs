@@ -61,6 +61,11 @@ fn tell(query: &Query) {
         diag::warning(format!(
             "the range ends {end}, after today (UTC): the service has no data for days to come"
         ));
+    } else if plan.range.end == query.today {
+        diag::warning(format!(
+            "the range ends today, {}, which is not over (UTC): its values are partial",
+            query.today
+        ));
     }
 }
 
@@ -119,8 +124,21 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     if how.strict.value {
         let configured = matches!(how.strict.source, Source::File | Source::Profile(_));
         outcome.gaps.strict_verdict(configured)?;
+        if query.plan.range.contains(query.today) {
+            return Err(today_partial(query.today).into());
+        }
     }
     Ok(())
+}
+
+/// `--strict`'s verdict on a range that holds today: its values are partial, as a gap is.
+fn today_partial(today: chrono::NaiveDate) -> Failure {
+    let message = format!(
+        "--strict: incomplete data: {today} (today, UTC) is not over, so its values are \
+         partial; everything that came was written"
+    );
+    Failure::new(crate::error::Exit::Incomplete, message)
+        .with_hint("end the range yesterday (the default end), or leave out --strict")
 }
 
 /// Every request the cache cannot answer, each answer joined as it comes (`--keep-going`:

@@ -382,3 +382,42 @@ fn in_json_mode_every_stderr_line_is_an_object_whatever_the_run_says() {
     objects(&status.stderr);
     assert!(!status.stdout.is_empty());
 }
+
+#[test]
+fn a_range_ending_today_warns_that_today_is_not_over_and_strict_calls_it_partial() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let today = chrono::Utc::now().date_naive();
+    let warning = format!(
+        "warning: the range ends today, {today}, which is not over (UTC): its values are partial"
+    );
+    env.cmd("fees -c eth --last 2 -e today")
+        .any_stdout()
+        .stderr_contains(&warning)
+        .run();
+    env.cmd("fees -c eth --last 2 -e today --strict")
+        .code(10)
+        .any_stdout()
+        .stderr_contains(&format!(
+            "{today} (today, UTC) is not over, so its values are partial"
+        ))
+        .run();
+    // The default end, yesterday, is over: no word.
+    env.cmd("fees -c eth --last 2 --strict")
+        .any_stdout()
+        .stderr("")
+        .run();
+}
+
+#[test]
+fn merging_into_a_file_written_with_no_header_names_the_flag() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let range = "-s 2024-01-01 -e 2024-01-02";
+    env.cmd(&format!("fees -c eth {range} --no-header -o f.csv"))
+        .run();
+    env.cmd(&format!("fees -c eth {range} -o f.csv --merge"))
+        .code(9)
+        .stderr_contains(
+            "hint: its first line is a row, not a header: it was written with --no-header",
+        )
+        .run();
+}
