@@ -1,8 +1,8 @@
 //! The files a run writes and reads: `--output` (`export`), `--merge` (`merge`, `fuzz_merge`),
 //! the SQLite export (`sqlite`, `sqlite_shared`), `--resume` and growing chains (`resume`,
 //! `chains_grow`), the holes `--resume` asks again (`holes`), files that say what they hold
-//! (`file_trust`), two runs at once (`locks`), whose files are trusted (`neighbours`), and files others or a hostile export made
-//! (`foreign_files`, `hostile_files`).
+//! (`file_trust`), two runs at once (`locks`), whose files are trusted (`neighbours`), and
+//! files others or a hostile export made (`foreign_files`, `hostile_files`).
 
 mod chains_grow;
 mod export;

@@ -87,7 +87,8 @@ fn keep_going_writes_the_chains_that_succeeded_and_exits_with_the_failure() {
         .code(6)
         .stdout("date,chain,fees\n2024-01-01,ETHEREUM,9007199254740993\n2024-01-02,ETHEREUM,0.1\n")
         .error_line(format!(
-            "warning: --keep-going: ARBITRUM is left out (service_failed): the service failed: {failed}"
+            "warning: --keep-going: ARBITRUM is left out (service_failed): \
+             the service failed: {failed}"
         ))
         .run();
     let lines: Vec<&str> = run.stderr.lines().collect();
