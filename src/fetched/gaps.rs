@@ -49,8 +49,9 @@ impl Gaps {
 
     /// `--strict`'s verdict: every asked value must be there (exit 10, after the result is
     /// written); what is missing is also the JSON error's `missing` member, one
-    /// `{"chain", "metric", "days"}` per series.
-    pub(crate) fn strict_verdict(&self) -> Result<(), Failure> {
+    /// `{"chain", "metric", "days"}` per series. `configured`: strict came from the config
+    /// file, which `--no-strict` overrides for one run.
+    pub(crate) fn strict_verdict(&self, configured: bool) -> Result<(), Failure> {
         if self.missing == 0 {
             return Ok(());
         }
@@ -70,9 +71,22 @@ impl Gaps {
             members: vec![("missing", self.as_data())],
             ..Default::default()
         };
-        Err(Failure::new(Exit::Incomplete, format!("--strict: incomplete data: {what}; everything that came was written"))
-            .with_hint("ask again later for the missing days, or leave out --strict (and config strict) to accept gaps")
-            .with_detail(missing))
+        let hint = match configured {
+            true => {
+                "ask again later for the missing days, or add --no-strict (config strict is \
+                     set) to accept gaps for one run"
+            }
+            false => {
+                "ask again later for the missing days, or leave out --strict (and config \
+                      strict) to accept gaps"
+            }
+        };
+        Err(Failure::new(
+            Exit::Incomplete,
+            format!("--strict: incomplete data: {what}; everything that came was written"),
+        )
+        .with_hint(hint)
+        .with_detail(missing))
     }
 
     /// The missing values as a JSON array of `{"chain", "metric", "days": [ISO dates]}`.

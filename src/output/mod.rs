@@ -4,6 +4,7 @@
 mod file_shape;
 mod fit;
 mod from_file;
+mod holes;
 mod merge;
 mod picture;
 mod progress;
@@ -23,6 +24,7 @@ use crate::system::atomic;
 use crate::system::diag::Notice;
 use crate::system::lock::{self, LockWait};
 pub(crate) use from_file::{draw, Drawing};
+pub(crate) use holes::{describe as describe_holes, Hole};
 pub use merge::read_merge_file;
 pub use merge::read_sqlite_rows;
 pub(crate) use picture::Told;

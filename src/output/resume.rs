@@ -5,6 +5,7 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
+use super::holes::{holes, Hole};
 use super::merge::stored;
 use super::Output;
 use crate::error::Failure;
@@ -25,12 +26,13 @@ pub(crate) enum Resume {
 impl Output {
     /// The first day to ask: the day after the newest the file holds a value of, for every
     /// asked chain, the earliest of those (so no chain misses a day). A chain the file has no
-    /// rows for starts on `first_day` (`--start`/`--last`), which must then be given.
+    /// rows for starts on `first_day` (`--start`/`--last`), which must then be given. Also
+    /// the holes inside each asked chain's rows, which are asked again.
     pub(crate) fn resume(
         &self,
         plan: &Plan,
         first_day: Option<NaiveDate>,
-    ) -> Result<Resume, Failure> {
+    ) -> Result<(Resume, Vec<Hole>), Failure> {
         let Some(file) = self.file.as_deref().filter(|_| self.merge) else {
             return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
         };
@@ -48,12 +50,13 @@ impl Output {
                 None => first = Some(first_day.ok_or_else(|| no_rows_yet(file, &rows, *chain))?),
             };
         }
-        Ok(match (first, after) {
+        let resume = match (first, after) {
             (Some(first), Some(after)) if after < first => Resume::After(after),
             (Some(first), _) => Resume::First(first),
             (None, Some(after)) => Resume::After(after),
             (None, None) => Resume::UpToDate,
-        })
+        };
+        Ok((resume, holes(&rows, &shape, &plan.chains, self.shape.by)))
     }
 }
 

@@ -69,19 +69,25 @@ impl Answers {
     }
 
     /// What ends the run before anything is written: the first failure, unless `--keep-going`
-    /// has chains to write (every failure names its chain, and some chain is left).
-    pub(super) fn fatal(&mut self, asked: &[Chain]) -> Option<Failure> {
+    /// has chains to write (every failure names its chain, and some chain is left). When
+    /// `--keep-going` has none left, every chain's warning comes with it, so that none of the
+    /// failures goes unnamed.
+    pub(super) fn fatal(&mut self, asked: &[Chain]) -> Option<(Vec<LeftOut>, Failure)> {
         let named = self.failures.iter().all(|(chain, _)| chain.is_some());
         let some_left = asked.iter().any(|c| !self.failed(*c));
         if self.failures.is_empty() || (self.keep_going && named && some_left) {
             return None;
         }
-        Some(self.failures.remove(0).1)
+        if self.keep_going && named {
+            let (warnings, first) = std::mem::replace(self, Answers::new(true)).left_out();
+            return first.map(|first| (warnings, first));
+        }
+        Some((Vec::new(), self.failures.remove(0).1))
     }
 
-    /// `--keep-going`'s warnings, one per chain left out, each with its failure as data (for
-    /// `--error-format json`), and the first failure, which sets the exit code once the other
-    /// chains are written.
+    /// `--keep-going`'s warnings, one per chain left out, with its failure's class, each with
+    /// its failure as data (for `--error-format json`), and the first failure, which sets the
+    /// exit code once the other chains are written.
     pub(super) fn left_out(self) -> (Vec<LeftOut>, Option<Failure>) {
         let mut warnings = Vec::new();
         let mut named = Vec::new();
@@ -90,7 +96,11 @@ impl Answers {
             if !named.contains(&chain) {
                 named.push(chain);
                 let name = chain.map_or("", Chain::name);
-                let line = format!("--keep-going: {name} is left out: {}", failure.message);
+                let class = crate::report::class(failure.exit);
+                let line = format!(
+                    "--keep-going: {name} is left out ({class}): {}",
+                    failure.message
+                );
                 warnings.push((line, as_data(name, &failure)));
             }
             first.get_or_insert(failure);

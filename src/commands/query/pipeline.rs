@@ -12,7 +12,7 @@ use crate::error::Failure;
 use crate::fetched::{Assembly, Fetched, Outcome, Request};
 use crate::output::Told;
 use crate::render::Origin;
-use crate::settings::shown_url;
+use crate::settings::{shown_url, Source};
 use crate::system::diag::{self, Notice};
 
 /// The notes first, then what the query's mode says.
@@ -36,6 +36,11 @@ fn tell(query: &Query) {
         Some((file, c)) => (file.as_str(), c.why.as_str(), c.again),
         None => ("-", "", false),
     };
+    if let Some(holes) = query.resume.as_ref().and_then(|(_, c)| c.holes.as_ref()) {
+        diag::note(format!(
+            "--resume: {file} lacks {holes} inside its rows: asked again"
+        ));
+    }
     if let Mode::UpToDate = query.mode {
         let line = format!("--resume: {file} is up to date for every chain asked; nothing to ask");
         return diag::note(line);
@@ -55,6 +60,11 @@ fn tell(query: &Query) {
         let end = plan.range.end;
         diag::warning(format!(
             "the range ends {end}, after today (UTC): the service has no data for days to come"
+        ));
+    } else if plan.range.end == query.today {
+        diag::warning(format!(
+            "the range ends today, {}, which is not over (UTC): its values are partial",
+            query.today
         ));
     }
 }
@@ -112,9 +122,23 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         return Err(add_key_hint(failure, settings).into());
     }
     if how.strict.value {
-        outcome.gaps.strict_verdict()?;
+        let configured = matches!(how.strict.source, Source::File | Source::Profile(_));
+        outcome.gaps.strict_verdict(configured)?;
+        if query.plan.range.contains(query.today) {
+            return Err(today_partial(query.today).into());
+        }
     }
     Ok(())
+}
+
+/// `--strict`'s verdict on a range that holds today: its values are partial, as a gap is.
+fn today_partial(today: chrono::NaiveDate) -> Failure {
+    let message = format!(
+        "--strict: incomplete data: {today} (today, UTC) is not over, so its values are \
+         partial; everything that came was written"
+    );
+    Failure::new(crate::error::Exit::Incomplete, message)
+        .with_hint("end the range yesterday (the default end), or leave out --strict")
 }
 
 /// Every request the cache cannot answer, each answer joined as it comes (`--keep-going`:
@@ -141,7 +165,10 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
     if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
         diag::warning(warning);
     }
-    if let Some(failure) = answers.fatal(&plan.chains) {
+    if let Some((left_out, failure)) = answers.fatal(&plan.chains) {
+        for (warning, data) in left_out {
+            Notice::warning(warning).with(data).write();
+        }
         return Err(add_key_hint(failure, settings).into());
     }
     let (left_out, failure) = answers.left_out();

@@ -7,7 +7,7 @@ use super::flags::QueryFlags;
 use crate::error::Failure;
 use crate::fetched::Plan;
 use crate::model::{DayRange, DaySpec, Period, Span};
-use crate::output::{Output, Resume};
+use crate::output::{describe_holes, Hole, Output, Resume};
 
 /// The flags that say which days to ask, as plain values.
 pub(super) struct DayFlags {
@@ -30,13 +30,21 @@ pub(super) fn from_flags(days: &DayFlags, today: NaiveDate) -> Result<DayRange, 
     }
 }
 
+/// What the file says of a `--resume` run: where it starts, the holes it asks again, and its
+/// last day.
+pub(super) struct Resumed {
+    resume: Resume,
+    holes: Vec<Hole>,
+    end: NaiveDate,
+}
+
 /// Where a `--resume` run starts, as the file says (`None`: not `--resume`).
 pub(super) fn resume_start(
     flags: &QueryFlags,
     output: &Output,
     plan: &Plan,
     today: NaiveDate,
-) -> Result<Option<(Resume, NaiveDate)>, Failure> {
+) -> Result<Option<Resumed>, Failure> {
     if !flags.resume {
         return Ok(None);
     }
@@ -46,7 +54,8 @@ pub(super) fn resume_start(
         (None, None, None) => None,
         _ => Some(from_flags(days, today)?.start),
     };
-    Ok(Some((output.resume(plan, first_day)?, end)))
+    let (resume, holes) = output.resume(plan, first_day)?;
+    Ok(Some(Resumed { resume, holes, end }))
 }
 
 /// Where a `--resume` run starts, and why, for its note.
@@ -57,31 +66,47 @@ pub(crate) struct CatchUp {
     pub why: String,
     /// Whether days the file has are asked again (news in a cron job's mail).
     pub again: bool,
+    /// The holes inside the file asked again, named (`ETHEREUM 2024-01-05`); `None`: none.
+    pub holes: Option<String>,
 }
 
 /// A `--resume` run's range and why it starts there: after the file's newest day, less the
 /// days asked again because the service may still revise them (`--resume-overlap N`, else
 /// those of the file's last `cache_settle_days` days that are not settled yet, as the
-/// response cache counts them).
+/// response cache counts them); from the file's first hole (on or before the end) when that
+/// is earlier, so that a day missing inside the file is asked again on every run.
 pub(super) fn catch_up(
-    (resume, end): (Resume, NaiveDate),
+    resumed: Resumed,
     overlap: Option<u32>,
     settle_days: u32,
     today: NaiveDate,
 ) -> Result<CatchUp, Failure> {
+    let Resumed { resume, end, .. } = resumed;
+    let mut holes = resumed.holes;
+    holes.iter_mut().for_each(|h| h.dates.retain(|d| *d <= end));
+    holes.retain(|h| !h.dates.is_empty());
+    let first_hole = holes.iter().filter_map(|h| h.dates.first()).min().copied();
     let up_to_date = CatchUp {
         range: None,
         why: String::new(),
         again: false,
+        holes: None,
     };
     let (start, why) = match resume {
-        Resume::UpToDate => return Ok(up_to_date),
+        Resume::UpToDate => match first_hole {
+            Some(hole) => (hole, "it is up to date but for its holes".to_owned()),
+            None => return Ok(up_to_date),
+        },
         Resume::First(start) => (
             start,
             "it has no rows yet (for a chain asked): from the first day --start/--last give"
                 .to_owned(),
         ),
         Resume::After(next) => reasked(next, end, overlap, settle_days, today),
+    };
+    let (start, why) = match first_hole.filter(|hole| *hole < start) {
+        Some(hole) => (hole, format!("from its first hole, {hole}; {why}")),
+        None => (start, why),
     };
     if start > end {
         return Ok(up_to_date);
@@ -98,6 +123,7 @@ pub(super) fn catch_up(
         range: Some(range),
         why,
         again,
+        holes: (!holes.is_empty()).then(|| describe_holes(&holes)),
     })
 }
 

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::model::{Chain, Dataset};
+use crate::model::{parse_date, Chain, Dataset};
 use crate::system::foreign::cut;
 
 /// How much of a file's column list a message shows.
@@ -22,6 +22,8 @@ pub(crate) struct Mismatch {
     pub why: String,
     /// The file has every column but `chain`: a file of one chain, which names none.
     pub no_chain: bool,
+    /// Its first line is a row, not a header: it was written with `--no-header`.
+    pub headerless: bool,
 }
 
 impl fmt::Display for Mismatch {
@@ -34,10 +36,12 @@ impl fmt::Display for Mismatch {
 pub(super) fn place<S: AsRef<str>>(found: &[S], data: &Dataset) -> Result<Placement, Mismatch> {
     let names: Vec<&str> = found.iter().map(AsRef::as_ref).collect();
     let header = data.header();
+    let headerless = names.first().is_some_and(|n| parse_date(n).is_ok());
     let mismatch = |why: String, no_chain: bool| Mismatch {
         found: cut(&names.join(","), SHOWN_HEADER_CHARS),
         why,
         no_chain,
+        headerless,
     };
     if let Some(twice) = (names.iter().enumerate()).find(|(at, n)| names[..*at].contains(n)) {
         return Err(mismatch(format!("{} twice", cut(twice.1, 60)), false));
@@ -89,11 +93,23 @@ pub(super) fn arrange<'a>(placement: &Placement, cells: &[&'a str]) -> Vec<Optio
         .collect()
 }
 
-/// The hint of a refusal, by what differs.
-pub(super) fn hint(mismatch: &Mismatch, first_chain: Option<Chain>) -> String {
+/// The hint of a refusal, by what differs. For a file that names no chain it never proposes
+/// a chain: the run's own would be the very typo the refusal catches.
+pub(super) fn hint(mismatch: &Mismatch, chains: &[Chain]) -> String {
+    if mismatch.headerless {
+        return "its first line is a row, not a header: it was written with --no-header, and \
+                --merge matches columns by the header; write it once without --no-header (or \
+                add the header line), then merge"
+            .to_owned();
+    }
     if mismatch.no_chain {
-        let chain = first_chain.map_or("CHAIN", Chain::name);
-        return format!("nothing in it says which chain it holds; if it holds {chain}'s rows, run once with --file-chain {chain} (the file then gains a chain column), else write to another file");
+        let asked: Vec<&str> = chains.iter().map(|c| c.name()).collect();
+        let asked = asked.join(",");
+        return format!(
+            "nothing in it says which chain it holds, and this run asks {asked}; run once with \
+             --file-chain CHAIN naming the chain whose rows it holds (the file then gains a \
+             chain column), else write to another file"
+        );
     }
     "merge only the same command with the same --wide and --by (columns are matched by name, so another --include order or a new include merges); or write to another file".to_owned()
 }

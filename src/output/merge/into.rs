@@ -19,7 +19,7 @@ use crate::system::diag::Notice;
 const HEAD_BYTES: u64 = 64 * 1024;
 
 /// The fresh rows upserted into those of the target file (fresh only, when it does not exist
-/// yet or is empty), sorted by date, then chain: chains asked first, in that order. An empty
+/// yet or is empty), sorted by date, then chain in the service's order (see [`upsert`]). An empty
 /// fresh cell keeps the stored value: a gap is not news that the value went away. Under
 /// `--by`, `tell` gets the periods the file keeps because they cover more days.
 pub(crate) fn merge_into(
@@ -29,7 +29,7 @@ pub(crate) fn merge_into(
 ) -> Result<Dataset, Failure> {
     let path = target.path;
     let Some(old) = stored(target, &fresh)? else {
-        return Ok(fresh);
+        return Ok(upsert(Vec::new(), fresh, target.chains, target.by).0);
     };
     check_period_starts(path, &old.rows, target.by)?;
     if let Some(chain) = old.taken_as {

@@ -83,10 +83,26 @@ pub(crate) fn stored(target: Target, shape: &Dataset) -> Result<Option<Stored>, 
     let Some(mut rows) = rows else {
         return Ok(None);
     };
+    if let (None, Some(named)) = (taken_as, target.file_chain) {
+        contradicted(target.path, &rows, named)?;
+    }
     if let Some(chain) = taken_as {
         rows.iter_mut().for_each(|row| row.chain = Some(chain));
     }
     Ok(Some(Stored { rows, taken_as }))
+}
+
+/// `--file-chain` names the chain of a file without a chain column: for a file whose chain
+/// column says another, it is a usage error, not a flag silently ignored.
+fn contradicted(path: &Path, rows: &[Row], named: Chain) -> Result<(), Failure> {
+    let Some(other) = rows.iter().filter_map(|r| r.chain).find(|c| *c != named) else {
+        return Ok(());
+    };
+    Err(Failure::usage(format!(
+        "--file-chain {named} contradicts {}: its chain column holds {other}'s rows",
+        path.display()
+    ))
+    .with_hint("--file-chain is only for a file without a chain column; leave it out"))
 }
 
 fn from_start(mut file: &File) -> Result<(), MergeError> {
@@ -161,7 +177,7 @@ fn refusal(target: Target, fresh: &Dataset, problem: MergeError) -> Failure {
                 mismatch.why
             ),
         )
-        .with_hint(columns::hint(&mismatch, target.chains.first().copied())),
+        .with_hint(columns::hint(&mismatch, target.chains)),
         MergeError::Unreadable(why) => failure(
             path,
             format!("cannot be merged: {}", foreign::cut(&why, usize::MAX)),

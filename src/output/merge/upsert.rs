@@ -11,8 +11,9 @@ use crate::model::Chain;
 use crate::model::Period;
 use crate::model::{Dataset, Number, Row};
 
-/// The old rows with the fresh ones upserted, sorted by date, then chain: chains in
-/// `chain_order` first, in that order. Also the periods the file keeps because they cover more
+/// The old rows with the fresh ones upserted, sorted by date, then chain in the service's
+/// order (SERVICE.md), whatever order `chain_order` (the order asked) has, so that two runs that
+/// hold the same data write the same bytes. Also the periods the file keeps because they cover more
 /// days than this run's (`2024-01-01 ETHEREUM (31 days; this run has 7)`).
 pub(super) fn upsert(
     old: Vec<Row>,
@@ -20,7 +21,7 @@ pub(super) fn upsert(
     chain_order: &[Chain],
     by: Period,
 ) -> (Dataset, Vec<String>) {
-    let rank = |chain: Option<Chain>| chain.map(|c| c.rank(chain_order));
+    let rank = |chain: Option<Chain>| chain.map(|c| c.rank(&[]));
     let by_chain = fresh.chain_column;
     let key = |row: &Row| (row.date, if by_chain { rank(row.chain) } else { None });
     let mut rows: BTreeMap<(NaiveDate, Option<usize>), Row> = BTreeMap::new();

@@ -41,17 +41,17 @@ fn a_job_grows_from_one_chain_to_two_and_back() {
     fees(&env, "eth,arb", "2024-01-03", "2024-01-03", "fees.csv", "").run();
     assert_eq!(read(&env, "fees.csv"), GROWN);
     // One chain again (a backfill, a job cut back): the file keeps its chain column, and its
-    // rows sort as every merge sorts them, the chains asked first.
+    // rows sort as every merge sorts them, chains in the service's order whatever was asked.
     fees(&env, "arb", "2024-01-01", "2024-01-01", "fees.csv", "").run();
     assert_eq!(
         read(&env, "fees.csv"),
         "date,chain,fees\n\
-         2024-01-01,ARBITRUM,59575.78\n\
          2024-01-01,ETHEREUM,879768.88\n\
-         2024-01-02,ARBITRUM,71927.52\n\
+         2024-01-01,ARBITRUM,59575.78\n\
          2024-01-02,ETHEREUM,826665.76\n\
-         2024-01-03,ARBITRUM,67000.93\n\
-         2024-01-03,ETHEREUM,821920.42\n"
+         2024-01-02,ARBITRUM,71927.52\n\
+         2024-01-03,ETHEREUM,821920.42\n\
+         2024-01-03,ARBITRUM,67000.93\n"
     );
 }
 

@@ -25,7 +25,8 @@ fn a_merge_names_its_chain_and_another_chain_never_takes_its_rows() {
         .run();
     assert_eq!(
         read(&env, "one.csv"),
-        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-02,ARBITRUM,71927.52\n2024-01-02,ETHEREUM,826665.76\n"
+        "date,chain,fees\n2024-01-01,ETHEREUM,879768.88\n2024-01-02,ETHEREUM,826665.76\n\
+         2024-01-02,ARBITRUM,71927.52\n"
     );
     assert_eq!(sandbox.ranges().len(), 2);
 }
@@ -39,7 +40,11 @@ fn an_old_one_chain_file_is_refused_until_its_chain_is_named() {
     env.cmd("fees -c arb -s 2024-01-02 -e 2024-01-02 --merge -o one.csv -q")
         .code(9)
         .error_line("error: one.csv has the columns date,fees but this command writes date,chain,fees (no chain column): not merged; the file is left as it was")
-        .stderr_contains("hint: nothing in it says which chain it holds; if it holds ARBITRUM's rows, run once with --file-chain ARBITRUM (the file then gains a chain column), else write to another file")
+        .stderr_contains(
+            "hint: nothing in it says which chain it holds, and this run asks ARBITRUM; run once \
+             with --file-chain CHAIN naming the chain whose rows it holds (the file then gains a \
+             chain column), else write to another file",
+        )
         .run();
     assert_eq!(read(&env, "one.csv"), old);
     assert!(stub.seen().is_empty(), "a request was sent first");
@@ -175,5 +180,24 @@ fn an_empty_file_s_resume_note_says_the_range_came_from_the_flags() {
     env.cmd("fees -c eth --last 2 -e 2024-01-06 -o fees.csv --merge --resume --dry-run")
         .stderr("note: --resume: asking 2024-01-05..2024-01-06 for fees.csv: it has no rows yet (for a chain asked): from the first day --start/--last give\n")
         .any_stdout()
+        .run();
+}
+
+#[test]
+fn a_file_chain_that_contradicts_the_chain_column_is_a_usage_error() {
+    let (sandbox, env) = sandbox_env(&[]);
+    let old = "date,chain,fees\n2024-01-01,ETHEREUM,1\n";
+    write(&env, "one.csv", old);
+    env.cmd("fees -c arb -s 2024-01-02 -e 2024-01-02 --merge -o one.csv --file-chain arb")
+        .code(2)
+        .error_line(
+            "error: --file-chain ARBITRUM contradicts one.csv: \
+             its chain column holds ETHEREUM's rows",
+        )
+        .run();
+    assert_eq!(read(&env, "one.csv"), old);
+    assert!(sandbox.requests().is_empty(), "a request was sent first");
+    // One that agrees with the column changes nothing.
+    env.cmd("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o one.csv --file-chain eth")
         .run();
 }

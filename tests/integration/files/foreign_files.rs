@@ -33,7 +33,7 @@ fn merge_reads_json_in_any_member_order_and_files_with_a_bom_and_crlf() {
     let sorted = "\u{feff}[\n  {\n    \"chain\": \"ARBITRUM\",\n    \"date\": \"2024-01-01\",\n    \"fees\": 7\n  }\n]\n";
     assert_eq!(
         merge(&env, "arb,eth", "sorted.json", sorted),
-        ok("[\n  {\"date\":\"2024-01-01\",\"chain\":\"ARBITRUM\",\"fees\":7},\n  {\"date\":\"2024-01-02\",\"chain\":\"ARBITRUM\",\"fees\":71927.52},\n  {\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76}\n]\n")
+        ok("[\n  {\"date\":\"2024-01-01\",\"chain\":\"ARBITRUM\",\"fees\":7},\n  {\"date\":\"2024-01-02\",\"chain\":\"ETHEREUM\",\"fees\":826665.76},\n  {\"date\":\"2024-01-02\",\"chain\":\"ARBITRUM\",\"fees\":71927.52}\n]\n")
     );
     // What a spreadsheet saves: a BOM, CRLF line ends, quoted fields.
     let sheet = "\u{feff}\"date\",\"chain\",\"fees\"\r\n\"2024-01-01\",\"ETHEREUM\",\"1.5\"\r\n";

@@ -1,7 +1,8 @@
 //! The files a run writes and reads: `--output` (`export`), `--merge` (`merge`, `fuzz_merge`),
 //! the SQLite export (`sqlite`, `sqlite_shared`), `--resume` and growing chains (`resume`,
-//! `chains_grow`), files that say what they hold (`file_trust`), two runs at once (`locks`),
-//! whose files are trusted (`neighbours`, and on machines as they are: `trust_rule`), and files others or a hostile export made
+//! `chains_grow`), the holes `--resume` asks again (`holes`), files that say what they hold
+//! (`file_trust`), two runs at once (`locks`), whose files are trusted (`neighbours`, and on
+//! machines as they are: `trust_rule`), and files others or a hostile export made
 //! (`foreign_files`, `hostile_files`).
 
 mod chains_grow;
@@ -9,6 +10,7 @@ mod export;
 mod file_trust;
 mod foreign_files;
 mod fuzz_merge;
+mod holes;
 mod hostile_files;
 mod locks;
 mod merge;

@@ -44,7 +44,8 @@ fn the_earliest_next_day_over_the_asked_chains_is_where_it_starts() {
     write(
         &env,
         "fees.csv",
-        "date,chain,fees\n2024-01-02,ETHEREUM,1\n2024-01-03,ARBITRUM,2\n2024-01-04,ETHEREUM,3\n",
+        "date,chain,fees\n2024-01-02,ETHEREUM,1\n2024-01-03,ARBITRUM,2\n2024-01-03,ETHEREUM,2\n\
+         2024-01-04,ETHEREUM,3\n",
     );
     env.cmd("fees -c eth,arb -e 2024-01-05 -o fees.csv --merge --resume")
         .run();
@@ -56,11 +57,12 @@ fn the_earliest_next_day_over_the_asked_chains_is_where_it_starts() {
     let text = read(&env, "fees.csv");
     assert!(
         text.starts_with(
-            "date,chain,fees\n2024-01-02,ETHEREUM,1\n2024-01-03,ARBITRUM,2\n2024-01-04,ETHEREUM,"
+            "date,chain,fees\n2024-01-02,ETHEREUM,1\n2024-01-03,ETHEREUM,2\n2024-01-03,ARBITRUM,2\n\
+             2024-01-04,ETHEREUM,"
         ),
         "{text}"
     );
-    assert_eq!(text.lines().count(), 7, "{text}");
+    assert_eq!(text.lines().count(), 8, "{text}");
 }
 
 #[test]

@@ -87,7 +87,8 @@ fn keep_going_writes_the_chains_that_succeeded_and_exits_with_the_failure() {
         .code(6)
         .stdout("date,chain,fees\n2024-01-01,ETHEREUM,9007199254740993\n2024-01-02,ETHEREUM,0.1\n")
         .error_line(format!(
-            "warning: --keep-going: ARBITRUM is left out: the service failed: {failed}"
+            "warning: --keep-going: ARBITRUM is left out (service_failed): \
+             the service failed: {failed}"
         ))
         .run();
     let lines: Vec<&str> = run.stderr.lines().collect();
@@ -100,13 +101,36 @@ fn keep_going_writes_the_chains_that_succeeded_and_exits_with_the_failure() {
 fn keep_going_with_every_chain_failing_writes_nothing() {
     let stub = Stub::always(Reply::json(404, r#"{"error":"no"}"#));
     let env = Env::with_service(&stub.url);
-    env.cmd(&format!("fees -c eth,arb --keep-going -f csv {TWO_DAYS}"))
+    let run = env
+        .cmd(&format!("fees -c eth,arb --keep-going -f csv {TWO_DAYS}"))
         .code(5)
         .stdout("")
-        .error_line_like(
-            "error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM[..]",
-        )
+        .any_stderr()
         .run();
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    // Every failed chain is named, with its class; the first failure is the error.
+    for (at, chain) in ["ETHEREUM", "ARBITRUM"].iter().enumerate() {
+        let warning = format!("warning: --keep-going: {chain} is left out (request_rejected): ");
+        assert!(lines[at].starts_with(&warning), "{run:?}");
+    }
+    let error =
+        "error: the service rejected the request: POST /api/chain-insights/fees for ETHEREUM";
+    assert!(lines[2].starts_with(error), "{run:?}");
+    let json = env
+        .cmd(&format!(
+            "--error-format json fees -c eth,arb --keep-going -f csv {TWO_DAYS}"
+        ))
+        .code(5)
+        .any_stderr()
+        .run();
+    let named: Vec<_> = objects(&json.stderr)
+        .iter()
+        .filter(|l| l["level"] == "warning")
+        .map(|l| (l["chain"].clone(), l["class"].clone()))
+        .collect();
+    let class = serde_json::json!("request_rejected");
+    let chains = [serde_json::json!("ETHEREUM"), serde_json::json!("ARBITRUM")];
+    assert_eq!(named, chains.map(|c| (c, class.clone())));
 }
 
 #[test]
@@ -358,4 +382,43 @@ fn in_json_mode_every_stderr_line_is_an_object_whatever_the_run_says() {
         .run();
     objects(&status.stderr);
     assert!(!status.stdout.is_empty());
+}
+
+#[test]
+fn a_range_ending_today_warns_that_today_is_not_over_and_strict_calls_it_partial() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let today = chrono::Utc::now().date_naive();
+    let warning = format!(
+        "warning: the range ends today, {today}, which is not over (UTC): its values are partial"
+    );
+    env.cmd("fees -c eth --last 2 -e today")
+        .any_stdout()
+        .stderr_contains(&warning)
+        .run();
+    env.cmd("fees -c eth --last 2 -e today --strict")
+        .code(10)
+        .any_stdout()
+        .stderr_contains(&format!(
+            "{today} (today, UTC) is not over, so its values are partial"
+        ))
+        .run();
+    // The default end, yesterday, is over: no word.
+    env.cmd("fees -c eth --last 2 --strict")
+        .any_stdout()
+        .stderr("")
+        .run();
+}
+
+#[test]
+fn merging_into_a_file_written_with_no_header_names_the_flag() {
+    let (_sandbox, env) = sandbox_env(&[]);
+    let range = "-s 2024-01-01 -e 2024-01-02";
+    env.cmd(&format!("fees -c eth {range} --no-header -o f.csv"))
+        .run();
+    env.cmd(&format!("fees -c eth {range} -o f.csv --merge"))
+        .code(9)
+        .stderr_contains(
+            "hint: its first line is a row, not a header: it was written with --no-header",
+        )
+        .run();
 }

@@ -59,6 +59,10 @@ fn config_strict_true_does_the_same_and_quiet_keeps_only_the_error() {
         .code(10)
         .stdout(GAPPY_CSV)
         .error_line_like("error: --strict: incomplete data: 2 of 6 asked values are missing: [..]")
+        .stderr_contains(
+            "hint: ask again later for the missing days, or add --no-strict \
+             (config strict is set) to accept gaps for one run",
+        )
         .run();
     assert_eq!(run.stderr.lines().count(), 2, "{run:?}");
     let shown = env.cmd("config show").run();
