@@ -6,6 +6,8 @@ mod fit;
 mod from_file;
 mod merge;
 mod picture;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod progress;
 mod resume;
 mod sqlite;
@@ -54,6 +56,9 @@ pub(crate) struct OutputRequest {
 pub(crate) struct Output {
     format: Format,
     file: Option<PathBuf>,
+    /// `-o postgresql://...`: the database and table written instead of a file.
+    #[cfg(feature = "postgres")]
+    database: Option<postgres::Database>,
     merge: bool,
     /// The terminal as asked at the start: a chart's width, whether to show progress.
     terminal: Terminal,
@@ -73,14 +78,20 @@ impl Output {
         plan: &Plan,
         terminal: Terminal,
     ) -> Result<Output, Failure> {
-        let file = args.file.clone().filter(|f| f.as_os_str() != "-");
-        let (format, by_default) = match (&args.format, &file) {
-            (Some(format), _) => (*format, false),
-            (None, Some(file)) => (fit::format_of_file(file)?, false),
-            (None, None) => (format_or_default(None, terminal), true),
+        let mut file = args.file.clone().filter(|f| f.as_os_str() != "-");
+        let uri = database_uri(args.format, file.as_deref())?;
+        if uri.is_some() {
+            file = None;
+        }
+        let (format, by_default) = match (&args.format, &file, &uri) {
+            (_, _, Some(_)) => (Format::Postgres, false),
+            (Some(format), _, _) => (*format, false),
+            (None, Some(file), _) => (fit::format_of_file(file)?, false),
+            (None, None, _) => (format_or_default(None, terminal), true),
         };
         let on_terminal = terminal.stdout_is_terminal;
-        fit::check_destination(args.merge, format, file.is_some(), on_terminal)?;
+        let target = file.is_some() || uri.is_some();
+        fit::check_destination(args.merge, format, target, on_terminal)?;
         if let Some(file) = &file {
             fit::check_database_file(format, file)?;
         }
@@ -99,13 +110,25 @@ impl Output {
         let layout = Layout {
             steps: format == Format::Chart,
             wide,
-            chain_column: args.merge || format == Format::Sqlite,
+            chain_column: args.merge || format == Format::Sqlite || format == Format::Postgres,
         };
         let shape = Shape::new(args.analysis.clone(), args.by, args.summary, layout);
         check_analysis(&shape, plan)?;
+        #[cfg(feature = "postgres")]
+        let database = match uri {
+            Some(uri) => Some(postgres::Database::resolve(
+                &uri,
+                sqlite::table_name(plan),
+                &|name| std::env::var(name).ok(),
+                &|notice: Notice| notice.write(),
+            )?),
+            None => None,
+        };
         Ok(Output {
             format,
             file,
+            #[cfg(feature = "postgres")]
+            database,
             terminal,
             merge: args.merge,
             shape,
@@ -120,6 +143,15 @@ impl Output {
     /// passed), and with `--merge` its content (a large file by its columns alone: its rows are
     /// read once, under the lock, after the fetch).
     pub(crate) fn check_target(&self, plan: &Plan) -> Result<(), Failure> {
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            crate::system::diag::verbose(format!(
+                "writing to {} ({})",
+                database.shown(),
+                database.describe()
+            ));
+            return database.check(&self.header(plan), self.merge);
+        }
         let Some(file) = &self.file else {
             return Ok(());
         };
@@ -196,6 +228,10 @@ impl Output {
             json_strings: self.json_numbers == JsonNumbers::String,
             scale: self.scale,
         };
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            return Ok(database.store(&data, self.merge, shape.by)?);
+        }
         let Some(file) = &self.file else {
             style.color = color;
             return self.to_stdout(&data, style, tell);
@@ -268,6 +304,33 @@ impl Output {
             Some(file) => atomic::write_atomically(file, body),
             None => write_stdout(|out| out.write_all(body)),
         }
+    }
+}
+
+/// The PostgreSQL URI `-o` names (the postgres format follows from the scheme); `-f postgres`
+/// with anything else is a usage error, as is such a URI in a build without PostgreSQL.
+fn database_uri(format: Option<Format>, file: Option<&Path>) -> Result<Option<String>, Failure> {
+    let text = file.and_then(Path::to_str);
+    let is_uri =
+        text.is_some_and(|t| t.starts_with("postgresql://") || t.starts_with("postgres://"));
+    match (format, is_uri) {
+        (Some(Format::Postgres) | None, true) if cfg!(feature = "postgres") => {
+            Ok(text.map(str::to_owned))
+        }
+        (_, true) if !cfg!(feature = "postgres") => Err(Failure::usage(
+            "this chain-metrics was built without PostgreSQL (the cargo feature postgres)",
+        )
+        .with_hint("build it with the default features, or write a file and load it with psql's \\copy")),
+        (Some(other), true) => Err(Failure::usage(format!(
+            "a postgresql:// URI takes the postgres format, and --format is {}",
+            other.name()
+        ))
+        .with_hint("drop --format: the format follows from the URI")),
+        (Some(Format::Postgres), false) => Err(Failure::usage(
+            "the postgres format writes into a PostgreSQL database, and --output names no postgresql:// URI",
+        )
+        .with_hint("give -o postgresql://[user@][host][:port]/dbname (or -o postgresql:///dbname for the local server)")),
+        _ => Ok(None),
     }
 }
 
