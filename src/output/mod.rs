@@ -145,11 +145,6 @@ impl Output {
     pub(crate) fn check_target(&self, plan: &Plan) -> Result<(), Failure> {
         #[cfg(feature = "postgres")]
         if let Some(database) = &self.database {
-            crate::system::diag::verbose(format!(
-                "writing to {} ({})",
-                database.shown(),
-                database.describe()
-            ));
             return database.check(&self.header(plan), self.merge);
         }
         let Some(file) = &self.file else {
@@ -286,6 +281,20 @@ impl Output {
                 &format!("{done}; the file is left as it was"),
             )
         })
+    }
+
+    /// Where the rows go, for `-v`: a database named with its password masked; `None` for a
+    /// file or stdout, which the run names otherwise.
+    pub(crate) fn described_target(&self) -> Option<String> {
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            return Some(format!(
+                "writing to {} ({})",
+                database.shown(),
+                database.describe()
+            ));
+        }
+        None
     }
 
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.

@@ -1,6 +1,6 @@
 //! The files a run writes and reads: `--output` (`export`), `--merge` (`merge`, `fuzz_merge`),
-//! the SQLite export (`sqlite`, `sqlite_shared`), `--resume` and growing chains (`resume`,
-//! `chains_grow`), files that say what they hold (`file_trust`), two runs at once (`locks`),
+//! the SQLite export (`sqlite`, `sqlite_shared`), the PostgreSQL export (`postgres`), `--resume`
+//! and growing chains (`resume`, `chains_grow`), files that say what they hold (`file_trust`), two runs at once (`locks`),
 //! whose files are trusted (`neighbours`), and files others or a hostile export made
 //! (`foreign_files`, `hostile_files`).
 
@@ -13,6 +13,7 @@ mod hostile_files;
 mod locks;
 mod merge;
 mod neighbours;
+mod postgres;
 mod resume;
 mod sqlite;
 mod sqlite_shared;
