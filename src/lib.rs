@@ -29,11 +29,12 @@
 //! arrows and the nevers below that are about imports, from one table, naming the file and
 //! line of an import against them.
 //!
-//! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
-//! (neither imports `client`; a `Request` is a plain value the client sends); nothing after
+//! Invariants, things deliberately absent: `output` and `fetched` never talk to the service
+//! (neither imports `client`; a `Request` is a plain value the client sends; the one peer
+//! `output` has is the PostgreSQL server `-o postgresql://` names); nothing after
 //! `Query::resolve` (`commands/query/`) reads the raw query flags; which format takes which
 //! flag is answered by the format's capability table alone (`Format::can`); `render` writes
-//! text only (a SQLite database is the output's to write); a column's meaning is never read
+//! text only (a SQLite or PostgreSQL database is the output's to write); a column's meaning is never read
 //! from its name; no function is longer than 60 lines (clippy's `too_many_lines`, clippy.toml).
 //!
 //! Where a new thing goes:

@@ -78,11 +78,11 @@ pub struct QueryArgs {
     )]
     pub format: Option<Format>,
 
-    /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json .ndjson .md .svg .html .sqlite; csv without one, another is refused)
+    /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json .ndjson .md .svg .html .sqlite; csv without one, another is refused); postgresql://[user@][host][:port]/dbname writes a PostgreSQL table
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; columns matched by name; the file always has a chain column, one chain too
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) or PostgreSQL table by (date, chain), by date with --wide; columns matched by name; the file always has a chain column, one chain too
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
 

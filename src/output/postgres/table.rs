@@ -381,7 +381,9 @@ fn holds_rows_or_missing(
     }
 }
 
-/// The table made if missing, with a column added for each of this run's it lacks.
+/// The table made if missing, with a column added for each of this run's it lacks. Only what
+/// is missing is asked: `CREATE` and `ALTER` check privileges (the schema's, ownership) even
+/// where `IF NOT EXISTS` would change nothing, and a job's role may only upsert.
 fn make(
     transaction: &mut Transaction,
     table: &Table,
@@ -389,22 +391,27 @@ fn make(
 ) -> Result<(), postgres::Error> {
     let header = data.header();
     let types = column_types(data);
-    let columns: Vec<String> = (header.iter().zip(&types))
-        .enumerate()
-        .map(|(at, (name, kind))| match at < 2 {
-            true => format!("{} {kind} NOT NULL", quoted(name)),
-            false => format!("{} {kind}", quoted(name)),
-        })
-        .collect();
-    let sql = format!(
-        "CREATE TABLE IF NOT EXISTS {} ({}, PRIMARY KEY (\"date\", \"chain\"))",
-        table.sql(),
-        columns.join(", ")
-    );
-    transaction.batch_execute(&sql)?;
-    for (name, kind) in header.iter().zip(&types).skip(2) {
+    let found = find(transaction, table)?;
+    if found.kind.is_none() {
+        let columns: Vec<String> = (header.iter().zip(&types))
+            .enumerate()
+            .map(|(at, (name, kind))| match at < 2 {
+                true => format!("{} {kind} NOT NULL", quoted(name)),
+                false => format!("{} {kind}", quoted(name)),
+            })
+            .collect();
         let sql = format!(
-            "ALTER TABLE {} ADD COLUMN IF NOT EXISTS {} {kind}",
+            "CREATE TABLE {} ({}, PRIMARY KEY (\"date\", \"chain\"))",
+            table.sql(),
+            columns.join(", ")
+        );
+        return transaction.batch_execute(&sql);
+    }
+    let missing = (header.iter().zip(&types).skip(2))
+        .filter(|(name, _)| !found.columns.iter().any(|(c, _)| c == *name));
+    for (name, kind) in missing {
+        let sql = format!(
+            "ALTER TABLE {} ADD COLUMN {} {kind}",
             table.sql(),
             quoted(name)
         );
