@@ -361,6 +361,33 @@ fn two_merges_at_once_lose_nothing_and_the_users_index_and_view_stay() {
     assert_eq!(count, "4|12\n");
     let kept = cluster.sql("SELECT (SELECT count(*) FROM pg_indexes WHERE indexname = 'by_chain'), (SELECT count(*) FROM eth), has_table_privilege('public', 'fees', 'SELECT')");
     assert_eq!(kept, "1|3|t\n");
+    // A write the server fails half-way (a user's trigger refuses a row): exit 9, the whole
+    // transaction rolled back, the password never shown.
+    cluster.sql("CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.chain = 'POLYGON' THEN RAISE EXCEPTION 'no polygon here'; END IF; RETURN NEW; END $$; CREATE TRIGGER refuse BEFORE INSERT ON fees FOR EACH ROW EXECUTE FUNCTION refuse()");
+    let run = env
+        .cmd_args(&[
+            "fees",
+            "-c",
+            "eth,polygon",
+            "-o",
+            target,
+            "--merge",
+            "-s",
+            "2024-02-01",
+            "-e",
+            "2024-02-02",
+        ])
+        .code(9)
+        .any_stderr()
+        .run();
+    assert!(
+        run.stderr
+            .contains("ERROR: no polygon here; nothing was written, the table is as it was"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(PASSWORD));
+    assert_eq!(cluster.sql("SELECT count(*) FROM fees"), "12\n");
 }
 
 #[test]
@@ -571,4 +598,49 @@ fn tls_with_a_private_ca_and_verify_full() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn a_role_that_may_only_upsert_merges_and_resumes_with_the_guides_grants() {
+    let sandbox = Sandbox::start(&[]);
+    let cluster = Cluster::start();
+    cluster.sql("CREATE ROLE exporter LOGIN PASSWORD 'Exporter-pass-4410'; CREATE TABLE fees (date date NOT NULL, chain text NOT NULL, fees numeric, PRIMARY KEY (date, chain)); GRANT SELECT, INSERT, UPDATE ON fees TO exporter");
+    let mut env = cluster.env(&sandbox.url);
+    env.set("PGUSER", "exporter");
+    env.set("PGPASSWORD", "Exporter-pass-4410");
+    let target = "postgresql:///postgres";
+    env.cmd_args(&args(&["fees", "-c", "eth", "-o", target, "--merge"], &[]))
+        .run();
+    env.cmd_args(&args(&["fees", "-c", "eth", "-o", target, "--merge"], &[]))
+        .run();
+    env.cmd_args(&[
+        "fees",
+        "-c",
+        "eth",
+        "-o",
+        target,
+        "--merge",
+        "--resume",
+        "-e",
+        "2024-01-04",
+    ])
+    .run();
+    let stored = cluster.sql("SELECT count(*), max(date) FROM fees");
+    assert_eq!(stored, "4|2024-01-04\n");
+    // --by: a period row, then a run covering fewer of its days leaves it as it was.
+    cluster.sql("CREATE TABLE users (date date NOT NULL, chain text NOT NULL, days integer, active_users_avg numeric, PRIMARY KEY (date, chain)); GRANT SELECT, INSERT, UPDATE ON users TO exporter");
+    let month = [
+        "users", "-c", "eth", "--by", "month", "-o", target, "--merge",
+    ];
+    env.cmd_args(&[&month[..], &["-s", "2024-01-01", "-e", "2024-01-31"]].concat())
+        .run();
+    let full = cluster.sql("SELECT date, days, active_users_avg FROM users");
+    env.cmd_args(&[&month[..], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat())
+        .any_stderr()
+        .run();
+    assert_eq!(
+        cluster.sql("SELECT date, days, active_users_avg FROM users"),
+        full
+    );
+    assert!(full.starts_with("2024-01-01|31|"), "{full}");
 }
