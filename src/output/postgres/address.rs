@@ -94,6 +94,139 @@ struct Parts {
     params: Vec<(String, String)>,
 }
 
+/// The parameters libpq's URI takes that this tool reads.
+const KNOWN: [&str; 10] = [
+    "host",
+    "port",
+    "user",
+    "password",
+    "dbname",
+    "sslmode",
+    "sslrootcert",
+    "application_name",
+    "connect_timeout",
+    "passfile",
+];
+
+/// Where a setting comes from, first found first: the URI's parameter, then the URI's own
+/// part (user, host, database), then libpq's environment variable.
+struct Sources<'a> {
+    parts: Parts,
+    env: &'a dyn Fn(&str) -> Option<String>,
+    shown: String,
+}
+
+impl Sources<'_> {
+    /// The URI parameter `name`, else `part`, else the variable `variable`.
+    fn get(&self, name: &str, part: Option<&String>, variable: &str) -> Option<String> {
+        let param = (self.parts.params.iter().rev()).find(|(k, _)| k == name);
+        param
+            .map(|(_, v)| v.clone())
+            .or_else(|| part.cloned())
+            .or_else(|| (self.env)(variable))
+    }
+
+    /// A usage error about the URI, shown masked.
+    fn bad(&self, why: String) -> Failure {
+        Failure::usage(format!("the PostgreSQL URI {}: {why}", self.shown))
+    }
+
+    fn port(&self) -> Result<u16, Failure> {
+        let in_host = self.parts.hosts.iter().find_map(|(_, p)| p.clone());
+        match self.get("port", in_host.as_ref(), "PGPORT") {
+            Some(text) => (text.parse::<u16>().ok().filter(|p| *p > 0)).ok_or_else(|| {
+                self.bad(format!(
+                    "the port {} is no port number",
+                    foreign::echo(&text)
+                ))
+            }),
+            None => Ok(DEFAULT_PORT),
+        }
+    }
+
+    /// The hosts (a comma list), a name starting with `/` a socket folder; libpq's default
+    /// socket when none is named.
+    fn hosts(&self) -> Vec<Host> {
+        let named: Vec<String> = (self.parts.hosts.iter())
+            .map(|(h, _)| h.clone())
+            .filter(|h| !h.is_empty())
+            .collect();
+        let named = Some(named.join(",")).filter(|n| !n.is_empty());
+        let text = self
+            .get("host", named.as_ref(), "PGHOST")
+            .unwrap_or_default();
+        let mut hosts: Vec<Host> = (text.split(','))
+            .filter(|h| !h.is_empty())
+            .map(|h| match h.starts_with('/') {
+                true => Host::Socket(PathBuf::from(h)),
+                false => Host::Tcp(h.to_owned()),
+            })
+            .collect();
+        if hosts.is_empty() {
+            hosts.push(default_host());
+        }
+        hosts
+    }
+
+    fn sslmode(&self) -> Result<SslMode, Failure> {
+        match self.get("sslmode", None, "PGSSLMODE") {
+            Some(text) => SslMode::parse(&text).ok_or_else(|| {
+                self.bad(format!(
+                    "sslmode {} is none of libpq's",
+                    foreign::echo(&text)
+                ))
+                .with_hint("sslmode is disable, allow, prefer, require, verify-ca or verify-full")
+            }),
+            None => Ok(SslMode::Prefer),
+        }
+    }
+
+    /// libpq's: zero (or none) waits for ever; below 2 s counts as 2.
+    fn connect_timeout(&self) -> Result<Option<Duration>, Failure> {
+        let Some(text) = self.get("connect_timeout", None, "PGCONNECT_TIMEOUT") else {
+            return Ok(None);
+        };
+        match text.trim().parse::<u64>() {
+            Ok(0) => Ok(None),
+            Ok(secs) => Ok(Some(Duration::from_secs(secs.max(2)))),
+            Err(_) => Err(self.bad(format!(
+                "connect_timeout {} is no number of seconds",
+                foreign::echo(&text)
+            ))),
+        }
+    }
+
+    /// The password: the URI's, else PGPASSWORD, else the password file's line for this
+    /// connection.
+    fn password(
+        &self,
+        host: &Host,
+        port: u16,
+        dbname: &str,
+        user: &str,
+    ) -> Option<(String, PasswordFrom)> {
+        let in_uri = self
+            .parts
+            .params
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "password");
+        let in_uri = in_uri
+            .map(|(_, v)| v.clone())
+            .or(self.parts.password.clone());
+        if let Some(password) = in_uri {
+            return Some((password, PasswordFrom::Uri));
+        }
+        if let Some(password) = (self.env)("PGPASSWORD") {
+            return Some((password, PasswordFrom::Environment));
+        }
+        let file = (self.get("passfile", None, "PGPASSFILE").map(PathBuf::from))
+            .or_else(|| dirs::home_dir().map(|h| h.join(".pgpass")))?;
+        let password = from_password_file(&file, host, port, dbname, user)?;
+        Some((password, PasswordFrom::PasswordFile))
+    }
+}
+
 impl Address {
     /// Reads `uri`, completing it from `env` (libpq's variables) and the password file, as
     /// `psql` does. A malformed URI or an unknown parameter is a usage error (exit 2).
@@ -102,142 +235,47 @@ impl Address {
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Address, Failure> {
         let parts = split(uri)?;
-        if let Some(password) = &parts.password {
-            foreign::register_secret(password);
-        }
+        let in_uri = (parts.params.iter())
+            .filter(|(k, _)| k == "password")
+            .map(|(_, v)| v)
+            .chain(&parts.password);
+        in_uri.for_each(|password| foreign::register_secret(password));
         let shown = masked(uri, parts.password.as_deref());
-        let bad = |why: String| Failure::usage(format!("the PostgreSQL URI {shown}: {why}"));
-        let get = |name: &str| -> Option<String> {
-            parts
-                .params
-                .iter()
-                .rev()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.clone())
-        };
-        const KNOWN: [&str; 10] = [
-            "host",
-            "port",
-            "user",
-            "password",
-            "dbname",
-            "sslmode",
-            "sslrootcert",
-            "application_name",
-            "connect_timeout",
-            "passfile",
-        ];
-        if let Some((unknown, _)) = parts
-            .params
-            .iter()
-            .find(|(k, _)| !KNOWN.contains(&k.as_str()))
+        let sources = Sources { parts, env, shown };
+        if let Some((unknown, _)) =
+            (sources.parts.params.iter()).find(|(k, _)| !KNOWN.contains(&k.as_str()))
         {
-            return Err(bad(format!(
-                "the parameter {} is not one this tool reads",
-                foreign::echo(unknown)
-            ))
-            .with_hint(format!("it reads {}", KNOWN.join(", "))));
-        }
-        if let Some(password) = get("password") {
-            foreign::register_secret(&password);
-        }
-        let port_text = get("port")
-            .or_else(|| parts.hosts.iter().find_map(|(_, p)| p.clone()))
-            .or_else(|| env("PGPORT"));
-        let port = match port_text {
-            Some(text) => text.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| {
-                bad(format!(
-                    "the port {} is no port number",
-                    foreign::echo(&text)
+            return Err(sources
+                .bad(format!(
+                    "the parameter {} is not one this tool reads",
+                    foreign::echo(unknown)
                 ))
-            })?,
-            None => DEFAULT_PORT,
-        };
-        let host_names: Vec<String> = match get("host") {
-            Some(hosts) => hosts.split(',').map(str::to_owned).collect(),
-            None if parts.hosts.iter().any(|(h, _)| !h.is_empty()) => {
-                parts.hosts.iter().map(|(h, _)| h.clone()).collect()
-            }
-            None => env("PGHOST")
-                .map(|h| h.split(',').map(str::to_owned).collect())
-                .unwrap_or_default(),
-        };
-        let mut hosts: Vec<Host> = (host_names.into_iter())
-            .filter(|h| !h.is_empty())
-            .map(|h| match h.starts_with('/') {
-                true => Host::Socket(PathBuf::from(h)),
-                false => Host::Tcp(h),
-            })
-            .collect();
-        if hosts.is_empty() {
-            hosts.push(default_host());
+                .with_hint(format!("it reads {}", KNOWN.join(", "))));
         }
-        let user = (get("user").or(parts.user.clone()))
-            .or_else(|| env("PGUSER"))
+        let port = sources.port()?;
+        let hosts = sources.hosts();
+        let user = (sources.get("user", sources.parts.user.as_ref(), "PGUSER"))
             .or_else(os_user)
-            .ok_or_else(|| bad("no user name: give one in the URI or PGUSER".to_owned()))?;
-        let dbname = (get("dbname").or(parts.dbname.clone()))
-            .filter(|d| !d.is_empty())
-            .or_else(|| env("PGDATABASE"))
-            .unwrap_or_else(|| user.clone());
-        let sslmode_text = get("sslmode").or_else(|| env("PGSSLMODE"));
-        let sslmode = match sslmode_text {
-            Some(text) => SslMode::parse(&text).ok_or_else(|| {
-                bad(format!(
-                    "sslmode {} is none of libpq's",
-                    foreign::echo(&text)
-                ))
-                .with_hint("sslmode is disable, allow, prefer, require, verify-ca or verify-full")
-            })?,
-            None => SslMode::Prefer,
-        };
-        let sslrootcert = get("sslrootcert")
-            .or_else(|| env("PGSSLROOTCERT"))
-            .map(PathBuf::from);
-        let application_name = get("application_name").or_else(|| env("PGAPPNAME"));
-        let timeout_text = get("connect_timeout").or_else(|| env("PGCONNECT_TIMEOUT"));
-        let connect_timeout = match timeout_text {
-            Some(text) => match text.trim().parse::<u64>() {
-                // libpq: zero, or no value, waits for ever; below 2 s counts as 2.
-                Ok(0) => None,
-                Ok(secs) => Some(Duration::from_secs(secs.max(2))),
-                Err(_) => {
-                    return Err(bad(format!(
-                        "connect_timeout {} is no number of seconds",
-                        foreign::echo(&text)
-                    )))
-                }
-            },
-            None => None,
-        };
-        let passfile = get("passfile")
-            .or_else(|| env("PGPASSFILE"))
-            .map(PathBuf::from);
-        let mut password = (get("password").or(parts.password.clone()))
-            .map(|p| (p, PasswordFrom::Uri))
-            .or_else(|| env("PGPASSWORD").map(|p| (p, PasswordFrom::Environment)));
-        if password.is_none() {
-            let file = passfile.or_else(|| dirs::home_dir().map(|h| h.join(".pgpass")));
-            if let Some(file) = file {
-                let host = &hosts[0];
-                password = from_password_file(&file, host, port, &dbname, &user)
-                    .map(|p| (p, PasswordFrom::PasswordFile));
-            }
-        }
+            .ok_or_else(|| sources.bad("no user name: give one in the URI or PGUSER".to_owned()))?;
+        let dbname = Some(&sources.parts.dbname).and_then(|d| d.as_ref().filter(|d| !d.is_empty()));
+        let dbname = (sources.get("dbname", dbname, "PGDATABASE")).unwrap_or_else(|| user.clone());
+        let password = sources.password(&hosts[0], port, &dbname, &user);
         if let Some((password, _)) = &password {
             foreign::register_secret(password);
         }
         Ok(Address {
-            shown,
             hosts,
             port,
-            user,
             password,
+            sslmode: sources.sslmode()?,
+            sslrootcert: sources
+                .get("sslrootcert", None, "PGSSLROOTCERT")
+                .map(PathBuf::from),
+            application_name: sources.get("application_name", None, "PGAPPNAME"),
+            connect_timeout: sources.connect_timeout()?,
+            user,
             dbname,
-            sslmode,
-            sslrootcert,
-            application_name,
-            connect_timeout,
+            shown: sources.shown,
         })
     }
 

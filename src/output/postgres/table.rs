@@ -172,7 +172,7 @@ pub(crate) fn check(
     let mut client = connect(address)?;
     let failed = |e: postgres::Error| read_failure(address, table, &e);
     let found = find(&mut client, table).map_err(failed)?;
-    let refuse = |why: String, hint: &str| {
+    let refuse = |(why, hint): (String, String)| {
         Failure::new(
             Exit::Output,
             format!(
@@ -181,32 +181,62 @@ pub(crate) fn check(
                 address.shown
             ),
         )
-        .with_hint(hint.to_owned())
+        .with_hint(hint)
     };
-    let Some(kind) = found.kind else {
+    let Some(kind) = &found.kind else {
         return Ok(());
     };
-    if kind != "r" && kind != "p" {
-        let what = match kind.as_str() {
-            "v" => "a view",
-            "m" => "a materialized view",
-            "f" => "a foreign table",
-            _ => "not a table",
-        };
-        return Err(refuse(
-            format!("it is {what}, not a table, so rows cannot be upserted into it"),
-            "name another table with --output's database, or drop that relation",
-        ));
+    refuse_kind(kind).map_err(refuse)?;
+    refuse_columns(&found.columns, header).map_err(refuse)?;
+    let keyed: bool = client
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = to_regclass($1) AND i.indisunique AND i.indpred IS NULL AND i.indnkeyatts = 2 AND (SELECT array_agg(a.attname::text ORDER BY a.attname) FROM pg_attribute a WHERE a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)) = ARRAY['chain', 'date'])",
+            &[&table.sql()],
+        )
+        .map_err(failed)?
+        .get(0);
+    if !keyed {
+        return Err(refuse((
+            "it has no primary key or unique index on (date, chain), so a key may be held twice and an upsert cannot find its row".to_owned(),
+            format!("ALTER TABLE {} ADD PRIMARY KEY (date, chain)", table.sql()),
+        )));
     }
+    if !merge && holds_rows(&mut client, table).map_err(failed)? {
+        return Err(plain_into_rows(address, table));
+    }
+    Ok(())
+}
+
+/// Why, and what to do: a refusal of the table before any request.
+type Refusal = (String, String);
+
+/// A relation of another kind than a table (`relkind` `r`, or `p` partitioned) takes no rows.
+fn refuse_kind(kind: &str) -> Result<(), Refusal> {
+    let what = match kind {
+        "r" | "p" => return Ok(()),
+        "v" => "a view",
+        "m" => "a materialized view",
+        "f" => "a foreign table",
+        _ => "not a table",
+    };
+    Err((
+        format!("it is {what}, not a table, so rows cannot be upserted into it"),
+        "name another database in --output, or drop that relation".to_owned(),
+    ))
+}
+
+/// The table's columns must be this run's (by name; a column of a new include may be
+/// missing), of types that hold its values exactly, with the key columns (and `days`).
+fn refuse_columns(columns: &[(String, String)], header: &Dataset) -> Result<(), Refusal> {
     let names: Vec<String> = header.header();
-    for (column, kind) in &found.columns {
+    for (column, kind) in columns {
         let Some(at) = names.iter().position(|n| n == column) else {
-            return Err(refuse(
+            return Err((
                 format!(
                     "it has the column {}, which this command with these flags does not write",
                     foreign::echo(column)
                 ),
-                "write into a table of its own, or drop that column",
+                "write into a table of its own, or drop that column".to_owned(),
             ));
         };
         let fits = match at {
@@ -219,42 +249,28 @@ pub(crate) fn check(
             _ => kind.starts_with("numeric"),
         };
         if !fits {
-            return Err(refuse(
+            return Err((
                 format!(
                     "its column {} is of type {}, which does not hold this tool's values exactly",
                     foreign::echo(column),
                     foreign::echo(kind)
                 ),
-                "make date a date, chain text, days integer and the metrics numeric",
+                "make date a date, chain text, days integer and the metrics numeric".to_owned(),
             ));
         }
     }
     let days = names.iter().any(|n| n == "days").then_some("days");
-    for key in ["date", "chain"].into_iter().chain(days) {
-        if !found.columns.iter().any(|(c, _)| c == key) {
-            return Err(refuse(
-                format!("it has no {key} column"),
-                "write into a table of its own",
-            ));
-        }
+    match ["date", "chain"]
+        .into_iter()
+        .chain(days)
+        .find(|key| !columns.iter().any(|(c, _)| c == key))
+    {
+        Some(key) => Err((
+            format!("it has no {key} column"),
+            "write into a table of its own".to_owned(),
+        )),
+        None => Ok(()),
     }
-    let keyed: bool = client
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = to_regclass($1) AND i.indisunique AND i.indpred IS NULL AND i.indnkeyatts = 2 AND (SELECT array_agg(a.attname::text ORDER BY a.attname) FROM pg_attribute a WHERE a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)) = ARRAY['chain', 'date'])",
-            &[&table.sql()],
-        )
-        .map_err(failed)?
-        .get(0);
-    if !keyed {
-        return Err(refuse(
-            "it has no primary key or unique index on (date, chain), so a key may be held twice and an upsert cannot find its row".to_owned(),
-            &format!("ALTER TABLE {} ADD PRIMARY KEY (date, chain)", table.sql()),
-        ));
-    }
-    if !merge && holds_rows(&mut client, table).map_err(failed)? {
-        return Err(plain_into_rows(address, table));
-    }
-    Ok(())
 }
 
 fn holds_rows(
