@@ -225,7 +225,7 @@ impl Output {
         };
         #[cfg(feature = "postgres")]
         if let Some(database) = &self.database {
-            return Ok(database.store(&data, self.merge, shape.by)?);
+            return Ok(database.store(&data, self.merge, shape.by, tell)?);
         }
         let Some(file) = &self.file else {
             style.color = color;

@@ -65,9 +65,25 @@ impl Database {
     }
 
     /// Writes the rows in one transaction: upserted under `--merge`, inserted into an empty
-    /// table otherwise.
-    pub(crate) fn store(&self, data: &Dataset, merge: bool, by: Period) -> Result<(), Failure> {
-        table::store(&self.address, &self.table, data, merge, by)
+    /// table otherwise. Under `--by`, `tell` gets the periods the table keeps because they
+    /// cover more days than this run's.
+    pub(crate) fn store(
+        &self,
+        data: &Dataset,
+        merge: bool,
+        by: Period,
+        tell: &dyn Fn(Notice),
+    ) -> Result<(), Failure> {
+        let kept = table::store(&self.address, &self.table, data, merge, by)?;
+        if !kept.is_empty() {
+            tell(Notice::warning(format!(
+                "{} at {} keeps its rows for {}: this run covers fewer days of those periods; to replace them, ask up to each period's last day",
+                self.table.shown(),
+                self.address.shown,
+                kept.join(", ")
+            )));
+        }
+        Ok(())
     }
 
     /// The rows the table holds, read as `shape`'s columns, for `--resume`.

@@ -39,7 +39,7 @@ impl Table {
     }
 
     /// The table as a message names it.
-    fn shown(&self) -> String {
+    pub(super) fn shown(&self) -> String {
         match &self.schema {
             Some(schema) => format!("{schema}.{}", self.name),
             None => self.name.clone(),
@@ -343,7 +343,7 @@ pub(crate) fn store(
     data: &Dataset,
     merge: bool,
     by: Period,
-) -> Result<(), Failure> {
+) -> Result<Vec<String>, Failure> {
     for row in &data.rows {
         for value in row.values.iter().flatten() {
             check_numeric(&value.as_str()).map_err(|why| {
@@ -382,8 +382,9 @@ pub(crate) fn store(
         return Err(plain_into_rows(address, table));
     }
     make(&mut transaction, table, data).map_err(failed)?;
-    upsert(&mut transaction, table, data, by).map_err(failed)?;
-    transaction.commit().map_err(failed)
+    let kept = upsert(&mut transaction, table, data, by).map_err(failed)?;
+    transaction.commit().map_err(failed)?;
+    Ok(kept)
 }
 
 /// Whether the table is there and holds rows (a run between the check and now wrote some).
@@ -445,13 +446,10 @@ fn column_types(data: &Dataset) -> Vec<&'static str> {
     ["date", "text"].into_iter().chain(values).collect()
 }
 
-/// Every row inserted, or updated where its key is: as arrays of text, cast in SQL.
-fn upsert(
-    transaction: &mut Transaction,
-    table: &Table,
-    data: &Dataset,
-    by: Period,
-) -> Result<(), postgres::Error> {
+/// The upsert's SQL: every row inserted, or updated where its key is, from arrays of text cast
+/// in SQL; under `--by` (`days` at that place of the header) a stored period is kept where this
+/// run covers fewer of its days, and the rows written are returned.
+fn upsert_sql(table: &Table, data: &Dataset, by: Period) -> (String, Option<usize>) {
     let header = data.header();
     let types = column_types(data);
     let names: Vec<String> = header.iter().map(|h| quoted(h)).collect();
@@ -478,7 +476,7 @@ fn upsert(
         (false, Some(at)) => {
             let d = &names[at];
             format!(
-                "DO UPDATE SET {} WHERE EXCLUDED.{d} IS NOT NULL AND (old.{d} IS NULL OR EXCLUDED.{d} >= old.{d})",
+                "DO UPDATE SET {} WHERE EXCLUDED.{d} IS NOT NULL AND (old.{d} IS NULL OR EXCLUDED.{d} >= old.{d}) RETURNING \"date\"::text, \"chain\"",
                 set.join(", ")
             )
         }
@@ -491,10 +489,23 @@ fn upsert(
         arrays.join(", "),
         aliases.join(", ")
     );
+    (sql, days)
+}
+
+/// Writes every row (see [`upsert_sql`]); returns the periods the table keeps because they
+/// cover more days than this run's (`2024-01-01 ETHEREUM (this run has 10 days)`).
+fn upsert(
+    transaction: &mut Transaction,
+    table: &Table,
+    data: &Dataset,
+    by: Period,
+) -> Result<Vec<String>, postgres::Error> {
+    let (sql, days) = upsert_sql(table, data, by);
     let statement = transaction.prepare(&sql)?;
+    let width = data.header().len();
+    let mut kept = Vec::new();
     for rows in data.rows.chunks(ROWS_PER_STATEMENT) {
-        let mut columns: Vec<Vec<Option<String>>> =
-            vec![Vec::with_capacity(rows.len()); header.len()];
+        let mut columns: Vec<Vec<Option<String>>> = vec![Vec::with_capacity(rows.len()); width];
         for row in rows {
             columns[0].push(Some(row.date.to_string()));
             columns[1].push(Some(Dataset::chain_cell(row).to_owned()));
@@ -504,9 +515,29 @@ fn upsert(
         }
         let params: Vec<&(dyn ToSql + Sync)> =
             columns.iter().map(|c| c as &(dyn ToSql + Sync)).collect();
-        transaction.execute(&statement, &params)?;
+        let Some(days) = days else {
+            transaction.execute(&statement, &params)?;
+            continue;
+        };
+        let written: std::collections::HashSet<(String, String)> = (transaction
+            .query(&statement, &params)?)
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect();
+        for row in rows {
+            let Some(count) = &row.values[days - 2] else {
+                continue;
+            };
+            let (date, chain) = (row.date.to_string(), Dataset::chain_cell(row));
+            if !written.contains(&(date.clone(), chain.to_owned())) {
+                kept.push(format!(
+                    "{date} {chain} (this run has {} days)",
+                    count.as_str()
+                ));
+            }
+        }
     }
-    Ok(())
+    Ok(kept)
 }
 
 /// The rows the table holds, read as `shape`'s columns (a column it lacks reads as gaps);

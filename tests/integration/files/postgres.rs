@@ -635,9 +635,11 @@ fn a_role_that_may_only_upsert_merges_and_resumes_with_the_guides_grants() {
     env.cmd_args(&[&month[..], &["-s", "2024-01-01", "-e", "2024-01-31"]].concat())
         .run();
     let full = cluster.sql("SELECT date, days, active_users_avg FROM users");
-    env.cmd_args(&[&month[..], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat())
+    let run = env
+        .cmd_args(&[&month[..], &["-s", "2024-01-01", "-e", "2024-01-10"]].concat())
         .any_stderr()
         .run();
+    assert!(run.stderr.contains("warning: users at postgresql:///postgres keeps its rows for 2024-01-01 ETHEREUM (this run has 10 days)"), "{}", run.stderr);
     assert_eq!(
         cluster.sql("SELECT date, days, active_users_avg FROM users"),
         full
