@@ -48,6 +48,8 @@ pub(crate) struct OutputRequest {
     pub json_numbers: JsonNumbers,
     /// `--file-chain`: the chain an old merge file without a chain column holds.
     pub file_chain: Option<Chain>,
+    /// `--table`: the PostgreSQL table, `[schema.]name`; `None`: the command's name.
+    pub table: Option<String>,
     /// `--scale`: a picture's value axes.
     pub scale: AxisScale,
 }
@@ -114,11 +116,18 @@ impl Output {
         };
         let shape = Shape::new(args.analysis.clone(), args.by, args.summary, layout);
         check_analysis(&shape, plan)?;
+        if args.table.is_some() && format != Format::Postgres {
+            return Err(Failure::usage(format!(
+                "--table names a PostgreSQL table, and the format is {}",
+                format.name()
+            ))
+            .with_hint("give -o postgresql://..., or leave out --table (a SQLite file's table is the command's name)"));
+        }
         #[cfg(feature = "postgres")]
         let database = match uri {
             Some(uri) => Some(postgres::Database::resolve(
                 &uri,
-                sqlite::table_name(plan),
+                args.table.as_deref().unwrap_or(sqlite::table_name(plan)),
                 &|name| std::env::var(name).ok(),
                 &|notice: Notice| notice.write(),
             )?),
@@ -305,6 +314,19 @@ impl Output {
     /// Whether what is written goes to a terminal: no file, and stdout is one.
     pub(crate) fn to_terminal(&self) -> bool {
         self.file.is_none() && self.terminal.stdout_is_terminal
+    }
+
+    /// `--raw` writes the service's body as it came, which a database table cannot take:
+    /// refused before any request.
+    pub(crate) fn check_raw(&self) -> Result<(), Failure> {
+        match self.format.text() {
+            Some(_) => Ok(()),
+            None if self.file.is_some() => Ok(()),
+            None => Err(Failure::usage(
+                "--raw writes the service's body as sent, and a PostgreSQL table takes rows",
+            )
+            .with_hint("leave out --raw, or write the body to a file with -o FILE.json")),
+        }
     }
 
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.

@@ -35,6 +35,14 @@ impl Database {
                 "the PostgreSQL URI holds a password, which other users can see in `ps` and your shell keeps in its history; keep it in PGPASSWORD or ~/.pgpass (mode 0600) instead",
             ));
         }
+        let bad = |part: &str| part.is_empty() || part.len() > 63;
+        if table.split('.').count() > 2 || table.split('.').any(bad) {
+            return Err(Failure::usage(format!(
+                "--table {}: a table is NAME or SCHEMA.NAME, each 1 to 63 bytes",
+                crate::system::foreign::echo(table)
+            ))
+            .with_hint("e.g. --table fees or --table metrics.fees"));
+        }
         let table = match table.split_once('.') {
             Some((schema, name)) => Table {
                 schema: Some(schema.to_owned()),
