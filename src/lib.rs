@@ -31,17 +31,20 @@
 //!
 //! Invariants, things deliberately absent: `output` and `fetched` never talk to the service
 //! (neither imports `client`; a `Request` is a plain value the client sends; the one peer
-//! `output` has is the PostgreSQL server `-o postgresql://` names); nothing after
-//! `Query::resolve` (`commands/query/`) reads the raw query flags; which format takes which
-//! flag is answered by the format's capability table alone (`Format::can`); `render` writes
-//! text only (a SQLite or PostgreSQL database is the output's to write); a column's meaning is never read
-//! from its name; no function is longer than 60 lines (clippy's `too_many_lines`, clippy.toml).
+//! `output` has is the PostgreSQL server `-o postgresql://` names); the query flags
+//! are read once, taken apart with no `..` (`commands/query/flags.rs`), and nothing after
+//! `Query::resolve` reads them (the pipeline, `commands/query/pipeline.rs`, reads the `Query`
+//! alone); an on/off flag pair over a config key resolves through one `settings::Switch`,
+//! which names the value's source; which format takes which flag is answered by the format's
+//! capability table alone (`Format::can`); `render` writes text only (a SQLite or PostgreSQL
+//! database is the output's to write); a column's meaning is never read from its name; no
+//! function is longer than 60 lines (clippy's `too_many_lines`, clippy.toml).
 //!
 //! Where a new thing goes:
 //!
 //! | a new ... | its homes |
 //! |---|---|
-//! | query flag | its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`) and its resolution into `Query` (`commands/query/`); nothing else reads it |
+//! | query flag | its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`), its name in the pattern that takes `QueryArgs` apart (`commands/query/flags.rs`, which fails to compile until it is there) and its resolution into `Query` (`commands/query/resolve.rs`); a `--name`/`--no-name` pair over a config key goes through `settings::Switch`; nothing else reads it |
 //! | global flag | its clap field (`cli/mod.rs`, `GlobalArgs`) and its layer in `settings` (flag, environment, config key in `settings/keys.rs`, default in `settings::defaults`, bound in `settings::limits`) |
 //! | output format | a `Format` variant with its row in `Format::can` and its extension (`render/format.rs`), and one writer file in `render/` called by `render::render`; every check and hint follows the table |
 //! | endpoint | an `Endpoint` in `model/mod.rs` with its path, the `Metric`s it fills (`Endpoint::metrics`, whose inverse is `Metric::endpoint`) and its command and table name (`Endpoint::command`); the body's shape (`client/body/response.rs`, followed as it arrives in `client/body/stream.rs`); and the sandbox's answer (`sandbox/`) |

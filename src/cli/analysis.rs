@@ -1,9 +1,9 @@
-//! The query flags that compute on the result: derived measures, sorting and `--top`.
+//! The query flags that compute on the result: derived measures, sorting and `--top` (taken
+//! apart into plain values in `commands/query/flags.rs`).
 
 use clap::Args;
 
-use crate::analysis::{Analysis, Measures, SortKey};
-use crate::model::Endpoint;
+use crate::analysis::SortKey;
 
 // The field docs are the --help text: `<metric>` is a placeholder there, not an HTML tag.
 #[allow(rustdoc::invalid_html_tags)]
@@ -41,51 +41,6 @@ pub struct AnalysisArgs {
     /// Keep only the first N rows (after --sort); --summary then sums up only those rows
     #[arg(help_heading = "Output", long, value_name = "N", value_parser = parse_top, conflicts_with_all = ["merge", "raw"])]
     pub top: Option<u64>,
-}
-
-impl AnalysisArgs {
-    /// The measures asked, as plain values.
-    pub fn measures(&self) -> Measures {
-        Measures {
-            change: self.change,
-            rolling: self.rolling,
-            cumulative: self.cumulative,
-            share: self.share,
-            per_user: self.per_user,
-            decimals: self.decimals.unwrap_or(crate::analysis::DEFAULT_DECIMALS),
-        }
-    }
-
-    /// Everything these flags ask, as plain values.
-    pub fn analysis(&self) -> Analysis {
-        Analysis {
-            measures: self.measures(),
-            sort: self.sort.clone(),
-            top: self.top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-        }
-    }
-}
-
-impl AnalysisArgs {
-    /// The notes for flags given that change nothing here: `--decimals` without a measure that
-    /// rounds (nor `--summary`'s mean), `--cumulative` on active users alone (a sum of daily
-    /// actives counts no users).
-    pub(crate) fn without_effect(&self, endpoints: &[Endpoint], summary: bool) -> Vec<String> {
-        let mut notes = Vec::new();
-        let rounds =
-            self.change || self.rolling.is_some() || self.share || self.per_user || summary;
-        if self.decimals.is_some() && !rounds {
-            let add = match endpoints.len() {
-                1 => "--change, --rolling, --share or --summary",
-                _ => "--change, --rolling, --share, --per-user or --summary",
-            };
-            notes.push(format!("--decimals rounds percents, means and per-user values, and nothing asked makes one (add {add}); it has no effect"));
-        }
-        if self.cumulative && endpoints == [Endpoint::ActiveUsers] {
-            notes.push("--cumulative adds no column to users: a running total of daily active users counts no real users (--change or --rolling N do work)".to_owned());
-        }
-        notes
-    }
 }
 
 /// `--top`: a number of rows, 1 or more, worded as the other bounds are.

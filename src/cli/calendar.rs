@@ -18,10 +18,3 @@ pub struct CalendarArgs {
     #[arg(help_heading = "What to fetch", long, value_name = "YYYY", value_parser = parse_year, conflicts_with_all = ["end", "start", "last", "resume"])]
     pub year: Option<DayRange>,
 }
-
-impl CalendarArgs {
-    /// The range asked by one of these flags, if any.
-    pub fn range(&self) -> Option<DayRange> {
-        self.month.or(self.quarter).or(self.year)
-    }
-}

@@ -1,20 +1,16 @@
-//! Runs one parsed command; each command has its own module, this one holds what they share.
+//! Runs one parsed command; each family of commands has its own module (the four query
+//! commands share `query/`), this one holds what they share.
 
-mod as_sent;
 mod auth;
 mod cache;
-mod cached;
 mod chains;
 mod completions;
 mod config;
-mod connect;
-mod keep_going;
-mod metrics;
 mod query;
 mod render;
 mod sandbox;
 
-use crate::cli::{Cli, Command, GlobalArgs};
+use crate::cli::{Cli, Command, GlobalArgs, SocialArgs};
 use crate::client::Roots;
 use crate::error::{Exit, Failure, Result};
 use crate::model::Endpoint;
@@ -27,26 +23,26 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     // The terminal is asked once; every decision that depends on it reads this answer.
     let terminal = Terminal::ask();
     match &cli.command {
-        Command::Fees(args) => metrics::run(global, terminal, args, &[Endpoint::Fees], &[]),
-        Command::Users(args) => metrics::run(global, terminal, args, &[Endpoint::ActiveUsers], &[]),
-        Command::Social(args) => metrics::run(
-            global,
-            terminal,
-            &args.query,
-            &[Endpoint::OfficialAccount],
-            &args.includes,
-        ),
-        Command::Report(args) => metrics::run(
-            global,
-            terminal,
-            &args.query,
-            &[
+        Command::Fees(args) => query::run(global, terminal, args, &[Endpoint::Fees], &[]),
+        Command::Users(args) => query::run(global, terminal, args, &[Endpoint::ActiveUsers], &[]),
+        Command::Social(SocialArgs {
+            query: args,
+            includes,
+        }) => {
+            let social = [Endpoint::OfficialAccount];
+            query::run(global, terminal, args, &social, includes)
+        }
+        Command::Report(SocialArgs {
+            query: args,
+            includes,
+        }) => {
+            let all = [
                 Endpoint::Fees,
                 Endpoint::ActiveUsers,
                 Endpoint::OfficialAccount,
-            ],
-            &args.includes,
-        ),
+            ];
+            query::run(global, terminal, args, &all, includes)
+        }
         Command::Chains(args) => chains::run(args, terminal),
         Command::Auth(command) => auth::run(global, command, terminal),
         Command::Config(command) => config::run(global, command, terminal),

@@ -35,7 +35,7 @@ use environment::ENV_SOURCE_DATE_EPOCH;
 pub use environment::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use keys::ConfigKey;
 pub(crate) use keys::{ColorChoice, MethodChoice};
-pub(crate) use precedence::{Source, Sourced};
+pub(crate) use precedence::{Source, Sourced, Switch};
 pub(crate) use proxy::ProxyChoice;
 pub(crate) use secret::{ApiKey, MASK};
 pub(crate) use terminal::Terminal;
@@ -55,8 +55,8 @@ pub(crate) struct Flags {
     pub profile: Option<String>,
     pub config: Option<PathBuf>,
     pub ca_bundle: Option<PathBuf>,
-    /// `--allow-http` (true) or `--no-allow-http` (false), if either was given.
-    pub allow_http: Option<bool>,
+    /// `--allow-http` or `--no-allow-http`, if either was given.
+    pub allow_http: Switch,
     pub sandbox: bool,
     pub timeout: Option<f64>,
     pub connect_timeout: Option<f64>,

@@ -100,3 +100,37 @@ impl Sources {
 pub(super) fn named<T>(value: Option<T>, name: &'static str) -> Option<(T, &'static str)> {
     value.map(|v| (v, name))
 }
+
+/// An on/off flag pair of one run over a config key (`--strict`/`--no-strict`, `--cache`/
+/// `--no-cache`, `--allow-http`/`--no-allow-http`): which of the two was given, if either
+/// (clap lets at most one through).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Switch {
+    on: bool,
+    off: bool,
+}
+
+impl Switch {
+    /// `--name` given (`on`), `--no-name` given (`off`).
+    pub(crate) fn new(on: bool, off: bool) -> Switch {
+        Switch { on, off }
+    }
+
+    /// The setting and where it came from: the flag given, named as `names` say (on, off),
+    /// else `otherwise`, the config file's value or the default with its source.
+    pub(crate) fn resolve(
+        self,
+        names: [&'static str; 2],
+        otherwise: impl FnOnce() -> Sourced<bool>,
+    ) -> Sourced<bool> {
+        let flag = |value, name| Sourced {
+            value,
+            source: Source::Flag(name),
+        };
+        match (self.on, self.off) {
+            (true, _) => flag(true, names[0]),
+            (_, true) => flag(false, names[1]),
+            (false, false) => otherwise(),
+        }
+    }
+}

@@ -102,11 +102,8 @@ pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) 
 
 /// `--allow-http` or `--no-allow-http` for this run, else config `allow_http`, else off.
 fn allow_http(flags: &Flags, layers: &[Layer]) -> Sourced<bool> {
-    let flag = flags.allow_http.map(|on| match on {
-        true => (on, "--allow-http"),
-        false => (on, "--no-allow-http"),
-    });
-    pick(flag, layers, |l| l.allow_http, false)
+    let names = ["--allow-http", "--no-allow-http"];
+    (flags.allow_http).resolve(names, || pick(None, layers, |l| l.allow_http, false))
 }
 
 /// `timeout`, `connect_timeout` and `api_key_command_timeout`, each a positive duration.

@@ -12,7 +12,7 @@ use crate::model::{Column, Dataset, Measure, Metric, Number, Row};
 
 /// The measures asked for, as plain values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Measures {
+pub(crate) struct Measures {
     pub change: bool,
     pub rolling: Option<u32>,
     pub cumulative: bool,
@@ -40,13 +40,13 @@ pub(crate) const DEFAULT_DECIMALS: u32 = 2;
 
 impl Measures {
     /// Whether any measure was asked.
-    pub fn any(&self) -> bool {
+    pub(crate) fn any(&self) -> bool {
         self.change || self.rolling.is_some() || self.cumulative || self.share || self.per_user
     }
 
     /// `--per-user`'s decimals, when asked: what `aggregate` needs to divide by the exact
     /// mean of a period's daily actives.
-    pub fn per_user_decimals(&self) -> Option<u32> {
+    pub(crate) fn per_user_decimals(&self) -> Option<u32> {
         self.per_user.then_some(self.decimals)
     }
 }

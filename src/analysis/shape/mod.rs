@@ -12,7 +12,7 @@ use crate::model::{Chain, Dataset, DayRange, Period};
 /// What the analysis flags ask (`--change`, `--rolling`, `--cumulative`, `--share`,
 /// `--per-user`, `--decimals`, `--sort` and `--top`), as plain values.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Analysis {
+pub(crate) struct Analysis {
     pub measures: Measures,
     pub sort: Option<SortKey>,
     pub top: Option<usize>,

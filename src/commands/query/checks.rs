@@ -3,75 +3,58 @@
 
 use chrono::NaiveDate;
 
+use super::flags::QueryFlags;
 use super::range;
-use crate::cli::QueryArgs;
 use crate::error::Failure;
 use crate::fetched::Plan;
-use crate::model::{expand_chains, DayRange, Endpoint, Period, SocialMetric};
-use crate::output::{Output, OutputRequest};
+use crate::model::{DayRange, Endpoint, Period, SocialMetric};
+use crate::output::Output;
 use crate::settings::Terminal;
 
 /// What the flags alone resolve to.
-pub(super) struct Flags {
+pub(super) struct Checked {
     /// Its range is the flags' (today's under `--resume`, until the file gives it).
     pub plan: Plan,
     pub output: Output,
 }
 
-impl Flags {
+impl Checked {
     /// Every usage error comes before any request, key lookup or file.
     pub(super) fn resolve(
-        args: &QueryArgs,
+        flags: &QueryFlags,
         endpoints: Vec<Endpoint>,
         includes: Vec<SocialMetric>,
         terminal: Terminal,
         today: NaiveDate,
-    ) -> Result<Flags, Failure> {
+    ) -> Result<Checked, Failure> {
         // With --resume the range comes from the file, read once the output is known.
-        let range = match args.resume {
+        let range = match flags.resume {
             true => DayRange {
                 start: today,
                 end: today,
             },
-            false => range::from_flags(args, today)?,
+            false => range::from_flags(&flags.days, today)?,
         };
         let plan = Plan {
             endpoints,
-            chains: expand_chains(&args.chains),
+            chains: flags.chains.clone(),
             range,
             includes,
             chunk_days: None,
         };
-        let output = Output::resolve(&output_request(args), &plan, terminal)?;
-        check_dry_run(args)?;
+        let output = Output::resolve(&flags.output, &plan, terminal)?;
+        check_dry_run(flags)?;
         output.check_target(&plan)?;
-        if args.raw {
-            check_raw(&plan, args.by)?;
+        if flags.raw {
+            check_raw(&plan, flags.days.by)?;
         }
-        Ok(Flags { plan, output })
-    }
-}
-
-/// The query flags that shape the output, as plain values.
-fn output_request(args: &QueryArgs) -> OutputRequest {
-    OutputRequest {
-        format: args.format,
-        file: args.output.clone(),
-        merge: args.merge,
-        wide: args.wide,
-        no_header: args.no_header,
-        summary: args.summary,
-        by: args.by,
-        analysis: args.analysis.analysis(),
-        json_numbers: args.json_numbers,
-        file_chain: args.file_chain,
-        scale: args.scale.unwrap_or_default(),
+        Ok(Checked { plan, output })
     }
 }
 
 /// `--dry-run` writes nothing: `--output` goes with it only to show a `--resume` range.
-fn check_dry_run(args: &QueryArgs) -> Result<(), Failure> {
-    if args.dry_run && args.output.is_some() && !args.resume {
+fn check_dry_run(flags: &QueryFlags) -> Result<(), Failure> {
+    if flags.dry_run && flags.output.file.is_some() && !flags.resume {
         return Err(Failure::usage(
             "--dry-run sends nothing and writes nothing, so --output has nothing to do",
         )

@@ -3,36 +3,48 @@
 
 use chrono::{Days, NaiveDate};
 
-use crate::cli::QueryArgs;
+use super::flags::QueryFlags;
 use crate::error::Failure;
 use crate::fetched::Plan;
-use crate::model::{DayRange, DaySpec};
+use crate::model::{DayRange, DaySpec, Period, Span};
 use crate::output::{Output, Resume};
+
+/// The flags that say which days to ask, as plain values.
+pub(super) struct DayFlags {
+    pub start: Option<DaySpec>,
+    pub end: Option<DaySpec>,
+    pub last: Option<Span>,
+    /// `--month`, `--quarter` or `--year`.
+    pub calendar: Option<DayRange>,
+    /// `--by`: `--last` counts its periods.
+    pub by: Period,
+}
 
 /// The range the flags give: a calendar range (`--month`, `--quarter`, `--year`), else
 /// `--start`/`--last`/`--end`.
-pub(super) fn from_flags(args: &QueryArgs, today: NaiveDate) -> Result<DayRange, Failure> {
-    match args.calendar.range() {
+pub(super) fn from_flags(days: &DayFlags, today: NaiveDate) -> Result<DayRange, Failure> {
+    match days.calendar {
         Some(range) => Ok(range),
-        None => DayRange::resolve_span(args.start, args.end, args.last, args.by, today)
+        None => DayRange::resolve_span(days.start, days.end, days.last, days.by, today)
             .map_err(Failure::usage),
     }
 }
 
 /// Where a `--resume` run starts, as the file says (`None`: not `--resume`).
 pub(super) fn resume_start(
-    args: &QueryArgs,
+    flags: &QueryFlags,
     output: &Output,
     plan: &Plan,
     today: NaiveDate,
 ) -> Result<Option<(Resume, NaiveDate)>, Failure> {
-    if !args.resume {
+    if !flags.resume {
         return Ok(None);
     }
-    let end = args.end.unwrap_or(DaySpec::Yesterday).resolve(today);
-    let first_day = match (args.start, args.last, args.calendar.range()) {
+    let days = &flags.days;
+    let end = days.end.unwrap_or(DaySpec::Yesterday).resolve(today);
+    let first_day = match (days.start, days.last, days.calendar) {
         (None, None, None) => None,
-        _ => Some(from_flags(args, today)?.start),
+        _ => Some(from_flags(days, today)?.start),
     };
     Ok(Some((output.resume(plan, first_day)?, end)))
 }
@@ -124,10 +136,10 @@ fn reasked(
 /// The range to ask for: with `--merge` and a `--by` period, from the first day of the period
 /// that holds the start, so that a fresh row covers the days an older row of that period had
 /// (a cron job's `--last 2 --by month` would otherwise never replace the month's row).
-pub(super) fn widened(args: &QueryArgs, asked: DayRange) -> DayRange {
-    match args.merge {
+pub(super) fn widened(flags: &QueryFlags, asked: DayRange) -> DayRange {
+    match flags.output.merge {
         true => DayRange {
-            start: args.by.start(asked.start),
+            start: flags.days.by.start(asked.start),
             ..asked
         },
         false => asked,

@@ -3,7 +3,7 @@
 
 use super::cached::plan_work;
 use super::connect::{add_key_hint, connect};
-use super::query::Query;
+use super::Query;
 use crate::cache::Mode as CacheMode;
 use crate::client::curl_lines;
 use crate::error::Failure;

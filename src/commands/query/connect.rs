@@ -1,8 +1,8 @@
 //! The client of a query run: the configured service, or a sandbox started for the run; and
 //! the hint a rejected key gets.
 
-use super::random_key;
 use crate::client::Client;
+use crate::commands::{client, random_key, sandbox::self_signed};
 use crate::error::{Exit, Failure};
 use crate::sandbox::{self, Behaviour, Methods, Running};
 use crate::settings::ApiKey;
@@ -31,7 +31,7 @@ pub(super) fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Run
                 format!("cannot start the built-in sandbox: {e}"),
             )
         };
-        let certificate = super::sandbox::self_signed()?;
+        let certificate = self_signed()?;
         let pem = certificate.pem.clone();
         let listen = "127.0.0.1:0".parse().expect("a socket address");
         let sandbox = sandbox::start(listen, behaviour, Some(certificate))
@@ -46,7 +46,7 @@ pub(super) fn connect(settings: &Settings) -> anyhow::Result<(Client, Option<Run
         (settings.service_url()?, settings.api_key()?, None)
     };
     let pem = sandbox.as_ref().map(|(_, pem)| pem.as_str());
-    let client = super::client(settings, base_url, key, pem)?;
+    let client = client(settings, base_url, key, pem)?;
     Ok((client, sandbox.map(|(running, _)| running)))
 }
 

@@ -1,39 +1,31 @@
-//! `fees`, `users`, `social` and `report`: resolve the query once, then print one body as sent
+//! The pipeline of a resolved query, which reads the [`Query`] alone: print one body as sent
 //! (`--raw`), print curl lines (`--dry-run`), or fetch, assemble, write and give the verdict.
 
 use super::as_sent::{print_curl_lines, print_raw};
 use super::cached::plan_work;
 use super::connect::{add_key_hint, connect};
 use super::keep_going::Answers;
-use super::query::{Fetch, Mode, Query};
+use super::{Fetch, Mode, Query};
 use crate::cache::RunCache;
-use crate::cli::{GlobalArgs, QueryArgs};
 use crate::client::fetch_each;
 use crate::error::Failure;
 use crate::fetched::{Assembly, Fetched, Outcome, Request};
-use crate::model::{Endpoint, SocialMetric};
 use crate::output::Told;
 use crate::render::Origin;
-use crate::settings::{shown_url, Terminal};
+use crate::settings::shown_url;
 use crate::system::diag::{self, Notice};
 
-pub(super) fn run(
-    global: &GlobalArgs,
-    terminal: Terminal,
-    args: &QueryArgs,
-    endpoints: &[Endpoint],
-    includes: &[SocialMetric],
-) -> anyhow::Result<()> {
-    let query = Query::resolve(global, terminal, args, endpoints, includes)?;
-    for line in args.analysis.without_effect(endpoints, args.summary) {
-        diag::note(line);
+/// The notes first, then what the query's mode says.
+pub(super) fn run(query: &Query) -> anyhow::Result<()> {
+    for line in &query.without_effect {
+        diag::note(line.as_str());
     }
-    tell(&query);
+    tell(query);
     match &query.mode {
         Mode::UpToDate => Ok(()),
-        Mode::Raw => print_raw(&query),
-        Mode::DryRun { look } => print_curl_lines(&query, *look),
-        Mode::Fetch(how) => fetch_and_write(&query, how),
+        Mode::Raw => print_raw(query),
+        Mode::DryRun { look } => print_curl_lines(query, *look),
+        Mode::Fetch(how) => fetch_and_write(query, how),
     }
 }
 
@@ -119,7 +111,7 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     if let Some(failure) = failure {
         return Err(add_key_hint(failure, settings).into());
     }
-    if how.strict.is_some() {
+    if how.strict.value {
         outcome.gaps.strict_verdict()?;
     }
     Ok(())

@@ -1,0 +1,191 @@
+//! The query flags taken apart once, into plain values: every field of `QueryArgs` and of the
+//! structs it holds is named here with no `..`, so a flag added to them fails to compile until
+//! it is resolved.
+
+use crate::analysis::{Analysis, Measures, DEFAULT_DECIMALS};
+use crate::cli::{AnalysisArgs, CalendarArgs, QueryArgs};
+use crate::model::{expand_chains, Chain, DaySpec, Endpoint, Period, Span};
+use crate::output::OutputRequest;
+use crate::settings::Switch;
+
+use super::range::DayFlags;
+
+/// The query flags as plain values, grouped by what they decide.
+pub(super) struct QueryFlags {
+    /// `--chain`, each chain once (`all`: every chain).
+    pub chains: Vec<Chain>,
+    /// The days asked: `--start`, `--end`, `--last`, a calendar range, `--by`.
+    pub days: DayFlags,
+    /// `--resume`: the range starts where the file ends.
+    pub resume: bool,
+    /// `--resume-overlap N`: the file's last N days asked again.
+    pub resume_overlap: Option<u32>,
+    /// Where the result goes and what is derived from it.
+    pub output: OutputRequest,
+    /// The notes for flags given that change nothing here.
+    pub without_effect: Vec<String>,
+    /// `--raw`: one body as sent.
+    pub raw: bool,
+    /// `--dry-run`: the curl lines, nothing sent.
+    pub dry_run: bool,
+    /// `--keep-going`: write the chains that succeeded.
+    pub keep_going: bool,
+    /// `--strict` or `--no-strict`, over config `strict`.
+    pub strict: Switch,
+    /// `--cache` or `--no-cache`, over config `cache`.
+    pub cache: Switch,
+    /// `--refresh`: ask for every day and update the cache.
+    pub refresh: bool,
+    /// `--chunk-days N`, over config `chunk_days`.
+    pub chunk_days: Option<u32>,
+}
+
+impl QueryFlags {
+    /// The flags of a command that asks `endpoints`.
+    pub(super) fn new(args: &QueryArgs, endpoints: &[Endpoint]) -> QueryFlags {
+        let QueryArgs {
+            chains,
+            start,
+            end,
+            last,
+            calendar,
+            resume,
+            resume_overlap,
+            strict,
+            no_strict,
+            by,
+            format,
+            output,
+            merge,
+            file_chain,
+            wide,
+            no_header,
+            summary,
+            json_numbers,
+            scale,
+            analysis,
+            raw,
+            keep_going,
+            dry_run,
+            chunk_days,
+            cache,
+            no_cache,
+            refresh,
+        } = args;
+        let (analysis, without_effect) = analysis_flags(analysis, endpoints, *summary);
+        QueryFlags {
+            chains: expand_chains(chains),
+            days: day_flags((start, end, last), calendar, by),
+            resume: *resume,
+            resume_overlap: *resume_overlap,
+            output: OutputRequest {
+                format: *format,
+                file: output.clone(),
+                merge: *merge,
+                wide: *wide,
+                no_header: *no_header,
+                summary: *summary,
+                by: *by,
+                analysis,
+                json_numbers: *json_numbers,
+                file_chain: *file_chain,
+                scale: scale.unwrap_or_default(),
+            },
+            without_effect,
+            raw: *raw,
+            dry_run: *dry_run,
+            keep_going: *keep_going,
+            strict: Switch::new(*strict, *no_strict),
+            cache: Switch::new(*cache, *no_cache),
+            refresh: *refresh,
+            chunk_days: *chunk_days,
+        }
+    }
+}
+
+/// The days asked, as plain values: `--start`, `--end`, `--last`; `--month`, `--quarter` or
+/// `--year` (clap lets one through); `--by`.
+fn day_flags(
+    (start, end, last): (&Option<DaySpec>, &Option<DaySpec>, &Option<Span>),
+    calendar: &CalendarArgs,
+    by: &Period,
+) -> DayFlags {
+    let CalendarArgs {
+        month,
+        quarter,
+        year,
+    } = calendar;
+    DayFlags {
+        start: *start,
+        end: *end,
+        last: *last,
+        calendar: month.or(*quarter).or(*year),
+        by: *by,
+    }
+}
+
+/// Derived measures, `--sort` and `--top` as plain values, with the notes for those given that
+/// change nothing here.
+fn analysis_flags(
+    args: &AnalysisArgs,
+    endpoints: &[Endpoint],
+    summary: bool,
+) -> (Analysis, Vec<String>) {
+    let AnalysisArgs {
+        change,
+        rolling,
+        cumulative,
+        share,
+        per_user,
+        decimals,
+        sort,
+        top,
+    } = args;
+    let measures = Measures {
+        change: *change,
+        rolling: *rolling,
+        cumulative: *cumulative,
+        share: *share,
+        per_user: *per_user,
+        decimals: decimals.unwrap_or(DEFAULT_DECIMALS),
+    };
+    let notes = without_effect(&measures, decimals.is_some(), endpoints, summary);
+    let analysis = Analysis {
+        measures,
+        sort: sort.clone(),
+        top: top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+    };
+    (analysis, notes)
+}
+
+/// The notes for flags given that change nothing here: `--decimals` without a measure that
+/// rounds (nor `--summary`'s mean), `--cumulative` on active users alone (a sum of daily
+/// actives counts no users).
+fn without_effect(
+    measures: &Measures,
+    decimals: bool,
+    endpoints: &[Endpoint],
+    summary: bool,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    let rounds = measures.change
+        || measures.rolling.is_some()
+        || measures.share
+        || measures.per_user
+        || summary;
+    if decimals && !rounds {
+        let add = match endpoints.len() {
+            1 => "--change, --rolling, --share or --summary",
+            _ => "--change, --rolling, --share, --per-user or --summary",
+        };
+        let why = "--decimals rounds percents, means and per-user values, and nothing asked";
+        notes.push(format!("{why} makes one (add {add}); it has no effect"));
+    }
+    if measures.cumulative && endpoints == [Endpoint::ActiveUsers] {
+        let why = "--cumulative adds no column to users: a running total of daily active users";
+        notes.push(format!(
+            "{why} counts no real users (--change or --rolling N do work)"
+        ));
+    }
+    notes
+}
