@@ -91,7 +91,12 @@ pub struct QueryArgs {
     pub file_chain: Option<Chain>,
 
     /// With -o postgresql://...: the table to write, in a schema or on the search path [default: the command's name: fees, users, social, report]
-    #[arg(help_heading = "Output", long, value_name = "[SCHEMA.]NAME", requires = "output")]
+    #[arg(
+        help_heading = "Output",
+        long,
+        value_name = "[SCHEMA.]NAME",
+        requires = "output"
+    )]
     pub table: Option<String>,
 
     /// One column per chain (per chain and metric for social and report)

@@ -116,23 +116,9 @@ impl Output {
         };
         let shape = Shape::new(args.analysis.clone(), args.by, args.summary, layout);
         check_analysis(&shape, plan)?;
-        if args.table.is_some() && format != Format::Postgres {
-            return Err(Failure::usage(format!(
-                "--table names a PostgreSQL table, and the format is {}",
-                format.name()
-            ))
-            .with_hint("give -o postgresql://..., or leave out --table (a SQLite file's table is the command's name)"));
-        }
+        check_table_flag(args.table.is_some(), format)?;
         #[cfg(feature = "postgres")]
-        let database = match uri {
-            Some(uri) => Some(postgres::Database::resolve(
-                &uri,
-                args.table.as_deref().unwrap_or(sqlite::table_name(plan)),
-                &|name| std::env::var(name).ok(),
-                &|notice: Notice| notice.write(),
-            )?),
-            None => None,
-        };
+        let database = resolve_database(uri, args, plan)?;
         Ok(Output {
             format,
             file,
@@ -292,6 +278,17 @@ impl Output {
         })
     }
 
+    /// The file or database written, as the notes name it: the file's path, `-` for stdout, a
+    /// database's URI with its password masked.
+    pub(crate) fn target_name(&self) -> String {
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            return database.shown().to_owned();
+        }
+        let file = self.file.as_deref().unwrap_or("-".as_ref());
+        file.display().to_string()
+    }
+
     /// Where the rows go, for `-v`: a database named with its password masked; `None` for a
     /// file or stdout, which the run names otherwise.
     pub(crate) fn described_target(&self) -> Option<String> {
@@ -336,6 +333,35 @@ impl Output {
             None => write_stdout(|out| out.write_all(body)),
         }
     }
+}
+
+/// `--table` names a PostgreSQL table: with another format it is a usage error.
+fn check_table_flag(table: bool, format: Format) -> Result<(), Failure> {
+    match table && format != Format::Postgres {
+        true => Err(Failure::usage(format!(
+            "--table names a PostgreSQL table, and the format is {}",
+            format.name()
+        ))
+        .with_hint("give -o postgresql://..., or leave out --table (a SQLite file's table is the command's name)")),
+        false => Ok(()),
+    }
+}
+
+/// The database `-o postgresql://...` names, completed from libpq's environment, and its
+/// table (`--table`, else the command's name); the warning of a password in the URI said.
+#[cfg(feature = "postgres")]
+fn resolve_database(
+    uri: Option<String>,
+    args: &OutputRequest,
+    plan: &Plan,
+) -> Result<Option<postgres::Database>, Failure> {
+    let Some(uri) = uri else {
+        return Ok(None);
+    };
+    let table = args.table.as_deref().unwrap_or(sqlite::table_name(plan));
+    let env = |name: &str| std::env::var(name).ok();
+    let database = postgres::Database::resolve(&uri, table, &env, &|n: Notice| n.write())?;
+    Ok(Some(database))
 }
 
 /// The PostgreSQL URI `-o` names (the postgres format follows from the scheme); `-f postgres`

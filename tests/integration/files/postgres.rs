@@ -291,6 +291,29 @@ fn make_then_merge_then_resume_keeps_the_table_complete_and_exact() {
         count,
         "ARBITRUM|5|2024-01-01|2024-01-05\nETHEREUM|5|2024-01-01|2024-01-05\n"
     );
+    // --table: another schema's table, named in -v's line.
+    cluster.sql("CREATE SCHEMA metrics");
+    let run = env
+        .cmd_args(&args(
+            &[
+                "fees",
+                "-c",
+                "eth",
+                "-o",
+                target,
+                "--table",
+                "metrics.daily",
+                "-v",
+            ],
+            &[],
+        ))
+        .any_stderr()
+        .run();
+    let socket = cluster.dir.display();
+    let line =
+        format!("* writing to {target} (database postgres on the socket in {socket} as postgres)");
+    assert!(run.stderr.contains(&line), "{}", run.stderr);
+    assert_eq!(cluster.sql("SELECT count(*) FROM metrics.daily"), "3\n");
     // The Grafana query of the guide returns the rows.
     let grafana = cluster.sql(
         "SELECT date::timestamptz AS time, chain AS metric, fees AS value FROM fees ORDER BY 1",
@@ -449,6 +472,32 @@ fn every_refusal_comes_before_any_request() {
         "{}",
         run.stderr
     );
+    for (extra, says) in [
+        (
+            &["--raw", "-o", target][..],
+            "a PostgreSQL table takes rows",
+        ),
+        (
+            &["-o", target, "--table", "a.b.c"],
+            "a table is NAME or SCHEMA.NAME",
+        ),
+        (
+            &["-o", "fees.csv", "--table", "fees"],
+            "--table names a PostgreSQL table",
+        ),
+        (&["-o", target, "-f", "csv"], "takes the postgres format"),
+        (
+            &["-o", target, "--wide"],
+            "a PostgreSQL table keeps a row per date and chain",
+        ),
+    ] {
+        let run = env
+            .cmd_args(&args(&["fees", "-c", "eth"], extra))
+            .code(2)
+            .any_stderr()
+            .run();
+        assert!(run.stderr.contains(says), "{extra:?}: {}", run.stderr);
+    }
     assert_eq!(sandbox.requests(), Vec::<String>::new());
 }
 
@@ -509,19 +558,16 @@ fn a_wrong_password_is_exit_9_before_any_request_and_never_shown() {
     assert_eq!(sandbox.requests(), Vec::<String>::new());
 }
 
-#[test]
-fn tls_with_a_private_ca_and_verify_full() {
-    let ca = TestCa::new();
+/// A cluster that also serves TLS on 127.0.0.1 with a certificate for `localhost` alone,
+/// signed by `ca`; `ca.pem` in its folder.
+fn tls_cluster(ca: &TestCa) -> Cluster {
     let cluster = Cluster::start_with(|dir| {
         let leaf = ca.leaf_for(&["localhost"], -1, 30);
         std::fs::write(dir.join("server.crt"), &leaf.pem).unwrap();
         std::fs::write(dir.join("server.key"), &leaf.key_pem).unwrap();
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(
-            dir.join("server.key"),
-            std::fs::Permissions::from_mode(0o600),
-        )
-        .unwrap();
+        let private = std::fs::Permissions::from_mode(0o600);
+        std::fs::set_permissions(dir.join("server.key"), private).unwrap();
         vec![
             "ssl=on".to_owned(),
             format!("ssl_cert_file={}", dir.join("server.crt").display()),
@@ -529,6 +575,13 @@ fn tls_with_a_private_ca_and_verify_full() {
         ]
     });
     std::fs::write(cluster.dir.join("ca.pem"), &ca.pem).unwrap();
+    cluster
+}
+
+#[test]
+fn tls_with_a_private_ca_and_verify_full() {
+    let ca = TestCa::new();
+    let cluster = tls_cluster(&ca);
     let sandbox = Sandbox::start(&[]);
     let env = cluster.env(&sandbox.url);
     let uri = |host: &str, mode: &str| {
@@ -538,61 +591,28 @@ fn tls_with_a_private_ca_and_verify_full() {
             cluster.dir.join("ca.pem").display()
         )
     };
-    env.cmd_args(&args(
-        &["fees", "-c", "eth", "-o", &uri("localhost", "verify-full")],
-        &[],
-    ))
-    .run();
-    let tls = cluster.sql("SELECT count(*) FROM fees");
-    assert_eq!(tls, "3\n");
+    fn merge(uri: &str) -> Vec<&str> {
+        args(&["fees", "-c", "eth", "-o", uri, "--merge"], &[])
+    }
+    env.cmd_args(&merge(&uri("localhost", "verify-full"))).run();
+    assert_eq!(cluster.sql("SELECT count(*) FROM fees"), "3\n");
+    // The server says it used TLS for that connection.
+    let ssl = cluster.sql("SELECT count(*) FROM pg_stat_ssl WHERE ssl");
+    assert!(!ssl.is_empty());
     // 127.0.0.1 is not a name the certificate holds: verify-full refuses, verify-ca takes it.
     let run = env
-        .cmd_args(&args(
-            &[
-                "fees",
-                "-c",
-                "eth",
-                "-o",
-                &uri("127.0.0.1", "verify-full"),
-                "--merge",
-            ],
-            &[],
-        ))
+        .cmd_args(&merge(&uri("127.0.0.1", "verify-full")))
         .code(9)
         .any_stderr()
         .run();
     assert!(run.stderr.contains("not valid for name"), "{}", run.stderr);
-    env.cmd_args(&args(
-        &[
-            "fees",
-            "-c",
-            "eth",
-            "-o",
-            &uri("127.0.0.1", "verify-ca"),
-            "--merge",
-        ],
-        &[],
-    ))
-    .run();
+    env.cmd_args(&merge(&uri("127.0.0.1", "verify-ca"))).run();
     // Without the CA, the system's store does not know it.
-    let run = env
-        .cmd_args(&args(
-            &[
-                "fees",
-                "-c",
-                "eth",
-                "-o",
-                &format!(
-                    "postgresql://localhost:{}/postgres?sslmode=verify-full",
-                    cluster.port
-                ),
-                "--merge",
-            ],
-            &[],
-        ))
-        .code(9)
-        .any_stderr()
-        .run();
+    let bare = format!(
+        "postgresql://localhost:{}/postgres?sslmode=verify-full",
+        cluster.port
+    );
+    let run = env.cmd_args(&merge(&bare)).code(9).any_stderr().run();
     assert!(
         run.stderr.contains("UnknownIssuer") || run.stderr.contains("unknown issuer"),
         "{}",
