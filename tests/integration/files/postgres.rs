@@ -233,6 +233,39 @@ fn as_rows(csv: &str, chain: &str) -> String {
     lines.by_ref().collect()
 }
 
+/// `--table` into another schema, named in `-v`'s line; and the guide's Grafana query over
+/// the `fees` table of [`make_then_merge_then_resume_keeps_the_table_complete_and_exact`].
+fn another_schema_and_the_grafana_query(cluster: &Cluster, env: &Env, target: &str) {
+    // --table: another schema's table, named in -v's line.
+    cluster.sql("CREATE SCHEMA metrics");
+    let run = env
+        .cmd_args(&args(
+            &[
+                "fees",
+                "-c",
+                "eth",
+                "-o",
+                target,
+                "--table",
+                "metrics.daily",
+                "-v",
+            ],
+            &[],
+        ))
+        .any_stderr()
+        .run();
+    let socket = cluster.dir.display();
+    let line =
+        format!("* writing to {target} (database postgres on the socket in {socket} as postgres)");
+    assert!(run.stderr.contains(&line), "{}", run.stderr);
+    assert_eq!(cluster.sql("SELECT count(*) FROM metrics.daily"), "3\n");
+    // The Grafana query of the guide returns the rows.
+    let grafana = cluster.sql(
+        "SELECT date::timestamptz AS time, chain AS metric, fees AS value FROM fees ORDER BY 1",
+    );
+    assert_eq!(grafana.lines().count(), 10);
+}
+
 #[test]
 fn make_then_merge_then_resume_keeps_the_table_complete_and_exact() {
     let sandbox = Sandbox::start(&["--fault", "gap:ETHEREUM:2024-01-02..2024-01-02"]);
@@ -291,34 +324,7 @@ fn make_then_merge_then_resume_keeps_the_table_complete_and_exact() {
         count,
         "ARBITRUM|5|2024-01-01|2024-01-05\nETHEREUM|5|2024-01-01|2024-01-05\n"
     );
-    // --table: another schema's table, named in -v's line.
-    cluster.sql("CREATE SCHEMA metrics");
-    let run = env
-        .cmd_args(&args(
-            &[
-                "fees",
-                "-c",
-                "eth",
-                "-o",
-                target,
-                "--table",
-                "metrics.daily",
-                "-v",
-            ],
-            &[],
-        ))
-        .any_stderr()
-        .run();
-    let socket = cluster.dir.display();
-    let line =
-        format!("* writing to {target} (database postgres on the socket in {socket} as postgres)");
-    assert!(run.stderr.contains(&line), "{}", run.stderr);
-    assert_eq!(cluster.sql("SELECT count(*) FROM metrics.daily"), "3\n");
-    // The Grafana query of the guide returns the rows.
-    let grafana = cluster.sql(
-        "SELECT date::timestamptz AS time, chain AS metric, fees AS value FROM fees ORDER BY 1",
-    );
-    assert_eq!(grafana.lines().count(), 10);
+    another_schema_and_the_grafana_query(&cluster, &env, target);
 }
 
 #[test]
@@ -472,32 +478,6 @@ fn every_refusal_comes_before_any_request() {
         "{}",
         run.stderr
     );
-    for (extra, says) in [
-        (
-            &["--raw", "-o", target][..],
-            "a PostgreSQL table takes rows",
-        ),
-        (
-            &["-o", target, "--table", "a.b.c"],
-            "a table is NAME or SCHEMA.NAME",
-        ),
-        (
-            &["-o", "fees.csv", "--table", "fees"],
-            "--table names a PostgreSQL table",
-        ),
-        (&["-o", target, "-f", "csv"], "takes the postgres format"),
-        (
-            &["-o", target, "--wide"],
-            "a PostgreSQL table keeps a row per date and chain",
-        ),
-    ] {
-        let run = env
-            .cmd_args(&args(&["fees", "-c", "eth"], extra))
-            .code(2)
-            .any_stderr()
-            .run();
-        assert!(run.stderr.contains(says), "{extra:?}: {}", run.stderr);
-    }
     assert_eq!(sandbox.requests(), Vec::<String>::new());
 }
 
@@ -665,4 +645,38 @@ fn a_role_that_may_only_upsert_merges_and_resumes_with_the_guides_grants() {
         full
     );
     assert!(full.starts_with("2024-01-01|31|"), "{full}");
+}
+
+#[test]
+fn usage_errors_of_a_postgres_target_come_before_connecting() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let target = "postgresql://nobody@127.0.0.1:1/none";
+    for (extra, says) in [
+        (
+            &["--raw", "-o", target][..],
+            "a PostgreSQL table takes rows",
+        ),
+        (
+            &["-o", target, "--table", "a.b.c"],
+            "a table is NAME or SCHEMA.NAME",
+        ),
+        (
+            &["-o", "fees.csv", "--table", "fees"],
+            "--table names a PostgreSQL table",
+        ),
+        (&["-o", target, "-f", "csv"], "takes the postgres format"),
+        (
+            &["-o", target, "--wide"],
+            "a PostgreSQL table keeps a row per date and chain",
+        ),
+    ] {
+        let run = env
+            .cmd_args(&args(&["fees", "-c", "eth"], extra))
+            .code(2)
+            .any_stderr()
+            .run();
+        assert!(run.stderr.contains(says), "{extra:?}: {}", run.stderr);
+    }
+    assert_eq!(sandbox.requests(), Vec::<String>::new());
 }
