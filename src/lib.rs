@@ -29,15 +29,16 @@
 //! arrows and the nevers below that are about imports, from one table, naming the file and
 //! line of an import against them.
 //!
-//! Invariants, things deliberately absent: `output` and `fetched` never talk to the network
-//! (neither imports `client`; a `Request` is a plain value the client sends); the query flags
+//! Invariants, things deliberately absent: `output` and `fetched` never talk to the service
+//! (neither imports `client`; a `Request` is a plain value the client sends; the one peer
+//! `output` has is the PostgreSQL server `-o postgresql://` names); the query flags
 //! are read once, taken apart with no `..` (`commands/query/flags.rs`), and nothing after
 //! `Query::resolve` reads them (the pipeline, `commands/query/pipeline.rs`, reads the `Query`
 //! alone); an on/off flag pair over a config key resolves through one `settings::Switch`,
 //! which names the value's source; which format takes which flag is answered by the format's
-//! capability table alone (`Format::can`); `render` writes text only (a SQLite database is the
-//! output's to write); a column's meaning is never read from its name; no function is longer
-//! than 60 lines (clippy's `too_many_lines`, clippy.toml).
+//! capability table alone (`Format::can`); `render` writes text only (a SQLite or PostgreSQL
+//! database is the output's to write); a column's meaning is never read from its name; no
+//! function is longer than 60 lines (clippy's `too_many_lines`, clippy.toml).
 //!
 //! Where a new thing goes:
 //!

@@ -78,17 +78,26 @@ pub struct QueryArgs {
     )]
     pub format: Option<Format>,
 
-    /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json .ndjson .md .svg .html .sqlite; csv without one, another is refused)
+    /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json .ndjson .md .svg .html .sqlite; csv without one, another is refused); postgresql://[user@][host][:port]/dbname writes a PostgreSQL table
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) by (date, chain), by date with --wide; columns matched by name; the file always has a chain column, one chain too
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) or PostgreSQL table by (date, chain), by date with --wide; columns matched by name; the file always has a chain column, one chain too
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
 
     /// With --merge: the chain an old file without a chain column holds (it then gains one); a file merged into always names its chains
     #[arg(help_heading = "Output", long, value_name = "CHAIN", requires = "merge", value_parser = one_chain, add = ArgValueCompleter::new(completion::chains))]
     pub file_chain: Option<Chain>,
+
+    /// With -o postgresql://...: the table to write, in a schema or on the search path [default: the command's name: fees, users, social, report]
+    #[arg(
+        help_heading = "Output",
+        long,
+        value_name = "[SCHEMA.]NAME",
+        requires = "output"
+    )]
+    pub table: Option<String>,
 
     /// One column per chain (per chain and metric for social and report)
     #[arg(help_heading = "Output", long)]

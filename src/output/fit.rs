@@ -216,6 +216,12 @@ fn check_wide(wide: bool, format: Format) -> Result<(), Failure> {
     if !wide || format.can().wide != Wide::Refused {
         return Ok(());
     }
+    if format == Format::Postgres {
+        return Err(Failure::usage(
+            "--wide pivots tables, and a PostgreSQL table keeps a row per date and chain",
+        )
+        .with_hint("drop --wide; pivot in SQL (or in the dashboard) instead"));
+    }
     Err(Failure::usage(format!(
         "--wide pivots tables, and the {} format draws a chart per metric with a line per chain",
         format.name()

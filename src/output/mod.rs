@@ -7,6 +7,8 @@ mod from_file;
 mod holes;
 mod merge;
 mod picture;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod progress;
 mod resume;
 mod sqlite;
@@ -48,6 +50,8 @@ pub(crate) struct OutputRequest {
     pub json_numbers: JsonNumbers,
     /// `--file-chain`: the chain an old merge file without a chain column holds.
     pub file_chain: Option<Chain>,
+    /// `--table`: the PostgreSQL table, `[schema.]name`; `None`: the command's name.
+    pub table: Option<String>,
     /// `--scale`: a picture's value axes.
     pub scale: AxisScale,
 }
@@ -56,6 +60,9 @@ pub(crate) struct OutputRequest {
 pub(crate) struct Output {
     format: Format,
     file: Option<PathBuf>,
+    /// `-o postgresql://...`: the database and table written instead of a file.
+    #[cfg(feature = "postgres")]
+    database: Option<postgres::Database>,
     merge: bool,
     /// The terminal as asked at the start: a chart's width, whether to show progress.
     terminal: Terminal,
@@ -75,14 +82,20 @@ impl Output {
         plan: &Plan,
         terminal: Terminal,
     ) -> Result<Output, Failure> {
-        let file = args.file.clone().filter(|f| f.as_os_str() != "-");
-        let (format, by_default) = match (&args.format, &file) {
-            (Some(format), _) => (*format, false),
-            (None, Some(file)) => (fit::format_of_file(file)?, false),
-            (None, None) => (format_or_default(None, terminal), true),
+        let mut file = args.file.clone().filter(|f| f.as_os_str() != "-");
+        let uri = database_uri(args.format, file.as_deref())?;
+        if uri.is_some() {
+            file = None;
+        }
+        let (format, by_default) = match (&args.format, &file, &uri) {
+            (_, _, Some(_)) => (Format::Postgres, false),
+            (Some(format), _, _) => (*format, false),
+            (None, Some(file), _) => (fit::format_of_file(file)?, false),
+            (None, None, _) => (format_or_default(None, terminal), true),
         };
         let on_terminal = terminal.stdout_is_terminal;
-        fit::check_destination(args.merge, format, file.is_some(), on_terminal)?;
+        let target = file.is_some() || uri.is_some();
+        fit::check_destination(args.merge, format, target, on_terminal)?;
         if let Some(file) = &file {
             fit::check_database_file(format, file)?;
         }
@@ -101,13 +114,18 @@ impl Output {
         let layout = Layout {
             steps: format == Format::Chart,
             wide,
-            chain_column: args.merge || format == Format::Sqlite,
+            chain_column: args.merge || format == Format::Sqlite || format == Format::Postgres,
         };
         let shape = Shape::new(args.analysis.clone(), args.by, args.summary, layout);
         check_analysis(&shape, plan)?;
+        check_table_flag(args.table.is_some(), format)?;
+        #[cfg(feature = "postgres")]
+        let database = resolve_database(uri, args, plan)?;
         Ok(Output {
             format,
             file,
+            #[cfg(feature = "postgres")]
+            database,
             terminal,
             merge: args.merge,
             shape,
@@ -122,6 +140,10 @@ impl Output {
     /// passed), and with `--merge` its content (a large file by its columns alone: its rows are
     /// read once, under the lock, after the fetch).
     pub(crate) fn check_target(&self, plan: &Plan) -> Result<(), Failure> {
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            return database.check(&self.header(plan), self.merge);
+        }
         let Some(file) = &self.file else {
             return Ok(());
         };
@@ -200,6 +222,10 @@ impl Output {
             json_strings: self.json_numbers == JsonNumbers::String,
             scale: self.scale,
         };
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            return Ok(database.store(&data, self.merge, shape.by, tell)?);
+        }
         let Some(file) = &self.file else {
             style.color = color;
             return self.to_stdout(&data, style, tell);
@@ -256,6 +282,31 @@ impl Output {
         })
     }
 
+    /// The file or database written, as the notes name it: the file's path, `-` for stdout, a
+    /// database's URI with its password masked.
+    pub(crate) fn target_name(&self) -> String {
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            return database.shown().to_owned();
+        }
+        let file = self.file.as_deref().unwrap_or("-".as_ref());
+        file.display().to_string()
+    }
+
+    /// Where the rows go, for `-v`: a database named with its password masked; `None` for a
+    /// file or stdout, which the run names otherwise.
+    pub(crate) fn described_target(&self) -> Option<String> {
+        #[cfg(feature = "postgres")]
+        if let Some(database) = &self.database {
+            return Some(format!(
+                "writing to {} ({})",
+                database.shown(),
+                database.describe()
+            ));
+        }
+        None
+    }
+
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.
     pub(crate) fn progress(&self, total: usize) -> Progress {
         Progress::new(total, self.terminal.stderr_is_terminal)
@@ -266,12 +317,81 @@ impl Output {
         self.file.is_none() && self.terminal.stdout_is_terminal
     }
 
+    /// `--raw` writes the service's body as it came, which a database table cannot take:
+    /// refused before any request.
+    pub(crate) fn check_raw(&self) -> Result<(), Failure> {
+        match self.format.text() {
+            Some(_) => Ok(()),
+            None if self.file.is_some() => Ok(()),
+            None => Err(Failure::usage(
+                "--raw writes the service's body as sent, and a PostgreSQL table takes rows",
+            )
+            .with_hint("leave out --raw, or write the body to a file with -o FILE.json")),
+        }
+    }
+
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
     pub(crate) fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
         match &self.file {
             Some(file) => atomic::write_atomically(file, body),
             None => write_stdout(|out| out.write_all(body)),
         }
+    }
+}
+
+/// `--table` names a PostgreSQL table: with another format it is a usage error.
+fn check_table_flag(table: bool, format: Format) -> Result<(), Failure> {
+    match table && format != Format::Postgres {
+        true => Err(Failure::usage(format!(
+            "--table names a PostgreSQL table, and the format is {}",
+            format.name()
+        ))
+        .with_hint("give -o postgresql://..., or leave out --table (a SQLite file's table is the command's name)")),
+        false => Ok(()),
+    }
+}
+
+/// The database `-o postgresql://...` names, completed from libpq's environment, and its
+/// table (`--table`, else the command's name); the warning of a password in the URI said.
+#[cfg(feature = "postgres")]
+fn resolve_database(
+    uri: Option<String>,
+    args: &OutputRequest,
+    plan: &Plan,
+) -> Result<Option<postgres::Database>, Failure> {
+    let Some(uri) = uri else {
+        return Ok(None);
+    };
+    let table = args.table.as_deref().unwrap_or(sqlite::table_name(plan));
+    let env = |name: &str| std::env::var(name).ok();
+    let database = postgres::Database::resolve(&uri, table, &env, &|n: Notice| n.write())?;
+    Ok(Some(database))
+}
+
+/// The PostgreSQL URI `-o` names (the postgres format follows from the scheme); `-f postgres`
+/// with anything else is a usage error, as is such a URI in a build without PostgreSQL.
+fn database_uri(format: Option<Format>, file: Option<&Path>) -> Result<Option<String>, Failure> {
+    let text = file.and_then(Path::to_str);
+    let is_uri =
+        text.is_some_and(|t| t.starts_with("postgresql://") || t.starts_with("postgres://"));
+    match (format, is_uri) {
+        (Some(Format::Postgres) | None, true) if cfg!(feature = "postgres") => {
+            Ok(text.map(str::to_owned))
+        }
+        (_, true) if !cfg!(feature = "postgres") => Err(Failure::usage(
+            "this chain-metrics was built without PostgreSQL (the cargo feature postgres)",
+        )
+        .with_hint("build it with the default features, or write a file and load it with psql's \\copy")),
+        (Some(other), true) => Err(Failure::usage(format!(
+            "a postgresql:// URI takes the postgres format, and --format is {}",
+            other.name()
+        ))
+        .with_hint("drop --format: the format follows from the URI")),
+        (Some(Format::Postgres), false) => Err(Failure::usage(
+            "the postgres format writes into a PostgreSQL database, and --output names no postgresql:// URI",
+        )
+        .with_hint("give -o postgresql://[user@][host][:port]/dbname (or -o postgresql:///dbname for the local server)")),
+        _ => Ok(None),
     }
 }
 

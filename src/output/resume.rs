@@ -1,8 +1,6 @@
 //! `--resume`: where a catch-up run starts, from the newest day the `--merge` target already
 //! holds for each asked chain, so that one cron line serves the first run and every later one.
 
-use std::path::Path;
-
 use chrono::NaiveDate;
 
 use super::holes::{holes, Hole};
@@ -33,31 +31,49 @@ impl Output {
         plan: &Plan,
         first_day: Option<NaiveDate>,
     ) -> Result<(Resume, Vec<Hole>), Failure> {
+        let shape = self.header(plan);
+        #[cfg(feature = "postgres")]
+        if let Some(database) = self.database.as_ref().filter(|_| self.merge) {
+            let rows = database.stored_rows(&shape)?;
+            let resume = start_after(&rows, &shape, plan, first_day, database.shown())?;
+            return Ok((resume, holes(&rows, &shape, &plan.chains, self.shape.by)));
+        }
         let Some(file) = self.file.as_deref().filter(|_| self.merge) else {
             return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
         };
-        let shape = self.header(plan);
         let stored = stored(self.target(file, plan), &shape)?;
         let rows = stored.map(|s| s.rows).unwrap_or_default();
-        let (mut after, mut first): (Option<NaiveDate>, Option<NaiveDate>) = (None, None);
-        for chain in &plan.chains {
-            match newest(&rows, &shape, *chain) {
-                // The last day there is: nothing comes after it.
-                Some(day) => match day.succ_opt() {
-                    Some(next) => after = Some(after.map_or(next, |a| a.min(next))),
-                    None => continue,
-                },
-                None => first = Some(first_day.ok_or_else(|| no_rows_yet(file, &rows, *chain))?),
-            };
-        }
-        let resume = match (first, after) {
-            (Some(first), Some(after)) if after < first => Resume::After(after),
-            (Some(first), _) => Resume::First(first),
-            (None, Some(after)) => Resume::After(after),
-            (None, None) => Resume::UpToDate,
-        };
+        let resume = start_after(&rows, &shape, plan, first_day, &file.display().to_string())?;
         Ok((resume, holes(&rows, &shape, &plan.chains, self.shape.by)))
     }
+}
+
+/// Where a run starts after `rows` (the target's, shown as `target`): the earliest day after
+/// an asked chain's newest; `first_day` for a chain with none.
+fn start_after(
+    rows: &[Row],
+    shape: &Dataset,
+    plan: &Plan,
+    first_day: Option<NaiveDate>,
+    target: &str,
+) -> Result<Resume, Failure> {
+    let (mut after, mut first): (Option<NaiveDate>, Option<NaiveDate>) = (None, None);
+    for chain in &plan.chains {
+        match newest(rows, shape, *chain) {
+            // The last day there is: nothing comes after it.
+            Some(day) => match day.succ_opt() {
+                Some(next) => after = Some(after.map_or(next, |a| a.min(next))),
+                None => continue,
+            },
+            None => first = Some(first_day.ok_or_else(|| no_rows_yet(target, rows, *chain))?),
+        };
+    }
+    Ok(match (first, after) {
+        (Some(first), Some(after)) if after < first => Resume::After(after),
+        (Some(first), _) => Resume::First(first),
+        (None, Some(after)) => Resume::After(after),
+        (None, None) => Resume::UpToDate,
+    })
 }
 
 /// The newest date of `rows` with a value for `chain`: its rows when they name chains, its
@@ -79,14 +95,13 @@ fn newest(rows: &[Row], shape: &Dataset, chain: Chain) -> Option<NaiveDate> {
 }
 
 /// The usage error of a run with no first day: the file has no rows (for `chain`) yet.
-fn no_rows_yet(file: &Path, rows: &[Row], chain: Chain) -> Failure {
+fn no_rows_yet(target: &str, rows: &[Row], chain: Chain) -> Failure {
     let what = match rows.is_empty() {
         true => "no rows yet".to_owned(),
         false => format!("no rows for {chain} yet"),
     };
     Failure::usage(format!(
-        "--resume starts after the newest day in {}, and it has {what}",
-        file.display()
+        "--resume starts after the newest day in {target}, and it has {what}"
     ))
     .with_hint("give the first run's range with --start DAY or --last N; --resume uses it only while the file has no rows")
 }

@@ -26,10 +26,12 @@ pub enum Format {
     Html,
     /// a SQLite database file, one table per command (with --output)
     Sqlite,
+    /// a PostgreSQL table, one per command (with --output postgresql://...)
+    Postgres,
 }
 
-/// The formats written as a stream of text: every format but `sqlite`, a database file that
-/// the output writes itself.
+/// The formats written as a stream of text: every format but the databases (`sqlite`,
+/// `postgres`), which the output writes itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Text {
     Table,
@@ -144,6 +146,14 @@ impl Format {
                 merge: true,
                 ..TEXT
             },
+            // A table of dates and chains, as a merge file: never the wide shape.
+            Format::Postgres => Can {
+                terminal: false,
+                file_only: true,
+                merge: true,
+                wide: Wide::Refused,
+                ..TEXT
+            },
         }
     }
 
@@ -163,7 +173,7 @@ impl Format {
         }
     }
 
-    /// The format as a stream of text; `None` for `sqlite`, a database file.
+    /// The format as a stream of text; `None` for a database (`sqlite`, `postgres`).
     pub fn text(self) -> Option<Text> {
         match self {
             Format::Table => Some(Text::Table),
@@ -175,7 +185,7 @@ impl Format {
             Format::Chart => Some(Text::Chart),
             Format::Svg => Some(Text::Svg),
             Format::Html => Some(Text::Html),
-            Format::Sqlite => None,
+            Format::Sqlite | Format::Postgres => None,
         }
     }
 
@@ -208,6 +218,7 @@ impl Format {
             Format::Svg => "svg",
             Format::Html => "html",
             Format::Sqlite => "sqlite",
+            Format::Postgres => "postgres",
         }
     }
 }
@@ -226,21 +237,24 @@ mod tests {
         );
         assert_eq!(named(|c| c.no_header), "csv and tsv");
         assert_eq!(named(|c| c.json_strings), "json and ndjson");
-        assert_eq!(named(|c| c.merge), "csv, tsv, json, ndjson and sqlite");
+        assert_eq!(
+            named(|c| c.merge),
+            "csv, tsv, json, ndjson, sqlite and postgres"
+        );
         assert_eq!(named(|c| c.picture), "svg and html");
         assert_eq!(named(|c| c.log_scale), "svg and html");
-        assert_eq!(named(|c| c.file_only), "sqlite");
-        assert_eq!(named(|c| !c.terminal), "svg, html and sqlite");
+        assert_eq!(named(|c| c.file_only), "sqlite and postgres");
+        assert_eq!(named(|c| !c.terminal), "svg, html, sqlite and postgres");
         assert_eq!(named(|c| c.wide == Wide::Always), "chart");
         let listing = Format::names(&Format::all_that(|c| c.listing), "or");
         assert_eq!(listing, "table, csv, tsv, json, ndjson or markdown");
     }
 
     #[test]
-    fn every_format_but_sqlite_is_text() {
+    fn every_format_but_the_databases_is_text() {
         let text = Format::all_that(|_| true)
             .into_iter()
             .filter(|f| f.text().is_none());
-        assert_eq!(text.collect::<Vec<_>>(), [Format::Sqlite]);
+        assert_eq!(text.collect::<Vec<_>>(), [Format::Sqlite, Format::Postgres]);
     }
 }

@@ -33,7 +33,7 @@ pub(crate) fn write(
         Format::Chart | Format::Svg | Format::Html => {
             Err(io::Error::other("a listing has no chart"))
         }
-        Format::Sqlite => Err(io::Error::other("a listing is written as text")),
+        Format::Sqlite | Format::Postgres => Err(io::Error::other("a listing is written as text")),
     }
 }
 

@@ -31,6 +31,7 @@
 //! | `--output`: atomic files, the format from the extension | `files/`, `files/export` |
 //! | `--merge`, and merge files the reader refuses (from the fuzz harness's mutator) | `files/merge`, `files/fuzz_merge` |
 //! | the SQLite export, also as a database others read and change | `files/sqlite`, `files/sqlite_shared` |
+//! | the PostgreSQL export against a real server: make, merge, resume, refusals, passwords, TLS | `files/postgres` |
 //! | cron grade: `--resume`, files that grow chains, files that say what they hold | `files/resume`, `files/holes`, `files/chains_grow`, `files/file_trust` |
 //! | two runs changing one file at once | `files/locks` |
 //! | whose files are trusted: config, key script, cache, CA bundle, merge target, lock, FIFOs; the rule on real machines (umask 002, team folders, another user) | `files/neighbours`, `files/trust_rule` |

@@ -44,6 +44,9 @@ impl Checked {
         };
         let output = Output::resolve(&flags.output, &plan, terminal)?;
         check_dry_run(flags)?;
+        if flags.raw {
+            output.check_raw()?;
+        }
         output.check_target(&plan)?;
         if flags.raw {
             check_raw(&plan, flags.days.by)?;

@@ -45,6 +45,9 @@ fn tell(query: &Query) {
         let line = format!("--resume: {file} is up to date for every chain asked; nothing to ask");
         return diag::note(line);
     }
+    if let Some(line) = query.output.described_target().filter(|_| settings.verbose) {
+        diag::verbose(line);
+    }
     let dry_run = matches!(query.mode, Mode::DryRun { .. });
     // Days asked again are news in a cron job's mail; the plain catch-up is not.
     if query.resume.is_some() && (dry_run || settings.verbose || again) {

@@ -48,6 +48,7 @@ impl Query {
             chunk_days: settings.chunk_days.filter(|_| !matches!(mode, Mode::Raw)),
             ..checked.plan
         };
+        let target = checked.output.target_name();
         Ok(Query {
             plan,
             asked,
@@ -55,7 +56,7 @@ impl Query {
             today,
             mode,
             output: checked.output,
-            resume: catch_up.map(|c| (file_name(&flags), c)),
+            resume: catch_up.map(|c| (target, c)),
             without_effect: flags.without_effect,
             settings,
         })
@@ -103,12 +104,6 @@ fn configured(settings: &Settings, key: ConfigKey, value: bool) -> Sourced<bool>
         value,
         source: source.unwrap_or(Source::Default),
     }
-}
-
-/// The output file as the notes name it (`-`: stdout).
-fn file_name(flags: &QueryFlags) -> String {
-    let file = flags.output.file.as_deref().unwrap_or("-".as_ref());
-    file.display().to_string()
 }
 
 /// The official-account items asked, each once, in the order given; all four by default (none

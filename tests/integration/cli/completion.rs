@@ -134,7 +134,7 @@ fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) 
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --file-chain --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --no-strict --output --quarter --raw --refresh --resume --resume-overlap --rolling --scale --share --sort --start --strict --summary --top --wide --year"
+    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --file-chain --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --no-strict --output --quarter --raw --refresh --resume --resume-overlap --rolling --scale --share --sort --start --strict --summary --table --top --wide --year"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();
@@ -180,7 +180,7 @@ macro_rules! cases {
         chains_in_upper_case: "chain-metrics fees --chain ETH,A" => "ETH,ALL ETH,ARB ETH,ARBITRUM",
         include_items: "chain-metrics social --include " => "quote reply retweet tweet",
         second_include_item: "chain-metrics social -c op --include reply,t" => "reply,tweet",
-        formats: "chain-metrics fees --format " => "chart csv html json markdown ndjson sqlite svg table tsv",
+        formats: "chain-metrics fees --format " => "chart csv html json markdown ndjson postgres sqlite svg table tsv",
         chains_format_j: "chain-metrics chains --format j" => "json",
         colors: "chain-metrics fees --color " => "always auto never",
         methods: "chain-metrics users --method " => "auto get post",

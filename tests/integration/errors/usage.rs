@@ -179,7 +179,7 @@ fn flags_that_do_not_go_together_are_exit_2_before_any_request() {
         (&["fees", "-c", "eth", "--summary", "-f", "chart"], "error: --summary works with table, csv, tsv, json, ndjson, markdown and html, not with the chart format"),
         (&["fees", "-c", "eth", "--summary", "-o", "x.json", "--merge"], "error: --summary adds rows that are no dates, and --merge keeps a file of dates"),
         (&["fees", "-c", "eth", "--merge"], "error: the following required arguments were not provided:"),
-        (&["fees", "-c", "eth", "--merge", "-o", "x.md"], "error: --merge works with csv, tsv, json, ndjson and sqlite, not with the markdown format"),
+        (&["fees", "-c", "eth", "--merge", "-o", "x.md"], "error: --merge works with csv, tsv, json, ndjson, sqlite and postgres, not with the markdown format"),
         (&["fees", "-c", "eth", "--no-header", "-f", "json"], "error: --no-header works with csv and tsv, not with the json format"),
         (&["--sandbox", "fees", "-c", "eth", "--dry-run"], "error: --dry-run prints commands for a service that outlives the run; --sandbox lasts only one run"),
     ];

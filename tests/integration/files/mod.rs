@@ -1,8 +1,8 @@
 //! The files a run writes and reads: `--output` (`export`), `--merge` (`merge`, `fuzz_merge`),
-//! the SQLite export (`sqlite`, `sqlite_shared`), `--resume` and growing chains (`resume`,
-//! `chains_grow`), the holes `--resume` asks again (`holes`), files that say what they hold
-//! (`file_trust`), two runs at once (`locks`), whose files are trusted (`neighbours`, and on
-//! machines as they are: `trust_rule`), and files others or a hostile export made
+//! the SQLite export (`sqlite`, `sqlite_shared`), the PostgreSQL export (`postgres`), `--resume`
+//! and growing chains (`resume`, `chains_grow`), the holes `--resume` asks again (`holes`), files
+//! that say what they hold (`file_trust`), two runs at once (`locks`), whose files are trusted
+//! (`neighbours`, and on machines as they are: `trust_rule`), and files others or a hostile export made
 //! (`foreign_files`, `hostile_files`).
 
 mod chains_grow;
@@ -15,6 +15,7 @@ mod hostile_files;
 mod locks;
 mod merge;
 mod neighbours;
+mod postgres;
 mod resume;
 mod sqlite;
 mod sqlite_shared;

@@ -24,7 +24,7 @@ pub struct TestCa {
 #[derive(Clone)]
 pub struct Leaf {
     pub pem: String,
-    key_pem: String,
+    pub key_pem: String,
 }
 
 /// Valid from `from` days from today to `to` days from today.

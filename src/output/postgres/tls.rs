@@ -1,0 +1,278 @@
+//! TLS to PostgreSQL as libpq's `sslmode` has it, on rustls (ring, as the service's client):
+//! `verify-full` checks the chain and the host name, `verify-ca` the chain alone, `require`,
+//! `prefer` and `allow` encrypt without checking (unless `sslrootcert` names roots, when
+//! `require` checks the chain, as libpq). The roots: `sslrootcert` alone when given (as
+//! libpq), else the system's store as the service's client reads it (SSL_CERT_FILE too).
+
+use std::future::Future;
+use std::io;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use postgres::tls::{ChannelBinding, MakeTlsConnect, TlsConnect, TlsStream};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::WebPkiServerVerifier;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{
+    CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
+};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use super::address::SslMode;
+
+/// How a server's certificate is checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Check {
+    /// The chain to a trusted root, and the host name.
+    Full,
+    /// The chain alone.
+    Chain,
+    /// Nothing: the connection is encrypted, not authenticated (`require`, `prefer`).
+    Nothing,
+}
+
+/// The rustls connector of one connection, made for its `sslmode`.
+#[derive(Clone)]
+pub(super) struct Tls {
+    config: Arc<ClientConfig>,
+}
+
+impl Tls {
+    /// The connector `sslmode` asks for; the roots read when it checks certificates. A root
+    /// file that cannot be read is the reason, in words.
+    pub(super) fn new(mode: SslMode, rootcert: Option<&Path>) -> Result<Tls, String> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let check = match mode {
+            SslMode::VerifyFull => Check::Full,
+            SslMode::VerifyCa => Check::Chain,
+            SslMode::Require if rootcert.is_some() => Check::Chain,
+            _ => Check::Nothing,
+        };
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let verifier: Arc<dyn ServerCertVerifier> = match check {
+            Check::Nothing => Arc::new(Unchecked(provider.clone())),
+            _ => {
+                let roots = roots(rootcert)?;
+                let webpki =
+                    WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
+                        .build()
+                        .map_err(|e| e.to_string())?;
+                Arc::new(Checked { webpki, check })
+            }
+        };
+        let config = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .dangerous()
+            .with_custom_certificate_verifier(verifier)
+            .with_no_client_auth();
+        Ok(Tls {
+            config: Arc::new(config),
+        })
+    }
+}
+
+/// The roots: `sslrootcert` alone (`system`: the system's store), else the system's store.
+fn roots(rootcert: Option<&Path>) -> Result<RootCertStore, String> {
+    let mut store = RootCertStore::empty();
+    match rootcert.filter(|p| *p != Path::new("system")) {
+        Some(file) => {
+            let shown = file.display();
+            let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(file)
+                .and_then(|certs| certs.collect())
+                .map_err(|e| format!("sslrootcert {shown}: cannot read its certificates ({e})"))?;
+            if certs.is_empty() {
+                return Err(format!("sslrootcert {shown}: holds no PEM certificate"));
+            }
+            store.add_parsable_certificates(certs);
+        }
+        None => {
+            store.add_parsable_certificates(rustls_native_certs::load_native_certs().certs);
+        }
+    }
+    match store.is_empty() {
+        true => Err("no CA certificate to check the server's with: name a PEM file with sslrootcert (or PGSSLROOTCERT)".to_owned()),
+        false => Ok(store),
+    }
+}
+
+/// webpki's check, the host name left out for `verify-ca`.
+#[derive(Debug)]
+struct Checked {
+    webpki: Arc<WebPkiServerVerifier>,
+    check: Check,
+}
+
+impl ServerCertVerifier for Checked {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let verified = (self.webpki).verify_server_cert(
+            end_entity,
+            intermediates,
+            server_name,
+            ocsp_response,
+            now,
+        );
+        match verified {
+            // webpki checks the chain before the name: a wrong name alone means a good chain.
+            Err(rustls::Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) if self.check == Check::Chain => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.webpki.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        self.webpki.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.webpki.supported_verify_schemes()
+    }
+}
+
+/// `require`, `prefer`, `allow` without roots: any certificate, the handshake's signatures
+/// still checked (so the session is with the holder of that certificate's key).
+#[derive(Debug)]
+struct Unchecked(Arc<rustls::crypto::CryptoProvider>);
+
+impl ServerCertVerifier for Unchecked {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        let algorithms = &self.0.signature_verification_algorithms;
+        rustls::crypto::verify_tls12_signature(message, cert, dss, algorithms)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        let algorithms = &self.0.signature_verification_algorithms;
+        rustls::crypto::verify_tls13_signature(message, cert, dss, algorithms)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+impl<S> MakeTlsConnect<S> for Tls
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    type Stream = Stream<S>;
+    type TlsConnect = Connect;
+    type Error = io::Error;
+
+    /// A host name rustls cannot take (a Unix socket has none, and never uses TLS) fails only
+    /// if a TLS connection is tried.
+    fn make_tls_connect(&mut self, domain: &str) -> io::Result<Connect> {
+        let name = ServerName::try_from(domain.to_owned())
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, e.to_string()));
+        Ok(Connect {
+            config: self.config.clone(),
+            name,
+        })
+    }
+}
+
+/// One TLS handshake to come.
+pub(super) struct Connect {
+    config: Arc<ClientConfig>,
+    name: io::Result<ServerName<'static>>,
+}
+
+impl<S> TlsConnect<S> for Connect
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    type Stream = Stream<S>;
+    type Error = io::Error;
+    type Future = Pin<Box<dyn Future<Output = io::Result<Stream<S>>> + Send>>;
+
+    fn connect(self, stream: S) -> Self::Future {
+        Box::pin(async move {
+            let connector = tokio_rustls::TlsConnector::from(self.config);
+            let stream = connector.connect(self.name?, stream).await?;
+            Ok(Stream(stream))
+        })
+    }
+}
+
+/// A TLS connection to the server. No channel binding: SCRAM authenticates without it, as
+/// libpq does with `channel_binding=prefer` when the server offers no binding to us.
+pub(super) struct Stream<S>(tokio_rustls::client::TlsStream<S>);
+
+impl<S: AsyncRead + AsyncWrite + Unpin> TlsStream for Stream<S> {
+    fn channel_binding(&self) -> ChannelBinding {
+        ChannelBinding::none()
+    }
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for Stream<S> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.0).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for Stream<S> {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.0).poll_write(cx, buf)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.0).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.0).poll_shutdown(cx)
+    }
+}
