@@ -154,7 +154,10 @@ impl Output {
         check_width(data, self.format, style.width)?;
         if self.format == Format::Table && render::table_overflows(data, style) {
             let width = style.width;
-            tell(Notice::note(format!("a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S")));
+            tell(Notice::note(format!(
+                "a column of this table is wider than the terminal ({width} \
+                columns); for long lines, try -f csv | less -S"
+            )));
         }
         // Only a text format reaches stdout: a file-only format needs --output.
         let text = self

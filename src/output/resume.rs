@@ -32,7 +32,10 @@ impl Output {
         first_day: Option<NaiveDate>,
     ) -> Result<Resume, Failure> {
         let Some(file) = self.file.as_deref().filter(|_| self.merge) else {
-            return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
+            return Err(Failure::usage(
+                "--resume needs --merge and --output FILE: it starts after \
+                the newest day of that file",
+            ));
         };
         let shape = self.header(plan);
         let stored = stored(self.target(file, plan), &shape)?;
@@ -85,5 +88,8 @@ fn no_rows_yet(file: &Path, rows: &[Row], chain: Chain) -> Failure {
         "--resume starts after the newest day in {}, and it has {what}",
         file.display()
     ))
-    .with_hint("give the first run's range with --start DAY or --last N; --resume uses it only while the file has no rows")
+    .with_hint(
+        "give the first run's range with --start DAY or --last N; --resume uses it only \
+        while the file has no rows",
+    )
 }

@@ -112,12 +112,14 @@ pub(crate) fn check(path: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     if owner != me && owner != 0 {
         return Err(Untrusted {
             why: format!(
-                "{shown} belongs to {}, not to you ({}) nor to root (mode {mode:04o}): another user's file is not used, since it could steer this run or take what it writes",
+                "{shown} belongs to {}, not to you ({}) nor to root (mode {mode:04o}): another \
+                user's file is not used, since it could steer this run or take what it writes",
                 who(owner),
                 who(me)
             ),
             hint: format!(
-                "use a file of your own instead (copy what you trust of it, or ask {} to remove it)",
+                "use a file of your own instead (copy what you trust of it, or ask {} to remove \
+                it)",
                 who(owner)
             ),
         });
@@ -132,7 +134,8 @@ pub(crate) fn check(path: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     if mode & 0o022 != 0 {
         return Err(Untrusted {
             why: format!(
-                "{shown} can be changed by other users (mode {mode:04o}, owned by {}), who could change what this run does, so it is not used",
+                "{shown} can be changed by other users (mode {mode:04o}, owned by {}), who could \
+                change what this run does, so it is not used",
                 who(owner)
             ),
             hint: fix(owner == me, path),
@@ -178,7 +181,8 @@ fn folder_trusted(folder: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     };
     Err(Untrusted {
         why: format!(
-            "folder {}, which {whose} (mode {mode:04o}), so another user could replace what is in it: it is not used",
+            "folder {}, which {whose} (mode {mode:04o}), so another user could replace what is in \
+            it: it is not used",
             folder.display()
         ),
         hint: match owner == me {

@@ -29,7 +29,9 @@ fn planted(link: &Path) -> Option<String> {
         return None;
     }
     Some(format!(
-        "{} is a symbolic link owned by user id {owner}, neither you (user id {me}) nor the owner of its folder, which others may write to (mode {:04o}): it is not followed, as the kernel's protected_symlinks would not follow it",
+        "{} is a symbolic link owned by user id {owner}, neither you (user id {me}) nor the owner \
+        of its folder, which others may write to (mode {:04o}): it is not followed, as the \
+        kernel's protected_symlinks would not follow it",
         link.display(),
         folder.mode() & 0o7777
     ))
@@ -43,4 +45,5 @@ fn planted(_: &Path) -> Option<String> {
 
 /// What to do about a planted link.
 pub(super) const HINT: &str =
-    "remove the link if it is not meant to be there (or have the folder's owner make it), or write to another file";
+    "remove the link if it is not meant to be there (or have the folder's owner make it), or write \
+    to another file";

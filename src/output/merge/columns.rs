@@ -93,9 +93,15 @@ pub(super) fn arrange<'a>(placement: &Placement, cells: &[&'a str]) -> Vec<Optio
 pub(super) fn hint(mismatch: &Mismatch, first_chain: Option<Chain>) -> String {
     if mismatch.no_chain {
         let chain = first_chain.map_or("CHAIN", Chain::name);
-        return format!("nothing in it says which chain it holds; if it holds {chain}'s rows, run once with --file-chain {chain} (the file then gains a chain column), else write to another file");
+        return format!(
+            "nothing in it says which chain it holds; if it holds {chain}'s rows, run \
+            once with --file-chain {chain} (the file then gains a chain column), else write to \
+            another file"
+        );
     }
-    "merge only the same command with the same --wide and --by (columns are matched by name, so another --include order or a new include merges); or write to another file".to_owned()
+    "merge only the same command with the same --wide and --by (columns are matched by name, so \
+    another --include order or a new include merges); or write to another file"
+        .to_owned()
 }
 
 #[cfg(test)]

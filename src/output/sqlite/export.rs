@@ -74,7 +74,11 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     let mut head = [0u8; 16];
     let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
     if read.is_err() || &head != MAGIC {
-        return Err("it is not a SQLite database; it is not replaced: write the table to a .sqlite file of its own, or remove this one".into());
+        return Err(
+            "it is not a SQLite database; it is not replaced: write the table to a .sqlite \
+            file of its own, or remove this one"
+                .into(),
+        );
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(|e| e.to_string())?;
@@ -97,7 +101,9 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
         };
         if metadata.uid() != nix::unistd::geteuid().as_raw() {
             return Err(format!(
-                "{} beside it belongs to another user, and SQLite would roll it into the database when it is opened; it is not opened: remove that file if you trust neither it nor its owner",
+                "{} beside it belongs to another user, and SQLite would roll it into the database \
+                when it is opened; it is not opened: remove that file if you trust neither it nor \
+                its owner",
                 std::path::Path::new(&beside).display()
             ));
         }
@@ -106,5 +112,8 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
 }
 
 fn not_a_file(kind: &str) -> String {
-    format!("it is {kind}, not a regular file: a SQLite database is a file that is read back and changed in place")
+    format!(
+        "it is {kind}, not a regular file: a SQLite database is a file that is read back and \
+        changed in place"
+    )
 }
