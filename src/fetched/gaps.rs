@@ -70,9 +70,18 @@ impl Gaps {
             members: vec![("missing", self.as_data())],
             ..Default::default()
         };
-        Err(Failure::new(Exit::Incomplete, format!("--strict: incomplete data: {what}; everything that came was written"))
-            .with_hint("ask again later for the missing days, or leave out --strict (and config strict) to accept gaps")
-            .with_detail(missing))
+        Err(Failure::new(
+            Exit::Incomplete,
+            format!(
+                "--strict: incomplete data: {what}; everything \
+            that came was written"
+            ),
+        )
+        .with_hint(
+            "ask again later for the missing days, or leave out --strict (and config \
+                strict) to accept gaps",
+        )
+        .with_detail(missing))
     }
 
     /// The missing values as a JSON array of `{"chain", "metric", "days": [ISO dates]}`.

@@ -72,7 +72,10 @@ fn key_from(bytes: Vec<u8>) -> Result<ApiKey, String> {
 }
 
 fn too_long() -> String {
-    format!("printed more than {MAX_KEY_BYTES} bytes, far more than a key; it should print the key alone")
+    format!(
+        "printed more than {MAX_KEY_BYTES} bytes, far more than a key; it should print the key \
+        alone"
+    )
 }
 
 /// What the reader thread sends: the command's output, up to one byte past the bound.
