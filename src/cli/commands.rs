@@ -198,12 +198,8 @@ pub struct RenderArgs {
     pub output: Option<PathBuf>,
 
     /// The chain a file without a chain column holds, for the legend
-    #[arg(
-        long,
-        value_name = "CHAIN",
-        value_parser = super::query::one_chain,
-        add = ArgValueCompleter::new(super::completion::chains),
-    )]
+    #[arg(long, value_name = "CHAIN", value_parser = super::query::one_chain,
+          add = ArgValueCompleter::new(super::completion::chains))]
     pub file_chain: Option<Chain>,
 
     /// svg/html: value axes from zero (linear) or in powers of ten (log), as the query's --scale

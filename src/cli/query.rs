@@ -18,58 +18,33 @@ use crate::render::{AxisScale, Format, JsonNumbers};
 // The first day comes from --start or --last: clap's error for neither names both.
 // With --resume a later run's first day comes from the file (--start/--last: the first run's);
 // a calendar range (--month, --quarter, --year) stands for --start and --end together.
-#[command(group(
-    ArgGroup::new("first_day")
-        .args(["start", "last", "resume", "month", "quarter", "year"])
-        .multiple(true)
-        .required(true)
-))]
+#[command(group(ArgGroup::new("first_day")
+    .args(["start", "last", "resume", "month", "quarter", "year"])
+    .multiple(true)
+    .required(true)))]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
-    #[arg(
-        help_heading = "What to fetch",
-        short,
-        long = "chain",
-        value_name = "CHAIN",
-        required = true,
-        value_delimiter = ',',
-        value_parser = Suggesting::new(ChainArg::parse, chain_names),
-        add = ArgValueCompleter::new(completion::chains),
-    )]
+    #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN",
+          required = true, value_delimiter = ',',
+          value_parser = Suggesting::new(ChainArg::parse, chain_names),
+          add = ArgValueCompleter::new(completion::chains))]
     pub chains: Vec<ChainArg>,
 
     /// First day: YYYY-MM-DD, YYYY-MM (its first day), today or yesterday (UTC)
-    #[arg(
-        help_heading = "What to fetch",
-        short,
-        long,
-        visible_alias = "since",
-        value_name = "DAY",
-        value_parser = DaySpec::parse,
-    )]
+    #[arg(help_heading = "What to fetch", short, long, visible_alias = "since", value_name = "DAY",
+          value_parser = DaySpec::parse)]
     pub start: Option<DaySpec>,
 
     /// Last day, inclusive; YYYY-MM is its last day [default: yesterday, the last complete UTC day]
-    #[arg(
-        help_heading = "What to fetch",
-        short,
-        long,
-        value_name = "DAY",
-        value_parser = DaySpec::parse,
-    )]
+    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY",
+          value_parser = DaySpec::parse)]
     pub end: Option<DaySpec>,
 
     /// The N days ending at --end (30, 30d, 4w), or whole months, quarters, years (3m, 2q, 1y)
     // A negative count reaches the parser, which says what --last takes (clap would call
     // `-3` an unexpected argument).
-    #[arg(
-        help_heading = "What to fetch",
-        long,
-        value_name = "N",
-        value_parser = parse_span,
-        conflicts_with = "start",
-        allow_negative_numbers = true,
-    )]
+    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span,
+          conflicts_with = "start", allow_negative_numbers = true)]
     pub last: Option<Span>,
 
     #[command(flatten)]
@@ -82,13 +57,8 @@ pub struct QueryArgs {
 
     /// With --resume: ask the file's last N days again, which the service may still revise
     /// [default: those less than cache_settle_days old; 0: none]
-    #[arg(
-        help_heading = "What to fetch",
-        long,
-        value_name = "N",
-        requires = "resume",
-        value_parser = clap::value_parser!(u32).range(0..=36525),
-    )]
+    #[arg(help_heading = "What to fetch", long, value_name = "N", requires = "resume",
+          value_parser = clap::value_parser!(u32).range(0..=36525))]
     pub resume_overlap: Option<u32>,
 
     /// Exit 10 when the result lacks any asked value (a gap, a left-out member, no data), after
@@ -135,14 +105,8 @@ pub struct QueryArgs {
 
     /// With --merge: the chain an old file without a chain column holds (it then gains one); a file
     /// merged into always names its chains
-    #[arg(
-        help_heading = "Output",
-        long,
-        value_name = "CHAIN",
-        requires = "merge",
-        value_parser = one_chain,
-        add = ArgValueCompleter::new(completion::chains),
-    )]
+    #[arg(help_heading = "Output", long, value_name = "CHAIN", requires = "merge",
+          value_parser = one_chain, add = ArgValueCompleter::new(completion::chains))]
     pub file_chain: Option<Chain>,
 
     /// One column per chain (per chain and metric for social and report)
@@ -179,20 +143,9 @@ pub struct QueryArgs {
     pub analysis: super::analysis::AnalysisArgs,
 
     /// Print the service's body unchanged (one chain, one request; not for report)
-    #[arg(
-        help_heading = "Output",
-        long,
-        conflicts_with_all = [
-            "format",
-            "merge",
-            "wide",
-            "no_header",
-            "summary",
-            "chunk_days",
-            "cache",
-            "refresh",
-        ],
-    )]
+    #[arg(help_heading = "Output", long,
+          conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days",
+                                "cache", "refresh"])]
     pub raw: bool,
 
     /// With several chains: write every chain that succeeded, warn for each that failed, exit with
@@ -206,12 +159,8 @@ pub struct QueryArgs {
     pub dry_run: bool,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order
-    #[arg(
-        help_heading = "Connection",
-        long,
-        value_name = "N",
-        value_parser = super::parse_chunk_days,
-    )]
+    #[arg(help_heading = "Connection", long, value_name = "N",
+          value_parser = super::parse_chunk_days)]
     pub chunk_days: Option<u32>,
 
     /// Serve settled days from the response cache and keep what the service sends [config: cache]
@@ -241,14 +190,9 @@ pub struct SocialArgs {
     pub query: QueryArgs,
 
     /// Metrics, comma-separated, in the column order wanted [default: reply,retweet,tweet,quote]
-    #[arg(
-        help_heading = "What to fetch",
-        short,
-        long = "include",
-        value_name = "ITEMS",
-        value_delimiter = ',',
-        value_parser = Suggesting::new(SocialMetric::parse, SocialMetric::names),
-        add = ArgValueCandidates::new(completion::includes),
-    )]
+    #[arg(help_heading = "What to fetch", short, long = "include", value_name = "ITEMS",
+          value_delimiter = ',',
+          value_parser = Suggesting::new(SocialMetric::parse, SocialMetric::names),
+          add = ArgValueCandidates::new(completion::includes))]
     pub includes: Vec<SocialMetric>,
 }
