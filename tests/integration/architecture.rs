@@ -226,5 +226,9 @@ fn no_line_of_src_is_over_100_columns() {
             }
         }
     }
-    assert!(long.is_empty(), "lines over 100 columns:\n{}", long.join("\n"));
+    assert!(
+        long.is_empty(),
+        "lines over 100 columns:\n{}",
+        long.join("\n")
+    );
 }
