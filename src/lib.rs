@@ -42,15 +42,29 @@
 //!
 //! Where a new thing goes:
 //!
-//! | a new ... | its homes |
-//! |---|---|
-//! | query flag | its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`), its name in the pattern that takes `QueryArgs` apart (`commands/query/flags.rs`, which fails to compile until it is there) and its resolution into `Query` (`commands/query/resolve.rs`); a `--name`/`--no-name` pair over a config key goes through `settings::Switch`; nothing else reads it |
-//! | global flag | its clap field (`cli/mod.rs`, `GlobalArgs`) and its layer in `settings` (flag, environment, config key in `settings/keys.rs`, default in `settings::defaults`, bound in `settings::limits`) |
-//! | output format | a `Format` variant with its row in `Format::can` and its extension (`render/format.rs`), and one writer file in `render/` called by `render::render`; every check and hint follows the table |
-//! | endpoint | an `Endpoint` in `model/mod.rs` with its path, the `Metric`s it fills (`Endpoint::metrics`, whose inverse is `Metric::endpoint`) and its command and table name (`Endpoint::command`); the body's shape (`client/body/response.rs`, followed as it arrives in `client/body/stream.rs`); and the sandbox's answer (`sandbox/`) |
-//! | derived measure | a `Measure` (`model/column/`: its name, unit and what adds up, in one place), its arithmetic and its columns in `analysis/derived/` (divisions through `model::divide`), its flag (`cli/analysis.rs`) and `Measures` in the query's `Shape` |
-//! | period | a `Period` variant and its calendar in `model/period/calendar.rs` (start, next, back, length); its roll-up (sums, means, the chart's steps) in `analysis/periods/`; rows carry their `Coverage` |
-//! | foreign text shown | through `system::foreign::shown` (or `echo`/`cut`), never printed raw |
+//! - a new **query flag**: its clap field (`cli/query.rs`, `cli/analysis.rs`, `cli/calendar.rs`),
+//!   its name in the pattern that takes `QueryArgs` apart (`commands/query/flags.rs`, which fails
+//!   to compile until it is there) and its resolution into `Query` (`commands/query/resolve.rs`); a
+//!   `--name`/`--no-name` pair over a config key goes through `settings::Switch`; nothing else
+//!   reads it
+//! - a new **global flag**: its clap field (`cli/mod.rs`, `GlobalArgs`) and its layer in `settings`
+//!   (flag, environment, config key in `settings/keys.rs`, default in `settings::defaults`, bound
+//!   in `settings::limits`)
+//! - a new **output format**: a `Format` variant with its row in `Format::can` and its extension
+//!   (`render/format.rs`), and one writer file in `render/` called by `render::render`; every check
+//!   and hint follows the table
+//! - a new **endpoint**: an `Endpoint` in `model/mod.rs` with its path, the `Metric`s it fills
+//!   (`Endpoint::metrics`, whose inverse is `Metric::endpoint`) and its command and table name
+//!   (`Endpoint::command`); the body's shape (`client/body/response.rs`, followed as it arrives in
+//!   `client/body/stream.rs`); and the sandbox's answer (`sandbox/`)
+//! - a new **derived measure**: a `Measure` (`model/column/`: its name, unit and what adds up, in
+//!   one place), its arithmetic and its columns in `analysis/derived/` (divisions through
+//!   `model::divide`), its flag (`cli/analysis.rs`) and `Measures` in the query's `Shape`
+//! - a new **period**: a `Period` variant and its calendar in `model/period/calendar.rs` (start,
+//!   next, back, length); its roll-up (sums, means, the chart's steps) in `analysis/periods/`; rows
+//!   carry their `Coverage`
+//! - **foreign text shown**: through `system::foreign::shown` (or `echo`/`cut`), never
+//!   printed raw
 //!
 //! Every folder has one front door: its modules are private and its `mod.rs` re-exports what
 //! the others use (`system`'s modules are namespaces instead: `diag::note`, `interrupt::stop`).
@@ -62,7 +76,8 @@
 //! `Plan::windows`, what each format can do in `Format::can`, the strict verdict in
 //! `Gaps::strict_verdict`, chain order in `Chain::rank`,
 //! bounded arithmetic in `Number::to_decimal`, defaults in `settings::defaults`, bounds in
-//! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the binary, the man-page generator
+//! `settings::limits`, config key names in `ConfigKey::name`. What is public below is what the
+//! binary, the man-page generator
 //! (`examples/generate`) and the tests use.
 //!
 //! An output column is a `model::Column` (metric, measure, unit, `--by` aggregation, `--wide`

@@ -14,7 +14,8 @@ pub(crate) type SummaryRow = (&'static str, &'static str, Vec<Option<Number>>);
 /// chain column, one block of rows per chain, in the order the chains first show: a total over
 /// several chains would add up different things. A column whose values do not add up (see
 /// [`Column::adds_up`]: active users, percents, means) has no total. The mean is rounded half
-/// to even to `decimals` (`--decimals`), as every derived number is, without trailing zeros. Fails, naming the value,
+/// to even to `decimals` (`--decimals`), as every derived number is, without trailing zeros. Fails,
+/// naming the value,
 /// on a number too large to add up exactly (see `Number::to_decimal`), as `--by` does.
 pub(crate) fn rows(data: &Dataset, decimals: u32) -> Result<Vec<SummaryRow>, String> {
     if !data.chain_column {

@@ -50,7 +50,8 @@ impl fmt::Display for CacheError {
             ),
             CacheError::OtherVersion { found, reads } => write!(
                 f,
-                "cannot be used (schema version {found}, written by another version of chain-metrics (this one reads {reads}))"
+                "cannot be used (schema version {found}, written by another version of \
+                chain-metrics (this one reads {reads}))"
             ),
             CacheError::Unwritable(why) => write!(f, "cannot be written ({why})"),
             CacheError::Other(why) => write!(f, "cannot be used ({why})"),

@@ -181,8 +181,14 @@ mod tests {
         assert_eq!(
             asked(&work),
             [
-                r#"official account {"chain":"ETHEREUM","start_date":"2024-01-01","end_date":"2024-01-08","includes":"quote"}"#,
-                r#"official account {"chain":"ETHEREUM","start_date":"2024-01-09","end_date":"2024-01-10","includes":"tweet,quote"}"#,
+                concat!(
+                    r#"official account {"chain":"ETHEREUM","start_date":"2024-01-01","#,
+                    r#""end_date":"2024-01-08","includes":"quote"}"#
+                ),
+                concat!(
+                    r#"official account {"chain":"ETHEREUM","start_date":"2024-01-09","#,
+                    r#""end_date":"2024-01-10","includes":"tweet,quote"}"#
+                ),
             ]
         );
         assert_eq!((work.days_from_cache, work.from_cache.len()), (0, 18));

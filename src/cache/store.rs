@@ -235,7 +235,8 @@ impl Store {
             None => tx.execute("DELETE FROM value", [])?,
         };
         tx.execute(
-            "DELETE FROM series WHERE NOT EXISTS (SELECT 1 FROM value WHERE value.series = series.id)",
+            "DELETE FROM series WHERE NOT EXISTS (SELECT 1 FROM value WHERE value.series = \
+            series.id)",
             [],
         )?;
         tx.commit()?;

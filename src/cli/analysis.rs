@@ -9,12 +9,15 @@ use crate::analysis::SortKey;
 #[allow(rustdoc::invalid_html_tags)]
 #[derive(Debug, Args)]
 pub struct AnalysisArgs {
-    /// Add <metric>_change and <metric>_change_pct: against the previous day (or --by period) of the same chain
+    /// Add <metric>_change and <metric>_change_pct: against the previous day (or --by period) of
+    /// the same chain
     #[arg(help_heading = "Output", long, conflicts_with_all = ["merge", "raw"])]
     pub change: bool,
 
-    /// Add <metric>_rolling_N: the mean of the last N rows that have values (after a gap they span more than N days)
-    #[arg(help_heading = "Output", long, value_name = "N", value_parser = super::parse_rolling, conflicts_with_all = ["merge", "raw"])]
+    /// Add <metric>_rolling_N: the mean of the last N rows that have values (after a gap they span
+    /// more than N days)
+    #[arg(help_heading = "Output", long, value_name = "N", value_parser = super::parse_rolling,
+          conflicts_with_all = ["merge", "raw"])]
     pub rolling: Option<u32>,
 
     /// Add <metric>_cumulative: the running total (not for active users; empty from a gap on)
@@ -35,11 +38,13 @@ pub struct AnalysisArgs {
     pub decimals: Option<u32>,
 
     /// Order the rows by a column of the output, highest first with :desc (gaps last)
-    #[arg(help_heading = "Output", long, value_name = "COLUMN[:desc]", value_parser = SortKey::parse, conflicts_with_all = ["merge", "raw"])]
+    #[arg(help_heading = "Output", long, value_name = "COLUMN[:desc]",
+          value_parser = SortKey::parse, conflicts_with_all = ["merge", "raw"])]
     pub sort: Option<SortKey>,
 
     /// Keep only the first N rows (after --sort); --summary then sums up only those rows
-    #[arg(help_heading = "Output", long, value_name = "N", value_parser = parse_top, conflicts_with_all = ["merge", "raw"])]
+    #[arg(help_heading = "Output", long, value_name = "N", value_parser = parse_top,
+          conflicts_with_all = ["merge", "raw"])]
     pub top: Option<u64>,
 }
 

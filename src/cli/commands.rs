@@ -131,7 +131,8 @@ pub struct ChainsArgs {
     pub format: Option<Format>,
 }
 
-/// The formats of `chains` and `cache stats`: those that write a listing (not the charts, as a list is no
+/// The formats of `chains` and `cache stats`: those that write a listing (not the charts, as a list
+/// is no
 /// series, nor `sqlite`, a file of daily tables).
 fn list_formats() -> impl TypedValueParser<Value = Format> {
     let values = Format::all_that(|can| can.listing)
@@ -197,10 +198,12 @@ pub struct RenderArgs {
     pub output: Option<PathBuf>,
 
     /// The chain a file without a chain column holds, for the legend
-    #[arg(long, value_name = "CHAIN", value_parser = super::query::one_chain, add = ArgValueCompleter::new(super::completion::chains))]
+    #[arg(long, value_name = "CHAIN", value_parser = super::query::one_chain,
+          add = ArgValueCompleter::new(super::completion::chains))]
     pub file_chain: Option<Chain>,
 
-    /// svg/html: value axes from zero (linear) or in powers of ten (log), as the query's --scale [default: linear]
+    /// svg/html: value axes from zero (linear) or in powers of ten (log), as the query's --scale
+    /// [default: linear]
     #[arg(long, ignore_case = true)]
     pub scale: Option<AxisScale>,
 }

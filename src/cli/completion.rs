@@ -1,4 +1,5 @@
-//! Shell completion: the scripts `completions SHELL` prints, and the candidates they ask the binary for.
+//! Shell completion: the scripts `completions SHELL` prints, and the candidates they ask the binary
+//! for.
 //!
 //! The scripts are clap_complete's dynamic registrations: on each TAB the shell runs
 //! `chain-metrics` with `_CHAIN_METRICS_COMPLETE=<shell>` and the words typed so far, and the
@@ -71,7 +72,8 @@ pub fn write_script(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
         // and complete nothing.
         writeln!(
             out,
-            "\nif [[ \"${{funcstack[1]}}\" == \"_{BIN}\" ]]; then\n    _clap_dynamic_completer_{} \"$@\"\nfi",
+            "\nif [[ \"${{funcstack[1]}}\" == \"_{BIN}\" ]]; then\n    _clap_dynamic_completer_{} \
+            \"$@\"\nfi",
             BIN.replace('-', "_")
         )?;
     }

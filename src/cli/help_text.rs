@@ -16,7 +16,8 @@ macro_rules! query_usage {
         concat!(
             "chain-metrics ",
             $command,
-            " [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>"
+            " [OPTIONS] --chain <CHAIN> <--start <DAY>|--last <N>|--resume|--month \
+            <YYYY-MM>|--quarter <YYYYQn>|--year <YYYY>>"
         )
     };
 }

@@ -88,7 +88,8 @@ fn pointer(named: &[&str]) -> String {
 /// the "Global options:" line after their own options.
 fn with_pointer(cmd: Command, hidden: &[clap::Arg], line: &str) -> Command {
     let template = format!(
-        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{{all-args}}\n\nGlobal options:\n  {line}{{after-help}}"
+        "{{before-help}}{{about-with-newline}}\n{{usage-heading}} \
+        {{usage}}\n\n{{all-args}}\n\nGlobal options:\n  {line}{{after-help}}"
     );
     let subs: Vec<String> = cmd
         .get_subcommands()

@@ -53,7 +53,8 @@ pub struct Cli {
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
     /// Service address, path prefix kept [env: CHAIN_METRICS_BASE_URL]
-    #[arg(help_heading = "Connection", long, global = true, value_name = "URL", value_hint = ValueHint::Url)]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "URL",
+          value_hint = ValueHint::Url)]
     pub base_url: Option<String>,
 
     /// Plain http to any host, the key in clear [config: allow_http]
@@ -70,15 +71,18 @@ pub struct GlobalArgs {
     pub no_allow_http: bool,
 
     /// Profile of the config file to use [env: CHAIN_METRICS_PROFILE]
-    #[arg(help_heading = "Settings", long, global = true, value_name = "NAME", add = ArgValueCandidates::new(completion::profiles))]
+    #[arg(help_heading = "Settings", long, global = true, value_name = "NAME",
+          add = ArgValueCandidates::new(completion::profiles))]
     pub profile: Option<String>,
 
     /// Config file (see FILES in the man page) [env: CHAIN_METRICS_CONFIG]
-    #[arg(help_heading = "Settings", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    #[arg(help_heading = "Settings", long, global = true, value_name = "FILE",
+          value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
 
     /// Extra CA certificates (PEM) to trust [env: CHAIN_METRICS_CA_BUNDLE]
-    #[arg(help_heading = "Connection", long, global = true, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "FILE",
+          value_hint = ValueHint::FilePath)]
     pub ca_bundle: Option<PathBuf>,
 
     /// Run against the built-in sandbox (synthetic data, no account needed)
@@ -86,24 +90,34 @@ pub struct GlobalArgs {
     pub sandbox: bool,
 
     // The defaults in these help lines come from `settings::defaults`, as the run uses them.
-    #[arg(help_heading = "Connection", long, global = true, value_name = "SECS", value_parser = parse_seconds,
-          help = format!("Seconds one whole request may take, body included [default: {}]", defaults::TIMEOUT_SECS))]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "SECS",
+          value_parser = parse_seconds,
+          help = format!("Seconds one whole request may take, body included [default: {}]",
+                         defaults::TIMEOUT_SECS))]
     pub timeout: Option<f64>,
 
-    #[arg(help_heading = "Connection", long, global = true, value_name = "SECS", value_parser = parse_seconds,
-          help = format!("Seconds to get connected [default: {}]", defaults::CONNECT_TIMEOUT_SECS))]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "SECS",
+          value_parser = parse_seconds,
+          help = format!("Seconds to get connected [default: {}]",
+                         defaults::CONNECT_TIMEOUT_SECS))]
     pub connect_timeout: Option<f64>,
 
-    #[arg(help_heading = "Connection", long, global = true, value_name = "N", value_parser = parse_retries,
-          help = format!("Further attempts after a transient failure [default: {}]", defaults::RETRIES))]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "N",
+          value_parser = parse_retries,
+          help = format!("Further attempts after a transient failure [default: {}]",
+                         defaults::RETRIES))]
     pub retries: Option<u32>,
 
-    #[arg(help_heading = "Connection", long, global = true, value_name = "N", value_parser = parse_jobs,
-          help = format!("Requests in flight at once [default: {}]", defaults::JOBS))]
+    #[arg(help_heading = "Connection", long, global = true, value_name = "N",
+          value_parser = parse_jobs,
+          help = format!("Requests in flight at once [default: {}]",
+                         defaults::JOBS))]
     pub jobs: Option<usize>,
 
-    #[arg(help_heading = "Settings", long, global = true, value_name = "SECS", value_parser = parse_seconds,
-          help = format!("Seconds to wait while another run changes the same file [default: {}]", defaults::LOCK_TIMEOUT_SECS))]
+    #[arg(help_heading = "Settings", long, global = true, value_name = "SECS",
+          value_parser = parse_seconds,
+          help = format!("Seconds to wait while another run changes the same file [default: {}]",
+                         defaults::LOCK_TIMEOUT_SECS))]
     pub lock_timeout: Option<f64>,
 
     /// HTTP method: auto (POST; GET after a 405), post, get [default: auto]
@@ -206,15 +220,18 @@ pub enum Command {
     // `--per-user` is parsed everywhere (and refused with a hint but under report), and shown
     // only where it works.
     /// Daily transaction fees collected on a chain
-    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE, mut_arg("per_user", |a| a.hide(true)))]
+    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE,
+              mut_arg("per_user", |a| a.hide(true)))]
     Fees(QueryArgs),
 
     /// Daily active users on a chain
-    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE, mut_arg("per_user", |a| a.hide(true)))]
+    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE,
+              mut_arg("per_user", |a| a.hide(true)))]
     Users(QueryArgs),
 
     /// Daily activity of the chain's official social-media account
-    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE, mut_arg("per_user", |a| a.hide(true)))]
+    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE,
+              mut_arg("per_user", |a| a.hide(true)))]
     Social(SocialArgs),
 
     /// Fees, active users and social activity side by side, one row per date
@@ -250,7 +267,8 @@ pub enum Command {
     Completions(CompletionsArgs),
 
     /// Print the man page of the tool or of a command, in roff
-    // Hidden from the command list, which must fit one 48-line screen; docs/completion-and-man-pages.md,
+    // Hidden from the command list, which must fit one 48-line screen;
+    // docs/completion-and-man-pages.md,
     // the README and `completions --help` name it.
     #[command(after_help = help_text::MAN, hide = true)]
     Man(ManArgs),

@@ -18,38 +18,65 @@ use crate::render::{AxisScale, Format, JsonNumbers};
 // The first day comes from --start or --last: clap's error for neither names both.
 // With --resume a later run's first day comes from the file (--start/--last: the first run's);
 // a calendar range (--month, --quarter, --year) stands for --start and --end together.
-#[command(group(ArgGroup::new("first_day").args(["start", "last", "resume", "month", "quarter", "year"]).multiple(true).required(true)))]
+#[command(
+    group(
+        ArgGroup::new("first_day")
+            .args(["start", "last", "resume", "month", "quarter", "year"])
+            .multiple(true)
+            .required(true)
+    ),
+)]
 pub struct QueryArgs {
     /// Chain(s): a name, alias or EVM chain id; repeat or comma-separate; `all` for every chain
-    #[arg(help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN", required = true, value_delimiter = ',', value_parser = Suggesting::new(ChainArg::parse, chain_names), add = ArgValueCompleter::new(completion::chains))]
+    #[arg(
+        help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN",
+        required = true, value_delimiter = ',',
+        value_parser = Suggesting::new(ChainArg::parse, chain_names),
+        add = ArgValueCompleter::new(completion::chains),
+    )]
     pub chains: Vec<ChainArg>,
 
     /// First day: YYYY-MM-DD, YYYY-MM (its first day), today or yesterday (UTC)
-    #[arg(help_heading = "What to fetch", short, long, visible_alias = "since", value_name = "DAY", value_parser = DaySpec::parse)]
+    #[arg(
+        help_heading = "What to fetch", short, long, visible_alias = "since", value_name = "DAY",
+        value_parser = DaySpec::parse,
+    )]
     pub start: Option<DaySpec>,
 
     /// Last day, inclusive; YYYY-MM is its last day [default: yesterday, the last complete UTC day]
-    #[arg(help_heading = "What to fetch", short, long, value_name = "DAY", value_parser = DaySpec::parse)]
+    #[arg(
+        help_heading = "What to fetch", short, long, value_name = "DAY",
+        value_parser = DaySpec::parse,
+    )]
     pub end: Option<DaySpec>,
 
     /// The N days ending at --end (30, 30d, 4w), or whole months, quarters, years (3m, 2q, 1y)
     // A negative count reaches the parser, which says what --last takes (clap would call
     // `-3` an unexpected argument).
-    #[arg(help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span, conflicts_with = "start", allow_negative_numbers = true)]
+    #[arg(
+        help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span,
+        conflicts_with = "start", allow_negative_numbers = true,
+    )]
     pub last: Option<Span>,
 
     #[command(flatten)]
     pub calendar: super::calendar::CalendarArgs,
 
-    /// With --merge: start the day after the file's newest day (of every chain asked), less the days still unsettled; --start/--last only while it has no rows
+    /// With --merge: start the day after the file's newest day (of every chain asked), less the
+    /// days still unsettled; --start/--last only while it has no rows
     #[arg(help_heading = "What to fetch", long, requires = "merge")]
     pub resume: bool,
 
-    /// With --resume: ask the file's last N days again, which the service may still revise [default: those less than cache_settle_days old; 0: none]
-    #[arg(help_heading = "What to fetch", long, value_name = "N", requires = "resume", value_parser = clap::value_parser!(u32).range(0..=36525))]
+    /// With --resume: ask the file's last N days again, which the service may still revise
+    /// [default: those less than cache_settle_days old; 0: none]
+    #[arg(
+        help_heading = "What to fetch", long, value_name = "N", requires = "resume",
+        value_parser = clap::value_parser!(u32).range(0..=36525),
+    )]
     pub resume_overlap: Option<u32>,
 
-    /// Exit 10 when the result lacks any asked value (a gap, a left-out member, no data), after writing what came [config: strict]
+    /// Exit 10 when the result lacks any asked value (a gap, a left-out member, no data), after
+    /// writing what came [config: strict]
     #[arg(help_heading = "What to fetch", long)]
     pub strict: bool,
 
@@ -57,7 +84,8 @@ pub struct QueryArgs {
     #[arg(help_heading = "What to fetch", long, conflicts_with = "strict")]
     pub no_strict: bool,
 
-    /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the period's first day [default: day]
+    /// One row per period (and chain): fees and counts summed, active users averaged; `date` is the
+    /// period's first day [default: day]
     #[arg(
         help_heading = "What to fetch",
         long,
@@ -78,19 +106,28 @@ pub struct QueryArgs {
     )]
     pub format: Option<Format>,
 
-    /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json .ndjson .md .svg .html .sqlite; csv without one, another is refused); postgresql://[user@][host][:port]/dbname writes a PostgreSQL table
+    /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json
+    /// .ndjson .md .svg .html .sqlite; csv without one, another is refused);
+    /// postgresql://[user@][host][:port]/dbname writes a PostgreSQL table
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) or PostgreSQL table by (date, chain), by date with --wide; columns matched by name; the file always has a chain column, one chain too
+    /// With --output: upsert into the existing file (csv, tsv, json, ndjson, sqlite) or PostgreSQL
+    /// table by (date, chain), by date with --wide; columns matched by name; the file always has a
+    /// chain column, one chain too
     #[arg(help_heading = "Output", long, requires = "output")]
     pub merge: bool,
 
-    /// With --merge: the chain an old file without a chain column holds (it then gains one); a file merged into always names its chains
-    #[arg(help_heading = "Output", long, value_name = "CHAIN", requires = "merge", value_parser = one_chain, add = ArgValueCompleter::new(completion::chains))]
+    /// With --merge: the chain an old file without a chain column holds (it then gains one); a file
+    /// merged into always names its chains
+    #[arg(
+        help_heading = "Output", long, value_name = "CHAIN", requires = "merge",
+        value_parser = one_chain, add = ArgValueCompleter::new(completion::chains),
+    )]
     pub file_chain: Option<Chain>,
 
-    /// With -o postgresql://...: the table to write, in a schema or on the search path [default: the command's name: fees, users, social, report]
+    /// With -o postgresql://...: the table to write, in a schema or on the search path [default:
+    /// the command's name: fees, users, social, report]
     #[arg(
         help_heading = "Output",
         long,
@@ -107,11 +144,13 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, conflicts_with = "merge")]
     pub no_header: bool,
 
-    /// Add total, mean, min and max rows of the rows written (after --top; a summary object in json); active users get no total
+    /// Add total, mean, min and max rows of the rows written (after --top; a summary object in
+    /// json); active users get no total
     #[arg(help_heading = "Output", long)]
     pub summary: bool,
 
-    /// json/ndjson: numbers as JSON numbers (exact text) or as strings, which jq keeps whole [default: number]
+    /// json/ndjson: numbers as JSON numbers (exact text) or as strings, which jq keeps whole
+    /// [default: number]
     #[arg(
         help_heading = "Output",
         long,
@@ -122,7 +161,8 @@ pub struct QueryArgs {
     )]
     pub json_numbers: JsonNumbers,
 
-    /// svg/html: value axes from zero (linear) or in powers of ten (log), for chains of very different size; a change stays linear [default: linear]
+    /// svg/html: value axes from zero (linear) or in powers of ten (log), for chains of very
+    /// different size; a change stays linear [default: linear]
     #[arg(help_heading = "Output", long, ignore_case = true)]
     pub scale: Option<AxisScale>,
 
@@ -130,19 +170,28 @@ pub struct QueryArgs {
     pub analysis: super::analysis::AnalysisArgs,
 
     /// Print the service's body unchanged (one chain, one request; not for report)
-    #[arg(help_heading = "Output", long, conflicts_with_all = ["format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"])]
+    #[arg(
+        help_heading = "Output", long,
+        conflicts_with_all = [
+            "format", "merge", "wide", "no_header", "summary", "chunk_days", "cache", "refresh"
+        ],
+    )]
     pub raw: bool,
 
-    /// With several chains: write every chain that succeeded, warn for each that failed, exit with the failure's code
+    /// With several chains: write every chain that succeeded, warn for each that failed, exit with
+    /// the failure's code
     #[arg(help_heading = "Connection", long, conflicts_with = "raw")]
     pub keep_going: bool,
 
-    /// Print the equivalent curl command lines and send nothing (needs no key; with --merge --resume: the range it would ask)
+    /// Print the equivalent curl command lines and send nothing (needs no key; with --merge
+    /// --resume: the range it would ask)
     #[arg(help_heading = "Output", long, conflicts_with = "raw")]
     pub dry_run: bool,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order
-    #[arg(help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days)]
+    #[arg(
+        help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days,
+    )]
     pub chunk_days: Option<u32>,
 
     /// Serve settled days from the response cache and keep what the service sends [config: cache]
@@ -172,6 +221,11 @@ pub struct SocialArgs {
     pub query: QueryArgs,
 
     /// Metrics, comma-separated, in the column order wanted [default: reply,retweet,tweet,quote]
-    #[arg(help_heading = "What to fetch", short, long = "include", value_name = "ITEMS", value_delimiter = ',', value_parser = Suggesting::new(SocialMetric::parse, SocialMetric::names), add = ArgValueCandidates::new(completion::includes))]
+    #[arg(
+        help_heading = "What to fetch", short, long = "include", value_name = "ITEMS",
+        value_delimiter = ',',
+        value_parser = Suggesting::new(SocialMetric::parse, SocialMetric::names),
+        add = ArgValueCandidates::new(completion::includes),
+    )]
     pub includes: Vec<SocialMetric>,
 }

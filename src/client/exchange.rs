@@ -93,7 +93,8 @@ impl Client {
         let started = Instant::now();
         self.trace(|| {
             format!(
-                "{method} {url} headers: x-api-key: {MASK}, content-type, accept, user-agent; body {}",
+                "{method} {url} headers: x-api-key: {MASK}, content-type, accept, user-agent; body \
+                {}",
                 String::from_utf8_lossy(body)
             )
         });

@@ -150,10 +150,20 @@ fn status_failure_of(
                 _ if speaks_of_range(&message) => {
                     failure.with_hint(range_hint(&request.range, &message))
                 }
-                404 => failure.with_hint("check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404"),
+                404 => failure.with_hint(
+                    "check the base URL's path: the endpoint paths are \
+                    appended to it, so a missing or extra prefix (such as /v2) answers 404",
+                ),
                 405 => {
-                    let other = if *method == Method::GET { "post" } else { "get" };
-                    failure.with_hint(format!("the service does not take {method} here: use --method {other}"))
+                    let other = if *method == Method::GET {
+                        "post"
+                    } else {
+                        "get"
+                    };
+                    failure.with_hint(format!(
+                        "the service does not take {method} here: use \
+                        --method {other}"
+                    ))
                 }
                 _ => failure,
             }
@@ -167,7 +177,8 @@ fn redirect_refused(scrub: &Scrub<'_>, subject: &str, answer: &Answer) -> Failur
             return Failure::new(
                 Exit::Network,
                 format!(
-                    "{subject} redirected to a Location of {} bytes ({}), longer than the {} KiB this tool follows: not followed",
+                    "{subject} redirected to a Location of {} bytes ({}), longer than the {} KiB \
+                    this tool follows: not followed",
                     target.len(),
                     foreign::shown(target, scrub, LOCATION_CHARS),
                     MAX_LOCATION_BYTES / 1024
@@ -180,7 +191,10 @@ fn redirect_refused(scrub: &Scrub<'_>, subject: &str, answer: &Answer) -> Failur
     };
     Failure::new(
         Exit::Network,
-        format!("{subject} redirected to {target}, another origin: not followed, so the API key is not sent there"),
+        format!(
+            "{subject} redirected to {target}, another origin: not followed, so the API key is \
+            not sent there"
+        ),
     )
     .with_hint("check the base URL; the key is only ever sent to the configured origin")
 }
@@ -234,7 +248,8 @@ pub(super) fn transport_failure(
             Failure::new(Exit::BadResponse, message)
         }
         TransportError::Timeout => Failure::new(Exit::Network, message).with_hint(
-            "raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N",
+            "raise --timeout (seconds for a whole request), or ask for fewer days per request with \
+            --chunk-days N",
         ),
         TransportError::ConnectTimeout => Failure::new(Exit::Network, message)
             .with_hint("check the base URL and your connection, or raise --connect-timeout"),
@@ -261,7 +276,8 @@ fn proxy_failure(problem: &TransportError, message: &str, proxy: &ProxyChoice) -
         TransportError::Found(Finding::ProxyAuth, _) => (
             "through the proxy",
             format!(
-                "put the proxy's user name and password in {}, before its host: USER:PASSWORD@HOST:PORT",
+                "put the proxy's user name and password in {}, before its host: \
+                USER:PASSWORD@HOST:PORT",
                 proxy.var
             ),
         ),
@@ -279,17 +295,26 @@ fn proxy_failure(problem: &TransportError, message: &str, proxy: &ProxyChoice) -
 /// A certificate refused or the wrong scheme for the port: exit 7, with what to change.
 fn found_failure(finding: &Finding, message: String) -> Failure {
     let hint = match finding {
-        Finding::Certificate(_) => "if a company proxy or a private CA signs it, trust that CA's certificate with --ca-bundle FILE (or CHAIN_METRICS_CA_BUNDLE, or SSL_CERT_FILE); check the base URL's host name",
+        Finding::Certificate(_) => {
+            "if a company proxy or a private CA signs it, trust that CA's \
+            certificate with --ca-bundle FILE (or CHAIN_METRICS_CA_BUNDLE, or SSL_CERT_FILE); \
+            check the base URL's host name"
+        }
         Finding::NotTls => "the port speaks plain HTTP: check the base URL's scheme and port",
         Finding::NotPlainHttp => "the port speaks TLS: use https:// in the base URL",
         Finding::ProxyAuth | Finding::ProxyRefused | Finding::ProxyForbidden(_) => {
             "check the proxy settings"
         }
         Finding::HeadTooLarge | Finding::BadContentLength | Finding::BadHttp(_) => {
-            return Failure::new(Exit::BadResponse, message)
-                .with_hint("the server at the base URL does not answer as the service does: check the base URL");
+            return Failure::new(Exit::BadResponse, message).with_hint(
+                "the server at the base URL does not answer as the service does: check \
+                    the base URL",
+            );
         }
-        Finding::RedirectLoop => "the service redirects to itself without end: check the base URL's path",
+        Finding::RedirectLoop => {
+            "the service redirects to itself without end: check the base \
+            URL's path"
+        }
     };
     Failure::new(Exit::Network, message).with_hint(hint)
 }
@@ -338,7 +363,8 @@ mod tests {
             service_message(&same, Some("text/plain"), b"Bad key\n\nsorry"),
             "Bad key sorry"
         );
-        let html = b"<!DOCTYPE html><html><head><title>502 Bad\n Gateway</title></head><body>...</body></html>";
+        let html = b"<!DOCTYPE html><html><head><title>502 Bad\n \
+            Gateway</title></head><body>...</body></html>";
         assert_eq!(
             service_message(&same, Some("text/html"), html),
             "an HTML page titled \"502 Bad Gateway\""

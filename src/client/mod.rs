@@ -203,11 +203,15 @@ impl Client {
             // The problem quotes the body cut short, and a cut key would no longer be masked
             // whole: the quote is taken again from the body with the key masked first.
             let problem = match self.key.scrub_bytes(body) {
-                (masked, true) => {
-                    parse_records_kept(request.endpoint, columns, request.range, usize::MAX, &masked)
-                        .err()
-                        .unwrap_or(problem)
-                }
+                (masked, true) => parse_records_kept(
+                    request.endpoint,
+                    columns,
+                    request.range,
+                    usize::MAX,
+                    &masked,
+                )
+                .err()
+                .unwrap_or(problem),
                 (_, false) => problem,
             };
             let content_type = answer
@@ -217,7 +221,8 @@ impl Client {
             Failure::new(
                 Exit::BadResponse,
                 format!(
-                    "{method} {} answered something that is not the documented shape{content_type}: {problem}",
+                    "{method} {} answered something that is not the documented \
+                    shape{content_type}: {problem}",
                     request.subject()
                 ),
             )

@@ -24,10 +24,17 @@ pub(super) fn speaks_of_range(message: &str) -> bool {
 pub(super) fn range_hint(range: &DayRange, message: &str) -> String {
     let days = range.days().count();
     match stated_limit(message, days) {
-        Some(limit) => format!("the request asked for {days} days and the service takes at most {limit}: split the range with --chunk-days {limit} (or chunk_days = {limit} in the config file)"),
+        Some(limit) => format!(
+            "the request asked for {days} days and the service takes at most \
+            {limit}: split the range with --chunk-days {limit} (or chunk_days = {limit} in the \
+            config file)"
+        ),
         None => {
             let example = if days > 30 { 30 } else { (days / 2).max(1) };
-            format!("the request asked for {days} days; split the range into shorter windows with --chunk-days N (e.g. --chunk-days {example})")
+            format!(
+                "the request asked for {days} days; split the range into shorter windows with \
+                --chunk-days N (e.g. --chunk-days {example})"
+            )
         }
     }
 }
@@ -88,7 +95,8 @@ mod tests {
         assert_eq!(stated_limit("range too long (61 days)", 61), None);
         assert_eq!(
             range_hint(&range, "at most 7 days per request"),
-            "the request asked for 61 days and the service takes at most 7: split the range with --chunk-days 7 (or chunk_days = 7 in the config file)"
+            "the request asked for 61 days and the service takes at most 7: split the range with \
+            --chunk-days 7 (or chunk_days = 7 in the config file)"
         );
         assert!(range_hint(&range, "too long").ends_with("(e.g. --chunk-days 30)"));
     }

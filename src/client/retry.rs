@@ -94,7 +94,8 @@ impl Backoff {
         }
         if let Some(asked) = asked.filter(|a| *a > MAX_RETRY_AFTER) {
             return Err(Some(format!(
-                "the service asked to wait {} s before retrying, longer than the {} s this tool waits",
+                "the service asked to wait {} s before retrying, longer than the {} s this tool \
+                waits",
                 asked.as_secs(),
                 MAX_RETRY_AFTER.as_secs()
             )));

@@ -44,7 +44,8 @@ fn setup_failure(e: &reqwest::Error) -> Failure {
     let why = transport::innermost(e);
     if why.contains("CA certificates") {
         return Failure::config(format!("no CA certificates to trust: {why}")).with_hint(
-            "install the ca-certificates package, or name a PEM file with SSL_CERT_FILE or --ca-bundle",
+            "install the ca-certificates package, or name a PEM file with SSL_CERT_FILE or \
+            --ca-bundle",
         );
     }
     Failure::new(Exit::Internal, format!("cannot set up HTTP: {why}"))

@@ -68,7 +68,10 @@ pub(super) fn trusting(builder: ClientBuilder, roots: &Roots) -> Result<ClientBu
                 return Err(Failure::config(
                     "no CA certificates to trust: the system's store is missing or empty",
                 )
-                .with_hint("install the ca-certificates package, or name a PEM file with SSL_CERT_FILE or --ca-bundle"));
+                .with_hint(
+                    "install the ca-certificates package, or name a PEM file with \
+                    SSL_CERT_FILE or --ca-bundle",
+                ));
             }
             Ok(builder.tls_certs_only(roots))
         }

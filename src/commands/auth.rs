@@ -85,7 +85,11 @@ fn login(settings: &Settings, args: &LoginArgs) -> anyhow::Result<()> {
 /// Checks the key with the configured service; a failure says the key was not stored.
 fn verify_before_storing(settings: &Settings, key: &ApiKey) -> Result<()> {
     let url = settings.service_url().map_err(|failure| {
-        failure.with_hint(format!("set the address first (chain-metrics{} config set base_url URL), or store the key unchecked with --no-verify", settings.again()))
+        failure.with_hint(format!(
+            "set the address first (chain-metrics{} config set base_url \
+            URL), or store the key unchecked with --no-verify",
+            settings.again()
+        ))
     })?;
     verify(settings, url, key).map_err(|failure| {
         let hint = match failure.exit {
@@ -133,7 +137,8 @@ fn read_key() -> Result<ApiKey> {
     };
     let key = ApiKey::new(&text).ok_or_else(|| {
         Failure::usage("no API key was given").with_hint(
-            "type it at the prompt, or pipe it in: printf '%s\\n' \"$KEY\" | chain-metrics auth login",
+            "type it at the prompt, or pipe it in: printf '%s\\n' \"$KEY\" | chain-metrics auth \
+            login",
         )
     })?;
     key.check_length().map_err(Failure::config)?;
@@ -194,8 +199,16 @@ fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {
 /// which outranks whatever `auth login` stores.
 fn rejected_hint(setting: &Sourced<KeySetting>, settings: &Settings) -> String {
     match &setting.source {
-        Source::Env(name) => format!("the key came from the environment variable {name}, which outranks any stored key: correct it, or unset it (auth login changes nothing while it is set)"),
-        source => format!("the key came from {source}; store another with: chain-metrics{} auth login", settings.again()),
+        Source::Env(name) => format!(
+            "the key came from the environment variable {name}, which \
+            outranks any stored key: correct it, or unset it (auth login changes nothing while it \
+            is set)"
+        ),
+        source => format!(
+            "the key came from {source}; store another with: chain-metrics{} auth \
+            login",
+            settings.again()
+        ),
     }
 }
 
@@ -253,7 +266,10 @@ fn logout(settings: &Settings) -> anyhow::Result<()> {
         .get(profile.as_deref(), ConfigKey::ApiKeyCommand)
         .is_some()
     {
-        diag::note(format!("api_key_command stays in {place}; remove it with: chain-metrics config unset api_key_command"));
+        diag::note(format!(
+            "api_key_command stays in {place}; remove it with: chain-metrics config \
+            unset api_key_command"
+        ));
     }
     if key_in_environment(settings) {
         diag::warning(format!(

@@ -40,7 +40,8 @@ pub(super) fn run(
 pub(crate) fn refuse_sandbox(settings: &Settings, command: &str) -> Result<()> {
     if settings.sandbox {
         return Err(Failure::usage(format!(
-            "--sandbox does not apply to {command}: the sandbox makes a fresh key for each query command"
+            "--sandbox does not apply to {command}: the sandbox makes a fresh key for each query \
+            command"
         ))
         .with_hint("try: chain-metrics --sandbox fees --chain eth --last 7"));
     }
@@ -102,9 +103,14 @@ fn get(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
 fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
     if key == ConfigKey::ApiKey {
         return Err(Failure::usage(
-            "config set api_key is refused: a key given as an argument is left in the shell history and the process list",
+            "config set api_key is refused: a key given as an argument is left in the shell \
+            history and the process list",
         )
-        .with_hint(format!("store it with: chain-metrics{} auth login (it reads the key from a hidden prompt or stdin)", settings.again()))
+        .with_hint(format!(
+            "store it with: chain-metrics{} auth login (it reads the key from a \
+            hidden prompt or stdin)",
+            settings.again()
+        ))
         .into());
     }
     let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;

@@ -76,7 +76,8 @@ fn announce(args: &SandboxArgs, url: &str, made_up: Option<&str>) {
     let mut out = io::stdout().lock();
     let _ = writeln!(out, "{url}").and_then(|()| out.flush());
     diag::status(format!(
-        "chain-metrics sandbox: serving the service of docs/service.md on {url} with synthetic data; Ctrl-C stops it"
+        "chain-metrics sandbox: serving the service of docs/service.md on {url} with synthetic \
+            data; Ctrl-C stops it"
     ));
     if let Some(path) = &args.cert_out {
         let path = path.display();

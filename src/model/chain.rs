@@ -105,14 +105,19 @@ impl ChainArg {
     /// The clap value parser of `--chain` (one item of its comma list).
     pub fn parse(text: &str) -> Result<ChainArg, String> {
         if text.trim().is_empty() {
-            return Err("a chain is empty (a stray comma?): separate chains with single commas, as in eth,arb".into());
+            return Err(
+                "a chain is empty (a stray comma?): separate chains with single commas, as \
+                in eth,arb"
+                    .into(),
+            );
         }
         if text.trim().eq_ignore_ascii_case("all") {
             return Ok(ChainArg::All);
         }
         Chain::parse(text).map(ChainArg::One).ok_or_else(|| {
             format!(
-                "unknown chain '{text}': expected one of {}, an alias or chain id (see `chain-metrics chains`), or all",
+                "unknown chain '{text}': expected one of {}, an alias or chain id (see \
+                `chain-metrics chains`), or all",
                 Chain::ALL.map(Chain::name).join(", ")
             )
         })

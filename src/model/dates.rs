@@ -98,7 +98,8 @@ pub fn parse_last(text: &str) -> Result<u32, String> {
     let digits = digits.strip_prefix('+').unwrap_or(digits);
     if digits.starts_with('-') {
         return Err(format!(
-            "'{text}' is negative: --last counts days back from the end, at least 1 (e.g. 30, 30d or 4w)"
+            "'{text}' is negative: --last counts days back from the end, at least 1 (e.g. 30, 30d \
+            or 4w)"
         ));
     }
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
@@ -154,7 +155,8 @@ impl DayRange {
         if start > end && !end_given {
             // The user gave no end: the default one is named as such, not as their --end.
             return Err(format!(
-                "the start {start} is after the default end {end} (yesterday, the last full day): give an earlier --start, or --end {start} to include it"
+                "the start {start} is after the default end {end} (yesterday, the last full day): \
+                give an earlier --start, or --end {start} to include it"
             ));
         }
         if start > end {
@@ -351,7 +353,11 @@ mod tests {
         assert!(parse_date("0001-01-01").is_ok() && parse_date("9999-12-31").is_ok());
         let end = Some(DaySpec::Date(d("0001-01-02")));
         let err = DayRange::resolve(None, end, Some(5), d("2024-01-01")).unwrap_err();
-        assert_eq!(err, "the first day, 0000-12-29, is outside the years 1 to 9999, the dates YYYY-MM-DD can write: ask for fewer days with --last, or a later --end");
+        assert_eq!(
+            err,
+            "the first day, 0000-12-29, is outside the years 1 to 9999, the dates \
+            YYYY-MM-DD can write: ask for fewer days with --last, or a later --end"
+        );
     }
 
     #[test]
@@ -399,7 +405,8 @@ mod tests {
         let err = DayRange::resolve(Some(DaySpec::Today), None, None, today).unwrap_err();
         assert_eq!(
             err,
-            "the start 2024-03-10 is after the default end 2024-03-09 (yesterday, the last full day): give an earlier --start, or --end 2024-03-10 to include it"
+            "the start 2024-03-10 is after the default end 2024-03-09 (yesterday, the last full \
+            day): give an earlier --start, or --end 2024-03-10 to include it"
         );
     }
 
@@ -472,7 +479,8 @@ mod tests {
         }
         assert_eq!(
             parse_span("3x").unwrap_err(),
-            "'3x' is not a span: expected days (30, 30d), weeks (4w), months (3m), quarters (2q) or years (1y)"
+            "'3x' is not a span: expected days (30, 30d), weeks (4w), months (3m), quarters (2q) \
+            or years (1y)"
         );
         assert!(parse_span("0m").is_err() && parse_span("9999y").is_err());
         let far = DayRange::resolve_span(

@@ -117,7 +117,11 @@ impl SocialMetric {
     pub fn parse(text: &str) -> Result<SocialMetric, String> {
         let wanted = text.trim();
         if wanted.is_empty() {
-            return Err("an include is empty (a stray comma?): separate them with single commas, as in tweet,reply".into());
+            return Err(
+                "an include is empty (a stray comma?): separate them with single commas, as \
+                in tweet,reply"
+                    .into(),
+            );
         }
         SocialMetric::ALL
             .into_iter()

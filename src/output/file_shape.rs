@@ -97,7 +97,8 @@ pub(super) fn shape_of(names: &[String]) -> Result<Dataset, String> {
         .map(|name| {
             column_named(name, rolled_up).ok_or_else(|| {
                 format!(
-                    "it has a column {} that chain-metrics does not write in the long shape (a --wide file cannot be drawn: export it without --wide)",
+                    "it has a column {} that chain-metrics does not write in the long shape (a \
+                    --wide file cannot be drawn: export it without --wide)",
                     crate::system::foreign::echo(name)
                 )
             })
@@ -163,11 +164,18 @@ pub(super) fn period_of(rows: &[Row], days_at: usize) -> Result<(Period, Option<
         return Ok((by, None));
     }
     match candidates.first() {
-        Some(by) => Ok((*by, Some(format!(
+        Some(by) => Ok((
+            *by,
+            Some(format!(
             "the period cannot be told from the file's dates: drawn by {}, the shortest that fits",
             by.name()
-        )))),
-        None => Err("it has a days column, but its dates are not the first days of weeks, months, quarters or years".into()),
+        )),
+        )),
+        None => Err(
+            "it has a days column, but its dates are not the first days of weeks, months, \
+            quarters or years"
+                .into(),
+        ),
     }
 }
 
@@ -182,7 +190,8 @@ mod tests {
 
     #[test]
     fn a_header_gives_back_the_columns_that_named_it() {
-        let header = "date,chain,days,fees,active_users_avg,fees_rolling_7,fees_change_pct,tweet,fees_per_user";
+        let header = "date,chain,days,fees,active_users_avg,fees_rolling_7,fees_change_pct,\
+            tweet,fees_per_user";
         let data = shape_of(&names(header)).unwrap();
         assert!(data.chain_column);
         assert_eq!(data.header().join(","), header);

@@ -59,7 +59,8 @@ pub(super) fn check_database_file(format: Format, file: &Path) -> Result<(), Fai
     };
     match stream {
         Some(kind) => Err(Failure::usage(format!(
-            "{} is {kind}: a database cannot go to a pipe or a stream, it is a file that is changed in place",
+            "{} is {kind}: a database cannot go to a pipe or a stream, it is a file that is \
+            changed in place",
             file.display()
         ))
         .with_hint("give --output FILE.sqlite (or .db), a regular file")),
@@ -246,8 +247,12 @@ pub(super) fn format_of_file(file: &std::path::Path) -> Result<Format, Failure> 
     Format::from_extension(file).ok_or_else(|| {
         let extension = crate::system::foreign::cut(&extension.to_string_lossy(), 20);
         Failure::usage(format!(
-            "--output: chain-metrics writes no .{extension} files; the extensions it knows are .csv (and .txt), .tsv, .json, .ndjson, .md, .svg, .html and .sqlite"
+            "--output: chain-metrics writes no .{extension} files; the extensions it knows are \
+            .csv (and .txt), .tsv, .json, .ndjson, .md, .svg, .html and .sqlite"
         ))
-        .with_hint("pick one of those extensions, or name the format with --format (csv without either)")
+        .with_hint(
+            "pick one of those extensions, or name the format with --format (csv without \
+            either)",
+        )
     })
 }

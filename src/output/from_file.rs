@@ -175,13 +175,15 @@ fn read_export(path: &Path, file_chain: Option<Chain>) -> Result<Export, Failure
     if !data.chain_column {
         // A file of one chain written without a chain column does not say which: a legend
         // cannot be guessed, so its owner names it, as for --merge.
-        let chain = file_chain.ok_or_else(|| {
-            Failure::new(
+        let chain =
+            file_chain.ok_or_else(|| {
+                Failure::new(
                 Exit::Output,
-                format!("cannot draw {}: it has no chain column, so it does not say which chain it holds", path.display()),
+                format!("cannot draw {}: it has no chain column, so it does not say which chain it \
+                    holds", path.display()),
             )
             .with_hint("name it: --file-chain CHAIN")
-        })?;
+            })?;
         data.rows.iter_mut().for_each(|row| row.chain = Some(chain));
     }
     let range = range_of(&data, by).ok_or_else(|| refused("it holds no rows to draw".into()))?;

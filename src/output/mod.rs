@@ -178,7 +178,10 @@ impl Output {
         check_width(data, self.format, style.width)?;
         if self.format == Format::Table && render::table_overflows(data, style) {
             let width = style.width;
-            tell(Notice::note(format!("a column of this table is wider than the terminal ({width} columns); for long lines, try -f csv | less -S")));
+            tell(Notice::note(format!(
+                "a column of this table is wider than the terminal ({width} \
+                columns); for long lines, try -f csv | less -S"
+            )));
         }
         // Only a text format reaches stdout: a file-only format needs --output.
         let text = self
@@ -346,7 +349,10 @@ fn check_table_flag(table: bool, format: Format) -> Result<(), Failure> {
             "--table names a PostgreSQL table, and the format is {}",
             format.name()
         ))
-        .with_hint("give -o postgresql://..., or leave out --table (a SQLite file's table is the command's name)")),
+        .with_hint(
+            "give -o postgresql://..., or leave out --table (a SQLite file's table is the \
+            command's name)",
+        )),
         false => Ok(()),
     }
 }
@@ -381,16 +387,23 @@ fn database_uri(format: Option<Format>, file: Option<&Path>) -> Result<Option<St
         (_, true) if !cfg!(feature = "postgres") => Err(Failure::usage(
             "this chain-metrics was built without PostgreSQL (the cargo feature postgres)",
         )
-        .with_hint("build it with the default features, or write a file and load it with psql's \\copy")),
+        .with_hint(
+            "build it with the default features, or write a file and load it with psql's \
+            \\copy",
+        )),
         (Some(other), true) => Err(Failure::usage(format!(
             "a postgresql:// URI takes the postgres format, and --format is {}",
             other.name()
         ))
         .with_hint("drop --format: the format follows from the URI")),
         (Some(Format::Postgres), false) => Err(Failure::usage(
-            "the postgres format writes into a PostgreSQL database, and --output names no postgresql:// URI",
+            "the postgres format writes into a PostgreSQL database, and --output names no \
+                postgresql:// URI",
         )
-        .with_hint("give -o postgresql://[user@][host][:port]/dbname (or -o postgresql:///dbname for the local server)")),
+        .with_hint(
+            "give -o postgresql://[user@][host][:port]/dbname (or -o postgresql:///dbname \
+            for the local server)",
+        )),
         _ => Ok(None),
     }
 }

@@ -78,7 +78,8 @@ pub(super) fn partial_warning(data: &Dataset, by: Period, measures: &Measures) -
         n => format!(" and {n} more"),
     };
     Some(format!(
-        "{} with --by {name}: a partial {name} is compared with whole ones, the {name} of {first}{more}; \
+        "{} with --by {name}: a partial {name} is compared with whole ones, the {name} of \
+        {first}{more}; \
          --last N{unit} asks whole {name}s",
         asked.join(" and "),
         name = by.name(),

@@ -39,7 +39,10 @@ impl Output {
             return Ok((resume, holes(&rows, &shape, &plan.chains, self.shape.by)));
         }
         let Some(file) = self.file.as_deref().filter(|_| self.merge) else {
-            return Err(Failure::usage("--resume needs --merge and --output FILE: it starts after the newest day of that file"));
+            return Err(Failure::usage(
+                "--resume needs --merge and --output FILE: it starts after \
+                the newest day of that file",
+            ));
         };
         let stored = stored(self.target(file, plan), &shape)?;
         let rows = stored.map(|s| s.rows).unwrap_or_default();
@@ -103,5 +106,8 @@ fn no_rows_yet(target: &str, rows: &[Row], chain: Chain) -> Failure {
     Failure::usage(format!(
         "--resume starts after the newest day in {target}, and it has {what}"
     ))
-    .with_hint("give the first run's range with --start DAY or --last N; --resume uses it only while the file has no rows")
+    .with_hint(
+        "give the first run's range with --start DAY or --last N; --resume uses it only \
+        while the file has no rows",
+    )
 }

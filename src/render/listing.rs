@@ -1,4 +1,5 @@
-//! A small fixed listing (`chains`) in every format but the charts (chart, svg, html): the same writers as the daily
+//! A small fixed listing (`chains`) in every format but the charts (chart, svg, html): the same
+//! writers as the daily
 //! series, fed with cells that are JSON values, so that `json` keeps numbers and arrays typed.
 
 use std::io::{self, Write};

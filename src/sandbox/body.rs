@@ -117,6 +117,7 @@ pub(super) fn send(body: String, fault: Option<&FaultKind>) -> Response {
 
 /// What a proxy in maintenance answers: 200 and an HTML page.
 pub(super) fn html_page() -> Response {
-    let page = "<!DOCTYPE html><html><head><title>Down for maintenance</title></head><body><h1>Back soon</h1></body></html>";
+    let page = "<!DOCTYPE html><html><head><title>Down for \
+        maintenance</title></head><body><h1>Back soon</h1></body></html>";
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
 }

@@ -1,4 +1,5 @@
-//! The sandbox's synthetic series: deterministic per (chain, date), plausible, with a weekly rhythm.
+//! The sandbox's synthetic series: deterministic per (chain, date), plausible, with a weekly
+//! rhythm.
 
 use chrono::{Datelike, NaiveDate, Weekday};
 

@@ -63,7 +63,10 @@ pub struct Fault {
     pub first: Option<u64>,
 }
 
-pub(super) const FAULT_HELP: &str = "latency:MS, CODE[:RETRY_AFTER] (e.g. 503, 429:1, 503:date+2), reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked, gap:[CHAIN:]DAY..DAY; add @N to show it on the first N attempts only";
+pub(super) const FAULT_HELP: &str =
+    "latency:MS, CODE[:RETRY_AFTER] (e.g. 503, 429:1, 503:date+2), \
+    reset, cut, html, wrong-type, huge, range-cap:DAYS, chunked, gap:[CHAIN:]DAY..DAY; add @N to \
+    show it on the first N attempts only";
 
 impl Fault {
     /// Whether the fault shows on attempt number `attempt` (counted from 1).

@@ -157,7 +157,8 @@ pub(crate) fn exposure(listen: SocketAddr) -> Option<String> {
             false => "that network interface",
         };
         format!(
-            "the sandbox listens on {listen}, not loopback: {reach}, so other machines can reach it (the default, --listen 127.0.0.1:8080, keeps it to this one)"
+            "the sandbox listens on {listen}, not loopback: {reach}, so other machines can reach \
+            it (the default, --listen 127.0.0.1:8080, keeps it to this one)"
         )
     })
 }

@@ -76,7 +76,8 @@ pub(crate) fn check_service_url(text: &str, plain: PlainHttp) -> Result<Url, Str
     }
     if url.query().is_some() || url.fragment().is_some() {
         return Err(format!(
-            "'{shown}' has a query or fragment: endpoint paths are appended to the base URL, so give only scheme, host and path"
+            "'{shown}' has a query or fragment: endpoint paths are appended to the base URL, so \
+            give only scheme, host and path"
         ));
     }
     Ok(url)
@@ -89,7 +90,10 @@ pub(crate) fn check_service_url(text: &str, plain: PlainHttp) -> Result<Url, Str
 /// hosts in a debug build.
 pub(crate) fn outside_ascii(text: &str) -> Option<&'static str> {
     if !text.is_ascii() {
-        return Some("holds characters outside ASCII: the host must be an ASCII name (no international names) and the rest percent-encoded");
+        return Some(
+            "holds characters outside ASCII: the host must be an ASCII name (no \
+            international names) and the rest percent-encoded",
+        );
     }
     // The host as a URL parser finds it, leniently: after `scheme:` and any slashes, up to the
     // path, query or fragment, after the user name.
@@ -271,7 +275,8 @@ mod tests {
         let err = check_base_url("bob:hunter2pw@127.0.0.1:46827", false).unwrap_err();
         assert_eq!(
             err,
-            "'bob:****@127.0.0.1:46827' has no scheme: start it with https:// (or http:// to loopback)"
+            "'bob:****@127.0.0.1:46827' has no scheme: start it with https:// (or http:// to \
+            loopback)"
         );
         let err = check_base_url("metrics.example", false).unwrap_err();
         assert!(err.starts_with("'metrics.example' has no scheme"), "{err}");

@@ -34,12 +34,7 @@ pub(super) fn resolve(
         defaults::CACHE_SETTLE_DAYS,
     );
     let bounds = limits::CACHE_SETTLE_DAYS;
-    within(
-        ConfigKey::CacheSettleDays,
-        bounds,
-        settle.value.into(),
-        &settle.source,
-    )?;
+    within(ConfigKey::CacheSettleDays, bounds, &settle)?;
     Ok(CacheSettings {
         enabled,
         settle_days: sources.take(ConfigKey::CacheSettleDays, settle),

@@ -78,7 +78,10 @@ fn key_from(bytes: Vec<u8>) -> Result<ApiKey, String> {
 }
 
 fn too_long() -> String {
-    format!("printed more than {MAX_KEY_BYTES} bytes, far more than a key; it should print the key alone")
+    format!(
+        "printed more than {MAX_KEY_BYTES} bytes, far more than a key; it should print the key \
+        alone"
+    )
 }
 
 /// What the reader thread sends: the command's output, up to one byte past the bound.
@@ -124,7 +127,8 @@ const SHELL_ONLY: &[char] = &['|', '&', ';', '<', '>', '(', ')', '`', '$'];
 fn words(command: &str) -> Result<Vec<String>, String> {
     let needs_shell = |c: char| {
         format!(
-            "is not run: it uses `{c}`, and it is run without a shell (so that every file it names can be checked)"
+            "is not run: it uses `{c}`, and it is run without a shell (so that every file it names \
+                can be checked)"
         )
     };
     let mut quote = None;
@@ -135,7 +139,8 @@ fn words(command: &str) -> Result<Vec<String>, String> {
             (Some('\''), _) => {}
             (_, c) if SHELL_ONLY.contains(&c) && (quote.is_none() || matches!(c, '`' | '$')) => {
                 return Err(format!(
-                    "{}; put what it does in a script of your own (chmod 700) and name that script as api_key_command",
+                    "{}; put what it does in a script of your own (chmod 700) and name that script \
+                        as api_key_command",
                     needs_shell(c)
                 ));
             }

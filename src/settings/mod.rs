@@ -238,8 +238,12 @@ impl Settings {
     /// The service address, checked: a URL, http(s), and plain http only to loopback.
     pub(crate) fn service_url(&self) -> Result<Url> {
         let Some(base) = &self.base_url else {
-            return Err(Failure::config("no service address is set")
-                .with_hint(format!("set {ENV_BASE_URL}, --base-url URL or base_url in {}; or try --sandbox, which needs no account", self.config.path.display())));
+            let hint = format!(
+                "set {ENV_BASE_URL}, --base-url URL or base_url in {}; or try --sandbox, which \
+                needs no account",
+                self.config.path.display()
+            );
+            return Err(Failure::config("no service address is set").with_hint(hint));
         };
         let refused_for_run =
             self.sources.get(&ConfigKey::AllowHttp) == Some(&Source::Flag("--no-allow-http"));
@@ -294,16 +298,18 @@ impl Settings {
     fn find_key(&self) -> Result<ApiKey> {
         match &self.key {
             None => Err(Failure::config(self.no_key()).with_hint(format!(
-                "store one with: chain-metrics{} auth login; or set {ENV_KEY}, or api_key_command in {}; or try --sandbox, which needs no account",
+                "store one with: chain-metrics{} auth login; or set {ENV_KEY}, or api_key_command \
+                in {}; or try --sandbox, which needs no account",
                 self.again(),
                 self.config.path.display()
             ))),
-            Some(Sourced { value: KeySetting::Key(key), .. }) => Ok(key.clone()),
-            Some(Sourced { value: KeySetting::Command(command), source }) => {
-                key_command::run(command, self.key_command_timeout).map_err(|e| {
-                    Failure::config(format!("api_key_command from {source} ({command}) {e}"))
-                })
-            }
+            Some(Sourced { value, source }) => match value {
+                KeySetting::Key(key) => Ok(key.clone()),
+                KeySetting::Command(command) => key_command::run(command, self.key_command_timeout)
+                    .map_err(|e| {
+                        Failure::config(format!("api_key_command from {source} ({command}) {e}"))
+                    }),
+            },
         }
     }
 }

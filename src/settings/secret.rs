@@ -67,7 +67,11 @@ impl ApiKey {
     pub(crate) fn check_header(&self) -> Result<(), String> {
         match self.0.bytes().all(|b| (0x20..0x7f).contains(&b)) {
             true => Ok(()),
-            false => Err("the API key holds characters that cannot be sent in an HTTP header (control characters or non-ASCII)".into()),
+            false => Err(
+                "the API key holds characters that cannot be sent in an HTTP header \
+                (control characters or non-ASCII)"
+                    .into(),
+            ),
         }
     }
 
@@ -250,7 +254,11 @@ mod tests {
     #[test]
     fn a_key_written_with_json_escapes_is_masked_in_a_body() {
         let key = ApiKey::new("acc-key-7f3e9a1b").unwrap();
-        let body = br#"[{"k":"\u0061cc-key-7f3e9a1b"},{"k":"acc\u002dkey-7f3e9a1B"},"\u0041cc-key-7f3e9a1b"]"#;
+        let body = concat!(
+            r#"[{"k":"\u0061cc-key-7f3e9a1b"},{"k":"acc\u002dkey-7f3e9a1B"},"#,
+            r#""\u0041cc-key-7f3e9a1b"]"#
+        )
+        .as_bytes();
         assert_eq!(
             key.scrub_bytes(body.to_vec()),
             (

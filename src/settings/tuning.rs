@@ -7,7 +7,7 @@ use super::keys::ConfigKey;
 use super::keys::MethodChoice;
 use super::precedence::{first_given, named, pick, Layer, Sources};
 use super::Flags;
-use super::{limits, Source, Sourced};
+use super::{limits, Sourced};
 use crate::error::{Failure, Result};
 
 /// Every built-in default, in one place; `--help` names them from here (a test ties the two).
@@ -52,22 +52,12 @@ pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) 
         |l| l.jobs,
         defaults::JOBS,
     );
-    within(
-        ConfigKey::Jobs,
-        limits::JOBS,
-        jobs.value as u64,
-        &jobs.source,
-    )?;
+    within(ConfigKey::Jobs, limits::JOBS, &jobs)?;
     let chunk_days = first_given(named(chunk_days, "--chunk-days"), None, layers, |l| {
         l.chunk_days
     });
     if let Some(days) = &chunk_days {
-        within(
-            ConfigKey::ChunkDays,
-            limits::CHUNK_DAYS,
-            days.value.into(),
-            &days.source,
-        )?;
+        within(ConfigKey::ChunkDays, limits::CHUNK_DAYS, days)?;
     }
     let retries = pick(
         named(flags.retries, "--retries"),
@@ -75,12 +65,7 @@ pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) 
         |l| l.retries,
         defaults::RETRIES,
     );
-    within(
-        ConfigKey::Retries,
-        limits::RETRIES,
-        retries.value.into(),
-        &retries.source,
-    )?;
+    within(ConfigKey::Retries, limits::RETRIES, &retries)?;
     let method = pick(
         named(flags.method, "--method"),
         layers,
@@ -167,12 +152,15 @@ fn seconds(key: ConfigKey, value: Sourced<f64>) -> Result<Duration> {
 }
 
 /// A whole-number setting within its bounds, or a configuration error naming it.
-pub(super) fn within(
+pub(super) fn within<T: Copy + TryInto<u64>>(
     key: ConfigKey,
     bounds: limits::Count,
-    value: u64,
-    source: &Source,
+    setting: &Sourced<T>,
 ) -> Result<()> {
+    let (value, source) = (
+        setting.value.try_into().unwrap_or(u64::MAX),
+        &setting.source,
+    );
     match bounds.check(value) {
         Some(_) => Ok(()),
         None => Err(Failure::config(format!(

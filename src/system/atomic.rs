@@ -178,10 +178,12 @@ fn refuse_unpassed(fd: u32) -> Result<(), NotWritten> {
     }
     Err(NotWritten {
         error: io::Error::other(format!(
-            "it names descriptor {fd}, which the caller did not pass to this run (it was not open when the run started)"
+            "it names descriptor {fd}, which the caller did not pass to this run (it was not open \
+            when the run started)"
         )),
         hint: Some(format!(
-            "open descriptor {fd} where the command is run (e.g. {fd}>>FILE in the shell), or give a file name"
+            "open descriptor {fd} where the command is run (e.g. {fd}>>FILE in the shell), or give \
+            a file name"
         )),
     })
 }
@@ -232,7 +234,8 @@ fn no_temp_file(target: &Path, e: io::Error) -> NotWritten {
         error: io::Error::new(
             e.kind(),
             format!(
-                "{folder} refused a temporary file ({}), and one is needed beside the file: the new content goes there first, then is renamed over it",
+                "{folder} refused a temporary file ({}), and one is needed beside the file: the \
+                new content goes there first, then is renamed over it",
                 without_temp_name(e)
             ),
         ),

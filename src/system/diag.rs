@@ -254,7 +254,10 @@ mod tests {
             .with(data);
         assert_eq!(
             notice.json_line(),
-            r#"{"level":"error","message":"ETHEREUM fees: missing \"x\"","exit":5,"chain":"ETHEREUM"}"#
+            concat!(
+                r#"{"level":"error","message":"ETHEREUM fees: missing \"x\"","#,
+                r#""exit":5,"chain":"ETHEREUM"}"#
+            )
         );
         assert_eq!(notice.text_line(), "error: ETHEREUM fees: missing \"x\"");
     }

@@ -126,7 +126,8 @@ fn is_filler(c: char) -> bool {
 
 /// Every occurrence of `secret` in `text` replaced by [`MASK`], whatever touches it (a letter,
 /// `%20`, an escape sequence's `m`), and however it is spelled: with line breaks, controls,
-/// invisible characters (or the `�` that replaced them) or white space between its characters, and any of
+/// invisible characters (or the `�` that replaced them) or white space between its characters, and
+/// any of
 /// its characters percent-encoded byte by byte in either hex case. For messages; data kept
 /// intact masks whole values only.
 pub(crate) fn mask_every(text: &str, secret: &str) -> String {

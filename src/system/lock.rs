@@ -280,12 +280,16 @@ fn lock_hint(lock_file: &Path) -> String {
             format!("remove the link {shown} if it is not meant to be there")
         }
         Ok(m) if !is_own(&m) => format!(
-            "the lock file {shown} is another user's: ask them to remove it, or write to a folder of your own"
+            "the lock file {shown} is another user's: ask them to remove it, or write to a folder \
+            of your own"
         ),
         Ok(_) => format!(
-            "remove {shown} if it is not meant to be there (no run of chain-metrics makes it so), or write to another folder"
+            "remove {shown} if it is not meant to be there (no run of chain-metrics makes it so), \
+            or write to another folder"
         ),
-        Err(_) => "a lock file is made beside the file while it is changed: make its folder writable, or use another folder".into(),
+        Err(_) => "a lock file is made beside the file while it is changed: make its folder \
+            writable, or use another folder"
+            .into(),
     }
 }
 

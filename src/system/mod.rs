@@ -1,5 +1,6 @@
 //! What the tool asks of the operating system, below every other room: files replaced
-//! atomically, locks beside them, private folders, shell quoting, temp files, signals and process groups, and stderr lines that
+//! atomically, locks beside them, private folders, shell quoting, temp files, signals and process
+//! groups, and stderr lines that
 //! cannot panic nor show a secret, with foreign text made safe for the terminal (`foreign`). It
 //! imports nothing of the crate but the exit codes.
 

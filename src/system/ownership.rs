@@ -123,7 +123,8 @@ pub(crate) fn check(path: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     if let Some(writers) = writers(metadata) {
         return Err(Untrusted {
             why: format!(
-                "{} can be changed by {writers} (mode {mode:04o}, owned by {}), who could change what this run does, so it is not used",
+                "{} can be changed by {writers} (mode {mode:04o}, owned by {}), who could change \
+                    what this run does, so it is not used",
                 path.display(),
                 who(owner)
             ),
@@ -143,7 +144,8 @@ pub(crate) fn check_owner(path: &Path, metadata: &Metadata) -> Result<(), Untrus
     }
     Err(Untrusted {
         why: format!(
-            "{} belongs to {}, not to you ({}) nor to root (mode {mode:04o}): another user's file is not used, since it could steer this run or take what it writes",
+            "{} belongs to {}, not to you ({}) nor to root (mode {mode:04o}): another user's file \
+                is not used, since it could steer this run or take what it writes",
             path.display(),
             who(owner),
             who(nix::unistd::geteuid().as_raw())
@@ -253,7 +255,8 @@ pub(crate) fn check_folder_of_files(folder: &Path) -> Result<(), Untrusted> {
         use std::os::unix::fs::MetadataExt;
         return Err(Untrusted {
             why: format!(
-                "folder {} can be changed by {writers} (mode {:04o}), who could add a file to it, so it is not used",
+                "folder {} can be changed by {writers} (mode {:04o}), who could add a file to it, \
+                    so it is not used",
                 folder.display(),
                 metadata.mode() & 0o7777
             ),
@@ -320,7 +323,8 @@ fn folder_trusted(folder: &Path, metadata: &Metadata) -> Result<(), Untrusted> {
     };
     Err(Untrusted {
         why: format!(
-            "folder {}, which {whose} (mode {mode:04o}), so another user could replace what is in it: it is not used",
+            "folder {}, which {whose} (mode {mode:04o}), so another user could replace what is in \
+                it: it is not used",
             folder.display()
         ),
         hint: match owner == me {

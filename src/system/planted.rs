@@ -37,7 +37,9 @@ fn planted(link: &Path) -> Option<String> {
     }
     let me = nix::unistd::geteuid().as_raw();
     Some(format!(
-        "{} is a symbolic link owned by {}, neither you ({}) nor root, in a folder another user can write to (mode {:04o}, owned by {}): it is not followed, since whoever made it could point it at any file of yours",
+        "{} is a symbolic link owned by {}, neither you ({}) nor root, in a folder another user \
+            can write to (mode {:04o}, owned by {}): it is not followed, since whoever made it \
+                could point it at any file of yours",
         link.display(),
         ownership::who(owner),
         ownership::who(me),
@@ -54,4 +56,5 @@ fn planted(_: &Path) -> Option<String> {
 
 /// What to do about a planted link.
 pub(super) const HINT: &str =
-    "remove the link if it is not meant to be there (or have the folder's owner make it), or write to another file";
+    "remove the link if it is not meant to be there (or have the folder's owner make it), or write \
+        to another file";

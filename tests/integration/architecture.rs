@@ -208,3 +208,27 @@ fn imports_are_read_from_paths_and_groups_but_not_comments() {
         .map(|(line, name)| (line, name.to_owned()))
     );
 }
+
+/// No line of src is wider than 100 columns (rustfmt's `max_width`): rustfmt cannot enforce it
+/// on its own (`error_on_line_overflow` is unstable), so a long text is bound to a name or
+/// continued with `\`, and a long comment is wrapped.
+#[test]
+fn no_line_of_src_is_over_100_columns() {
+    let src = src();
+    let mut long = Vec::new();
+    for path in rust_files(&src) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (at, line) in text.lines().enumerate() {
+            let width = line.chars().count();
+            if width > 100 {
+                let shown = path.strip_prefix(&src).unwrap().display();
+                long.push(format!("src/{shown}:{}: {width} columns", at + 1));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "lines over 100 columns:\n{}",
+        long.join("\n")
+    );
+}

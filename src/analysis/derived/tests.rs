@@ -190,7 +190,8 @@ fn a_huge_exponent_is_refused_naming_it() {
     let err = derive(d, &change, &[E], Period::Day, &range(1, 1));
     assert_eq!(
         err.unwrap_err(),
-        "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number (an exponent beyond ±1000)"
+        "cannot compute with ETHEREUM fees of 2024-01-01: 1e99999 is beyond the range of a number \
+        (an exponent beyond ±1000)"
     );
 }
 

@@ -118,7 +118,8 @@ impl Body<'_> {
 fn too_long((line, column): (usize, usize)) -> Unread {
     Unread::Shape {
         problem: format!(
-            "the body leaves the documented shape at line {line} column {column}, and more than {} MiB of it would have to be held to say how: not read further",
+            "the body leaves the documented shape at line {line} column {column}, and more than {} \
+            MiB of it would have to be held to say how: not read further",
             HELD_MOST >> 20
         ),
         body: Vec::new(),

@@ -83,7 +83,8 @@ pub(crate) fn bounded_records(
         Err(Unread::Read(e)) => Err(e),
         Err(Unread::TooMany { most }) => Ok(Err(Misshapen {
             problem: format!(
-                "more than {most} records for {days} day{} asked (at most {RECORDS_PER_DAY} a day are taken): refused as they came",
+                "more than {most} records for {days} day{} asked (at most {RECORDS_PER_DAY} a day \
+                are taken): refused as they came",
                 if days == 1 { "" } else { "s" }
             ),
             body: Vec::new(),
@@ -119,7 +120,12 @@ mod tests {
 
     #[test]
     fn fees_keep_exact_number_text() {
-        let body = br#"[{"date":"2024-01-01","fees":5E+3},{"date":"2024-01-02","fees":12345678901234567890.123456789,"extra":[1]},{"date":"2024-01-03","fees":0.1}]"#;
+        let body = concat!(
+            r#"[{"date":"2024-01-01","fees":5E+3},"#,
+            r#"{"date":"2024-01-02","fees":12345678901234567890.123456789,"extra":[1]},"#,
+            r#"{"date":"2024-01-03","fees":0.1}]"#
+        )
+        .as_bytes();
         let records = parse_records(Endpoint::Fees, &[Metric::Fees], body).unwrap();
         assert_eq!(
             texts(&records),
@@ -148,52 +154,54 @@ mod tests {
 
     /// A body that is not the shape SERVICE.md gives, and the start of the error it gets.
     const SHAPE_ERRORS: [(Endpoint, &[u8], &str); 10] = [
-            (Endpoint::Fees, b"<html>", "the body is not JSON"),
-            (
-                Endpoint::Fees,
-                br#"{"data":[]}"#,
-                "expected an array of records, found an object",
-            ),
-            (
-                Endpoint::OfficialAccount,
-                b"[]",
-                "expected an object with member data, found an array",
-            ),
-            (
-                Endpoint::OfficialAccount,
-                br#"{"rows":[]}"#,
-                "expected an object with member data, found no member data",
-            ),
-            (
-                Endpoint::Fees,
-                br#"[{"date":"2024-01-01","fees":1},2]"#,
-                "record 1: expected an object, found a number 2",
-            ),
-            (
-                Endpoint::Fees,
-                br#"[{"fees":1}]"#,
-                "record 0: field date is missing",
-            ),
-            (
-                Endpoint::Fees,
-                br#"[{"date":20240101,"fees":1}]"#,
-                "record 0: field date: expected a YYYY-MM-DD string, found a number 20240101",
-            ),
-            (
-                Endpoint::Fees,
-                br#"[{"date":"2024-01-01","fees":"12.5"}]"#,
-                "record 0: field fees: expected a number, found a string \"12.5\"",
-            ),
-            (
-                Endpoint::ActiveUsers,
-                br#"[{"date":"2024-01-01","active_users":1.5}]"#,
-                "record 0: field active_users: expected a whole number, at least 0 (a count), found 1.5",
-            ),
-            (
-                Endpoint::ActiveUsers,
-                br#"[{"date":"2024-01-01","active_users":-5}]"#,
-                "record 0: field active_users: expected a whole number, at least 0 (a count), found -5",
-            ),
+        (Endpoint::Fees, b"<html>", "the body is not JSON"),
+        (
+            Endpoint::Fees,
+            br#"{"data":[]}"#,
+            "expected an array of records, found an object",
+        ),
+        (
+            Endpoint::OfficialAccount,
+            b"[]",
+            "expected an object with member data, found an array",
+        ),
+        (
+            Endpoint::OfficialAccount,
+            br#"{"rows":[]}"#,
+            "expected an object with member data, found no member data",
+        ),
+        (
+            Endpoint::Fees,
+            br#"[{"date":"2024-01-01","fees":1},2]"#,
+            "record 1: expected an object, found a number 2",
+        ),
+        (
+            Endpoint::Fees,
+            br#"[{"fees":1}]"#,
+            "record 0: field date is missing",
+        ),
+        (
+            Endpoint::Fees,
+            br#"[{"date":20240101,"fees":1}]"#,
+            "record 0: field date: expected a YYYY-MM-DD string, found a number 20240101",
+        ),
+        (
+            Endpoint::Fees,
+            br#"[{"date":"2024-01-01","fees":"12.5"}]"#,
+            "record 0: field fees: expected a number, found a string \"12.5\"",
+        ),
+        (
+            Endpoint::ActiveUsers,
+            br#"[{"date":"2024-01-01","active_users":1.5}]"#,
+            "record 0: field active_users: expected a whole number, at least 0 (a count), \
+                found 1.5",
+        ),
+        (
+            Endpoint::ActiveUsers,
+            br#"[{"date":"2024-01-01","active_users":-5}]"#,
+            "record 0: field active_users: expected a whole number, at least 0 (a count), \
+                found -5",
+        ),
     ];
 
     #[test]

@@ -181,7 +181,8 @@ mod tests {
     /// whole-body parser's, line and column included, however the bytes arrive.
     #[test]
     fn problems_after_records_read_are_told_as_the_whole_body_tells_them() {
-        let lines = "[\n  {\"date\": \"2024-01-01\", \"fees\": 1},\n  {\"date\": \"2024-01-02\",\n   \"fees\": 2}";
+        let lines = "[\n  {\"date\": \"2024-01-01\", \"fees\": 1},\n  \
+            {\"date\": \"2024-01-02\",\n   \"fees\": 2}";
         let bodies = [
             format!("{lines},\n  {{\"date\": \"2024-01-03\", \"fees\": \"3\"}}\n]"),
             format!("{lines},\n  {{\"date\": \"2024-01-03\", \"fees\": 3,}}\n]"),
@@ -273,7 +274,13 @@ mod tests {
         for (body, at) in refused {
             for piece in [7, CHUNK * 3] {
                 let problem = read(Endpoint::Fees, &[Metric::Fees], &body, piece).expect_err(at);
-                assert_eq!(problem, format!("the body leaves the documented shape at {at}, and more than 1 MiB of it would have to be held to say how: not read further"));
+                assert_eq!(
+                    problem,
+                    format!(
+                        "the body leaves the documented shape at {at}, and \
+                    more than 1 MiB of it would have to be held to say how: not read further"
+                    )
+                );
             }
         }
         let spaced = long("[{\"date\":\"2024-01-01\"}]", b' ', "");

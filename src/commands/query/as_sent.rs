@@ -41,7 +41,8 @@ pub(super) fn print_curl_lines(query: &Query, look: Option<CacheMode>) -> anyhow
     let settings = &query.settings;
     if settings.sandbox {
         return Err(Failure::usage(
-            "--dry-run prints commands for a service that outlives the run; --sandbox lasts only one run",
+            "--dry-run prints commands for a service that outlives the run; --sandbox lasts only \
+            one run",
         )
         .with_hint("start `chain-metrics sandbox` and set CHAIN_METRICS_BASE_URL to its URL")
         .into());

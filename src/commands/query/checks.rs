@@ -61,7 +61,10 @@ fn check_dry_run(flags: &QueryFlags) -> Result<(), Failure> {
         return Err(Failure::usage(
             "--dry-run sends nothing and writes nothing, so --output has nothing to do",
         )
-        .with_hint("leave out --output; with --merge --resume, --dry-run shows the range a catch-up would ask"));
+        .with_hint(
+            "leave out --output; with --merge --resume, --dry-run shows the range a \
+            catch-up would ask",
+        ));
     }
     Ok(())
 }

@@ -57,7 +57,11 @@ fn tell(query: &Query) {
     }
     if plan.range.start != asked.start {
         let (start, by) = (plan.range.start, query.by.name());
-        diag::note(format!("--merge --by {by}: asking from {start}, the first day of the {by} that holds {}, so that the {by}'s row in the file is replaced whole", asked.start));
+        diag::note(format!(
+            "--merge --by {by}: asking from {start}, the first day of the {by} that \
+            holds {}, so that the {by}'s row in the file is replaced whole",
+            asked.start
+        ));
     }
     if plan.range.end > query.today {
         let end = plan.range.end;

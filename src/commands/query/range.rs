@@ -155,7 +155,10 @@ fn reasked(
         return (next, after);
     }
     let last = next.pred_opt().unwrap_or(next).min(end);
-    let why = format!("{after}, less {start}..{last} asked again: the service may still revise days that recent ({flag}; --resume-overlap 0 asks none again)");
+    let why = format!(
+        "{after}, less {start}..{last} asked again: the service may still revise \
+        days that recent ({flag}; --resume-overlap 0 asks none again)"
+    );
     (start, why)
 }
 

@@ -111,7 +111,9 @@ pub(super) fn hint(mismatch: &Mismatch, chains: &[Chain]) -> String {
              chain column), else write to another file"
         );
     }
-    "merge only the same command with the same --wide and --by (columns are matched by name, so another --include order or a new include merges); or write to another file".to_owned()
+    "merge only the same command with the same --wide and --by (columns are matched by name, so \
+        another --include order or a new include merges); or write to another file"
+        .to_owned()
 }
 
 #[cfg(test)]

@@ -68,7 +68,8 @@ fn check_period_starts(path: &Path, old: &[Row], by: Period) -> Result<(), Failu
     Err(failure(
         path,
         format!(
-            "has a row dated {}, not the first day of a {by} ({first}): it holds rows of another period; merge with the file's own --by, or write --by {by} to another file; not merged",
+            "has a row dated {}, not the first day of a {by} ({first}): it holds rows of another \
+            period; merge with the file's own --by, or write --by {by} to another file; not merged",
             row.date
         ),
     ))

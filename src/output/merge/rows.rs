@@ -65,7 +65,10 @@ pub(super) fn implausible(date: chrono::NaiveDate) -> Option<String> {
         ));
     }
     (date < FIRST_PLAUSIBLE_DAY).then(|| {
-        format!("it is dated {date}, before {FIRST_PLAUSIBLE_DAY}, when no supported chain had data yet: a typo? correct or remove that row")
+        format!(
+            "it is dated {date}, before {FIRST_PLAUSIBLE_DAY}, when no supported chain had \
+            data yet: a typo? correct or remove that row"
+        )
     })
 }
 
@@ -104,7 +107,8 @@ impl Kept {
                 None => row.date.to_string(),
             };
             self.refused = Some(format!(
-                "it holds the key {key} twice, on {word} {first} and on {word} {at}: remove one of them"
+                "it holds the key {key} twice, on {word} {first} and on {word} {at}: remove one of \
+                them"
             ));
         }
         self.rows.push(row);

@@ -129,7 +129,10 @@ pub(super) fn regular_file(path: &Path) -> Result<Option<PathBuf>, Failure> {
     let not_a_file = |kind: &str| {
         failure(
             path,
-            format!("is {kind}, not a regular file: --merge reads the old rows back and replaces the file"),
+            format!(
+                "is {kind}, not a regular file: --merge reads the old rows back and replaces \
+                the file"
+            ),
         )
         .with_hint("merge into a regular file, or leave out --merge to write to it as a stream")
     };

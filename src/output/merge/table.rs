@@ -119,7 +119,8 @@ fn refuse_other_kind(conn: &Connection, table: &str) -> Result<(), MergeError> {
         .map_err(|e| MergeError::Unreadable(e.to_string()))?;
     match kind.filter(|k| k != "table") {
         Some(kind) => Err(MergeError::Unreadable(format!(
-            "{table} is a {kind} there, not a table: its rows cannot be changed in place; write the export to another file"
+            "{table} is a {kind} there, not a table: its rows cannot be changed in place; write \
+            the export to another file"
         ))),
         None => Ok(()),
     }
@@ -150,7 +151,9 @@ fn cell_text(value: ValueRef<'_>) -> Result<Option<String>, String> {
             .map(|t| Some(t.to_owned()))
             .map_err(|_| "a cell is not UTF-8 text".to_owned()),
         ValueRef::Real(x) => Err(format!(
-            "the cell {x} is a floating-point number (REAL), which cannot be read back exactly; store such cells as text, e.g. UPDATE the table SET the column = CAST(it AS TEXT) WHERE typeof(it) = 'real', and check their digits"
+            "the cell {x} is a floating-point number (REAL), which cannot be read back exactly; \
+            store such cells as text, e.g. UPDATE the table SET the column = CAST(it AS TEXT) \
+            WHERE typeof(it) = 'real', and check their digits"
         )),
         ValueRef::Blob(_) => Err("a cell is a blob, not text".to_owned()),
     }

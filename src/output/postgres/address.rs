@@ -432,7 +432,8 @@ fn from_password_file(
         use std::os::unix::fs::PermissionsExt;
         if metadata.permissions().mode() & 0o077 != 0 {
             crate::system::diag::warning(format!(
-                "the password file {} is readable by others (it should be 0600): it is ignored, as psql does",
+                "the password file {} is readable by others (it should be 0600): it is ignored, as \
+                    psql does",
                 file.display()
             ));
             return None;

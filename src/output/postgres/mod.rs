@@ -32,7 +32,9 @@ impl Database {
         let address = Address::resolve(uri, env)?;
         if address.password_in_uri() {
             tell(Notice::warning(
-                "the PostgreSQL URI holds a password, which other users can see in `ps` and your shell keeps in its history; keep it in PGPASSWORD or ~/.pgpass (mode 0600) instead",
+                "the PostgreSQL URI holds a password, which other users can see in `ps` and your \
+                    shell keeps in its history; keep it in PGPASSWORD or ~/.pgpass (mode 0600) \
+                        instead",
             ));
         }
         let bad = |part: &str| part.is_empty() || part.len() > 63;
@@ -85,7 +87,8 @@ impl Database {
         let kept = table::store(&self.address, &self.table, data, merge, by)?;
         if !kept.is_empty() {
             tell(Notice::warning(format!(
-                "{} at {} keeps its rows for {}: this run covers fewer days of those periods; to replace them, ask up to each period's last day",
+                "{} at {} keeps its rows for {}: this run covers fewer days of those periods; to \
+                    replace them, ask up to each period's last day",
                 self.table.shown(),
                 self.address.shown,
                 kept.join(", ")

@@ -100,9 +100,16 @@ pub(super) fn connect(address: &Address) -> Result<Client, Failure> {
     config.connect(tls).map_err(|e| {
         Failure::new(
             Exit::Output,
-            format!("cannot connect to {}: {}", address.shown, words(address, &e)),
+            format!(
+                "cannot connect to {}: {}",
+                address.shown,
+                words(address, &e)
+            ),
         )
-        .with_hint("check the URI, PGHOST/PGPORT/PGUSER, and the password (PGPASSWORD or ~/.pgpass); nothing was asked of the service")
+        .with_hint(
+            "check the URI, PGHOST/PGPORT/PGUSER, and the password (PGPASSWORD or \
+            ~/.pgpass); nothing was asked of the service",
+        )
     })
 }
 
@@ -151,7 +158,8 @@ fn find(
         .map(|row| row.get(0));
     let columns = client
         .query(
-            "SELECT attname::text, format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
+            "SELECT attname::text, format_type(atttypid, atttypmod) FROM pg_attribute WHERE \
+                attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum",
             &[&name],
         )?
         .iter()
@@ -190,14 +198,20 @@ pub(crate) fn check(
     refuse_columns(&found.columns, header).map_err(refuse)?;
     let keyed: bool = client
         .query_one(
-            "SELECT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = to_regclass($1) AND i.indisunique AND i.indpred IS NULL AND i.indnkeyatts = 2 AND (SELECT array_agg(a.attname::text ORDER BY a.attname) FROM pg_attribute a WHERE a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)) = ARRAY['chain', 'date'])",
+            "SELECT EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = to_regclass($1) AND \
+                i.indisunique AND i.indpred IS NULL AND i.indnkeyatts = 2 AND (SELECT \
+                    array_agg(a.attname::text ORDER BY a.attname) FROM pg_attribute a WHERE \
+                        a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)) = ARRAY['chain', \
+                            'date'])",
             &[&table.sql()],
         )
         .map_err(failed)?
         .get(0);
     if !keyed {
         return Err(refuse((
-            "it has no primary key or unique index on (date, chain), so a key may be held twice and an upsert cannot find its row".to_owned(),
+            "it has no primary key or unique index on (date, chain), so a key may be held twice \
+                and an upsert cannot find its row"
+                .to_owned(),
             format!("ALTER TABLE {} ADD PRIMARY KEY (date, chain)", table.sql()),
         )));
     }
@@ -327,7 +341,8 @@ fn check_numeric(text: &str) -> Result<(), String> {
     match zero || (before <= NUMERIC_INTEGER_DIGITS && after <= NUMERIC_FRACTION_DIGITS) {
         true => Ok(()),
         false => Err(format!(
-            "the value {} is outside PostgreSQL's NUMERIC range (131072 digits before the point, 16383 after)",
+            "the value {} is outside PostgreSQL's NUMERIC range (131072 digits before the point, \
+                16383 after)",
             Number::from_json_token(text).map_or_else(|| foreign::echo(text), |n| n.shown())
         )),
     }
@@ -476,13 +491,15 @@ fn upsert_sql(table: &Table, data: &Dataset, by: Period) -> (String, Option<usiz
         (false, Some(at)) => {
             let d = &names[at];
             format!(
-                "DO UPDATE SET {} WHERE EXCLUDED.{d} IS NOT NULL AND (old.{d} IS NULL OR EXCLUDED.{d} >= old.{d}) RETURNING \"date\"::text, \"chain\"",
+                "DO UPDATE SET {} WHERE EXCLUDED.{d} IS NOT NULL AND (old.{d} IS NULL OR \
+                    EXCLUDED.{d} >= old.{d}) RETURNING \"date\"::text, \"chain\"",
                 set.join(", ")
             )
         }
     };
     let sql = format!(
-        "INSERT INTO {} AS old ({}) SELECT {} FROM unnest({}) AS u({}) ON CONFLICT (\"date\", \"chain\") {action}",
+        "INSERT INTO {} AS old ({}) SELECT {} FROM unnest({}) AS u({}) ON CONFLICT (\"date\", \
+            \"chain\") {action}",
         table.sql(),
         names.join(", "),
         casts.join(", "),

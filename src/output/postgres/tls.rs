@@ -94,7 +94,11 @@ fn roots(rootcert: Option<&Path>) -> Result<RootCertStore, String> {
         }
     }
     match store.is_empty() {
-        true => Err("no CA certificate to check the server's with: name a PEM file with sslrootcert (or PGSSLROOTCERT)".to_owned()),
+        true => Err(
+            "no CA certificate to check the server's with: name a PEM file with \
+            sslrootcert (or PGSSLROOTCERT)"
+                .to_owned(),
+        ),
         false => Ok(store),
     }
 }

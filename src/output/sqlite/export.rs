@@ -75,7 +75,11 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     let mut head = [0u8; 16];
     let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head));
     if read.is_err() || &head != MAGIC {
-        return Err("it is not a SQLite database; it is not replaced: write the table to a .sqlite file of its own, or remove this one".into());
+        return Err(
+            "it is not a SQLite database; it is not replaced: write the table to a .sqlite \
+            file of its own, or remove this one"
+                .into(),
+        );
     }
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(|e| e.to_string())?;
@@ -102,7 +106,8 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
         };
         if let Some(why) = refused {
             return Err(format!(
-                "{why}; SQLite would roll that file beside it into the database when it is opened, so it is not opened: remove that file if you trust neither it nor its owner"
+                "{why}; SQLite would roll that file beside it into the database when it is opened, \
+                    so it is not opened: remove that file if you trust neither it nor its owner"
             ));
         }
     }
@@ -110,5 +115,8 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
 }
 
 fn not_a_file(kind: &str) -> String {
-    format!("it is {kind}, not a regular file: a SQLite database is a file that is read back and changed in place")
+    format!(
+        "it is {kind}, not a regular file: a SQLite database is a file that is read back and \
+        changed in place"
+    )
 }

@@ -107,12 +107,16 @@ fn busy(path: &Path, wait: LockWait) -> Failure {
     Failure::new(
         Exit::Output,
         format!(
-            "another program still had {} locked after {} s; not written; the database is left as it was",
+            "another program still had {} locked after {} s; not written; the database is left as \
+            it was",
             path.display(),
             wait.limit.as_secs_f64()
         ),
     )
-    .with_hint("close the program holding it (sqlite3, DuckDB, Datasette, a dashboard in a transaction), or wait longer with --lock-timeout SECS")
+    .with_hint(
+        "close the program holding it (sqlite3, DuckDB, Datasette, a dashboard in a \
+        transaction), or wait longer with --lock-timeout SECS",
+    )
 }
 
 fn write_failure(path: &Path, why: &str) -> Failure {
@@ -162,7 +166,8 @@ fn fill(
 /// again, so that they are made again on the new one.
 fn own_schema(transaction: &Transaction, table: &str) -> rusqlite::Result<Vec<String>> {
     let mut statement = transaction.prepare(
-        "SELECT sql FROM sqlite_schema WHERE tbl_name = ?1 AND type IN ('index', 'trigger') AND sql IS NOT NULL ORDER BY type, name",
+        "SELECT sql FROM sqlite_schema WHERE tbl_name = ?1 AND type IN ('index', 'trigger') AND \
+        sql IS NOT NULL ORDER BY type, name",
     )?;
     let rows = statement.query_map([table], |row| row.get(0))?;
     rows.collect()

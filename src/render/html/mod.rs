@@ -18,9 +18,12 @@ use crate::model::Period;
 use crate::model::{Chain, Coverage, Dataset};
 
 const PAGE_STYLE: &str = "\
-:root{color-scheme:light dark;--fg:#1f2328;--muted:#57606a;--bg:#ffffff;--line:#d8dee4;--stripe:#f6f8fa}
-@media (prefers-color-scheme: dark){:root{--fg:#e6edf3;--muted:#9ea7b3;--bg:#0d1117;--line:#30363d;--stripe:#161b22}}
-body{margin:0 auto;padding:1.5rem;max-width:62rem;font-family:system-ui,sans-serif;color:var(--fg);background:var(--bg);line-height:1.45}
+:root{color-scheme:light dark;--fg:#1f2328;--muted:#57606a;--bg:#ffffff;--line:#d8dee4;\
+--stripe:#f6f8fa}
+@media (prefers-color-scheme: dark){:root{--fg:#e6edf3;--muted:#9ea7b3;--bg:#0d1117;\
+--line:#30363d;--stripe:#161b22}}
+body{margin:0 auto;padding:1.5rem;max-width:62rem;font-family:system-ui,sans-serif;\
+color:var(--fg);background:var(--bg);line-height:1.45}
 h1{font-size:1.4rem;margin:0 0 .25rem}
 h2{font-size:1.1rem;margin:2rem 0 .5rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}
 .muted{color:var(--muted)}
@@ -61,7 +64,8 @@ pub(super) fn write(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <meta name=\"color-scheme\" content=\"light dark\">\n\
-         <title>chain-metrics: {query}</title>\n<style>\n{PAGE_STYLE}{STYLE}</style>\n</head>\n<body>\n\
+         <title>chain-metrics: {query}</title>\n<style>\n{PAGE_STYLE}{STYLE}</style>\n\
+         </head>\n<body>\n\
          <header>\n<h1>chain-metrics</h1>\n<p id=\"query\">{query}</p>\n\
          {source}<p class=\"muted\">Made {made} by chain-metrics {version}.</p>\n</header>\n\
          <main>\n<section id=\"charts\">\n<h2>Charts</h2>\n",
@@ -90,7 +94,8 @@ fn figures(picture: &Picture, out: &mut dyn Write) -> io::Result<()> {
         };
         write!(
             out,
-            "<figure id=\"{id}\">\n<figcaption><strong>{title}</strong>: {how}; {hover}.</figcaption>\n{svg}</figure>\n",
+            "<figure id=\"{id}\">\n<figcaption><strong>{title}</strong>: {how}; \
+                {hover}.</figcaption>\n{svg}</figure>\n",
             id = figure.id(),
             title = figure.title(),
         )?;
@@ -103,7 +108,8 @@ fn source(caption: &Caption) -> String {
     let synthetic = caption.origin == Origin::Sandbox;
     match (synthetic, caption.source_line()) {
         (true, Some(line)) => format!(
-            "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: {line}.</p>\n"
+            "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: \
+                {line}.</p>\n"
         ),
         (false, Some(line)) => format!("<p id=\"source\">{}.</p>\n", capitalised(&escape(&line))),
         (_, None) => String::new(),
@@ -137,7 +143,8 @@ fn notes(
     out.write_all(b"<section id=\"notes\">\n<h2>Notes: partial periods, gaps and warnings</h2>\n")?;
     if lines.is_empty() {
         return out.write_all(
-            b"<p>None: every period is whole and every chain has a value for each.</p>\n</section>\n",
+            b"<p>None: every period is whole and every chain has a value for \
+                each.</p>\n</section>\n",
         );
     }
     out.write_all(b"<ul class=\"notes\">\n")?;
@@ -163,7 +170,8 @@ fn left_out_notes(line: &Line, metric: &str, caption: &Caption) -> Vec<String> {
             .collect();
         if of.len() > LEFT_OUT_NOTES {
             notes.push(format!(
-                "{name} {metric}: {} values are left out of the chart, {}: {} and {} more (the table shows them)",
+                "{name} {metric}: {} values are left out of the chart, {}: {} and {} more (the \
+                    table shows them)",
                 of.len(),
                 why.says(),
                 of[..3].join(", "),

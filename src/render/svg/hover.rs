@@ -50,7 +50,8 @@ pub(super) fn says(group: Period, by: Period) -> String {
     match group == by {
         true => format!("hover a {} for every chain's exact value", by.name()),
         false => format!(
-            "hover a {} for every chain's exact value of each of its {}s (a column a {} would be too thin to point at)",
+            "hover a {} for every chain's exact value of each of its {}s (a column a {} would be \
+                too thin to point at)",
             group.name(),
             by.name(),
             by.name()

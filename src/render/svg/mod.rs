@@ -120,7 +120,8 @@ pub(crate) fn hints(data: &Dataset, caption: &Caption, scale: AxisScale) -> Vec<
             _ => (low.join(" and "), "stay"),
         };
         hints.push(format!(
-            "{chains} {metric} {stay} under 1/30 of the panel's top, flat on the floor: add --scale log to draw every chain's own shape"
+            "{chains} {metric} {stay} under 1/30 of the panel's top, flat on the floor: add \
+                --scale log to draw every chain's own shape"
         ));
     }
     let width = WIDTH - picture.left() - RIGHT;
@@ -136,7 +137,8 @@ pub(crate) fn hints(data: &Dataset, caption: &Caption, scale: AxisScale) -> Vec<
     };
     if let Some(longer) = longer.filter(|_| points as f64 > width / 2.0) {
         hints.push(format!(
-            "{points} {by}s a line are more than the plot's {w} pixels can show apart: add --by {longer} to draw each {longer} as one point",
+            "{points} {by}s a line are more than the plot's {w} pixels can show apart: add --by \
+                {longer} to draw each {longer} as one point",
             by = caption.by.name(),
             w = width.round()
         ));
@@ -216,7 +218,8 @@ impl<'a> Picture<'a> {
             out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         }
         out.push_str(&format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cm\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\">\n<title>{t}</title>\n",
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"cm\" width=\"{w}\" height=\"{h}\" \
+            viewBox=\"0 0 {w} {h}\" role=\"img\">\n<title>{t}</title>\n",
             w = WIDTH,
             h = height.round(),
             t = escape(&self.caption.query_line(&metrics))
@@ -262,7 +265,8 @@ impl<'a> Picture<'a> {
 
     fn titles(&self, out: &mut String, metrics: &[&str], left: f64) {
         out.push_str(&format!(
-            "<text class=\"title\" x=\"{x}\" y=\"24\">{}</text>\n<text class=\"muted\" x=\"{x}\" y=\"44\">{}</text>\n",
+            "<text class=\"title\" x=\"{x}\" y=\"24\">{}</text>\n<text class=\"muted\" x=\"{x}\" \
+            y=\"44\">{}</text>\n",
             escape(&metrics.join(", ")),
             escape(&self.caption.scope_line()),
             x = at(left)
@@ -288,7 +292,9 @@ impl<'a> Picture<'a> {
             }
             let y = head + 6.0 + row * LEGEND_ROW;
             out.push_str(&format!(
-                "<g class=\"legend-entry\" data-chain=\"{name}\"><line x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/><text x=\"{tx}\" y=\"{ty}\">{name}</text></g>\n",
+                "<g class=\"legend-entry\" data-chain=\"{name}\"><line x1=\"{x1}\" y1=\"{y}\" \
+                x2=\"{x2}\" y2=\"{y}\" stroke=\"{colour}\" stroke-width=\"3\"/><text x=\"{tx}\" \
+                y=\"{ty}\">{name}</text></g>\n",
                 name = chain.name(),
                 colour = colour(*chain),
                 x1 = at(x),
@@ -306,7 +312,9 @@ impl<'a> Picture<'a> {
             }
             let y = head + 6.0 + row * LEGEND_ROW;
             out.push_str(&format!(
-                "<g class=\"legend-key series\" stroke=\"#57606a\"><path class=\"partial\" d=\"M{x1} {y}L{x2} {y}\"/><circle class=\"partial\" cx=\"{x2}\" cy=\"{y}\" r=\"3.5\"/><text x=\"{tx}\" y=\"{ty}\" stroke=\"none\">{PARTIAL_KEY}</text></g>\n",
+                "<g class=\"legend-key series\" stroke=\"#57606a\"><path class=\"partial\" \
+                d=\"M{x1} {y}L{x2} {y}\"/><circle class=\"partial\" cx=\"{x2}\" cy=\"{y}\" \
+                r=\"3.5\"/><text x=\"{tx}\" y=\"{ty}\" stroke=\"none\">{PARTIAL_KEY}</text></g>\n",
                 x1 = at(x),
                 x2 = at(x + 22.0),
                 y = at(y),

@@ -41,7 +41,8 @@ pub(super) fn draw(
     let metric = escape(&panel.metric);
     let axis = axis_note(panel.axis);
     out.push_str(&format!(
-        "<g class=\"panel\" data-metric=\"{metric}\">\n<text class=\"metric\" x=\"{}\" y=\"{}\">{metric}{note}</text>\n",
+        "<g class=\"panel\" data-metric=\"{metric}\">\n<text class=\"metric\" x=\"{}\" \
+            y=\"{}\">{metric}{note}</text>\n",
         at(frame.left),
         at(frame.top + 18.0),
         note = match axis {
@@ -54,7 +55,8 @@ pub(super) fn draw(
     if panel.lines.iter().all(|l| l.runs.is_empty()) {
         // No bare 0-1 axis: it would read as values of zero.
         out.push_str(&format!(
-            "<text class=\"muted empty\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">Nothing to draw: no chain has a value of {metric} that can be drawn in this range.</text>\n",
+            "<text class=\"muted empty\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">Nothing to draw: \
+                no chain has a value of {metric} that can be drawn in this range.</text>\n",
             at(frame.left + frame.width / 2.0),
             at(frame.bottom() - frame.height / 2.0)
         ));
@@ -230,7 +232,8 @@ fn value_axis(out: &mut String, scale: &Scale, frame: &Frame) {
         // Zero is the line values are read against: stronger than the grid.
         let class = if *tick == 0.0 { "zero" } else { "grid" };
         out.push_str(&format!(
-            "<line class=\"{class}\" x1=\"{l}\" y1=\"{y}\" x2=\"{right}\" y2=\"{y}\"/><text class=\"muted\" x=\"{lx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
+            "<line class=\"{class}\" x1=\"{l}\" y1=\"{y}\" x2=\"{right}\" y2=\"{y}\"/><text \
+                class=\"muted\" x=\"{lx}\" y=\"{ty}\" text-anchor=\"end\">{label}</text>\n",
             l = at(frame.left),
             y = at(y),
             lx = at(frame.left - 8.0),
@@ -251,7 +254,8 @@ fn date_axis(out: &mut String, frame: &Frame, dates: &[NaiveDate]) {
     for date in dates {
         let x = at(frame.x(*date));
         out.push_str(&format!(
-            "<line class=\"axis\" x1=\"{x}\" y1=\"{b}\" x2=\"{x}\" y2=\"{b5}\"/><text class=\"muted\" x=\"{x}\" y=\"{ty}\" text-anchor=\"middle\">{date}</text>\n",
+            "<line class=\"axis\" x1=\"{x}\" y1=\"{b}\" x2=\"{x}\" y2=\"{b5}\"/><text \
+                class=\"muted\" x=\"{x}\" y=\"{ty}\" text-anchor=\"middle\">{date}</text>\n",
             b = at(bottom),
             b5 = at(bottom + 5.0),
             ty = at(bottom + 19.0),

@@ -19,7 +19,11 @@ impl ConfigKey {
         let text = text.trim();
         match self {
             ConfigKey::BaseUrl => check_base_url(text, allow_http).map(|_| Value::from(text)),
-            ConfigKey::ApiKey => Err("the key is not taken as an argument: it would be left in the shell history and in the process list".into()),
+            ConfigKey::ApiKey => Err(
+                "the key is not taken as an argument: it would be left in the \
+                shell history and in the process list"
+                    .into(),
+            ),
             ConfigKey::ApiKeyCommand if text.is_empty() => Err("expected a shell command".into()),
             ConfigKey::ApiKeyCommand => Ok(Value::from(text)),
             ConfigKey::CaBundle if text.is_empty() => Err("expected the path of a PEM file".into()),

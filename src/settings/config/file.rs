@@ -266,7 +266,8 @@ mod tests {
     fn a_profile_that_is_no_table_is_said_so() {
         assert_eq!(
             parse("[profiles]\nfoo = 1\n").unwrap_err(),
-            "line 2: profiles.foo must be a table of settings (a profile is written [profiles.NAME])"
+            "line 2: profiles.foo must be a table of settings (a profile is written \
+            [profiles.NAME])"
         );
     }
 
@@ -325,7 +326,8 @@ mod tests {
 
     #[test]
     fn reads_top_level_and_profiles() {
-        let text = "base_url = \"https://a.example\"\nmethod = \"get\"\ntimeout = 2.5\n\n[profiles.work]\napi_key_command = \"pass show cm\"\nretries = 0\n";
+        let text = "base_url = \"https://a.example\"\nmethod = \"get\"\ntimeout = \
+            2.5\n\n[profiles.work]\napi_key_command = \"pass show cm\"\nretries = 0\n";
         let s = parse(text).unwrap();
         assert_eq!(s.base_url.as_deref(), Some("https://a.example"));
         assert_eq!(s.method, Some(MethodChoice::Get));
@@ -348,11 +350,13 @@ mod tests {
             ),
             (
                 "[profiles.p]\nretries = 1e11\n",
-                "line 2: retries: expected a whole number from 0 to 100, found floating point `1e11`",
+                "line 2: retries: expected a whole number from 0 to 100, found floating point \
+                `1e11`",
             ),
             (
                 "profiles.p.retries = 99999999999\n",
-                "line 1: retries: expected a whole number from 0 to 100, found integer `99999999999`",
+                "line 1: retries: expected a whole number from 0 to 100, found integer \
+                `99999999999`",
             ),
             (
                 "api_key = 123456789012345678\n",

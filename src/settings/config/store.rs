@@ -29,7 +29,8 @@ impl ConfigLocation {
         (mode & 0o077 != 0).then(|| {
             let path = shell::quote(&self.path.display().to_string()).into_owned();
             format!(
-                "other users can read or change config file {} (mode {mode:04o}); fix it with: chmod 600 {path}",
+                "other users can read or change config file {} (mode {mode:04o}); fix it with: \
+                chmod 600 {path}",
                 self.path.display()
             )
         })
