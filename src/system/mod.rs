@@ -18,3 +18,4 @@ pub(crate) mod secrecy;
 pub(crate) mod shell;
 pub(crate) mod stream;
 mod temp;
+mod writers;

@@ -8,7 +8,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 #[cfg(unix)]
-use super::ownership;
+use super::writers;
 
 /// The first of `hops` (a path, then each link it leads through) that is such a link, refused.
 pub(super) fn refuse_planted(hops: &[PathBuf]) -> io::Result<()> {
@@ -32,7 +32,7 @@ fn planted(link: &Path) -> Option<String> {
         None => return None,
     };
     let folder = std::fs::metadata(parent).ok()?;
-    if ownership::is_ours(owner) || !ownership::others_can_write_folder(&folder) {
+    if writers::is_ours(owner) || !writers::others_can_write_folder(&folder) {
         return None;
     }
     let me = nix::unistd::geteuid().as_raw();
@@ -41,10 +41,10 @@ fn planted(link: &Path) -> Option<String> {
             can write to (mode {:04o}, owned by {}): it is not followed, since whoever made it \
                 could point it at any file of yours",
         link.display(),
-        ownership::who(owner),
-        ownership::who(me),
+        writers::who(owner),
+        writers::who(me),
         folder.mode() & 0o7777,
-        ownership::who(folder.uid())
+        writers::who(folder.uid())
     ))
 }
 

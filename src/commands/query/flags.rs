@@ -4,11 +4,9 @@
 
 use crate::analysis::{Analysis, Measures, DEFAULT_DECIMALS};
 use crate::cli::{AnalysisArgs, CalendarArgs, QueryArgs};
-use crate::model::{expand_chains, Chain, DaySpec, Endpoint, Period, Span};
+use crate::model::{expand_chains, Chain, DayRange, DaySpec, Endpoint, Period, Span};
 use crate::output::OutputRequest;
 use crate::settings::Switch;
-
-use super::range::DayFlags;
 
 /// The query flags as plain values, grouped by what they decide.
 pub(super) struct QueryFlags {
@@ -190,4 +188,15 @@ fn without_effect(
         ));
     }
     notes
+}
+
+/// The flags that say which days to ask, as plain values.
+pub(super) struct DayFlags {
+    pub start: Option<DaySpec>,
+    pub end: Option<DaySpec>,
+    pub last: Option<Span>,
+    /// `--month`, `--quarter` or `--year`.
+    pub calendar: Option<DayRange>,
+    /// `--by`: `--last` counts its periods.
+    pub by: Period,
 }

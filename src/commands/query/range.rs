@@ -3,22 +3,11 @@
 
 use chrono::{Days, NaiveDate};
 
-use super::flags::QueryFlags;
+use super::flags::{DayFlags, QueryFlags};
 use crate::error::Failure;
 use crate::fetched::Plan;
-use crate::model::{DayRange, DaySpec, Period, Span};
+use crate::model::{DayRange, DaySpec};
 use crate::output::{describe_holes, Hole, Output, Resume};
-
-/// The flags that say which days to ask, as plain values.
-pub(super) struct DayFlags {
-    pub start: Option<DaySpec>,
-    pub end: Option<DaySpec>,
-    pub last: Option<Span>,
-    /// `--month`, `--quarter` or `--year`.
-    pub calendar: Option<DayRange>,
-    /// `--by`: `--last` counts its periods.
-    pub by: Period,
-}
 
 /// The range the flags give: a calendar range (`--month`, `--quarter`, `--year`), else
 /// `--start`/`--last`/`--end`.

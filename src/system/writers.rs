@@ -1,0 +1,108 @@
+//! Who a file belongs to and who else can change it: the user, root, a group with no member
+//! but them (a user private group), and the names messages give users and groups. Both the trust
+//! rule (`ownership`) and the planted-link check (`planted`) read these.
+
+#[cfg(unix)]
+use std::fs::Metadata;
+
+/// Who else may write to a file or folder through its mode: "other users" for the other-write
+/// bit, the group's members for the group-write bit of a group that is not private to the user
+/// or root; `None` when only its owner may.
+#[cfg(unix)]
+pub(super) fn writers(metadata: &Metadata) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let mode = metadata.mode();
+    if mode & 0o002 != 0 {
+        return Some("other users".into());
+    }
+    if mode & 0o020 != 0 && !group_is_private(metadata.gid()) {
+        return Some(format!("the members of {}", group_name(metadata.gid())));
+    }
+    None
+}
+
+/// Whether someone besides the user and root can write to the folder `metadata` describes
+/// (its owner, or anyone through its mode), sticky or not: a link there may have been put
+/// there by them.
+#[cfg(unix)]
+pub(super) fn others_can_write_folder(metadata: &Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    !is_ours(metadata.uid()) || writers(metadata).is_some()
+}
+
+/// Whether `uid` is the user's or root's.
+#[cfg(unix)]
+pub(super) fn is_ours(uid: u32) -> bool {
+    uid == 0 || uid == nix::unistd::geteuid().as_raw()
+}
+
+/// Whether group `gid` has no member but the user or root: none listed in the group database
+/// but them, and no one else's primary group (a user private group, as Debian's OpenSSH
+/// accepts one). A group that cannot be looked up is not private.
+#[cfg(unix)]
+fn group_is_private(gid: u32) -> bool {
+    let Ok(Some(group)) = nix::unistd::Group::from_gid(nix::unistd::Gid::from_raw(gid)) else {
+        return false;
+    };
+    let listed_ours = group.mem.iter().all(|name| {
+        nix::unistd::User::from_name(name)
+            .ok()
+            .flatten()
+            .is_some_and(|user| is_ours(user.uid.as_raw()))
+    });
+    listed_ours
+        && primary_groups()
+            .iter()
+            .all(|&(uid, primary)| primary != gid || is_ours(uid))
+}
+
+/// Every user's (id, primary group id), read once from the user database (NSS included).
+#[cfg(unix)]
+fn primary_groups() -> &'static [(u32, u32)] {
+    static ALL: std::sync::OnceLock<Vec<(u32, u32)>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut all = Vec::new();
+        // SAFETY: setpwent/getpwent/endpwent walk the user database with one static cursor
+        // and buffer; this is their only caller, run once (OnceLock), and each entry is copied
+        // out before the next call.
+        unsafe {
+            nix::libc::setpwent();
+            loop {
+                let entry = nix::libc::getpwent();
+                if entry.is_null() {
+                    break;
+                }
+                all.push(((*entry).pw_uid, (*entry).pw_gid));
+            }
+            nix::libc::endpwent();
+        }
+        all
+    })
+}
+
+/// A group as messages name it: "group id 65534 (nogroup)".
+#[cfg(unix)]
+fn group_name(gid: u32) -> String {
+    let name = nix::unistd::Group::from_gid(nix::unistd::Gid::from_raw(gid))
+        .ok()
+        .flatten()
+        .map(|group| format!(" ({})", group.name))
+        .unwrap_or_default();
+    format!("group id {gid}{name}")
+}
+
+/// A user as messages name them: "user id 65534 (nobody)".
+#[cfg(unix)]
+pub(crate) fn who(uid: u32) -> String {
+    let name = nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid))
+        .ok()
+        .flatten()
+        .map(|user| format!(" ({})", user.name))
+        .unwrap_or_default();
+    format!("user id {uid}{name}")
+}
+
+#[cfg(not(unix))]
+pub(crate) fn who(uid: u32) -> String {
+    format!("user id {uid}")
+}
