@@ -109,6 +109,8 @@ pub struct QueryArgs {
     /// Write to FILE atomically instead of stdout; its extension sets the format (.csv .tsv .json
     /// .ndjson .md .svg .html .sqlite; csv without one, another is refused);
     /// postgresql://[user@][host][:port]/dbname writes a PostgreSQL table
+    // The help text shows libpq's URI as its users write it; rustdoc reads its brackets as links.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(help_heading = "Output", short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 

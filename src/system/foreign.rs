@@ -64,7 +64,7 @@ pub(crate) fn echo(text: &str) -> String {
 }
 
 /// What a message shows of foreign `text` in which `secret` may be spelled in any way
-/// [`mask_every`] knows: [`shown`] with nothing cut. For the fuzz and property tests of the
+/// `mask_every` knows: `shown` with nothing cut. For the fuzz and property tests of the
 /// masker, which see the crate from outside.
 pub fn message_shown(text: &str, secret: &str) -> String {
     shown(text, &|t| mask_every(t, secret), usize::MAX)
