@@ -6,9 +6,11 @@ use std::fs::File;
 use std::io::{BufReader, Seek};
 use std::path::{Path, PathBuf};
 
+use super::check::check_width;
 use super::file_shape::{header_of, period_of, shape_of};
 use super::merge::{self, read_rows, read_text, MergeError};
-use super::{check_width, fit, picture, write_stdout};
+use super::stdout::write_stdout;
+use super::{fit, picture};
 use crate::analysis::{steps, widen, Naming};
 use crate::error::{Exit, Failure};
 use crate::model::{Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};

@@ -1,6 +1,7 @@
 //! Where and how a query's result goes: the format (flag, file extension or terminal), the
 //! format-specific flags checked up front, `--wide`, `--merge`, and stdout or an atomic file.
 
+mod check;
 mod file_shape;
 mod fit;
 mod from_file;
@@ -12,11 +13,11 @@ mod postgres;
 mod progress;
 mod resume;
 mod sqlite;
+mod stdout;
 
-use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::analysis::{Analysis, Layout, Naming, Shape, ShapeError};
+use crate::analysis::{Analysis, Layout, Naming, Shape};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{Chain, Dataset, Endpoint, Period};
@@ -25,6 +26,7 @@ use crate::settings::Terminal;
 use crate::system::atomic;
 use crate::system::diag::Notice;
 use crate::system::lock::{self, LockWait};
+use check::{check_analysis, check_table_flag, check_width, database_uri, shape_failure};
 pub(crate) use from_file::{draw, Drawing};
 pub(crate) use holes::{describe as describe_holes, Hole};
 pub use merge::read_merge_file;
@@ -32,6 +34,7 @@ pub use merge::read_sqlite_rows;
 pub(crate) use picture::Told;
 use progress::Progress;
 pub(crate) use resume::Resume;
+pub(crate) use stdout::{format_or_default, write_stdout};
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]
@@ -342,21 +345,6 @@ impl Output {
     }
 }
 
-/// `--table` names a PostgreSQL table: with another format it is a usage error.
-fn check_table_flag(table: bool, format: Format) -> Result<(), Failure> {
-    match table && format != Format::Postgres {
-        true => Err(Failure::usage(format!(
-            "--table names a PostgreSQL table, and the format is {}",
-            format.name()
-        ))
-        .with_hint(
-            "give -o postgresql://..., or leave out --table (a SQLite file's table is the \
-            command's name)",
-        )),
-        false => Ok(()),
-    }
-}
-
 /// The database `-o postgresql://...` names, completed from libpq's environment, and its
 /// table (`--table`, else the command's name); the warning of a password in the URI said.
 #[cfg(feature = "postgres")]
@@ -372,115 +360,4 @@ fn resolve_database(
     let env = |name: &str| std::env::var(name).ok();
     let database = postgres::Database::resolve(&uri, table, &env, &|n: Notice| n.write())?;
     Ok(Some(database))
-}
-
-/// The PostgreSQL URI `-o` names (the postgres format follows from the scheme); `-f postgres`
-/// with anything else is a usage error, as is such a URI in a build without PostgreSQL.
-fn database_uri(format: Option<Format>, file: Option<&Path>) -> Result<Option<String>, Failure> {
-    let text = file.and_then(Path::to_str);
-    let is_uri =
-        text.is_some_and(|t| t.starts_with("postgresql://") || t.starts_with("postgres://"));
-    match (format, is_uri) {
-        (Some(Format::Postgres) | None, true) if cfg!(feature = "postgres") => {
-            Ok(text.map(str::to_owned))
-        }
-        (_, true) if !cfg!(feature = "postgres") => Err(Failure::usage(
-            "this chain-metrics was built without PostgreSQL (the cargo feature postgres)",
-        )
-        .with_hint(
-            "build it with the default features, or write a file and load it with psql's \
-            \\copy",
-        )),
-        (Some(other), true) => Err(Failure::usage(format!(
-            "a postgresql:// URI takes the postgres format, and --format is {}",
-            other.name()
-        ))
-        .with_hint("drop --format: the format follows from the URI")),
-        (Some(Format::Postgres), false) => Err(Failure::usage(
-            "the postgres format writes into a PostgreSQL database, and --output names no \
-                postgresql:// URI",
-        )
-        .with_hint(
-            "give -o postgresql://[user@][host][:port]/dbname (or -o postgresql:///dbname \
-            for the local server)",
-        )),
-        _ => Ok(None),
-    }
-}
-
-/// `--per-user` needs fees and active users; `--sort` a column the output has (read off the
-/// shape's header, before any request).
-fn check_analysis(shape: &Shape, plan: &Plan) -> Result<(), Failure> {
-    let both = [Endpoint::Fees, Endpoint::ActiveUsers];
-    if shape.measures.per_user && !both.iter().all(|e| plan.endpoints.contains(e)) {
-        return Err(Failure::usage(
-            "--per-user divides fees by active users, and only report has both",
-        )
-        .with_hint("use report --per-user"));
-    }
-    let Some(key) = &shape.sort else {
-        return Ok(());
-    };
-    let header = shape.columns(&plan.dataset(Vec::new()), &plan.chains);
-    key.check(&header)
-        .map_err(|why| Failure::usage(why).with_hint("name a column of the header"))
-}
-
-/// A step of the shape that failed on the fetched numbers, as the user sees it.
-fn shape_failure(e: ShapeError) -> Failure {
-    match e {
-        ShapeError::RollUp(why) => {
-            Failure::new(Exit::BadResponse, why).with_hint("--by day shows the values as sent")
-        }
-        ShapeError::Summary(why) => Failure::new(Exit::BadResponse, why)
-            .with_hint("drop --summary to see the values as sent"),
-        ShapeError::Measure(why) | ShapeError::Sort(why) => Failure::new(Exit::BadResponse, why),
-    }
-}
-
-/// A terminal `width` columns wide (0: not a terminal) must fit the output: a chart drawn
-/// wider would wrap into a mess.
-fn check_width(data: &Dataset, format: Format, width: usize) -> Result<(), Failure> {
-    let needed = render::needed_width(data, format);
-    if width == 0 || width >= needed {
-        return Ok(());
-    }
-    Err(Failure::usage(format!(
-        "the terminal is {width} columns wide, and this chart needs {needed}"
-    ))
-    .with_hint(format!(
-        "widen the terminal to {needed} columns, or pick another format, e.g. --format table"
-    )))
-}
-
-/// The format asked, else table on a terminal and csv otherwise.
-pub(crate) fn format_or_default(asked: Option<Format>, terminal: Terminal) -> Format {
-    asked.unwrap_or(if terminal.stdout_is_terminal {
-        Format::Table
-    } else {
-        Format::Csv
-    })
-}
-
-/// Writes through a locked, buffered stdout; a closed pipe surfaces as `BrokenPipe` for `main`.
-pub(crate) fn write_stdout(
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> anyhow::Result<()> {
-    // A closed stdout (`>&-`) swallows every write without an error: nothing would go where
-    // it was asked.
-    if !crate::system::stream::was_passed(1) {
-        return Err(Failure::new(
-            Exit::Output,
-            "cannot write to stdout: it was closed when the run started",
-        )
-        .with_hint("give stdout a place (> FILE, | CMD), or write with --output FILE")
-        .into());
-    }
-    let mut out = BufWriter::new(io::stdout().lock());
-    write(&mut out)
-        .and_then(|()| out.flush())
-        .map_err(|e| match e.kind() {
-            io::ErrorKind::BrokenPipe => anyhow::Error::new(e),
-            _ => Failure::new(Exit::Output, format!("cannot write to stdout: {e}")).into(),
-        })
 }

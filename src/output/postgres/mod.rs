@@ -4,8 +4,11 @@
 //! wherever it is printed, and the password registered as a secret.
 
 mod address;
+mod connect;
 mod table;
 mod tls;
+mod upsert;
+mod uri;
 
 use crate::error::Failure;
 use crate::model::{Dataset, Period, Row};
@@ -84,7 +87,7 @@ impl Database {
         by: Period,
         tell: &dyn Fn(Notice),
     ) -> Result<(), Failure> {
-        let kept = table::store(&self.address, &self.table, data, merge, by)?;
+        let kept = upsert::store(&self.address, &self.table, data, merge, by)?;
         if !kept.is_empty() {
             tell(Notice::warning(format!(
                 "{} at {} keeps its rows for {}: this run covers fewer days of those periods; to \

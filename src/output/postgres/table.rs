@@ -4,19 +4,11 @@
 //! every row upserted, exact numbers sent as text and cast to NUMERIC in SQL); read back for
 //! `--resume`.
 
-use std::error::Error as _;
-
-use postgres::types::ToSql;
-use postgres::{Client, Transaction};
-
-use super::address::{Address, Host, SslMode};
-use super::tls::Tls;
+use super::address::Address;
+use super::connect::{connect, words};
 use crate::error::{Exit, Failure};
-use crate::model::{parse_date, Chain, Dataset, Number, Period, Row};
+use crate::model::{parse_date, Chain, Dataset, Number, Row};
 use crate::system::foreign;
-
-/// How many rows one INSERT carries (as arrays: one parameter per column).
-const ROWS_PER_STATEMENT: usize = 2000;
 
 /// NUMERIC's range: digits before the decimal point, and after it.
 const NUMERIC_INTEGER_DIGITS: i64 = 131_072;
@@ -31,7 +23,7 @@ pub(crate) struct Table {
 
 impl Table {
     /// The table as SQL names it: each part in double quotes.
-    fn sql(&self) -> String {
+    pub(super) fn sql(&self) -> String {
         match &self.schema {
             Some(schema) => format!("{}.{}", quoted(schema), quoted(&self.name)),
             None => quoted(&self.name),
@@ -48,104 +40,19 @@ impl Table {
 }
 
 /// An SQL identifier in double quotes.
-fn quoted(name: &str) -> String {
+pub(super) fn quoted(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
 }
 
-/// Connects and authenticates, as libpq would with this address: TLS as `sslmode` says (never
-/// over a Unix socket). Failing, exit 9 with the server's own words (foreign text, masked).
-pub(super) fn connect(address: &Address) -> Result<Client, Failure> {
-    let mut config = postgres::Config::new();
-    for host in &address.hosts {
-        match host {
-            Host::Tcp(name) => config.host(name),
-            Host::Socket(folder) => config.host_path(folder),
-        };
-    }
-    config
-        .port(address.port)
-        .user(&address.user)
-        .dbname(&address.dbname);
-    config.application_name(
-        address
-            .application_name
-            .as_deref()
-            .unwrap_or("chain-metrics"),
-    );
-    if let Some(password) = address.password() {
-        config.password(password);
-    }
-    if let Some(timeout) = address.connect_timeout {
-        config.connect_timeout(timeout);
-    }
-    let sockets_only = address.hosts.iter().all(|h| matches!(h, Host::Socket(_)));
-    config.ssl_mode(match address.sslmode {
-        _ if sockets_only => postgres::config::SslMode::Disable,
-        SslMode::Disable => postgres::config::SslMode::Disable,
-        SslMode::Allow | SslMode::Prefer => postgres::config::SslMode::Prefer,
-        SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => {
-            postgres::config::SslMode::Require
-        }
-    });
-    let tls = Tls::new(address.sslmode, address.sslrootcert.as_deref()).map_err(|why| {
-        Failure::new(
-            Exit::Output,
-            format!(
-                "cannot connect to {}: {}",
-                address.shown,
-                shown(address, &why)
-            ),
-        )
-    })?;
-    config.connect(tls).map_err(|e| {
-        Failure::new(
-            Exit::Output,
-            format!(
-                "cannot connect to {}: {}",
-                address.shown,
-                words(address, &e)
-            ),
-        )
-        .with_hint(
-            "check the URI, PGHOST/PGPORT/PGUSER, and the password (PGPASSWORD or \
-            ~/.pgpass); nothing was asked of the service",
-        )
-    })
-}
-
-/// A PostgreSQL error in words: the server's message when it sent one, else the chain of
-/// causes (a refused connection, a certificate), shown as foreign text.
-fn words(address: &Address, error: &postgres::Error) -> String {
-    let text = match error.as_db_error() {
-        Some(db) => format!("{}: {}", db.severity(), db.message()),
-        None => {
-            let mut text = error.to_string();
-            let mut source = error.source();
-            while let Some(cause) = source {
-                text.push_str(&format!(": {cause}"));
-                source = cause.source();
-            }
-            text
-        }
-    };
-    shown(address, &text)
-}
-
-/// Foreign text with this address's password masked, whatever its length.
-fn shown(address: &Address, text: &str) -> String {
-    let password = address.password().unwrap_or_default().to_owned();
-    foreign::shown(text, &move |t| foreign::mask_every(t, &password), 400)
-}
-
 /// What the table is now, as a check reads it.
-struct Found {
+pub(super) struct Found {
     /// `relkind`: `r` a table, `p` a partitioned one, `v` a view...; `None`: no such relation.
-    kind: Option<String>,
+    pub(super) kind: Option<String>,
     /// Its columns and their types.
-    columns: Vec<(String, String)>,
+    pub(super) columns: Vec<(String, String)>,
 }
 
-fn find(
+pub(super) fn find(
     client: &mut impl postgres::GenericClient,
     table: &Table,
 ) -> Result<Found, postgres::Error> {
@@ -287,7 +194,7 @@ fn refuse_columns(columns: &[(String, String)], header: &Dataset) -> Result<(), 
     }
 }
 
-fn holds_rows(
+pub(super) fn holds_rows(
     client: &mut impl postgres::GenericClient,
     table: &Table,
 ) -> Result<bool, postgres::Error> {
@@ -296,7 +203,7 @@ fn holds_rows(
 }
 
 /// A plain `-o` into a table that holds rows: refused, never emptied.
-fn plain_into_rows(address: &Address, table: &Table) -> Failure {
+pub(super) fn plain_into_rows(address: &Address, table: &Table) -> Failure {
     Failure::new(
         Exit::Output,
         format!(
@@ -322,7 +229,7 @@ fn read_failure(address: &Address, table: &Table, error: &postgres::Error) -> Fa
 
 /// A number's text refused by NUMERIC (more digits before or after the point than it holds),
 /// named; checked before the transaction.
-fn check_numeric(text: &str) -> Result<(), String> {
+pub(super) fn check_numeric(text: &str) -> Result<(), String> {
     let lower = text.to_ascii_lowercase();
     let (mantissa, exponent) = match lower.split_once('e') {
         Some((m, e)) => (
@@ -346,215 +253,6 @@ fn check_numeric(text: &str) -> Result<(), String> {
             Number::from_json_token(text).map_or_else(|| foreign::echo(text), |n| n.shown())
         )),
     }
-}
-
-/// Writes `data` into the table in one transaction under the table's advisory lock: made if
-/// missing (and given a column for a new include), every row upserted by (date, chain). A
-/// fresh gap never erases a stored value; under `--by` a period covering fewer days never
-/// replaces a fuller one. A plain `-o` finds the table still empty, or writes nothing.
-pub(crate) fn store(
-    address: &Address,
-    table: &Table,
-    data: &Dataset,
-    merge: bool,
-    by: Period,
-) -> Result<Vec<String>, Failure> {
-    for row in &data.rows {
-        for value in row.values.iter().flatten() {
-            check_numeric(&value.as_str()).map_err(|why| {
-                Failure::new(
-                    Exit::Output,
-                    format!(
-                        "{why} ({} {}); nothing was written",
-                        row.date,
-                        Dataset::chain_cell(row)
-                    ),
-                )
-            })?;
-        }
-    }
-    let mut client = connect(address)?;
-    let failed = |e: postgres::Error| {
-        Failure::new(
-            Exit::Output,
-            format!(
-                "cannot write {} at {}: {}; nothing was written, the table is as it was",
-                table.shown(),
-                address.shown,
-                words(address, &e)
-            ),
-        )
-    };
-    let mut transaction = client.transaction().map_err(failed)?;
-    let lock = format!("chain-metrics {}", table.sql());
-    transaction
-        .execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended($1, 0))",
-            &[&lock],
-        )
-        .map_err(failed)?;
-    if !merge && holds_rows_or_missing(&mut transaction, table).map_err(failed)? {
-        return Err(plain_into_rows(address, table));
-    }
-    make(&mut transaction, table, data).map_err(failed)?;
-    let kept = upsert(&mut transaction, table, data, by).map_err(failed)?;
-    transaction.commit().map_err(failed)?;
-    Ok(kept)
-}
-
-/// Whether the table is there and holds rows (a run between the check and now wrote some).
-fn holds_rows_or_missing(
-    transaction: &mut Transaction,
-    table: &Table,
-) -> Result<bool, postgres::Error> {
-    match find(transaction, table)?.kind {
-        Some(_) => holds_rows(transaction, table),
-        None => Ok(false),
-    }
-}
-
-/// The table made if missing, with a column added for each of this run's it lacks. Only what
-/// is missing is asked: `CREATE` and `ALTER` check privileges (the schema's, ownership) even
-/// where `IF NOT EXISTS` would change nothing, and a job's role may only upsert.
-fn make(
-    transaction: &mut Transaction,
-    table: &Table,
-    data: &Dataset,
-) -> Result<(), postgres::Error> {
-    let header = data.header();
-    let types = column_types(data);
-    let found = find(transaction, table)?;
-    if found.kind.is_none() {
-        let columns: Vec<String> = (header.iter().zip(&types))
-            .enumerate()
-            .map(|(at, (name, kind))| match at < 2 {
-                true => format!("{} {kind} NOT NULL", quoted(name)),
-                false => format!("{} {kind}", quoted(name)),
-            })
-            .collect();
-        let sql = format!(
-            "CREATE TABLE {} ({}, PRIMARY KEY (\"date\", \"chain\"))",
-            table.sql(),
-            columns.join(", ")
-        );
-        return transaction.batch_execute(&sql);
-    }
-    let missing = (header.iter().zip(&types).skip(2))
-        .filter(|(name, _)| !found.columns.iter().any(|(c, _)| c == *name));
-    for (name, kind) in missing {
-        let sql = format!(
-            "ALTER TABLE {} ADD COLUMN {} {kind}",
-            table.sql(),
-            quoted(name)
-        );
-        transaction.batch_execute(&sql)?;
-    }
-    Ok(())
-}
-
-/// Each column's SQL type: `date`, `text`, `integer` for `days`, `numeric` for every value.
-fn column_types(data: &Dataset) -> Vec<&'static str> {
-    let values = data.columns.iter().map(|c| match c.is_days() {
-        true => "integer",
-        false => "numeric",
-    });
-    ["date", "text"].into_iter().chain(values).collect()
-}
-
-/// The upsert's SQL: every row inserted, or updated where its key is, from arrays of text cast
-/// in SQL; under `--by` (`days` at that place of the header) a stored period is kept where this
-/// run covers fewer of its days, and the rows written are returned.
-fn upsert_sql(table: &Table, data: &Dataset, by: Period) -> (String, Option<usize>) {
-    let header = data.header();
-    let types = column_types(data);
-    let names: Vec<String> = header.iter().map(|h| quoted(h)).collect();
-    let arrays: Vec<String> = (1..=header.len())
-        .map(|n| format!("${n}::text[]"))
-        .collect();
-    let aliases: Vec<String> = (0..header.len()).map(|n| format!("c{n}")).collect();
-    let casts: Vec<String> = (aliases.iter().zip(&types))
-        .map(|(a, t)| format!("u.{a}::{t}"))
-        .collect();
-    let days = header
-        .iter()
-        .position(|h| h == "days")
-        .filter(|_| by != Period::Day);
-    let set: Vec<String> = (names.iter().skip(2))
-        .map(|n| match days {
-            Some(_) => format!("{n} = EXCLUDED.{n}"),
-            None => format!("{n} = COALESCE(EXCLUDED.{n}, old.{n})"),
-        })
-        .collect();
-    let action = match (set.is_empty(), days) {
-        (true, _) => "DO NOTHING".to_owned(),
-        (false, None) => format!("DO UPDATE SET {}", set.join(", ")),
-        (false, Some(at)) => {
-            let d = &names[at];
-            format!(
-                "DO UPDATE SET {} WHERE EXCLUDED.{d} IS NOT NULL AND (old.{d} IS NULL OR \
-                    EXCLUDED.{d} >= old.{d}) RETURNING \"date\"::text, \"chain\"",
-                set.join(", ")
-            )
-        }
-    };
-    let sql = format!(
-        "INSERT INTO {} AS old ({}) SELECT {} FROM unnest({}) AS u({}) ON CONFLICT (\"date\", \
-            \"chain\") {action}",
-        table.sql(),
-        names.join(", "),
-        casts.join(", "),
-        arrays.join(", "),
-        aliases.join(", ")
-    );
-    (sql, days)
-}
-
-/// Writes every row (see [`upsert_sql`]); returns the periods the table keeps because they
-/// cover more days than this run's (`2024-01-01 ETHEREUM (this run has 10 days)`).
-fn upsert(
-    transaction: &mut Transaction,
-    table: &Table,
-    data: &Dataset,
-    by: Period,
-) -> Result<Vec<String>, postgres::Error> {
-    let (sql, days) = upsert_sql(table, data, by);
-    let statement = transaction.prepare(&sql)?;
-    let width = data.header().len();
-    let mut kept = Vec::new();
-    for rows in data.rows.chunks(ROWS_PER_STATEMENT) {
-        let mut columns: Vec<Vec<Option<String>>> = vec![Vec::with_capacity(rows.len()); width];
-        for row in rows {
-            columns[0].push(Some(row.date.to_string()));
-            columns[1].push(Some(Dataset::chain_cell(row).to_owned()));
-            for (at, value) in row.values.iter().enumerate() {
-                columns[at + 2].push(value.as_ref().map(|n| n.as_str().to_string()));
-            }
-        }
-        let params: Vec<&(dyn ToSql + Sync)> =
-            columns.iter().map(|c| c as &(dyn ToSql + Sync)).collect();
-        let Some(days) = days else {
-            transaction.execute(&statement, &params)?;
-            continue;
-        };
-        let written: std::collections::HashSet<(String, String)> = (transaction
-            .query(&statement, &params)?)
-        .iter()
-        .map(|row| (row.get(0), row.get(1)))
-        .collect();
-        for row in rows {
-            let Some(count) = &row.values[days - 2] else {
-                continue;
-            };
-            let (date, chain) = (row.date.to_string(), Dataset::chain_cell(row));
-            if !written.contains(&(date.clone(), chain.to_owned())) {
-                kept.push(format!(
-                    "{date} {chain} (this run has {} days)",
-                    count.as_str()
-                ));
-            }
-        }
-    }
-    Ok(kept)
 }
 
 /// The rows the table holds, read as `shape`'s columns (a column it lacks reads as gaps);
