@@ -16,13 +16,18 @@ pub(super) fn is_retryable(status: StatusCode) -> bool {
     matches!(status.as_u16(), 429 | 500 | 502 | 503 | 504)
 }
 
-/// Reads `Retry-After`: delay seconds, or an HTTP date. What cannot be read (a number past
-/// u64, a date already past, text) is as if absent: the usual backoff, never "now", so that
-/// a hostile header cannot make the run hammer the service.
+/// Reads `Retry-After`: delay seconds, or an HTTP date. A number of seconds past u64 is a
+/// wait past any other ([`Duration::MAX`]), so the run ends at once as for any wait too long.
+/// What cannot be read (a date already past, text) is as if absent: the usual backoff, never
+/// "now", so that a hostile header cannot make the run hammer the service.
 pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
     let value = value.trim();
-    if value.bytes().all(|b| b.is_ascii_digit()) {
-        return value.parse::<u64>().ok().map(Duration::from_secs);
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(
+            value
+                .parse::<u64>()
+                .map_or(Duration::MAX, Duration::from_secs),
+        );
     }
     // httpdate reads all three formats RFC 9110 allows (IMF-fixdate, RFC 850, asctime).
     let when = httpdate::parse_http_date(value).ok()?;
@@ -93,9 +98,10 @@ impl Backoff {
             return Err(None);
         }
         if let Some(asked) = asked.filter(|a| *a > MAX_RETRY_AFTER) {
+            let over = if asked == Duration::MAX { "over " } else { "" };
             return Err(Some(format!(
-                "the service asked to wait {} s before retrying, longer than the {} s this tool \
-                waits",
+                "the service asked to wait {over}{} s before retrying, longer than the {} s this \
+                tool waits",
                 asked.as_secs(),
                 MAX_RETRY_AFTER.as_secs()
             )));
@@ -115,10 +121,14 @@ mod tests {
     #[test]
     fn retry_after_seconds_and_dates() {
         assert_eq!(parse_retry_after("7"), Some(Duration::from_secs(7)));
-        // A date already past, or a number past u64: as if absent (the usual backoff).
+        // A date already past: as if absent (the usual backoff); a number past u64: past any
+        // wait, so refused at once.
         assert_eq!(parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), None);
         assert_eq!(parse_retry_after("Sunday, 06-Nov-94 08:49:37 GMT"), None);
-        assert_eq!(parse_retry_after("99999999999999999999999999"), None);
+        assert_eq!(
+            parse_retry_after("99999999999999999999999999"),
+            Some(Duration::MAX)
+        );
         assert_eq!(parse_retry_after(""), None);
         let ahead = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
         let wait = parse_retry_after(&ahead).unwrap();

@@ -79,6 +79,25 @@ fn a_failing_service_exits_6_after_the_retries() {
     assert_eq!(once.seen().len(), 1);
 }
 
+/// A `Retry-After` past any wait the tool makes (past u64 seconds, or a date centuries
+/// ahead) ends the run at once with exit 6: not waited for, not retried as if it were absent.
+#[test]
+fn a_retry_after_past_any_wait_fails_at_once() {
+    let cases = [
+        ("99999999999999999999999999", "over 18446744073709551615 s"),
+        ("Fri, 31 Dec 9999 23:59:59 GMT", "[..] s"),
+    ];
+    for (header, wait) in cases {
+        let stub =
+            Stub::always(Reply::new(503, "text/plain", "busy").header("retry-after", header));
+        fees(&Env::with_service(&stub.url), &["--retries", "3"])
+            .code(6)
+            .error_line_like(format!("error: the service failed: POST /api/chain-insights/fees for ETHEREUM answered HTTP 503 Service Unavailable: busy (the service asked to wait {wait} before retrying, longer than the 60 s this tool waits)"))
+            .run();
+        assert_eq!(stub.seen().len(), 1, "Retry-After: {header} was retried");
+    }
+}
+
 #[test]
 fn an_unreachable_service_exits_7() {
     let port = {
