@@ -62,7 +62,17 @@ pub(crate) fn resolve_settings(
     chunk_days: Option<u32>,
     file: FileUse,
 ) -> Result<Settings, Failure> {
-    let settings = Settings::resolve(&Flags::from(global), chunk_days, file, terminal)?;
+    settings_said(Settings::resolve(
+        &Flags::from(global),
+        chunk_days,
+        file,
+        terminal,
+    ))
+}
+
+/// Settings resolved earlier, silently, and said now: their warnings printed, or their failure.
+pub(crate) fn settings_said(resolved: Result<Settings, Failure>) -> Result<Settings, Failure> {
+    let settings = resolved?;
     for warning in &settings.warnings {
         diag::warning(warning.as_str());
     }

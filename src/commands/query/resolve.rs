@@ -5,10 +5,10 @@ use super::flags::QueryFlags;
 use super::{checks, range, Fetch, Mode, Query};
 use crate::cache::Mode as CacheMode;
 use crate::cli::{GlobalArgs, QueryArgs};
-use crate::commands::resolve_settings;
+use crate::commands::settings_said;
 use crate::fetched::Plan;
 use crate::model::{each_once, today_utc, Endpoint, SocialMetric};
-use crate::settings::{ConfigKey, FileUse, Settings, Source, Sourced, Terminal};
+use crate::settings::{ConfigKey, FileUse, Flags, Settings, Source, Sourced, Terminal};
 
 impl Query {
     /// The flags first, with every usage error before any key lookup, request or file write;
@@ -23,9 +23,17 @@ impl Query {
         let today = today_utc();
         let flags = QueryFlags::new(args, endpoints);
         let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
+        // The settings are read first but said after the usage errors: a key in the config
+        // file is then masked in every message, a merge file's refusal that quotes it included.
+        let resolved = Settings::resolve(
+            &Flags::from(global),
+            flags.chunk_days,
+            FileUse::Read,
+            terminal,
+        );
         let checked = checks::Checked::resolve(&flags, endpoints, includes, terminal, today)?;
         let resume = range::resume_start(&flags, &checked.output, &checked.plan, today)?;
-        let settings = resolve_settings(global, terminal, flags.chunk_days, FileUse::Read)?;
+        let settings = settings_said(resolved)?;
         let catch_up = match resume {
             Some(start) => {
                 let settle = settings.cache.settle_days;

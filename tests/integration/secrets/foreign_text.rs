@@ -210,13 +210,25 @@ fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
     }
 }
 
-/// The key from the environment is known before any file is read: a merge file holding it (as
-/// it is, split by an invisible character, or percent-encoded) is refused with it masked, in
-/// text and JSON mode.
+/// The key, from the environment or from the config file, is known before any file is read: a
+/// merge file holding it (as it is, split by an invisible character, or percent-encoded, in a
+/// value, date or chain cell) is refused with it masked, in text and JSON mode.
 #[test]
 fn a_merge_file_refusal_masks_the_key_in_every_spelling() {
     let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let from_env = Env::with_service(&stub.url);
+    let from_file = Env::new();
+    from_file.write_config(&format!(
+        "base_url = \"{}\"\napi_key = \"{KEY}\"\n",
+        stub.url
+    ));
+    for env in [from_env, from_file] {
+        merge_refusals_mask_the_key(&env);
+    }
+    assert!(stub.seen().is_empty());
+}
+
+fn merge_refusals_mask_the_key(env: &Env) {
     let (head, tail) = KEY.split_at(7);
     let encoded: String = KEY.bytes().map(|b| format!("%{b:02x}")).collect();
     for cell in [
@@ -225,28 +237,36 @@ fn a_merge_file_refusal_masks_the_key_in_every_spelling() {
         format!("{head}\u{ad}{tail}"),
         encoded,
     ] {
-        std::fs::write(
-            env.home.path().join("m.csv"),
-            format!("date,chain,fees\n2024-01-01,ETHEREUM,{cell}\n"),
-        )
-        .unwrap();
-        for json in [false, true] {
-            let format = if json { " --error-format json" } else { "" };
-            let run = env
-                .cmd(&format!("{DAY} -o m.csv --merge{format}"))
-                .code(9)
-                .any_stderr()
-                .run();
-            assert!(run.stderr.contains("****"), "{cell:?}: {}", run.stderr);
-            assert_eq!(
-                pieces_of_key(&run.stderr),
-                Vec::<&str>::new(),
-                "{}",
-                run.stderr
-            );
+        for row in [
+            format!("2024-01-01,ETHEREUM,{cell}"),
+            format!("{cell},ETHEREUM,1"),
+            format!("2024-01-01,{cell},1"),
+        ] {
+            std::fs::write(
+                env.home.path().join("m.csv"),
+                format!("date,chain,fees\n{row}\n"),
+            )
+            .unwrap();
+            merge_refusal_masks_the_key(env, &row);
         }
     }
-    assert!(stub.seen().is_empty());
+}
+
+fn merge_refusal_masks_the_key(env: &Env, row: &str) {
+    for format in ["", " --error-format json"] {
+        let run = env
+            .cmd(&format!("{DAY} -o m.csv --merge{format}"))
+            .code(9)
+            .any_stderr()
+            .run();
+        assert!(run.stderr.contains("****"), "{row:?}: {}", run.stderr);
+        assert_eq!(
+            pieces_of_key(&run.stderr),
+            Vec::<&str>::new(),
+            "{}",
+            run.stderr
+        );
+    }
 }
 
 /// `--dry-run` and `config show` never run `api_key_command` (its output could be the key).
