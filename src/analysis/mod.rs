@@ -14,5 +14,5 @@ pub(crate) use order::SortKey;
 pub use periods::aggregate;
 pub(crate) use periods::steps;
 pub(crate) use shape::{Analysis, Layout, Shape, ShapeError};
-pub(crate) use summary::rows as summary_rows;
+pub(crate) use summary::{rows as summary_rows, LABELS as SUMMARY_LABELS};
 pub(crate) use wide::{widen, Naming};

@@ -52,13 +52,17 @@ fn block<'a>(
         })
         .collect::<Result<Vec<Option<Stats>>, String>>()?;
     let pick = |f: fn(&Stats) -> Option<Number>| stats.iter().map(move |s| s.as_ref().and_then(f));
+    let [total, mean, min, max] = LABELS;
     Ok(vec![
-        ("total", chain, pick(|s| s.total.clone()).collect()),
-        ("mean", chain, pick(|s| Some(s.mean.clone())).collect()),
-        ("min", chain, pick(|s| Some(s.min.clone())).collect()),
-        ("max", chain, pick(|s| Some(s.max.clone())).collect()),
+        (total, chain, pick(|s| s.total.clone()).collect()),
+        (mean, chain, pick(|s| Some(s.mean.clone())).collect()),
+        (min, chain, pick(|s| Some(s.min.clone())).collect()),
+        (max, chain, pick(|s| Some(s.max.clone())).collect()),
     ])
 }
+
+/// What a `--summary` row has in its date cell, in the order the rows come.
+pub(crate) const LABELS: [&str; 4] = ["total", "mean", "min", "max"];
 
 struct Stats {
     /// `None` for a column whose values do not add up.

@@ -206,6 +206,10 @@ pub struct RenderArgs {
     /// [default: linear]
     #[arg(long, ignore_case = true)]
     pub scale: Option<AxisScale>,
+
+    /// The table of a SQLite file to draw, when it holds several [default: its one table]
+    #[arg(long, value_name = "NAME")]
+    pub table: Option<String>,
 }
 
 #[derive(Debug, Args)]

@@ -20,6 +20,7 @@ pub(super) fn run(global: &GlobalArgs, args: &RenderArgs, terminal: Terminal) ->
         file_chain,
         scale: args.scale.unwrap_or_default(),
         source_date_epoch: settings.source_date_epoch.clone(),
+        table: args.table.clone(),
     };
     draw(&drawing, settings.color, terminal, &Notice::write)
 }

@@ -6,7 +6,7 @@ use std::io::BufRead;
 
 use serde_json::value::RawValue;
 
-use super::merge::first_element;
+use super::merge::first_row;
 use crate::model::{Column, Dataset, Measure, Metric, Period, Row, SocialMetric};
 use crate::render::Format;
 
@@ -42,9 +42,10 @@ pub(super) fn header_of(text: impl BufRead, format: Format) -> Result<Option<Vec
             Ok(None)
         }
         Format::Json => {
-            // The whole array is read (each element left as it passes), as its rows will be.
+            // The whole array is read (each element left as it passes), as its rows will be; of
+            // `--summary`'s object, its `rows`.
             let mut deserializer = serde_json::Deserializer::from_reader(text);
-            let (first, fault) = first_element::<Box<RawValue>, _>(&mut deserializer, true);
+            let (first, fault) = first_row::<Box<RawValue>, _>(&mut deserializer);
             (fault.and_then(|()| deserializer.end()))
                 .map_err(|e| format!("not a JSON array of row objects ({e})"))?;
             match first {

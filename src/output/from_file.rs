@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::check::check_width;
 use super::file_shape::{header_of, period_of, shape_of};
-use super::merge::{self, read_rows, read_text, MergeError};
+use super::merge::{self, read_rows_with, read_text, MergeError, Summaries};
 use super::stdout::write_stdout;
 use super::{fit, picture};
 use crate::analysis::{steps, widen, Naming};
@@ -33,6 +33,8 @@ pub(crate) struct Drawing {
     pub scale: AxisScale,
     /// `SOURCE_DATE_EPOCH`, as the settings read it: the time the page says it was made.
     pub source_date_epoch: Option<String>,
+    /// `--table`: the table of a SQLite file to draw, where it holds several.
+    pub table: Option<String>,
 }
 
 /// An export read back: its rows (with their coverage under `--by`), its period and range.
@@ -43,6 +45,8 @@ struct Export {
     chains: Vec<Chain>,
     /// Why the period is a guess, when it is.
     note: Option<String>,
+    /// Whether `--summary` rows were passed over.
+    summaries_skipped: bool,
 }
 
 /// Draws `drawing.file` as asked, in colour on a terminal when `color`; `tell` gets the
@@ -61,9 +65,16 @@ pub(crate) fn draw(
         fit::check_folder(file)?;
         atomic::check_output_path(file)?;
     }
-    let export = read_export(&drawing.file, drawing.file_chain)?;
+    let export = read_export(&drawing.file, drawing.file_chain, drawing.table.as_deref())?;
     if let Some(note) = &export.note {
         tell(Notice::note(note.as_str()));
+    }
+    if export.summaries_skipped {
+        tell(Notice::note(format!(
+            "{}: its --summary rows (total, mean, min, max) are not drawn; the picture is of its \
+            dated rows",
+            drawing.file.display()
+        )));
     }
     let mut caption = Caption {
         chains: export.chains.clone(),
@@ -153,7 +164,11 @@ fn chart_shape(export: &Export) -> Dataset {
 
 /// The export at `path`, read as its own header says, refused (exit 9, naming it) when it is
 /// no file this tool wrote.
-fn read_export(path: &Path, file_chain: Option<Chain>) -> Result<Export, Failure> {
+fn read_export(
+    path: &Path,
+    file_chain: Option<Chain>,
+    table: Option<&str>,
+) -> Result<Export, Failure> {
     let refused = |why: String| {
         Failure::new(
             Exit::Output,
@@ -172,7 +187,25 @@ fn read_export(path: &Path, file_chain: Option<Chain>) -> Result<Export, Failure
                 "its name does not end in .csv, .tsv, .json, .ndjson/.jsonl, .sqlite or .db".into(),
             )
         })?;
-    let mut data = read_data(path, format).map_err(|e| refused(merge_why(e)))?;
+    let table = match format {
+        Format::Sqlite => Some(table_to_draw(path, table).map_err(|e| match e {
+            Chosen::Refused(why) => refused(why),
+            Chosen::Usage(failure) => failure,
+        })?),
+        _ => match table {
+            Some(_) => {
+                return Err(Failure::usage(format!(
+                    "--table names a table of a SQLite database, and {} is a {} file",
+                    path.display(),
+                    format.name()
+                ))
+                .with_hint("leave out --table"))
+            }
+            None => None,
+        },
+    };
+    let (mut data, summaries) =
+        read_data(path, format, table).map_err(|e| refused(merge_why(e)))?;
     let (by, note) = with_coverage(&mut data).map_err(refused)?;
     if !data.chain_column {
         // A file of one chain written without a chain column does not say which: a legend
@@ -197,7 +230,65 @@ fn read_export(path: &Path, file_chain: Option<Chain>) -> Result<Export, Failure
         range,
         chains,
         note,
+        summaries_skipped: matches!(summaries, Summaries::Skipped(n) if n > 0),
     })
+}
+
+/// Why no table of a database can be drawn: no file this tool wrote (exit 9), or a choice for
+/// the user to make (exit 2).
+enum Chosen {
+    Refused(String),
+    Usage(Failure),
+}
+
+/// The table of the database at `path` to draw, with its columns: `asked` (`--table`), else the
+/// one table this tool wrote there; several such tables are the user's to choose between.
+fn table_to_draw(path: &Path, asked: Option<&str>) -> Result<(String, Vec<String>), Chosen> {
+    let tables = merge::tables_of(path).map_err(|e| Chosen::Refused(merge_why(e)))?;
+    let listed = |names: &mut dyn Iterator<Item = &str>| -> String {
+        names.map(foreign::echo).collect::<Vec<_>>().join(", ")
+    };
+    if let Some(asked) = asked {
+        return (tables.iter().find(|(name, _)| name == asked).cloned()).ok_or_else(|| {
+            let held = match tables.is_empty() {
+                true => "it holds no table".to_owned(),
+                false => format!("its tables: {}", listed(&mut tables.iter().map(|t| &*t.0))),
+            };
+            Chosen::Usage(
+                Failure::usage(format!(
+                    "{} has no table {}; {held}",
+                    path.display(),
+                    foreign::echo(asked)
+                ))
+                .with_hint("name one of its tables with --table NAME"),
+            )
+        });
+    }
+    let ours = merge::export_table_names();
+    let mut exports = tables
+        .iter()
+        .filter(|(name, _)| ours.contains(&name.as_str()));
+    match (exports.next(), exports.next()) {
+        (Some(table), None) => Ok(table.clone()),
+        (None, _) => Err(Chosen::Refused(
+            "it holds no fees, users, social or report table (name another with --table NAME)"
+                .into(),
+        )),
+        (Some(_), Some(_)) => {
+            let names: Vec<&str> = (ours.iter().copied())
+                .filter(|n| tables.iter().any(|(name, _)| name == n))
+                .collect();
+            let flags: Vec<String> = names.iter().map(|n| format!("--table {n}")).collect();
+            Err(Chosen::Usage(
+                Failure::usage(format!(
+                    "{} holds several tables: {}; render draws one",
+                    path.display(),
+                    listed(&mut names.iter().copied())
+                ))
+                .with_hint(format!("name the one to draw: {}", flags.join(", or "))),
+            ))
+        }
+    }
 }
 
 /// The `--by` period of `data` (a day without a `days` column), each row given the coverage
@@ -224,17 +315,19 @@ fn merge_why(e: MergeError) -> String {
     }
 }
 
-/// The rows of the file, in the columns its header names.
-fn read_data(path: &Path, format: Format) -> Result<Dataset, MergeError> {
-    if format == Format::Sqlite {
-        let (table, names) = merge::export_table(path)?.ok_or_else(|| {
-            MergeError::Unreadable("it holds no fees, users, social or report table".into())
-        })?;
+/// The rows of the file (of `table`, in a database), in the columns its header names, and the
+/// `--summary` rows passed over.
+fn read_data(
+    path: &Path,
+    format: Format,
+    table: Option<(String, Vec<String>)>,
+) -> Result<(Dataset, Summaries), MergeError> {
+    if let Some((table, names)) = table {
         let mut data = shape_of(&names).map_err(MergeError::Unreadable)?;
-        data.rows = merge::stored_rows(path, table, &data)?.unwrap_or_default();
+        data.rows = merge::stored_rows(path, &table, &data)?.unwrap_or_default();
         // Stable: within a date, the rows keep the order they were written in (the chains asked).
         data.rows.sort_by_key(|r| r.date);
-        return Ok(data);
+        return Ok((data, Summaries::Skipped(0)));
     }
     // Read as a stream twice: for the header (the whole file checked to be text), then the rows.
     let mut file = File::open(path).map_err(|e| MergeError::Unreadable(e.to_string()))?;
@@ -243,8 +336,9 @@ fn read_data(path: &Path, format: Format) -> Result<Dataset, MergeError> {
         .ok_or_else(|| MergeError::Unreadable("it is empty".into()))?;
     let mut data = shape_of(&names).map_err(MergeError::Unreadable)?;
     file.rewind().map_err(MergeError::Read)?;
-    data.rows = read_rows(&file, format, &data, None)?;
-    Ok(data)
+    let (rows, summaries) = read_rows_with(&file, format, &data, None, Summaries::Skipped(0))?;
+    data.rows = rows;
+    Ok((data, summaries))
 }
 
 /// The days the rows cover: from the first period's first day with data (its shortfall taken

@@ -7,7 +7,7 @@ use std::io::{BufReader, Read};
 
 use super::columns::{arrange, place, Placement};
 use super::json::{first_object, read_json, read_ndjson, Object};
-use super::rows::{to_row, Kept, MergeError};
+use super::rows::{to_row, Kept, MergeError, Summaries};
 use super::text::{read_text, Counted};
 use crate::model::{Dataset, Row};
 use crate::render::{Format, JsonNumbers};
@@ -30,18 +30,31 @@ pub(crate) fn read_rows(
     data: &Dataset,
     numbers: Option<JsonNumbers>,
 ) -> Result<Vec<Row>, MergeError> {
+    read_rows_with(reader, format, data, numbers, Summaries::Refused).map(|(rows, _)| rows)
+}
+
+/// [`read_rows`], with the `--summary` rows of the tool's own exports refused or passed over
+/// and counted, as `summaries` says.
+pub(crate) fn read_rows_with(
+    reader: impl Read,
+    format: Format,
+    data: &Dataset,
+    numbers: Option<JsonNumbers>,
+    summaries: Summaries,
+) -> Result<(Vec<Row>, Summaries), MergeError> {
+    let kept = |word| Kept::new(word, summaries);
     let (rows, blank) = read_text(reader, |text| match format {
-        Format::Csv => read_delimited(text, b',', true, data),
-        Format::Tsv => read_delimited(text, b'\t', false, data),
-        Format::Json => read_json(BufReader::new(text), data, numbers),
-        Format::Ndjson => read_ndjson(BufReader::new(text), data, numbers),
+        Format::Csv => read_delimited(text, b',', true, data, kept("line")),
+        Format::Tsv => read_delimited(text, b'\t', false, data, kept("line")),
+        Format::Json => read_json(BufReader::new(text), data, numbers, kept("row")),
+        Format::Ndjson => read_ndjson(BufReader::new(text), data, numbers, kept("line")),
         other => Err(MergeError::Unreadable(format!(
             "{} files cannot be merged",
             other.name()
         ))),
     })?;
     match blank {
-        true => Ok(Vec::new()),
+        true => Ok((Vec::new(), summaries)),
         false => rows,
     }
 }
@@ -51,7 +64,8 @@ fn read_delimited(
     delimiter: u8,
     quoting: bool,
     data: &Dataset,
-) -> Result<Vec<Row>, MergeError> {
+    mut kept: Kept,
+) -> Result<(Vec<Row>, Summaries), MergeError> {
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .delimiter(delimiter)
@@ -64,15 +78,17 @@ fn read_delimited(
         Err(e) => return Err(bad_record(e, reader.get_mut())),
     }
     let placement = check_header(record.iter(), data)?;
-    let mut kept = Kept::new("line");
     loop {
         match reader.read_record(&mut record) {
             Ok(true) => {}
-            Ok(false) => return kept.rows(),
+            Ok(false) => return kept.rows_and_summaries(),
             Err(e) => return Err(bad_record(e, reader.get_mut())),
         }
         let at = reader.get_mut().line_at(record.position());
         let cells = arrange(&placement, &record.iter().collect::<Vec<_>>());
+        if kept.skips(cells[0]) {
+            continue;
+        }
         let row = to_row(&cells, data)
             .map_err(|why| MergeError::Unreadable(format!("line {at}: {why}")))?;
         kept.keep(at, row);

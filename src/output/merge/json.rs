@@ -2,14 +2,17 @@
 //! order (`jq -S` sorts them), each cell a date, a chain or a number as written, the numbers in
 //! the style this run writes.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, BufRead, Read};
 
-use serde::de::{Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
 use serde_json::value::RawValue;
 
 use super::columns::place;
-use super::rows::{to_row, Kept, MergeError};
+use super::rows::{to_row, Kept, MergeError, Summaries};
 use crate::model::{Dataset, Row};
 use crate::render::JsonNumbers;
 use crate::system::foreign::cut;
@@ -20,20 +23,27 @@ pub(super) fn read_json(
     text: impl Read,
     data: &Dataset,
     numbers: Option<JsonNumbers>,
-) -> Result<Vec<Row>, MergeError> {
+    kept: Kept,
+) -> Result<(Vec<Row>, Summaries), MergeError> {
+    let skipping = kept.skipping();
     let mut rows = JsonRows {
         data,
         numbers,
-        kept: Kept::new("row"),
+        kept,
         refused: None,
     };
     let mut deserializer = serde_json::Deserializer::from_reader(text);
-    (deserializer.deserialize_seq(&mut rows))
-        .and_then(|()| deserializer.end())
+    // `--summary`'s json is an object, `{"rows": [...], "summary": {...}}`: read where the
+    // summary is passed over (`render`), refused as any other object where it is not.
+    let read = match skipping {
+        true => deserializer.deserialize_any(&mut rows),
+        false => deserializer.deserialize_seq(&mut rows),
+    };
+    (read.and_then(|()| deserializer.end()))
         .map_err(|e| MergeError::Unreadable(format!("not a JSON array of row objects ({e})")))?;
     match rows.refused {
         Some(problem) => Err(problem),
-        None => rows.kept.rows(),
+        None => rows.kept.rows_and_summaries(),
     }
 }
 
@@ -57,11 +67,27 @@ impl<'de> Visitor<'de> for &mut JsonRows<'_> {
             if self.refused.is_some() {
                 continue;
             }
+            if self.kept.skips(object.date().as_deref()) {
+                continue;
+            }
             match object_row(&format!("row {at}"), &object, self.data, self.numbers) {
                 Ok(row) => self.kept.keep(at, row),
                 Err(problem) => self.refused = Some(problem),
             }
         }
+        Ok(())
+    }
+
+    /// `--summary`'s object: its `rows` read as the array, its `summary` passed over (its
+    /// members counted as the summary rows they are).
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut summaries = 0;
+        summary_members(
+            &mut map,
+            &mut |map| map.next_value_seed(SeqSeed(&mut *self)),
+            &mut |members| summaries += members,
+        )?;
+        self.kept.skipped(summaries);
         Ok(())
     }
 }
@@ -71,8 +97,8 @@ pub(super) fn read_ndjson(
     mut text: impl BufRead,
     data: &Dataset,
     numbers: Option<JsonNumbers>,
-) -> Result<Vec<Row>, MergeError> {
-    let mut kept = Kept::new("line");
+    mut kept: Kept,
+) -> Result<(Vec<Row>, Summaries), MergeError> {
     let mut bytes = Vec::new();
     // Numbered as an editor shows them: blank lines count, CRLF ends one line.
     for at in 1.. {
@@ -88,14 +114,17 @@ pub(super) fn read_ndjson(
         if line.trim().is_empty() {
             continue;
         }
-        let object = serde_json::from_str(line)
+        let object: Object = serde_json::from_str(line)
             .map_err(|e| MergeError::Unreadable(format!("line {at}: not a row object ({e})")))?;
+        if kept.skips(object.date().as_deref()) {
+            continue;
+        }
         kept.keep(
             at,
             object_row(&format!("line {at}"), &object, data, numbers)?,
         );
     }
-    kept.rows()
+    kept.rows_and_summaries()
 }
 
 /// A line read with its end, without it (a CR only before the LF), as `str::lines` gives it.
@@ -169,31 +198,95 @@ pub(super) fn first_object(head: &str) -> Option<Object> {
 /// The first element of the JSON array `deserializer` holds (`None`: it is empty), and the
 /// fault of the array, if any; `whole`: the other elements are read too (and left), so that a
 /// fault anywhere in the array is one.
-pub(crate) fn first_element<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+fn first_element<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     deserializer: D,
     whole: bool,
 ) -> (Option<T>, Result<(), D::Error>) {
-    struct First<T>(Option<T>, bool);
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for &mut First<T> {
-        type Value = ();
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a sequence")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-            self.0 = seq.next_element()?;
-            while self.1 && self.0.is_some() && seq.next_element::<IgnoredAny>()?.is_some() {}
-            Ok(())
-        }
-    }
     let mut first = First(None, whole);
     let fault = deserializer.deserialize_seq(&mut first);
     (first.0, fault)
+}
+
+/// [`first_element`] of a whole export's rows: the array, or the `rows` array of `--summary`'s
+/// object (`{"rows": [...], "summary": {...}}`), the rest read through and left.
+pub(crate) fn first_row<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+) -> (Option<T>, Result<(), D::Error>) {
+    let mut first = First(None, true);
+    let fault = deserializer.deserialize_any(&mut first);
+    (first.0, fault)
+}
+
+/// The first element met, and whether the others are read through.
+struct First<T>(Option<T>, bool);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for &mut First<T> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0 = seq.next_element()?;
+        while self.1 && self.0.is_some() && seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        summary_members(
+            &mut map,
+            &mut |map| map.next_value_seed(SeqSeed(&mut *self)),
+            &mut |_| (),
+        )
+    }
+}
+
+/// `--summary`'s json object read: `rows` by `rows`, `summary` passed over (`on_summary` told
+/// how many members it has: labels, or chains of labels), no other member and each once.
+fn summary_members<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    rows: &mut dyn FnMut(&mut A) -> Result<(), A::Error>,
+    on_summary: &mut dyn FnMut(usize),
+) -> Result<(), A::Error> {
+    use serde::de::Error;
+    let (mut seen_rows, mut seen_summary) = (false, false);
+    while let Some(name) = map.next_key::<String>()? {
+        match name.as_str() {
+            "rows" if !seen_rows => {
+                seen_rows = true;
+                rows(map)?;
+            }
+            "summary" if !seen_summary => {
+                seen_summary = true;
+                on_summary(map.next_value::<HashMap<String, IgnoredAny>>()?.len());
+            }
+            other => return Err(A::Error::custom(format!("unexpected member {other:?}"))),
+        }
+    }
+    match seen_rows {
+        true => Ok(()),
+        false => Err(A::Error::missing_field("rows")),
+    }
+}
+
+/// A sequence read by the visitor it holds (a member of an object read as an array).
+struct SeqSeed<V>(V);
+
+impl<'de, V: Visitor<'de, Value = ()>> DeserializeSeed<'de> for SeqSeed<V> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self.0)
+    }
 }
 
 /// A JSON object with its members in the order written, for naming them as the file has them.
 pub(super) struct Object(Vec<(String, Box<RawValue>)>);
 
 impl Object {
+    /// The text of the `date` member, when it is a JSON string.
+    fn date(&self) -> Option<String> {
+        let (_, raw) = self.0.iter().find(|(name, _)| name == "date")?;
+        serde_json::from_str(raw.get()).ok()
+    }
+
     /// The values in the order of `data`'s columns, matched by name (`None`: no such member).
     pub(super) fn in_order(&self, data: &Dataset) -> Result<Vec<Option<&RawValue>>, MergeError> {
         let keys: Vec<&str> = self.0.iter().map(|(k, _)| k.as_str()).collect();

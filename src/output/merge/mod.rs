@@ -13,11 +13,11 @@ mod text;
 mod upsert;
 
 pub use file::read_merge_file;
-pub(super) use file::read_rows;
+pub(super) use file::read_rows_with;
 pub(super) use into::{check_before_fetch, merge_into};
-pub(super) use json::first_element;
-pub(super) use rows::MergeError;
+pub(super) use json::first_row;
+pub(super) use rows::{MergeError, Summaries};
 pub(super) use stored::{check_database, stored, Target};
 pub use table::read_sqlite_rows;
-pub(super) use table::{export_table, stored_rows};
+pub(super) use table::{export_table_names, stored_rows, tables_of};
 pub(super) use text::read_text;

@@ -6,6 +6,7 @@ use std::fmt;
 use std::io;
 
 use super::columns::Mismatch;
+use crate::analysis::SUMMARY_LABELS;
 use crate::model::{parse_date, today_utc};
 use crate::model::{Chain, Dataset, Number, Row};
 use crate::system::foreign::{cut, echo};
@@ -81,16 +82,56 @@ pub(super) struct Kept {
     first: HashMap<(chrono::NaiveDate, Option<Chain>), usize>,
     word: &'static str,
     refused: Option<String>,
+    /// `render`'s reading: `--summary` rows are passed over (and counted), not refused.
+    summaries: Summaries,
+}
+
+/// What a reader does with the `--summary` rows of the tool's own exports (`total`, `mean`,
+/// `min`, `max` in the date cell): `--merge` refuses them as any cell that is no date,
+/// `render` passes them over and counts them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Summaries {
+    Refused,
+    Skipped(usize),
 }
 
 impl Kept {
-    pub(super) fn new(word: &'static str) -> Kept {
+    pub(super) fn new(word: &'static str, summaries: Summaries) -> Kept {
         Kept {
             rows: Vec::new(),
             first: HashMap::new(),
             word,
             refused: None,
+            summaries,
         }
+    }
+
+    /// Whether the row whose date cell is `date` is a `--summary` row to pass over (counted).
+    pub(super) fn skips(&mut self, date: Option<&str>) -> bool {
+        let Summaries::Skipped(count) = &mut self.summaries else {
+            return false;
+        };
+        let summary = date.is_some_and(|d| SUMMARY_LABELS.contains(&d));
+        *count += usize::from(summary);
+        summary
+    }
+
+    /// `count` more `--summary` rows passed over (those of a json export's `summary` member).
+    pub(super) fn skipped(&mut self, count: usize) {
+        if let Summaries::Skipped(skipped) = &mut self.summaries {
+            *skipped += count;
+        }
+    }
+
+    /// Whether `--summary` rows are passed over.
+    pub(super) fn skipping(&self) -> bool {
+        matches!(self.summaries, Summaries::Skipped(_))
+    }
+
+    /// The rows, and how many `--summary` rows were passed over.
+    pub(super) fn rows_and_summaries(self) -> Result<(Vec<Row>, Summaries), MergeError> {
+        let summaries = self.summaries;
+        Ok((self.rows()?, summaries))
     }
 
     /// Keeps `row`, met at `at` (a line or row number).

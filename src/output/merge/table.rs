@@ -159,19 +159,29 @@ fn cell_text(value: ValueRef<'_>) -> Result<Option<String>, String> {
     }
 }
 
-/// The table a database this tool wrote holds (named after its command), and its columns;
-/// `Ok(None)` when there is no such table (nor a file).
-pub(crate) fn export_table(path: &Path) -> Result<Option<(&'static str, Vec<String>)>, MergeError> {
+/// The tables of the database at `path`, by name, each with its columns; empty when there is
+/// no file or an empty one. The ones this tool writes are named after their command.
+pub(crate) fn tables_of(path: &Path) -> Result<Vec<(String, Vec<String>)>, MergeError> {
     let Some(conn) = open_existing(path).map_err(MergeError::Unreadable)? else {
-        return Ok(None);
+        return Ok(Vec::new());
     };
-    let commands = Endpoint::ALL.map(Endpoint::command);
-    for table in commands.into_iter().chain(["report"]) {
-        let columns =
-            table_columns(&conn, table).map_err(|e| MergeError::Unreadable(e.to_string()))?;
-        if !columns.is_empty() {
-            return Ok(Some((table, columns)));
-        }
-    }
-    Ok(None)
+    let read = |e: rusqlite::Error| MergeError::Unreadable(e.to_string());
+    let mut statement = conn
+        .prepare(
+            "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite%' \
+            ORDER BY name",
+        )
+        .map_err(read)?;
+    let names = statement.query_map([], |row| row.get::<_, String>(0));
+    let names: Vec<String> = names.and_then(Iterator::collect).map_err(read)?;
+    (names.into_iter())
+        .map(|name| Ok((table_columns(&conn, &name).map_err(read)?, name)))
+        .map(|table| table.map(|(columns, name)| (name, columns)))
+        .collect()
+}
+
+/// The names of the tables this tool writes (one per command), in the order of the commands.
+pub(crate) fn export_table_names() -> [&'static str; 4] {
+    let [fees, users, social] = Endpoint::ALL.map(Endpoint::command);
+    [fees, users, social, "report"]
 }

@@ -13,6 +13,7 @@ mod partial;
 mod png;
 mod print;
 mod provenance;
+mod render_choice;
 mod render_file;
 mod size;
 mod social;
