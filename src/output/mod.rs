@@ -208,7 +208,11 @@ impl Output {
         tell: &dyn Fn(Notice),
     ) -> anyhow::Result<()> {
         let shape = &self.shape;
-        let data = (shape.apply(data, &plan.chains, &plan.range)).map_err(shape_failure)?;
+        let shaped = (shape.apply(data, &plan.chains, &plan.range)).map_err(shape_failure)?;
+        if let Some(line) = picture::undivided_note(&shaped.undivided, shape.by) {
+            tell(Notice::note(line));
+        }
+        let data = shaped.data;
         let partial = picture::partial_warning(&data, shape.by, &shape.measures);
         if let Some(line) = &partial {
             tell(Notice::warning(line.clone()));

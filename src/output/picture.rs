@@ -1,11 +1,11 @@
 //! What svg and html show beside the data: the query, the run's warnings, when the page was
 //! made.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::analysis::Measures;
 use crate::fetched::Plan;
-use crate::model::{Dataset, Period};
+use crate::model::{Chain, Dataset, Period};
 use crate::render::{Caption, Origin};
 
 /// What a run tells beside its rows: its warnings and where the data came from.
@@ -108,4 +108,35 @@ mod tests {
         assert_eq!(made_at(Some("1700000000")), "2023-11-14 22:13 UTC");
         assert_ne!(made_at(Some("soon")), "");
     }
+}
+
+/// Why `fees_per_user` is left empty where it is for want of active users, once for the run:
+/// the first few (chain, day or period) named, and how many more.
+pub(super) fn undivided_note(
+    undivided: &[(NaiveDate, Option<Chain>)],
+    by: Period,
+) -> Option<String> {
+    const NAMED: usize = 3;
+    let (first, more) = undivided.split_at(undivided.len().min(NAMED));
+    let when = |date: &NaiveDate| match by {
+        Period::Day => date.to_string(),
+        by => format!("the {} of {date}", by.name()),
+    };
+    let named: Vec<String> = (first.iter())
+        .map(|(date, chain)| match chain {
+            Some(chain) => format!("{chain} {}", when(date)),
+            None => when(date),
+        })
+        .collect();
+    let more = match more.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    (!named.is_empty()).then(|| {
+        format!(
+            "fees_per_user is left empty where no user was active, as there is nothing to \
+            divide by: {}{more}",
+            named.join(", ")
+        )
+    })
 }

@@ -14,6 +14,7 @@
 //! | calendar ranges: `--month`, `--quarter`, `--year`, `--last 3m`, `-s YYYY-MM`, `--since` | `queries/calendar` |
 //! | cron grade: `--strict`, a member left out, the retry line, rate-limit headers under `-v` | `queries/strict` |
 //! | derived measures: `--change`, `--rolling`, `--cumulative`, `--share`, `--per-user`, `--decimals` | `analysis/`, `analysis/derived` |
+//! | a `fees_per_user` left empty for want of active users, said once | `analysis/undivided` |
 //! | `--summary` in csv, tsv, json and ndjson; no total of active users | `analysis/summaries` |
 //! | `--sort` and `--top` | `analysis/ordering` |
 //! | exact division: `--per-user --by` over the exact mean, `--summary`'s mean to `--decimals` | `analysis/exact_division` |

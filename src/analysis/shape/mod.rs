@@ -7,6 +7,8 @@ use crate::analysis::order::{sort_and_cut, SortKey};
 use crate::analysis::periods::{self, aggregate, steps};
 use crate::analysis::summary;
 use crate::analysis::wide::{self, widen, with_chain_column, Naming};
+use chrono::NaiveDate;
+
 use crate::model::{Chain, Dataset, DayRange, Period};
 
 /// What the analysis flags ask (`--change`, `--rolling`, `--cumulative`, `--share`,
@@ -44,6 +46,13 @@ pub(crate) struct Shape {
     pub top: Option<usize>,
 }
 
+/// The rows as they will be written, and the (date or period, chain) pairs whose
+/// `fees_per_user` is left empty as no user was active: nothing to divide by.
+pub(crate) struct Shaped {
+    pub data: Dataset,
+    pub undivided: Vec<(NaiveDate, Option<Chain>)>,
+}
+
 /// Which step of the shape failed, and why (a number beyond what can be computed exactly).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ShapeError {
@@ -72,8 +81,22 @@ impl Shape {
 
     /// The rows as they will be written: rolled up by `--by`, the measures added, bounded for
     /// the summary, drawn as steps for a chart, pivoted when `--wide` (or a chart) asks for it,
-    /// then sorted and cut. `data` holds the rows of `chains` over `range`.
+    /// then sorted and cut. `data` holds the rows of `chains` over `range`. Tells also where
+    /// `fees_per_user` is left empty for want of active users.
     pub(crate) fn apply(
+        &self,
+        data: Dataset,
+        chains: &[Chain],
+        range: &DayRange,
+    ) -> Result<Shaped, ShapeError> {
+        let data = self.measured(data, chains, range)?;
+        let undivided = derived::undivided(&data);
+        let data = self.laid_out(data, chains, range)?;
+        Ok(Shaped { data, undivided })
+    }
+
+    /// The rows rolled up by `--by`, with the measures added.
+    fn measured(
         &self,
         data: Dataset,
         chains: &[Chain],
@@ -81,8 +104,17 @@ impl Shape {
     ) -> Result<Dataset, ShapeError> {
         let per_user = self.measures.per_user_decimals();
         let data = aggregate(data, chains, self.by, per_user).map_err(ShapeError::RollUp)?;
-        let data =
-            derive(data, &self.measures, chains, self.by, range).map_err(ShapeError::Measure)?;
+        derive(data, &self.measures, chains, self.by, range).map_err(ShapeError::Measure)
+    }
+
+    /// The measured rows bounded for the summary, drawn as steps for a chart, pivoted when
+    /// `--wide` (or a chart) asks for it, then sorted and cut.
+    fn laid_out(
+        &self,
+        data: Dataset,
+        chains: &[Chain],
+        range: &DayRange,
+    ) -> Result<Dataset, ShapeError> {
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.

@@ -127,7 +127,7 @@ fn the_columns_are_those_of_the_rows_applied() {
                         top: Some(5),
                     };
                     let shape = Shape::new(asked, by, true, layout);
-                    let applied = shape.apply(data.clone(), chains, &range).unwrap();
+                    let applied = shape.apply(data.clone(), chains, &range).unwrap().data;
                     assert!(!applied.rows.is_empty());
                     let header = Dataset {
                         rows: Vec::new(),
@@ -165,7 +165,7 @@ fn a_sort_key_named_by_the_columns_orders_the_rows_applied() {
     assert!(key.check(&shape.columns(&data, &chains)).is_ok());
     shape.sort = Some(key);
     shape.top = Some(3);
-    let applied = shape.apply(data, &chains, &range).unwrap();
+    let applied = shape.apply(data, &chains, &range).unwrap().data;
     assert_eq!(applied.header(), header);
     let at = header
         .iter()

@@ -8,3 +8,4 @@ mod exact_division;
 pub(crate) mod number_bound;
 mod ordering;
 mod summaries;
+mod undivided;
