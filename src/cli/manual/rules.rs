@@ -353,7 +353,8 @@ pub(super) fn section(roff: &mut Roff, cmd: &clap::Command) {
     roff.text([roman(
         "What the options above do in full. Guides by task (a daily export, monthly totals, the \
             output into jq, DuckDB, pandas, SQLite or PostgreSQL without losing a digit) are in \
-                docs/exports.md, which the packages install in /usr/share/doc/chain-metrics/.",
+                docs/exports.md, which the packages install as \
+                    /usr/share/doc/chain-metrics/docs/exports.md.",
     )]);
     for rule in RULES.iter().filter(|rule| has(rule.arg)) {
         roff.control("TP", []).text([bold(rule.term)]);
