@@ -226,8 +226,9 @@ const RULES: &[Rule] = &[
         text: &[
             "One column per chain (ETHEREUM), per chain and metric for social and report \
                 (ETHEREUM.fees), in every format. With --by, each chain has its own days column \
-                (ETHEREUM.days,ETHEREUM.fees,ARBITRUM.days,ARBITRUM.fees): chains can have data \
-                on different days, and the columns never depend on the data.",
+                (ETHEREUM.days, ETHEREUM.fees, ARBITRUM.days, ARBITRUM.fees in a csv header): \
+                chains can have data on different days, and the columns never depend on the \
+                data.",
         ],
     },
     Rule {

@@ -148,10 +148,8 @@ fn the_duckdb_recipe_sums_exactly() {
 fn a_recipe_that_rounds_fails_the_check() {
     let stub = service();
     let env = Env::with_service(&stub.url);
-    let rounding = recipe("duckdb").replace(
-        "all_varchar = true",
-        "types = {'fees': 'DECIMAL(38,9)'}",
-    );
+    let rounding =
+        recipe("duckdb").replace("all_varchar = true", "types = {'fees': 'DECIMAL(38,9)'}");
     let rounding = rounding.replace("map(Decimal, values)", "values");
     let sums = run_python_recipe(&env, &rounding);
     assert_eq!(
