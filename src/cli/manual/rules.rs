@@ -172,7 +172,9 @@ const RULES: &[Rule] = &[
                 period (the file keeps the fuller row, and a warning names it). Every date in \
                 the file must start a period of that --by (month: the 1st; week: a Monday; \
                 quarter: Jan, Apr, Jul or Oct 1; year: Jan 1), else the merge is refused before \
-                any request (exit 9).",
+                any request (exit 9), since week rows mixed into a month file would count days \
+                twice (a year file's dates also start quarters and months, so that mix-up cannot \
+                be told apart).",
             "Files name their chains: a file written by --merge (and every SQLite table) has \
                 a chain column, one chain included, so a later run for another chain adds its \
                 rows beside the others and never in their place. A one-chain file written \
@@ -187,11 +189,15 @@ const RULES: &[Rule] = &[
                 --share, --change, --rolling, --cumulative and --summary do not go with --merge.",
             "--merge reads files spreadsheets and jq -S write (a UTF-8 BOM, CRLF, quoted \
                 fields, JSON members in any order); its errors name the line an editor shows, a \
-                cell cut to 40 characters. A file that holds one key twice is refused (exit 9), \
-                naming both lines; so is a row dated after today (UTC) or before 2015-01-01, a \
-                typo that would stall a cron job for good (exit 9, naming the line and the date, \
-                under -q too). The file is read once, as a stream, under the lock; a million \
-                rows merge in seconds. Anything but a regular file (a FIFO, a folder, \
+                cell cut to 40 characters with its control characters replaced. A file that \
+                holds one key twice is refused (exit 9), naming both lines; so is a file that is \
+                not UTF-8, wherever the byte is, and a row dated after today (UTC) or before \
+                2015-01-01 (the year Ethereum, the first supported chain, began), a typo that \
+                would stall a cron job for good (exit 9, naming the line and the date, under -q \
+                too). Before any request a file over 64 KiB is checked by its first line alone; \
+                under the lock it is read once, as a stream, and the merged file is written as \
+                it is rendered, so a merge holds the file's rows once and never its text: a \
+                million rows merge in seconds. Anything but a regular file (a FIFO, a folder, \
                 /dev/stdout) is refused at once with exit 9, since it cannot be read back and \
                 replaced.",
             "Locks: --merge holds an advisory lock (flock on a .NAME.lock file beside the \
@@ -339,7 +345,7 @@ const RULES: &[Rule] = &[
                 refused before any arithmetic, with exit 8 naming its chain, column and date, a \
                 long value cut; csv, tsv, json, ndjson, table and markdown still pass it through \
                 verbatim. The chart leaves out a value too large to draw (beyond +-1e300) and \
-                says so in a line under it.",
+                says so in a line under it; it never labels an axis NaN or infinity.",
         ],
     },
 ];

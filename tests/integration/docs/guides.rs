@@ -109,7 +109,7 @@ fn every_command_of_the_exports_guide_runs_against_the_sandbox() {
             .run();
         ran += 1;
     }
-    assert_eq!((ran, postgres), (9, 1));
+    assert_eq!((ran, postgres), (10, 1));
 }
 
 /// The daily export of the guide is the crontab line of the man page and the cron guide,
