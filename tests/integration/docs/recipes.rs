@@ -1,10 +1,15 @@
 //! The recipes for exact numbers (docs/exports.md, linked from the README) in jq, DuckDB, pandas
-//! and the sqlite3 shell, each run as written against a service that sends numbers no double
-//! and no DECIMAL(38) holds (`1E-10`, a 20-digit integer, a 30-digit fraction, `2.5E+3`) and a
-//! gap, and what each prints checked against Python's decimal over the numbers the service sent:
-//! each value for jq, each chain's sum for the others. A recipe that rounds fails (the DuckDB
-//! recipe this guide once had, `DECIMAL(38,9)`, is run to show it). DuckDB and pandas come from
-//! the Python venv that `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
+//! and the sqlite3 shell, and the PostgreSQL guide's queries and psql line, each run as written
+//! against a service that sends numbers no double and no DECIMAL(38) holds (`1E-10`, a 20-digit
+//! integer, a 30-digit fraction, `2.5E+3`) and a gap, and what each prints checked against
+//! Python's decimal over the numbers the service sent: each value where a recipe prints values,
+//! each chain's sum where it sums. A recipe that rounds fails (the DuckDB recipe this guide once
+//! had, `DECIMAL(38,9)`, is run to show it). DuckDB and pandas come from the Python venv that
+//! `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`). The sandbox has no fault that
+//! sends such numbers, so a scripted service does.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use snapbox::str;
 
@@ -48,7 +53,8 @@ fn service() -> Stub {
 }
 
 /// Checks what a recipe printed against Python's decimal over [`SENT`] (its first argument, as
-/// JSON): `values`, lines `DATE CHAIN VALUE` (`null` for a gap), one per value sent; `sums`,
+/// JSON): `values`, lines `DATE CHAIN VALUE` (`null` for a gap, which may also be left out), one
+/// per value sent; `sums`,
 /// lines `CHAIN SUM`, one per chain, each the exact sum of the chain's values. Prints `exact`.
 const CHECK: &str = r#"
 import json, sys
@@ -57,11 +63,12 @@ getcontext().prec = 200
 sent, kind, printed = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
 number = lambda text: None if text == "null" else Decimal(text)
 if kind == "values":
-    want = {(date, chain): number(text) for chain, date, text in sent}
+    want = {(date, chain): number(text) for chain, date, text in sent if text != "null"}
     got = {}
     for line in printed.splitlines():
         date, chain, text = line.split(" ")
-        got[(date, chain)] = number(text)
+        if text != "null":
+            got[(date, chain)] = number(text)
 else:
     want = {}
     for chain, date, text in sent:
@@ -179,6 +186,176 @@ fn the_sqlite3_recipe_sums_exactly() {
     let run = env.shell(&recipe("sqlite3")).any_stderr().run();
     warns_of_the_gap_only(&run.stderr);
     check(&env, "sums", &run.stdout);
+}
+
+/// A throw-away PostgreSQL server for the PostgreSQL guide's recipes, as files/postgres starts
+/// one (Debian's `postgresql`, which .ci/test installs): `initdb` and `pg_ctl` of the newest
+/// /usr/lib/postgresql/*/bin, as `nobody` when the tests run as root (initdb refuses root),
+/// on a Unix socket alone in a folder under target/tmp, trusting its local users, with the
+/// database `metrics` the guide names. Stopped and removed on drop.
+struct Postgres {
+    dir: PathBuf,
+    bin: PathBuf,
+}
+
+impl Postgres {
+    fn start() -> Postgres {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .expect("PostgreSQL is installed (apt-get install postgresql; .ci/test does)")
+            .map(|entry| entry.unwrap().path().join("bin"))
+            .filter(|bin| bin.join("initdb").exists())
+            .max_by_key(|bin| {
+                let version = bin.parent().unwrap().file_name().unwrap().to_str().unwrap();
+                version.parse::<u32>().unwrap_or(0)
+            })
+            .expect("a PostgreSQL server in /usr/lib/postgresql/*/bin");
+        let name = format!("pg-docs-{}", std::process::id());
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if is_root() {
+            std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
+        }
+        let server = Postgres { dir, bin };
+        let data = server.dir.join("data").display().to_string();
+        let (log, socket) = (server.dir.join("log"), server.dir.display());
+        let options = format!("-k {socket} -c listen_addresses= -c fsync=off");
+        server.run(
+            "initdb",
+            &["-D", &data, "-U", "postgres", "--auth=trust", "--no-sync"],
+        );
+        let log = log.to_str().unwrap();
+        server.run(
+            "pg_ctl",
+            &["-D", &data, "-l", log, "-w", "-o", &options, "start"],
+        );
+        server.run(
+            "createdb",
+            &["-h", &socket.to_string(), "-U", "postgres", "metrics"],
+        );
+        server
+    }
+
+    /// One of the server's programs, as `nobody` when the tests run as root.
+    fn run(&self, program: &str, args: &[&str]) {
+        let program = self.bin.join(program);
+        let mut command = match is_root() {
+            true => {
+                let mut command = Command::new("setpriv");
+                command.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"]);
+                command.arg(&program);
+                command
+            }
+            false => Command::new(&program),
+        };
+        let out = command.args(args).current_dir(&self.dir).output().unwrap();
+        let log = std::fs::read_to_string(self.dir.join("log")).unwrap_or_default();
+        assert!(out.status.success(), "{program:?} {args:?}: {out:?}\n{log}");
+    }
+
+    /// An environment whose libpq variables reach this server, as the guide's `psql metrics`
+    /// and `postgresql:///metrics` expect of the user's.
+    fn env(&self, service: &str) -> Env {
+        let mut env = Env::with_service(service);
+        env.set("PGHOST", self.dir.to_str().unwrap());
+        env.set("PGUSER", "postgres");
+        // The Grafana query's timestamps in UTC, whatever zone the machine is in.
+        env.set("PGTZ", "UTC");
+        env
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let data = self.dir.join("data").display().to_string();
+        let _ = std::panic::catch_unwind(|| {
+            self.run("pg_ctl", &["-D", &data, "-m", "immediate", "stop"]);
+        });
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The PostgreSQL guide's code blocks of `language`, in order.
+fn postgresql_guide_blocks(language: &str) -> Vec<String> {
+    let guide = include_str!("../../../docs/postgresql.md");
+    let fence = format!("```{language}\n");
+    guide
+        .split(&fence)
+        .skip(1)
+        .map(|rest| rest.split_once("\n```").unwrap().0.to_owned())
+        .collect()
+}
+
+/// The guide's ways of reading the table back, over the numbers of [`SENT`] exported with
+/// `-o postgresql:///metrics`: the Grafana query's values, the monthly sums and the psql
+/// line's csv each equal Python's decimal over what the service sent.
+#[test]
+fn the_postgresql_guides_queries_keep_every_digit() {
+    let server = Postgres::start();
+    let stub = service();
+    let env = server.env(&stub.url);
+    let export = "chain-metrics fees --chain eth,arb --start 2024-01-01 --end 2024-01-03 \
+        --output postgresql:///metrics";
+    let run = env.shell(export).any_stderr().run();
+    warns_of_the_gap_only(&run.stderr);
+    let sql = postgresql_guide_blocks("sql");
+    let (grafana, monthly) = (&sql[sql.len() - 2], &sql[sql.len() - 1]);
+    assert!(grafana.contains("AS time"), "{grafana}");
+    assert!(monthly.contains("sum(fees)"), "{monthly}");
+    let psql = |query: &str| {
+        let args = [
+            "-X",
+            "-A",
+            "-t",
+            "-q",
+            "-F",
+            " ",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "metrics",
+        ];
+        let args = [&args[..], &["-c", query]].concat();
+        env.program("psql", &args).run().stdout
+    };
+    // time (midnight, UTC: its date), chain, value (empty: a gap).
+    let row = |date: &str, chain: &str, value: &str| match value {
+        "" => format!("{date} {chain} null\n"),
+        value => format!("{date} {chain} {value}\n"),
+    };
+    let values: String = psql(grafana)
+        .lines()
+        .map(|line| {
+            let (date, rest) = line.split_once(" 00:00:00+00 ").expect(line);
+            let (chain, value) = rest.split_once(' ').unwrap();
+            row(date, chain, value)
+        })
+        .collect();
+    check(&env, "values", &values);
+    let sums: String = psql(monthly)
+        .lines()
+        .map(|line| line.strip_prefix("2024-01-01 ").unwrap().to_owned() + "\n")
+        .collect();
+    check(&env, "sums", &sums);
+    let copy = postgresql_guide_blocks("sh")
+        .into_iter()
+        .find(|block| block.starts_with("psql metrics"))
+        .expect("the guide's psql line");
+    let csv = env.shell(&copy).run().stdout;
+    let rows: String = csv
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            row(cells[0], cells[1], cells[2])
+        })
+        .collect();
+    assert!(csv.starts_with("date,chain,fees\n"), "{csv}");
+    check(&env, "values", &rows);
 }
 
 /// Every recipe of the guide is one of the above.
