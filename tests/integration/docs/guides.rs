@@ -232,3 +232,62 @@ fn the_guides_manpath_line_finds_pages_elsewhere() {
     assert!(search.starts_with(&format!("{home}/my/man:")), "{search}");
     assert!(search.contains("/usr/share/man"), "{search}");
 }
+
+/// The anchor GitHub gives a heading: lower case, punctuation but `-` and `_` left out,
+/// spaces as `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// Every link from the README or a guide to a heading (`exports.md#into-duckdb`,
+/// `#a-daily-export`) lands on a heading of that file.
+#[test]
+fn every_link_to_a_heading_of_a_guide_lands() {
+    let mut guides = vec!["README.md".to_owned()];
+    for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            guides.push(format!("docs/{name}"));
+        }
+    }
+    let mut checked = 0;
+    for guide in &guides {
+        let text = read(guide);
+        let folder = std::path::Path::new(guide).parent().unwrap();
+        for link in text.split("](").skip(1) {
+            let target = link.split(')').next().unwrap();
+            let Some((file, heading)) = target.split_once('#') else {
+                continue;
+            };
+            if file.starts_with("http") {
+                continue;
+            }
+            let file = match file {
+                "" => guide.clone(),
+                file => folder.join(file).to_string_lossy().replace("docs/../", ""),
+            };
+            let mut in_code = false;
+            let anchors: Vec<String> = read(&file)
+                .lines()
+                .filter(|line| {
+                    in_code ^= line.starts_with("```");
+                    !in_code
+                })
+                .filter_map(|line| line.strip_prefix('#'))
+                .map(|line| anchor(line.trim_start_matches('#')))
+                .collect();
+            assert!(
+                anchors.iter().any(|a| a == heading),
+                "{guide} links {target}, a heading {file} lacks"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked}");
+}
