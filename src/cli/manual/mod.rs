@@ -2,12 +2,14 @@
 //!
 //! One page for `chain-metrics` and one per subcommand (nested ones too, `chain-metrics-a-b.1`).
 //! clap_mangen writes NAME, SYNOPSIS, DESCRIPTION, OPTIONS and SUBCOMMANDS; this module adds
-//! ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES, REPORTING BUGS and SEE ALSO. The examples are the
-//! ones `--help` ends with, so the page and the help cannot disagree. The binary prints a page
-//! (`chain-metrics man fees`); `cargo run --example generate` writes them all into `man/`.
+//! DETAILS (on the query commands' pages), ENVIRONMENT, FILES, EXIT STATUS, EXAMPLES, REPORTING
+//! BUGS and SEE ALSO. The examples are the ones `--help` ends with, so the page and the help
+//! cannot disagree. The binary prints a page (`chain-metrics man fees`); `cargo run --example
+//! generate` writes them all into `man/`.
 
 mod cron;
 mod json;
+mod rules;
 mod sections;
 mod synopsis;
 
@@ -87,6 +89,7 @@ fn render(cmd: &clap::Command, name: &str, parents: &[String]) -> io::Result<Vec
         page.add(|w| man.render_subcommands_section(w))?;
     }
     let mut tail = Roff::new();
+    rules::section(&mut tail, cmd);
     sections::environment(&mut tail);
     sections::files(&mut tail);
     sections::security(&mut tail);

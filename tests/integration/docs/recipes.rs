@@ -1,124 +1,371 @@
-//! The recipes for exact numbers (docs/exports.md, linked from the README) in jq, DuckDB (csv and the SQLite export) and
-//! pandas, each run as written against a service that sends numbers a double cannot hold, and
-//! each sum checked against Python's decimal. DuckDB and pandas come from the
-//! Python venv that `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`).
+//! The recipes for exact numbers (docs/exports.md, linked from the README) in jq, DuckDB, pandas
+//! and the sqlite3 shell, and the PostgreSQL guide's queries and psql line, each run as written
+//! against a service that sends numbers no double and no DECIMAL(38) holds (`1E-10`, a 20-digit
+//! integer, a 30-digit fraction, `2.5E+3`) and a gap, and what each prints checked against
+//! Python's decimal over the numbers the service sent: each value where a recipe prints values,
+//! each chain's sum where it sums. A recipe that rounds fails (the DuckDB recipe this guide once
+//! had, `DECIMAL(38,9)`, is run to show it). DuckDB and pandas come from the Python venv that
+//! `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`). The sandbox has no fault that
+//! sends such numbers, so a scripted service does.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use snapbox::str;
 
 use crate::support::tools::venv_python;
 use crate::support::{Env, Reply, Stub};
 
-/// The fenced block after `<!-- recipe: NAME -->` in the exports guide (linked from the README).
+/// The fenced block after `<!-- recipe: NAME -->` in the exports guide.
 fn recipe(name: &str) -> String {
-    let readme = include_str!("../../../docs/exports.md");
+    let guide = include_str!("../../../docs/exports.md");
     let marker = format!("<!-- recipe: {name} -->\n");
-    let after =
-        &readme[readme.find(&marker).expect("the recipe is in the README") + marker.len()..];
+    let after = &guide[guide.find(&marker).expect("the recipe is in the guide") + marker.len()..];
     let body = after.split_once('\n').expect("a fence opens the recipe").1;
     body[..body.find("\n```").expect("a fence closes the recipe")].to_owned() + "\n"
 }
 
-/// ETHEREUM and ARBITRUM fees for 2024-01-01 and 2024-01-02, beyond a double's digits.
+/// What the service sends for 2024-01-01 to 2024-01-03, as (chain, date, the JSON number's
+/// text, or `null`: a gap).
+const SENT: &[(&str, &str, &str)] = &[
+    ("ETHEREUM", "2024-01-01", "9007199254740993"),
+    ("ETHEREUM", "2024-01-02", "1E-10"),
+    ("ETHEREUM", "2024-01-03", "2.5E+3"),
+    ("ARBITRUM", "2024-01-01", "12345678901234567890"),
+    ("ARBITRUM", "2024-01-02", "0.333333333333333333333333333333"),
+    ("ARBITRUM", "2024-01-03", "null"),
+];
+
+/// A service that answers each chain's request with its rows of [`SENT`].
 fn service() -> Stub {
     Stub::start(|seen| {
-        let body = match seen.body.contains("ARBITRUM") {
-            true => {
-                r#"[{"date":"2024-01-01","fees":12345678901234567890.123456789},{"date":"2024-01-02","fees":0.2}]"#
-            }
-            false => {
-                r#"[{"date":"2024-01-01","fees":9007199254740993},{"date":"2024-01-02","fees":0.1}]"#
-            }
+        let chain = match seen.body.contains("ARBITRUM") {
+            true => "ARBITRUM",
+            false => "ETHEREUM",
         };
-        Reply::json(200, body)
+        let records: Vec<String> = SENT
+            .iter()
+            .filter(|(c, _, _)| *c == chain)
+            .map(|(_, date, fees)| format!(r#"{{"date":"{date}","fees":{fees}}}"#))
+            .collect();
+        Reply::json(200, &format!("[{}]", records.join(",")))
     })
+}
+
+/// Checks what a recipe printed against Python's decimal over [`SENT`] (its first argument, as
+/// JSON): `values`, lines `DATE CHAIN VALUE` (`null` for a gap, which may also be left out), one
+/// per value sent; `sums`,
+/// lines `CHAIN SUM`, one per chain, each the exact sum of the chain's values. Prints `exact`.
+const CHECK: &str = r#"
+import json, sys
+from decimal import Decimal, getcontext
+getcontext().prec = 200
+sent, kind, printed = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+number = lambda text: None if text == "null" else Decimal(text)
+if kind == "values":
+    want = {(date, chain): number(text) for chain, date, text in sent if text != "null"}
+    got = {}
+    for line in printed.splitlines():
+        date, chain, text = line.split(" ")
+        if text != "null":
+            got[(date, chain)] = number(text)
+else:
+    want = {}
+    for chain, date, text in sent:
+        if number(text) is not None:
+            want[chain] = want.get(chain, Decimal(0)) + number(text)
+    got = {chain: Decimal(text) for chain, text in (l.split(" ") for l in printed.splitlines())}
+assert got == want, {"printed": got, "exact": want}
+print("exact")
+"#;
+
+fn sent_as_json() -> String {
+    let rows: Vec<String> = SENT
+        .iter()
+        .map(|(chain, date, text)| format!(r#"["{chain}","{date}","{text}"]"#))
+        .collect();
+    format!("[{}]", rows.join(","))
+}
+
+/// Runs [`CHECK`] on what a recipe printed; it passes, or the test fails showing both sides.
+fn check(env: &Env, kind: &str, printed: &str) {
+    env.program("python3", &["-c", CHECK, &sent_as_json(), kind, printed])
+        .stdout("exact\n")
+        .run();
+}
+
+/// The service's gap is warned about on stderr, by design: a run of a recipe's command shows
+/// it and nothing else.
+fn warns_of_the_gap_only(stderr: &str) {
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert!(
+        lines.iter().all(|line| line.contains("2024-01-03")),
+        "{stderr}"
+    );
 }
 
 #[test]
 fn the_jq_recipe_keeps_every_digit() {
     let stub = service();
     let env = Env::with_service(&stub.url);
-    env.shell(&recipe("jq"))
+    let run = env
+        .shell(&recipe("jq"))
+        .any_stderr()
         .stdout(str![[r#"
 2024-01-01 ETHEREUM 9007199254740993
-2024-01-01 ARBITRUM 12345678901234567890.123456789
-2024-01-02 ETHEREUM 0.1
-2024-01-02 ARBITRUM 0.2
+2024-01-01 ARBITRUM 12345678901234567890
+2024-01-02 ETHEREUM 1E-10
+2024-01-02 ARBITRUM 0.333333333333333333333333333333
+2024-01-03 ETHEREUM 2.5E+3
+2024-01-03 ARBITRUM null
 
 "#]])
         .run();
+    warns_of_the_gap_only(&run.stderr);
+    check(&env, "values", &run.stdout);
 }
 
 /// Runs a Python recipe in the environment's home, after the command on its first line
-/// (`# chain-metrics ... --output fees.csv`) has written the file there; `prelude` runs first
-/// (what a user's machine has already: DuckDB's sqlite extension, installed from its wheel, as
-/// the test machine has no network). Then every `CHAIN SUM` line it printed is checked against
-/// the sums Python's decimal makes of the same rows (as csv); the printed text is returned.
-fn run_python_recipe(name: &str, prelude: Option<&str>) -> String {
+/// (`# chain-metrics ... --output fees.csv`) has written the file there; what it printed.
+fn run_python_recipe(env: &Env, script: &str) -> String {
     let python = venv_python();
-    let stub = service();
-    let env = Env::with_service(&stub.url);
-    let script = recipe(name);
     let command = script.lines().next().unwrap().strip_prefix("# ").unwrap();
-    env.shell(command).run();
+    let run = env.shell(command).any_stderr().run();
+    warns_of_the_gap_only(&run.stderr);
     let python = python.to_str().unwrap();
-    if let Some(prelude) = prelude {
-        env.program(python, &["-c", prelude]).run();
-    }
-    let printed = env.program(python, &["-c", &script]).run().stdout;
-    let csv = "fees --chain eth,arb --start 2024-01-01 --end 2024-01-02 --output exact.csv";
-    env.cmd(csv).run();
-    env.program("python3", &["-c", EXACT, &printed])
-        .stdout("exact\n")
-        .run();
-    printed
+    env.program(python, &["-c", script]).run().stdout
 }
-
-/// The per-chain sums of exact.csv in Python's decimal, against the recipe's printed lines.
-const EXACT: &str = r#"
-import csv, sys
-from decimal import Decimal, getcontext
-getcontext().prec = 200
-sums = {}
-for row in csv.DictReader(open("exact.csv")):
-    if row["fees"]:
-        sums[row["chain"]] = sums.get(row["chain"], Decimal(0)) + Decimal(row["fees"])
-printed = {c: Decimal(v) for c, v in (l.split(" ", 1) for l in sys.argv[1].splitlines())}
-assert printed == sums, (printed, sums)
-print("exact")
-"#;
-
-/// Installs DuckDB's sqlite extension from its wheel into the home's extension folder, where
-/// `INSTALL sqlite` then finds it.
-const SQLITE_EXTENSION: &str = r#"
-import os, duckdb, duckdb_extension_sqlite_scanner as ext
-folder = os.path.join(os.path.dirname(ext.__file__), "extensions", "v" + duckdb.__version__)
-duckdb.sql("INSTALL '" + os.path.join(folder, "sqlite_scanner.duckdb_extension") + "'")
-"#;
 
 #[test]
 fn the_duckdb_recipe_sums_exactly() {
-    // 9007199254740993 + 0.1; 12345678901234567890.123456789 + 0.2, to DECIMAL(38,9)'s scale.
-    let sums = run_python_recipe("duckdb", None);
+    let stub = service();
+    let env = Env::with_service(&stub.url);
+    let sums = run_python_recipe(&env, &recipe("duckdb"));
+    check(&env, "sums", &sums);
     assert_eq!(
         sums,
-        "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.100000000\n"
+        "ARBITRUM 12345678901234567890.333333333333333333333333333333\n\
+         ETHEREUM 9007199254743493.0000000001\n"
     );
 }
 
+/// The DuckDB recipe this guide had before, which cast to DECIMAL(38,9): `1E-10` becomes 0 and
+/// the 30-digit fraction is cut to 9 digits. The check catches it.
 #[test]
-fn the_duckdb_recipe_on_the_sqlite_export_sums_exactly() {
-    let sums = run_python_recipe("duckdb-sqlite", Some(SQLITE_EXTENSION));
+fn a_recipe_that_rounds_fails_the_check() {
+    let stub = service();
+    let env = Env::with_service(&stub.url);
+    let rounding =
+        recipe("duckdb").replace("all_varchar = true", "types = {'fees': 'DECIMAL(38,9)'}");
+    let rounding = rounding.replace("map(Decimal, values)", "values");
+    let sums = run_python_recipe(&env, &rounding);
     assert_eq!(
         sums,
-        "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.100000000\n"
+        "ARBITRUM 12345678901234567890.333333333\nETHEREUM 9007199254743493.000000000\n"
     );
+    let run = env
+        .program("python3", &["-c", CHECK, &sent_as_json(), "sums", &sums])
+        .code(1)
+        .any_stderr()
+        .run();
+    assert!(run.stderr.contains("AssertionError"), "{}", run.stderr);
 }
 
 #[test]
 fn the_pandas_recipe_sums_exactly() {
-    let sums = run_python_recipe("pandas", None);
-    assert_eq!(
-        sums,
-        "ARBITRUM 12345678901234567890.323456789\nETHEREUM 9007199254740993.1\n"
-    );
+    let stub = service();
+    let env = Env::with_service(&stub.url);
+    let sums = run_python_recipe(&env, &recipe("pandas"));
+    check(&env, "sums", &sums);
+}
+
+#[test]
+fn the_sqlite3_recipe_sums_exactly() {
+    let stub = service();
+    let env = Env::with_service(&stub.url);
+    let run = env.shell(&recipe("sqlite3")).any_stderr().run();
+    warns_of_the_gap_only(&run.stderr);
+    check(&env, "sums", &run.stdout);
+}
+
+/// A throw-away PostgreSQL server for the PostgreSQL guide's recipes, as files/postgres starts
+/// one (Debian's `postgresql`, which .ci/test installs): `initdb` and `pg_ctl` of the newest
+/// /usr/lib/postgresql/*/bin, as `nobody` when the tests run as root (initdb refuses root),
+/// on a Unix socket alone in a folder under target/tmp, trusting its local users, with the
+/// database `metrics` the guide names. Stopped and removed on drop.
+struct Postgres {
+    dir: PathBuf,
+    bin: PathBuf,
+}
+
+impl Postgres {
+    fn start() -> Postgres {
+        let bin = std::fs::read_dir("/usr/lib/postgresql")
+            .expect("PostgreSQL is installed (apt-get install postgresql; .ci/test does)")
+            .map(|entry| entry.unwrap().path().join("bin"))
+            .filter(|bin| bin.join("initdb").exists())
+            .max_by_key(|bin| {
+                let version = bin.parent().unwrap().file_name().unwrap().to_str().unwrap();
+                version.parse::<u32>().unwrap_or(0)
+            })
+            .expect("a PostgreSQL server in /usr/lib/postgresql/*/bin");
+        let name = format!("pg-docs-{}", std::process::id());
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if is_root() {
+            std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
+        }
+        let server = Postgres { dir, bin };
+        let data = server.dir.join("data").display().to_string();
+        let (log, socket) = (server.dir.join("log"), server.dir.display());
+        let options = format!("-k {socket} -c listen_addresses= -c fsync=off");
+        server.run(
+            "initdb",
+            &["-D", &data, "-U", "postgres", "--auth=trust", "--no-sync"],
+        );
+        let log = log.to_str().unwrap();
+        server.run(
+            "pg_ctl",
+            &["-D", &data, "-l", log, "-w", "-o", &options, "start"],
+        );
+        server.run(
+            "createdb",
+            &["-h", &socket.to_string(), "-U", "postgres", "metrics"],
+        );
+        server
+    }
+
+    /// One of the server's programs, as `nobody` when the tests run as root.
+    fn run(&self, program: &str, args: &[&str]) {
+        let program = self.bin.join(program);
+        let mut command = match is_root() {
+            true => {
+                let mut command = Command::new("setpriv");
+                command.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"]);
+                command.arg(&program);
+                command
+            }
+            false => Command::new(&program),
+        };
+        let out = command.args(args).current_dir(&self.dir).output().unwrap();
+        let log = std::fs::read_to_string(self.dir.join("log")).unwrap_or_default();
+        assert!(out.status.success(), "{program:?} {args:?}: {out:?}\n{log}");
+    }
+
+    /// An environment whose libpq variables reach this server, as the guide's `psql metrics`
+    /// and `postgresql:///metrics` expect of the user's.
+    fn env(&self, service: &str) -> Env {
+        let mut env = Env::with_service(service);
+        env.set("PGHOST", self.dir.to_str().unwrap());
+        env.set("PGUSER", "postgres");
+        // The Grafana query's timestamps in UTC, whatever zone the machine is in.
+        env.set("PGTZ", "UTC");
+        env
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let data = self.dir.join("data").display().to_string();
+        let _ = std::panic::catch_unwind(|| {
+            self.run("pg_ctl", &["-D", &data, "-m", "immediate", "stop"]);
+        });
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// The PostgreSQL guide's code blocks of `language`, in order.
+fn postgresql_guide_blocks(language: &str) -> Vec<String> {
+    let guide = include_str!("../../../docs/postgresql.md");
+    let fence = format!("```{language}\n");
+    guide
+        .split(&fence)
+        .skip(1)
+        .map(|rest| rest.split_once("\n```").unwrap().0.to_owned())
+        .collect()
+}
+
+/// The guide's ways of reading the table back, over the numbers of [`SENT`] exported with
+/// `-o postgresql:///metrics`: the Grafana query's values, the monthly sums and the psql
+/// line's csv each equal Python's decimal over what the service sent.
+#[test]
+fn the_postgresql_guides_queries_keep_every_digit() {
+    let server = Postgres::start();
+    let stub = service();
+    let env = server.env(&stub.url);
+    let export = "chain-metrics fees --chain eth,arb --start 2024-01-01 --end 2024-01-03 \
+        --output postgresql:///metrics";
+    let run = env.shell(export).any_stderr().run();
+    warns_of_the_gap_only(&run.stderr);
+    let sql = postgresql_guide_blocks("sql");
+    let (grafana, monthly) = (&sql[sql.len() - 2], &sql[sql.len() - 1]);
+    assert!(grafana.contains("AS time"), "{grafana}");
+    assert!(monthly.contains("sum(fees)"), "{monthly}");
+    let psql = |query: &str| {
+        let args = [
+            "-X",
+            "-A",
+            "-t",
+            "-q",
+            "-F",
+            " ",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "metrics",
+        ];
+        let args = [&args[..], &["-c", query]].concat();
+        env.program("psql", &args).run().stdout
+    };
+    // time (midnight, UTC: its date), chain, value (empty: a gap).
+    let row = |date: &str, chain: &str, value: &str| match value {
+        "" => format!("{date} {chain} null\n"),
+        value => format!("{date} {chain} {value}\n"),
+    };
+    let values: String = psql(grafana)
+        .lines()
+        .map(|line| {
+            let (date, rest) = line.split_once(" 00:00:00+00 ").expect(line);
+            let (chain, value) = rest.split_once(' ').unwrap();
+            row(date, chain, value)
+        })
+        .collect();
+    check(&env, "values", &values);
+    let sums: String = psql(monthly)
+        .lines()
+        .map(|line| line.strip_prefix("2024-01-01 ").unwrap().to_owned() + "\n")
+        .collect();
+    check(&env, "sums", &sums);
+    let copy = postgresql_guide_blocks("sh")
+        .into_iter()
+        .find(|block| block.starts_with("psql metrics"))
+        .expect("the guide's psql line");
+    let csv = env.shell(&copy).run().stdout;
+    let rows: String = csv
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            row(cells[0], cells[1], cells[2])
+        })
+        .collect();
+    assert!(csv.starts_with("date,chain,fees\n"), "{csv}");
+    check(&env, "values", &rows);
+}
+
+/// Every recipe of the guide is one of the above.
+#[test]
+fn every_recipe_of_the_guide_is_run_here() {
+    let guide = include_str!("../../../docs/exports.md");
+    let names: Vec<&str> = guide
+        .split("<!-- recipe: ")
+        .skip(1)
+        .map(|rest| rest.split_once(" -->").unwrap().0)
+        .collect();
+    assert_eq!(names, ["jq", "duckdb", "pandas", "sqlite3"]);
 }
