@@ -99,17 +99,6 @@ pub(super) fn made_at(epoch: Option<&str>) -> String {
         .to_string()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::made_at;
-
-    #[test]
-    fn source_date_epoch_fixes_the_time() {
-        assert_eq!(made_at(Some("1700000000")), "2023-11-14 22:13 UTC");
-        assert_ne!(made_at(Some("soon")), "");
-    }
-}
-
 /// Why `fees_per_user` is left empty where it is for want of active users, once for the run:
 /// the first few (chain, day or period) named, and how many more.
 pub(super) fn undivided_note(
@@ -139,4 +128,15 @@ pub(super) fn undivided_note(
             named.join(", ")
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::made_at;
+
+    #[test]
+    fn source_date_epoch_fixes_the_time() {
+        assert_eq!(made_at(Some("1700000000")), "2023-11-14 22:13 UTC");
+        assert_ne!(made_at(Some("soon")), "");
+    }
 }
