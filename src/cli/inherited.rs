@@ -9,7 +9,7 @@ use super::Cli;
 
 /// The command line from the process's arguments, its subcommands' help quiet about globals.
 pub(crate) fn parse() -> Result<Cli, clap::Error> {
-    let mut command = command();
+    let mut command = super::short_help::shortened(command(), "chain-metrics");
     let matches = command.try_get_matches_from_mut(std::env::args_os())?;
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
 }
