@@ -30,7 +30,7 @@ fn color_asked(args: &[OsString]) -> ColorChoice {
         .map(|arg| arg.to_str().unwrap_or(""))
         .take_while(|word| *word != "--")
         .collect();
-    let values = words
+    let mut values = words
         .iter()
         .enumerate()
         .filter_map(|(at, word)| match *word {
@@ -38,7 +38,7 @@ fn color_asked(args: &[OsString]) -> ColorChoice {
             _ => word.strip_prefix("--color="),
         });
     values
-        .last()
+        .next_back()
         .and_then(|value| ColorChoice::from_str(value, false).ok())
         .unwrap_or_default()
 }

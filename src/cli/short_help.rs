@@ -33,7 +33,7 @@ pub(super) fn pointer(words: &str) -> String {
     format!("Use `{words} --help` to see all options, with notes.")
 }
 
-/// `--help` keeps the whole `after_help`; `-h` gets its examples and the [`pointer`].
+/// `--help` keeps the whole `after_help`; `-h` gets its examples and the [`pointer()`].
 fn with_short_after_help(cmd: Command, words: &str) -> Command {
     let text = cmd
         .get_after_help()

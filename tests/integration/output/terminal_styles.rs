@@ -73,7 +73,10 @@ fn error_and_hint_are_styled_as_clap_styles_its_error_and_tip() {
     // Into a pipe, plain (a refused connection: a picture into a pipe is no error).
     let unreachable = ["fees", "-c", "eth", "--last", "2", "--retries", "0"];
     let piped = env.cmd_args(&unreachable).code(7).run().stderr;
-    assert!(piped.starts_with("error: POST ") && piped.contains("\nhint: "), "{piped:?}");
+    assert!(
+        piped.starts_with("error: POST ") && piped.contains("\nhint: "),
+        "{piped:?}"
+    );
     assert!(!piped.contains('\x1b'), "{piped:?}");
     // --color never: neither the tool's labels nor clap's error.
     for args in [&OWN_ERROR[..], &CLAP_ERROR[..]] {
