@@ -19,8 +19,8 @@ pub(crate) fn stderr_color(choice: ColorChoice, terminal: Terminal) -> bool {
 /// Whether a stream (a terminal or not) gets colour: the flag first, then the variables as
 /// clap's own messages read them (anstyle-query, as anstream decides): NO_COLOR,
 /// CLICOLOR_FORCE, CLICOLOR; then TERM=dumb, which gets nothing but text whatever CLICOLOR or
-/// CI say; then on a terminal, a TERM (or CLICOLOR set, or CI). [`clap_color`] tells clap the
-/// same.
+/// CI say; then, on a terminal, a TERM that is set (or CLICOLOR set, or CI). [`clap_color`]
+/// tells clap the same.
 fn colored(choice: ColorChoice, terminal: Terminal, is_terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
