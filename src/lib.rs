@@ -110,7 +110,6 @@ pub use cli::manual;
 pub use cli::{globals_acting_under, write_script, Cli, Shell};
 pub use client::{parse_held_body, parse_records, read_body_records};
 pub use client::{parse_records_kept, read_records_kept, KeptRecords};
-pub use commands::run;
 pub use error::{Exit, Failure};
 pub use model::{
     chain_names, Chain, ChainArg, Dataset, Endpoint, Metric, Number, NumberText, Record, Row,
@@ -140,7 +139,10 @@ pub fn main() -> std::process::ExitCode {
     };
     let error_format = cli.error_format();
     let json = error_format == report::ErrorFormat::Json;
-    system::diag::start(json, cli.global.quiet);
+    // The terminal is asked once; every decision that depends on it reads this answer.
+    let terminal = settings::Terminal::ask();
+    let styled = settings::stderr_color(cli.global.color, terminal);
+    system::diag::start(json, cli.global.quiet, styled);
     // The key is masked in every message from here on, before any file is read.
     settings::register_environment_key();
     if let Err(e) = system::interrupt::install() {
@@ -149,7 +151,7 @@ pub fn main() -> std::process::ExitCode {
             format!("cannot handle Ctrl-C ({e}); an interrupted run may leave a temporary file");
         system::diag::Notice::warning(text).loud().write();
     }
-    match run(cli) {
+    match commands::run(cli, terminal) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(err) => report::report(&err, error_format),
     }

@@ -117,7 +117,7 @@ pub(crate) fn usage_error(error: clap::Error) -> ! {
     if !asks_json_errors(std::env::args()) {
         error.exit();
     }
-    diag::start(true, false);
+    diag::start(true, false, false);
     json_error(&anyhow::Error::new(usage_failure(&error))).write();
     std::process::exit(Exit::Usage as i32)
 }

@@ -11,29 +11,35 @@ use crate::analysis::SortKey;
 pub struct AnalysisArgs {
     /// Add <metric>_change and <metric>_change_pct: against the previous day (or --by period) of
     /// the same chain
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, conflicts_with_all = ["merge", "raw"])]
     pub change: bool,
 
     /// Add <metric>_rolling_N: the mean of the last N rows that have values (after a gap they span
     /// more than N days)
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, value_name = "N", value_parser = super::parse_rolling,
           conflicts_with_all = ["merge", "raw"])]
     pub rolling: Option<u32>,
 
     /// Add <metric>_cumulative: the running total (not for active users; empty from a gap on)
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, conflicts_with_all = ["merge", "raw"])]
     pub cumulative: bool,
 
     /// Add <metric>_share_pct: each chain's percent of the date's total over the asked chains
     // A share depends on the chains of one run: merged with another run's, they stop adding up.
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, conflicts_with_all = ["merge", "raw"])]
     pub share: bool,
 
     /// report: add fees_per_user, the fees over the active users of the same date and chain
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, conflicts_with = "raw")]
     pub per_user: bool,
 
     /// Decimals of percents, means and per-user values, rounded half to even [default: 2]
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, value_name = "N", value_parser = super::parse_decimals)]
     pub decimals: Option<u32>,
 

@@ -12,11 +12,13 @@ pub struct CalendarArgs {
     pub month: Option<DayRange>,
 
     /// A whole quarter instead of --start/--end: YYYYQn, e.g. 2024Q1
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "What to fetch", long, value_name = "YYYYQn", value_parser = parse_quarter,
           conflicts_with_all = ["end", "start", "last", "year", "resume"])]
     pub quarter: Option<DayRange>,
 
     /// A whole year instead of --start/--end: YYYY, e.g. 2024
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "What to fetch", long, value_name = "YYYY", value_parser = parse_year,
           conflicts_with_all = ["end", "start", "last", "resume"])]
     pub year: Option<DayRange>,

@@ -2,16 +2,45 @@
 //! the global flags acting there and points to `chain-metrics --help`, as gh's "INHERITED
 //! FLAGS" does. The top-level help lists them all; completion and the man pages have their own.
 
-use clap::{Command, CommandFactory, FromArgMatches};
+use std::ffi::OsString;
+
+use clap::{Command, CommandFactory, FromArgMatches, ValueEnum};
 
 use super::completion::globals_acting_under;
-use super::Cli;
+use super::{Cli, ColorChoice};
 
-/// The command line from the process's arguments, its subcommands' help quiet about globals.
+/// The command line from the process's arguments, its subcommands' help quiet about globals,
+/// and clap's help and errors coloured as `--color`, NO_COLOR and TERM say.
 pub(crate) fn parse() -> Result<Cli, clap::Error> {
-    let mut command = command();
-    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    let args: Vec<OsString> = std::env::args_os().collect();
+    let color = crate::settings::clap_color(color_asked(&args));
+    let command = super::short_help::shortened(command(), "chain-metrics");
+    let mut command = command.color(color);
+    let matches = command.try_get_matches_from_mut(args)?;
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
+/// The `--color` the arguments give (the last, as clap takes it), read before clap parses them:
+/// clap writes its help and errors before there is a parsed value. `auto` when none is given,
+/// or none clap would take.
+fn color_asked(args: &[OsString]) -> ColorChoice {
+    let words: Vec<&str> = args
+        .iter()
+        .skip(1)
+        .map(|arg| arg.to_str().unwrap_or(""))
+        .take_while(|word| *word != "--")
+        .collect();
+    let mut values = words
+        .iter()
+        .enumerate()
+        .filter_map(|(at, word)| match *word {
+            "--color" => words.get(at + 1).copied(),
+            _ => word.strip_prefix("--color="),
+        });
+    values
+        .next_back()
+        .and_then(|value| ColorChoice::from_str(value, false).ok())
+        .unwrap_or_default()
 }
 
 /// The clap command whose subcommands' help names the global flags in one line.
@@ -99,4 +128,26 @@ fn with_pointer(cmd: Command, hidden: &[clap::Arg], line: &str) -> Command {
     subs.into_iter().fold(cmd, |cmd, name| {
         cmd.mut_subcommand(name, |sub| with_pointer(sub, hidden, line))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_last_color_given_before_a_double_dash_is_the_one_asked() {
+        let asked = |line: &str| {
+            let args: Vec<OsString> = line.split(' ').map(OsString::from).collect();
+            color_asked(&args)
+        };
+        assert_eq!(asked("cm fees --color never"), ColorChoice::Never);
+        assert_eq!(asked("cm --color=always fees"), ColorChoice::Always);
+        assert_eq!(
+            asked("cm --color never fees --color always"),
+            ColorChoice::Always
+        );
+        assert_eq!(asked("cm fees --color"), ColorChoice::Auto);
+        assert_eq!(asked("cm fees --color red"), ColorChoice::Auto);
+        assert_eq!(asked("cm render -- --color never"), ColorChoice::Auto);
+    }
 }

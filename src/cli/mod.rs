@@ -8,6 +8,7 @@ mod help_text;
 mod inherited;
 pub mod manual;
 mod query;
+mod short_help;
 mod suggest;
 mod version;
 

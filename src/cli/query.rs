@@ -1,5 +1,6 @@
 //! The flags of the query commands (`fees`, `users`, `social`, `report`): what to fetch and
-//! where the result goes.
+//! where the result goes. An expert flag carries `#[arg(hide_short_help = true)]`: `--help`
+//! shows it, `-h` (one screen, see `short_help.rs`) does not.
 
 use std::path::PathBuf;
 
@@ -64,11 +65,13 @@ pub struct QueryArgs {
 
     /// With --merge: start the day after the file's newest day (of every chain asked), less the
     /// days still unsettled; --start/--last only while it has no rows
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "What to fetch", long, requires = "merge")]
     pub resume: bool,
 
     /// With --resume: ask the file's last N days again, which the service may still revise
     /// [default: those less than cache_settle_days old; 0: none]
+    #[arg(hide_short_help = true)]
     #[arg(
         help_heading = "What to fetch", long, value_name = "N", requires = "resume",
         value_parser = clap::value_parser!(u32).range(0..=36525),
@@ -81,6 +84,7 @@ pub struct QueryArgs {
     pub strict: bool,
 
     /// Not --strict for this run, whatever config strict says
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "What to fetch", long, conflicts_with = "strict")]
     pub no_strict: bool,
 
@@ -122,6 +126,7 @@ pub struct QueryArgs {
 
     /// With --merge: the chain an old file without a chain column holds (it then gains one); a file
     /// merged into always names its chains
+    #[arg(hide_short_help = true)]
     #[arg(
         help_heading = "Output", long, value_name = "CHAIN", requires = "merge",
         value_parser = one_chain, add = ArgValueCompleter::new(completion::chains),
@@ -130,6 +135,7 @@ pub struct QueryArgs {
 
     /// With -o postgresql://...: the table to write, in a schema or on the search path [default:
     /// the command's name: fees, users, social, report]
+    #[arg(hide_short_help = true)]
     #[arg(
         help_heading = "Output",
         long,
@@ -143,6 +149,7 @@ pub struct QueryArgs {
     pub wide: bool,
 
     /// csv/tsv: leave out the header row
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, conflicts_with = "merge")]
     pub no_header: bool,
 
@@ -153,6 +160,7 @@ pub struct QueryArgs {
 
     /// json/ndjson: numbers as JSON numbers (exact text) or as strings, which jq keeps whole
     /// [default: number]
+    #[arg(hide_short_help = true)]
     #[arg(
         help_heading = "Output",
         long,
@@ -165,6 +173,7 @@ pub struct QueryArgs {
 
     /// svg/html: value axes from zero (linear) or in powers of ten (log), for chains of very
     /// different size; a change stays linear [default: linear]
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, ignore_case = true)]
     pub scale: Option<AxisScale>,
 
@@ -172,6 +181,7 @@ pub struct QueryArgs {
     pub analysis: super::analysis::AnalysisArgs,
 
     /// Print the service's body unchanged (one chain, one request; not for report)
+    #[arg(hide_short_help = true)]
     #[arg(
         help_heading = "Output", long,
         conflicts_with_all = [
@@ -182,15 +192,18 @@ pub struct QueryArgs {
 
     /// With several chains: write every chain that succeeded, warn for each that failed, exit with
     /// the failure's code
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Connection", long, conflicts_with = "raw")]
     pub keep_going: bool,
 
     /// Print the equivalent curl command lines and send nothing (needs no key; with --merge
     /// --resume: the range it would ask)
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, conflicts_with = "raw")]
     pub dry_run: bool,
 
     /// Split the range into windows of N days, fetched concurrently and stitched in order
+    #[arg(hide_short_help = true)]
     #[arg(
         help_heading = "Connection", long, value_name = "N", value_parser = super::parse_chunk_days,
     )]
@@ -201,10 +214,12 @@ pub struct QueryArgs {
     pub cache: bool,
 
     /// Leave the response cache alone for this run, whatever the config says
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Connection", long, conflicts_with_all = ["cache", "refresh"])]
     pub no_cache: bool,
 
     /// Ask the service for every day and update the response cache with its answers
+    #[arg(hide_short_help = true)]
     #[arg(help_heading = "Connection", long)]
     pub refresh: bool,
 }

@@ -19,10 +19,9 @@ use crate::settings::Terminal;
 use crate::settings::{FileUse, Flags, Settings};
 use crate::system::diag;
 
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+/// Runs the command, every decision about the terminal taken from `terminal`, asked once.
+pub(crate) fn run(cli: Cli, terminal: Terminal) -> anyhow::Result<()> {
     let global = &cli.global;
-    // The terminal is asked once; every decision that depends on it reads this answer.
-    let terminal = Terminal::ask();
     match &cli.command {
         Command::Fees(args) => query::run(global, terminal, args, &[Endpoint::Fees], &[]),
         Command::Users(args) => query::run(global, terminal, args, &[Endpoint::ActiveUsers], &[]),

@@ -319,7 +319,7 @@ impl Output {
 
     /// Progress on stderr for `total` requests, shown as [`Progress::new`] says.
     pub(crate) fn progress(&self, total: usize) -> Progress {
-        Progress::new(total, self.terminal.stderr_is_terminal)
+        Progress::new(total, self.terminal.rewrites_stderr())
     }
 
     /// Whether what is written goes to a terminal: no file, and stdout is one.

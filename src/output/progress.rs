@@ -1,5 +1,6 @@
-//! Progress of a run of several requests, on stderr, only when stderr is a terminal: redirected
-//! stderr (cron mail, CI logs) stays free of carriage-return noise.
+//! Progress of a run of several requests, on stderr, only when stderr is a terminal that can
+//! rewrite a line: redirected stderr (cron mail, CI logs) stays free of carriage-return noise,
+//! and a dumb terminal (TERM=dumb) gets nothing but text, as cargo leaves out its bar there.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,14 +13,14 @@ pub(crate) struct Progress {
 }
 
 impl Progress {
-    /// Shows progress when there are several requests, stderr is a terminal
-    /// (`stderr_is_terminal`, as asked once at the start) and diagnostics let it through (not
-    /// `-q`, not one JSON object a line).
-    pub(crate) fn new(total: usize, stderr_is_terminal: bool) -> Progress {
+    /// Shows progress when there are several requests, stderr is a terminal that can rewrite
+    /// a line (`rewrites`, as asked once at the start: not TERM=dumb) and diagnostics let it
+    /// through (not `-q`, not one JSON object a line).
+    pub(crate) fn new(total: usize, rewrites: bool) -> Progress {
         Progress {
             total,
             done: AtomicUsize::new(0),
-            shown: total > 1 && stderr_is_terminal && crate::system::diag::progress_shown(),
+            shown: total > 1 && rewrites && crate::system::diag::progress_shown(),
         }
     }
 

@@ -47,6 +47,11 @@ pub(super) fn locale() -> Option<String> {
         .map(|value| value.to_string_lossy().into_owned())
 }
 
+/// Whether TERM says the terminal is `dumb`: it shows text and nothing else.
+pub(super) fn term_is_dumb() -> bool {
+    std::env::var_os("TERM").is_some_and(|term| term == "dumb")
+}
+
 /// The variables that choose a proxy, as curl reads them (see `proxy`).
 pub(super) const PROXY_VARIABLES: [&str; 9] = [
     "https_proxy",

@@ -38,7 +38,7 @@ pub(crate) use keys::{ColorChoice, MethodChoice};
 pub(crate) use precedence::{Source, Sourced, Switch};
 pub(crate) use proxy::ProxyChoice;
 pub(crate) use secret::{register_environment_key, ApiKey, MASK};
-pub(crate) use terminal::Terminal;
+pub(crate) use terminal::{clap_color, stderr_color, Terminal};
 pub(crate) use trust::TrustSources;
 pub(crate) use trust::{bundle_certificates, not_read, read_bundle_file};
 pub(crate) use tuning::defaults;

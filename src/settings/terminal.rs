@@ -6,10 +6,22 @@ use std::io::IsTerminal;
 use super::environment;
 use super::keys::ColorChoice;
 
-/// Whether stdout gets colour: the flag first, then the variables as clap's own messages read
-/// them (anstyle-query, as anstream decides): NO_COLOR, CLICOLOR_FORCE, CLICOLOR, and on a
-/// terminal a TERM other than `dumb` (or CLICOLOR set, or CI).
+/// Whether stdout gets colour (the table's header, the chart's series).
 pub(super) fn stdout_color(choice: ColorChoice, terminal: Terminal) -> bool {
+    colored(choice, terminal, terminal.stdout_is_terminal)
+}
+
+/// Whether stderr's `error:` and `hint:` labels are styled, as clap styles its own.
+pub(crate) fn stderr_color(choice: ColorChoice, terminal: Terminal) -> bool {
+    colored(choice, terminal, terminal.stderr_is_terminal)
+}
+
+/// Whether a stream (a terminal or not) gets colour: the flag first, then the variables as
+/// clap's own messages read them (anstyle-query, as anstream decides): NO_COLOR,
+/// CLICOLOR_FORCE, CLICOLOR; then TERM=dumb, which gets nothing but text whatever CLICOLOR or
+/// CI say; then, on a terminal, a TERM that is set (or CLICOLOR set, or CI). [`clap_color`]
+/// tells clap the same.
+fn colored(choice: ColorChoice, terminal: Terminal, is_terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -19,15 +31,29 @@ pub(super) fn stdout_color(choice: ColorChoice, terminal: Terminal) -> bool {
                 false
             } else if anstyle_query::clicolor_force() {
                 true
-            } else if clicolor == Some(false) {
+            } else if clicolor == Some(false) || terminal.dumb {
                 false
             } else {
-                terminal.stdout_is_terminal
+                is_terminal
                     && (anstyle_query::term_supports_color()
                         || clicolor == Some(true)
                         || anstyle_query::is_ci())
             }
         }
+    }
+}
+
+/// The colour clap's help and errors get, for the `--color` the arguments hold (clap writes
+/// them before the arguments are parsed): the choice said, or clap's own decision per stream,
+/// which is [`colored`]'s but for TERM=dumb under CLICOLOR or CI, said here.
+pub(crate) fn clap_color(choice: ColorChoice) -> clap::ColorChoice {
+    match choice {
+        ColorChoice::Always => clap::ColorChoice::Always,
+        ColorChoice::Never => clap::ColorChoice::Never,
+        ColorChoice::Auto if environment::term_is_dumb() && !anstyle_query::clicolor_force() => {
+            clap::ColorChoice::Never
+        }
+        ColorChoice::Auto => clap::ColorChoice::Auto,
     }
 }
 
@@ -44,6 +70,9 @@ pub(crate) struct Terminal {
     /// Whether NO_COLOR is set (to anything but nothing): no colour unless `--color always`,
     /// and the chart in plain characters (colour is what tells its series apart).
     pub no_color: bool,
+    /// Whether TERM is `dumb` (Emacs' shell, some CI logs): nothing but text, so no colour
+    /// unless asked for and no progress line rewritten in place.
+    pub dumb: bool,
 }
 
 impl Terminal {
@@ -58,7 +87,14 @@ impl Terminal {
                 .map(|(width, _)| usize::from(width.0)),
             utf8: speaks_utf8(environment::locale().as_deref()),
             no_color: anstyle_query::no_color(),
+            dumb: environment::term_is_dumb(),
         }
+    }
+
+    /// Whether stderr is a terminal that can rewrite a line in place (a progress line): one
+    /// that is not dumb, whose `\r` and erase sequence a dumb one may show as they are.
+    pub(crate) fn rewrites_stderr(&self) -> bool {
+        self.stderr_is_terminal && !self.dumb
     }
 
     /// Whether stdout may carry braille dots: a UTF-8 locale and no NO_COLOR.

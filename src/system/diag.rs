@@ -4,23 +4,29 @@
 //! this file writes it: only here does a level become a `warning: ` label or a JSON `"level"`,
 //! and only here does `-q` decide what is said. Every line has the registered secrets masked,
 //! wherever its text came from. Under `--error-format json` every line is one JSON object,
-//! `{"level": .., "message": .., data..}`, so that a script reads stderr with one parser.
+//! `{"level": .., "message": .., data..}`, so that a script reads stderr with one parser. On a
+//! terminal that takes colour, the `error:` and `hint:` labels are styled as clap styles its own
+//! `error:` and `tip:`, so that both kinds of error read alike; a JSON line never is.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use clap::builder::styling::{Style, Styles};
 use serde_json::{Map, Value};
 
 use super::foreign::mask_secrets;
 
 static JSON: AtomicBool = AtomicBool::new(false);
 static QUIET: AtomicBool = AtomicBool::new(false);
+static STYLED: AtomicBool = AtomicBool::new(false);
 
 /// How stderr is written for the rest of the run, decided once at startup: one JSON object a
-/// line (`--error-format json`), and `-q` (see [`shown`]).
-pub(crate) fn start(json: bool, quiet: bool) {
+/// line (`--error-format json`), `-q` (see [`shown`]), and whether labels are styled (stderr
+/// a terminal that takes colour, as `--color`, NO_COLOR and TERM say).
+pub(crate) fn start(json: bool, quiet: bool, styled: bool) {
     JSON.store(json, Ordering::Relaxed);
     QUIET.store(quiet, Ordering::Relaxed);
+    STYLED.store(styled, Ordering::Relaxed);
 }
 
 /// Whether lines are written as JSON objects.
@@ -75,6 +81,17 @@ impl Level {
             Level::Status => "",
             Level::Hint => "hint: ",
             Level::Verbose => "* ",
+        }
+    }
+
+    /// How the label is styled where styles are shown: an error as clap's `error:`, a hint as
+    /// clap's `tip:` (clap's default styles, which the command line keeps), the rest plain.
+    fn style(self) -> Style {
+        const CLAP: Styles = Styles::styled();
+        match self {
+            Level::Error => *CLAP.get_error(),
+            Level::Hint => *CLAP.get_valid(),
+            Level::Warning | Level::Note | Level::Status | Level::Verbose => Style::new(),
         }
     }
 
@@ -167,17 +184,24 @@ impl Notice {
             return;
         }
         let line = match is_json() {
-            true => self.json_line(),
-            false => self.text_line(),
+            true => mask_secrets(&self.json_line()),
+            false => self.text_line(STYLED.load(Ordering::Relaxed)),
         };
-        let line = mask_secrets(&line);
         let mut err = std::io::stderr().lock();
         let _ = writeln!(err, "{line}");
     }
 
-    /// The line in text mode: the label and the text; the data is not written.
-    fn text_line(&self) -> String {
-        format!("{}{}", self.level.label(), self.text)
+    /// The line in text mode: the label (`styled`: its word in the level's style, the space
+    /// after it plain, as clap writes `error: `) and the text, every secret masked; the data
+    /// is not written.
+    fn text_line(&self, styled: bool) -> String {
+        let label = self.level.label();
+        let (word, space) = label.split_at(label.trim_end().len());
+        let style = match styled {
+            true => self.level.style(),
+            false => Style::new(),
+        };
+        format!("{style}{word}{style:#}{space}{}", mask_secrets(&self.text))
     }
 
     /// `{"level":..,"message":..}` and the data, in that order; the text masked before it is
@@ -238,10 +262,33 @@ mod tests {
             (Notice::verbose("POST /x"), "* POST /x", "verbose"),
         ];
         for (notice, text, level) in cases {
-            assert_eq!(notice.text_line(), text);
+            assert_eq!(notice.text_line(false), text);
             let message = Value::from(notice.text.clone());
             let json = format!(r#"{{"level":"{level}","message":{message}}}"#);
             assert_eq!(notice.json_line(), json);
+        }
+    }
+
+    /// Styled, an error and a hint are labelled in clap's styles (bold red `error:`, green
+    /// `tip:`), the space after the label and the text plain; other labels never are.
+    #[test]
+    fn only_error_and_hint_labels_are_styled() {
+        let cases = [
+            (
+                Notice::error("it failed"),
+                "\x1b[1m\x1b[31merror:\x1b[0m it failed",
+            ),
+            (
+                Notice::hint("try -o x.svg"),
+                "\x1b[32mhint:\x1b[0m try -o x.svg",
+            ),
+            (Notice::warning("w"), "warning: w"),
+            (Notice::note("n"), "note: n"),
+            (Notice::status("s"), "s"),
+            (Notice::verbose("v"), "* v"),
+        ];
+        for (notice, styled) in cases {
+            assert_eq!(notice.text_line(true), styled);
         }
     }
 
@@ -259,7 +306,10 @@ mod tests {
                 r#""exit":5,"chain":"ETHEREUM"}"#
             )
         );
-        assert_eq!(notice.text_line(), "error: ETHEREUM fees: missing \"x\"");
+        assert_eq!(
+            notice.text_line(false),
+            "error: ETHEREUM fees: missing \"x\""
+        );
     }
 
     #[test]

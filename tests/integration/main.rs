@@ -23,6 +23,7 @@
 //! | output formats, `--wide`, `--summary`, `--no-header` | `output/`, `output/formats` |
 //! | tables aligned on the decimal point and wrapped in blocks | `output/tables` |
 //! | what a terminal changes: colour, the default table, progress | `output/terminal` |
+//! | styles on a terminal: `error:`/`hint:` as clap's, none under NO_COLOR; TERM=dumb: nothing but text | `output/terminal_styles` |
 //! | the terminal chart (`-f chart`); in braille dots | `output/chart`, `output/braille` |
 //! | `-o` naming a stream the run holds, a stderr that is gone | `output/streams` |
 //! | results a script can trust: `--error-format json`, `--keep-going`, `--json-numbers string` | `output/scripting` |

@@ -35,11 +35,19 @@ pub struct Page {
 
 /// Every page, the top-level one first, then the subcommands depth-first.
 pub fn pages() -> Vec<Page> {
-    let mut root = crate::cli::Cli::command().disable_help_subcommand(true);
+    let mut root = every_help_long(crate::cli::Cli::command()).disable_help_subcommand(true);
     root.build();
     let mut pages = Vec::new();
     collect(&root, &mut Vec::new(), &mut pages);
     pages
+}
+
+/// `cmd` and its subcommands with no option left out of the short help: a page has room for
+/// every option, and clap_mangen writes the help of one `-h` leaves out (`hide_short_help`, an
+/// expert flag) only if it has a long help of its own.
+fn every_help_long(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|arg| arg.hide_short_help(false))
+        .mut_subcommands(every_help_long)
 }
 
 fn collect(cmd: &clap::Command, parents: &mut Vec<String>, pages: &mut Vec<Page>) {

@@ -113,11 +113,12 @@ pub const ENVIRONMENT: &[(&str, &str)] = &[
     ("CLICOLOR", "When 0, no colour."),
     (
         "CLICOLOR_FORCE",
-        "When set and not 0, colour even when stdout is not a terminal.",
+        "When set and not 0, colour even when stdout or stderr is not a terminal.",
     ),
     (
         "TERM",
-        "When dumb, no colour on a terminal (unless CLICOLOR or CLICOLOR_FORCE asks for it).",
+        "When dumb, nothing but text: no colour (unless --color always or CLICOLOR_FORCE asks \
+            for it) and no progress line.",
     ),
     (
         "LC_ALL, LC_CTYPE, LANG",

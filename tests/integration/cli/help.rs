@@ -335,6 +335,107 @@ fn a_subcommands_help_shows_its_own_options_and_one_line_for_the_global_ones() {
     assert!(parsed.is_ok());
 }
 
+/// The words after `chain-metrics` of every subcommand, hidden ones (`man`) too.
+fn every_command_path() -> Vec<Vec<String>> {
+    fn walk(cmd: &clap::Command, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+        for sub in cmd.get_subcommands().filter(|sub| sub.get_name() != "help") {
+            path.push(sub.get_name().to_owned());
+            out.push(path.clone());
+            walk(sub, path, out);
+            path.pop();
+        }
+    }
+    let mut out = vec![Vec::new()];
+    walk(&chain_metrics::Cli::command(), &mut Vec::new(), &mut out);
+    out
+}
+
+/// The long flags a help lists as options: the flags that start a line at the options' indent
+/// (2 or 6 spaces; a description is indented further or follows them), and those of the
+/// "Global options:" line.
+fn listed_flags(help: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in help.lines() {
+        let words = line.trim_start();
+        let indent = line.len() - words.len();
+        if ![2, 6].contains(&indent) || !words.starts_with('-') {
+            continue;
+        }
+        let flags = words
+            .split_whitespace()
+            .map(|word| word.trim_end_matches(','))
+            .take_while(|word| word.starts_with('-'));
+        names.extend(
+            flags
+                .filter(|flag| flag.starts_with("--"))
+                .map(str::to_owned),
+        );
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// `-h` fits one screen: at most 60 lines (as wrapped for 100 columns), the common flags of a
+/// query in it, the expert ones (`hide_short_help`) left to `--help`, which lists every flag
+/// `-h` does; a `-h` that leaves flags out ends saying that `--help` shows them all.
+#[test]
+fn every_short_help_fits_one_screen_and_help_keeps_every_flag() {
+    let mut env = Env::new();
+    env.set("COLUMNS", "100");
+    let common = [
+        "--chain", "--start", "--end", "--last", "--output", "--format",
+    ];
+    let definition = chain_metrics::Cli::command();
+    for path in every_command_path() {
+        let words = path.join(" ");
+        let with = |flag: &str| [path.clone(), vec![flag.to_owned()]].concat();
+        let short = env.cmd_args(&with("-h")).run().stdout;
+        let long = env.cmd_args(&with("--help")).run().stdout;
+        let lines = short.lines().count();
+        assert!(lines <= 60, "`{words} -h` is {lines} lines:\n{short}");
+        let (short_flags, long_flags) = (listed_flags(&short), listed_flags(&long));
+        let missing: Vec<&String> = short_flags
+            .iter()
+            .filter(|f| !long_flags.contains(f))
+            .collect();
+        assert!(missing.is_empty(), "`{words} --help` lacks {missing:?}");
+        let cmd = path
+            .iter()
+            .fold(&definition, |cmd, word| cmd.find_subcommand(word).unwrap());
+        let expert: Vec<String> = cmd
+            .get_arguments()
+            .filter(|arg| arg.is_hide_short_help_set() && !arg.is_hide_set())
+            .map(|arg| format!("--{}", arg.get_long().unwrap()))
+            .collect();
+        for flag in &expert {
+            assert!(
+                long_flags.contains(flag),
+                "`{words} --help` lacks {flag}:\n{long}"
+            );
+            assert!(
+                !short_flags.contains(flag),
+                "`{words} -h` shows {flag}:\n{short}"
+            );
+        }
+        if ["fees", "users", "social", "report"].contains(&words.as_str()) {
+            assert!(expert.len() >= 10, "`{words} -h` leaves out {expert:?}");
+            for flag in common {
+                assert!(
+                    short_flags.contains(&flag.to_owned()),
+                    "`{words} -h` lacks {flag}"
+                );
+            }
+        }
+        let pointer = format!("Use `chain-metrics {words} --help` to see all options, with notes.");
+        let last = short.lines().last().unwrap_or_default();
+        match expert.is_empty() {
+            true => assert!(!last.contains("to see all options"), "`{words} -h`"),
+            false => assert_eq!(last, pointer, "`{words} -h`"),
+        }
+    }
+}
+
 /// The README's test command is one line that CI runs as it is, and it makes what the tests
 /// need (the packages, the venv) before `cargo test`.
 #[test]

@@ -1,6 +1,6 @@
 //! Output a reviewer should read, as committed snapshots under tests/integration/snapshots/:
-//! the `--help` of every command and subcommand (help/*.txt) and `config show`. The fault
-//! matrix's table is in wire/fault_matrix.rs.
+//! the `--help` of every command and subcommand (help/*.txt), the `-h` of the query commands
+//! (short_help/*.txt) and `config show`. The fault matrix's table is in wire/fault_matrix.rs.
 //!
 //! After a deliberate change of output, rewrite the files and review the diff before committing:
 //!
@@ -66,6 +66,20 @@ fn every_help_matches_its_snapshot() {
     files.sort();
     assert_eq!(files, names, "a help snapshot without its command");
     assert!(names.len() >= 18, "{names:?}");
+}
+
+/// The `-h` of the query commands, one screen with their expert flags left to `--help`, matches
+/// short_help/chain-metrics-COMMAND.txt.
+#[test]
+fn every_query_short_help_matches_its_snapshot() {
+    let env = help_env();
+    let mut failures = Vec::new();
+    for command in ["fees", "users", "social", "report"] {
+        let run = env.cmd_args(&[command, "-h"]).run();
+        let name = format!("short_help/chain-metrics-{command}.txt");
+        failures.extend(check_snapshot(&name, &run.stdout, &[]).err());
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 /// `config show` with a value from each source: the config file, a profile in it, the

@@ -1,6 +1,6 @@
 //! What a run writes on stdout: every format (`formats`), tables and the terminal (`tables`,
-//! `terminal`), the terminal chart (`chart`, `braille`), `-o` naming a stream (`streams`), and
-//! results a script can trust (`scripting`).
+//! `terminal`, its styles and TERM=dumb in `terminal_styles`), the terminal chart (`chart`,
+//! `braille`), `-o` naming a stream (`streams`), and results a script can trust (`scripting`).
 
 mod braille;
 mod chart;
@@ -9,6 +9,7 @@ mod scripting;
 mod streams;
 mod tables;
 mod terminal;
+mod terminal_styles;
 
 use crate::support::{Env, Reply, Stub};
 

@@ -112,7 +112,8 @@ fn a_picture_is_refused_on_a_terminal_before_any_request() {
             .run();
         assert_eq!(
             run.stdout.replace("\r\n", "\n"),
-            format!("error: the {format} format draws a picture for a file or a browser, not for a terminal\nhint: give -o FILE.{format}\n")
+            // The labels styled as clap's (output/terminal_styles.rs).
+            format!("\x1b[1m\x1b[31merror:\x1b[0m the {format} format draws a picture for a file or a browser, not for a terminal\n\x1b[32mhint:\x1b[0m give -o FILE.{format}\n")
         );
     }
 }

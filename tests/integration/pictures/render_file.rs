@@ -200,8 +200,9 @@ fn a_picture_to_a_terminal_is_refused_before_the_file_is_read() {
             .code(2)
             .run()
             .stdout;
-        let hint = format!("hint: give -o FILE.{format}");
-        let error = format!("error: the {format} format draws a picture for a file or a browser, not for a terminal");
+        // The labels styled as clap's (output/terminal_styles.rs).
+        let hint = format!("\x1b[32mhint:\x1b[0m give -o FILE.{format}");
+        let error = format!("\x1b[1m\x1b[31merror:\x1b[0m the {format} format draws a picture for a file or a browser, not for a terminal");
         assert_eq!(shown.lines().collect::<Vec<_>>(), [error.as_str(), &hint]);
     }
 }
