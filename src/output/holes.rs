@@ -3,10 +3,12 @@
 //! text file, a SQLite table, a database table), so every store shares one rule.
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use chrono::NaiveDate;
 
 use crate::model::{describe_days, Chain, Dataset, Measure, Period, Row};
+use crate::system::diag::Notice;
 
 /// The days (or period starts) one chain lacks, in date order.
 #[derive(Debug, PartialEq, Eq)]
@@ -38,6 +40,33 @@ pub(crate) fn describe(holes: &[Hole]) -> String {
         .iter()
         .map(|h| format!("{} {}", h.chain, describe_days(&h.dates)));
     each.collect::<Vec<_>>().join("; ")
+}
+
+/// After a plain `--merge` (no `--resume`, which asks them again): a warning naming the holes
+/// the merged rows `data` hold for `chains`, and the hint that asks them again.
+pub(crate) fn warn_of(
+    file: &Path,
+    data: &Dataset,
+    chains: &[Chain],
+    by: Period,
+    tell: &dyn Fn(Notice),
+) {
+    let found = holes(&data.rows, data, chains, by);
+    if found.is_empty() {
+        return;
+    }
+    let missing = match by {
+        Period::Day => "days",
+        _ => "periods",
+    };
+    tell(Notice::warning(format!(
+        "{} has {missing} missing between its rows, which this run did not ask: {}",
+        file.display(),
+        describe(&found)
+    )));
+    tell(Notice::hint(
+        "add --resume to this command: each run then asks the missing ones again",
+    ));
 }
 
 /// What one row of `chain` says: whether it has every value, and its `days` count.

@@ -44,6 +44,8 @@ pub(crate) struct OutputRequest {
     /// `--output`; `-` is stdout, as with curl and xh.
     pub file: Option<PathBuf>,
     pub merge: bool,
+    /// `--resume`: the holes of the file are asked again (a plain `--merge` warns of them).
+    pub resume: bool,
     pub wide: bool,
     pub no_header: bool,
     pub summary: bool,
@@ -67,6 +69,8 @@ pub(crate) struct Output {
     #[cfg(feature = "postgres")]
     database: Option<postgres::Database>,
     merge: bool,
+    /// `--resume`: the file's holes were asked again, so a merge does not warn of them.
+    resume: bool,
     /// The terminal as asked at the start: a chart's width, whether to show progress.
     terminal: Terminal,
     /// How the fetched rows become the rows written, resolved here once: its layout (the
@@ -131,6 +135,7 @@ impl Output {
             database,
             terminal,
             merge: args.merge,
+            resume: args.resume,
             shape,
             no_header: args.no_header,
             json_numbers: args.json_numbers,
@@ -251,6 +256,9 @@ impl Output {
             true => merge::merge_into(self.target(file, plan), data, tell)?,
             false => data,
         };
+        if self.merge && !self.resume {
+            holes::warn_of(file, &data, &plan.chains, shape.by, tell);
+        }
         let Some(text) = text else {
             return sqlite::store(file, table, &data, !self.merge, wait);
         };

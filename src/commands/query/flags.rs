@@ -81,6 +81,7 @@ impl QueryFlags {
                 format: *format,
                 file: output.clone(),
                 merge: *merge,
+                resume: *resume,
                 wide: *wide,
                 no_header: *no_header,
                 summary: *summary,

@@ -118,3 +118,37 @@ fn a_merged_file_is_canonical_whatever_the_chain_order_asked() {
         "{text}"
     );
 }
+
+/// A plain `--merge` (no `--resume`) that leaves days missing between a file's rows warns of
+/// them, in every mergeable format, SQLite included; its hint (add `--resume`) asks them again
+/// and the warning goes. A file with no hole gets no warning.
+#[test]
+fn a_plain_merge_that_leaves_holes_warns_and_its_hint_fills_them() {
+    for file in ["fees.csv", "fees.json", "fees.sqlite"] {
+        let (_sandbox, env) = sandbox_env(&[]);
+        let merge = |range: &str| format!("fees -c eth,base {range} -o {file} --merge");
+        env.cmd(&merge("-s 2024-01-01 -e 2024-01-03"))
+            .stderr("")
+            .run();
+        let run = env
+            .cmd(&merge("-s 2024-01-06 -e 2024-01-07"))
+            .any_stderr()
+            .run();
+        assert_eq!(
+            run.stderr,
+            format!(
+                "warning: {file} has days missing between its rows, which this run did not ask: \
+                 ETHEREUM 2024-01-04..2024-01-05; BASE 2024-01-04..2024-01-05\n\
+                 hint: add --resume to this command: each run then asks the missing ones again\n"
+            ),
+            "{file}"
+        );
+        // The hint followed: the holes are asked again, and the file is whole.
+        env.cmd(&(merge("-s 2024-01-06 -e 2024-01-07") + " --resume"))
+            .any_stderr()
+            .run();
+        env.cmd(&merge("-s 2024-01-06 -e 2024-01-07"))
+            .stderr("")
+            .run();
+    }
+}
