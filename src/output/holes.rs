@@ -7,7 +7,7 @@ use std::path::Path;
 
 use chrono::NaiveDate;
 
-use crate::model::{describe_days, Chain, Dataset, Measure, Period, Row};
+use crate::model::{describe_days, Chain, Dataset, DayRange, Measure, Period, Row};
 use crate::system::diag::Notice;
 
 /// The days (or period starts) one chain lacks, in date order.
@@ -43,15 +43,21 @@ pub(crate) fn describe(holes: &[Hole]) -> String {
 }
 
 /// After a plain `--merge` (no `--resume`, which asks them again): a warning naming the holes
-/// the merged rows `data` hold for `chains`, and the hint that asks them again.
+/// the merged rows `data` hold for `chains` outside the days this run asked (`asked`: the gaps
+/// of those are the run's own warnings), and the hint that asks them again.
 pub(crate) fn warn_of(
     file: &Path,
     data: &Dataset,
-    chains: &[Chain],
+    (chains, asked): (&[Chain], &DayRange),
     by: Period,
     tell: &dyn Fn(Notice),
 ) {
-    let found = holes(&data.rows, data, chains, by);
+    let mut found = holes(&data.rows, data, chains, by);
+    for hole in &mut found {
+        hole.dates
+            .retain(|d| by.last_day(*d) < asked.start || *d > asked.end);
+    }
+    found.retain(|hole| !hole.dates.is_empty());
     if found.is_empty() {
         return;
     }
@@ -60,7 +66,7 @@ pub(crate) fn warn_of(
         _ => "periods",
     };
     tell(Notice::warning(format!(
-        "{} has {missing} missing between its rows, which this run did not ask: {}",
+        "{} lacks values for {missing} inside its own range that this run did not ask: {}",
         file.display(),
         describe(&found)
     )));

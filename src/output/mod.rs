@@ -257,7 +257,7 @@ impl Output {
             false => data,
         };
         if self.merge && !self.resume {
-            holes::warn_of(file, &data, &plan.chains, shape.by, tell);
+            holes::warn_of(file, &data, (&plan.chains, &plan.range), shape.by, tell);
         }
         let Some(text) = text else {
             return sqlite::store(file, table, &data, !self.merge, wait);

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use crate::cli::generated::manual::CRONTAB;
-use crate::support::{binary, Env};
+use crate::support::{link_binary_into, Env};
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -156,8 +156,7 @@ fn man_db() {
 fn cargo_install_user() -> Env {
     let mut env = Env::new();
     let bin = env.home.path().join(".cargo/bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(binary(), bin.join("chain-metrics")).unwrap();
+    link_binary_into(&bin);
     let path = format!("{}:/usr/bin:/bin", bin.display());
     env.set("PATH", &path);
     env

@@ -117,7 +117,10 @@ fn columns_are_matched_by_name_and_a_new_include_merges() {
         "s.csv",
         "date,chain,reply,tweet\n2024-01-01,ETHEREUM,1,2\n",
     );
+    // The old row lacks the new include: a hole, which a plain --merge names.
     env.cmd("social -c eth -s 2024-01-02 -e 2024-01-02 -i tweet,quote,reply --merge -o s.csv")
+        .stderr("warning: s.csv lacks values for days inside its own range that this run did not \
+            ask: ETHEREUM 2024-01-01\nhint: add --resume to this command: each run then asks the missing ones again\n")
         .run();
     let text = read(&env, "s.csv");
     assert!(

@@ -137,8 +137,8 @@ fn a_plain_merge_that_leaves_holes_warns_and_its_hint_fills_them() {
         assert_eq!(
             run.stderr,
             format!(
-                "warning: {file} has days missing between its rows, which this run did not ask: \
-                 ETHEREUM 2024-01-04..2024-01-05; BASE 2024-01-04..2024-01-05\n\
+                "warning: {file} lacks values for days inside its own range that this run did not \
+                 ask: ETHEREUM 2024-01-04..2024-01-05; BASE 2024-01-04..2024-01-05\n\
                  hint: add --resume to this command: each run then asks the missing ones again\n"
             ),
             "{file}"

@@ -31,6 +31,14 @@ pub fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("chain-metrics")
 }
 
+/// Links the binary under test into `folder` (made if missing) as `chain-metrics`, where an
+/// install puts it on PATH. Runs of it still go through `Env` (`shell`, `program`), which
+/// check and record every output.
+pub fn link_binary_into(folder: &std::path::Path) {
+    std::fs::create_dir_all(folder).unwrap();
+    std::os::unix::fs::symlink(binary(), folder.join("chain-metrics")).unwrap();
+}
+
 /// One day of ETHEREUM's fees (2024-01-01): the query most tests run, as one line.
 pub const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
 
