@@ -22,6 +22,14 @@ pub fn write(env: &Env, name: &str, text: &str) {
     std::fs::write(env.home.path().join(name), text).unwrap();
 }
 
+/// Writes `text` to the file `name` in the test's folder with the mode `mode`: its path.
+pub fn write_with_mode(env: &Env, name: &str, text: &str, mode: u32) -> PathBuf {
+    write(env, name, text);
+    let path = env.home.path().join(name);
+    super::owners::chmod(&path, mode);
+    path
+}
+
 /// Runs `sql` (one or more statements) on the SQLite database at `path`, made if missing.
 pub fn run_sql(path: &Path, sql: &str) {
     let db = rusqlite::Connection::open(path).unwrap();

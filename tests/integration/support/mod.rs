@@ -5,6 +5,7 @@
 mod cmd;
 mod env;
 pub mod files;
+pub mod owners;
 mod proxy;
 mod servers;
 mod snapshot;

@@ -77,6 +77,13 @@ impl Sandbox {
             .collect()
     }
 
+    /// Checks that it received no request (a run refused before any): `why` says what sent one.
+    #[track_caller]
+    pub fn assert_no_requests(&self, why: &str) {
+        let requests = self.requests();
+        assert!(requests.is_empty(), "{why}: {requests:#?}");
+    }
+
     /// The `start_date..end_date` of every request it received, in order.
     pub fn ranges(&self) -> Vec<String> {
         let field = |line: &str, name: &str| {
