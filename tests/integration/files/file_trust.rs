@@ -6,7 +6,7 @@
 use chrono::{Days, Utc};
 
 use crate::support::files::{read, write};
-use crate::support::{sandbox_env, Env, Reply, Stub};
+use crate::support::{empty_service, sandbox_env, Env, Reply, Stub};
 
 fn day(back: u64) -> String {
     let today = Utc::now().date_naive();
@@ -59,8 +59,7 @@ fn an_old_one_chain_file_is_refused_until_its_chain_is_named() {
 
 #[test]
 fn a_date_after_today_or_before_any_chain_stops_the_cron_line_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     let line = "-q fees -c eth --last 30 -o fees.csv --merge --resume --strict";
     for (row, date, why) in [
         ("2204-03-10", "2204-03-10", "after today"),
@@ -155,8 +154,7 @@ fn share_with_merge_is_a_usage_error_as_the_other_derived_measures() {
 
 #[test]
 fn a_database_to_a_stream_and_a_missing_folder_are_refused_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     env.cmd("fees -c eth --last 2 -f sqlite -o /dev/stdout")
         .code(2)
         .error_line("error: /dev/stdout is one of this run's own streams: a database cannot go to a pipe or a stream, it is a file that is changed in place")

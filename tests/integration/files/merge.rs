@@ -2,7 +2,7 @@
 //! leave the file byte-identical.
 
 use crate::support::files::{names, read, write};
-use crate::support::{argv, sandbox_env, Env, Reply, Stub};
+use crate::support::{argv, empty_service, sandbox_env, Env, Reply, Stub};
 use snapbox::str;
 
 #[test]
@@ -137,8 +137,7 @@ fn a_fresh_gap_never_erases_a_stored_value() {
 
 #[test]
 fn other_columns_are_refused_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     write(&env, "fees.csv", "date,tweet\n2024-01-01,1\n");
     env.cmd("fees -c all --last 3 -o fees.csv --merge")
         .code(9)

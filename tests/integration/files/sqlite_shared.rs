@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::fs::MetadataExt;
 
 use crate::support::files::names;
-use crate::support::{sandbox_env, Env, Reply, Run, Running, Stub};
+use crate::support::{empty_service, sandbox_env, Env, Run, Running};
 
 const DAY: &str = "fees -c eth -s 2024-01-02 -e 2024-01-02 -o m.db";
 
@@ -74,8 +74,7 @@ fn a_merge_keeps_the_users_indexes_triggers_and_tables() {
 
 #[test]
 fn what_a_merge_would_corrupt_is_refused_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     let cases = [
         (
             "CREATE TABLE fees (date TEXT, chain TEXT, fees TEXT); \

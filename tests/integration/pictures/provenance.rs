@@ -4,7 +4,7 @@
 //! no data says so in words instead of drawing bare axes.
 
 use super::{browser, dated_env, picture};
-use crate::support::{Env, Reply, Stub};
+use crate::support::{empty_service, Env, Reply, Stub};
 
 const SYNTHETIC: &str = "synthetic data from the built-in sandbox";
 
@@ -59,8 +59,7 @@ fn a_page_names_its_service_with_the_password_masked_and_when_it_was_made() {
 
 #[test]
 fn a_picture_with_no_data_says_so_in_words() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = empty_service();
     let svg = picture(&env, "fees -c eth -s 2024-01-02 -e 2024-01-09", "f.svg");
     assert!(
         svg.contains(

@@ -4,7 +4,7 @@
 //! written with JSON escapes is masked in `--raw`, and config text is shown the same way.
 
 use crate::support::files::run_sql;
-use crate::support::{Env, Reply, Stub, KEY};
+use crate::support::{empty_service, Env, Reply, Stub, KEY};
 
 const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
 
@@ -215,8 +215,7 @@ fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
 /// text and JSON mode.
 #[test]
 fn a_merge_file_refusal_masks_the_key_in_every_spelling() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     let (head, tail) = KEY.split_at(7);
     let encoded: String = KEY.bytes().map(|b| format!("%{b:02x}")).collect();
     for cell in [

@@ -64,6 +64,14 @@ pub fn sandbox_gives(line: &str, expected: impl snapbox::IntoData) {
     env.cmd(line).stdout(expected).run();
 }
 
+/// A scripted service that answers every request with no records (`[]`), and an environment
+/// pointed at it: for a test that counts what a run asked (`stub.seen()`).
+pub fn empty_service() -> (Stub, Env) {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    (stub, env)
+}
+
 /// The sandbox and an environment pointed at it (with the test key): how most tests start.
 pub fn sandbox_env(extra: &[&str]) -> (Sandbox, Env) {
     let sandbox = Sandbox::start(extra);
