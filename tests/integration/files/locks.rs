@@ -105,8 +105,7 @@ hint: try again when that run is done, or wait longer with --lock-timeout SECS
 
 #[test]
 fn config_edits_at_once_keep_every_setting() {
-    let env = Env::new();
-    env.write_config("# mine\n");
+    let env = Env::with_config("# mine\n");
     let settings = [
         ("timeout", "5"),
         ("connect_timeout", "4"),
@@ -134,9 +133,8 @@ fn config_edits_at_once_keep_every_setting() {
 
 #[test]
 fn a_config_edit_that_cannot_get_the_lock_in_time_gives_up_with_exit_3() {
-    let env = Env::new();
     let old = "timeout = 30\n";
-    env.write_config(old);
+    let env = Env::with_config(old);
     let held = hold_lock(&env.config_path());
     for args in [
         &["config", "set", "jobs", "2"][..],

@@ -131,8 +131,7 @@ fn raw_masks_a_key_written_with_json_escapes() {
 
 #[test]
 fn a_config_file_quoted_in_an_error_shows_no_reordering_mark() {
-    let env = Env::new();
-    env.write_config("[profiles.\"a\\u202Eb\".profiles.c]\n");
+    let env = Env::with_config("[profiles.\"a\\u202Eb\".profiles.c]\n");
     let run = env.cmd("config show").code(3).any_stderr().run();
     assert!(
         run.stderr
