@@ -194,11 +194,7 @@ fn the_lock_file_is_removed_after_sigint_sigterm_and_sighup() {
             );
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
-        let killed = std::process::Command::new("bash")
-            .args(["-c", &format!("kill {signal} {}", running.child.id())])
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        running.kill(signal);
         running.finish();
         assert_eq!(
             names(env.home.path())

@@ -69,10 +69,7 @@ fn a_key_echoed_glued_is_masked_in_the_json_error() {
 #[test]
 fn a_key_glued_in_a_redirect_is_masked_in_the_verbose_line() {
     let location = format!("/v2/api/chain-insights/fees?key=x{KEY}x&y=1");
-    let stub = Stub::start(move |seen| match seen.path.starts_with("/v2/") {
-        true => Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#),
-        false => Reply::json(302, "").header("location", &location),
-    });
+    let stub = Stub::moved_to_v2(location);
     let shown = format!("{}/v2/api/chain-insights/fees?key=x****x&y=1", stub.url);
     let run = Env::with_service(&stub.url)
         .cmd(&format!("{DAY} -v"))

@@ -244,6 +244,15 @@ impl Stub {
         }
     }
 
+    /// A service whose base URL moved: a request outside `/v2/` is redirected (302, same
+    /// origin) to `location`, and one under it answers one record (2024-01-01, fees 1).
+    pub fn moved_to_v2(location: String) -> Stub {
+        Stub::start(move |seen| match seen.path.starts_with("/v2/") {
+            true => Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#),
+            false => Reply::json(302, "").header("location", &location),
+        })
+    }
+
     /// A server that always gives the same answer.
     pub fn always(reply: Reply) -> Stub {
         Stub::start(move |_| reply.clone())
