@@ -31,27 +31,17 @@ const FILLERS: [&str; 12] = [
 pub fn check(data: &[u8]) -> Result<(), String> {
     let input = Input::new(data);
     let mut fields = input.rest.split(|b| *b == b'\n');
-    let key: String = fields
-        .next()
-        .unwrap_or_default()
-        .iter()
-        .map(|b| key_char(*b))
-        .collect();
+    // The next line of the input, each byte made a character by `made`.
+    let mut next = |made: fn(u8) -> char| -> String {
+        let field = fields.next().unwrap_or_default();
+        field.iter().map(|b| made(*b)).collect()
+    };
+    let key = next(key_char);
     if key.len() < 8 {
         return Ok(());
     }
-    let before: String = fields
-        .next()
-        .unwrap_or_default()
-        .iter()
-        .map(|b| text_char(*b))
-        .collect();
-    let after: String = fields
-        .next()
-        .unwrap_or_default()
-        .iter()
-        .map(|b| text_char(*b))
-        .collect();
+    let before = next(text_char);
+    let after = next(text_char);
     let spelled = spell(&key, input.pick);
     let shown = message_shown(&format!("{before}{spelled}{after}"), &key);
     let expected = format!(

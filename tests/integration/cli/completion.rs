@@ -29,8 +29,7 @@ pub(crate) enum Shell {
 
 /// A HOME with a config file holding two profiles, and another config file beside it.
 pub(crate) fn home() -> Env {
-    let env = Env::new();
-    env.write_config(
+    let env = Env::with_config(
         "base_url = \"http://127.0.0.1:9\"\n\n[profiles.work]\nretries = 1\n\n[profiles.staging]\njobs = 2\n",
     );
     std::fs::write(env.home.path().join("other.toml"), "[profiles.other]\n").unwrap();

@@ -3,7 +3,7 @@
 //! file value a configuration error (exit 3); the sandbox's waits too.
 
 use super::all_refused;
-use crate::support::{Env, Reply, Stub, DAY_ARGS};
+use crate::support::{empty_service, Env, DAY_ARGS};
 
 const OVER_A_DAY: &str = "is more than a day (86400 seconds)";
 
@@ -45,8 +45,7 @@ const FLAGS_OUT_OF_BOUNDS: [(&str, &str, &str); 11] = [
 
 #[test]
 fn flags_out_of_bounds_are_exit_2_naming_the_value() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     for (flag, value, why) in FLAGS_OUT_OF_BOUNDS {
         let name = flag.split(' ').next().unwrap();
         env.cmd_args(&[&DAY_ARGS[..], &[name, value]].concat())
@@ -71,8 +70,7 @@ fn flags_out_of_bounds_are_exit_2_naming_the_value() {
 
 #[test]
 fn config_file_values_out_of_bounds_are_exit_3_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     let cases = [
         ("timeout = 1e19", "error: timeout 1e19 from config file is more than a day (86400 seconds)"),
         ("timeout = 9.3e18", "error: timeout 9.3e18 from config file is more than a day (86400 seconds)"),

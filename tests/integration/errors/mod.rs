@@ -11,13 +11,12 @@ mod setup;
 mod unheeded;
 mod usage;
 
-use crate::support::{argv, Cmd, Env, Reply, Stub, TWO_DAYS};
+use crate::support::{argv, empty_service, Cmd, Env, TWO_DAYS};
 
 /// Each `(args, first line)`, between `before` and `after`, is a usage error (exit 2) that
 /// prints nothing on stdout, sends no request and writes no file.
 fn all_refused(cases: &[(&[&str], &str)], before: &[&str], after: &[&str]) {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     for (args, first_line) in cases {
         env.cmd_args(&[before, args, after].concat())
             .code(2)

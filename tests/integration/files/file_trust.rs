@@ -5,8 +5,8 @@
 
 use chrono::{Days, Utc};
 
-use crate::support::files::{read, write};
-use crate::support::{sandbox_env, Env, Reply, Stub};
+use crate::support::files::{read, refused_keeps, write};
+use crate::support::{empty_service, sandbox_env, Env, Reply, Stub};
 
 fn day(back: u64) -> String {
     let today = Utc::now().date_naive();
@@ -36,17 +36,16 @@ fn an_old_one_chain_file_is_refused_until_its_chain_is_named() {
     let stub = Stub::always(Reply::json(200, r#"[{"date":"2024-01-02","fees":9}]"#));
     let env = Env::with_service(&stub.url);
     let old = "date,fees\n2024-01-01,1\n";
-    write(&env, "one.csv", old);
-    env.cmd("fees -c arb -s 2024-01-02 -e 2024-01-02 --merge -o one.csv -q")
+    let merge = env
+        .cmd("fees -c arb -s 2024-01-02 -e 2024-01-02 --merge -o one.csv -q")
         .code(9)
         .error_line("error: one.csv has the columns date,fees but this command writes date,chain,fees (no chain column): not merged; the file is left as it was")
         .stderr_contains(
             "hint: nothing in it says which chain it holds, and this run asks ARBITRUM; run once \
              with --file-chain CHAIN naming the chain whose rows it holds (the file then gains a \
              chain column), else write to another file",
-        )
-        .run();
-    assert_eq!(read(&env, "one.csv"), old);
+        );
+    refused_keeps(&env, "one.csv", old, merge);
     assert!(stub.seen().is_empty(), "a request was sent first");
     env.cmd("fees -c arb -s 2024-01-02 -e 2024-01-02 --merge -o one.csv --file-chain eth")
         .stderr("note: one.csv has no chain column: its rows are taken as ETHEREUM, as --file-chain says, and it is written with a chain column from now on\n")
@@ -59,8 +58,7 @@ fn an_old_one_chain_file_is_refused_until_its_chain_is_named() {
 
 #[test]
 fn a_date_after_today_or_before_any_chain_stops_the_cron_line_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     let line = "-q fees -c eth --last 30 -o fees.csv --merge --resume --strict";
     for (row, date, why) in [
         ("2204-03-10", "2204-03-10", "after today"),
@@ -135,12 +133,11 @@ fn columns_are_matched_by_name_and_a_new_include_merges() {
 fn a_file_in_another_number_style_is_refused() {
     let (_sandbox, env) = sandbox_env(&[]);
     let old = "[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"fees\":\"1.50\"}]";
-    write(&env, "f.json", old);
-    env.cmd("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o f.json")
+    let merge = env
+        .cmd("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o f.json")
         .code(9)
-        .error_line("error: f.json cannot be merged: row 1: its numbers are JSON strings (\"1.50\"), and this run writes them otherwise: merge with --json-numbers string; the file is left as it was")
-        .run();
-    assert_eq!(read(&env, "f.json"), old);
+        .error_line("error: f.json cannot be merged: row 1: its numbers are JSON strings (\"1.50\"), and this run writes them otherwise: merge with --json-numbers string; the file is left as it was");
+    refused_keeps(&env, "f.json", old, merge);
     env.cmd("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o f.json --json-numbers string")
         .run();
     assert!(read(&env, "f.json").contains("\"fees\":\"1.50\""));
@@ -158,8 +155,7 @@ fn share_with_merge_is_a_usage_error_as_the_other_derived_measures() {
 
 #[test]
 fn a_database_to_a_stream_and_a_missing_folder_are_refused_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     env.cmd("fees -c eth --last 2 -f sqlite -o /dev/stdout")
         .code(2)
         .error_line("error: /dev/stdout is one of this run's own streams: a database cannot go to a pipe or a stream, it is a file that is changed in place")
@@ -190,15 +186,14 @@ fn an_empty_file_s_resume_note_says_the_range_came_from_the_flags() {
 fn a_file_chain_that_contradicts_the_chain_column_is_a_usage_error() {
     let (sandbox, env) = sandbox_env(&[]);
     let old = "date,chain,fees\n2024-01-01,ETHEREUM,1\n";
-    write(&env, "one.csv", old);
-    env.cmd("fees -c arb -s 2024-01-02 -e 2024-01-02 --merge -o one.csv --file-chain arb")
+    let merge = env
+        .cmd("fees -c arb -s 2024-01-02 -e 2024-01-02 --merge -o one.csv --file-chain arb")
         .code(2)
         .error_line(
             "error: --file-chain ARBITRUM contradicts one.csv: \
              its chain column holds ETHEREUM's rows",
-        )
-        .run();
-    assert_eq!(read(&env, "one.csv"), old);
+        );
+    refused_keeps(&env, "one.csv", old, merge);
     assert!(sandbox.requests().is_empty(), "a request was sent first");
     // One that agrees with the column changes nothing.
     env.cmd("fees -c eth -s 2024-01-02 -e 2024-01-02 --merge -o one.csv --file-chain eth")

@@ -143,8 +143,7 @@ fn temp_files_of_killed_runs_are_named_as_ours_and_cleaned_up_by_the_next_write(
 
 #[test]
 fn unset_keeps_the_comments_around_the_removed_key() {
-    let env = Env::new();
-    env.write_config(
+    let env = Env::with_config(
         "# chain-metrics, by hand\n\n# the slow link\ntimeout = 60 # seconds\n# keep low\nretries = 1\n\n# CI below\n[profiles.ci]\n# ci only\njobs = 2\n\n[profiles.b]\njobs = 3\n",
     );
     for args in [

@@ -4,14 +4,12 @@
 //! a merge file of many rows is read in one pass.
 
 use std::fs;
-use std::os::unix::fs::{lchown, symlink, MetadataExt, PermissionsExt};
-use std::path::Path;
+use std::os::unix::fs::{lchown, symlink, MetadataExt};
 
-use crate::support::files::{made_ids, names, read, write};
-use crate::support::{fees_on, Cmd, Env, Sandbox};
+use crate::support::files::{made_ids, names, read, write, write_with_mode};
+use crate::support::owners::{chmod, give_away, OTHER};
+use crate::support::{fees_on, sandbox_env, Cmd, Env};
 
-/// The user id the planted links are given (`nobody`).
-const OTHER: u32 = 65534;
 /// The day these tests merge (the 2nd, so that a file may hold the 1st too).
 const DAY: [&str; 7] = fees_on("2024-01-02");
 const ROWS: &str = "date,fees\n2024-01-02,826665.76\n";
@@ -24,20 +22,8 @@ fn day<'e>(env: &'e Env, more: &[&str]) -> Cmd<'e> {
 fn sticky_folder(env: &Env, name: &str) -> std::path::PathBuf {
     let folder = env.home.path().join(name);
     fs::create_dir(&folder).unwrap();
-    fs::set_permissions(&folder, fs::Permissions::from_mode(0o1777)).unwrap();
+    chmod(&folder, 0o1777);
     folder
-}
-
-/// Gives `path` (a link, or a folder) to `uid`; false where this test is not run as root.
-fn give(path: &Path, uid: u32) -> bool {
-    match lchown(path, Some(uid), Some(uid)) {
-        Ok(()) => true,
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            eprintln!("skipped: only root can give a file to another user (CI runs as root)");
-            false
-        }
-        Err(e) => panic!("lchown {}: {e}", path.display()),
-    }
 }
 
 fn planted_error(env: &Env, link: &str, start: &str, end: &str) -> String {
@@ -59,12 +45,11 @@ fn nix_euid(env: &Env) -> u32 {
 
 #[test]
 fn a_link_another_user_planted_in_a_sticky_folder_is_refused_and_its_target_kept() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     sticky_folder(&env, "shared");
     write(&env, "victim.csv", "secret\n");
     symlink("../victim.csv", env.home.path().join("shared/out.csv")).unwrap();
-    if !give(&env.home.path().join("shared/out.csv"), OTHER) {
+    if !give_away(&env.home.path().join("shared/out.csv")) {
         return;
     }
     let hint = "hint: remove the link if it is not meant to be there (or have the folder's owner make it), or write to another file\n";
@@ -89,16 +74,12 @@ fn a_link_another_user_planted_in_a_sticky_folder_is_refused_and_its_target_kept
         .file_type()
         .is_symlink());
     assert_eq!(names(&env.home.path().join("shared")), ["out.csv"]);
-    assert!(
-        sandbox.requests().is_empty(),
-        "a refused run sent a request"
-    );
+    sandbox.assert_no_requests("a refused run sent a request");
 }
 
 #[test]
 fn links_of_the_user_are_followed_but_not_those_of_another_user_who_owns_the_folder() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let mine = sticky_folder(&env, "mine");
     let theirs = sticky_folder(&env, "theirs");
     symlink("../a.csv", mine.join("out.csv")).unwrap();
@@ -107,7 +88,7 @@ fn links_of_the_user_are_followed_but_not_those_of_another_user_who_owns_the_fol
     assert_eq!(read(&env, "a.csv"), ROWS);
     // A link of the folder's owner: the kernel would follow it, but whoever owns the folder
     // chooses where it points, and this run would write over a file of the user's there.
-    if !give(&theirs, OTHER) || !give(&theirs.join("out.csv"), OTHER) {
+    if !give_away(&theirs) || !give_away(&theirs.join("out.csv")) {
         return;
     }
     day(&env, &["-o", "theirs/out.csv"])
@@ -120,8 +101,7 @@ fn links_of_the_user_are_followed_but_not_those_of_another_user_who_owns_the_fol
 
 #[test]
 fn a_link_at_the_lock_s_name_is_never_followed() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let shared = sticky_folder(&env, "shared");
     // Even the user's own link: a lock file is opened without following links (O_NOFOLLOW).
     symlink("../made-by-the-lock", shared.join(".x.csv.lock")).unwrap();
@@ -135,13 +115,12 @@ fn a_link_at_the_lock_s_name_is_never_followed() {
 
 #[test]
 fn the_lock_file_is_made_private_whatever_the_umask() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     write(&env, "x.csv", "date,fees\n");
     // Another run holds the lock on a file the umask left open to all.
     let lock_path = env.home.path().join(".x.csv.lock");
     let lock = fs::File::create(&lock_path).unwrap();
-    fs::set_permissions(&lock_path, fs::Permissions::from_mode(0o666)).unwrap();
+    chmod(&lock_path, 0o666);
     lock.lock().unwrap();
     env.shell(&format!(
         "umask 000; chain-metrics {} -o x.csv --merge --lock-timeout 0.001",
@@ -156,11 +135,8 @@ fn the_lock_file_is_made_private_whatever_the_umask() {
 
 #[test]
 fn a_replaced_export_keeps_its_mode_and_group_but_never_set_id_bits() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let path = env.home.path().join("out.csv");
-    write(&env, "out.csv", "old\n");
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    let (_sandbox, env) = sandbox_env(&[]);
+    let path = write_with_mode(&env, "out.csv", "old\n", 0o640);
     // The group of the file replaced is kept where the user may give it: root may give any
     // (a `root:www-data` 0640 export stays readable by the web server), others their own.
     let (me, _) = made_ids(&env);
@@ -183,15 +159,14 @@ fn a_replaced_export_keeps_its_mode_and_group_but_never_set_id_bits() {
     );
     // Set-id bits never: a 06755 file would become a set-id program of the user's. (Another
     // user's file is not replaced at all: `trust_rule`.)
-    fs::set_permissions(&path, fs::Permissions::from_mode(0o6755)).unwrap();
+    chmod(&path, 0o6755);
     day(&env, &["-o", "out.csv"]).run();
     assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o755);
 }
 
 #[test]
 fn a_descriptor_the_caller_did_not_pass_is_refused_and_the_cache_kept_whole() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     day(&env, &["--cache"]).run();
     // Whatever this test's own process leaves open is closed first, so that descriptors 3 and
     // up are the run's own: the cache database, the sockets. One `exec` closes them all: a
@@ -234,8 +209,7 @@ fn merge(env: &Env, chains: &str, file: &str, old: &str) -> (i32, String) {
 
 #[test]
 fn a_merge_file_holding_a_key_twice_is_refused_naming_both_places() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     let cases = [
         ("eth,base", "long.csv", "date,chain,fees\r\n2024-01-01,ETHEREUM,1\r\n2024-01-01,BASE,2\r\n\r\n2024-01-01,ETHEREUM,3\r\n", "2024-01-01 ETHEREUM twice, on line 2 and on line 5"),
         ("eth", "day.tsv", "date\tchain\tfees\n2024-01-03\tETHEREUM\t1\n2024-01-03\tETHEREUM\t1\n", "2024-01-03 ETHEREUM twice, on line 2 and on line 3"),
@@ -264,16 +238,12 @@ fn a_merge_file_holding_a_key_twice_is_refused_naming_both_places() {
         .code(9)
         .stderr("error: wide.csv cannot be merged: it holds the key 2024-01-01 twice, on line 2 and on line 3: remove one of them; the file is left as it was\n")
         .run();
-    assert!(
-        sandbox.requests().is_empty(),
-        "a refused merge sent a request"
-    );
+    sandbox.assert_no_requests("a refused merge sent a request");
 }
 
 #[test]
 fn cells_echoed_in_merge_errors_are_cut_and_their_control_characters_replaced() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     let number = format!("2024-01-01,ETHEREUM,\u{1b}[31m{}\n", "9".repeat(200_000));
     let shown = format!("'\u{fffd}[31m{}…'", "9".repeat(35));
     let cases = [
@@ -318,8 +288,7 @@ fn cells_echoed_in_merge_errors_are_cut_and_their_control_characters_replaced() 
 
 #[test]
 fn a_merge_file_of_many_rows_is_read_in_one_pass_with_exact_line_numbers() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (_sandbox, env) = sandbox_env(&[]);
     // Every day from 2015 to 2023 of every chain, 19,722 rows (a quadratic count would take
     // minutes), and a bad cell on the last line. Dates before 2015 are refused as typos.
     let mut text = String::from("date,chain,fees\r\n");

@@ -111,8 +111,7 @@ hint: try again when that run is done, or wait longer with --lock-timeout SECS
 
 #[test]
 fn config_edits_at_once_keep_every_setting() {
-    let env = Env::new();
-    env.write_config("# mine\n");
+    let env = Env::with_config("# mine\n");
     let settings = [
         ("timeout", "5"),
         ("connect_timeout", "4"),
@@ -140,9 +139,8 @@ fn config_edits_at_once_keep_every_setting() {
 
 #[test]
 fn a_config_edit_that_cannot_get_the_lock_in_time_gives_up_with_exit_3() {
-    let env = Env::new();
     let old = "timeout = 30\n";
-    env.write_config(old);
+    let env = Env::with_config(old);
     let held = hold_lock(&env.config_path());
     for args in [
         &["config", "set", "jobs", "2"][..],
@@ -202,11 +200,7 @@ fn the_lock_file_is_removed_after_sigint_sigterm_and_sighup() {
             );
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
-        let killed = std::process::Command::new("bash")
-            .args(["-c", &format!("kill {signal} {}", running.child.id())])
-            .status()
-            .unwrap();
-        assert!(killed.success());
+        running.kill(signal);
         running.finish();
         assert_eq!(
             names(env.home.path())

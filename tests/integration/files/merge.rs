@@ -1,8 +1,8 @@
 //! `--merge`: upserts by (date, chain) or by date, number texts kept, refusals with exit 9 that
 //! leave the file byte-identical.
 
-use crate::support::files::{names, read, write};
-use crate::support::{argv, sandbox_env, Env, Reply, Stub};
+use crate::support::files::{names, read, refused_keeps, write};
+use crate::support::{argv, empty_service, sandbox_env, Env, Reply, Stub};
 use snapbox::str;
 
 #[test]
@@ -106,23 +106,20 @@ fn merge_refuses_other_columns_with_exit_9_and_leaves_the_file_untouched() {
     let (_sandbox, env) = sandbox_env(&[]);
     // (A file of one chain, `date,fees`, takes several chains: chains_grow.rs.)
     let old = "date,active_users\n2024-01-01,1\n";
-    write(&env, "fees.csv", old);
-    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o fees.csv --merge").code(9).stderr(str![[r#"
+    let merge = env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o fees.csv --merge").code(9).stderr(str![[r#"
 error: fees.csv has the columns date,active_users but this command writes date,chain,fees (active_users: not written by this command with these flags): not merged; the file is left as it was
 hint: merge only the same command with the same --wide and --by (columns are matched by name, so another --include order or a new include merges); or write to another file
 
-"#]]).run();
-    assert_eq!(read(&env, "fees.csv"), old);
+"#]]);
+    refused_keeps(&env, "fees.csv", old, merge);
     // The same for json: the member names are the columns.
     let old_json = "[{\"date\":\"2024-01-01\",\"chain\":\"ETHEREUM\",\"active_users\":3}]";
-    write(&env, "users.json", old_json);
-    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o users.json --merge").code(9).error_line("error: users.json has the columns date,chain,active_users but this command writes date,chain,fees (active_users: not written by this command with these flags): not merged; the file is left as it was").any_stderr().run();
-    assert_eq!(read(&env, "users.json"), old_json);
+    let merge = env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-01 -o users.json --merge").code(9).error_line("error: users.json has the columns date,chain,active_users but this command writes date,chain,fees (active_users: not written by this command with these flags): not merged; the file is left as it was").any_stderr();
+    refused_keeps(&env, "users.json", old_json, merge);
     // A damaged row is refused as well, naming its line.
     let damaged = "date,chain,fees\n2024-01-01,ETHEREUM,1\n2024-01-02,ETHEREUM,n/a\n";
-    write(&env, "damaged.csv", damaged);
-    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o damaged.csv --merge").code(9).error_line("error: damaged.csv cannot be merged: line 3: 'n/a' is not a number; the file is left as it was").run();
-    assert_eq!(read(&env, "damaged.csv"), damaged);
+    let merge = env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o damaged.csv --merge").code(9).error_line("error: damaged.csv cannot be merged: line 3: 'n/a' is not a number; the file is left as it was");
+    refused_keeps(&env, "damaged.csv", damaged, merge);
     assert_eq!(
         names(env.home.path()),
         ["damaged.csv", "fees.csv", "users.json"]
@@ -151,8 +148,7 @@ fn a_fresh_gap_never_erases_a_stored_value() {
 
 #[test]
 fn other_columns_are_refused_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     write(&env, "fees.csv", "date,tweet\n2024-01-01,1\n");
     env.cmd("fees -c all --last 3 -o fees.csv --merge")
         .code(9)

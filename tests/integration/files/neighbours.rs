@@ -6,33 +6,16 @@
 //! bits and group: `hostile_files`.)
 
 use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::files::read;
-use crate::support::{fees_on, Env, Sandbox, TestCa, KEY};
+use crate::support::owners::{chmod, give_away, OTHER};
+use crate::support::{fees_on, sandbox_env, Env, Sandbox, TestCa, KEY};
 
-/// The other user (`nobody`).
-const OTHER: u32 = 65534;
 const DAY: [&str; 7] = fees_on("2024-01-02");
 const ROWS: &str = "date,fees\n2024-01-02,826665.76\n";
-
-/// Gives `path` to `uid`; false where the tests are not run as root (then they are skipped).
-fn give(path: &Path, uid: u32) -> bool {
-    match std::os::unix::fs::lchown(path, Some(uid), Some(uid)) {
-        Ok(()) => true,
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            eprintln!("skipped: only root can give a file to another user (CI runs as root)");
-            false
-        }
-        Err(e) => panic!("lchown {}: {e}", path.display()),
-    }
-}
-
-fn chmod(path: &Path, mode: u32) {
-    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
-}
 
 fn mkfifo(path: &Path) {
     let made = Command::new("mkfifo").arg(path).status().unwrap();
@@ -57,7 +40,7 @@ fn config_with_marking_command() -> (Sandbox, Env, PathBuf) {
 fn a_config_file_another_user_owns_is_refused_before_its_key_command_runs() {
     let (sandbox, env, mark) = config_with_marking_command();
     let path = env.config_path();
-    if !give(&path, OTHER) {
+    if !give_away(&path) {
         return;
     }
     let run = env.cmd_args(&DAY).code(3).any_stderr().run();
@@ -150,7 +133,7 @@ fn a_key_command_naming_a_script_another_user_owns_is_not_run() {
     ));
     env.cmd_args(&DAY).stdout(ROWS).run();
     fs::remove_file(&mark).unwrap();
-    if !give(&script, OTHER) {
+    if !give_away(&script) {
         return;
     }
     env.cmd_args(&DAY)
@@ -167,8 +150,7 @@ fn a_key_command_naming_a_script_another_user_owns_is_not_run() {
 
 #[test]
 fn a_cache_another_user_planted_is_not_used_and_the_run_goes_on() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     let cached = || env.cmd_args(&[&DAY[..], &["--cache"]].concat());
     cached().stdout(ROWS).run();
     let folder = env.home.path().join(".cache/chain-metrics");
@@ -178,7 +160,7 @@ fn a_cache_another_user_planted_is_not_used_and_the_run_goes_on() {
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|e| e == "sqlite3" || e == "db"))
         .unwrap_or_else(|| panic!("no cache file in {}", folder.display()));
-    if !give(&file, OTHER) {
+    if !give_away(&file) {
         return;
     }
     let run = cached().stdout(ROWS).any_stderr().run();
@@ -201,7 +183,7 @@ fn a_ca_bundle_another_user_owns_a_fifo_of_theirs_and_dev_zero_are_refused_at_on
     fs::write(&bundle, &ca.pem).unwrap();
     let fifo = env.home.path().join("ca.fifo");
     mkfifo(&fifo);
-    if !give(&bundle, OTHER) || !give(&fifo, OTHER) {
+    if !give_away(&bundle) || !give_away(&fifo) {
         return;
     }
     for path in [&bundle, &fifo] {
@@ -225,14 +207,13 @@ fn a_ca_bundle_another_user_owns_a_fifo_of_theirs_and_dev_zero_are_refused_at_on
 
 #[test]
 fn a_fifo_another_user_planted_at_the_output_is_refused_without_waiting() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     let shared = env.home.path().join("shared");
     fs::create_dir(&shared).unwrap();
     chmod(&shared, 0o1777);
     let fifo = shared.join("out.csv");
     mkfifo(&fifo);
-    if !give(&fifo, OTHER) {
+    if !give_away(&fifo) {
         return;
     }
     let run = env
@@ -262,27 +243,24 @@ fn a_fifo_another_user_planted_at_the_output_is_refused_without_waiting() {
 
 #[test]
 fn a_merge_target_or_a_lock_another_user_owns_and_a_hard_link_at_the_lock_are_refused() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     let merge = |file: &str| env.cmd_args(&[&DAY[..], &["-o", file, "--merge"]].concat());
     let theirs = env.home.path().join("theirs.csv");
     fs::write(&theirs, "date,fees\n2024-01-01,1\n").unwrap();
-    if !give(&theirs, OTHER) {
+    if !give_away(&theirs) {
         return;
     }
-    let run = merge("theirs.csv").code(9).any_stderr().run();
-    assert!(
-        run.error_line().starts_with(
-            "error: cannot write theirs.csv: theirs.csv belongs to user id 65534 (nobody)"
-        ),
-        "{}",
-        run.stderr
-    );
+    merge("theirs.csv")
+        .code(9)
+        .error_line_like(
+            "error: cannot write theirs.csv: theirs.csv belongs to user id 65534 (nobody)[..]",
+        )
+        .run();
     // A lock file of another user's: named as theirs, not blamed on the folder.
     fs::write(env.home.path().join("x.csv"), "date,fees\n").unwrap();
     let lock = env.home.path().join(".x.csv.lock");
     fs::write(&lock, "").unwrap();
-    give(&lock, OTHER);
+    give_away(&lock);
     let run = merge("x.csv").code(9).any_stderr().run();
     assert!(
         run.stderr.contains("it belongs to user id 65534 (nobody)"),
@@ -308,9 +286,6 @@ fn a_merge_target_or_a_lock_another_user_owns_and_a_hard_link_at_the_lock_are_re
         run.stderr
     );
     assert_eq!(fs::metadata(&victim).unwrap().mode() & 0o7777, 0o644);
-    assert!(
-        sandbox.requests().is_empty(),
-        "a refused run sent a request"
-    );
+    sandbox.assert_no_requests("a refused run sent a request");
     assert_eq!(read(&env, "x.csv"), "date,fees\n");
 }

@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::fs::MetadataExt;
 
 use crate::support::files::names;
-use crate::support::{sandbox_env, Env, Reply, Run, Running, Stub};
+use crate::support::{empty_service, sandbox_env, Env, Run, Running, Sandbox};
 
 const DAY: &str = "fees -c eth -s 2024-01-02 -e 2024-01-02 -o m.db";
 
@@ -17,11 +17,20 @@ fn sqlite3(env: &Env, sql: &str) -> Run {
     env.program("sqlite3", &args).any_stderr().run()
 }
 
+/// `sql` on m.db gives `expected` (csv with a header) through the sqlite3 CLI.
+#[track_caller]
+fn assert_query(env: &Env, sql: &str, expected: &str) {
+    assert_eq!(sqlite3(env, sql).stdout, expected, "{sql}");
+}
+
 /// The fees table of m.db holds `count` rows, as the sqlite3 CLI counts them.
 #[track_caller]
 fn assert_rows(env: &Env, count: usize) {
-    let rows = sqlite3(env, "SELECT count(*) AS n FROM fees");
-    assert_eq!(rows.stdout, format!("n\n{count}\n"));
+    assert_query(
+        env,
+        "SELECT count(*) AS n FROM fees",
+        &format!("n\n{count}\n"),
+    );
 }
 
 /// The sqlite3 CLI in the middle of a read transaction on m.db for `secs` seconds (begun
@@ -35,47 +44,49 @@ fn reading(env: &Env, secs: u32) -> Running {
     reader
 }
 
+/// The sandbox, and an environment whose m.db this tool wrote with ETHEREUM's 2024-01-01.
+fn written_by_the_tool() -> (Sandbox, Env) {
+    let (sandbox, env) = sandbox_env(&[]);
+    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o m.db")
+        .run();
+    (sandbox, env)
+}
+
+/// The sandbox, and an environment whose m.db another program made with `sql`.
+fn made_by_another_program(sql: &str) -> (Sandbox, Env) {
+    let (sandbox, env) = sandbox_env(&[]);
+    sqlite3(&env, sql);
+    (sandbox, env)
+}
+
 fn bytes(env: &Env) -> Vec<u8> {
     std::fs::read(env.home.path().join("m.db")).unwrap()
 }
 
 #[test]
 fn a_merge_keeps_the_users_indexes_triggers_and_tables() {
-    let (_sandbox, env) = sandbox_env(&[]);
-    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o m.db")
-        .run();
+    let (_sandbox, env) = written_by_the_tool();
     sqlite3(
         &env,
         "CREATE INDEX by_chain ON fees (chain); CREATE TABLE seen (n INTEGER); \
          CREATE TRIGGER counted AFTER INSERT ON fees BEGIN INSERT INTO seen VALUES (1); END;",
     );
     env.cmd(&format!("{DAY} --merge")).run();
-    let schema = sqlite3(&env, "SELECT type, name FROM sqlite_schema ORDER BY name");
-    assert_eq!(
-        schema.stdout,
-        "type,name\nindex,by_chain\ntrigger,counted\ntable,fees\ntable,seen\nindex,sqlite_autoindex_fees_1\n"
+    assert_query(&env, "SELECT type, name FROM sqlite_schema ORDER BY name", "type,name\nindex,by_chain\ntrigger,counted\ntable,fees\ntable,seen\nindex,sqlite_autoindex_fees_1\n");
+    assert_query(
+        &env,
+        "SELECT date, chain FROM fees ORDER BY date",
+        "date,chain\n2024-01-01,ETHEREUM\n2024-01-02,ETHEREUM\n",
     );
-    let rows = sqlite3(&env, "SELECT date, chain FROM fees ORDER BY date");
-    assert_eq!(
-        rows.stdout,
-        "date,chain\n2024-01-01,ETHEREUM\n2024-01-02,ETHEREUM\n"
-    );
-    assert_eq!(
-        sqlite3(&env, "SELECT count(*) AS n FROM seen").stdout,
-        "n\n1\n"
-    );
+    assert_query(&env, "SELECT count(*) AS n FROM seen", "n\n1\n");
     // A new file is in WAL mode: readers never block the writer.
-    assert_eq!(
-        sqlite3(&env, "PRAGMA journal_mode").stdout,
-        "journal_mode\nwal\n"
-    );
+    assert_query(&env, "PRAGMA journal_mode", "journal_mode\nwal\n");
     assert_eq!(names(env.home.path()), ["m.db"]);
 }
 
 #[test]
 fn what_a_merge_would_corrupt_is_refused_before_any_request() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     let cases = [
         (
             "CREATE TABLE fees (date TEXT, chain TEXT, fees TEXT); \
@@ -115,9 +126,7 @@ fn what_a_merge_would_corrupt_is_refused_before_any_request() {
 
 #[test]
 fn a_journal_another_user_made_is_refused_and_the_file_left_as_it_was() {
-    let (_sandbox, env) = sandbox_env(&[]);
-    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o m.db")
-        .run();
+    let (_sandbox, env) = written_by_the_tool();
     let before = bytes(&env);
     let journal = env.home.path().join("m.db-journal");
     std::fs::write(&journal, b"not ours").unwrap();
@@ -154,9 +163,7 @@ fn a_new_database_beside_another_user_s_wal_is_refused_before_any_request() {
 
 #[test]
 fn an_open_reader_does_not_block_the_merge() {
-    let (_sandbox, env) = sandbox_env(&[]);
-    env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01 -o m.db")
-        .run();
+    let (_sandbox, env) = written_by_the_tool();
     // A dashboard in the middle of a read transaction, for longer than the merge takes.
     let reader = reading(&env, 4);
     let started = std::time::Instant::now();
@@ -171,11 +178,9 @@ fn an_open_reader_does_not_block_the_merge() {
 
 #[test]
 fn a_writer_kept_waiting_by_another_program_says_so_and_gives_up_at_the_lock_timeout() {
-    let (_sandbox, env) = sandbox_env(&[]);
     // A database another program made, in the default rollback-journal mode, where an open
     // read transaction does hold the writer up.
-    sqlite3(
-        &env,
+    let (_sandbox, env) = made_by_another_program(
         "CREATE TABLE fees (date TEXT NOT NULL, chain TEXT NOT NULL, fees TEXT, PRIMARY KEY (date, chain));",
     );
     let before = bytes(&env);
@@ -202,32 +207,25 @@ fn a_writer_kept_waiting_by_another_program_says_so_and_gives_up_at_the_lock_tim
 
 #[test]
 fn a_plain_write_over_an_old_one_chain_table_makes_its_indexes_and_triggers_again() {
-    let (_sandbox, env) = sandbox_env(&[]);
     // A table as round 3 wrote it for one chain (no `chain` column, `date` the key), with the
     // user's index and trigger.
-    sqlite3(
-        &env,
+    let (_sandbox, env) = made_by_another_program(
         "CREATE TABLE fees (date TEXT NOT NULL, fees TEXT, PRIMARY KEY (date)); \
          INSERT INTO fees VALUES ('2024-01-01', '1'); \
          CREATE INDEX by_fees ON fees (fees); CREATE TABLE seen (n INTEGER); \
          CREATE TRIGGER counted AFTER INSERT ON fees BEGIN INSERT INTO seen VALUES (1); END;",
     );
     env.cmd(DAY).run();
-    let schema = sqlite3(
+    assert_query(
         &env,
         "SELECT type, name FROM sqlite_schema WHERE name NOT LIKE 'sqlite_%' ORDER BY name",
+        "type,name\nindex,by_fees\ntrigger,counted\ntable,fees\ntable,seen\n",
     );
-    assert_eq!(
-        schema.stdout,
-        "type,name\nindex,by_fees\ntrigger,counted\ntable,fees\ntable,seen\n"
-    );
-    assert_eq!(
-        sqlite3(&env, "SELECT date, chain FROM fees").stdout,
-        "date,chain\n2024-01-02,ETHEREUM\n"
+    assert_query(
+        &env,
+        "SELECT date, chain FROM fees",
+        "date,chain\n2024-01-02,ETHEREUM\n",
     );
     // The trigger, made again, fired for the row the write inserted.
-    assert_eq!(
-        sqlite3(&env, "SELECT count(*) AS n FROM seen").stdout,
-        "n\n1\n"
-    );
+    assert_query(&env, "SELECT count(*) AS n FROM seen", "n\n1\n");
 }

@@ -5,32 +5,14 @@
 //! naming them; root keeps an export's group.
 
 use std::fs;
-use std::os::unix::fs::{lchown, symlink, MetadataExt, PermissionsExt};
-use std::path::Path;
+use std::os::unix::fs::{symlink, MetadataExt};
 
-use crate::support::files::{names, read, write};
+use crate::support::files::{names, read, write, write_with_mode};
+use crate::support::owners::{chmod, give, give_away, OTHER};
 use crate::support::users::second_user;
-use crate::support::{fees_on, Env, Sandbox};
+use crate::support::{fees_on, sandbox_env, Env, Sandbox};
 
-/// `nobody`, and `nogroup`: the primary group of `nobody`, so not private to anyone else.
-const OTHER: u32 = 65534;
 const DAY: [&str; 7] = fees_on("2024-01-02");
-
-fn chmod(path: &Path, mode: u32) {
-    fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
-}
-
-/// Gives `path` (not followed) to `uid` and `gid`; false where the tests are not root.
-fn give(path: &Path, uid: Option<u32>, gid: Option<u32>) -> bool {
-    match lchown(path, uid, gid) {
-        Ok(()) => true,
-        Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => {
-            eprintln!("skipped: only root can give a file to another user (CI runs as root)");
-            false
-        }
-        Err(e) => panic!("lchown {}: {e}", path.display()),
-    }
-}
 
 /// The crontab line of the guide on three days in a row, for `file` (csv or sqlite), under
 /// umask 002, run by the second user (their private group makes their files 0664); each day
@@ -39,8 +21,7 @@ fn cron_three_days(file: &str) {
     let Some(user) = second_user() else {
         return;
     };
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     user.take(env.home.path());
     for end in ["2024-03-01", "2024-03-02", "2024-03-03"] {
         let line = format!(
@@ -83,12 +64,14 @@ fn the_cron_line_runs_three_days_in_a_row_under_umask_002_sqlite() {
 
 #[test]
 fn group_write_is_someone_else_s_when_the_group_has_other_members() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     let merge = |file: &str| env.cmd_args(&[&DAY[..], &["-o", file, "--merge"]].concat());
-    let path = env.home.path().join("x.csv");
-    write(&env, "x.csv", "date,chain,fees\n2024-01-01,ETHEREUM,1\n");
-    chmod(&path, 0o664);
+    let path = write_with_mode(
+        &env,
+        "x.csv",
+        "date,chain,fees\n2024-01-01,ETHEREUM,1\n",
+        0o664,
+    );
     // The user's own private group (root's, for the suite as root): fine.
     merge("x.csv").run();
     // nogroup: `nobody`'s primary group, so `nobody` could change the rows.
@@ -96,20 +79,11 @@ fn group_write_is_someone_else_s_when_the_group_has_other_members() {
         return;
     }
     let before = read(&env, "x.csv");
-    let run = merge("x.csv").code(9).any_stderr().run();
-    assert!(
-        run.error_line().starts_with(
-            "error: cannot write x.csv: x.csv can be changed by the members of group id 65534 (nogroup) (mode 0664, owned by user id 0 (root))"
-        ),
-        "{}",
-        run.stderr
-    );
-    assert!(
-        run.stderr
-            .contains("hint: if no one else should change it, run: chmod go-w x.csv"),
-        "{}",
-        run.stderr
-    );
+    merge("x.csv")
+        .code(9)
+        .error_line_like("error: cannot write x.csv: x.csv can be changed by the members of group id 65534 (nogroup) (mode 0664, owned by user id 0 (root))[..]")
+        .stderr_contains("hint: if no one else should change it, run: chmod go-w x.csv")
+        .run();
     assert_eq!(read(&env, "x.csv"), before);
     assert_eq!(sandbox.requests().len(), 1, "a refused run sent a request");
 }
@@ -118,8 +92,7 @@ fn group_write_is_someone_else_s_when_the_group_has_other_members() {
 /// at the user's file `victim.csv`: refused, before any request, whatever the kind of folder.
 #[test]
 fn a_link_planted_in_a_team_folder_or_another_user_s_folder_is_not_followed() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
+    let (sandbox, env) = sandbox_env(&[]);
     write(&env, "victim.csv", "secret\n");
     // A team's folder (root:nogroup 2775, sticky or not), another user's 0777 folder, and
     // another user's own 0755 folder.
@@ -160,20 +133,14 @@ fn a_link_planted_in_a_team_folder_or_another_user_s_folder_is_not_followed() {
             .is_symlink());
     }
     assert_eq!(read(&env, "victim.csv"), "secret\n");
-    assert!(
-        sandbox.requests().is_empty(),
-        "a refused run sent a request"
-    );
+    sandbox.assert_no_requests("a refused run sent a request");
 }
 
 #[test]
 fn another_user_s_file_at_the_output_is_refused_before_any_request_naming_them() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let path = env.home.path().join("out.csv");
-    write(&env, "out.csv", "theirs\n");
-    chmod(&path, 0o6777);
-    if !give(&path, Some(OTHER), Some(OTHER)) {
+    let (sandbox, env) = sandbox_env(&[]);
+    let path = write_with_mode(&env, "out.csv", "theirs\n", 0o6777);
+    if !give_away(&path) {
         return;
     }
     chmod(&path, 0o6777);
@@ -186,19 +153,18 @@ fn another_user_s_file_at_the_output_is_refused_before_any_request_naming_them()
     }
     assert_eq!(read(&env, "out.csv"), "theirs\n");
     assert_eq!(fs::metadata(&path).unwrap().mode() & 0o7777, 0o6777);
-    assert!(
-        sandbox.requests().is_empty(),
-        "a refused run sent a request"
-    );
+    sandbox.assert_no_requests("a refused run sent a request");
 }
 
 #[test]
 fn root_keeps_an_export_s_group_whatever_it_is() {
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    let path = env.home.path().join("www.csv");
-    write(&env, "www.csv", "date,chain,fees\n2024-01-01,ETHEREUM,1\n");
-    chmod(&path, 0o640);
+    let (_sandbox, env) = sandbox_env(&[]);
+    let path = write_with_mode(
+        &env,
+        "www.csv",
+        "date,chain,fees\n2024-01-01,ETHEREUM,1\n",
+        0o640,
+    );
     if !nix::unistd::geteuid().is_root() || !give(&path, None, Some(OTHER)) {
         return;
     }
@@ -218,44 +184,44 @@ fn an_ssl_cert_dir_another_user_owns_or_can_add_to_is_refused_before_any_request
     let certs = env.home.path().join("certs");
     fs::create_dir(&certs).unwrap();
     env.set("SSL_CERT_DIR", certs.to_str().unwrap());
-    let run = |env: &Env| env.cmd_args(&DAY).code(3).any_stderr().run();
+    // The first line of stderr starts with `start`.
+    let refused = |env: &Env, start: String| {
+        env.cmd_args(&DAY)
+            .code(3)
+            .error_line_like(format!("{start}[..]"))
+            .run();
+    };
     // A folder of another user's; then one of the user's, sticky but writable by all; then
     // the user's own folder holding another user's file.
-    if !give(&certs, Some(OTHER), Some(OTHER)) {
+    if !give_away(&certs) {
         return;
     }
-    let refused = run(&env);
-    assert!(
-        refused.error_line().starts_with(&format!(
+    refused(
+        &env,
+        format!(
             "error: SSL_CERT_DIR: {} belongs to user id 65534 (nobody)",
             certs.display()
-        )),
-        "{}",
-        refused.stderr
+        ),
     );
     give(&certs, Some(0), Some(0));
     chmod(&certs, 0o1777);
-    let refused = run(&env);
-    assert!(
-        refused.error_line().starts_with(&format!(
+    refused(
+        &env,
+        format!(
             "error: SSL_CERT_DIR: folder {} can be changed by other users (mode 1777)",
             certs.display()
-        )),
-        "{}",
-        refused.stderr
+        ),
     );
     chmod(&certs, 0o755);
     let planted = certs.join("evil.pem");
     fs::write(&planted, "").unwrap();
-    give(&planted, Some(OTHER), Some(OTHER));
-    let refused = run(&env);
-    assert!(
-        refused.error_line().starts_with(&format!(
+    give_away(&planted);
+    refused(
+        &env,
+        format!(
             "error: SSL_CERT_DIR: {} belongs to user id 65534 (nobody)",
             planted.display()
-        )),
-        "{}",
-        refused.stderr
+        ),
     );
 }
 
@@ -276,7 +242,7 @@ fn another_user_s_key_script_is_not_run_through_sh_env_or_cd() {
     )
     .unwrap();
     chmod(&script, 0o755);
-    if !give(&script, Some(OTHER), Some(OTHER)) {
+    if !give_away(&script) {
         return;
     }
     let (s, d) = (script.display(), shared.display());

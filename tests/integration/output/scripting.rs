@@ -156,6 +156,14 @@ fn json_numbers_string_keeps_every_digit_for_jq() {
     .run();
 }
 
+/// `line` run in `env`, exiting `code` with some rows on stdout (a failure that keeps going):
+/// every line of its stderr, each parsed as one JSON object.
+#[track_caller]
+fn failed_lines(env: &Env, line: &str, code: i32) -> Vec<serde_json::Value> {
+    let run = env.cmd(line).code(code).any_stdout().run();
+    objects(&run.stderr)
+}
+
 /// Every line of `stderr` parsed as one JSON object, each with a `level` and a `message`.
 fn objects(stderr: &str) -> Vec<serde_json::Value> {
     let object = |line: &str| {
@@ -244,14 +252,8 @@ fn keep_going_in_json_lists_every_failed_chain_with_class_status_and_message() {
         false => Reply::json(404, r#"{"error":"unknown"}"#),
     });
     let env = Env::with_service(&stub.url);
-    let run = env
-        .cmd(&format!(
-            "--error-format json fees -c eth,arb,base --retries 0 -f csv --keep-going {TWO_DAYS}"
-        ))
-        .code(6)
-        .any_stdout()
-        .run();
-    let lines = objects(&run.stderr);
+    let line = "--error-format json fees -c eth,arb,base --retries 0 -f csv --keep-going";
+    let lines = failed_lines(&env, &format!("{line} {TWO_DAYS}"), 6);
     let left_out: Vec<_> = lines
         .iter()
         .filter(|l| l["level"] == "warning")
@@ -288,12 +290,7 @@ fn in_json_mode_the_final_error_has_a_level_and_a_message_as_every_line_does() {
     let env = Env::with_service(&stub.url);
     let line = format!("fees -c eth,arb --retries 0 -f csv --keep-going {TWO_DAYS}");
     let levels = |quiet: &str| {
-        let run = env
-            .cmd(&format!("--error-format json {quiet}{line}"))
-            .code(6)
-            .any_stdout()
-            .run();
-        let lines = objects(&run.stderr);
+        let lines = failed_lines(&env, &format!("--error-format json {quiet}{line}"), 6);
         let last = lines.last().unwrap().clone();
         let levels: Vec<String> = lines.iter().map(|l| l["level"].to_string()).collect();
         (levels.join(" "), last)
@@ -313,14 +310,8 @@ fn in_json_mode_the_final_error_has_a_level_and_a_message_as_every_line_does() {
 fn strict_in_json_names_each_missing_value_as_data() {
     let stub = Stub::start(|_| Reply::json(200, r#"[{"date":"2024-01-01","fees":1.5}]"#));
     let env = Env::with_service(&stub.url);
-    let run = env
-        .cmd(&format!(
-            "fees -c eth -f csv --strict --error-format json {TWO_DAYS}"
-        ))
-        .code(10)
-        .any_stdout()
-        .run();
-    let lines = objects(&run.stderr);
+    let line = format!("fees -c eth -f csv --strict --error-format json {TWO_DAYS}");
+    let lines = failed_lines(&env, &line, 10);
     assert_eq!(lines[0]["level"], "warning");
     let error = lines.last().unwrap();
     assert_eq!(error["class"], "incomplete");

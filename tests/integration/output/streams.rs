@@ -4,7 +4,7 @@
 //! writes its file and exits with its real code.
 
 use crate::support::files::{names, read};
-use crate::support::{sandbox_env, Env, Reply, Stub, DAY};
+use crate::support::{empty_service, sandbox_env, Reply, Stub, DAY};
 use snapbox::str;
 
 const ROWS: &str = "date,fees\n2024-01-01,879768.88\n";
@@ -32,8 +32,7 @@ fn a_path_to_a_stream_the_shell_opened_is_written_to_never_replaced() {
 
 #[test]
 fn merge_into_anything_but_a_regular_file_is_refused_at_once() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (stub, env) = empty_service();
     // `timeout` ends a run that hangs, which would read as exit 124.
     let script = format!(
         "mkfifo pipe.csv; mkdir folder.csv

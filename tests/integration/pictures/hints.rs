@@ -2,15 +2,14 @@
 //! the page's notes, and the flag it names works: `--scale log` when a chain lies on the floor
 //! of a linear axis, `--by week` when a line has more points than the plot has room for.
 
-use crate::support::Env;
+use super::dated_env;
 
 const LOG: &str = "OPTIMISM and POLYGON fees stay under 1/30 of the panel's top, flat on the floor: add --scale log to draw every chain's own shape";
 const DENSE: &str = "431 days a line are more than the plot's 860 pixels can show apart: add --by week to draw each week as one point";
 
 #[test]
 fn a_picture_hints_at_the_flag_that_makes_it_read_and_that_flag_works() {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let env = dated_env();
     let query = "--sandbox fees -c all -e 2024-03-31 --last 431";
     let run = env.cmd(&format!("{query} -o f.html")).any_stderr().run();
     let hints = run.stderr_lines("hint: ");

@@ -6,8 +6,7 @@
 
 use std::path::Path;
 
-use super::{browser, sandbox};
-use crate::support::Env;
+use super::{browser, drawn, sandbox};
 
 /// Walks every series path and dot of the document, points at it and writes what answered:
 /// `hits N`, then a line per miss (the metric, where, and the title found, if any).
@@ -108,11 +107,7 @@ fn every_point_of_every_line_finds_a_dated_column_at_90_and_431_days() {
 
 #[test]
 fn every_point_finds_a_dated_column_over_ten_years() {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
-    env.cmd("--sandbox report -c all -s 2015-01-01 -e 2024-12-31 -o ten.svg")
-        .any_stderr()
-        .run();
+    let env = drawn("--sandbox report -c all -s 2015-01-01 -e 2024-12-31 -o ten.svg");
     let svg = env.home.path().join("ten.svg");
     assert_every_point_hits(&svg, 20_000);
     let svg = std::fs::read_to_string(svg).unwrap();

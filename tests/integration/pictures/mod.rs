@@ -55,6 +55,28 @@ fn sandbox() -> (Sandbox, Env) {
     (sandbox, env)
 }
 
+/// An environment with no service and no key whose pictures carry a fixed time
+/// (`SOURCE_DATE_EPOCH`): for `--sandbox` runs, and for `render`, where a request would fail.
+fn dated_env() -> Env {
+    let mut env = Env::new();
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    env
+}
+
+/// `line` (a `--sandbox` query writing a picture) run in a `dated_env`, any stderr: the
+/// environment, holding the picture.
+fn drawn(line: &str) -> Env {
+    let env = dated_env();
+    env.cmd(line).any_stderr().run();
+    env
+}
+
+/// `query` run in `env` with `-o name`, any stderr: the picture it wrote, as text.
+fn picture(env: &Env, query: &str, name: &str) -> String {
+    env.cmd(&format!("{query} -o {name}")).any_stderr().run();
+    std::fs::read_to_string(env.home.path().join(name)).unwrap()
+}
+
 /// Runs the report with `extra` arguments; it succeeds, warning of the gap only (and a
 /// picture hinting at `--scale log`: POLYGON's fees are about 1/60 of ETHEREUM's).
 fn report(env: &Env, extra: &[&str]) -> Run {

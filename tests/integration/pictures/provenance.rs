@@ -3,15 +3,14 @@
 //! password masked) and the time it was made (`SOURCE_DATE_EPOCH` fixes it); a picture with
 //! no data says so in words instead of drawing bare axes.
 
-use super::browser;
-use crate::support::{Env, Reply, Stub};
+use super::{browser, dated_env, picture};
+use crate::support::{empty_service, Env, Reply, Stub};
 
 const SYNTHETIC: &str = "synthetic data from the built-in sandbox";
 
 #[test]
 fn a_picture_from_the_sandbox_says_its_data_is_synthetic() {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let env = dated_env();
     for name in ["r.svg", "r.html"] {
         let path = env.home.path().join(name);
         let path = path.to_str().unwrap();
@@ -60,12 +59,8 @@ fn a_page_names_its_service_with_the_password_masked_and_when_it_was_made() {
 
 #[test]
 fn a_picture_with_no_data_says_so_in_words() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
-    env.cmd("fees -c eth -s 2024-01-02 -e 2024-01-09 -o f.svg")
-        .any_stderr()
-        .run();
-    let svg = std::fs::read_to_string(env.home.path().join("f.svg")).unwrap();
+    let (_stub, env) = empty_service();
+    let svg = picture(&env, "fees -c eth -s 2024-01-02 -e 2024-01-09", "f.svg");
     assert!(
         svg.contains(
             "Nothing to draw: no chain has a value of fees that can be drawn in this range."

@@ -1,20 +1,21 @@
 //! `render FILE`: an export drawn again with no request and no key is the query's own
 //! picture, but for the line that says where its data came from.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::sandbox;
-use crate::support::{Cmd, Env};
+use crate::support::{sandbox_env, Cmd, Env};
 
 /// A report of every chain by week whose first and last weeks are partial (Wednesday to
 /// Wednesday), so that the rows' coverage must come back from the file's `days` column.
 const QUERY: &str = "report -c all -s 2024-01-03 -e 2024-03-27 --by week";
 
+/// The fees of two chains over January.
+const JANUARY: &str = "fees -c eth,arb -s 2024-01-01 -e 2024-01-31";
+
 /// An environment with no service and no key: a request would fail at once.
 fn offline() -> Env {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
-    env
+    super::dated_env()
 }
 
 /// `render FILE ARGS...` in `env`.
@@ -23,9 +24,25 @@ fn render<'e>(env: &'e Env, file: &Path, args: &[&str]) -> Cmd<'e> {
     env.cmd_args(&[&["render", file], args].concat())
 }
 
-/// The lines of two pictures, which must differ in the source line alone: the query's names
-/// the service, the drawing the file.
-fn same_but_source(query: &str, drawn: &str, file: &Path) {
+/// `query` run in `env` with `-o name`, exit 0 and stderr empty: the export's path.
+fn export(env: &Env, query: &str, name: &str) -> PathBuf {
+    env.cmd(&format!("{query} -o {name}")).run();
+    env.home.path().join(name)
+}
+
+/// `render FILE ARGS... -o r.svg` in `offline`, exit 0 and stderr `said`: the picture and
+/// `query` (the query's own) must differ in the source line alone: the query's names the
+/// service, the drawing the file.
+fn drawn_as_the_query(offline: &Env, file: &Path, args: &[&str], said: &str, query: &str) {
+    let out = offline.home.path().join("r.svg");
+    render(
+        offline,
+        file,
+        &[args, &["-o", out.to_str().unwrap()]].concat(),
+    )
+    .stderr(said)
+    .run();
+    let drawn = std::fs::read_to_string(out).unwrap();
     let query: Vec<&str> = query.lines().collect();
     let drawn: Vec<&str> = drawn.lines().collect();
     assert_eq!(query.len(), drawn.len());
@@ -42,8 +59,7 @@ fn same_but_source(query: &str, drawn: &str, file: &Path) {
 
 #[test]
 fn a_csv_and_a_sqlite_export_draw_the_query_s_own_svg() {
-    let sandbox = crate::support::Sandbox::start(&[]);
-    let mut env = Env::with_service(&sandbox.url);
+    let (_sandbox, mut env) = sandbox_env(&[]);
     env.set("SOURCE_DATE_EPOCH", "1700000000");
     let home = env.home.path();
     // The svg (and each drawing of an export) hints at `--scale log`, as POLYGON's fees lie on
@@ -58,21 +74,14 @@ fn a_csv_and_a_sqlite_export_draw_the_query_s_own_svg() {
     assert!(query_svg.contains("class=\"partial\"") && query_svg.contains(": 5 of 7 days"));
     let offline = offline();
     for export in ["q.csv", "q.sqlite"] {
-        let file = home.join(export);
-        let out = offline.home.path().join("r.svg");
-        render(&offline, &file, &["-o", out.to_str().unwrap()])
-            .stderr(hint)
-            .run();
-        same_but_source(&query_svg, &std::fs::read_to_string(&out).unwrap(), &file);
+        drawn_as_the_query(&offline, &home.join(export), &[], hint, &query_svg);
     }
 }
 
 #[test]
 fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
     let (_sandbox, env) = sandbox();
-    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-31 -o f.ndjson")
-        .run();
-    let file = env.home.path().join("f.ndjson");
+    let file = export(&env, JANUARY, "f.ndjson");
     let offline = offline();
     let page = render(&offline, &file, &["-f", "html"])
         .any_stdout()
@@ -148,9 +157,7 @@ fn a_file_of_one_chain_is_drawn_once_its_chain_is_named() {
     let home = env.home.path();
     env.cmd("fees -c base -s 2024-01-01 -e 2024-01-31 -o q.svg")
         .run();
-    env.cmd("fees -c base -s 2024-01-01 -e 2024-01-31 -o one.tsv")
-        .run();
-    let file = home.join("one.tsv");
+    let file = export(&env, "fees -c base -s 2024-01-01 -e 2024-01-31", "one.tsv");
     let offline = offline();
     let error = format!(
         "error: cannot draw {}: it has no chain column, so it does not say which chain it holds\nhint: name it: --file-chain CHAIN\n",
@@ -160,24 +167,15 @@ fn a_file_of_one_chain_is_drawn_once_its_chain_is_named() {
         .code(9)
         .stderr(error)
         .run();
-    let out = offline.home.path().join("one.svg");
-    render(
-        &offline,
-        &file,
-        &["--file-chain", "base", "-o", out.to_str().unwrap()],
-    )
-    .run();
     let query = std::fs::read_to_string(home.join("q.svg")).unwrap();
-    same_but_source(&query, &std::fs::read_to_string(&out).unwrap(), &file);
+    drawn_as_the_query(&offline, &file, &["--file-chain", "base"], "", &query);
 }
 
 #[test]
 fn a_period_the_dates_cannot_tell_is_drawn_as_the_shortest_that_fits_and_said() {
     let (_sandbox, env) = sandbox();
     // One whole January: its first day starts a month, a quarter and a year alike.
-    env.cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-31 --by month -o m.csv")
-        .run();
-    let file = env.home.path().join("m.csv");
+    let file = export(&env, &format!("{JANUARY} --by month"), "m.csv");
     let svg = render(&offline(), &file, &["-f", "svg"])
         .stderr("note: the period cannot be told from the file's dates: drawn by month, the shortest that fits\n")
         .any_stdout()
@@ -209,24 +207,15 @@ fn a_picture_to_a_terminal_is_refused_before_the_file_is_read() {
 
 #[test]
 fn an_export_drawn_on_a_log_scale_is_the_query_s_log_picture() {
-    let sandbox = crate::support::Sandbox::start(&[]);
-    let mut env = Env::with_service(&sandbox.url);
+    let (_sandbox, mut env) = sandbox_env(&[]);
     env.set("SOURCE_DATE_EPOCH", "1700000000");
     let home = env.home.path();
     env.cmd(&format!("{QUERY} --scale log -o q.svg")).run();
-    env.cmd(&format!("{QUERY} -o q.csv")).run();
+    let file = export(&env, QUERY, "q.csv");
     let query_svg = std::fs::read_to_string(home.join("q.svg")).unwrap();
     assert!(query_svg.contains(">log scale</tspan>"));
     let offline = offline();
-    let out = offline.home.path().join("r.svg");
-    let file = home.join("q.csv");
-    render(
-        &offline,
-        &file,
-        &["--scale", "log", "-o", out.to_str().unwrap()],
-    )
-    .run();
-    same_but_source(&query_svg, &std::fs::read_to_string(&out).unwrap(), &file);
+    drawn_as_the_query(&offline, &file, &["--scale", "log"], "", &query_svg);
     render(&offline, &file, &["--scale", "log", "-f", "chart"])
         .code(2)
         .stderr("error: --scale log draws the value axes of a picture (svg and html), not of the chart format\nhint: draw it as a picture: --format svg --output chart.svg\n")

@@ -6,19 +6,14 @@
 //! table alone is 1.4 MB, the hover 0.8 MB. Size is deterministic (time is not, and is
 //! measured in BENCHMARKS.md, never here).
 
-use super::table_rows;
-use crate::support::Env;
+use super::{dated_env, drawn, table_rows};
 
 const MAX_SVG: u64 = 2_000_000;
 const MAX_PAGE: u64 = 2_750_000;
 
 #[test]
 fn ninety_days_of_six_chains_is_at_most_250_kb_as_svg() {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
-    env.cmd("--sandbox report -c all -e 2024-03-31 --last 90 -o d90.svg")
-        .any_stderr()
-        .run();
+    let env = drawn("--sandbox report -c all -e 2024-03-31 --last 90 -o d90.svg");
     let size = std::fs::metadata(env.home.path().join("d90.svg"))
         .unwrap()
         .len();
@@ -27,8 +22,7 @@ fn ninety_days_of_six_chains_is_at_most_250_kb_as_svg() {
 
 #[test]
 fn a_decade_of_every_chain_stays_light_with_every_value_in_the_table() {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let env = dated_env();
     let decade = "--sandbox report -c all -s 2015-01-01 -e 2024-12-31";
     // On a log scale every daily zero of the social counts is left out: the page counts them
     // past a few a chain, rather than listing ten years of them.

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::{browser, report_file, sandbox};
+use super::{browser, dated_env, drawn, picture, report_file, sandbox};
 use crate::support::{Env, Sandbox};
 
 /// The `<li>` notes of a page.
@@ -17,8 +17,7 @@ fn notes(page: &str) -> Vec<&str> {
 
 #[test]
 fn the_notes_hold_the_change_warning_and_a_first_change_is_no_gap() {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let env = dated_env();
     let run = env
         .cmd("--sandbox fees -c eth,base -s 2024-01-02 -e 2024-03-31 --by week --change -o c.html")
         .any_stderr()
@@ -65,10 +64,11 @@ fn a_gap_is_one_note_for_every_metric_it_hits_and_one_week_is_singular() {
     );
     let one = Sandbox::start(&["--fault", "gap:base:2024-02-05..2024-02-11"]);
     let env = Env::with_service(&one.url);
-    env.cmd("fees -c eth,base -s 2024-01-01 -e 2024-03-31 --by week -o one.html")
-        .any_stderr()
-        .run();
-    let page = std::fs::read_to_string(env.home.path().join("one.html")).unwrap();
+    let page = picture(
+        &env,
+        "fees -c eth,base -s 2024-01-01 -e 2024-03-31 --by week",
+        "one.html",
+    );
     assert!(
         notes(&page).contains(&"BASE fees: no value for the week of 2024-02-05 (a gap, not zero)")
     );
@@ -104,12 +104,8 @@ fn left_out_edges(svg: &Path) -> Vec<(f64, f64)> {
 
 #[test]
 fn a_long_left_out_note_stays_inside_the_picture() {
-    let mut env = Env::new();
-    env.set("SOURCE_DATE_EPOCH", "1700000000");
     // A year of daily posts on a log scale: hundreds of zeros left out in every social panel.
-    env.cmd("--sandbox report -c all -s 2024-01-01 -e 2024-03-31 --scale log -o log.svg")
-        .any_stderr()
-        .run();
+    let env = drawn("--sandbox report -c all -s 2024-01-01 -e 2024-03-31 --scale log -o log.svg");
     let edges = left_out_edges(&env.home.path().join("log.svg"));
     assert!(!edges.is_empty());
     for (right, width) in edges {

@@ -5,7 +5,7 @@
 use crate::support::files::read;
 use snapbox::str;
 
-use crate::support::{sandbox_env, Env, Reply, Stub};
+use crate::support::{empty_service, sandbox_env, Env, Reply, Stub};
 
 /// Fees for ETHEREUM with the 2nd missing, and ARBITRUM with a record that lacks `fees` (3rd).
 fn gappy_service() -> Stub {
@@ -74,8 +74,7 @@ fn config_strict_true_does_the_same_and_quiet_keeps_only_the_error() {
 
 #[test]
 fn an_empty_answer_under_strict_is_no_data_at_all() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let env = Env::with_service(&stub.url);
+    let (_stub, env) = empty_service();
     env.cmd(&format!("users -c base --strict {RANGE}"))
         .code(10)
         .stdout("date,active_users\n")

@@ -10,6 +10,13 @@ fn mode(path: &std::path::Path) -> u32 {
     std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
+/// The config file at `path` holds exactly `text`, and only its owner may read it (0600).
+#[track_caller]
+fn assert_private(path: &std::path::Path, text: &str) {
+    assert_eq!(std::fs::read_to_string(path).unwrap(), text);
+    assert_eq!(mode(path), 0o600);
+}
+
 /// An environment that knows the service's address but has no key.
 fn env_for(url: &str) -> Env {
     let mut env = Env::new();
@@ -31,11 +38,7 @@ fn login_reads_stdin_checks_the_key_and_stores_it_in_a_private_file() {
         ))
         .run();
 
-    assert_eq!(
-        std::fs::read_to_string(&path).unwrap(),
-        format!("api_key = \"{KEY}\"\n")
-    );
-    assert_eq!(mode(&path), 0o600);
+    assert_private(&path, &format!("api_key = \"{KEY}\"\n"));
     assert_eq!(mode(&env.config_dir()), 0o700);
     // The stored key is the one later commands use.
     env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-01")
@@ -128,11 +131,7 @@ fn login_into_a_profile_of_a_named_file_keeps_what_was_there() {
             file.display()
         ))
         .run();
-    assert_eq!(
-        std::fs::read_to_string(&file).unwrap(),
-        format!("# team settings\nbase_url = \"https://metrics.example\" # prod\n\n[profiles.ci]\nretries = 0\napi_key = \"{KEY}\"\n")
-    );
-    assert_eq!(mode(&file), 0o600);
+    assert_private(&file, &format!("# team settings\nbase_url = \"https://metrics.example\" # prod\n\n[profiles.ci]\nretries = 0\napi_key = \"{KEY}\"\n"));
 
     // A new profile gets its own table; the environment's profile is honoured like the flag.
     let mut env2 = Env::new();
@@ -331,10 +330,6 @@ fn login_creates_a_named_config_file_that_does_not_exist_yet() {
             ),
             "{run:?}"
         );
-        assert_eq!(
-            std::fs::read_to_string(&file).unwrap(),
-            format!("api_key = \"{KEY}\"\n")
-        );
-        assert_eq!(mode(&file), 0o600);
+        assert_private(&file, &format!("api_key = \"{KEY}\"\n"));
     }
 }

@@ -240,8 +240,7 @@ fn a_key_in_the_base_url_s_path_is_masked_by_dry_run_config_show_and_every_messa
 
 #[test]
 fn an_unquoted_numeric_api_key_is_not_echoed_by_the_parse_error() {
-    let env = Env::new();
-    env.write_config("api_key = 918273645546372819\n");
+    let env = Env::with_config("api_key = 918273645546372819\n");
     env.cmd("config show")
         .code(3)
         .stderr(format!(

@@ -4,7 +4,7 @@
 //! written with JSON escapes is masked in `--raw`, and config text is shown the same way.
 
 use crate::support::files::run_sql;
-use crate::support::{Env, Reply, Stub, KEY};
+use crate::support::{empty_service, Env, Reply, Stub, KEY};
 
 const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
 
@@ -69,10 +69,7 @@ fn a_key_echoed_glued_is_masked_in_the_json_error() {
 #[test]
 fn a_key_glued_in_a_redirect_is_masked_in_the_verbose_line() {
     let location = format!("/v2/api/chain-insights/fees?key=x{KEY}x&y=1");
-    let stub = Stub::start(move |seen| match seen.path.starts_with("/v2/") {
-        true => Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#),
-        false => Reply::json(302, "").header("location", &location),
-    });
+    let stub = Stub::moved_to_v2(location);
     let shown = format!("{}/v2/api/chain-insights/fees?key=x****x&y=1", stub.url);
     let run = Env::with_service(&stub.url)
         .cmd(&format!("{DAY} -v"))
@@ -131,8 +128,7 @@ fn raw_masks_a_key_written_with_json_escapes() {
 
 #[test]
 fn a_config_file_quoted_in_an_error_shows_no_reordering_mark() {
-    let env = Env::new();
-    env.write_config("[profiles.\"a\\u202Eb\".profiles.c]\n");
+    let env = Env::with_config("[profiles.\"a\\u202Eb\".profiles.c]\n");
     let run = env.cmd("config show").code(3).any_stderr().run();
     assert!(
         run.stderr
@@ -215,8 +211,7 @@ fn a_merge_file_column_name_is_shown_as_foreign_text_in_sqlite_and_csv() {
 /// value, date or chain cell) is refused with it masked, in text and JSON mode.
 #[test]
 fn a_merge_file_refusal_masks_the_key_in_every_spelling() {
-    let stub = Stub::always(Reply::json(200, "[]"));
-    let from_env = Env::with_service(&stub.url);
+    let (stub, from_env) = empty_service();
     let from_file = Env::new();
     from_file.write_config(&format!(
         "base_url = \"{}\"\napi_key = \"{KEY}\"\n",

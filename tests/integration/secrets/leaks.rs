@@ -192,8 +192,7 @@ date,fees
 
 #[test]
 fn config_errors_never_quote_the_value() {
-    let env = Env::new();
-    env.write_config(&format!("timeout = \"{KEY}\"\n"));
+    let env = Env::with_config(&format!("timeout = \"{KEY}\"\n"));
     env.cmd("config show").code(3).stderr(format!(
             "error: config file {}: line 1: timeout: expected a number of seconds from 0.001 to 86400, found a string\n",
             env.config_path().display()

@@ -74,10 +74,7 @@ fn a_key_is_read_up_to_4_kib_then_refused() {
 #[test]
 fn verbose_masks_the_key_in_a_same_origin_redirect() {
     let location = format!("/v2/api/chain-insights/fees?key={KEY}&x=1");
-    let stub = Stub::start(move |seen| match seen.path.starts_with("/v2/") {
-        true => Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#),
-        false => Reply::json(302, "").header("location", &location),
-    });
+    let stub = Stub::moved_to_v2(location);
     let env = Env::with_service(&stub.url);
     let shown = format!("{}/v2/api/chain-insights/fees?key=****&x=1", stub.url);
     env.cmd(&format!("{DAY} -v")).stderr_contains(&shown).run();

@@ -74,8 +74,7 @@ fn set_creates_a_private_folder_and_file() {
 
 #[test]
 fn set_and_unset_keep_comments_and_layout() {
-    let env = Env::new();
-    env.write_config(
+    let env = Env::with_config(
         "# chain-metrics, by hand\n\ntimeout   = 30   # seconds, the link is slow\nmethod = \"auto\"\n\n# staging has its own box\n[profiles.staging]\nbase_url = \"https://staging.example\"\n",
     );
     env.cmd("config set timeout 2.5")
@@ -105,9 +104,8 @@ fn set_and_unset_keep_comments_and_layout() {
 
 #[test]
 fn bad_values_exit_2_and_leave_the_file_untouched() {
-    let env = Env::new();
     let before = "# keep me\ntimeout = 30\n";
-    env.write_config(before);
+    let env = Env::with_config(before);
     let cases: [(&[&str], &str); 13] = [
         (&["timeout", "soon"], "error: invalid value 'soon' for timeout: expected a number of seconds from 0.001 to 86400"),
         (&["timeout", "0"], "error: invalid value '0' for timeout: expected at least 0.001 seconds (a millisecond)"),
@@ -162,9 +160,8 @@ hint: store it with: chain-metrics auth login (it reads the key from a hidden pr
 
 #[test]
 fn an_invalid_file_is_not_edited() {
-    let env = Env::new();
     let before = "timeout = 30\napikey = \"x\"\n";
-    env.write_config(before);
+    let env = Env::with_config(before);
     env.cmd("config set retries 1").code(3).error_line(format!(
             "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `ca_bundle`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `cache`, `cache_settle_days`, `strict`, `profiles`",
             env.config_path().display()
@@ -174,8 +171,7 @@ fn an_invalid_file_is_not_edited() {
 
 #[test]
 fn get_reads_the_profile_then_the_top_level_and_never_prints_the_key() {
-    let env = Env::new();
-    env.write_config(&format!(
+    let env = Env::with_config(&format!(
         "timeout = 30\napi_key = \"{KEY}\"\n\n[profiles.p]\ntimeout = 2.5\nbase_url = \"https://p.example\"\n"
     ));
     let get = |args: &[&str]| env.cmd_args(&[&["config", "get"], args].concat());
@@ -201,8 +197,7 @@ fn get_reads_the_profile_then_the_top_level_and_never_prints_the_key() {
 
 #[test]
 fn unset_of_a_missing_key_changes_nothing() {
-    let env = Env::new();
-    env.write_config("timeout = 30\n");
+    let env = Env::with_config("timeout = 30\n");
     env.cmd("config unset jobs")
         .stderr(format!(
             "jobs was not set in config file {}; nothing changed\n",
@@ -258,8 +253,7 @@ fn show_lists_every_setting_with_its_source() {
 
 #[test]
 fn a_file_others_can_read_gets_a_warning_with_the_fix() {
-    let env = Env::new();
-    env.write_config("timeout = 30\n");
+    let env = Env::with_config("timeout = 30\n");
     let path = env.config_path();
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
     env.cmd("config get timeout").stderr(format!(

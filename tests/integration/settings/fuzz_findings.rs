@@ -8,8 +8,7 @@ use crate::support::{Env, Sandbox};
 
 #[test]
 fn config_get_prints_numbers_as_the_loader_reads_them_and_config_set_takes_them_back() {
-    let env = Env::new();
-    env.write_config("timeout = 1_000\nretries = 0x3\nconnect_timeout = 5e-1\n");
+    let env = Env::with_config("timeout = 1_000\nretries = 0x3\nconnect_timeout = 5e-1\n");
     for (key, shown) in [
         ("timeout", "1000"),
         ("retries", "3"),

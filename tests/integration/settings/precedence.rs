@@ -203,8 +203,7 @@ fn allow_http_flags_beat_the_config_for_one_run() {
 
 #[test]
 fn config_show_names_the_allow_http_flag_as_the_source() {
-    let env = Env::new();
-    env.write_config("allow_http = true\n");
+    let env = Env::with_config("allow_http = true\n");
     let row = |flag: &str| {
         let run = env.cmd(&format!("{flag} config show")).any_stdout().run();
         let line = run

@@ -281,6 +281,17 @@ pub struct Running {
 }
 
 impl Running {
+    /// Sends `signal` (`-TERM`, `-INT`...) to the run, with bash's builtin kill (no procps
+    /// needed); `finish` then sees how it ended.
+    pub fn kill(&self, signal: &str) {
+        let pid = self.child.id();
+        let status = std::process::Command::new("bash")
+            .args(["-c", &format!("kill {signal} {pid}")])
+            .status()
+            .unwrap();
+        assert!(status.success(), "kill {signal} {pid} failed");
+    }
+
     /// Waits for the end, then checks it as `Cmd::run` does.
     #[track_caller]
     pub fn finish(self) -> Run {

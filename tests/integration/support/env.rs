@@ -35,6 +35,13 @@ impl Env {
         env
     }
 
+    /// An environment whose default config file holds `text` (written as `write_config` does).
+    pub fn with_config(text: &str) -> Env {
+        let env = Env::new();
+        env.write_config(text);
+        env
+    }
+
     pub fn set(&mut self, name: &str, value: &str) -> &mut Env {
         self.vars.push((name.into(), value.into()));
         self

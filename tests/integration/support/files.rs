@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::Env;
+use super::{Cmd, Env};
 
 /// The names in a folder, sorted: a temp file left behind would show here.
 pub fn names(folder: &Path) -> Vec<String> {
@@ -20,6 +20,24 @@ pub fn read(env: &Env, name: &str) -> String {
 
 pub fn write(env: &Env, name: &str, text: &str) {
     std::fs::write(env.home.path().join(name), text).unwrap();
+}
+
+/// Writes `old` to the file `name` in the test's folder, runs `refused` (a run that must not
+/// change it: the test says its exit code and what it prints), and checks that the file is
+/// still `old`, byte for byte.
+#[track_caller]
+pub fn refused_keeps(env: &Env, name: &str, old: &str, refused: Cmd) {
+    write(env, name, old);
+    refused.run();
+    assert_eq!(read(env, name), old, "{name} was changed by a refused run");
+}
+
+/// Writes `text` to the file `name` in the test's folder with the mode `mode`: its path.
+pub fn write_with_mode(env: &Env, name: &str, text: &str, mode: u32) -> PathBuf {
+    write(env, name, text);
+    let path = env.home.path().join(name);
+    super::owners::chmod(&path, mode);
+    path
 }
 
 /// Runs `sql` (one or more statements) on the SQLite database at `path`, made if missing.

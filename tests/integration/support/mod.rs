@@ -5,6 +5,7 @@
 mod cmd;
 mod env;
 pub mod files;
+pub mod owners;
 mod proxy;
 mod servers;
 mod snapshot;
@@ -69,6 +70,14 @@ pub fn sandbox_gives(line: &str, expected: impl snapbox::IntoData) {
     let (_sandbox, mut env) = sandbox_env(&[]);
     env.set("LANG", "C.UTF-8");
     env.cmd(line).stdout(expected).run();
+}
+
+/// A scripted service that answers every request with no records (`[]`), and an environment
+/// pointed at it: for a test that counts what a run asked (`stub.seen()`).
+pub fn empty_service() -> (Stub, Env) {
+    let stub = Stub::always(Reply::json(200, "[]"));
+    let env = Env::with_service(&stub.url);
+    (stub, env)
 }
 
 /// The sandbox and an environment pointed at it (with the test key): how most tests start.

@@ -77,6 +77,13 @@ impl Sandbox {
             .collect()
     }
 
+    /// Checks that it received no request (a run refused before any): `why` says what sent one.
+    #[track_caller]
+    pub fn assert_no_requests(&self, why: &str) {
+        let requests = self.requests();
+        assert!(requests.is_empty(), "{why}: {requests:#?}");
+    }
+
     /// The `start_date..end_date` of every request it received, in order.
     pub fn ranges(&self) -> Vec<String> {
         let field = |line: &str, name: &str| {
@@ -235,6 +242,15 @@ impl Stub {
             connections,
             _runtime: runtime,
         }
+    }
+
+    /// A service whose base URL moved: a request outside `/v2/` is redirected (302, same
+    /// origin) to `location`, and one under it answers one record (2024-01-01, fees 1).
+    pub fn moved_to_v2(location: String) -> Stub {
+        Stub::start(move |seen| match seen.path.starts_with("/v2/") {
+            true => Reply::json(200, r#"[{"date":"2024-01-01","fees":1}]"#),
+            false => Reply::json(302, "").header("location", &location),
+        })
     }
 
     /// A server that always gives the same answer.

@@ -19,6 +19,16 @@ fn ends_with_hint(run: &Run, hint: &str) {
     assert!(run.stderr.ends_with(&last), "{run:?}");
 }
 
+/// One day of fees with two retries in `env`: it exits `code`, its first line of stderr like
+/// `like` (`[..]` for any text).
+#[track_caller]
+fn day_fails(env: &Env, code: i32, like: &str) -> Run {
+    env.cmd(&format!("{DAY} {RETRIES}"))
+        .code(code)
+        .error_line_like(like)
+        .run()
+}
+
 /// A TCP server on 127.0.0.1 that reads what a connection sends first and answers it with
 /// `answer` of those bytes, then closes; it counts the connections.
 struct Raw {
@@ -61,11 +71,11 @@ fn tls_that_just_closes(first: &[u8]) -> Vec<u8> {
 fn http_to_a_tls_port_that_just_closes_gets_the_https_hint_at_once() {
     let server = Raw::start(tls_that_just_closes);
     let env = Env::with_service(&server.url);
-    let run = env
-        .cmd(&format!("{DAY} {RETRIES}"))
-        .code(7)
-        .error_line_like("[..]the server does not speak plain HTTP (an https:// port?)[..]")
-        .run();
+    let run = day_fails(
+        &env,
+        7,
+        "[..]the server does not speak plain HTTP (an https:// port?)[..]",
+    );
     ends_with_hint(&run, "the port speaks TLS: use https:// in the base URL");
     // The request, then the one ClientHello that told: no retries.
     assert_eq!(server.connections(), 2);
@@ -113,13 +123,11 @@ fn a_same_origin_redirect_loop_is_called_a_redirect_loop() {
         let stub =
             Stub::always(Reply::json(status, "").header("location", "/api/chain-insights/fees"));
         let env = Env::with_service(&stub.url);
-        let run = env
-            .cmd(&format!("{DAY} {RETRIES}"))
-            .code(7)
-            .error_line_like(
-                "[..]redirected more than 10 times within the same origin: a redirect loop[..]",
-            )
-            .run();
+        let run = day_fails(
+            &env,
+            7,
+            "[..]redirected more than 10 times within the same origin: a redirect loop[..]",
+        );
         assert!(!run.stderr.contains("another origin"), "{run:?}");
         ends_with_hint(
             &run,
@@ -136,13 +144,11 @@ fn a_proxys_403_is_named_and_not_retried() {
     let stub = Stub::start_tls(&ca.leaf(), |_| Reply::json(200, "[]"));
     let mut env = Env::with_service(&stub.url.replace("127.0.0.1", "chain-metrics.test"));
     env.set("HTTPS_PROXY", &proxy.url);
-    let run = env
-        .cmd(&format!("{DAY} {RETRIES}"))
-        .code(7)
-        .error_line_like(
-            "[..]the proxy refused to open a tunnel to the service (HTTP 403, its own policy)[..]",
-        )
-        .run();
+    let run = day_fails(
+        &env,
+        7,
+        "[..]the proxy refused to open a tunnel to the service (HTTP 403, its own policy)[..]",
+    );
     assert!(!run.error_line().contains("attempts"), "{run:?}");
     // The tunnel asked for, then the one CONNECT that learnt the status.
     assert_eq!(proxy.seen().len(), 2, "{:?}", proxy.seen());

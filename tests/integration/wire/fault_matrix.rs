@@ -169,36 +169,64 @@ fn under(fault: &'static str) -> impl Iterator<Item = (&'static Family, &'static
     FAMILIES.iter().zip(outcomes)
 }
 
+/// A fault that fails every run: each family prints nothing, exits `code` after `attempts`
+/// attempts, and its first line of stderr is `line` (made from the family and the run: the
+/// endpoint's path, the sandbox's address); its hint is `hint` where the test names one.
+fn assert_fails(
+    fault: &'static str,
+    (code, attempts): (i32, usize),
+    line: impl Fn(&Family, &Outcome) -> String,
+    hint: Option<&str>,
+) {
+    for (family, out) in under(fault) {
+        out.assert_no_output();
+        assert_eq!(
+            (out.code, out.attempts),
+            (code, attempts),
+            "{}",
+            family.command
+        );
+        assert_eq!(out.error_line(), line(family, out));
+        if hint.is_some() {
+            assert_eq!(out.hint(), hint, "{}", family.command);
+        }
+    }
+}
+
 #[test]
 fn service_unavailable_is_retried_then_exit_6() {
-    for (family, out) in under("503:0") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (6, 3), "{}", family.command);
-        assert_eq!(out.error_line(), format!("error: the service failed: POST {} for ETHEREUM answered HTTP 503 Service Unavailable: synthetic failure (fault 503) (after 2 retries)", family.path));
-        assert_eq!(out.hint(), Some("try again later, or raise --retries"));
-    }
+    assert_fails(
+        "503:0",
+        (6, 3),
+        |family, _| {
+            format!("error: the service failed: POST {} for ETHEREUM answered HTTP 503 Service Unavailable: synthetic failure (fault 503) (after 2 retries)", family.path)
+        },
+        Some("try again later, or raise --retries"),
+    );
 }
 
 #[test]
 fn too_many_requests_is_retried_then_exit_6() {
-    for (family, out) in under("429:0") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (6, 3), "{}", family.command);
-        assert_eq!(out.error_line(), format!("error: the service failed: POST {} for ETHEREUM answered HTTP 429 Too Many Requests: synthetic failure (fault 429) (after 2 retries)", family.path));
-    }
+    assert_fails(
+        "429:0",
+        (6, 3),
+        |family, _| {
+            format!("error: the service failed: POST {} for ETHEREUM answered HTTP 429 Too Many Requests: synthetic failure (fault 429) (after 2 retries)", family.path)
+        },
+        None,
+    );
 }
 
 #[test]
 fn a_retry_after_beyond_60_seconds_fails_at_once() {
-    for (family, out) in under("429:120") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (6, 1), "{}", family.command);
-        assert_eq!(out.error_line(), format!("error: the service failed: POST {} for ETHEREUM answered HTTP 429 Too Many Requests: synthetic failure (fault 429) (the service asked to wait 120 s before retrying, longer than the 60 s this tool waits)", family.path));
-        assert_eq!(
-            out.hint(),
-            Some("try again once the service's wait is over")
-        );
-    }
+    assert_fails(
+        "429:120",
+        (6, 1),
+        |family, _| {
+            format!("error: the service failed: POST {} for ETHEREUM answered HTTP 429 Too Many Requests: synthetic failure (fault 429) (the service asked to wait 120 s before retrying, longer than the 60 s this tool waits)", family.path)
+        },
+        Some("try again once the service's wait is over"),
+    );
 }
 
 #[test]
@@ -227,83 +255,80 @@ fn a_reset_connection_is_retried_then_exit_7() {
 
 #[test]
 fn a_body_cut_short_is_retried_then_exit_7() {
-    for (family, out) in under("cut") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (7, 3), "{}", family.command);
-        assert_eq!(
-            out.error_line(),
+    assert_fails(
+        "cut",
+        (7, 3),
+        |family, out| {
             format!("error: POST {} for ETHEREUM at {}{}: the response body was cut short (unexpected EOF during chunk size line) (3 attempts)", family.path, out.url, family.path)
-        );
-    }
+        },
+        None,
+    );
 }
 
 #[test]
 fn a_slow_service_times_out_per_attempt_then_exit_7() {
-    for (family, out) in under("latency:5000") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (7, 3), "{}", family.command);
-        assert_eq!(
-            out.error_line(),
-            format!(
-                "error: POST {} for ETHEREUM at {}{}: timed out after 0.5 s (3 attempts)",
-                family.path, out.url, family.path
-            )
-        );
-        assert_eq!(
-            out.hint(),
-            Some("raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N")
-        );
-    }
+    assert_fails(
+        "latency:5000",
+        (7, 3),
+        |family, out| format!("error: POST {} for ETHEREUM at {}{}: timed out after 0.5 s (3 attempts)", family.path, out.url, family.path),
+        Some("raise --timeout (seconds for a whole request), or ask for fewer days per request with --chunk-days N"),
+    );
 }
 
 #[test]
 fn an_html_page_is_not_data_exit_8_without_retry() {
-    for (family, out) in under("html") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (8, 1), "{}", family.command);
-        assert_eq!(out.error_line(), format!("error: POST {} for ETHEREUM answered content-type text/html; charset=utf-8, not JSON: an HTML page titled \"Down for maintenance\"", family.path));
-    }
+    assert_fails(
+        "html",
+        (8, 1),
+        |family, _| {
+            format!("error: POST {} for ETHEREUM answered content-type text/html; charset=utf-8, not JSON: an HTML page titled \"Down for maintenance\"", family.path)
+        },
+        None,
+    );
 }
 
 #[test]
 fn a_wrong_typed_field_is_named_with_its_record_exit_8() {
-    for (family, out) in under("wrong-type") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (8, 1), "{}", family.command);
-        assert_eq!(out.error_line(), format!("error: POST {} for ETHEREUM answered something that is not the documented shape (content-type application/json): record 2: field {}: expected a number, found a string \"{}\"", family.path, family.wrong_field, family.last_value));
-    }
+    assert_fails(
+        "wrong-type",
+        (8, 1),
+        |family, _| {
+            format!("error: POST {} for ETHEREUM answered something that is not the documented shape (content-type application/json): record 2: field {}: expected a number, found a string \"{}\"", family.path, family.wrong_field, family.last_value)
+        },
+        None,
+    );
 }
 
 #[test]
 fn a_huge_body_is_refused_without_retry_exit_8() {
-    for (family, out) in under("huge") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (8, 1), "{}", family.command);
-        assert_eq!(
-            out.error_line(),
+    assert_fails(
+        "huge",
+        (8, 1),
+        |family, out| {
             format!("error: POST {} for ETHEREUM at {}{}: the response is larger than 64 MiB, the most this tool reads", family.path, out.url, family.path)
-        );
-    }
+        },
+        None,
+    );
 }
 
 #[test]
 fn a_range_cap_is_refused_without_retry_and_the_hint_names_chunk_days() {
-    for (family, out) in under("range-cap:2") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (5, 1), "{}", family.command);
-        assert_eq!(out.error_line(), format!("error: the service rejected the request: POST {} for ETHEREUM answered HTTP 400 Bad Request: date range too long: 3 days asked, at most 2 days per request", family.path));
-        assert_eq!(out.hint(), Some("the request asked for 3 days and the service takes at most 2: split the range with --chunk-days 2 (or chunk_days = 2 in the config file)"));
-    }
+    assert_fails(
+        "range-cap:2",
+        (5, 1),
+        |family, _| format!("error: the service rejected the request: POST {} for ETHEREUM answered HTTP 400 Bad Request: date range too long: 3 days asked, at most 2 days per request", family.path),
+        Some("the request asked for 3 days and the service takes at most 2: split the range with --chunk-days 2 (or chunk_days = 2 in the config file)"),
+    );
 }
 
 #[test]
 fn other_client_errors_are_never_retried() {
-    for (family, out) in under("404") {
-        out.assert_no_output();
-        assert_eq!((out.code, out.attempts), (5, 1), "{}", family.command);
-        assert_eq!(out.error_line(), format!("error: the service rejected the request: POST {} for ETHEREUM answered HTTP 404 Not Found: synthetic failure (fault 404)", family.path));
-        assert_eq!(out.hint(), Some("check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404"));
-    }
+    assert_fails(
+        "404",
+        (5, 1),
+        |family, _| format!("error: the service rejected the request: POST {} for ETHEREUM answered HTTP 404 Not Found: synthetic failure (fault 404)", family.path),
+        Some("check the base URL's path: the endpoint paths are appended to it, so a missing or extra prefix (such as /v2) answers 404"),
+    );
 }
 
 /// Each family's output over the three days, when a fault clears.
