@@ -92,6 +92,9 @@ pub enum ConfigCommand {
         value: String,
     },
 
+    /// List the config file's profiles, the one in use marked with where it was chosen
+    Profiles,
+
     /// Remove a value from the selected profile (or the top level)
     #[command(after_help = help_text::CONFIG_UNSET)]
     Unset {

@@ -151,11 +151,9 @@ pub struct GlobalArgs {
         long,
         global = true,
         value_name = "WHEN",
-        default_value = "auto",
-        hide_default_value = true,
         hide_possible_values = true
     )]
-    pub color: ColorChoice,
+    pub color: Option<ColorChoice>,
 
     /// Stderr as text, or json: one object a line [default: text]
     #[arg(help_heading = "Messages", long, global = true, value_name = "FMT")]

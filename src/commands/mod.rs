@@ -6,6 +6,7 @@ mod cache;
 mod chains;
 mod completions;
 mod config;
+mod profiles;
 mod man;
 mod query;
 mod render;
