@@ -9,9 +9,23 @@ use super::Cli;
 
 /// The command line from the process's arguments, its subcommands' help quiet about globals.
 pub(crate) fn parse() -> Result<Cli, clap::Error> {
-    let mut command = command();
+    let mut command = chains_from_config_too(command());
     let matches = command.try_get_matches_from_mut(std::env::args_os())?;
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
+/// The query commands with `--chain` left optional for the parser alone: config `chains` may
+/// give the chains, which only the settings can tell (a query with neither is refused in clap's
+/// words by `query::missing_chain`). Help, usage and the man pages still show it required.
+fn chains_from_config_too(cli: Command) -> Command {
+    let queries: Vec<String> = cli
+        .get_subcommands()
+        .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "chains"))
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    queries.into_iter().fold(cli, |cli, name| {
+        cli.mut_subcommand(name, |sub| sub.mut_arg("chains", |arg| arg.required(false)))
+    })
 }
 
 /// The clap command whose subcommands' help names the global flags in one line.

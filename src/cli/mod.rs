@@ -20,7 +20,7 @@ pub(crate) use commands::{
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
 pub(crate) use inherited::parse;
-pub(crate) use query::{QueryArgs, SocialArgs};
+pub(crate) use query::{missing_chain, QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
 

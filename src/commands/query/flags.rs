@@ -6,7 +6,11 @@ use crate::analysis::{Analysis, Measures, DEFAULT_DECIMALS};
 use crate::cli::{AnalysisArgs, CalendarArgs, QueryArgs};
 use crate::model::{expand_chains, Chain, DayRange, DaySpec, Endpoint, Period, Span};
 use crate::output::OutputRequest;
-use crate::settings::Switch;
+use crate::error::Failure;
+use crate::render::Format;
+use crate::settings::{OutputDefaults, Switch};
+use crate::system::foreign;
+use clap::ValueEnum;
 
 /// The query flags as plain values, grouped by what they decide.
 pub(super) struct QueryFlags {
@@ -36,6 +40,8 @@ pub(super) struct QueryFlags {
     pub refresh: bool,
     /// `--chunk-days N`, over config `chunk_days`.
     pub chunk_days: Option<u32>,
+    /// `--decimals N` as given, over config `decimals` (`output` holds the one in effect).
+    pub decimals: Option<u32>,
 }
 
 impl QueryFlags {
@@ -71,6 +77,7 @@ impl QueryFlags {
             no_cache,
             refresh,
         } = args;
+        let analysis_args = analysis;
         let (analysis, without_effect) = analysis_flags(analysis, endpoints, *summary);
         QueryFlags {
             chains: expand_chains(chains),
@@ -99,7 +106,36 @@ impl QueryFlags {
             cache: Switch::new(*cache, *no_cache),
             refresh: *refresh,
             chunk_days: *chunk_days,
+            decimals: analysis_args.decimals,
         }
+    }
+
+    /// The config file's output defaults where a flag was not given: `chains` without
+    /// `--chain`, `decimals` without `--decimals`, `format` for stdout without `--format` (a
+    /// file's extension says more than a default). A format name that is none is exit 3.
+    pub(super) fn with_defaults(&mut self, defaults: &OutputDefaults) -> Result<(), Failure> {
+        if self.chains.is_empty() {
+            if let Some(chains) = &defaults.chains {
+                self.chains = expand_chains(&chains.value);
+            }
+        }
+        if let (None, Some(decimals)) = (self.decimals, defaults.decimals) {
+            self.output.analysis.measures.decimals = decimals;
+        }
+        let to_stdout = self.output.file.as_ref().is_none_or(|f| f.as_os_str() == "-");
+        if let (None, true, Some(name)) = (self.output.format, to_stdout, &defaults.format) {
+            let format = Format::from_str(name.value.trim(), true).map_err(|_| {
+                Failure::config(format!(
+                    "format '{}' from {} is not a format: expected one of {}",
+                    foreign::cut(&name.value, 80),
+                    name.source,
+                    Format::names(Format::value_variants(), "or")
+                ))
+                .with_hint("set another with: chain-metrics config set format csv")
+            })?;
+            self.output.format = Some(format);
+        }
+        Ok(())
     }
 }
 

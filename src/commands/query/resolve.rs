@@ -4,7 +4,7 @@
 use super::flags::QueryFlags;
 use super::{checks, range, Fetch, Mode, Query};
 use crate::cache::Mode as CacheMode;
-use crate::cli::{GlobalArgs, QueryArgs};
+use crate::cli::{missing_chain, GlobalArgs, QueryArgs};
 use crate::commands::resolve_settings;
 use crate::fetched::Plan;
 use crate::model::{each_once, today_utc, Endpoint, SocialMetric};
@@ -21,11 +21,24 @@ impl Query {
         includes: &[SocialMetric],
     ) -> anyhow::Result<Query> {
         let today = today_utc();
-        let flags = QueryFlags::new(args, endpoints);
+        let mut flags = QueryFlags::new(args, endpoints);
+        // The settings are read first, for the config file's output defaults; a usage error
+        // of the flags still comes before a config error.
+        let settings = resolve_settings(global, terminal, flags.chunk_days, FileUse::Read);
+        if let Ok(settings) = &settings {
+            flags.with_defaults(&settings.output)?;
+        }
+        if flags.chains.is_empty() {
+            let command = match endpoints {
+                [one] => one.command(),
+                _ => "report",
+            };
+            crate::report::usage_error(missing_chain(command));
+        }
         let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
         let checked = checks::Checked::resolve(&flags, endpoints, includes, terminal, today)?;
         let resume = range::resume_start(&flags, &checked.output, &checked.plan, today)?;
-        let settings = resolve_settings(global, terminal, flags.chunk_days, FileUse::Read)?;
+        let settings = settings?;
         let catch_up = match resume {
             Some(start) => {
                 let settle = settings.cache.settle_days;
