@@ -88,7 +88,8 @@ pub enum ConfigCommand {
         #[arg(value_name = "KEY")]
         key: ConfigKey,
         /// Its new value, checked before the file is touched
-        #[arg(value_name = "VALUE", allow_hyphen_values = true)]
+        #[arg(value_name = "VALUE", allow_hyphen_values = true,
+              add = clap_complete::ArgValueCompleter::new(super::candidates::config_values))]
         value: String,
     },
 

@@ -2,6 +2,7 @@
 
 mod analysis;
 mod calendar;
+mod candidates;
 mod commands;
 mod completion;
 mod help_text;

@@ -32,7 +32,7 @@ pub struct QueryArgs {
         help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN",
         required = true, value_delimiter = ',',
         value_parser = Suggesting::new(ChainArg::parse, chain_names),
-        add = ArgValueCompleter::new(completion::chains),
+        add = ArgValueCompleter::new(super::candidates::chain_list),
     )]
     pub chains: Vec<ChainArg>,
 
@@ -56,6 +56,7 @@ pub struct QueryArgs {
     #[arg(
         help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span,
         conflicts_with = "start", allow_negative_numbers = true,
+        add = ArgValueCompleter::new(super::candidates::last_forms),
     )]
     pub last: Option<Span>,
 

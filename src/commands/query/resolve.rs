@@ -29,6 +29,10 @@ impl Query {
             flags.with_defaults(&settings.output)?;
         }
         if flags.chains.is_empty() {
+            // A broken config file may be what left the chains out: said first.
+            if let Err(e) = settings {
+                return Err(e.into());
+            }
             let command = match endpoints {
                 [one] => one.command(),
                 _ => "report",
