@@ -94,6 +94,7 @@ pub enum ConfigCommand {
     },
 
     /// List the config file's profiles, the one in use marked with where it was chosen
+    #[command(after_help = help_text::CONFIG_PROFILES)]
     Profiles,
 
     /// Remove a value from the selected profile (or the top level)

@@ -245,7 +245,7 @@ pub enum Command {
     #[command(subcommand, after_help = help_text::AUTH)]
     Auth(AuthCommand),
 
-    /// Read or change the config file: path | show | get KEY | set KEY VALUE | unset KEY
+    /// Read or change the config file: path | show | get | set | unset | profiles
     #[command(subcommand, after_help = help_text::CONFIG)]
     Config(ConfigCommand),
 

@@ -1,4 +1,5 @@
-//! `config path | show | get | set | unset`: the config file, read and edited in place.
+//! `config path | show | get | set | unset`: the config file, read and edited in place (`config
+//! profiles` lists its profiles, in `profiles.rs`).
 
 use super::resolve_settings;
 use crate::cli::{ConfigCommand, GlobalArgs};
