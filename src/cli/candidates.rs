@@ -51,7 +51,9 @@ fn chains_given(words: &[String], index: usize) -> Vec<Chain> {
             }
             _ => continue,
         };
-        let items = value.split(',').filter_map(|item| ChainArg::parse(item).ok());
+        let items = value
+            .split(',')
+            .filter_map(|item| ChainArg::parse(item).ok());
         given.extend(expand_chains(&items.collect::<Vec<_>>()));
     }
     given
@@ -101,9 +103,8 @@ pub(super) fn chain_offers(typed: &str, given: &[Chain], first: bool) -> Vec<Com
 /// `--last`: a number typed gets each unit after it; before that, the common spans.
 pub(super) fn last_forms(current: &OsStr) -> Vec<CompletionCandidate> {
     let typed = current.to_string_lossy();
-    let offer = |value: String, help: &'static str| {
-        CompletionCandidate::new(value).help(Some(help.into()))
-    };
+    let offer =
+        |value: String, help: &'static str| CompletionCandidate::new(value).help(Some(help.into()));
     if !typed.is_empty() && typed.chars().all(|c| c.is_ascii_digit()) {
         let units = [
             ("", "days"),
@@ -222,12 +223,18 @@ pub(super) fn sort_columns(current: &OsStr) -> Vec<CompletionCandidate> {
 /// The header a query command line would write, read off the same [`Shape`] the run builds.
 fn header_of(words: &[String]) -> Option<Vec<String>> {
     let command = super::completion::command_to_complete().ignore_errors(true);
-    let matches = command.try_get_matches_from(words.iter().map(OsString::from)).ok()?;
+    let matches = command
+        .try_get_matches_from(words.iter().map(OsString::from))
+        .ok()?;
     let cli = Cli::from_arg_matches(&matches).ok()?;
     let (args, endpoints, includes) = match &cli.command {
         Command::Fees(args) => (args, vec![Endpoint::Fees], Vec::new()),
         Command::Users(args) => (args, vec![Endpoint::ActiveUsers], Vec::new()),
-        Command::Social(s) => (&s.query, vec![Endpoint::OfficialAccount], s.includes.clone()),
+        Command::Social(s) => (
+            &s.query,
+            vec![Endpoint::OfficialAccount],
+            s.includes.clone(),
+        ),
         Command::Report(s) => (&s.query, Endpoint::ALL.to_vec(), s.includes.clone()),
         _ => return None,
     };
@@ -255,7 +262,11 @@ fn header_of(words: &[String]) -> Option<Vec<String>> {
         chunk_days: None,
     };
     let shape = Shape::new(analysis(args), args.by, args.summary, layout(args, naming));
-    Some(shape.columns(&plan.dataset(Vec::new()), &plan.chains).header())
+    Some(
+        shape
+            .columns(&plan.dataset(Vec::new()), &plan.chains)
+            .header(),
+    )
 }
 
 /// The measures the line asks.

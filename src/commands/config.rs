@@ -2,17 +2,17 @@
 //! profiles` lists its profiles, in `profiles.rs`).
 
 use super::resolve_settings;
+use crate::analysis::DEFAULT_DECIMALS;
 use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
+use crate::model::ChainArg;
 use crate::output::write_stdout;
+use crate::render::Format;
 use crate::settings::shown_url;
 use crate::settings::Terminal;
 use crate::settings::{plain, ConfigDocument, ConfigKey};
 use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
-use crate::analysis::DEFAULT_DECIMALS;
-use crate::model::ChainArg;
-use crate::render::Format;
 use crate::system::{diag, foreign};
 use clap::ValueEnum;
 
@@ -246,7 +246,11 @@ fn show_row(s: &Settings, key: ConfigKey) -> Option<ShowRow> {
         ConfigKey::Strict => plain(s.strict.to_string()),
         ConfigKey::Format => match &s.output.format {
             Some(format) => (key.name(), format.value.clone(), source),
-            None => (key.name(), "(table on a terminal, else csv)".into(), "default".into()),
+            None => (
+                key.name(),
+                "(table on a terminal, else csv)".into(),
+                "default".into(),
+            ),
         },
         ConfigKey::Color => plain(s.output.color.name().to_owned()),
         ConfigKey::Decimals => match s.output.decimals {

@@ -4,9 +4,9 @@
 
 use super::environment::Environment;
 use super::keys::{ColorChoice, ConfigKey};
+use super::limits;
 use super::precedence::{from_layers, pick, Layer, Source, Sourced, Sources};
 use super::tuning::within;
-use super::limits;
 use crate::error::{Failure, Result};
 use crate::model::ChainArg;
 

@@ -4,9 +4,9 @@
 
 use crate::analysis::{Analysis, Measures, DEFAULT_DECIMALS};
 use crate::cli::{AnalysisArgs, CalendarArgs, QueryArgs};
+use crate::error::Failure;
 use crate::model::{expand_chains, Chain, DayRange, DaySpec, Endpoint, Period, Span};
 use crate::output::OutputRequest;
-use crate::error::Failure;
 use crate::render::Format;
 use crate::settings::{OutputDefaults, Switch};
 use crate::system::foreign;
@@ -77,8 +77,7 @@ impl QueryFlags {
             no_cache,
             refresh,
         } = args;
-        let analysis_args = analysis;
-        let (analysis, without_effect) = analysis_flags(analysis, endpoints, *summary);
+        let (asked, without_effect) = analysis_flags(analysis, endpoints, *summary);
         QueryFlags {
             chains: expand_chains(chains),
             days: day_flags((start, end, last), calendar, by),
@@ -92,7 +91,7 @@ impl QueryFlags {
                 no_header: *no_header,
                 summary: *summary,
                 by: *by,
-                analysis,
+                analysis: asked,
                 json_numbers: *json_numbers,
                 file_chain: *file_chain,
                 table: table.clone(),
@@ -106,7 +105,7 @@ impl QueryFlags {
             cache: Switch::new(*cache, *no_cache),
             refresh: *refresh,
             chunk_days: *chunk_days,
-            decimals: analysis_args.decimals,
+            decimals: analysis.decimals,
         }
     }
 
@@ -122,7 +121,11 @@ impl QueryFlags {
         if let (None, Some(decimals)) = (self.decimals, defaults.decimals) {
             self.output.analysis.measures.decimals = decimals;
         }
-        let to_stdout = self.output.file.as_ref().is_none_or(|f| f.as_os_str() == "-");
+        let to_stdout = self
+            .output
+            .file
+            .as_ref()
+            .is_none_or(|f| f.as_os_str() == "-");
         if let (None, true, Some(name)) = (self.output.format, to_stdout, &defaults.format) {
             let format = Format::from_str(name.value.trim(), true).map_err(|_| {
                 Failure::config(format!(

@@ -170,7 +170,11 @@ fn checked(text: &str) -> Result<FileSettings, String> {
             return Err(format!("{}api_key_command: {why}", at()));
         }
         // So are chains `--chain` would refuse (their names are the model's, not a format's).
-        if let Some(Err(why)) = layer.chains.as_deref().map(|c| ConfigKey::Chains.value(c, false)) {
+        if let Some(Err(why)) = layer
+            .chains
+            .as_deref()
+            .map(|c| ConfigKey::Chains.value(c, false))
+        {
             return Err(format!("{}chains: {why}", at()));
         }
     }

@@ -158,12 +158,18 @@ fn a_broken_config_file_offers_no_profiles_and_no_error(shell: Shell) {
 /// nothing else but flags.
 fn config_set_offers_the_values_of_its_key(shell: Shell) {
     let env = home();
-    for (key, values) in [("strict", &["false", "true"][..]), ("method", &["auto", "get", "post"])] {
+    for (key, values) in [
+        ("strict", &["false", "true"][..]),
+        ("method", &["auto", "get", "post"]),
+    ] {
         let offered = complete(shell, &env, &format!("chain-metrics config set {key} "));
         let (flags, others): (Vec<&String>, Vec<&String>) =
             offered.iter().partition(|o| o.starts_with("--"));
         assert_eq!(others, values, "{shell:?}: {offered:?}");
-        assert!(flags.iter().any(|f| *f == "--profile"), "{shell:?}: {offered:?}");
+        assert!(
+            flags.iter().any(|f| *f == "--profile"),
+            "{shell:?}: {offered:?}"
+        );
     }
 }
 

@@ -74,7 +74,9 @@ date,fees,fees_change,fees_change_pct
         .run();
     env.cmd(line)
         .code(2)
-        .stderr_contains("error: the following required arguments were not provided:\n  --chain <CHAIN>\n")
+        .stderr_contains(
+            "error: the following required arguments were not provided:\n  --chain <CHAIN>\n",
+        )
         .stderr_contains("tip: or set a default: chain-metrics config set chains eth,arb")
         .run();
 }
@@ -88,23 +90,35 @@ fn config_show_names_each_default_and_its_source() {
     );
     let show = env.cmd("--profile p config show").run().stdout;
     let row = |name: &str| {
-        let line = show.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap();
+        let line = show
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} ")))
+            .unwrap();
         line.split_whitespace().collect::<Vec<_>>().join(" ")
     };
     assert_eq!(row("format"), "format json (config file)");
     // NO_COLOR is the environment, above the file.
     assert_eq!(row("color"), "color never (environment NO_COLOR)");
     assert_eq!(row("decimals"), "decimals 4 (config file, profile p)");
-    assert_eq!(row("chains"), "chains ETHEREUM,all (config file, profile p)");
+    assert_eq!(
+        row("chains"),
+        "chains ETHEREUM,all (config file, profile p)"
+    );
     let show = env.cmd("--profile p --color auto config show").run().stdout;
-    assert!(show.contains("auto") && show.contains("(flag --color)"), "{show}");
+    assert!(
+        show.contains("auto") && show.contains("(flag --color)"),
+        "{show}"
+    );
     let env = Env::new();
     env.write_config("color = \"always\"\n");
     let show = env.cmd("config show").run().stdout;
     let colour = show.lines().find(|l| l.starts_with("color ")).unwrap();
     let colour = colour.split_whitespace().collect::<Vec<_>>().join(" ");
     assert_eq!(colour, "color always (config file)");
-    assert!(show.contains("chains                   (not set)"), "{show}");
+    assert!(
+        show.contains("chains                   (not set)"),
+        "{show}"
+    );
 }
 
 #[test]
@@ -116,7 +130,9 @@ fn config_set_takes_good_values_and_refuses_bad_ones_naming_them() {
         ("decimals", "0"),
         ("chains", "eth,arb"),
     ] {
-        env.cmd(&format!("config set {key} {value}")).stderr_contains(&format!("{key} = ")).run();
+        env.cmd(&format!("config set {key} {value}"))
+            .stderr_contains(&format!("{key} = "))
+            .run();
     }
     let before = read(&env);
     assert_eq!(
@@ -145,7 +161,9 @@ fn bad_values_in_the_file_are_configuration_errors() {
     env.write_config("[profiles.p]\nchains = \"eth,,arb\"\n");
     env.cmd(&format!("--profile p fees {DAY}"))
         .code(3)
-        .error_line_like("error: config file [..]: profile p: chains: a chain is empty (a stray comma?)[..]")
+        .error_line_like(
+            "error: config file [..]: profile p: chains: a chain is empty (a stray comma?)[..]",
+        )
         .run();
     env.write_config("color = \"sometimes\"\n");
     env.cmd("config show")
@@ -181,7 +199,9 @@ fn config_profiles_lists_them_and_marks_the_one_in_use_with_its_source() {
     let path = env.config_path().display().to_string();
     env.cmd("config profiles")
         .stdout("  ci\n  work\n")
-        .stderr(format!("warning: profile 'typo' (from CHAIN_METRICS_PROFILE) is not in config file {path}\n"))
+        .stderr(format!(
+            "warning: profile 'typo' (from CHAIN_METRICS_PROFILE) is not in config file {path}\n"
+        ))
         .run();
     let env = Env::new();
     env.write_config("retries = 1\n");
