@@ -149,7 +149,7 @@ pub(super) fn config_values(current: &OsStr) -> Vec<CompletionCandidate> {
     let names: Vec<String> = match key {
         ConfigKey::Method => names_of(MethodChoice::value_variants()),
         ConfigKey::Color => names_of(ColorChoice::value_variants()),
-        ConfigKey::Format => names_of(Format::value_variants()),
+        ConfigKey::Format => names_of(&Format::all_that(|c| !c.file_only)),
         ConfigKey::AllowHttp | ConfigKey::Cache | ConfigKey::Strict => {
             vec!["true".into(), "false".into()]
         }

@@ -14,7 +14,6 @@ use crate::settings::{plain, ConfigDocument, ConfigKey};
 use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
 use crate::system::{diag, foreign};
-use clap::ValueEnum;
 
 pub(super) fn run(
     global: &GlobalArgs,
@@ -145,12 +144,12 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
 
 /// Config `format` names a format `--format` takes (settings cannot tell: formats are render's).
 fn check_format(text: &str) -> Result<()> {
-    match Format::from_str(text.trim(), true) {
-        Ok(_) => Ok(()),
-        Err(_) => Err(Failure::usage(format!(
-            "invalid value '{}' for format: expected one of {}",
+    match Format::for_stdout(text) {
+        Some(_) => Ok(()),
+        None => Err(Failure::usage(format!(
+            "invalid value '{}' for format: expected one of {} (the default for stdout)",
             foreign::cut(text, 80),
-            Format::names(Format::value_variants(), "or")
+            Format::names(&Format::all_that(|c| !c.file_only), "or")
         ))),
     }
 }

@@ -10,7 +10,6 @@ use crate::output::OutputRequest;
 use crate::render::Format;
 use crate::settings::{OutputDefaults, Switch};
 use crate::system::foreign;
-use clap::ValueEnum;
 
 /// The query flags as plain values, grouped by what they decide.
 pub(super) struct QueryFlags {
@@ -127,12 +126,12 @@ impl QueryFlags {
             .as_ref()
             .is_none_or(|f| f.as_os_str() == "-");
         if let (None, true, Some(name)) = (self.output.format, to_stdout, &defaults.format) {
-            let format = Format::from_str(name.value.trim(), true).map_err(|_| {
+            let format = Format::for_stdout(&name.value).ok_or_else(|| {
                 Failure::config(format!(
-                    "format '{}' from {} is not a format: expected one of {}",
+                    "format '{}' from {} is not a format for stdout: expected one of {}",
                     foreign::cut(&name.value, 80),
                     name.source,
-                    Format::names(Format::value_variants(), "or")
+                    Format::names(&Format::all_that(|c| !c.file_only), "or")
                 ))
                 .with_hint("set another with: chain-metrics config set format csv")
             })?;

@@ -209,7 +209,7 @@ macro_rules! cases {
         last_units_after_a_number: "chain-metrics fees --last 12" => "12 12d 12m 12q 12w 12y",
         config_set_method: "chain-metrics config set method p" => "post",
         config_set_color: "chain-metrics config set color a" => "always auto",
-        config_set_format: "chain-metrics config set format s" => "sqlite svg",
+        config_set_format_for_stdout: "chain-metrics config set format s" => "svg",
         config_set_chains_after_a_comma: "chain-metrics config set chains eth,o" => "eth,op eth,optimism",
         config_set_ca_bundle_a_file: "chain-metrics config set ca_bundle oth" => "other.toml",
         include_items: "chain-metrics social --include " => "quote reply retweet tweet",

@@ -140,7 +140,8 @@ fn config_set_takes_good_values_and_refuses_bad_ones_naming_them() {
         "format = \"csv\"\ncolor = \"never\"\ndecimals = 0\nchains = \"eth,arb\"\n"
     );
     for (args, error) in [
-        ("format xml", "error: invalid value 'xml' for format: expected one of table, csv, tsv, json, ndjson, markdown, chart, svg, html, sqlite or postgres"),
+        ("format xml", "error: invalid value 'xml' for format: expected one of table, csv, tsv, json, ndjson, markdown, chart, svg or html (the default for stdout)"),
+        ("format sqlite", "error: invalid value 'sqlite' for format: expected one of table, csv, tsv, json, ndjson, markdown, chart, svg or html (the default for stdout)"),
         ("color sometimes", "error: invalid value 'sometimes' for color: expected auto, always or never"),
         ("decimals 31", "error: invalid value '31' for decimals: expected a whole number from 0 to 30"),
         ("chains eth,solana", "error: invalid value 'eth,solana' for chains: unknown chain 'solana': expected one of ETHEREUM, ARBITRUM, BSC, OPTIMISM, BASE, POLYGON, an alias or chain id (see `chain-metrics chains`), or all"),
@@ -156,7 +157,7 @@ fn bad_values_in_the_file_are_configuration_errors() {
     env.write_config("format = \"xml\"\n");
     env.cmd(&format!("fees -c eth {DAY}"))
         .code(3)
-        .error_line("error: format 'xml' from config file is not a format: expected one of table, csv, tsv, json, ndjson, markdown, chart, svg, html, sqlite or postgres")
+        .error_line("error: format 'xml' from config file is not a format for stdout: expected one of table, csv, tsv, json, ndjson, markdown, chart, svg or html")
         .run();
     env.write_config("[profiles.p]\nchains = \"eth,,arb\"\n");
     env.cmd(&format!("--profile p fees {DAY}"))
