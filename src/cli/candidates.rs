@@ -299,3 +299,54 @@ fn layout(args: &QueryArgs, naming: Naming) -> Layout {
         chain_column: format == Format::Sqlite || format == Format::Postgres,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(candidates: Vec<CompletionCandidate>) -> Vec<String> {
+        candidates
+            .iter()
+            .map(|c| c.get_value().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    fn words(line: &str) -> Vec<String> {
+        line.split(' ').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn the_chains_given_are_every_chain_flag_but_the_item_being_typed() {
+        let line = words("chain-metrics fees -c 1 --chain=op fees --chain arb,ba");
+        assert_eq!(
+            chains_given(&line, 7),
+            [Chain::Ethereum, Chain::Optimism, Chain::Arbitrum]
+        );
+        // The word being typed is past the end (zsh's empty word after `-c `).
+        assert_eq!(chains_given(&words("chain-metrics fees -c"), 3), []);
+        assert_eq!(chains_given(&words("x -c all -c"), 4), Chain::ALL);
+    }
+
+    #[test]
+    fn all_is_offered_first_only_and_given_chains_never() {
+        assert_eq!(
+            values(chain_offers("a", &[], true)),
+            ["arbitrum", "arb", "all"]
+        );
+        assert_eq!(
+            values(chain_offers("a", &[Chain::Arbitrum], false)),
+            [""; 0]
+        );
+        assert_eq!(values(chains_value("eth,a")), ["eth,arbitrum", "eth,arb"]);
+        assert_eq!(values(chains_value("eth,arb,")).len(), 4 * 3);
+    }
+
+    #[test]
+    fn last_offers_units_after_a_number() {
+        let forms = values(last_forms(OsStr::new("2")));
+        assert_eq!(forms, ["2", "2d", "2w", "2m", "2q", "2y"]);
+        for form in forms.iter().chain(&values(last_forms(OsStr::new("")))) {
+            assert!(crate::model::parse_span(form).is_ok(), "{form}");
+        }
+    }
+}
