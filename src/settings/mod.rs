@@ -68,6 +68,7 @@ pub(crate) struct Flags {
     pub lock_timeout: Option<f64>,
     pub method: Option<MethodChoice>,
     pub verbose: bool,
+    /// `--color`, if given (else the colour variables, then config `color`).
     pub color: Option<keys::ColorChoice>,
 }
 
@@ -143,7 +144,7 @@ pub(crate) struct Settings {
     /// `--verbose`: request lines on stderr.
     pub verbose: bool,
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
-    /// whether it is a terminal.
+    /// config `color`, then whether it is a terminal.
     pub color: bool,
     /// What the terminal is, asked once per run.
     pub terminal: Terminal,
