@@ -212,3 +212,29 @@ fn config_profiles_lists_them_and_marks_the_one_in_use_with_its_source() {
         .stderr(format!("note: config file {path} has no profiles; add one with: chain-metrics --profile NAME config set KEY VALUE\n"))
         .run();
 }
+
+#[test]
+fn config_color_colours_a_pipe_unless_the_flag_or_no_color_says_otherwise() {
+    let sandbox = Sandbox::start(&[]);
+    let mut env = Env::with_service(&sandbox.url);
+    let line = format!("fees -c eth {DAY} -f table");
+    env.write_config("color = \"always\"\n");
+    assert!(
+        env.cmd(&line).run().stdout.contains("\x1b["),
+        "config color always"
+    );
+    let never = env.cmd(&format!("{line} --color never")).run().stdout;
+    assert!(!never.contains('\x1b'), "the flag wins: {never:?}");
+    env.set("NO_COLOR", "1");
+    assert!(
+        !env.cmd(&line).run().stdout.contains('\x1b'),
+        "NO_COLOR wins over the file"
+    );
+    let mut env = Env::with_service(&sandbox.url);
+    env.set("CLICOLOR_FORCE", "1");
+    env.write_config("color = \"never\"\n");
+    assert!(
+        env.cmd(&line).run().stdout.contains("\x1b["),
+        "the environment wins"
+    );
+}
