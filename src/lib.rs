@@ -141,7 +141,7 @@ pub fn main() -> std::process::ExitCode {
     let json = error_format == report::ErrorFormat::Json;
     // The terminal is asked once; every decision that depends on it reads this answer.
     let terminal = settings::Terminal::ask();
-    let styled = settings::stderr_color(cli.global.color, terminal);
+    let styled = settings::stderr_color(cli.global.color.unwrap_or_default(), terminal);
     system::diag::start(json, cli.global.quiet, styled);
     // The key is masked in every message from here on, before any file is read.
     settings::register_environment_key();

@@ -2,6 +2,7 @@
 //! apart into plain values in `commands/query/flags.rs`).
 
 use clap::Args;
+use clap_complete::ArgValueCompleter;
 
 use crate::analysis::SortKey;
 
@@ -45,7 +46,8 @@ pub struct AnalysisArgs {
 
     /// Order the rows by a column of the output, highest first with :desc (gaps last)
     #[arg(help_heading = "Output", long, value_name = "COLUMN[:desc]",
-          value_parser = SortKey::parse, conflicts_with_all = ["merge", "raw"])]
+          value_parser = SortKey::parse, conflicts_with_all = ["merge", "raw"],
+          add = ArgValueCompleter::new(super::candidates::sort_columns))]
     pub sort: Option<SortKey>,
 
     /// Keep only the first N rows (after --sort); --summary then sums up only those rows

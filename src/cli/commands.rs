@@ -88,9 +88,14 @@ pub enum ConfigCommand {
         #[arg(value_name = "KEY")]
         key: ConfigKey,
         /// Its new value, checked before the file is touched
-        #[arg(value_name = "VALUE", allow_hyphen_values = true)]
+        #[arg(value_name = "VALUE", allow_hyphen_values = true,
+              add = clap_complete::ArgValueCompleter::new(super::candidates::config_values))]
         value: String,
     },
+
+    /// List the config file's profiles, the one in use marked with where it was chosen
+    #[command(after_help = help_text::CONFIG_PROFILES)]
+    Profiles,
 
     /// Remove a value from the selected profile (or the top level)
     #[command(after_help = help_text::CONFIG_UNSET)]

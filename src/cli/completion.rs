@@ -15,7 +15,6 @@ use clap::ValueEnum;
 use clap_complete::env::{Bash, Elvish, EnvCompleter, Fish, Powershell, Zsh};
 use clap_complete::CompletionCandidate;
 
-use crate::model::Chain;
 use crate::model::SocialMetric;
 use crate::settings;
 use crate::settings::{parse_config_file, ConfigLocation};
@@ -138,29 +137,9 @@ pub(super) fn hide_globals(cmd: clap::Command, acting: &[&str]) -> clap::Command
     })
 }
 
-/// `--chain`: names, aliases and chain ids, and `all`; upper case if the user started so.
+/// `--file-chain`: one chain (names, aliases and chain ids; `all` is no chain of a file).
 pub(super) fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
-    let typed = current.to_string_lossy();
-    let upper = typed.chars().any(|c| c.is_ascii_uppercase());
-    let mut offers = Vec::new();
-    for chain in Chain::ALL {
-        let id = chain.evm_id().to_string();
-        offers.push((chain.name().to_ascii_lowercase(), format!("chain id {id}")));
-        for alias in chain.aliases() {
-            offers.push(((*alias).to_owned(), chain.name().to_owned()));
-        }
-        offers.push((id, chain.name().to_owned()));
-    }
-    offers.push(("all".to_owned(), "every chain".to_owned()));
-    offers
-        .into_iter()
-        .map(|(value, help)| match upper {
-            true => (value.to_ascii_uppercase(), help),
-            false => (value, help),
-        })
-        .filter(|(value, _)| value.starts_with(typed.as_ref()))
-        .map(|(value, help)| CompletionCandidate::new(value).help(Some(help.into())))
-        .collect()
+    super::candidates::chain_offers(&current.to_string_lossy(), &[], false)
 }
 
 /// `--include`: the official-account metrics.
@@ -224,7 +203,7 @@ mod tests {
         assert_eq!(values(chains(OsStr::new("b"))), ["bsc", "bnb", "base"]);
         assert_eq!(values(chains(OsStr::new("B"))), ["BSC", "BNB", "BASE"]);
         assert_eq!(values(chains(OsStr::new("4"))), ["42161"]);
-        assert_eq!(chains(OsStr::new("")).len(), 6 * 2 + 6 + 1);
+        assert_eq!(chains(OsStr::new("")).len(), 6 * 2 + 6);
     }
 
     #[test]

@@ -187,6 +187,11 @@ pub(super) const CONFIG_SET: &str = examples!(
     "chain-metrics config set method get --profile staging"
 );
 
+pub(super) const CONFIG_PROFILES: &str = examples!(
+    "chain-metrics config profiles",
+    "chain-metrics config profiles --profile staging"
+);
+
 pub(super) const CONFIG_UNSET: &str = examples!(
     "chain-metrics config unset timeout",
     "chain-metrics config unset retries --profile staging"

@@ -14,7 +14,8 @@ use super::{Cli, ColorChoice};
 pub(crate) fn parse() -> Result<Cli, clap::Error> {
     let args: Vec<OsString> = std::env::args_os().collect();
     let color = crate::settings::clap_color(color_asked(&args));
-    let command = super::short_help::shortened(command(), "chain-metrics");
+    let command = chains_from_config_too(command());
+    let command = super::short_help::shortened(command, "chain-metrics");
     let mut command = command.color(color);
     let matches = command.try_get_matches_from_mut(args)?;
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
@@ -41,6 +42,20 @@ fn color_asked(args: &[OsString]) -> ColorChoice {
         .next_back()
         .and_then(|value| ColorChoice::from_str(value, false).ok())
         .unwrap_or_default()
+}
+
+/// The query commands with `--chain` left optional for the parser alone: config `chains` may
+/// give the chains, which only the settings can tell (a query with neither is refused in clap's
+/// words by `query::missing_chain`). Help, usage and the man pages still show it required.
+fn chains_from_config_too(cli: Command) -> Command {
+    let queries: Vec<String> = cli
+        .get_subcommands()
+        .filter(|sub| sub.get_arguments().any(|arg| arg.get_id() == "chains"))
+        .map(|sub| sub.get_name().to_owned())
+        .collect();
+    queries.into_iter().fold(cli, |cli, name| {
+        cli.mut_subcommand(name, |sub| sub.mut_arg("chains", |arg| arg.required(false)))
+    })
 }
 
 /// The clap command whose subcommands' help names the global flags in one line.

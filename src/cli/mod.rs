@@ -2,6 +2,7 @@
 
 mod analysis;
 mod calendar;
+mod candidates;
 mod commands;
 mod completion;
 mod help_text;
@@ -21,7 +22,7 @@ pub(crate) use commands::{
 pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
 pub(crate) use inherited::parse;
-pub(crate) use query::{QueryArgs, SocialArgs};
+pub(crate) use query::{missing_chain, QueryArgs, SocialArgs};
 
 use std::path::PathBuf;
 
@@ -152,11 +153,9 @@ pub struct GlobalArgs {
         long,
         global = true,
         value_name = "WHEN",
-        default_value = "auto",
-        hide_default_value = true,
         hide_possible_values = true
     )]
-    pub color: ColorChoice,
+    pub color: Option<ColorChoice>,
 
     /// Stderr as text, or json: one object a line [default: text]
     #[arg(help_heading = "Messages", long, global = true, value_name = "FMT")]
@@ -247,7 +246,7 @@ pub enum Command {
     #[command(subcommand, after_help = help_text::AUTH)]
     Auth(AuthCommand),
 
-    /// Read or change the config file: path | show | get KEY | set KEY VALUE | unset KEY
+    /// Read or change the config file: path | show | get | set | unset | profiles
     #[command(subcommand, after_help = help_text::CONFIG)]
     Config(ConfigCommand),
 

@@ -33,7 +33,7 @@ pub struct QueryArgs {
         help_heading = "What to fetch", short, long = "chain", value_name = "CHAIN",
         required = true, value_delimiter = ',',
         value_parser = Suggesting::new(ChainArg::parse, chain_names),
-        add = ArgValueCompleter::new(completion::chains),
+        add = ArgValueCompleter::new(super::candidates::chain_list),
     )]
     pub chains: Vec<ChainArg>,
 
@@ -57,6 +57,7 @@ pub struct QueryArgs {
     #[arg(
         help_heading = "What to fetch", long, value_name = "N", value_parser = parse_span,
         conflicts_with = "start", allow_negative_numbers = true,
+        add = ArgValueCompleter::new(super::candidates::last_forms),
     )]
     pub last: Option<Span>,
 
@@ -245,4 +246,25 @@ pub struct SocialArgs {
         add = ArgValueCandidates::new(completion::includes),
     )]
     pub includes: Vec<SocialMetric>,
+}
+
+/// clap's own refusal of a query command run without `--chain` when the config file gives no
+/// `chains` either: the parser lets a missing `--chain` through (`inherited::parse`), since
+/// only the settings can tell whether the config file names the chains.
+pub(crate) fn missing_chain(command: &str) -> clap::Error {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let mut cli = <super::Cli as clap::CommandFactory>::command();
+    cli.build();
+    let Some(sub) = cli.find_subcommand_mut(command) else {
+        return clap::Error::new(ErrorKind::MissingRequiredArgument);
+    };
+    let usage = sub.render_usage();
+    let mut error = clap::Error::new(ErrorKind::MissingRequiredArgument).with_cmd(sub);
+    let arg = vec!["--chain <CHAIN>".to_owned()];
+    error.insert(ContextKind::InvalidArg, ContextValue::Strings(arg));
+    error.insert(ContextKind::Usage, ContextValue::StyledStr(usage));
+    let tip = "or set a default: chain-metrics config set chains eth,arb";
+    let tip = vec![clap::builder::StyledStr::from(tip)];
+    error.insert(ContextKind::Suggested, ContextValue::StyledStrs(tip));
+    error
 }

@@ -1,15 +1,19 @@
-//! `config path | show | get | set | unset`: the config file, read and edited in place.
+//! `config path | show | get | set | unset`: the config file, read and edited in place (`config
+//! profiles` lists its profiles, in `profiles.rs`).
 
 use super::resolve_settings;
+use crate::analysis::DEFAULT_DECIMALS;
 use crate::cli::{ConfigCommand, GlobalArgs};
 use crate::error::{Failure, Result};
+use crate::model::ChainArg;
 use crate::output::write_stdout;
+use crate::render::Format;
 use crate::settings::shown_url;
 use crate::settings::Terminal;
 use crate::settings::{plain, ConfigDocument, ConfigKey};
 use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
-use crate::system::diag;
+use crate::system::{diag, foreign};
 
 pub(super) fn run(
     global: &GlobalArgs,
@@ -20,6 +24,8 @@ pub(super) fn run(
     // refused, warnings shown); editing ones only locate it, so that `set` can mend a broken one.
     let file = match command {
         ConfigCommand::Show | ConfigCommand::Get { .. } => FileUse::Read,
+        // Listing the profiles is what to do when the one selected is not there.
+        ConfigCommand::Profiles => FileUse::ReadNewProfileOk,
         _ => FileUse::LocateOnly,
     };
     let settings = resolve_settings(global, terminal, None, file)?;
@@ -32,6 +38,7 @@ pub(super) fn run(
         ConfigCommand::Get { key } => get(&settings, *key),
         ConfigCommand::Set { key, value } => set(&settings, *key, value),
         ConfigCommand::Unset { key } => unset(&settings, *key),
+        ConfigCommand::Profiles => super::profiles::list(&settings),
     }
 }
 
@@ -113,6 +120,9 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
         ))
         .into());
     }
+    if key == ConfigKey::Format {
+        check_format(text)?;
+    }
     let mut doc = ConfigDocument::edit(settings.config.clone(), settings.lock_wait())?;
     let profile = profile(settings);
     let value = key
@@ -130,6 +140,18 @@ fn set(settings: &Settings, key: ConfigKey, text: &str) -> anyhow::Result<()> {
         place(&doc, profile.as_deref())
     ));
     Ok(())
+}
+
+/// Config `format` names a format `--format` takes (settings cannot tell: formats are render's).
+fn check_format(text: &str) -> Result<()> {
+    match Format::for_stdout(text) {
+        Some(_) => Ok(()),
+        None => Err(Failure::usage(format!(
+            "invalid value '{}' for format: expected one of {} (the default for stdout)",
+            foreign::cut(text, 80),
+            Format::names(&Format::all_that(|c| !c.file_only), "or")
+        ))),
+    }
 }
 
 fn unset(settings: &Settings, key: ConfigKey) -> anyhow::Result<()> {
@@ -221,6 +243,26 @@ fn show_row(s: &Settings, key: ConfigKey) -> Option<ShowRow> {
         ConfigKey::Cache => plain(s.cache.enabled.to_string()),
         ConfigKey::CacheSettleDays => plain(s.cache.settle_days.to_string()),
         ConfigKey::Strict => plain(s.strict.to_string()),
+        ConfigKey::Format => match &s.output.format {
+            Some(format) => (key.name(), format.value.clone(), source),
+            None => (
+                key.name(),
+                "(table on a terminal, else csv)".into(),
+                "default".into(),
+            ),
+        },
+        ConfigKey::Color => plain(s.output.color.name().to_owned()),
+        ConfigKey::Decimals => match s.output.decimals {
+            Some(decimals) => plain(decimals.to_string()),
+            None => (key.name(), DEFAULT_DECIMALS.to_string(), "default".into()),
+        },
+        ConfigKey::Chains => optional(key.name(), s.output.chains.as_ref(), "(not set)", |c| {
+            let name = |arg: &ChainArg| match arg {
+                ChainArg::One(chain) => chain.name(),
+                ChainArg::All => "all",
+            };
+            c.iter().map(name).collect::<Vec<_>>().join(",")
+        }),
     })
 }
 

@@ -7,6 +7,7 @@ mod chains;
 mod completions;
 mod config;
 mod man;
+mod profiles;
 mod query;
 mod render;
 mod sandbox;

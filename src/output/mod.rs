@@ -44,7 +44,8 @@ pub(crate) struct OutputRequest {
     /// `--output`; `-` is stdout, as with curl and xh.
     pub file: Option<PathBuf>,
     pub merge: bool,
-    /// `--resume`: the holes of the file are asked again (a plain `--merge` warns of them).
+    /// `--resume`: the range starts where the file ends, and its holes are asked again (a plain
+    /// `--merge` warns of them).
     pub resume: bool,
     pub wide: bool,
     pub no_header: bool,

@@ -163,6 +163,13 @@ impl Format {
         all.iter().copied().filter(|f| able(f.can())).collect()
     }
 
+    /// The format named `name` (any case) when stdout can take it (not a file-only one): what
+    /// config `format`, a default for stdout, may name.
+    pub fn for_stdout(name: &str) -> Option<Format> {
+        let format = <Format as clap::ValueEnum>::from_str(name.trim(), true).ok()?;
+        (!format.can().file_only).then_some(format)
+    }
+
     /// `formats` named for a message: `csv, tsv and json` (`joint`: `and` or `or`).
     pub fn names(formats: &[Format], joint: &str) -> String {
         let names: Vec<&str> = formats.iter().map(|f| f.name()).collect();

@@ -27,10 +27,14 @@ pub enum ConfigKey {
     Cache,
     CacheSettleDays,
     Strict,
+    Format,
+    Color,
+    Decimals,
+    Chains,
 }
 
 impl ConfigKey {
-    pub const ALL: [ConfigKey; 15] = [
+    pub const ALL: [ConfigKey; 19] = [
         ConfigKey::BaseUrl,
         ConfigKey::ApiKey,
         ConfigKey::ApiKeyCommand,
@@ -46,6 +50,10 @@ impl ConfigKey {
         ConfigKey::Cache,
         ConfigKey::CacheSettleDays,
         ConfigKey::Strict,
+        ConfigKey::Format,
+        ConfigKey::Color,
+        ConfigKey::Decimals,
+        ConfigKey::Chains,
     ];
 
     /// The key as the config file, `config get/set` and `config show` write it.
@@ -66,6 +74,10 @@ impl ConfigKey {
             ConfigKey::Cache => "cache",
             ConfigKey::CacheSettleDays => "cache_settle_days",
             ConfigKey::Strict => "strict",
+            ConfigKey::Format => "format",
+            ConfigKey::Color => "color",
+            ConfigKey::Decimals => "decimals",
+            ConfigKey::Chains => "chains",
         }
     }
 
@@ -92,6 +104,10 @@ impl ConfigKey {
                 format!("a whole number {}", limits::CACHE_SETTLE_DAYS.span())
             }
             ConfigKey::Method => "\"auto\", \"post\" or \"get\"".into(),
+            ConfigKey::Format => "an output format's name in quotes (as --format takes it)".into(),
+            ConfigKey::Color => "\"auto\", \"always\" or \"never\"".into(),
+            ConfigKey::Decimals => format!("a whole number {}", limits::DECIMALS.span()),
+            ConfigKey::Chains => "chains in quotes, comma-separated as --chain takes them".into(),
         }
     }
 }
@@ -128,13 +144,25 @@ impl MethodChoice {
     }
 }
 
-/// The `--color` choice.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+/// The `--color` choice (and config `color`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, ValueEnum)]
+#[serde(rename_all = "lowercase")]
 pub enum ColorChoice {
     #[default]
     Auto,
     Always,
     Never,
+}
+
+impl ColorChoice {
+    /// The choice as the user writes it (`auto`, `always`, `never`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorChoice::Auto => "auto",
+            ColorChoice::Always => "always",
+            ColorChoice::Never => "never",
+        }
+    }
 }
 
 #[cfg(test)]

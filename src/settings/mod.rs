@@ -10,7 +10,9 @@ mod key_command;
 mod keys;
 pub(crate) mod limits;
 mod loopback;
+mod output;
 mod precedence;
+mod profiles;
 mod proxy;
 mod secret;
 mod terminal;
@@ -35,6 +37,7 @@ use environment::ENV_SOURCE_DATE_EPOCH;
 pub use environment::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use keys::ConfigKey;
 pub(crate) use keys::{ColorChoice, MethodChoice};
+pub(crate) use output::OutputDefaults;
 pub(crate) use precedence::{Source, Sourced, Switch};
 pub(crate) use proxy::ProxyChoice;
 pub(crate) use secret::{register_environment_key, ApiKey, MASK};
@@ -65,7 +68,8 @@ pub(crate) struct Flags {
     pub lock_timeout: Option<f64>,
     pub method: Option<MethodChoice>,
     pub verbose: bool,
-    pub color: keys::ColorChoice,
+    /// `--color`, if given (else the colour variables, then config `color`).
+    pub color: Option<keys::ColorChoice>,
 }
 
 /// Config `strict` (the query flag `--strict` is added by the command).
@@ -127,6 +131,8 @@ pub(crate) struct Settings {
     pub cache: cache::CacheSettings,
     /// Config `strict`: a query whose result lacks asked values exits 10 (`--strict` also).
     pub strict: bool,
+    /// Config `format`, `decimals`, `chains` for a query's missing flags; the colour choice.
+    pub output: OutputDefaults,
     /// How long to wait for another run's lock on a file this run changes.
     pub lock_timeout: Duration,
     /// Where each of the plain settings above came from, by config key, for `config show`.
@@ -138,7 +144,7 @@ pub(crate) struct Settings {
     /// `--verbose`: request lines on stderr.
     pub verbose: bool,
     /// Whether stdout gets colour: `--color`, then NO_COLOR / CLICOLOR_FORCE / CLICOLOR, then
-    /// whether it is a terminal.
+    /// config `color`, then whether it is a terminal.
     pub color: bool,
     /// What the terminal is, asked once per run.
     pub terminal: Terminal,
@@ -162,7 +168,7 @@ impl Settings {
             Failure::config(e).with_hint("set it to the text you meant, or unset it")
         })?;
         let mut settings = Settings::resolve_in(&env, flags, chunk_days, file)?;
-        settings.color = terminal::stdout_color(flags.color, terminal);
+        settings.color = terminal::stdout_color(settings.output.color, terminal);
         settings.terminal = terminal;
         Ok(settings)
     }
@@ -186,7 +192,7 @@ impl Settings {
             &[],
             |_| None,
         );
-        let layers = layers(&file, profile.as_ref(), &config, file_use)?;
+        let layers = profiles::layers(&file, profile.as_ref(), &config, file_use)?;
         let base_url = first_given(
             named(flags.base_url.clone(), "--base-url"),
             env.named(ENV_BASE_URL),
@@ -195,6 +201,7 @@ impl Settings {
         );
         let mut tuning = tuning::resolve(flags, chunk_days, &layers)?;
         let cache = cache::resolve(env, &layers, &mut tuning.sources)?;
+        let output = output::resolve(flags.color, env, &layers, &mut tuning.sources)?;
         let warnings = match file_use {
             FileUse::LocateOnly => Vec::new(),
             _ => config.permission_warning().into_iter().collect(),
@@ -215,6 +222,7 @@ impl Settings {
             chunk_days: tuning.chunk_days,
             cache,
             strict: strict(&layers, &mut tuning.sources),
+            output,
             lock_timeout: lock_timeout(flags),
             sources: tuning.sources.0,
             warnings,
@@ -331,60 +339,9 @@ fn key_setting(env: &Environment, layers: &[Layer]) -> Option<Sourced<KeySetting
     })
 }
 
-/// The file's layers, highest first: the selected profile's table, then the top level.
-fn layers<'a>(
-    file: &'a FileSettings,
-    profile: Option<&Sourced<String>>,
-    config: &ConfigLocation,
-    file_use: FileUse,
-) -> Result<Vec<Layer<'a>>> {
-    let table = match profile {
-        Some(name) if file_use == FileUse::Read => find_profile(file, &name.value, config)?,
-        Some(name) => file.profiles.as_ref().and_then(|p| p.get(&name.value)),
-        None => None,
-    };
-    Ok(table
-        .zip(profile)
-        .map(|(t, name)| (t, Source::Profile(name.value.clone())))
-        .into_iter()
-        .chain([(file, Source::File)])
-        .collect())
-}
-
-/// The selected profile's table; one missing from the file is an error listing those there.
-fn find_profile<'a>(
-    file: &'a FileSettings,
-    name: &str,
-    config: &ConfigLocation,
-) -> Result<Option<&'a FileSettings>> {
-    let profiles = file.profiles.as_ref();
-    let found = profiles.and_then(|p| p.get(name));
-    if found.is_some() {
-        return Ok(found);
-    }
-    let known: Vec<&str> = profiles
-        .into_iter()
-        .flatten()
-        .map(|(n, _)| n.as_str())
-        .collect();
-    let known = if known.is_empty() {
-        "none".to_owned()
-    } else {
-        known.join(", ")
-    };
-    Err(Failure::config(format!(
-        "profile '{name}' is not in config file {} (profiles there: {known})",
-        config.path.display()
-    ))
-    .with_hint(format!(
-        "add it with: chain-metrics{} config set KEY VALUE (or auth login)",
-        again(config, Some(name))
-    )))
-}
-
 /// ` --config FILE` unless the file is the default one, then ` --profile NAME` when one is
 /// selected: what a hint's command line needs to act on the same settings.
-fn again(config: &ConfigLocation, profile: Option<&str>) -> String {
+pub(super) fn again(config: &ConfigLocation, profile: Option<&str>) -> String {
     let quote = |word: &str| crate::system::shell::quote(word).into_owned();
     let mut words = String::new();
     if !matches!(config.source, Source::Default) {

@@ -55,6 +55,7 @@
 //! | `auth login`, `status`, `logout` | `secrets/auth` |
 //! | where settings come from; `config` | `settings/`, `settings/precedence`, `settings/config` |
 //! | what the fuzz targets found in config files and base URLs | `settings/fuzz_findings` |
+//! | output defaults in the config file (`format`, `color`, `decimals`, `chains`); `config profiles` | `settings/output_defaults` |
 //! | help text, completions, man pages, reviewed snapshots | `cli/`, `cli/help`, `cli/completion`, `cli/generated`, `cli/snapshots` |
 //! | the installed surface: package, `--version`, man SYNOPSIS, completions per command | `cli/package`, `cli/version`, `cli/man_synopsis`, `cli/shipped_surface` |
 //! | the guides' recipes (jq, DuckDB, pandas) and the cron guide, run as written | `docs/`, `docs/recipes`, `docs/cron_docs` |

@@ -158,8 +158,11 @@ pub(super) fn files(roff: &mut Roff) {
                     api_key_command_timeout, allow_http, ca_bundle (a PEM file of extra CA \
                         certificates, relative to the config file's folder), timeout, \
                             connect_timeout, retries, jobs, method, chunk_days, cache, \
-                                cache_settle_days, strict. An unknown key is an error that names \
-                                    it and its line.",
+                                cache_settle_days, strict; and the output defaults a query uses \
+                                    where its flag is not given: format (for stdout; a file's \
+                                    format follows its extension), color, decimals, chains (as \
+                                    --chain takes them, e.g. \"eth,arb\"). An unknown key is an \
+                                    error that names it and its line.",
         )]);
     roff.control("TP", [])
         .text([italic("$XDG_CACHE_HOME/chain-metrics/cache.sqlite3")])

@@ -28,7 +28,7 @@ impl Checked {
         today: NaiveDate,
     ) -> Result<Checked, Failure> {
         // With --resume the range comes from the file, read once the output is known.
-        let range = match flags.resume {
+        let range = match flags.output.resume {
             true => DayRange {
                 start: today,
                 end: today,
@@ -57,7 +57,7 @@ impl Checked {
 
 /// `--dry-run` writes nothing: `--output` goes with it only to show a `--resume` range.
 fn check_dry_run(flags: &QueryFlags) -> Result<(), Failure> {
-    if flags.dry_run && flags.output.file.is_some() && !flags.resume {
+    if flags.dry_run && flags.output.file.is_some() && !flags.output.resume {
         return Err(Failure::usage(
             "--dry-run sends nothing and writes nothing, so --output has nothing to do",
         )

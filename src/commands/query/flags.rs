@@ -4,9 +4,12 @@
 
 use crate::analysis::{Analysis, Measures, DEFAULT_DECIMALS};
 use crate::cli::{AnalysisArgs, CalendarArgs, QueryArgs};
+use crate::error::Failure;
 use crate::model::{expand_chains, Chain, DayRange, DaySpec, Endpoint, Period, Span};
 use crate::output::OutputRequest;
-use crate::settings::Switch;
+use crate::render::Format;
+use crate::settings::{OutputDefaults, Switch};
+use crate::system::foreign;
 
 /// The query flags as plain values, grouped by what they decide.
 pub(super) struct QueryFlags {
@@ -14,8 +17,6 @@ pub(super) struct QueryFlags {
     pub chains: Vec<Chain>,
     /// The days asked: `--start`, `--end`, `--last`, a calendar range, `--by`.
     pub days: DayFlags,
-    /// `--resume`: the range starts where the file ends.
-    pub resume: bool,
     /// `--resume-overlap N`: the file's last N days asked again.
     pub resume_overlap: Option<u32>,
     /// Where the result goes and what is derived from it.
@@ -36,6 +37,8 @@ pub(super) struct QueryFlags {
     pub refresh: bool,
     /// `--chunk-days N`, over config `chunk_days`.
     pub chunk_days: Option<u32>,
+    /// `--decimals N` as given, over config `decimals` (`output` holds the one in effect).
+    pub decimals: Option<u32>,
 }
 
 impl QueryFlags {
@@ -71,11 +74,10 @@ impl QueryFlags {
             no_cache,
             refresh,
         } = args;
-        let (analysis, without_effect) = analysis_flags(analysis, endpoints, *summary);
+        let (asked, without_effect) = analysis_flags(analysis, endpoints, *summary);
         QueryFlags {
             chains: expand_chains(chains),
             days: day_flags((start, end, last), calendar, by),
-            resume: *resume,
             resume_overlap: *resume_overlap,
             output: OutputRequest {
                 format: *format,
@@ -86,7 +88,7 @@ impl QueryFlags {
                 no_header: *no_header,
                 summary: *summary,
                 by: *by,
-                analysis,
+                analysis: asked,
                 json_numbers: *json_numbers,
                 file_chain: *file_chain,
                 table: table.clone(),
@@ -100,7 +102,40 @@ impl QueryFlags {
             cache: Switch::new(*cache, *no_cache),
             refresh: *refresh,
             chunk_days: *chunk_days,
+            decimals: analysis.decimals,
         }
+    }
+
+    /// The config file's output defaults where a flag was not given: `chains` without
+    /// `--chain`, `decimals` without `--decimals`, `format` for stdout without `--format` (a
+    /// file's extension says more than a default). A format name that is none is exit 3.
+    pub(super) fn with_defaults(&mut self, defaults: &OutputDefaults) -> Result<(), Failure> {
+        if self.chains.is_empty() {
+            if let Some(chains) = &defaults.chains {
+                self.chains = expand_chains(&chains.value);
+            }
+        }
+        if let (None, Some(decimals)) = (self.decimals, defaults.decimals) {
+            self.output.analysis.measures.decimals = decimals;
+        }
+        let to_stdout = self
+            .output
+            .file
+            .as_ref()
+            .is_none_or(|f| f.as_os_str() == "-");
+        if let (None, true, Some(name)) = (self.output.format, to_stdout, &defaults.format) {
+            let format = Format::for_stdout(&name.value).ok_or_else(|| {
+                Failure::config(format!(
+                    "format '{}' from {} is not a format for stdout: expected one of {}",
+                    foreign::cut(&name.value, 80),
+                    name.source,
+                    Format::names(&Format::all_that(|c| !c.file_only), "or")
+                ))
+                .with_hint("set another with: chain-metrics config set format csv")
+            })?;
+            self.output.format = Some(format);
+        }
+        Ok(())
     }
 }
 

@@ -34,7 +34,7 @@ pub(super) fn resume_start(
     plan: &Plan,
     today: NaiveDate,
 ) -> Result<Option<Resumed>, Failure> {
-    if !flags.resume {
+    if !flags.output.resume {
         return Ok(None);
     }
     let days = &flags.days;

@@ -4,7 +4,7 @@
 use super::flags::QueryFlags;
 use super::{checks, range, Fetch, Mode, Query};
 use crate::cache::Mode as CacheMode;
-use crate::cli::{GlobalArgs, QueryArgs};
+use crate::cli::{missing_chain, GlobalArgs, QueryArgs};
 use crate::commands::settings_said;
 use crate::fetched::Plan;
 use crate::model::{each_once, today_utc, Endpoint, SocialMetric};
@@ -21,16 +21,30 @@ impl Query {
         includes: &[SocialMetric],
     ) -> anyhow::Result<Query> {
         let today = today_utc();
-        let flags = QueryFlags::new(args, endpoints);
-        let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
-        // The settings are read first but said after the usage errors: a key in the config
-        // file is then masked in every message, a merge file's refusal that quotes it included.
+        let mut flags = QueryFlags::new(args, endpoints);
+        // The settings are read first, silently: for the config file's output defaults, and so
+        // that a key in the config file is masked in every message (a merge file's refusal that
+        // quotes it included). Their warnings, or their failure, are said after the usage
+        // errors of the flags.
         let resolved = Settings::resolve(
             &Flags::from(global),
             flags.chunk_days,
             FileUse::Read,
             terminal,
         );
+        if let Ok(settings) = &resolved {
+            flags.with_defaults(&settings.output)?;
+        }
+        if flags.chains.is_empty() {
+            // A broken config file may be what left the chains out: said first.
+            settings_said(resolved)?;
+            let command = match endpoints {
+                [one] => one.command(),
+                _ => "report",
+            };
+            crate::report::usage_error(missing_chain(command));
+        }
+        let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
         let checked = checks::Checked::resolve(&flags, endpoints, includes, terminal, today)?;
         let resume = range::resume_start(&flags, &checked.output, &checked.plan, today)?;
         let settings = settings_said(resolved)?;

@@ -7,7 +7,8 @@ use toml_edit::{DocumentMut, Item, Table, TableLike, Value};
 use super::comments;
 use super::file::{self, ConfigLocation};
 use crate::error::{Exit, Failure, Result};
-pub(super) use crate::settings::keys::{ConfigKey, MethodChoice};
+use crate::model::ChainArg;
+pub(super) use crate::settings::keys::{ColorChoice, ConfigKey, MethodChoice};
 use crate::settings::trust::bundle_certificates;
 use crate::settings::{check_base_url, limits};
 use crate::system::lock::{FileLock, LockWait};
@@ -45,8 +46,24 @@ impl ConfigKey {
                 .and_then(|m| m.to_possible_value())
                 .map(|m| Value::from(m.get_name()))
                 .ok_or_else(|| "expected auto, post or get".into()),
+            ConfigKey::Color => ColorChoice::from_str(text, true)
+                .map(|c| Value::from(c.name()))
+                .map_err(|_| "expected auto, always or never".into()),
+            ConfigKey::Decimals => whole(self, text, limits::DECIMALS),
+            ConfigKey::Chains => chains(text),
+            // Which names are formats is render's to say: `config set` checks that first.
+            ConfigKey::Format if text.is_empty() => Err("expected a format's name".into()),
+            ConfigKey::Format => Ok(Value::from(text.to_ascii_lowercase())),
         }
     }
+}
+
+/// Chains as `--chain` takes them, each checked, stored as typed (`eth,arb`).
+fn chains(text: &str) -> Result<Value, String> {
+    for item in text.split(',') {
+        ChainArg::parse(item)?;
+    }
+    Ok(Value::from(text))
 }
 
 /// A CA bundle as `config set` stores it: a readable PEM file holding a certificate, by its

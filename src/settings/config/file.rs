@@ -10,7 +10,7 @@ use crate::settings::{Environment, Source, ENV_CONFIG};
 use crate::system::foreign;
 use crate::system::ownership::{self, NotRead};
 
-use crate::settings::keys::{ConfigKey, MethodChoice};
+use crate::settings::keys::{ColorChoice, ConfigKey, MethodChoice};
 
 /// The settings a config file may hold, at its top level and in each `[profiles.NAME]`.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -36,6 +36,15 @@ pub struct FileSettings {
     pub cache_settle_days: Option<u32>,
     /// Exit 10 when a query's result lacks asked values, without `--strict`.
     pub strict: Option<bool>,
+    /// The output format of a query written to stdout, without `--format` (its name, checked
+    /// by the query and by `config set`: the formats are render's).
+    pub format: Option<String>,
+    /// `--color` when not given.
+    pub color: Option<ColorChoice>,
+    /// `--decimals` when not given.
+    pub decimals: Option<u32>,
+    /// `--chain` when not given: chains comma-separated, as `--chain` takes them.
+    pub chains: Option<String>,
     /// Only at the top level.
     pub profiles: Option<BTreeMap<String, FileSettings>>,
 }
@@ -155,10 +164,18 @@ fn checked(text: &str) -> Result<FileSettings, String> {
     let profiles = settings.profiles.iter().flatten();
     let layers = std::iter::once((None, &settings)).chain(profiles.map(|(n, p)| (Some(n), p)));
     for (profile, layer) in layers {
+        let at = || profile.map_or(String::new(), |name| format!("profile {name}: "));
         let command = layer.api_key_command.as_deref();
         if let Some(Err(why)) = command.map(|c| ConfigKey::ApiKeyCommand.value(c, false)) {
-            let at = profile.map_or(String::new(), |name| format!("profile {name}: "));
-            return Err(format!("{at}api_key_command: {why}"));
+            return Err(format!("{}api_key_command: {why}", at()));
+        }
+        // So are chains `--chain` would refuse (their names are the model's, not a format's).
+        if let Some(Err(why)) = layer
+            .chains
+            .as_deref()
+            .map(|c| ConfigKey::Chains.value(c, false))
+        {
+            return Err(format!("{}chains: {why}", at()));
         }
     }
     Ok(settings)
@@ -279,12 +296,15 @@ mod tests {
             let sample = match key {
                 ConfigKey::AllowHttp | ConfigKey::Cache | ConfigKey::Strict => "true",
                 ConfigKey::Method => "\"get\"",
+                ConfigKey::Color => "\"always\"",
+                ConfigKey::Chains => "\"eth,arb\"",
                 ConfigKey::Timeout
                 | ConfigKey::ConnectTimeout
                 | ConfigKey::ApiKeyCommandTimeout => "2.5",
                 ConfigKey::Retries
                 | ConfigKey::Jobs
                 | ConfigKey::ChunkDays
+                | ConfigKey::Decimals
                 | ConfigKey::CacheSettleDays => "3",
                 _ => "\"text\"",
             };

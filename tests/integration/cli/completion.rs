@@ -153,6 +153,25 @@ fn a_broken_config_file_offers_no_profiles_and_no_error(shell: Shell) {
     assert_eq!(offered, Vec::<String>::new(), "{shell:?}");
 }
 
+/// On an empty word clap offers the flags too; the values of the key are all there, and
+/// nothing else but flags.
+fn config_set_offers_the_values_of_its_key(shell: Shell) {
+    let env = home();
+    for (key, values) in [
+        ("strict", &["false", "true"][..]),
+        ("method", &["auto", "get", "post"]),
+    ] {
+        let offered = complete(shell, &env, &format!("chain-metrics config set {key} "));
+        let (flags, others): (Vec<&String>, Vec<&String>) =
+            offered.iter().partition(|o| o.starts_with("--"));
+        assert_eq!(others, values, "{shell:?}: {offered:?}");
+        assert!(
+            flags.iter().any(|f| *f == "--profile"),
+            "{shell:?}: {offered:?}"
+        );
+    }
+}
+
 /// One test per line typed so far, each checking every candidate a TAB should offer for it.
 macro_rules! case_tests {
     ($shell:expr; $($name:ident: $line:literal => $expected:expr,)*) => {
@@ -174,9 +193,24 @@ macro_rules! cases {
         flag_ch: "chain-metrics fees --ch" => "--chain --change --chunk-days",
         flag_in: "chain-metrics social --in" => "--include",
         chains: "chain-metrics fees --chain " => CHAINS,
-        second_chain: "chain-metrics fees --chain eth,a" => "eth,all eth,arb eth,arbitrum",
+        second_chain: "chain-metrics fees --chain eth,a" => "eth,arb eth,arbitrum",
+        after_a_comma_the_chains_not_given_and_never_all: "chain-metrics fees --chain eth,arb," => "eth,arb,10 eth,arb,137 eth,arb,56 eth,arb,8453 eth,arb,base eth,arb,bnb eth,arb,bsc eth,arb,matic eth,arb,op eth,arb,optimism eth,arb,pol eth,arb,polygon",
+        a_second_chain_flag_offers_the_chains_not_given: "chain-metrics fees -c 1 -c " => "10 137 42161 56 8453 arb arbitrum base bnb bsc matic op optimism pol polygon",
+        file_chain_is_one_chain_never_all: "chain-metrics fees --file-chain a" => "arb arbitrum",
         third_chain_after_short_flag: "chain-metrics users -c eth,arb,po" => "eth,arb,pol eth,arb,polygon",
-        chains_in_upper_case: "chain-metrics fees --chain ETH,A" => "ETH,ALL ETH,ARB ETH,ARBITRUM",
+        chains_in_upper_case: "chain-metrics fees --chain ETH,A" => "ETH,ARB ETH,ARBITRUM",
+        sort_columns: "chain-metrics fees --sort " => "date fees",
+        sort_columns_of_chains_and_measures: "chain-metrics report -c eth,arb --change --sort f" => "fees fees_change fees_change_pct",
+        sort_columns_of_the_wide_shape: "chain-metrics users --wide -c eth,op --sort " => "ETHEREUM OPTIMISM date",
+        sort_columns_of_the_includes_by_month: "chain-metrics social -c op -i tweet --by month --sort " => "date days tweet",
+        sort_direction: "chain-metrics fees --rolling 7 --sort fees_rolling_7:" => "fees_rolling_7:asc fees_rolling_7:desc",
+        last_forms: "chain-metrics fees --last " => "1m 1q 1y 30 365 3m 4w 7 90",
+        last_units_after_a_number: "chain-metrics fees --last 12" => "12 12d 12m 12q 12w 12y",
+        config_set_method: "chain-metrics config set method p" => "post",
+        config_set_color: "chain-metrics config set color a" => "always auto",
+        config_set_format_for_stdout: "chain-metrics config set format s" => "svg",
+        config_set_chains_after_a_comma: "chain-metrics config set chains eth,o" => "eth,op eth,optimism",
+        config_set_ca_bundle_a_file: "chain-metrics config set ca_bundle oth" => "other.toml",
         include_items: "chain-metrics social --include " => "quote reply retweet tweet",
         second_include_item: "chain-metrics social -c op --include reply,t" => "reply,tweet",
         formats: "chain-metrics fees --format " => "chart csv html json markdown ndjson postgres sqlite svg table tsv",
@@ -203,6 +237,11 @@ macro_rules! shell_tests {
             #[test]
             fn offers_subcommands_and_global_flags_at_the_top_and_after_a_subcommand() {
                 subcommands_and_global_flags_at_the_top_and_after_a_subcommand($shell);
+            }
+
+            #[test]
+            fn offers_the_values_of_the_key_after_config_set() {
+                config_set_offers_the_values_of_its_key($shell);
             }
 
             #[test]

@@ -105,6 +105,7 @@ fn there_is_a_page_for_the_tool_and_each_subcommand() {
             "chain-metrics-config-show.1",
             "chain-metrics-config-get.1",
             "chain-metrics-config-set.1",
+            "chain-metrics-config-profiles.1",
             "chain-metrics-config-unset.1",
             "chain-metrics-cache.1",
             "chain-metrics-cache-path.1",

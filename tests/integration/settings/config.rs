@@ -163,7 +163,7 @@ fn an_invalid_file_is_not_edited() {
     let before = "timeout = 30\napikey = \"x\"\n";
     let env = Env::with_config(before);
     env.cmd("config set retries 1").code(3).error_line(format!(
-            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `ca_bundle`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `cache`, `cache_settle_days`, `strict`, `profiles`",
+            "error: config file {}: line 2: unknown field `apikey`, expected one of `base_url`, `api_key`, `api_key_command`, `api_key_command_timeout`, `allow_http`, `ca_bundle`, `timeout`, `connect_timeout`, `retries`, `jobs`, `method`, `chunk_days`, `cache`, `cache_settle_days`, `strict`, `format`, `color`, `decimals`, `chains`, `profiles`",
             env.config_path().display()
         )).run();
     assert_eq!(read(&env.config_path()), before);
@@ -243,6 +243,10 @@ fn show_lists_every_setting_with_its_source() {
         line("cache", "false", "default"),
         line("cache_settle_days", "7", "default"),
         line("strict", "false", "default"),
+        line("format", "(table on a terminal, else csv)", "default"),
+        line("color", "auto", "default"),
+        line("decimals", "2", "default"),
+        format!("{:<23}  {:<w$}  (-)\n", "chains", "(not set)"),
     ]
     .concat();
     env.cmd("--timeout 9 config show")
