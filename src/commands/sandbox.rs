@@ -6,12 +6,12 @@ use std::path::Path;
 use super::{random_key, resolve_settings};
 use crate::cli::{GlobalArgs, SandboxArgs};
 use crate::error::{Exit, Failure};
+use crate::output::write_atomically;
 use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::ApiKey;
 use crate::settings::FileUse;
 use crate::settings::MethodChoice;
 use crate::settings::Terminal;
-use crate::system::atomic::write_atomically;
 use crate::system::diag;
 
 /// The key the sandbox accepts, and whether it made it up: `--key` checked by the client's
