@@ -47,9 +47,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Chains(args) => chains::run(args, terminal),
         Command::Auth(command) => auth::run(global, command, terminal),
         Command::Config(command) => config::run(global, command, terminal),
-        Command::Cache(command) => cache::run(global, command, terminal),
-        Command::Render(args) => render::run(global, args, terminal),
-        Command::Sandbox(args) => sandbox::run(global, args, terminal),
+        Command::Cache(command) => cache::run(command, &located(global, terminal)?, terminal),
+        Command::Render(args) => render::run(args, &located(global, terminal)?, terminal),
+        Command::Sandbox(args) => sandbox::run(args, &located(global, terminal)?),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     }
@@ -67,6 +67,14 @@ pub(crate) fn resolve_settings(
         diag::warning(warning.as_str());
     }
     Ok(settings)
+}
+
+/// The settings of a command that reads no value of the config file, only locates it, so that a
+/// broken file stops none of them: `cache` (`cache clear` still works), `render` (only the
+/// colour is wanted, never a key) and `sandbox` (it serves no configured service: only the flag
+/// `--method` matters).
+fn located(global: &GlobalArgs, terminal: Terminal) -> Result<Settings, Failure> {
+    resolve_settings(global, terminal, None, FileUse::LocateOnly)
 }
 
 /// The client for a run: the resolved settings, pointed at `base_url` with `key`. The built-in

@@ -205,7 +205,7 @@ impl Output {
     ) -> anyhow::Result<()> {
         let shape = &self.shape;
         let data = (shape.apply(data, &plan.chains, &plan.range)).map_err(shape_failure)?;
-        let partial = picture::partial_warning(&data, shape.by, &shape.measures);
+        let partial = picture::partial_warning(&data, shape.by, &shape.analysis.measures);
         if let Some(line) = &partial {
             tell(Notice::warning(line.clone()));
         }
@@ -220,7 +220,7 @@ impl Output {
             no_header: self.no_header,
             summary: shape.summary,
             caption: Some(&caption),
-            decimals: shape.measures.decimals,
+            decimals: shape.analysis.measures.decimals,
             json_strings: self.json_numbers == JsonNumbers::String,
             scale: self.scale,
         };
