@@ -102,18 +102,14 @@ pub(crate) fn client(
         }
     };
     crate::system::memory::small_heap();
-    crate::client::Client::new(crate::client::ClientOptions {
+    let options = crate::client::ClientOptions {
         roots,
         proxy,
         base_url,
         key,
-        timeout: settings.timeout,
-        connect_timeout: settings.connect_timeout,
-        retries: settings.retries,
-        method: settings.method,
         trace: trace(settings),
-        jobs: settings.jobs,
-    })
+    };
+    crate::client::Client::new(options, settings)
 }
 
 /// `--verbose`: the client's request lines on stderr, marked with `*`.
