@@ -1,8 +1,12 @@
 //! The documented exit codes, and the one error type that carries them to `main`.
 
 use std::fmt;
+use std::path::Path;
 
 use crate::model::{Chain, Endpoint};
+use crate::system::atomic::NotWritten;
+use crate::system::interrupt;
+use crate::system::lock::{self, LockError};
 
 /// The exit codes of CLI.md §6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,7 +22,8 @@ pub enum Exit {
     Output = 9,
     /// `--strict`: the result lacks asked values; everything that arrived was written.
     Incomplete = 10,
-    Interrupted = 130,
+    /// Ctrl-C: 128 + SIGINT, the number the signal handler exits with.
+    Interrupted = interrupt::CTRL_C_EXIT as isize,
 }
 
 /// A failure the user can act on: one `error:` line, an optional `hint:` line, an exit code.
@@ -76,6 +81,55 @@ impl Failure {
 
     pub fn config(message: impl Into<String>) -> Self {
         Failure::new(Exit::Config, message)
+    }
+}
+
+// The refusals of `system` (which knows no exit code) as the failures the user reads.
+
+impl NotWritten {
+    /// Exit 9, naming the file as the user gave it.
+    pub(crate) fn failure(self, path: &Path) -> Failure {
+        let failure = Failure::new(
+            Exit::Output,
+            format!("cannot write {}: {}", path.display(), self.error),
+        );
+        match self.hint {
+            Some(hint) => failure.with_hint(hint),
+            None => failure,
+        }
+    }
+}
+
+impl LockError {
+    /// The failure to report, for `what` (the file, as the user knows it), with `exit`;
+    /// `untouched` says what was not done.
+    pub(crate) fn failure(self, exit: Exit, what: &str, untouched: &str) -> Failure {
+        match self {
+            LockError::Busy { waited } => Failure::new(
+                exit,
+                format!(
+                    "another run was still changing {what} after {} s; {untouched}",
+                    waited.as_secs_f64()
+                ),
+            )
+            .with_hint("try again when that run is done, or wait longer with --lock-timeout SECS"),
+            LockError::Target(refused) => Failure::new(
+                exit,
+                format!("cannot write {what}: {}; {untouched}", refused.error),
+            )
+            .with_hint(refused.hint.unwrap_or_default()),
+            LockError::Failed { lock_file, error } => {
+                let hint = lock::lock_hint(&lock_file);
+                Failure::new(
+                    exit,
+                    format!(
+                        "cannot lock {what}: cannot use the lock file {} ({error}); {untouched}",
+                        lock_file.display()
+                    ),
+                )
+                .with_hint(hint)
+            }
+        }
     }
 }
 

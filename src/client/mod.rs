@@ -36,6 +36,7 @@ use crate::settings::hide_passwords;
 use crate::settings::ApiKey;
 use crate::settings::MethodChoice;
 use crate::settings::ProxyChoice;
+use crate::settings::Settings;
 use crate::system::foreign;
 use body::{bounded_records, Misshapen};
 pub use body::{parse_held_body, parse_records, read_body_records};
@@ -52,19 +53,14 @@ pub(crate) use trust::Roots;
 /// Receives one line per request event when `--verbose` is on; the client itself never prints.
 pub(crate) type Trace = Arc<dyn Fn(&str) + Send + Sync>;
 
+/// Where a client connects and how, beside the settings (timeouts, retries, method, jobs).
 pub(crate) struct ClientOptions {
     pub base_url: Url,
     pub key: ApiKey,
-    pub timeout: Duration,
-    pub connect_timeout: Duration,
-    pub retries: u32,
-    pub method: MethodChoice,
     pub trace: Option<Trace>,
     pub roots: Roots,
     /// `None`: connect directly (reqwest never reads the proxy variables itself).
     pub proxy: Option<ProxyChoice>,
-    /// Requests in flight at once, at most (`--jobs`); a 429 halves it for the rest of the run.
-    pub jobs: usize,
 }
 
 /// A body for `--raw`, and whether the key had to be masked in it.
@@ -95,8 +91,10 @@ pub(crate) struct Client {
 }
 
 impl Client {
-    pub(crate) fn new(options: ClientOptions) -> Result<Client> {
-        let http = setup::http_client(&options)?;
+    /// The client of `options`, with the settings' timeouts, retries and method, and at most
+    /// `--jobs` requests in flight at once (a 429 halves it for the rest of the run).
+    pub(crate) fn new(options: ClientOptions, settings: &Settings) -> Result<Client> {
+        let http = setup::http_client(&options, settings)?;
         register_secrets(&options);
         if let (Some(trace), Some(proxy)) = (&options.trace, &options.proxy) {
             trace(&format!("via proxy {}", proxy.describe()));
@@ -105,15 +103,15 @@ impl Client {
             http,
             base_url: options.base_url,
             key: options.key,
-            timeout: options.timeout,
-            connect_timeout: options.connect_timeout,
-            retries: options.retries,
-            method: options.method,
+            timeout: settings.timeout,
+            connect_timeout: settings.connect_timeout,
+            retries: settings.retries,
+            method: settings.method,
             use_get: AtomicBool::new(false),
             trace: options.trace,
             proxy: options.proxy,
             retried: Tally::default(),
-            throttle: Throttle::new(options.jobs),
+            throttle: Throttle::new(settings.jobs),
             probed_tls: OnceLock::new(),
             probed_proxy: OnceLock::new(),
         })

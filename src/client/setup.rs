@@ -7,14 +7,17 @@ use super::transport::{self, same_origin_redirects};
 use super::trust;
 use super::{ClientOptions, FIXED_HEADERS};
 use crate::error::{Exit, Failure, Result};
-use crate::settings::ProxyChoice;
+use crate::settings::{ProxyChoice, Settings};
 
-pub(super) fn http_client(options: &ClientOptions) -> Result<reqwest::blocking::Client> {
+pub(super) fn http_client(
+    options: &ClientOptions,
+    settings: &Settings,
+) -> Result<reqwest::blocking::Client> {
     trust::install_crypto();
     let builder = reqwest::blocking::Client::builder()
         .default_headers(fixed_headers())
-        .timeout(options.timeout)
-        .connect_timeout(options.connect_timeout)
+        .timeout(settings.timeout)
+        .connect_timeout(settings.connect_timeout)
         .redirect(same_origin_redirects());
     let builder = trust::trusting(builder, &options.roots)?;
     with_proxy(builder, options.proxy.as_ref())?

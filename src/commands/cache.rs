@@ -2,15 +2,13 @@
 
 use std::path::{Path, PathBuf};
 
-use super::resolve_settings;
 use crate::cache::{self, CacheError, Store};
-use crate::cli::{CacheCommand, GlobalArgs};
+use crate::cli::CacheCommand;
 use crate::error::Failure;
 use crate::model::{today_utc, DaySpec};
 use crate::output::{format_or_default, write_stdout};
 use crate::render::{self, Format};
-use crate::settings::FileUse;
-use crate::settings::Terminal;
+use crate::settings::{Settings, Terminal};
 use crate::system::{diag, foreign};
 
 /// How many characters of a name read from the cache file a row shows.
@@ -18,13 +16,12 @@ const CELL_CHARS: usize = 200;
 
 const HEADER: [&str; 6] = ["service", "endpoint", "chain", "values", "oldest", "newest"];
 
+/// `settings`: the config file located, not read (the cache does not depend on it).
 pub(super) fn run(
-    global: &GlobalArgs,
     command: &CacheCommand,
+    settings: &Settings,
     terminal: Terminal,
 ) -> anyhow::Result<()> {
-    // The cache does not depend on the config file: a broken one does not stop `cache clear`.
-    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
     let path = settings.cache.file.clone().map_err(|why| {
         Failure::config(format!("no response cache: {why}"))
             .with_hint("set HOME, or XDG_CACHE_HOME to an absolute path")

@@ -47,9 +47,9 @@ pub(crate) fn run(cli: Cli, terminal: Terminal) -> anyhow::Result<()> {
         Command::Chains(args) => chains::run(args, terminal),
         Command::Auth(command) => auth::run(global, command, terminal),
         Command::Config(command) => config::run(global, command, terminal),
-        Command::Cache(command) => cache::run(global, command, terminal),
-        Command::Render(args) => render::run(global, args, terminal),
-        Command::Sandbox(args) => sandbox::run(global, args, terminal),
+        Command::Cache(command) => cache::run(command, &located(global, terminal)?, terminal),
+        Command::Render(args) => render::run(args, &located(global, terminal)?, terminal),
+        Command::Sandbox(args) => sandbox::run(args, &located(global, terminal)?),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     }
@@ -79,6 +79,14 @@ pub(crate) fn settings_said(resolved: Result<Settings, Failure>) -> Result<Setti
     Ok(settings)
 }
 
+/// The settings of a command that reads no value of the config file, only locates it, so that a
+/// broken file stops none of them: `cache` (`cache clear` still works), `render` (only the
+/// colour is wanted, never a key) and `sandbox` (it serves no configured service: only the flag
+/// `--method` matters).
+fn located(global: &GlobalArgs, terminal: Terminal) -> Result<Settings, Failure> {
+    resolve_settings(global, terminal, None, FileUse::LocateOnly)
+}
+
 /// The client for a run: the resolved settings, pointed at `base_url` with `key`. The built-in
 /// sandbox's client trusts its certificate alone, and never goes through a proxy.
 pub(crate) fn client(
@@ -104,18 +112,14 @@ pub(crate) fn client(
         }
     };
     crate::system::memory::small_heap();
-    crate::client::Client::new(crate::client::ClientOptions {
+    let options = crate::client::ClientOptions {
         roots,
         proxy,
         base_url,
         key,
-        timeout: settings.timeout,
-        connect_timeout: settings.connect_timeout,
-        retries: settings.retries,
-        method: settings.method,
         trace: trace(settings),
-        jobs: settings.jobs,
-    })
+    };
+    crate::client::Client::new(options, settings)
 }
 
 /// `--verbose`: the client's request lines on stderr, marked with `*`.

@@ -2,15 +2,13 @@
 
 use anyhow::Result;
 
-use super::resolve_settings;
-use crate::cli::{GlobalArgs, RenderArgs};
+use crate::cli::RenderArgs;
 use crate::output::{draw, Drawing};
-use crate::settings::{FileUse, Terminal};
+use crate::settings::{Settings, Terminal};
 use crate::system::diag::Notice;
 
-pub(super) fn run(global: &GlobalArgs, args: &RenderArgs, terminal: Terminal) -> Result<()> {
-    // Only the colour is wanted: the file is located, never read for a key.
-    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
+/// `settings`: the config file located, never read for a key; only the colour is wanted.
+pub(super) fn run(args: &RenderArgs, settings: &Settings, terminal: Terminal) -> Result<()> {
     let (file, output) = (args.file.clone(), args.output.clone());
     let (format, file_chain) = (args.format, args.file_chain);
     let drawing = Drawing {

@@ -3,15 +3,13 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::{random_key, resolve_settings};
-use crate::cli::{GlobalArgs, SandboxArgs};
+use super::random_key;
+use crate::cli::SandboxArgs;
 use crate::error::{Exit, Failure};
+use crate::output::write_atomically;
 use crate::sandbox::{self, Behaviour, Methods, SandboxCertificate};
 use crate::settings::ApiKey;
-use crate::settings::FileUse;
-use crate::settings::MethodChoice;
-use crate::settings::Terminal;
-use crate::system::atomic::write_atomically;
+use crate::settings::{MethodChoice, Settings};
 use crate::system::diag;
 
 /// The key the sandbox accepts, and whether it made it up: `--key` checked by the client's
@@ -29,13 +27,9 @@ fn sandbox_key(args: &SandboxArgs) -> anyhow::Result<(String, bool)> {
     }
 }
 
-pub(super) fn run(
-    global: &GlobalArgs,
-    args: &SandboxArgs,
-    terminal: Terminal,
-) -> anyhow::Result<()> {
-    // The sandbox serves no configured service: only the flag `--method` matters.
-    let settings = resolve_settings(global, terminal, None, FileUse::LocateOnly)?;
+/// `settings`: the config file located, not read; the sandbox serves no configured service,
+/// only the flag `--method` matters.
+pub(super) fn run(args: &SandboxArgs, settings: &Settings) -> anyhow::Result<()> {
     let (key, generated) = sandbox_key(args)?;
     let methods = match settings.method {
         MethodChoice::Auto => Methods::Both,

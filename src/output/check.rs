@@ -63,13 +63,13 @@ pub(super) fn database_uri(
 /// shape's header, before any request).
 pub(super) fn check_analysis(shape: &Shape, plan: &Plan) -> Result<(), Failure> {
     let both = [Endpoint::Fees, Endpoint::ActiveUsers];
-    if shape.measures.per_user && !both.iter().all(|e| plan.endpoints.contains(e)) {
+    if shape.analysis.measures.per_user && !both.iter().all(|e| plan.endpoints.contains(e)) {
         return Err(Failure::usage(
             "--per-user divides fees by active users, and only report has both",
         )
         .with_hint("use report --per-user"));
     }
-    let Some(key) = &shape.sort else {
+    let Some(key) = &shape.analysis.sort else {
         return Ok(());
     };
     let header = shape.columns(&plan.dataset(Vec::new()), &plan.chains);

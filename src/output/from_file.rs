@@ -10,7 +10,7 @@ use super::check::check_width;
 use super::file_shape::{header_of, period_of, shape_of};
 use super::merge::{self, read_rows_with, read_text, MergeError, Summaries};
 use super::stdout::write_stdout;
-use super::{fit, picture};
+use super::{check_output_path, fit, picture, write_atomically};
 use crate::analysis::{steps, widen, Naming};
 use crate::error::{Exit, Failure};
 use crate::model::{Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};
@@ -18,7 +18,7 @@ use crate::render::{self, AxisScale, Caption, Format, Origin};
 use crate::render::{RenderOptions, Wide};
 use crate::settings::Terminal;
 use crate::system::diag::Notice;
-use crate::system::{atomic, foreign};
+use crate::system::foreign;
 
 /// What `render` was asked, as plain values.
 pub(crate) struct Drawing {
@@ -63,7 +63,7 @@ pub(crate) fn draw(
     fit::check_scale(drawing.scale, format, output.as_deref())?;
     if let Some(file) = &output {
         fit::check_folder(file)?;
-        atomic::check_output_path(file)?;
+        check_output_path(file)?;
     }
     let export = read_export(&drawing.file, drawing.file_chain, drawing.table.as_deref())?;
     if let Some(note) = &export.note {
@@ -108,7 +108,7 @@ pub(crate) fn draw(
     };
     let mut bytes = Vec::new();
     render::render(&data, text, style, &mut bytes).expect("writing to memory works");
-    atomic::write_atomically(file, &bytes)
+    write_atomically(file, &bytes)
 }
 
 /// The format asked, else the one `output`'s extension names: a picture or the chart only.

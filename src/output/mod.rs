@@ -11,6 +11,7 @@ mod picture;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod progress;
+mod replaced;
 mod resume;
 mod sqlite;
 mod stdout;
@@ -23,9 +24,8 @@ use crate::fetched::Plan;
 use crate::model::{Chain, Dataset, Endpoint, Period};
 use crate::render::{self, AxisScale, Format, JsonNumbers, RenderOptions, Wide};
 use crate::settings::Terminal;
-use crate::system::atomic;
 use crate::system::diag::Notice;
-use crate::system::lock::{self, LockWait};
+use crate::system::lock::LockWait;
 use check::{check_analysis, check_table_flag, check_width, database_uri, shape_failure};
 pub(crate) use from_file::{draw, Drawing};
 pub(crate) use holes::{describe as describe_holes, Hole};
@@ -33,6 +33,7 @@ pub use merge::read_merge_file;
 pub use merge::read_sqlite_rows;
 pub(crate) use picture::Told;
 use progress::Progress;
+pub(crate) use replaced::{check_output_path, write_atomically, write_rendered};
 pub(crate) use resume::Resume;
 pub(crate) use stdout::{format_or_default, write_stdout};
 
@@ -158,19 +159,14 @@ impl Output {
         };
         fit::check_folder(file)?;
         if self.merge || self.format.text().is_none() {
-            let done = if self.merge {
-                "not merged"
-            } else {
-                "not written"
-            };
-            lock::check_merge_target(file, done)?;
+            replaced::check_merge_target(file, self.not_done())?;
         }
         if self.merge {
             merge::check_before_fetch(self.target(file, plan), self.header(plan))?;
         } else if self.format == Format::Sqlite {
             merge::check_database(self.target(file, plan), &self.header(plan))?;
         }
-        atomic::check_output_path(file)
+        replaced::check_output_path(file)
     }
 
     /// Renders the dataset to stdout, or to the file (merged with it when asked), atomically.
@@ -219,7 +215,7 @@ impl Output {
             tell(Notice::note(line));
         }
         let data = shaped.data;
-        let partial = picture::partial_warning(&data, shape.by, &shape.measures);
+        let partial = picture::partial_warning(&data, shape.by, &shape.analysis.measures);
         if let Some(line) = &partial {
             tell(Notice::warning(line.clone()));
         }
@@ -234,7 +230,7 @@ impl Output {
             no_header: self.no_header,
             summary: shape.summary,
             caption: Some(&caption),
-            decimals: shape.measures.decimals,
+            decimals: shape.analysis.measures.decimals,
             json_strings: self.json_numbers == JsonNumbers::String,
             scale: self.scale,
         };
@@ -249,7 +245,7 @@ impl Output {
         // A database is changed in place, so it is locked as a merge is, merged or not.
         let text = self.format.text();
         let _lock = match self.merge || text.is_none() {
-            true => Some(self.lock(file, wait)?),
+            true => Some(replaced::lock(file, wait, self.not_done())?),
             false => None,
         };
         let table = sqlite::table_name(plan);
@@ -263,7 +259,7 @@ impl Output {
         let Some(text) = text else {
             return sqlite::store(file, table, &data, !self.merge, wait);
         };
-        atomic::write_rendered(file, &mut |out| render::render(&data, text, style, out))
+        write_rendered(file, &mut |out| render::render(&data, text, style, out))
     }
 
     /// The columns of the rows this run writes, as the shape says, with no rows: what a file
@@ -285,20 +281,12 @@ impl Output {
         }
     }
 
-    /// The file's lock, waited for as `wait` allows.
-    fn lock(&self, file: &Path, wait: LockWait) -> Result<lock::FileLock, Failure> {
-        lock::lock_beside(file, wait).map_err(|e| {
-            let done = match self.merge {
-                true => "not merged",
-                false => "not written",
-            };
-            let what = file.display().to_string();
-            e.failure(
-                Exit::Output,
-                &what,
-                &format!("{done}; the file is left as it was"),
-            )
-        })
+    /// What a refused file's check or lock did not do, in its message.
+    fn not_done(&self) -> &'static str {
+        match self.merge {
+            true => "not merged",
+            false => "not written",
+        }
     }
 
     /// The file or database written, as the notes name it: the file's path, `-` for stdout, a
@@ -352,7 +340,7 @@ impl Output {
     /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
     pub(crate) fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) => atomic::write_atomically(file, body),
+            Some(file) => write_atomically(file, body),
             None => write_stdout(|out| out.write_all(body)),
         }
     }

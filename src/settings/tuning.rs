@@ -46,12 +46,8 @@ pub(super) struct Tuning {
 pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) -> Result<Tuning> {
     let mut sources = Sources::default();
     let (timeout, connect_timeout, key_command_timeout) = timeouts(flags, layers, &mut sources)?;
-    let jobs = pick(
-        named(flags.jobs, "--jobs"),
-        layers,
-        |l| l.jobs,
-        defaults::JOBS,
-    );
+    let flag = named(flags.jobs, "--jobs");
+    let jobs = pick(flag, layers, |l| l.jobs, defaults::JOBS);
     within(ConfigKey::Jobs, limits::JOBS, &jobs)?;
     let chunk_days = first_given(named(chunk_days, "--chunk-days"), None, layers, |l| {
         l.chunk_days
@@ -59,19 +55,11 @@ pub(super) fn resolve(flags: &Flags, chunk_days: Option<u32>, layers: &[Layer]) 
     if let Some(days) = &chunk_days {
         within(ConfigKey::ChunkDays, limits::CHUNK_DAYS, days)?;
     }
-    let retries = pick(
-        named(flags.retries, "--retries"),
-        layers,
-        |l| l.retries,
-        defaults::RETRIES,
-    );
+    let flag = named(flags.retries, "--retries");
+    let retries = pick(flag, layers, |l| l.retries, defaults::RETRIES);
     within(ConfigKey::Retries, limits::RETRIES, &retries)?;
-    let method = pick(
-        named(flags.method, "--method"),
-        layers,
-        |l| l.method,
-        MethodChoice::Auto,
-    );
+    let flag = named(flags.method, "--method");
+    let method = pick(flag, layers, |l| l.method, MethodChoice::Auto);
     Ok(Tuning {
         allow_http: sources.take(ConfigKey::AllowHttp, allow_http(flags, layers)),
         timeout,
@@ -102,33 +90,17 @@ fn timeouts(
         sources.take(key, setting);
         checked
     };
-    let timeout = secs(
-        ConfigKey::Timeout,
-        pick(
-            named(flags.timeout, "--timeout"),
-            layers,
-            |l| l.timeout,
-            defaults::TIMEOUT_SECS,
-        ),
-    )?;
-    let connect_timeout = secs(
-        ConfigKey::ConnectTimeout,
-        pick(
-            named(flags.connect_timeout, "--connect-timeout"),
-            layers,
-            |l| l.connect_timeout,
-            defaults::CONNECT_TIMEOUT_SECS,
-        ),
-    )?;
-    let key_command_timeout = secs(
-        ConfigKey::ApiKeyCommandTimeout,
-        pick(
-            None,
-            layers,
-            |l| l.api_key_command_timeout,
-            defaults::KEY_COMMAND_LIMIT.as_secs_f64(),
-        ),
-    )?;
+    let flag = named(flags.timeout, "--timeout");
+    let setting = pick(flag, layers, |l| l.timeout, defaults::TIMEOUT_SECS);
+    let timeout = secs(ConfigKey::Timeout, setting)?;
+    let flag = named(flags.connect_timeout, "--connect-timeout");
+    let default = defaults::CONNECT_TIMEOUT_SECS;
+    let setting = pick(flag, layers, |l| l.connect_timeout, default);
+    let connect_timeout = secs(ConfigKey::ConnectTimeout, setting)?;
+    // Config only: no flag sets it.
+    let default = defaults::KEY_COMMAND_LIMIT.as_secs_f64();
+    let setting = pick(None, layers, |l| l.api_key_command_timeout, default);
+    let key_command_timeout = secs(ConfigKey::ApiKeyCommandTimeout, setting)?;
     Ok((timeout, connect_timeout, key_command_timeout))
 }
 

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 use super::ownership::{self, Opened};
 use super::{interrupt, planted, stream, temp};
-use crate::error::{Exit, Failure};
 
 /// Who may read a replaced file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,32 +31,14 @@ impl From<io::Error> for NotWritten {
     }
 }
 
-/// Writes `bytes` to `path` for `--output`; a failure is exit 9 naming the file, and a closed
-/// pipe (`-o /dev/stdout | head -1`) the quiet end it is for stdout.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    write_rendered(path, &mut |out| out.write_all(bytes))
-}
-
-/// [`write_atomically`] of what `fill` writes, written as it comes into the temp file of a
-/// regular file (a large merge is never held as rows and text at once).
-pub(crate) fn write_rendered(path: &Path, fill: Fill<'_>) -> anyhow::Result<()> {
-    replace_with(path, Access::Ordinary, fill).map_err(|refused| {
-        if refused.error.kind() == io::ErrorKind::BrokenPipe {
-            return anyhow::Error::new(refused.error);
-        }
-        refused.failure(path).into()
-    })
-}
-
-/// Before any request: `path` may be written by [`write_atomically`] as far as its name
+/// Before any request: `path` may be written by [`replace`] as far as its name
 /// tells (no link another user planted, no descriptor the caller did not pass, no file or
 /// stream of another user's at it).
-pub(crate) fn check_output_path(path: &Path) -> Result<(), Failure> {
-    let checked = match stream::own_descriptor(path) {
+pub(crate) fn check_output_path(path: &Path) -> Result<(), NotWritten> {
+    match stream::own_descriptor(path) {
         Some(fd) => refuse_unpassed(fd),
         None => final_target(path).and_then(|target| refuse_foreign_stream(&target)),
-    };
-    checked.map_err(|refused| refused.failure(path))
+    }
 }
 
 /// A stream (FIFO, device, socket) or a file at the target that is not the user's nor root's,
@@ -75,20 +56,6 @@ fn refuse_foreign_stream(target: &Path) -> Result<(), NotWritten> {
     }
 }
 
-impl NotWritten {
-    /// Exit 9, naming the file as the user gave it.
-    pub(super) fn failure(self, path: &Path) -> Failure {
-        let failure = Failure::new(
-            Exit::Output,
-            format!("cannot write {}: {}", path.display(), self.error),
-        );
-        match self.hint {
-            Some(hint) => failure.with_hint(hint),
-            None => failure,
-        }
-    }
-}
-
 /// Replaces `path` with `bytes`: a temp file in the same folder (a rename across file systems
 /// would not be atomic), flushed to disk, then renamed over the target, so a failed or killed
 /// run leaves the old file or the new one, never a truncated mix. The one writer of both
@@ -103,7 +70,7 @@ pub(crate) type Fill<'a> = &'a mut dyn FnMut(&mut dyn Write) -> io::Result<()>;
 
 /// [`replace`] with what `fill` writes: into the temp file as it comes (buffered), or, for a
 /// stream, gathered first and written in one go as before.
-fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Result<(), NotWritten> {
+pub(crate) fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Result<(), NotWritten> {
     let gathered = |fill: Fill<'_>| -> io::Result<Vec<u8>> {
         let mut bytes = Vec::new();
         fill(&mut bytes)?;
@@ -292,7 +259,7 @@ fn is_unread_fifo(_: &io::Error) -> bool {
 }
 
 /// A file another user owns or can change, refused with what the user can do.
-pub(super) fn untrusted(refused: ownership::Untrusted) -> NotWritten {
+pub(crate) fn untrusted(refused: ownership::Untrusted) -> NotWritten {
     NotWritten {
         error: io::Error::new(io::ErrorKind::PermissionDenied, refused.why),
         hint: Some(refused.hint),

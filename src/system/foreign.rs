@@ -10,6 +10,7 @@
 use std::sync::RwLock;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 /// What stands for a secret wherever it would have shown: the key, a password in a base URL
 /// or proxy URL, and the key echoed in a body.
@@ -88,33 +89,10 @@ fn is_unsafe(c: char) -> bool {
     c.is_control() || is_format(c)
 }
 
-/// Unicode's format characters (general category Cf, Unicode 15.1): invisible on a screen,
-/// so a key with one inside looks whole.
+/// Unicode's format characters (general category Cf): invisible on a screen, so a key with one
+/// inside looks whole.
 fn is_format(c: char) -> bool {
-    matches!(
-        c,
-        '\u{ad}'
-            | '\u{600}'..='\u{605}'
-            | '\u{61c}'
-            | '\u{6dd}'
-            | '\u{70f}'
-            | '\u{890}'..='\u{891}'
-            | '\u{8e2}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206f}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-            | '\u{110bd}'
-            | '\u{110cd}'
-            | '\u{13430}'..='\u{1343f}'
-            | '\u{1bca0}'..='\u{1bca3}'
-            | '\u{1d173}'..='\u{1d17a}'
-            | '\u{e0001}'
-            | '\u{e0020}'..='\u{e007f}'
-    )
+    c.general_category() == GeneralCategory::Format
 }
 
 /// What may sit between two characters of a secret and still leave it readable: a control

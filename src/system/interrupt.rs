@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use crate::error::Exit;
+/// The exit code of a run stopped by Ctrl-C (SIGINT): 128 + 2, the shells' convention. The
+/// exit code `Exit::Interrupted` is this number.
+pub(crate) const CTRL_C_EXIT: u8 = 130;
 
 /// The temporary files being written now, by ticket.
 static TRACKED: Mutex<Vec<(u64, PathBuf)>> = Mutex::new(Vec::new());
@@ -17,7 +19,7 @@ static NEXT_TICKET: AtomicU64 = AtomicU64::new(1);
 /// Set once a signal arrived: the handler is cleaning up and will exit with [`EXIT_CODE`].
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// The exit code of the interruption: 128 + the signal's number.
-static EXIT_CODE: AtomicI32 = AtomicI32::new(Exit::Interrupted as i32);
+static EXIT_CODE: AtomicI32 = AtomicI32::new(CTRL_C_EXIT as i32);
 /// Set, under the lock of [`TRACKED`], once a replaced file's rename is done.
 static RENAMED: AtomicBool = AtomicBool::new(false);
 
@@ -30,7 +32,7 @@ pub(crate) fn interrupted() -> bool {
 /// The exit code of the interruption, by the shells' convention 128 + the signal: 130 for
 /// Ctrl-C (SIGINT), 143 for SIGTERM, 129 for SIGHUP.
 pub(crate) fn exit_code() -> u8 {
-    u8::try_from(EXIT_CODE.load(Ordering::SeqCst)).unwrap_or(Exit::Interrupted as u8)
+    u8::try_from(EXIT_CODE.load(Ordering::SeqCst)).unwrap_or(CTRL_C_EXIT)
 }
 
 /// After a signal: the handler is removing temp files (and may be restoring the terminal's
@@ -112,7 +114,7 @@ pub(crate) fn install() -> Result<(), String> {
 /// signal does calls it: a password prompt reads the key itself (the signal comes after), a key
 /// command holding the terminal gets it instead of the run.
 pub(crate) fn stop() -> ! {
-    stop_with(Exit::Interrupted as i32)
+    stop_with(i32::from(CTRL_C_EXIT))
 }
 
 /// Stops the run as interrupted: temporary files deleted, a running key command ended, the

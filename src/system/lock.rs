@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::{atomic, diag, interrupt, ownership, stream, temp};
-use crate::error::{Exit, Failure};
 
 /// How long to wait for another run's lock.
 #[derive(Clone, Copy, Debug)]
@@ -238,42 +237,9 @@ impl Drop for FileLock {
     }
 }
 
-impl LockError {
-    /// The failure to report, for `what` (the file, as the user knows it), with `exit`;
-    /// `untouched` says what was not done.
-    pub(crate) fn failure(self, exit: Exit, what: &str, untouched: &str) -> Failure {
-        match self {
-            LockError::Busy { waited } => Failure::new(
-                exit,
-                format!(
-                    "another run was still changing {what} after {} s; {untouched}",
-                    waited.as_secs_f64()
-                ),
-            )
-            .with_hint("try again when that run is done, or wait longer with --lock-timeout SECS"),
-            LockError::Target(refused) => Failure::new(
-                exit,
-                format!("cannot write {what}: {}; {untouched}", refused.error),
-            )
-            .with_hint(refused.hint.unwrap_or_default()),
-            LockError::Failed { lock_file, error } => {
-                let hint = lock_hint(&lock_file);
-                Failure::new(
-                    exit,
-                    format!(
-                        "cannot lock {what}: cannot use the lock file {} ({error}); {untouched}",
-                        lock_file.display()
-                    ),
-                )
-                .with_hint(hint)
-            }
-        }
-    }
-}
-
 /// What to do about a lock file that could not be used: the link or the file in the way, or
 /// the folder that refused a new one.
-fn lock_hint(lock_file: &Path) -> String {
+pub(crate) fn lock_hint(lock_file: &Path) -> String {
     let shown = lock_file.display();
     match fs::symlink_metadata(lock_file) {
         Ok(m) if m.file_type().is_symlink() => {
@@ -303,26 +269,4 @@ fn is_own(metadata: &fs::Metadata) -> bool {
 #[cfg(not(unix))]
 fn is_own(_: &fs::Metadata) -> bool {
     true
-}
-
-/// Before any request: a file that is read back (`--merge`) or changed in place (a database)
-/// is used only when trusted (see `ownership`): another user's rows would become this run's.
-/// `done` says what did not happen ("not merged"), for a lock refused.
-pub(crate) fn check_merge_target(path: &Path, done: &str) -> Result<(), Failure> {
-    if stream::own_descriptor(path).is_some() {
-        return Ok(());
-    }
-    // A link refused is said by the checks that follow, in their words.
-    let Ok(target) = atomic::final_target(path) else {
-        return Ok(());
-    };
-    ownership::check_path(&target).map_err(|refused| atomic::untrusted(refused).failure(path))?;
-    let what = path.display().to_string();
-    check_lock_of(&target).map_err(|e| {
-        e.failure(
-            Exit::Output,
-            &what,
-            &format!("{done}; the file is left as it was"),
-        )
-    })
 }

@@ -2,7 +2,8 @@
 //! atomically, locks beside them, private folders, shell quoting, temp files, signals and process
 //! groups, and stderr lines that
 //! cannot panic nor show a secret, with foreign text made safe for the terminal (`foreign`). It
-//! imports nothing of the crate but the exit codes.
+//! imports nothing of the crate: its refusals are its own types (`atomic::NotWritten`,
+//! `lock::LockError`), which `error.rs` turns into the failures the user reads.
 
 pub(crate) mod atomic;
 pub(crate) mod command_group;

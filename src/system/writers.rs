@@ -83,26 +83,26 @@ fn primary_groups() -> &'static [(u32, u32)] {
 /// A group as messages name it: "group id 65534 (nogroup)".
 #[cfg(unix)]
 fn group_name(gid: u32) -> String {
-    let name = nix::unistd::Group::from_gid(nix::unistd::Gid::from_raw(gid))
-        .ok()
-        .flatten()
-        .map(|group| format!(" ({})", group.name))
-        .unwrap_or_default();
-    format!("group id {gid}{name}")
+    let group = nix::unistd::Group::from_gid(nix::unistd::Gid::from_raw(gid));
+    id_named("group", gid, group.ok().flatten().map(|group| group.name))
 }
 
 /// A user as messages name them: "user id 65534 (nobody)".
 #[cfg(unix)]
 pub(crate) fn who(uid: u32) -> String {
-    let name = nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid))
-        .ok()
-        .flatten()
-        .map(|user| format!(" ({})", user.name))
-        .unwrap_or_default();
-    format!("user id {uid}{name}")
+    let user = nix::unistd::User::from_uid(nix::unistd::Uid::from_raw(uid));
+    id_named("user", uid, user.ok().flatten().map(|user| user.name))
 }
 
 #[cfg(not(unix))]
 pub(crate) fn who(uid: u32) -> String {
-    format!("user id {uid}")
+    id_named("user", uid, None)
+}
+
+/// `kind` (user, group) and its number, then its name when the system has one.
+fn id_named(kind: &str, id: u32, name: Option<String>) -> String {
+    match name {
+        Some(name) => format!("{kind} id {id} ({name})"),
+        None => format!("{kind} id {id}"),
+    }
 }

@@ -17,41 +17,33 @@ fn range(first: u32, last: u32) -> DayRange {
     }
 }
 
-/// Rows of one metric: (day, chain, value or gap).
-fn data(columns: &[&str], rows: &[(u32, Chain, &[Option<&str>])]) -> Dataset {
+/// Rows of `columns`, each written `day chain value...` (chain `E` or `B`, a value `-` for a
+/// gap) and separated by commas: `"1 E 0.1 5, 2 E - 6"`.
+fn table(columns: &[&str], rows: &str) -> Dataset {
+    let row = |text: &str| {
+        let cells: Vec<&str> = text.split_whitespace().collect();
+        Row {
+            date: day(cells[0].parse().unwrap()),
+            chain: Some(if cells[1] == "E" { E } else { B }),
+            values: (cells[2..].iter())
+                .map(|cell| match *cell {
+                    "-" => None,
+                    cell => Number::from_json_token(cell),
+                })
+                .collect(),
+            coverage: None,
+        }
+    };
     Dataset {
         chain_column: true,
         columns: columns.iter().map(|c| column_named(c)).collect(),
-        rows: rows
-            .iter()
-            .map(|(d, chain, values)| Row {
-                date: day(*d),
-                chain: Some(*chain),
-                values: values
-                    .iter()
-                    .map(|v| v.and_then(Number::from_json_token))
-                    .collect(),
-                coverage: None,
-            })
-            .collect(),
+        rows: rows.split(',').map(row).collect(),
     }
 }
 
-/// Rows of fees alone, written `day chain value` (chain `E` or `B`, value `-` for a gap) and
-/// separated by commas: `"1 E 0.1, 2 E -"`.
+/// Rows of fees alone: `"1 E 0.1, 2 E -"`.
 fn fees(rows: &str) -> Dataset {
-    let parsed: Vec<(u32, Chain, [Option<&str>; 1])> = rows
-        .split(',')
-        .map(|row| {
-            let cells: Vec<&str> = row.split_whitespace().collect();
-            let chain = if cells[1] == "E" { E } else { B };
-            let value = Some(cells[2]).filter(|v| *v != "-");
-            (cells[0].parse().unwrap(), chain, [value])
-        })
-        .collect();
-    let rows: Vec<(u32, Chain, &[Option<&str>])> =
-        parsed.iter().map(|(d, c, v)| (*d, *c, &v[..])).collect();
-    data(&["fees"], &rows)
+    table(&["fees"], rows)
 }
 
 /// The cells of column `name` as text, gaps `-`.
@@ -118,15 +110,8 @@ fn rolling_mean_waits_for_n_values_and_skips_gaps() {
 
 #[test]
 fn cumulative_stops_at_the_first_gap_and_skips_active_users() {
-    let d = data(
-        &["fees", "active_users"],
-        &[
-            (1, E, &[Some("0.1"), Some("5")]),
-            (2, E, &[Some("0.2"), Some("6")]),
-            (3, E, &[None, Some("7")]),
-            (4, E, &[Some("1"), Some("8")]),
-        ],
-    );
+    let columns = ["fees", "active_users"];
+    let d = table(&columns, "1 E 0.1 5, 2 E 0.2 6, 3 E - 7, 4 E 1 8");
     let out = measured(d, &[E], (1, 4), |m| m.cumulative = true);
     assert_eq!(names(&out), ["fees", "fees_cumulative", "active_users"]);
     assert_eq!(column(&out, "fees_cumulative"), ["0.1", "0.3", "-", "-"]);
@@ -145,14 +130,8 @@ fn share_needs_every_chain_of_the_date() {
 
 #[test]
 fn per_user_divides_fees_by_users_of_the_same_row() {
-    let d = data(
-        &["fees", "active_users", "tweet"],
-        &[
-            (1, E, &[Some("10"), Some("4"), Some("1")]),
-            (2, E, &[Some("10"), Some("0"), Some("1")]),
-            (3, E, &[Some("1"), None, Some("1")]),
-        ],
-    );
+    let columns = ["fees", "active_users", "tweet"];
+    let d = table(&columns, "1 E 10 4 1, 2 E 10 0 1, 3 E 1 - 1");
     let m = asked(|m| {
         m.per_user = true;
         m.decimals = 4;
@@ -167,13 +146,7 @@ fn per_user_divides_fees_by_users_of_the_same_row() {
 
 #[test]
 fn periods_are_compared_with_the_previous_period_and_days_passes_through() {
-    let d = data(
-        &["days", "fees"],
-        &[
-            (1, E, &[Some("7"), Some("10")]),
-            (8, E, &[Some("7"), Some("15")]),
-        ],
-    );
+    let d = table(&["days", "fees"], "1 E 7 10, 8 E 7 15");
     let m = asked(|m| m.change = true);
     let out = derive(d, &m, &[E], Period::Week, &range(1, 14)).unwrap();
     assert_eq!(
@@ -197,13 +170,8 @@ fn a_huge_exponent_is_refused_naming_it() {
 
 #[test]
 fn a_per_user_column_made_by_the_roll_up_moves_after_the_fees_group() {
-    let d = data(
-        &["days", "fees", "active_users_avg", "fees_per_user"],
-        &[
-            (1, E, &[Some("7"), Some("10"), Some("3"), Some("3.33")]),
-            (8, E, &[Some("7"), Some("20"), Some("4"), Some("5.00")]),
-        ],
-    );
+    let columns = ["days", "fees", "active_users_avg", "fees_per_user"];
+    let d = table(&columns, "1 E 7 10 3 3.33, 8 E 7 20 4 5.00");
     let m = asked(|m| {
         m.change = true;
         m.per_user = true;

@@ -38,12 +38,11 @@ pub(crate) struct Layout {
 pub(crate) struct Shape {
     /// `--by`: the rows' period.
     pub by: Period,
-    pub measures: Measures,
+    /// The derived measures, `--sort` and `--top`.
+    pub analysis: Analysis,
     /// `--summary`: every number is bounded before the summary's arithmetic.
     pub summary: bool,
     pub layout: Layout,
-    pub sort: Option<SortKey>,
-    pub top: Option<usize>,
 }
 
 /// The rows as they will be written, and the (date or period, chain) pairs whose
@@ -68,14 +67,12 @@ pub(crate) enum ShapeError {
 
 impl Shape {
     /// The shape the flags ask, laid out as the output's format needs.
-    pub(crate) fn new(asked: Analysis, by: Period, summary: bool, layout: Layout) -> Shape {
+    pub(crate) fn new(analysis: Analysis, by: Period, summary: bool, layout: Layout) -> Shape {
         Shape {
             by,
-            measures: asked.measures,
+            analysis,
             summary,
             layout,
-            sort: asked.sort,
-            top: asked.top,
         }
     }
 
@@ -102,9 +99,10 @@ impl Shape {
         chains: &[Chain],
         range: &DayRange,
     ) -> Result<Dataset, ShapeError> {
-        let per_user = self.measures.per_user_decimals();
+        let measures = &self.analysis.measures;
+        let per_user = measures.per_user_decimals();
         let data = aggregate(data, chains, self.by, per_user).map_err(ShapeError::RollUp)?;
-        derive(data, &self.measures, chains, self.by, range).map_err(ShapeError::Measure)
+        derive(data, measures, chains, self.by, range).map_err(ShapeError::Measure)
     }
 
     /// The measured rows bounded for the summary, drawn as steps for a chart, pivoted when
@@ -115,10 +113,15 @@ impl Shape {
         chains: &[Chain],
         range: &DayRange,
     ) -> Result<Dataset, ShapeError> {
+        let Analysis {
+            measures,
+            sort,
+            top,
+        } = &self.analysis;
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
             // once, as `--by` does, instead of when the summary rows are drawn.
-            summary::rows(&data, self.measures.decimals).map_err(ShapeError::Summary)?;
+            summary::rows(&data, measures.decimals).map_err(ShapeError::Summary)?;
         }
         let data = match self.layout.steps {
             true => steps(data, self.by, range),
@@ -129,7 +132,7 @@ impl Shape {
             None if self.layout.chain_column => with_chain_column(data, chains),
             None => data,
         };
-        sort_and_cut(data, self.sort.as_ref(), self.top).map_err(ShapeError::Sort)
+        sort_and_cut(data, sort.as_ref(), *top).map_err(ShapeError::Sort)
     }
 
     /// The header [`Shape::apply`] yields on any rows of `fetched`'s columns, read off the
@@ -137,9 +140,9 @@ impl Shape {
     pub(crate) fn columns(&self, fetched: &Dataset, chains: &[Chain]) -> Dataset {
         let mut columns = fetched.columns.clone();
         if self.by != Period::Day {
-            columns = periods::rolled_up(&columns, self.measures.per_user_decimals());
+            columns = periods::rolled_up(&columns, self.analysis.measures.per_user_decimals());
         }
-        columns = derived::columns(&columns, &self.measures);
+        columns = derived::columns(&columns, &self.analysis.measures);
         if self.layout.steps && self.by != Period::Day {
             columns = periods::drawn_columns(&columns);
         }

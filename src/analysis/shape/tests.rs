@@ -157,14 +157,14 @@ fn a_sort_key_named_by_the_columns_orders_the_rows_applied() {
         ..Layout::default()
     };
     let mut shape = Shape::new(Analysis::default(), Period::Week, false, layout);
-    shape.measures = measures;
+    shape.analysis.measures = measures;
     let header = shape.columns(&data, &chains).header();
     assert_eq!(header.len(), 1 + 2 * 8);
     assert_eq!(header[1], "ETHEREUM.days");
     let key = SortKey::parse("BASE.fees_per_user:desc").unwrap();
     assert!(key.check(&shape.columns(&data, &chains)).is_ok());
-    shape.sort = Some(key);
-    shape.top = Some(3);
+    shape.analysis.sort = Some(key);
+    shape.analysis.top = Some(3);
     let applied = shape.apply(data, &chains, &range).unwrap().data;
     assert_eq!(applied.header(), header);
     let at = header

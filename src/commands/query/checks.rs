@@ -33,7 +33,7 @@ impl Checked {
                 start: today,
                 end: today,
             },
-            false => range::from_flags(&flags.days, today)?,
+            false => range::from_flags(&flags.days, flags.output.by, today)?,
         };
         let plan = Plan {
             endpoints,
@@ -49,7 +49,7 @@ impl Checked {
         }
         output.check_target(&plan)?;
         if flags.raw {
-            check_raw(&plan, flags.days.by)?;
+            check_raw(&plan, flags.output.by)?;
         }
         Ok(Checked { plan, output })
     }

@@ -5,7 +5,7 @@
 use crate::analysis::{Analysis, Measures, DEFAULT_DECIMALS};
 use crate::cli::{AnalysisArgs, CalendarArgs, QueryArgs};
 use crate::error::Failure;
-use crate::model::{expand_chains, Chain, DayRange, DaySpec, Endpoint, Period, Span};
+use crate::model::{expand_chains, Chain, DayRange, DaySpec, Endpoint, Span};
 use crate::output::OutputRequest;
 use crate::render::Format;
 use crate::settings::{OutputDefaults, Switch};
@@ -15,7 +15,8 @@ use crate::system::foreign;
 pub(super) struct QueryFlags {
     /// `--chain`, each chain once (`all`: every chain).
     pub chains: Vec<Chain>,
-    /// The days asked: `--start`, `--end`, `--last`, a calendar range, `--by`.
+    /// The days asked: `--start`, `--end`, `--last`, a calendar range (`--by`, which `--last`
+    /// counts in, is the output's).
     pub days: DayFlags,
     /// `--resume-overlap N`: the file's last N days asked again.
     pub resume_overlap: Option<u32>,
@@ -77,7 +78,7 @@ impl QueryFlags {
         let (asked, without_effect) = analysis_flags(analysis, endpoints, *summary);
         QueryFlags {
             chains: expand_chains(chains),
-            days: day_flags((start, end, last), calendar, by),
+            days: day_flags((start, end, last), calendar),
             resume_overlap: *resume_overlap,
             output: OutputRequest {
                 format: *format,
@@ -140,11 +141,10 @@ impl QueryFlags {
 }
 
 /// The days asked, as plain values: `--start`, `--end`, `--last`; `--month`, `--quarter` or
-/// `--year` (clap lets one through); `--by`.
+/// `--year` (clap lets one through).
 fn day_flags(
     (start, end, last): (&Option<DaySpec>, &Option<DaySpec>, &Option<Span>),
     calendar: &CalendarArgs,
-    by: &Period,
 ) -> DayFlags {
     let CalendarArgs {
         month,
@@ -156,7 +156,6 @@ fn day_flags(
         end: *end,
         last: *last,
         calendar: month.or(*quarter).or(*year),
-        by: *by,
     }
 }
 
@@ -233,6 +232,4 @@ pub(super) struct DayFlags {
     pub last: Option<Span>,
     /// `--month`, `--quarter` or `--year`.
     pub calendar: Option<DayRange>,
-    /// `--by`: `--last` counts its periods.
-    pub by: Period,
 }

@@ -53,9 +53,8 @@ struct Query {
     /// Where the result goes (format, file, `--merge`), carrying the one `Shape` the rows
     /// take on the way (periods, measures, summary, wide, sort), resolved with it.
     pub output: Output,
-    /// `--resume`: the file the run catches up with, as named in the notes, and where the
-    /// range starts and why.
-    pub resume: Option<(String, CatchUp)>,
+    /// `--resume`: where the range starts and why (the file is the output's).
+    pub resume: Option<CatchUp>,
     /// The notes for flags given that change nothing here (`--decimals` with nothing to
     /// round), said first.
     pub without_effect: Vec<String>,

@@ -32,11 +32,13 @@ pub(super) fn run(query: &Query) -> anyhow::Result<()> {
 /// The notes on the days asked, before anything is sent.
 fn tell(query: &Query) {
     let (settings, plan, asked) = (&query.settings, &query.plan, query.asked);
-    let (file, why, again) = match &query.resume {
-        Some((file, c)) => (file.as_str(), c.why.as_str(), c.again),
-        None => ("-", "", false),
+    // The file the run catches up with, as the notes name it.
+    let file = query.output.target_name();
+    let (why, again) = match &query.resume {
+        Some(c) => (c.why.as_str(), c.again),
+        None => ("", false),
     };
-    if let Some(holes) = query.resume.as_ref().and_then(|(_, c)| c.holes.as_ref()) {
+    if let Some(holes) = query.resume.as_ref().and_then(|c| c.holes.as_ref()) {
         diag::note(format!(
             "--resume: {file} lacks {holes} inside its rows: asked again"
         ));

@@ -6,15 +6,19 @@ use chrono::{Days, NaiveDate};
 use super::flags::{DayFlags, QueryFlags};
 use crate::error::Failure;
 use crate::fetched::Plan;
-use crate::model::{DayRange, DaySpec};
+use crate::model::{DayRange, DaySpec, Period};
 use crate::output::{describe_holes, Hole, Output, Resume};
 
 /// The range the flags give: a calendar range (`--month`, `--quarter`, `--year`), else
-/// `--start`/`--last`/`--end`.
-pub(super) fn from_flags(days: &DayFlags, today: NaiveDate) -> Result<DayRange, Failure> {
+/// `--start`/`--last`/`--end` (`--last` counts periods of `by`, `--by`'s).
+pub(super) fn from_flags(
+    days: &DayFlags,
+    by: Period,
+    today: NaiveDate,
+) -> Result<DayRange, Failure> {
     match days.calendar {
         Some(range) => Ok(range),
-        None => DayRange::resolve_span(days.start, days.end, days.last, days.by, today)
+        None => DayRange::resolve_span(days.start, days.end, days.last, by, today)
             .map_err(Failure::usage),
     }
 }
@@ -41,7 +45,7 @@ pub(super) fn resume_start(
     let end = days.end.unwrap_or(DaySpec::Yesterday).resolve(today);
     let first_day = match (days.start, days.last, days.calendar) {
         (None, None, None) => None,
-        _ => Some(from_flags(days, today)?.start),
+        _ => Some(from_flags(days, flags.output.by, today)?.start),
     };
     let (resume, holes) = output.resume(plan, first_day)?;
     Ok(Some(Resumed { resume, holes, end }))
@@ -157,7 +161,7 @@ fn reasked(
 pub(super) fn widened(flags: &QueryFlags, asked: DayRange) -> DayRange {
     match flags.output.merge {
         true => DayRange {
-            start: flags.days.by.start(asked.start),
+            start: flags.output.by.start(asked.start),
             ..asked
         },
         false => asked,

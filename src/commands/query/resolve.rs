@@ -70,15 +70,14 @@ impl Query {
             chunk_days: settings.chunk_days.filter(|_| !matches!(mode, Mode::Raw)),
             ..checked.plan
         };
-        let target = checked.output.target_name();
         Ok(Query {
             plan,
             asked,
-            by: flags.days.by,
+            by: flags.output.by,
             today,
             mode,
             output: checked.output,
-            resume: catch_up.map(|c| (target, c)),
+            resume: catch_up,
             without_effect: flags.without_effect,
             settings,
         })
@@ -161,7 +160,7 @@ mod tests {
         let today = parse_date("2024-06-01").unwrap();
         let line = "chain-metrics fees -c eth -s 2024-03-10 -e 2024-03-20 --merge -o f.csv --by";
         let merged = fees_flags(&format!("{line} month"));
-        let asked = range::from_flags(&merged.days, today).unwrap();
+        let asked = range::from_flags(&merged.days, merged.output.by, today).unwrap();
         let start = parse_date("2024-03-01").unwrap();
         assert_eq!(range::widened(&merged, asked), DayRange { start, ..asked });
         let daily = fees_flags(&format!("{line} day"));

@@ -14,6 +14,7 @@ use std::task::{Context, Poll};
 use postgres::tls::{ChannelBinding, MakeTlsConnect, TlsConnect, TlsStream};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
+use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{
@@ -52,17 +53,21 @@ impl Tls {
             _ => Check::Nothing,
         };
         let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let verifier: Arc<dyn ServerCertVerifier> = match check {
-            Check::Nothing => Arc::new(Unchecked(provider.clone())),
+        let webpki = match check {
+            Check::Nothing => None,
             _ => {
-                let roots = roots(rootcert)?;
-                let webpki =
-                    WebPkiServerVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-                        .build()
-                        .map_err(|e| e.to_string())?;
-                Arc::new(Checked { webpki, check })
+                let roots = Arc::new(roots(rootcert)?);
+                let webpki = WebPkiServerVerifier::builder_with_provider(roots, provider.clone())
+                    .build()
+                    .map_err(|e| e.to_string())?;
+                Some(webpki)
             }
         };
+        let verifier = Arc::new(Verifier {
+            webpki,
+            check,
+            algorithms: provider.signature_verification_algorithms,
+        });
         let config = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map_err(|e| e.to_string())?
@@ -103,14 +108,19 @@ fn roots(rootcert: Option<&Path>) -> Result<RootCertStore, String> {
     }
 }
 
-/// webpki's check, the host name left out for `verify-ca`.
+/// The server's certificate checked as `check` says: by webpki (the host name left out for
+/// `verify-ca`), or not at all for `require`, `prefer`, `allow` without roots. The handshake's
+/// signatures are checked either way (so the session is with the holder of the certificate's
+/// key), with the provider's algorithms as webpki checks them.
 #[derive(Debug)]
-struct Checked {
-    webpki: Arc<WebPkiServerVerifier>,
+struct Verifier {
+    /// webpki's check of the chain and the name; none for [`Check::Nothing`].
+    webpki: Option<Arc<WebPkiServerVerifier>>,
     check: Check,
+    algorithms: WebPkiSupportedAlgorithms,
 }
 
-impl ServerCertVerifier for Checked {
+impl ServerCertVerifier for Verifier {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -119,13 +129,11 @@ impl ServerCertVerifier for Checked {
         ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        let verified = (self.webpki).verify_server_cert(
-            end_entity,
-            intermediates,
-            server_name,
-            ocsp_response,
-            now,
-        );
+        let Some(webpki) = &self.webpki else {
+            return Ok(ServerCertVerified::assertion());
+        };
+        let verified =
+            webpki.verify_server_cert(end_entity, intermediates, server_name, ocsp_response, now);
         match verified {
             // webpki checks the chain before the name: a wrong name alone means a good chain.
             Err(rustls::Error::InvalidCertificate(
@@ -141,7 +149,7 @@ impl ServerCertVerifier for Checked {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.webpki.verify_tls12_signature(message, cert, dss)
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.algorithms)
     }
 
     fn verify_tls13_signature(
@@ -150,53 +158,11 @@ impl ServerCertVerifier for Checked {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.webpki.verify_tls13_signature(message, cert, dss)
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.algorithms)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.webpki.supported_verify_schemes()
-    }
-}
-
-/// `require`, `prefer`, `allow` without roots: any certificate, the handshake's signatures
-/// still checked (so the session is with the holder of that certificate's key).
-#[derive(Debug)]
-struct Unchecked(Arc<rustls::crypto::CryptoProvider>);
-
-impl ServerCertVerifier for Unchecked {
-    fn verify_server_cert(
-        &self,
-        _end_entity: &CertificateDer<'_>,
-        _intermediates: &[CertificateDer<'_>],
-        _server_name: &ServerName<'_>,
-        _ocsp_response: &[u8],
-        _now: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let algorithms = &self.0.signature_verification_algorithms;
-        rustls::crypto::verify_tls12_signature(message, cert, dss, algorithms)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        let algorithms = &self.0.signature_verification_algorithms;
-        rustls::crypto::verify_tls13_signature(message, cert, dss, algorithms)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
+        self.algorithms.supported_schemes()
     }
 }
 

@@ -12,8 +12,9 @@ use super::write::{as_wal, write_in_place};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::Dataset;
+use crate::output::write_atomically;
 use crate::system::lock::LockWait;
-use crate::system::{atomic, ownership, stream};
+use crate::system::{ownership, stream};
 
 /// The first bytes of every SQLite 3 database file.
 const MAGIC: &[u8; 16] = b"SQLite format 3\0";
@@ -48,7 +49,7 @@ pub(crate) fn store(
             let mut conn = Connection::open_in_memory().map_err(|e| failed(e.to_string()))?;
             write_in_place(&mut conn, path, table, data, true, wait)?;
             let bytes = conn.serialize(MAIN_DB).map_err(|e| failed(e.to_string()))?;
-            atomic::write_atomically(path, &as_wal(bytes.to_vec()))
+            write_atomically(path, &as_wal(bytes.to_vec()))
         }
     }
 }

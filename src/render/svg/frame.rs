@@ -25,8 +25,8 @@ pub(super) struct Frame {
     pub height: f64,
     /// Room under the metric's name for the lines of a long note (values left out).
     pub note: f64,
-    pub first: Option<NaiveDate>,
-    pub last: Option<NaiveDate>,
+    /// The first and the last date of the x axis; `None` when there are no dates.
+    pub span: Option<(NaiveDate, NaiveDate)>,
 }
 
 impl Frame {
@@ -40,7 +40,7 @@ impl Frame {
     }
 
     pub(super) fn x(&self, date: NaiveDate) -> f64 {
-        let (Some(first), Some(last)) = (self.first, self.last) else {
+        let Some((first, last)) = self.span else {
             return self.left;
         };
         let span = (last - first).num_days();

@@ -352,8 +352,11 @@ impl<'a> Picture<'a> {
             width,
             height: 0.0,
             note: 0.0,
-            first: self.dates.first().copied(),
-            last: self.dates.last().copied(),
+            span: self
+                .dates
+                .first()
+                .zip(self.dates.last())
+                .map(|(f, l)| (*f, *l)),
         };
         for panel in panels {
             frame.height = panel::plot_height(panel);

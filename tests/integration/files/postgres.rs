@@ -558,6 +558,42 @@ fn tls_with_a_private_ca_and_verify_full() {
     );
 }
 
+/// `require` encrypts without checking the certificate (one no root vouches for, for a name it
+/// does not hold); with `sslrootcert` it checks the chain, as libpq does, and still not the name.
+#[test]
+fn tls_require_encrypts_and_checks_the_chain_only_with_a_root_file() {
+    let ca = TestCa::new();
+    let cluster = tls_cluster(&ca);
+    let sandbox = Sandbox::start(&[]);
+    let env = cluster.env(&sandbox.url);
+    let uri = format!(
+        "postgresql://127.0.0.1:{}/postgres?sslmode=require",
+        cluster.port
+    );
+    fn merge(uri: &str) -> Vec<&str> {
+        args(&["fees", "-c", "eth", "-o", uri, "--merge"], &[])
+    }
+    env.cmd_args(&merge(&uri)).run();
+    assert_eq!(cluster.sql("SELECT count(*) FROM fees"), "3\n");
+    let ssl = cluster.sql("SELECT count(*) FROM pg_stat_ssl WHERE ssl");
+    assert!(!ssl.is_empty());
+    let checked = format!("{uri}&sslrootcert={}", cluster.dir.join("ca.pem").display());
+    env.cmd_args(&merge(&checked)).run();
+    let other = TestCa::new();
+    std::fs::write(cluster.dir.join("other.pem"), &other.pem).unwrap();
+    let wrong = format!(
+        "{uri}&sslrootcert={}",
+        cluster.dir.join("other.pem").display()
+    );
+    let run = env.cmd_args(&merge(&wrong)).code(9).any_stderr().run();
+    // Another CA of the same name: its signature does not hold.
+    assert!(
+        run.stderr.contains("invalid peer certificate"),
+        "{}",
+        run.stderr
+    );
+}
+
 #[test]
 fn a_role_that_may_only_upsert_merges_and_resumes_with_the_guides_grants() {
     let sandbox = Sandbox::start(&[]);
