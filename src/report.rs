@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use serde_json::json;
 
 use crate::error::{Exit, Failure};
-use crate::system::diag::{self, Notice};
+use crate::system::diag::{self, Level, Notice};
 use crate::system::interrupt;
 
 /// How an error is written on stderr (`--error-format`).
@@ -39,7 +39,7 @@ pub(crate) fn report(err: &anyhow::Error, format: ErrorFormat) -> ExitCode {
         ErrorFormat::Json => json_error(err).write(),
         ErrorFormat::Text => {
             let (message, hint) = message_and_hint(err);
-            Notice::error(message).write();
+            Notice::new(Level::Error, message).write();
             if let Some(hint) = hint {
                 Notice::hint(hint).write();
             }
@@ -80,10 +80,10 @@ pub(crate) fn json_error(err: &anyhow::Error) -> Notice {
         ("service_message", json!(detail.service_message)),
         ("hint", json!(hint)),
     ];
-    (members.into_iter().chain(detail.members))
-        .fold(Notice::error(message), |notice, (key, value)| {
-            notice.member(key, value)
-        })
+    (members.into_iter().chain(detail.members)).fold(
+        Notice::new(Level::Error, message),
+        |notice, (key, value)| notice.member(key, value),
+    )
 }
 
 /// The exit code's name, for scripts: CLI.md §6 in a word.
@@ -136,7 +136,7 @@ fn shown(error: &clap::Error) -> ! {
         .and_then(|()| std::io::stdout().lock().flush());
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Notice::error(format!("cannot write to stdout: {e}")).write();
+            Notice::new(Level::Error, format!("cannot write to stdout: {e}")).write();
             std::process::exit(Exit::Output as i32)
         }
         _ => std::process::exit(code),

@@ -303,16 +303,11 @@ fn layout(args: &QueryArgs, naming: Naming) -> Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::completion::tests::values;
 
-    fn values(candidates: Vec<CompletionCandidate>) -> Vec<String> {
-        candidates
-            .iter()
-            .map(|c| c.get_value().to_string_lossy().into_owned())
-            .collect()
-    }
-
+    /// The words of a command line, as the shell hands them to the completer.
     fn words(line: &str) -> Vec<String> {
-        line.split(' ').map(str::to_owned).collect()
+        shlex::split(line).expect("a line the shell can split")
     }
 
     #[test]

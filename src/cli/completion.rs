@@ -188,10 +188,11 @@ fn config_flag(words: impl Iterator<Item = std::ffi::OsString>) -> Option<PathBu
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn values(candidates: Vec<CompletionCandidate>) -> Vec<String> {
+    /// The values of completion candidates, as the shell gets them.
+    pub(in crate::cli) fn values(candidates: Vec<CompletionCandidate>) -> Vec<String> {
         candidates
             .iter()
             .map(|c| c.get_value().to_string_lossy().into_owned())

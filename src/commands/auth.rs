@@ -5,9 +5,8 @@ use std::io::{BufRead, ErrorKind, IsTerminal, Read, Write};
 
 use serde_json::json;
 
-use super::config::{place, profile, refuse_sandbox};
-use super::resolve_settings;
-use crate::cli::{AuthCommand, GlobalArgs, LoginArgs, StatusArgs, StatusFormat};
+use super::config::{place, profile};
+use crate::cli::{AuthCommand, LoginArgs, StatusArgs, StatusFormat};
 use crate::error::{Exit, Failure, Result};
 use crate::fetched::Request;
 use crate::model::Chain;
@@ -17,30 +16,26 @@ use crate::output::write_stdout;
 use crate::settings::limits::MAX_KEY_BYTES;
 use crate::settings::shown_url;
 use crate::settings::ApiKey;
-use crate::settings::Terminal;
 use crate::settings::{ConfigDocument, ConfigKey};
 use crate::settings::{FileUse, KeySetting, Settings, Source, Sourced, ENV_KEY};
 use crate::system::{diag, interrupt};
 
-pub(super) fn run(
-    global: &GlobalArgs,
-    command: &AuthCommand,
-    terminal: Terminal,
-) -> anyhow::Result<()> {
-    // `login` checks the key against the configured service, where a profile it is about to
-    // create may not exist yet; `logout` only edits the file.
-    let file = match command {
+/// How `command` reads the config file: `login` checks the key against the configured
+/// service, where a profile it is about to create may not exist yet; `logout` only edits it.
+pub(super) fn file_use(command: &AuthCommand) -> FileUse {
+    match command {
         AuthCommand::Login(args) if args.no_verify => FileUse::LocateOnly,
         AuthCommand::Login(_) => FileUse::ReadNewProfileOk,
         AuthCommand::Status(_) => FileUse::Read,
         AuthCommand::Logout => FileUse::LocateOnly,
-    };
-    let settings = resolve_settings(global, terminal, None, file)?;
-    refuse_sandbox(&settings, "auth")?;
+    }
+}
+
+pub(super) fn run(command: &AuthCommand, settings: &Settings) -> anyhow::Result<()> {
     match command {
-        AuthCommand::Login(args) => login(&settings, args),
-        AuthCommand::Status(args) => status(&settings, args),
-        AuthCommand::Logout => logout(&settings),
+        AuthCommand::Login(args) => login(settings, args),
+        AuthCommand::Status(args) => status(settings, args),
+        AuthCommand::Logout => logout(settings),
     }
 }
 

@@ -1,58 +1,41 @@
 //! `config path | show | get | set | unset`: the config file, read and edited in place (`config
 //! profiles` lists its profiles, in `profiles.rs`).
 
-use super::resolve_settings;
 use crate::analysis::DEFAULT_DECIMALS;
-use crate::cli::{ConfigCommand, GlobalArgs};
+use crate::cli::ConfigCommand;
 use crate::error::{Failure, Result};
 use crate::model::ChainArg;
 use crate::output::write_stdout;
 use crate::render::Format;
 use crate::settings::shown_url;
-use crate::settings::Terminal;
 use crate::settings::{plain, ConfigDocument, ConfigKey};
 use crate::settings::{ApiKey, MASK};
 use crate::settings::{FileUse, KeySetting, Settings, Sourced};
 use crate::system::{diag, foreign};
 
-pub(super) fn run(
-    global: &GlobalArgs,
-    command: &ConfigCommand,
-    terminal: Terminal,
-) -> anyhow::Result<()> {
-    // Reading commands see the file as every command does (strictly, an unknown profile
-    // refused, warnings shown); editing ones only locate it, so that `set` can mend a broken one.
-    let file = match command {
+/// How `command` reads the config file: reading commands see it as every command does
+/// (strictly, an unknown profile refused, warnings shown); editing ones only locate it, so that
+/// `set` can mend a broken one.
+pub(super) fn file_use(command: &ConfigCommand) -> FileUse {
+    match command {
         ConfigCommand::Show | ConfigCommand::Get { .. } => FileUse::Read,
         // Listing the profiles is what to do when the one selected is not there.
         ConfigCommand::Profiles => FileUse::ReadNewProfileOk,
         _ => FileUse::LocateOnly,
-    };
-    let settings = resolve_settings(global, terminal, None, file)?;
-    refuse_sandbox(&settings, "config")?;
+    }
+}
+
+pub(super) fn run(command: &ConfigCommand, settings: &Settings) -> anyhow::Result<()> {
     match command {
         ConfigCommand::Path => {
             write_stdout(|out| writeln!(out, "{}", settings.config.path.display()))
         }
-        ConfigCommand::Show => show(&settings),
-        ConfigCommand::Get { key } => get(&settings, *key),
-        ConfigCommand::Set { key, value } => set(&settings, *key, value),
-        ConfigCommand::Unset { key } => unset(&settings, *key),
-        ConfigCommand::Profiles => super::profiles::list(&settings),
+        ConfigCommand::Show => show(settings),
+        ConfigCommand::Get { key } => get(settings, *key),
+        ConfigCommand::Set { key, value } => set(settings, *key, value),
+        ConfigCommand::Unset { key } => unset(settings, *key),
+        ConfigCommand::Profiles => super::profiles::list(settings),
     }
-}
-
-/// `--sandbox` makes its own service and key for one query: it has no meaning here, and
-/// silently ignoring it would leave the user believing it did something.
-pub(crate) fn refuse_sandbox(settings: &Settings, command: &str) -> Result<()> {
-    if settings.sandbox {
-        return Err(Failure::usage(format!(
-            "--sandbox does not apply to {command}: the sandbox makes a fresh key for each query \
-            command"
-        ))
-        .with_hint("try: chain-metrics --sandbox fees --chain eth --last 7"));
-    }
-    Ok(())
 }
 
 /// The profile commands write to: `--profile`, else `CHAIN_METRICS_PROFILE`, else none.

@@ -45,14 +45,46 @@ pub(crate) fn run(cli: Cli, terminal: Terminal) -> anyhow::Result<()> {
             query::run(global, terminal, args, &all, includes)
         }
         Command::Chains(args) => chains::run(args, terminal),
-        Command::Auth(command) => auth::run(global, command, terminal),
-        Command::Config(command) => config::run(global, command, terminal),
+        Command::Auth(command) => auth::run(
+            command,
+            &of_file(global, terminal, auth::file_use(command), "auth")?,
+        ),
+        Command::Config(command) => {
+            let file = config::file_use(command);
+            config::run(command, &of_file(global, terminal, file, "config")?)
+        }
         Command::Cache(command) => cache::run(command, &located(global, terminal)?, terminal),
         Command::Render(args) => render::run(args, &located(global, terminal)?, terminal),
         Command::Sandbox(args) => sandbox::run(args, &located(global, terminal)?),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     }
+}
+
+/// The settings of a command about the config file and the key (`auth`, `config`), read as
+/// `file` says; `--sandbox` is refused there.
+fn of_file(
+    global: &GlobalArgs,
+    terminal: Terminal,
+    file: FileUse,
+    command: &str,
+) -> Result<Settings, Failure> {
+    let settings = resolve_settings(global, terminal, None, file)?;
+    refuse_sandbox(&settings, command)?;
+    Ok(settings)
+}
+
+/// `--sandbox` makes its own service and key for one query: it has no meaning here, and
+/// silently ignoring it would leave the user believing it did something.
+fn refuse_sandbox(settings: &Settings, command: &str) -> Result<(), Failure> {
+    if settings.sandbox {
+        return Err(Failure::usage(format!(
+            "--sandbox does not apply to {command}: the sandbox makes a fresh key for each query \
+            command"
+        ))
+        .with_hint("try: chain-metrics --sandbox fees --chain eth --last 7"));
+    }
+    Ok(())
 }
 
 /// Resolves the settings (see [`FileUse`]) and prints the warnings that came with them.

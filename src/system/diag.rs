@@ -119,18 +119,14 @@ pub(crate) struct Notice {
 }
 
 impl Notice {
-    fn new(level: Level, text: impl Into<String>) -> Notice {
+    /// A notice of `level`; the usual ones have their own names below.
+    pub(crate) fn new(level: Level, text: impl Into<String>) -> Notice {
         Notice {
             level,
             text: text.into(),
             data: Vec::new(),
             loud: false,
         }
-    }
-
-    /// An [`Level::Error`].
-    pub(crate) fn error(text: impl Into<String>) -> Notice {
-        Notice::new(Level::Error, text)
     }
 
     /// A [`Level::Warning`].
@@ -143,19 +139,9 @@ impl Notice {
         Notice::new(Level::Note, text)
     }
 
-    /// A [`Level::Status`].
-    pub(crate) fn status(text: impl Into<String>) -> Notice {
-        Notice::new(Level::Status, text)
-    }
-
     /// A [`Level::Hint`].
     pub(crate) fn hint(text: impl Into<String>) -> Notice {
         Notice::new(Level::Hint, text)
-    }
-
-    /// A [`Level::Verbose`] line.
-    pub(crate) fn verbose(text: impl Into<String>) -> Notice {
-        Notice::new(Level::Verbose, text)
     }
 
     /// The members of `data` too, in their order, after those already given.
@@ -230,12 +216,12 @@ pub(crate) fn note(text: impl Into<String>) {
 
 /// Writes a [`Notice::status`].
 pub(crate) fn status(text: impl Into<String>) {
-    Notice::status(text).write();
+    Notice::new(Level::Status, text).write();
 }
 
 /// Writes a [`Notice::verbose`] line.
 pub(crate) fn verbose(text: impl Into<String>) {
-    Notice::verbose(text).write();
+    Notice::new(Level::Verbose, text).write();
 }
 
 #[cfg(test)]
@@ -246,7 +232,11 @@ mod tests {
     #[test]
     fn each_level_has_its_label_in_text_and_its_name_in_json() {
         let cases = [
-            (Notice::error("it failed"), "error: it failed", "error"),
+            (
+                Notice::new(Level::Error, "it failed"),
+                "error: it failed",
+                "error",
+            ),
             (
                 Notice::warning("days left out"),
                 "warning: days left out",
@@ -257,9 +247,17 @@ mod tests {
                 "note: from the cache",
                 "note",
             ),
-            (Notice::status("removed the key"), "removed the key", "note"),
+            (
+                Notice::new(Level::Status, "removed the key"),
+                "removed the key",
+                "note",
+            ),
             (Notice::hint("try --last 7"), "hint: try --last 7", "hint"),
-            (Notice::verbose("POST /x"), "* POST /x", "verbose"),
+            (
+                Notice::new(Level::Verbose, "POST /x"),
+                "* POST /x",
+                "verbose",
+            ),
         ];
         for (notice, text, level) in cases {
             assert_eq!(notice.text_line(false), text);
@@ -275,7 +273,7 @@ mod tests {
     fn only_error_and_hint_labels_are_styled() {
         let cases = [
             (
-                Notice::error("it failed"),
+                Notice::new(Level::Error, "it failed"),
                 "\x1b[1m\x1b[31merror:\x1b[0m it failed",
             ),
             (
@@ -284,8 +282,8 @@ mod tests {
             ),
             (Notice::warning("w"), "warning: w"),
             (Notice::note("n"), "note: n"),
-            (Notice::status("s"), "s"),
-            (Notice::verbose("v"), "* v"),
+            (Notice::new(Level::Status, "s"), "s"),
+            (Notice::new(Level::Verbose, "v"), "* v"),
         ];
         for (notice, styled) in cases {
             assert_eq!(notice.text_line(true), styled);
@@ -296,7 +294,7 @@ mod tests {
     fn data_follows_level_and_message_in_json_and_is_left_out_of_text() {
         let mut data = Map::new();
         data.insert("chain".into(), "ETHEREUM".into());
-        let notice = Notice::error("ETHEREUM fees: missing \"x\"")
+        let notice = Notice::new(Level::Error, "ETHEREUM fees: missing \"x\"")
             .member("exit", 5.into())
             .with(data);
         assert_eq!(
@@ -316,7 +314,7 @@ mod tests {
     fn quiet_keeps_errors_hints_and_loud_warnings_only() {
         let passes = |quiet: bool, notice: Notice| shown(notice.level, notice.loud, quiet);
         for notice in [
-            Notice::error("e"),
+            Notice::new(Level::Error, "e"),
             Notice::hint("h"),
             Notice::warning("w").loud(),
         ] {
@@ -325,8 +323,8 @@ mod tests {
         let kept_back = [
             Notice::warning("w"),
             Notice::note("n"),
-            Notice::status("s"),
-            Notice::verbose("v"),
+            Notice::new(Level::Status, "s"),
+            Notice::new(Level::Verbose, "v"),
         ];
         for notice in kept_back {
             assert!(!passes(true, notice.clone()), "{notice:?}");
