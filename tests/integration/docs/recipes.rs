@@ -8,11 +8,9 @@
 //! `.ci/test` creates (`TEST_PYTHON_VENV`, else `target/ci-venv`). The sandbox has no fault that
 //! sends such numbers, so a scripted service does.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use snapbox::str;
 
+use crate::support::postgres::Cluster;
 use crate::support::tools::venv_python;
 use crate::support::{Env, Reply, Stub};
 
@@ -188,96 +186,14 @@ fn the_sqlite3_recipe_sums_exactly() {
     check(&env, "sums", &run.stdout);
 }
 
-/// A throw-away PostgreSQL server for the PostgreSQL guide's recipes, as files/postgres starts
-/// one (Debian's `postgresql`, which .ci/test installs): `initdb` and `pg_ctl` of the newest
-/// /usr/lib/postgresql/*/bin, as `nobody` when the tests run as root (initdb refuses root),
-/// on a Unix socket alone in a folder under target/tmp, trusting its local users, with the
-/// database `metrics` the guide names. Stopped and removed on drop.
-struct Postgres {
-    dir: PathBuf,
-    bin: PathBuf,
-}
-
-impl Postgres {
-    fn start() -> Postgres {
-        let bin = std::fs::read_dir("/usr/lib/postgresql")
-            .expect("PostgreSQL is installed (apt-get install postgresql; .ci/test does)")
-            .map(|entry| entry.unwrap().path().join("bin"))
-            .filter(|bin| bin.join("initdb").exists())
-            .max_by_key(|bin| {
-                let version = bin.parent().unwrap().file_name().unwrap().to_str().unwrap();
-                version.parse::<u32>().unwrap_or(0)
-            })
-            .expect("a PostgreSQL server in /usr/lib/postgresql/*/bin");
-        let name = format!("pg-docs-{}", std::process::id());
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        if is_root() {
-            std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
-        }
-        let server = Postgres { dir, bin };
-        let data = server.dir.join("data").display().to_string();
-        let (log, socket) = (server.dir.join("log"), server.dir.display());
-        let options = format!("-k {socket} -c listen_addresses= -c fsync=off");
-        server.run(
-            "initdb",
-            &["-D", &data, "-U", "postgres", "--auth=trust", "--no-sync"],
-        );
-        let log = log.to_str().unwrap();
-        server.run(
-            "pg_ctl",
-            &["-D", &data, "-l", log, "-w", "-o", &options, "start"],
-        );
-        server.run(
-            "createdb",
-            &["-h", &socket.to_string(), "-U", "postgres", "metrics"],
-        );
-        server
-    }
-
-    /// One of the server's programs, as `nobody` when the tests run as root.
-    fn run(&self, program: &str, args: &[&str]) {
-        let program = self.bin.join(program);
-        let mut command = match is_root() {
-            true => {
-                let mut command = Command::new("setpriv");
-                command.args(["--reuid=nobody", "--regid=nogroup", "--clear-groups"]);
-                command.arg(&program);
-                command
-            }
-            false => Command::new(&program),
-        };
-        let out = command.args(args).current_dir(&self.dir).output().unwrap();
-        let log = std::fs::read_to_string(self.dir.join("log")).unwrap_or_default();
-        assert!(out.status.success(), "{program:?} {args:?}: {out:?}\n{log}");
-    }
-
-    /// An environment whose libpq variables reach this server, as the guide's `psql metrics`
-    /// and `postgresql:///metrics` expect of the user's.
-    fn env(&self, service: &str) -> Env {
-        let mut env = Env::with_service(service);
-        env.set("PGHOST", self.dir.to_str().unwrap());
-        env.set("PGUSER", "postgres");
-        // The Grafana query's timestamps in UTC, whatever zone the machine is in.
-        env.set("PGTZ", "UTC");
-        env
-    }
-}
-
-impl Drop for Postgres {
-    fn drop(&mut self) {
-        let data = self.dir.join("data").display().to_string();
-        let _ = std::panic::catch_unwind(|| {
-            self.run("pg_ctl", &["-D", &data, "-m", "immediate", "stop"]);
-        });
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-fn is_root() -> bool {
-    // SAFETY: geteuid has no preconditions.
-    unsafe { libc::geteuid() == 0 }
+/// An environment for the PostgreSQL guide's lines: its database `metrics` made on `cluster`,
+/// which libpq's variables reach, the Grafana query's timestamps in UTC whatever zone the
+/// machine is in, and `stub` as the service.
+fn guide_env(cluster: &Cluster, stub: &Stub) -> Env {
+    cluster.sql("CREATE DATABASE metrics");
+    let mut env = cluster.env(&stub.url);
+    env.set("PGTZ", "UTC");
+    env
 }
 
 /// The PostgreSQL guide's code blocks of `language`, in order.
@@ -296,9 +212,9 @@ fn postgresql_guide_blocks(language: &str) -> Vec<String> {
 /// line's csv each equal Python's decimal over what the service sent.
 #[test]
 fn the_postgresql_guides_queries_keep_every_digit() {
-    let server = Postgres::start();
+    let cluster = Cluster::start();
     let stub = service();
-    let env = server.env(&stub.url);
+    let env = guide_env(&cluster, &stub);
     let export = "chain-metrics fees --chain eth,arb --start 2024-01-01 --end 2024-01-03 \
         --output postgresql:///metrics";
     let run = env.shell(export).any_stderr().run();

@@ -6,6 +6,7 @@ mod cmd;
 mod env;
 pub mod files;
 pub mod owners;
+pub mod postgres;
 mod proxy;
 mod servers;
 mod snapshot;
