@@ -15,9 +15,9 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::shell;
-pub(crate) use super::writers::who;
 #[cfg(unix)]
 use super::writers::{is_ours, writers};
+pub(crate) use super::writers::{only_owner_removes, shared_folder, who};
 
 /// Why a file is not used, and what the user can do about it.
 #[derive(Debug)]

@@ -30,7 +30,7 @@
 //! | where a picture's data came from, its size, `render FILE` | `pictures/provenance`, `pictures/size`, `pictures/render_file` |
 //! | `--output`: atomic files, the format from the extension | `files/`, `files/export` |
 //! | `--merge`, and merge files the reader refuses (from the fuzz harness's mutator) | `files/merge`, `files/fuzz_merge` |
-//! | the SQLite export, also as a database others read and change | `files/sqlite`, `files/sqlite_shared` |
+//! | the SQLite export, also as a database others read and change, and in folders they share | `files/sqlite`, `files/sqlite_shared`, `files/sqlite_readers` |
 //! | the PostgreSQL export against a real server: make, merge, resume, refusals, passwords, TLS | `files/postgres` |
 //! | cron grade: `--resume`, files that grow chains, files that say what they hold | `files/resume`, `files/holes`, `files/chains_grow`, `files/file_trust` |
 //! | two runs changing one file at once | `files/locks` |

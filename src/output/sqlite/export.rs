@@ -8,7 +8,7 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, MAIN_DB};
 
-use super::write::{as_wal, write_in_place};
+use super::write::{write_in_place, Journal};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::Dataset;
@@ -28,7 +28,8 @@ pub(crate) fn table_name(plan: &Plan) -> &'static str {
 
 /// Writes `data` as `table`'s rows at `path` (`replace`: the table's other rows go): in
 /// place, in one transaction, in an existing database (its other tables, indexes and
-/// triggers stay), else as a new file in WAL mode, written atomically.
+/// triggers stay), else as a new file, written atomically; in WAL mode in a private folder,
+/// in rollback mode in one others can write ([`Journal::for_folder_of`]).
 pub(crate) fn store(
     path: &Path,
     table: &str,
@@ -42,13 +43,16 @@ pub(crate) fn store(
             format!("cannot write {}: {why}", path.display()),
         )
     };
+    let journal = Journal::for_folder_of(path);
     match open_existing(path).map_err(failed)? {
-        Some(mut conn) => Ok(write_in_place(&mut conn, path, table, data, replace, wait)?),
+        Some(mut conn) => Ok(write_in_place(
+            &mut conn, path, table, data, replace, wait, journal,
+        )?),
         None => {
             let mut conn = Connection::open_in_memory().map_err(|e| failed(e.to_string()))?;
-            write_in_place(&mut conn, path, table, data, true, wait)?;
+            write_in_place(&mut conn, path, table, data, true, wait, journal)?;
             let bytes = conn.serialize(MAIN_DB).map_err(|e| failed(e.to_string()))?;
-            atomic::write_atomically(path, &as_wal(bytes.to_vec()))
+            atomic::write_atomically(path, &journal.mark(bytes.to_vec()))
         }
     }
 }
@@ -89,11 +93,16 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     Ok(Some(conn))
 }
 
-/// A journal or WAL file beside the database (an existing one, or one about to be made) that
-/// the trust rule refuses (another user's, one others can change, a link) would be rolled into
-/// it when it is opened: refused before that, the file left as it is.
+/// A journal, WAL or WAL index beside the database (an existing one, or one about to be made)
+/// that the trust rule refuses (another user's, one others can change, a link) would be taken
+/// for the database's own when it is opened: refused before that, the file left as it is,
+/// with what the user can do about it where they are.
 fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
-    for suffix in ["-journal", "-wal"] {
+    for (suffix, use_of) in [
+        ("-journal", "roll that file beside it into the database"),
+        ("-wal", "roll that file beside it into the database"),
+        ("-shm", "read the database through that file beside it"),
+    ] {
         let mut beside = path.as_os_str().to_owned();
         beside.push(suffix);
         let beside = Path::new(&beside);
@@ -106,12 +115,33 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
         };
         if let Some(why) = refused {
             return Err(format!(
-                "{why}; SQLite would roll that file beside it into the database when it is opened, \
-                    so it is not opened: remove that file if you trust neither it nor its owner"
+                "{why}; SQLite would {use_of} when it is opened, so it is not opened: {}",
+                removal(beside, &metadata)
             ));
         }
     }
     Ok(())
+}
+
+/// What the user can do about a side file refused: remove it, or, in a sticky folder where
+/// only its owner (or root) can, ask them or write elsewhere.
+fn removal(beside: &Path, metadata: &std::fs::Metadata) -> String {
+    let folder = match beside.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => Path::new("/"),
+    };
+    let only = std::fs::metadata(folder)
+        .ok()
+        .and_then(|folder| ownership::only_owner_removes(metadata, &folder));
+    match only {
+        Some(owner) => format!(
+            "only {} or root can remove it from that sticky folder: ask them to, or write the \
+                export to a folder of your own",
+            ownership::who(owner)
+        ),
+        None => "remove that file if you trust neither it nor its owner".into(),
+    }
 }
 
 fn not_a_file(kind: &str) -> String {

@@ -1,5 +1,6 @@
 //! The files a run writes and reads: `--output` (`export`), `--merge` (`merge`, `fuzz_merge`),
-//! the SQLite export (`sqlite`, `sqlite_shared`), the PostgreSQL export (`postgres`), `--resume`
+//! the SQLite export (`sqlite`, `sqlite_shared`, and read by others in shared folders:
+//! `sqlite_readers`), the PostgreSQL export (`postgres`), `--resume`
 //! and growing chains (`resume`, `chains_grow`), the holes `--resume` asks again (`holes`), files
 //! that say what they hold (`file_trust`), two runs at once (`locks`), whose files are trusted
 //! (`neighbours`, and on machines as they are: `trust_rule`), and files others or a hostile export made
@@ -18,5 +19,6 @@ mod neighbours;
 mod postgres;
 mod resume;
 mod sqlite;
+mod sqlite_readers;
 mod sqlite_shared;
 mod trust_rule;
