@@ -63,6 +63,12 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     if stream::own_descriptor(path).is_some() {
         return Err(not_a_file("one of this run's own streams"));
     }
+    // A link another user planted on the way (the file's name or a folder above it) is not
+    // followed, not even to read what is there.
+    atomic::final_target(path).map_err(|refused| match refused.hint {
+        Some(hint) => format!("{}; {hint}", refused.error),
+        None => refused.error.to_string(),
+    })?;
     // A new database too: SQLite would take a journal or WAL already there for its own.
     refuse_foreign_journal(path)?;
     let metadata = match std::fs::metadata(path) {
