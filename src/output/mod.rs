@@ -336,11 +336,12 @@ impl Output {
         }
     }
 
-    /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
-    pub(crate) fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
+    /// Writes a body as it comes (`--raw`, `fill` writing each piece as it arrives): to
+    /// stdout, or to the file, which is replaced atomically once all of it came.
+    pub(crate) fn write_streamed(&self, fill: atomic::Fill<'_>) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) => atomic::write_atomically(file, body),
-            None => write_stdout(|out| out.write_all(body)),
+            Some(file) => atomic::write_rendered(file, fill),
+            None => write_stdout(|out| fill(out)),
         }
     }
 }
