@@ -109,3 +109,36 @@ fn planted(_: &Path) -> Option<String> {
 pub(super) const HINT: &str =
     "remove the link if it is not meant to be there (or have the folder's owner make it), or write \
         to another file";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Links are found as the kernel follows them: in a folder of the path, in what a link
+    /// points to, relative to the folder the link really is in, and `..` after a link taken
+    /// from where the link led.
+    #[cfg(unix)]
+    #[test]
+    fn every_link_on_the_way_is_found_in_order() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(root.join("real/inner")).unwrap();
+        symlink("real", root.join("team")).unwrap();
+        symlink("inner/../inner", root.join("real/via")).unwrap();
+        symlink("../file", root.join("real/inner/out")).unwrap();
+        assert_eq!(
+            links_on_the_way(&root.join("team/via/out")),
+            [
+                root.join("team"),
+                root.join("real/via"),
+                root.join("real/inner/out")
+            ]
+        );
+        assert_eq!(
+            links_on_the_way(&root.join("team/../real/inner/x")),
+            [root.join("team")]
+        );
+        assert!(links_on_the_way(&root.join("real/inner/x")).is_empty());
+    }
+}
