@@ -107,7 +107,7 @@ impl Client {
             .map_err(|e| self.second_look(classify(e), url))?;
         let deadline = started + self.timeout;
         // A success in JSON (or of no stated type) is read into records as it comes; `--raw`'s
-        // success is held whole, to be printed; of anything else only the start is held, to be
+        // is left to be printed as it comes; of anything else only the start is held, to be
         // quoted.
         let json = response
             .headers()
@@ -119,16 +119,19 @@ impl Client {
                 read_records_answer(response, deadline, endpoint, columns, range)?
             }
             _ => {
-                let whole = records.is_none() && response.status().is_success();
-                read_answer(response, deadline, whole)?
+                let stream = records.is_none() && response.status().is_success() && json;
+                read_answer(response, deadline, stream)?
             }
         };
         self.trace(|| {
+            let length = match answer.unread {
+                Some(_) => "its body streamed".to_owned(),
+                None => format!("{} bytes", answer.length),
+            };
             format!(
-                "HTTP {} in {} ms, {} bytes ({label})",
+                "HTTP {} in {} ms, {length} ({label})",
                 answer.status,
                 started.elapsed().as_millis(),
-                answer.length
             )
         });
         if let Some(limits) = rate_limit_headers(&answer) {

@@ -14,6 +14,7 @@ mod failure;
 mod fetch;
 mod probe;
 mod range_refusal;
+mod raw;
 mod request;
 mod resend;
 mod retry;
@@ -44,6 +45,7 @@ pub use body::{parse_records_kept, read_records_kept, KeptRecords};
 pub(crate) use dry_run::curl_lines;
 use failure::{service_message, Scrub};
 pub(crate) use fetch::fetch_each;
+pub(crate) use raw::RawFailed;
 pub(crate) use request::{endpoint_url, FIXED_HEADERS, KEY_HEADER};
 use retry::Tally;
 use throttle::Throttle;
@@ -61,12 +63,6 @@ pub(crate) struct ClientOptions {
     pub roots: Roots,
     /// `None`: connect directly (reqwest never reads the proxy variables itself).
     pub proxy: Option<ProxyChoice>,
-}
-
-/// A body for `--raw`, and whether the key had to be masked in it.
-pub(crate) struct RawBody {
-    pub body: Vec<u8>,
-    pub key_masked: bool,
 }
 
 pub(crate) struct Client {
@@ -137,18 +133,6 @@ impl Client {
     ) -> Result<KeptRecords> {
         self.records(request, columns)
             .map_err(|f| self.scrubbed(f.with_detail(request.detail())))
-    }
-
-    /// Fetches the body of one request as the service sent it, for `--raw`: byte for byte,
-    /// but for the key, masked wherever the service echoed it (the key never shows).
-    pub(crate) fn fetch_raw(&self, request: &Request) -> Result<RawBody> {
-        let raw = || {
-            let (answer, method) = self.fetch(request, None)?;
-            check_content_type(&|t| self.mask(t), request, &method, &answer)?;
-            let (body, key_masked) = self.key.scrub_bytes(answer.body);
-            Ok(RawBody { body, key_masked })
-        };
-        raw().map_err(|f: Failure| self.scrubbed(raw_range_hint(f).with_detail(request.detail())))
     }
 
     /// What the service sent ends up in messages (its error text, a Location, a bad field):

@@ -15,16 +15,18 @@ use crate::model::{DayRange, Endpoint, Metric};
 /// Bodies above this are refused: no daily series comes near it.
 pub(super) const MAX_BODY: u64 = 64 * 1024 * 1024;
 
-/// A complete HTTP answer: its body held (whole for `--raw`, else its first
-/// [`QUOTED_MOST`] bytes, to be quoted), or a success's body read into records as it came, at
-/// most one a day asked (`records`; `body` is then empty).
+/// An HTTP answer: its body's first [`QUOTED_MOST`] bytes held, to be quoted; or a success's
+/// body read into records as it came, at most one a day asked (`records`; `body` is then
+/// empty); or, for `--raw`, a success's body left to be read as it comes (`unread`).
 pub(super) struct Answer {
     pub status: StatusCode,
     pub headers: HeaderMap,
     pub body: Vec<u8>,
-    /// The body's length in bytes, as read (decoded), held or not.
+    /// The body's length in bytes, as read (decoded), held or not; 0 while it is unread.
     pub length: u64,
     pub records: Option<Result<KeptRecords, Misshapen>>,
+    /// `--raw`'s success: the body, within the cap and the deadline, not read yet.
+    pub unread: Option<Box<Bounded>>,
 }
 
 impl Answer {
@@ -128,42 +130,46 @@ fn describe_finding(finding: &Finding) -> String {
 pub(super) const QUOTED_MOST: usize = 16 * 1024;
 
 /// Reads a body that is not read into records, refusing more than `MAX_BODY` bytes (by
-/// Content-Length or by count): held whole when `whole` (`--raw`'s success, printed as sent),
-/// else only its first [`QUOTED_MOST`] bytes, to be quoted. A compressed body is counted
-/// decoded (reqwest decodes it and drops its Content-Length), so one that inflates without end
-/// stops at the cap, holding no more than that.
+/// Content-Length or by count): only its first [`QUOTED_MOST`] bytes are held, to be quoted;
+/// with `stream` (`--raw`'s success, printed as it comes) none, the body left `unread`. A
+/// compressed body is counted decoded (reqwest decodes it and drops its Content-Length), so
+/// one that inflates without end stops at the cap.
 ///
 /// `deadline` bounds the whole read: reqwest's own timeout restarts with every read, so a
 /// service that trickles its body a byte at a time would otherwise hold the run forever.
 pub(super) fn read_answer(
     response: Response,
     deadline: Instant,
-    whole: bool,
+    stream: bool,
 ) -> Result<Answer, TransportError> {
     let (status, headers, announced) = head(&response)?;
-    let most = if whole {
-        MAX_BODY as usize
-    } else {
-        QUOTED_MOST
-    };
+    let mut reader = Bounded::new(response, deadline);
+    if stream {
+        return Ok(Answer {
+            status,
+            headers,
+            body: Vec::new(),
+            length: 0,
+            records: None,
+            unread: Some(Box::new(reader)),
+        });
+    }
     // An announced length is room for the whole body at once (no doubling past it); read
     // straight into it, with no buffer of its own beside.
-    let room = announced.map_or(0, |n| n as usize).min(most + 1);
+    let room = announced.map_or(0, |n| n as usize).min(QUOTED_MOST + 1);
     let mut body = Vec::with_capacity(room);
-    let mut reader = Bounded::new(response, deadline);
-    let read = read_held(&mut reader, &mut body, most);
+    let read = read_held(&mut reader, &mut body, QUOTED_MOST);
     if reader.count > MAX_BODY {
         return Err(TransportError::TooLarge);
     }
     read.map_err(read_failure)?;
-    // A body that grew by doubling gives its spare room back before it is parsed.
-    body.shrink_to_fit();
     Ok(Answer {
         status,
         headers,
         body,
         length: reader.count,
         records: None,
+        unread: None,
     })
 }
 
@@ -191,6 +197,7 @@ pub(super) fn read_records_answer(
         body: Vec::new(),
         length: reader.count,
         records: Some(records),
+        unread: None,
     })
 }
 
@@ -210,10 +217,28 @@ fn head(response: &Response) -> Result<(StatusCode, HeaderMap, Option<u64>), Tra
 /// A body's reader within the read's limits: it fails as timed out once a read that brought
 /// bytes ends past `deadline`, and fails once the bytes it gave (`count`) pass `MAX_BODY`, so a
 /// body too large is refused as soon as it is, not once a parser has finished with it.
-struct Bounded {
+pub(super) struct Bounded {
     inner: std::io::Take<Response>,
     deadline: Instant,
     count: u64,
+}
+
+impl Bounded {
+    /// Reads the next piece of the body into `into`: how many bytes (0 at its end), or why no
+    /// more came (cut short, timed out, past the cap).
+    pub(super) fn next_piece(&mut self, into: &mut [u8]) -> Result<usize, TransportError> {
+        match self.read(into) {
+            Ok(read) => Ok(read),
+            Err(_) if self.count > MAX_BODY => Err(TransportError::TooLarge),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => Ok(self.next_piece(into)?),
+            Err(e) => Err(read_failure(e)),
+        }
+    }
+
+    /// The body's bytes read so far (decoded).
+    pub(super) fn count(&self) -> u64 {
+        self.count
+    }
 }
 
 impl Bounded {

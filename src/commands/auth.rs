@@ -154,7 +154,7 @@ fn verify(settings: &Settings, url: reqwest::Url, key: &ApiKey) -> Result<()> {
         },
         includes: None,
     };
-    client.fetch_raw(&request).map(|_| ())
+    client.fetch_dropped(&request)
 }
 
 fn status(settings: &Settings, args: &StatusArgs) -> anyhow::Result<()> {

@@ -24,6 +24,7 @@ use crate::fetched::Plan;
 use crate::model::{Chain, Dataset, Endpoint, Period};
 use crate::render::{self, AxisScale, Format, JsonNumbers, RenderOptions, Wide};
 use crate::settings::Terminal;
+use crate::system::atomic;
 use crate::system::diag::Notice;
 use crate::system::lock::LockWait;
 use check::{check_analysis, check_table_flag, check_width, database_uri, shape_failure};
@@ -337,11 +338,12 @@ impl Output {
         }
     }
 
-    /// Writes a body as it came (`--raw`): to stdout, or atomically to the file.
-    pub(crate) fn write_bytes(&self, body: &[u8]) -> anyhow::Result<()> {
+    /// Writes a body as it comes (`--raw`, `fill` writing each piece as it arrives): to
+    /// stdout, or to the file, which is replaced atomically once all of it came.
+    pub(crate) fn write_streamed(&self, fill: atomic::Fill<'_>) -> anyhow::Result<()> {
         match &self.file {
-            Some(file) => write_atomically(file, body),
-            None => write_stdout(|out| out.write_all(body)),
+            Some(file) => write_rendered(file, fill),
+            None => write_stdout(|out| fill(out)),
         }
     }
 }

@@ -92,6 +92,16 @@ impl ApiKey {
     pub(crate) fn scrub_bytes(&self, body: Vec<u8>) -> (Vec<u8>, bool) {
         mask_whole(&body, self.0.as_bytes())
     }
+
+    /// [`ApiKey::scrub_bytes`] for a body read in pieces, holding none of it whole.
+    pub(crate) fn raw_scrub(&self) -> RawScrub<'_> {
+        RawScrub {
+            secret: self.0.as_bytes(),
+            held: Vec::new(),
+            at: 0,
+            masked: false,
+        }
+    }
 }
 
 /// Makes the key the environment holds (`CHAIN_METRICS_API_KEY`) known to every message from
@@ -109,11 +119,25 @@ pub(crate) fn register_environment_key() {
 /// word or number (`12345678` inside `9123456789`) is another value, left as it is. Says
 /// whether anything was masked.
 pub(super) fn mask_whole(text: &[u8], secret: &[u8]) -> (Vec<u8>, bool) {
-    let continues = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
     let mut clean = Vec::with_capacity(text.len());
+    let (_, masked) = mask_span(text, secret, 0, text.len(), &mut clean);
+    (clean, masked)
+}
+
+/// [`mask_whole`]'s scan of the positions `from..until` of `text` onto `clean` (what is before
+/// `from` is read only as what comes before a key; a key that begins before `until` may end
+/// past it): where the scan stopped, and whether it masked anything.
+fn mask_span(
+    text: &[u8],
+    secret: &[u8],
+    from: usize,
+    until: usize,
+    clean: &mut Vec<u8>,
+) -> (usize, bool) {
+    let continues = |b: Option<&u8>| b.is_some_and(u8::is_ascii_alphanumeric);
     let mut masked = false;
-    let mut i = 0;
-    while i < text.len() {
+    let mut i = from;
+    while i < until {
         let end = (!secret.is_empty())
             .then(|| written_at(text, i, secret))
             .flatten()
@@ -133,7 +157,51 @@ pub(super) fn mask_whole(text: &[u8], secret: &[u8]) -> (Vec<u8>, bool) {
             }
         }
     }
-    (clean, masked)
+    (i, masked)
+}
+
+/// How many bytes before a key are read to tell whether it is a whole value: a JSON escape
+/// (`\u0020`) is the longest separator.
+const BEFORE: usize = 6;
+
+/// [`ApiKey::scrub_bytes`] on a body that comes in pieces (`--raw`, printed as it arrives):
+/// what can be decided is given back at once; the last bytes, where a key cut between two
+/// pieces may begin (written with JSON escapes, six bytes a character), wait for the next
+/// piece or the end. It holds one piece and that tail at most, whatever the body's length.
+pub(crate) struct RawScrub<'k> {
+    secret: &'k [u8],
+    /// The bytes not given back yet, after the few already given back that come before them.
+    held: Vec<u8>,
+    /// Where in `held` the bytes not given back yet begin.
+    at: usize,
+    masked: bool,
+}
+
+impl RawScrub<'_> {
+    /// The next piece of the body: what of the body can now be given back, masked.
+    pub(crate) fn piece(&mut self, piece: &[u8]) -> Vec<u8> {
+        self.held.extend_from_slice(piece);
+        // A key written at a position ends within `reach` of it, the byte after it included.
+        let reach = self.secret.len() * BEFORE + 1;
+        let mut clean = Vec::with_capacity(piece.len() + MASK.len());
+        if let Some(until) = self.held.len().checked_sub(reach).filter(|&u| u > self.at) {
+            let (stopped, masked) = mask_span(&self.held, self.secret, self.at, until, &mut clean);
+            self.masked |= masked;
+            self.at = stopped;
+        }
+        let given = self.at.saturating_sub(BEFORE);
+        self.held.drain(..given);
+        self.at -= given;
+        clean
+    }
+
+    /// The end of the body: the rest of it, masked, and whether the key was masked anywhere.
+    pub(crate) fn end(self) -> (Vec<u8>, bool) {
+        let mut clean = Vec::new();
+        let until = self.held.len();
+        let (_, masked) = mask_span(&self.held, self.secret, self.at, until, &mut clean);
+        (clean, self.masked || masked)
+    }
 }
 
 /// Whether a JSON escape (`\n`, `\u0020`) ends at `end`.
@@ -216,6 +284,48 @@ mod tests {
         assert!(key.check().is_ok());
         assert!(ApiKey::new("abcd\u{1}efgh").unwrap().check().is_err());
         assert!(ApiKey::new("schlüssel").unwrap().check().is_err());
+    }
+
+    /// A body scrubbed in pieces, cut at every place (and in pieces of every small size),
+    /// gives what the body scrubbed whole gives: a key cut between two pieces, written with
+    /// JSON escapes, or next to a letter or an escape, is decided the same.
+    #[test]
+    fn a_body_scrubbed_in_pieces_is_scrubbed_as_a_whole() {
+        let key = ApiKey::new("acc-key-7f3e9a1b").unwrap();
+        let body = concat!(
+            "acc-key-7f3e9a1b [\"acc-key-7f3e9a1b\", x acc-key-7f3e9a1bz, \"\\u0061cc-key-",
+            "7f3e9a1b\" \\nacc-key-7f3e9a1b 9acc-key-7f3e9a1b acc\\u002dkey-7f3e9a1b] ",
+            "acc-key-7f3e9a1b"
+        )
+        .as_bytes();
+        let whole = key.scrub_bytes(body.to_vec());
+        assert_eq!(whole.0.windows(4).filter(|w| w == b"****").count(), 6);
+        let in_pieces = |cuts: &mut dyn Iterator<Item = usize>| {
+            let mut scrub = key.raw_scrub();
+            let (mut clean, mut from) = (Vec::new(), 0);
+            for cut in cuts.chain([body.len()]) {
+                clean.extend(scrub.piece(&body[from..cut]));
+                from = cut;
+            }
+            let (rest, masked) = scrub.end();
+            clean.extend(rest);
+            (clean, masked)
+        };
+        for cut in 0..=body.len() {
+            assert_eq!(in_pieces(&mut std::iter::once(cut)), whole, "cut at {cut}");
+        }
+        for size in 1..=7 {
+            assert_eq!(
+                in_pieces(&mut (size..body.len()).step_by(size)),
+                whole,
+                "{size}"
+            );
+        }
+        let mut scrub = key.raw_scrub();
+        assert_eq!(
+            (scrub.piece(b""), scrub.end()),
+            (Vec::new(), (Vec::new(), false))
+        );
     }
 
     #[test]

@@ -121,7 +121,7 @@ pub(crate) fn replace_with(path: &Path, access: Access, fill: Fill<'_>) -> Resul
 /// and so is a link another user planted in a shared folder.
 pub(crate) fn final_target(path: &Path) -> Result<PathBuf, NotWritten> {
     let hops = stream::hops(path);
-    planted::refuse_planted(&hops).map_err(|error| NotWritten {
+    planted::refuse_planted(path).map_err(|error| NotWritten {
         error,
         hint: Some(planted::HINT.into()),
     })?;

@@ -83,6 +83,48 @@ pub(crate) fn for_terminal(bytes: &[u8]) -> Vec<u8> {
     text.into_bytes()
 }
 
+/// [`for_terminal`] on bytes that come in pieces (`--raw` printed as it arrives): a character
+/// cut between two pieces waits for the rest of it, so it is not shown as `�`.
+#[derive(Default)]
+pub(crate) struct TerminalPieces {
+    /// The start of a character the last piece ended in.
+    cut: Vec<u8>,
+}
+
+impl TerminalPieces {
+    /// The next piece, made safe for the terminal, but for a character cut at its end.
+    pub(crate) fn piece(&mut self, piece: &[u8]) -> Vec<u8> {
+        self.cut.extend_from_slice(piece);
+        let whole = self.cut.len() - cut_character(&self.cut);
+        let shown = for_terminal(&self.cut[..whole]);
+        self.cut.drain(..whole);
+        shown
+    }
+
+    /// What is left at the end: a character never completed is shown as `�`.
+    pub(crate) fn end(self) -> Vec<u8> {
+        for_terminal(&self.cut)
+    }
+}
+
+/// How many bytes at the end of `bytes` begin a UTF-8 character that is not complete yet.
+fn cut_character(bytes: &[u8]) -> usize {
+    for back in 1..=bytes.len().min(3) {
+        let byte = bytes[bytes.len() - back];
+        if byte & 0xc0 == 0x80 {
+            continue;
+        }
+        let length = match byte {
+            0xf0.. => 4,
+            0xe0.. => 3,
+            0xc0.. => 2,
+            _ => 1,
+        };
+        return if length > back { back } else { 0 };
+    }
+    0
+}
+
 /// C0 and C1 controls, and the invisible format characters (Unicode Cf), among them the
 /// marks that reorder a terminal line (`U+202E`...).
 fn is_unsafe(c: char) -> bool {
@@ -232,6 +274,25 @@ pub(crate) fn mask_secrets(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Bytes for a terminal in pieces, cut at every place: as made safe whole, a character
+    /// cut between two pieces shown whole.
+    #[test]
+    fn bytes_for_a_terminal_in_pieces_are_shown_as_whole() {
+        let bytes = "é€😀\u{1b}]0;x\u{7}ok\n".as_bytes();
+        let mut broken = bytes.to_vec();
+        broken.insert(3, 0xe2);
+        for bytes in [bytes, &broken[..]] {
+            let whole = for_terminal(bytes);
+            for cut in 0..=bytes.len() {
+                let mut pieces = TerminalPieces::default();
+                let mut shown = pieces.piece(&bytes[..cut]);
+                shown.extend(pieces.piece(&bytes[cut..]));
+                shown.extend(pieces.end());
+                assert_eq!(shown, whole, "cut at {cut}");
+            }
+        }
+    }
 
     #[test]
     fn long_values_are_cut_and_controls_replaced() {

@@ -15,9 +15,9 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::shell;
-pub(crate) use super::writers::who;
 #[cfg(unix)]
 use super::writers::{is_ours, writers};
+pub(crate) use super::writers::{only_owner_removes, shared_folder, who};
 
 /// Why a file is not used, and what the user can do about it.
 #[derive(Debug)]
@@ -202,7 +202,7 @@ pub(crate) fn check_folder_of_files(folder: &Path) -> Result<(), Untrusted> {
 
 /// A link on the way to `path` that another user may have planted, refused (`planted`).
 fn refuse_planted_link(path: &Path) -> Result<(), Untrusted> {
-    super::planted::refuse_planted(&super::stream::hops(path)).map_err(|e| Untrusted {
+    super::planted::refuse_planted(path).map_err(|e| Untrusted {
         why: e.to_string(),
         hint: super::planted::HINT.into(),
     })

@@ -4,6 +4,7 @@
 
 #[cfg(unix)]
 use std::fs::Metadata;
+use std::path::{Path, PathBuf};
 
 /// Who else may write to a file or folder through its mode: "other users" for the other-write
 /// bit, the group's members for the group-write bit of a group that is not private to the user
@@ -28,6 +29,52 @@ pub(super) fn writers(metadata: &Metadata) -> Option<String> {
 pub(super) fn others_can_write_folder(metadata: &Metadata) -> bool {
     use std::os::unix::fs::MetadataExt;
     !is_ours(metadata.uid()) || writers(metadata).is_some()
+}
+
+/// The folder `file` is really in (its links followed; the file need not exist yet), when
+/// someone besides the user and root can write to it (see [`others_can_write_folder`]): what
+/// a reader there may leave beside the file is theirs. `None` for a private folder.
+#[cfg(unix)]
+pub(crate) fn shared_folder(file: &Path) -> Option<Metadata> {
+    let folder = real_folder(file)?;
+    std::fs::metadata(folder)
+        .ok()
+        .filter(others_can_write_folder)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn shared_folder(_: &Path) -> Option<std::fs::Metadata> {
+    None
+}
+
+/// The folder of the file `file` names, links followed, or of where it would be made.
+#[cfg(unix)]
+fn real_folder(file: &Path) -> Option<PathBuf> {
+    if let Ok(real) = std::fs::canonicalize(file) {
+        return real.parent().map(Path::to_path_buf);
+    }
+    let parent = match file.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => return None,
+    };
+    std::fs::canonicalize(parent).ok()
+}
+
+/// The owner of `file` (whose `lstat` is `metadata`) when they and root alone may remove it
+/// from its folder `folder`: a sticky folder neither the user nor root owns, a file that is
+/// not the user's, and a user who is not root.
+#[cfg(unix)]
+pub(crate) fn only_owner_removes(metadata: &Metadata, folder: &Metadata) -> Option<u32> {
+    use std::os::unix::fs::MetadataExt;
+    let me = nix::unistd::geteuid().as_raw();
+    let sticky = folder.mode() & 0o1000 != 0;
+    (sticky && me != 0 && folder.uid() != me && metadata.uid() != me).then_some(metadata.uid())
+}
+
+#[cfg(not(unix))]
+pub(crate) fn only_owner_removes(_: &std::fs::Metadata, _: &std::fs::Metadata) -> Option<u32> {
+    None
 }
 
 /// Whether `uid` is the user's or root's.

@@ -8,13 +8,13 @@ use std::path::Path;
 
 use rusqlite::{Connection, OpenFlags, MAIN_DB};
 
-use super::write::{as_wal, write_in_place};
+use super::write::{write_in_place, Journal};
 use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::Dataset;
 use crate::output::write_atomically;
 use crate::system::lock::LockWait;
-use crate::system::{ownership, stream};
+use crate::system::{atomic, ownership, stream};
 
 /// The first bytes of every SQLite 3 database file.
 const MAGIC: &[u8; 16] = b"SQLite format 3\0";
@@ -29,7 +29,8 @@ pub(crate) fn table_name(plan: &Plan) -> &'static str {
 
 /// Writes `data` as `table`'s rows at `path` (`replace`: the table's other rows go): in
 /// place, in one transaction, in an existing database (its other tables, indexes and
-/// triggers stay), else as a new file in WAL mode, written atomically.
+/// triggers stay), else as a new file, written atomically; in WAL mode in a private folder,
+/// in rollback mode in one others can write ([`Journal::for_folder_of`]).
 pub(crate) fn store(
     path: &Path,
     table: &str,
@@ -43,13 +44,16 @@ pub(crate) fn store(
             format!("cannot write {}: {why}", path.display()),
         )
     };
+    let journal = Journal::for_folder_of(path);
     match open_existing(path).map_err(failed)? {
-        Some(mut conn) => Ok(write_in_place(&mut conn, path, table, data, replace, wait)?),
+        Some(mut conn) => Ok(write_in_place(
+            &mut conn, path, table, data, replace, wait, journal,
+        )?),
         None => {
             let mut conn = Connection::open_in_memory().map_err(|e| failed(e.to_string()))?;
-            write_in_place(&mut conn, path, table, data, true, wait)?;
+            write_in_place(&mut conn, path, table, data, true, wait, journal)?;
             let bytes = conn.serialize(MAIN_DB).map_err(|e| failed(e.to_string()))?;
-            write_atomically(path, &as_wal(bytes.to_vec()))
+            write_atomically(path, &journal.mark(bytes.to_vec()))
         }
     }
 }
@@ -60,6 +64,12 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     if stream::own_descriptor(path).is_some() {
         return Err(not_a_file("one of this run's own streams"));
     }
+    // A link another user planted on the way (the file's name or a folder above it) is not
+    // followed, not even to read what is there.
+    atomic::final_target(path).map_err(|refused| match refused.hint {
+        Some(hint) => format!("{}; {hint}", refused.error),
+        None => refused.error.to_string(),
+    })?;
     // A new database too: SQLite would take a journal or WAL already there for its own.
     refuse_foreign_journal(path)?;
     let metadata = match std::fs::metadata(path) {
@@ -90,11 +100,16 @@ pub(crate) fn open_existing(path: &Path) -> Result<Option<Connection>, String> {
     Ok(Some(conn))
 }
 
-/// A journal or WAL file beside the database (an existing one, or one about to be made) that
-/// the trust rule refuses (another user's, one others can change, a link) would be rolled into
-/// it when it is opened: refused before that, the file left as it is.
+/// A journal, WAL or WAL index beside the database (an existing one, or one about to be made)
+/// that the trust rule refuses (another user's, one others can change, a link) would be taken
+/// for the database's own when it is opened: refused before that, the file left as it is,
+/// with what the user can do about it where they are.
 fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
-    for suffix in ["-journal", "-wal"] {
+    for (suffix, use_of) in [
+        ("-journal", "roll that file beside it into the database"),
+        ("-wal", "roll that file beside it into the database"),
+        ("-shm", "read the database through that file beside it"),
+    ] {
         let mut beside = path.as_os_str().to_owned();
         beside.push(suffix);
         let beside = Path::new(&beside);
@@ -107,12 +122,33 @@ fn refuse_foreign_journal(path: &Path) -> Result<(), String> {
         };
         if let Some(why) = refused {
             return Err(format!(
-                "{why}; SQLite would roll that file beside it into the database when it is opened, \
-                    so it is not opened: remove that file if you trust neither it nor its owner"
+                "{why}; SQLite would {use_of} when it is opened, so it is not opened: {}",
+                removal(beside, &metadata)
             ));
         }
     }
     Ok(())
+}
+
+/// What the user can do about a side file refused: remove it, or, in a sticky folder where
+/// only its owner (or root) can, ask them or write elsewhere.
+fn removal(beside: &Path, metadata: &std::fs::Metadata) -> String {
+    let folder = match beside.parent() {
+        Some(p) if p.as_os_str().is_empty() => Path::new("."),
+        Some(p) => p,
+        None => Path::new("/"),
+    };
+    let only = std::fs::metadata(folder)
+        .ok()
+        .and_then(|folder| ownership::only_owner_removes(metadata, &folder));
+    match only {
+        Some(owner) => format!(
+            "only {} or root can remove it from that sticky folder: ask them to, or write the \
+                export to a folder of your own",
+            ownership::who(owner)
+        ),
+        None => "remove that file if you trust neither it nor its owner".into(),
+    }
 }
 
 fn not_a_file(kind: &str) -> String {

@@ -1,7 +1,9 @@
 //! Writing a table into a database others read: in place, in one transaction, so the user's
-//! indexes, triggers and other tables stay; in WAL mode, so readers (sqlite3, DuckDB, a
-//! dashboard) never block the writer; a wait for another program said within a second and
-//! given up at `--lock-timeout`.
+//! indexes, triggers and other tables stay; in WAL mode in a private folder, so readers
+//! (sqlite3, DuckDB, a dashboard) never block the writer, and in rollback (DELETE) mode in a
+//! folder others can write, where a reader would leave a `-wal` and `-shm` of their own that
+//! the next write must refuse; a wait for another program said within a second and given up
+//! at `--lock-timeout`.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -20,18 +22,52 @@ const SILENT_WAIT: Duration = Duration::from_secs(1);
 /// The byte offsets of the file format's read and write versions: 2 and 2 is WAL mode.
 const FORMAT_VERSIONS: std::ops::Range<usize> = 18..20;
 
-/// A new database's bytes marked as WAL mode, so that its first readers never block a writer.
-pub(super) fn as_wal(mut bytes: Vec<u8>) -> Vec<u8> {
-    if let Some(versions) = bytes.get_mut(FORMAT_VERSIONS) {
-        versions.fill(2);
-    }
-    bytes
+/// How a database keeps its journal while it is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Journal {
+    /// WAL: readers never block the writer, and each reader keeps a `-wal` and `-shm` beside
+    /// the file while it reads (left behind by one that cannot write the folder's files).
+    Wal,
+    /// A rollback journal the writer removes at commit: a reader leaves nothing beside the file.
+    Delete,
 }
 
-/// Writes `data` as `table`'s rows in place: its key columns and this run's columns there (a
-/// new include is added), every row upserted by its key; `replace`: the rows not in `data`
-/// go (a plain `-o`). A table without the key columns (an old one-chain table) is made again,
-/// with the user's indexes and triggers on it.
+impl Journal {
+    /// WAL in a private folder; in a folder someone besides the user and root can write, the
+    /// side files a reader there leaves would be theirs, so no WAL.
+    pub(crate) fn for_folder_of(path: &Path) -> Journal {
+        match crate::system::ownership::shared_folder(path) {
+            Some(_) => Journal::Delete,
+            None => Journal::Wal,
+        }
+    }
+
+    fn pragma(self) -> &'static str {
+        match self {
+            Journal::Wal => "WAL",
+            Journal::Delete => "DELETE",
+        }
+    }
+
+    /// A new database's bytes marked with this mode (in its header's read and write versions:
+    /// 2 for WAL, 1 for a rollback journal), so that its first readers open it so.
+    pub(super) fn mark(self, mut bytes: Vec<u8>) -> Vec<u8> {
+        let version = match self {
+            Journal::Wal => 2,
+            Journal::Delete => 1,
+        };
+        if let Some(versions) = bytes.get_mut(FORMAT_VERSIONS) {
+            versions.fill(version);
+        }
+        bytes
+    }
+}
+
+/// Writes `data` as `table`'s rows in place, the file switched to `journal` first (best
+/// effort): its key columns and this run's columns there (a new include is added), every row
+/// upserted by its key; `replace`: the rows not in `data` go (a plain `-o`). A table without
+/// the key columns (an old one-chain table) is made again, with the user's indexes and
+/// triggers on it.
 pub(super) fn write_in_place(
     conn: &mut Connection,
     path: &Path,
@@ -39,6 +75,7 @@ pub(super) fn write_in_place(
     data: &Dataset,
     replace: bool,
     wait: LockWait,
+    journal: Journal,
 ) -> Result<(), Failure> {
     let note = format!(
         "waiting for another program that has {} open (up to {} s, --lock-timeout)",
@@ -53,7 +90,7 @@ pub(super) fn write_in_place(
     // Best effort, without waiting: while another program has it open, the file keeps its
     // journal mode (and the write below waits for that program instead).
     let _ = conn.busy_handler(None);
-    let _ = conn.pragma_update(None, "journal_mode", "WAL");
+    let _ = conn.pragma_update(None, "journal_mode", journal.pragma());
     let _ = conn.busy_handler(Some(on_busy));
     let failed = |e: rusqlite::Error| match e.sqlite_error_code() {
         Some(ErrorCode::DatabaseBusy) => busy(path, wait),

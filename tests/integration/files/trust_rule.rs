@@ -1,8 +1,8 @@
 //! The one trust rule on machines as they are (issue 40): under umask 002 with a user private
 //! group the cron line runs day after day (csv and sqlite), while a group with other members
 //! is "someone else"; a link another user planted in a team folder (group-writable, or their
-//! own folder) is never followed; another user's file at `-o` is refused before any request,
-//! naming them; root keeps an export's group.
+//! own folder), at the file's name or at a folder above it, is never followed; another user's
+//! file at `-o` is refused before any request, naming them; root keeps an export's group.
 
 use std::fs;
 use std::os::unix::fs::{symlink, MetadataExt};
@@ -134,6 +134,62 @@ fn a_link_planted_in_a_team_folder_or_another_user_s_folder_is_not_followed() {
     }
     assert_eq!(read(&env, "victim.csv"), "secret\n");
     sandbox.assert_no_requests("a refused run sent a request");
+}
+
+/// The same link one folder up: `-o team/sub/out.csv` where `team/sub` is another user's link
+/// (to the user's own folder) in a team folder or in another user's 0777 folder. Every part of
+/// the path is checked, for a plain `-o`, `--merge` and the SQLite export alike: refused before
+/// any request, naming the link and its owner, nothing written where it points.
+#[test]
+fn a_link_planted_in_a_folder_above_the_output_is_not_followed() {
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    let mine = env.home.path().join("mine");
+    fs::create_dir(&mine).unwrap();
+    env.cmd_args(&[&DAY[..], &["-o", "mine/out.db"]].concat())
+        .run();
+    write(&env, "mine/out.csv", "secret\n");
+    let db = fs::read(mine.join("out.db")).unwrap();
+    let before = sandbox.requests().len();
+    for (name, mode, owner) in [("team", 0o2775, 0), ("open", 0o777, OTHER)] {
+        let folder = env.home.path().join(name);
+        fs::create_dir(&folder).unwrap();
+        let link = folder.join("sub");
+        symlink("../mine", &link).unwrap();
+        if !give(&link, Some(OTHER), Some(OTHER)) || !give(&folder, Some(owner), Some(OTHER)) {
+            return;
+        }
+        chmod(&folder, mode);
+        for (file, flags) in [
+            ("out.csv", &[][..]),
+            ("out.csv", &["--merge"][..]),
+            ("out.db", &[][..]),
+            ("out.db", &["--merge"][..]),
+        ] {
+            let out = format!("{name}/sub/{file}");
+            let run = env
+                .cmd_args(&[&DAY[..], &["-o", &out], flags].concat())
+                .code(9)
+                .any_stderr()
+                .run();
+            assert!(
+                run.error_line().contains(&format!(
+                    "{} is a symbolic link owned by user id 65534 (nobody), neither you (user id 0 (root)) nor root, in a folder another user can write to (mode {mode:04o}",
+                    link.display()
+                )),
+                "{out} {flags:?}: {}",
+                run.stderr
+            );
+        }
+    }
+    assert_eq!(read(&env, "mine/out.csv"), "secret\n");
+    assert_eq!(fs::read(mine.join("out.db")).unwrap(), db);
+    assert_eq!(names(&mine), ["out.csv", "out.db"]);
+    assert_eq!(
+        sandbox.requests().len(),
+        before,
+        "a refused run sent a request"
+    );
 }
 
 #[test]

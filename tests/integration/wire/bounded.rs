@@ -7,7 +7,7 @@
 
 use std::io::{Read, Write};
 
-use crate::support::{Cmd, Env, Reply, Stub};
+use crate::support::{Cmd, Env, Reply, Stub, KEY};
 
 /// The peak resident memory a run against a hostile body may reach, in KiB: the bound stated
 /// (the binary's own size and its TLS roots included).
@@ -96,6 +96,71 @@ fn an_answer_of_millions_of_records_is_refused_within_the_memory_bound() {
             "more than 4 records for 1 day asked (at most 4 a day are taken): refused as they came";
         refused_within_the_peak(reply, line, refusal, what);
     }
+}
+
+/// A 64 MB body that is no JSON (lines of text), with the key echoed in it about a thousand
+/// times, each one cut at another place by the 64 KiB pieces the body is read in: the body and
+/// the same with every key masked.
+fn raw_body_with_keys() -> (Vec<u8>, Vec<u8>) {
+    const SIZE: usize = 64_000_000;
+    let (mut body, mut masked) = (Vec::with_capacity(SIZE), Vec::with_capacity(SIZE));
+    let filler = |body: &mut Vec<u8>, masked: &mut Vec<u8>, until: usize| {
+        while body.len() < until {
+            let byte = if body.len() % 100 == 99 { b'\n' } else { b'x' };
+            body.push(byte);
+            masked.push(byte);
+        }
+    };
+    for n in 1..SIZE / 65536 {
+        // The key begins 1..len-1 bytes before a multiple of 64 KiB.
+        let at = n * 65536 - (n % (KEY.len() - 1) + 1);
+        filler(&mut body, &mut masked, at - 1);
+        body.extend_from_slice(format!(" {KEY} ").as_bytes());
+        masked.extend_from_slice(b" **** ");
+    }
+    filler(&mut body, &mut masked, SIZE - 1);
+    // No line break at the end: --raw adds one.
+    body.push(b'x');
+    masked.extend_from_slice(b"x\n");
+    (body, masked)
+}
+
+/// `--raw` prints a body as it arrives: a 64 MB body that is no JSON goes to stdout within the
+/// bound (held whole, it peaked at 390 MiB), every echo of the key masked, also one cut between
+/// two pieces; one of a type that is not JSON is refused within the bound too.
+#[test]
+fn raw_streams_a_large_body_within_the_memory_bound_and_masks_every_key() {
+    let (body, masked) = raw_body_with_keys();
+    let stub = Stub::always(Reply::json(200, "").body(body.clone()));
+    let env = Env::with_service(&stub.url);
+    let out = env.home.path().join("raw.out");
+    let line = "fees -c eth -s 2024-01-01 -e 2024-01-01 --raw --retries 0";
+    let (code, stderr, peak) = run_measured(env.cmd(line).stdout_to(&out));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stderr,
+        "warning: the service echoed the API key in its answer; --raw shows it as ****\n"
+    );
+    let printed = std::fs::read(&out).unwrap();
+    assert!(
+        !printed.windows(KEY.len()).any(|w| w == KEY.as_bytes()),
+        "the key shows"
+    );
+    let first = printed.iter().zip(&masked).position(|(a, b)| a != b);
+    assert!(
+        printed == masked,
+        "not the body as sent with the keys masked: {} bytes against {}, first apart at {first:?}",
+        printed.len(),
+        masked.len(),
+    );
+    assert!(peak < PEAK_KIB, "peak RSS {peak} KiB");
+    drop(stub);
+    refused_within_the_peak(
+        Reply::new(200, "text/html", body),
+        line,
+        "answered content-type text/html, not JSON",
+        "html",
+    );
 }
 
 /// An answer of 4 records a day for `days` days (within the refusal): in rounds, a long number

@@ -195,6 +195,48 @@ fn raw_prints_the_body_byte_for_byte() {
     );
 }
 
+/// `--raw` writes the body as it comes: one cut short before any of it was written (a day's
+/// body, whose first half is still held to see whether the key begins there) is asked again;
+/// one cut after some was written (three months') is not, as it would be written twice.
+#[test]
+fn raw_asks_again_for_a_body_cut_short_only_while_none_of_it_was_written() {
+    let day = argv("fees -c eth -s 2024-01-01 -e 2024-01-01 --raw");
+    let whole = {
+        let sandbox = Sandbox::start(&[]);
+        Env::with_service(&sandbox.url).cmd_args(&day).run().stdout
+    };
+    let sandbox = Sandbox::start(&["--fault", "cut@1"]);
+    let env = Env::with_service(&sandbox.url);
+    env.cmd_args(&day).stdout(whole.as_str()).run();
+    assert_eq!(sandbox.attempts(), 2);
+    let sandbox = Sandbox::start(&["--fault", "cut@1"]);
+    let env = Env::with_service(&sandbox.url);
+    let run = env
+        .cmd("fees -c eth -s 2024-01-01 -e 2024-03-31 --raw")
+        .code(7)
+        .any_stdout()
+        .any_stderr()
+        .run();
+    assert!(
+        run.error_line().contains("the response body was cut short"),
+        "{}",
+        run.stderr
+    );
+    // The first half as sent, once.
+    assert!(
+        run.stdout.starts_with("[{\"date\":\"2024-01-01\""),
+        "{}",
+        run.stdout
+    );
+    assert_eq!(
+        run.stdout.matches("2024-01-01").count(),
+        1,
+        "{}",
+        run.stdout
+    );
+    assert_eq!(sandbox.attempts(), 1);
+}
+
 #[test]
 fn raw_to_a_terminal_replaces_control_characters_and_to_a_pipe_keeps_them() {
     // An OSC 52 clipboard write and a title change in a value, and a bare escape.
