@@ -168,3 +168,99 @@ fn the_cron_line_refuses_files_it_would_corrupt_loudly_under_quiet() {
         "{after}"
     );
 }
+
+/// Every crontab line the README and the guides show: a line of a code block that merges and
+/// is scheduled (five schedule fields first), marked `# cron` (at its end, or on the line
+/// before), or a unit's `ExecStart=`; as (file, line).
+fn shown_cron_lines() -> Vec<(String, String)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    let mut guides: Vec<_> = std::fs::read_dir(root.join("docs"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    guides.sort();
+    files.extend(guides);
+    let scheduled = |line: &str| {
+        let fields: Vec<&str> = line.split_whitespace().take(5).collect();
+        fields.len() == 5
+            && (fields.iter()).all(|f| f.chars().all(|c| c.is_ascii_digit() || "*/,-".contains(c)))
+    };
+    let mut found = Vec::new();
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.strip_prefix(root).unwrap().display().to_string();
+        let (mut in_block, mut before) = (false, "");
+        for line in text.lines() {
+            if line.starts_with("```") {
+                in_block = !in_block;
+            } else if in_block && line.contains("--merge") {
+                let marked = line.contains("# cron") || before.starts_with("# cron");
+                if scheduled(line) || marked || line.starts_with("ExecStart=") {
+                    found.push((name.clone(), line.to_owned()));
+                }
+            }
+            before = line;
+        }
+    }
+    found
+}
+
+/// The command of a crontab line: no schedule, no comment.
+fn command_of(line: &str) -> String {
+    let line = line.split(" # ").next().unwrap().trim();
+    let fields: Vec<&str> = line.splitn(6, char::is_whitespace).collect();
+    match line.starts_with(|c: char| c.is_ascii_digit() || c == '*') {
+        true => fields[5].trim().to_owned(),
+        false => line.to_owned(),
+    }
+}
+
+/// The README, every guide and the man page recommend one line: `--last 30` for the first run,
+/// then `--merge --resume --strict`; and each line shown runs as written, twice, from an empty
+/// folder (a database for the PostgreSQL ones) against the sandbox, exit 0 both times.
+#[test]
+fn every_cron_line_shown_is_the_recommended_one_and_runs_twice_from_nothing() {
+    let lines = shown_cron_lines();
+    let files: std::collections::BTreeSet<&str> = lines.iter().map(|(f, _)| f.as_str()).collect();
+    for shown in [
+        "README.md",
+        "docs/cron-and-systemd.md",
+        "docs/exports.md",
+        "docs/pictures.md",
+        "docs/postgresql.md",
+    ] {
+        assert!(
+            files.contains(shown),
+            "{shown} shows no cron line: {lines:#?}"
+        );
+    }
+    let crontab = ("the man page".to_owned(), CRONTAB.to_owned());
+    let cluster = crate::support::postgres::Cluster::start();
+    cluster.sql("CREATE DATABASE metrics");
+    for (file, line) in lines.iter().chain([&crontab]) {
+        let command = command_of(line);
+        assert!(
+            command.contains(" --last 30 ") && command.ends_with(" --merge --resume --strict"),
+            "{file}: not the recommended line: {line}"
+        );
+        if line.starts_with("ExecStart=") {
+            continue;
+        }
+        let sandbox = crate::support::Sandbox::start(&[]);
+        let env = match command.contains("postgresql://") {
+            true => cluster.env(&sandbox.url),
+            false => crate::support::Env::with_service(&sandbox.url),
+        };
+        std::fs::create_dir_all(env.home.path().join("chain-metrics")).unwrap();
+        for run in ["first", "second"] {
+            let out = env.shell(&command).any_stderr().run();
+            assert!(
+                out.stderr.lines().all(|l| !l.starts_with("warning: ")),
+                "{file}, {run} run: {}",
+                out.stderr
+            );
+        }
+    }
+}
