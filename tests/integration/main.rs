@@ -34,7 +34,7 @@
 //! | `--merge`, and merge files the reader refuses (from the fuzz harness's mutator) | `files/merge`, `files/fuzz_merge` |
 //! | the SQLite export, also as a database others read and change, and in folders they share | `files/sqlite`, `files/sqlite_shared`, `files/sqlite_readers` |
 //! | the PostgreSQL export against a real server: make, merge, resume, refusals, passwords, TLS | `files/postgres` |
-//! | cron grade: `--resume`, files that grow chains, files that say what they hold | `files/resume`, `files/holes`, `files/chains_grow`, `files/file_trust` |
+//! | cron grade: `--resume`, files that grow chains, files that say what they hold | `files/resume`, `files/holes`, `files/chains_grow`, `files/file_trust`, `files/cron_month` |
 //! | two runs changing one file at once | `files/locks` |
 //! | a signal the instant a temp file is made, or the instant it is renamed over the file | `files/signals` |
 //! | whose files are trusted: config, key script, cache, CA bundle, merge target, lock, FIFOs; the rule on real machines (umask 002, team folders, another user) | `files/neighbours`, `files/trust_rule` |

@@ -8,6 +8,7 @@
 //! (`foreign_files`, `hostile_files`).
 
 mod chains_grow;
+mod cron_month;
 mod export;
 mod file_trust;
 mod foreign_files;
