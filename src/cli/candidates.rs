@@ -73,6 +73,11 @@ pub(super) fn chain_list(current: &OsStr) -> Vec<CompletionCandidate> {
     chain_offers(&current.to_string_lossy(), &given, first)
 }
 
+/// `--file-chain`: one chain (names, aliases and chain ids; `all` is no chain of a file).
+pub(super) fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
+    chain_offers(&current.to_string_lossy(), &[], false)
+}
+
 /// The chains offered for the item `typed`, less those `given`, with `all` when `first`; in
 /// upper case if the user started so.
 pub(super) fn chain_offers(typed: &str, given: &[Chain], first: bool) -> Vec<CompletionCandidate> {

@@ -204,7 +204,7 @@ pub struct RenderArgs {
 
     /// The chain a file without a chain column holds, for the legend
     #[arg(long, value_name = "CHAIN", value_parser = super::query::one_chain,
-          add = ArgValueCompleter::new(super::completion::chains))]
+          add = ArgValueCompleter::new(super::candidates::chains))]
     pub file_chain: Option<Chain>,
 
     /// svg/html: value axes from zero (linear) or in powers of ten (log), as the query's --scale

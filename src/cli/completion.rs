@@ -7,7 +7,6 @@
 //! same tables the parser uses, comma lists complete after each comma, and profile names are
 //! read from the config file at the moment of the TAB, in every shell.
 
-use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -135,11 +134,6 @@ pub(super) fn hide_globals(cmd: clap::Command, acting: &[&str]) -> clap::Command
     subs.into_iter().fold(cmd, |cmd, name| {
         cmd.mut_subcommand(name, |sub| hide_globals(sub, acting))
     })
-}
-
-/// `--file-chain`: one chain (names, aliases and chain ids; `all` is no chain of a file).
-pub(super) fn chains(current: &OsStr) -> Vec<CompletionCandidate> {
-    super::candidates::chain_offers(&current.to_string_lossy(), &[], false)
 }
 
 /// `--include`: the official-account metrics.

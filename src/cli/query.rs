@@ -130,7 +130,7 @@ pub struct QueryArgs {
     #[arg(hide_short_help = true)]
     #[arg(
         help_heading = "Output", long, value_name = "CHAIN", requires = "merge",
-        value_parser = one_chain, add = ArgValueCompleter::new(completion::chains),
+        value_parser = one_chain, add = ArgValueCompleter::new(super::candidates::chains),
     )]
     pub file_chain: Option<Chain>,
 

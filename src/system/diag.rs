@@ -214,12 +214,12 @@ pub(crate) fn note(text: impl Into<String>) {
     Notice::note(text).write();
 }
 
-/// Writes a [`Notice::status`].
+/// Writes a [`Level::Status`] notice.
 pub(crate) fn status(text: impl Into<String>) {
     Notice::new(Level::Status, text).write();
 }
 
-/// Writes a [`Notice::verbose`] line.
+/// Writes a [`Level::Verbose`] line.
 pub(crate) fn verbose(text: impl Into<String>) {
     Notice::new(Level::Verbose, text).write();
 }
