@@ -308,7 +308,22 @@ fn layout(args: &QueryArgs, naming: Naming) -> Layout {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::completion::tests::values;
+
+    /// The values of completion candidates, as the shell gets them.
+    fn values(candidates: Vec<CompletionCandidate>) -> Vec<String> {
+        candidates
+            .iter()
+            .map(|c| c.get_value().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn chain_candidates_follow_the_case_typed() {
+        assert_eq!(values(chains(OsStr::new("b"))), ["bsc", "bnb", "base"]);
+        assert_eq!(values(chains(OsStr::new("B"))), ["BSC", "BNB", "BASE"]);
+        assert_eq!(values(chains(OsStr::new("4"))), ["42161"]);
+        assert_eq!(chains(OsStr::new("")).len(), 6 * 2 + 6);
+    }
 
     /// The words of a command line, as the shell hands them to the completer.
     fn words(line: &str) -> Vec<String> {

@@ -182,24 +182,8 @@ fn config_flag(words: impl Iterator<Item = std::ffi::OsString>) -> Option<PathBu
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use super::*;
-
-    /// The values of completion candidates, as the shell gets them.
-    pub(in crate::cli) fn values(candidates: Vec<CompletionCandidate>) -> Vec<String> {
-        candidates
-            .iter()
-            .map(|c| c.get_value().to_string_lossy().into_owned())
-            .collect()
-    }
-
-    #[test]
-    fn chain_candidates_follow_the_case_typed() {
-        assert_eq!(values(chains(OsStr::new("b"))), ["bsc", "bnb", "base"]);
-        assert_eq!(values(chains(OsStr::new("B"))), ["BSC", "BNB", "BASE"]);
-        assert_eq!(values(chains(OsStr::new("4"))), ["42161"]);
-        assert_eq!(chains(OsStr::new("")).len(), 6 * 2 + 6);
-    }
 
     #[test]
     fn the_last_config_flag_wins() {
