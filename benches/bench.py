@@ -32,6 +32,7 @@ sys.dont_write_bytecode = True  # benches/ keeps no __pycache__ of its modules
 import attack  # noqa: E402
 import newcomer  # noqa: E402
 import pictures  # noqa: E402
+import postgres  # noqa: E402
 from harness import (  # noqa: E402
     BIN, CHAINS, DECADE, FEES, HERE, KEY, PATHS, ROOT, YEAR, Checks, Failed, Foreign,
                      Sandbox, alternate, curl, mib, ms, run, timed, tool_env)
@@ -415,9 +416,9 @@ def wire(runs, say, checks):
 
 SECTIONS = {"floor": floor_and_export, "b": concurrency, "e": cache, "c": decade, "g": growth,
             "f": wire, "h": attack.hostile, "m": attack.merge, "p": pictures.pictures,
-            "newcomer": newcomer.newcomer}
+            "q": postgres.postgres, "newcomer": newcomer.newcomer}
 # Run by default; the rest only when named in --only (or --all).
-DEFAULT = ("floor", "b", "e", "c", "g", "f", "h", "m", "p")
+DEFAULT = ("floor", "b", "e", "c", "g", "f", "h", "m", "p", "q")
 
 
 def main():
