@@ -2,12 +2,12 @@
 //! (libfaketime, preloaded, sets the clock the binary reads; the sandbox keeps the real one):
 //! a service down, the machine off two days, a gap the service fills a day late, a body cut, a
 //! run killed, a connection reset and two runs at once. Whatever each day's run says, the file
-//! ends holding every day from the first run's `--last 30` to the month's last day, each value
-//! byte-identical to what the service sends for it.
+//! (or, with `-o postgresql:///metrics`, the table) ends holding every day from the first run's
+//! `--last 30` to the month's last day, each value as exactly what the service sends for it.
 
 use chrono::{Days, NaiveDate};
 
-use crate::support::files::read;
+use crate::support::postgres::Cluster;
 use crate::support::{Env, Running, Sandbox};
 
 /// The README's cron line, as words (its `# cron` comment left out).
@@ -54,13 +54,90 @@ fn at(env: &mut Env, day: NaiveDate) {
     env.set("TZ", "UTC");
 }
 
+/// Where the month's runs write: the README's file, or a PostgreSQL table in its place.
+enum Target<'c> {
+    File,
+    Table(&'c Cluster),
+}
+
+impl Target<'_> {
+    /// The README's line, its output swapped for the table's database.
+    fn line(&self) -> Vec<String> {
+        let line = readme_cron_line();
+        match self {
+            Target::File => line,
+            Target::Table(_) => (line.into_iter())
+                .map(|w| match w.as_str() {
+                    "fees.csv" => "postgresql:///metrics".to_owned(),
+                    _ => w,
+                })
+                .collect(),
+        }
+    }
+
+    fn env(&self) -> Env {
+        match self {
+            Target::File => Env::new(),
+            Target::Table(cluster) => {
+                cluster.sql("CREATE DATABASE metrics");
+                cluster.env("http://127.0.0.1:9")
+            }
+        }
+    }
+
+    /// What the target holds now, as csv with a header (`None`: nothing yet): the file, or the
+    /// table's rows in the order a merged file has them (date, then the service's chain order).
+    fn held(&self, env: &Env) -> Option<String> {
+        match self {
+            Target::File => std::fs::read_to_string(env.home.path().join("fees.csv")).ok(),
+            Target::Table(cluster) => {
+                let exists = "SELECT count(*) FROM pg_tables WHERE tablename = 'fees'";
+                if in_metrics(cluster, exists).trim() == "0" {
+                    return None;
+                }
+                let rows = in_metrics(
+                    cluster,
+                    "SELECT date, chain, fees FROM fees \
+                     ORDER BY date, array_position(ARRAY['ETHEREUM', 'ARBITRUM'], chain)",
+                );
+                let rows = rows.lines().map(|l| l.replace('|', ",") + "\n");
+                Some(format!("date,chain,fees\n{}", rows.collect::<String>()))
+            }
+        }
+    }
+}
+
+/// `sql`'s rows in the cluster's database `metrics`, unaligned (`|` between cells).
+fn in_metrics(cluster: &Cluster, sql: &str) -> String {
+    let out = std::process::Command::new(cluster.bin.join("psql"))
+        .args([
+            "-X",
+            "-A",
+            "-t",
+            "-q",
+            "-v",
+            "ON_ERROR_STOP=1",
+            "-d",
+            "metrics",
+            "-c",
+            sql,
+        ])
+        .env("PGHOST", &cluster.dir)
+        .env("PGPORT", cluster.port.to_string())
+        .env("PGUSER", "postgres")
+        .env("PGPASSWORD", crate::support::postgres::PASSWORD)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{sql}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
 /// The month, run by run. The service lacks ETHEREUM's 2024-02-09 from the run of 02-10 to
 /// that of 02-18, and has it from 02-19 on, when it is older than the days `--resume` asks
 /// again anyway (7): only asking the file's hole again brings it back.
-#[test]
-fn a_month_of_mishaps_ends_with_the_complete_file() {
-    let line = readme_cron_line();
-    let mut env = Env::new();
+fn a_month_of_mishaps(target: &Target) {
+    let line = target.line();
+    let mut env = target.env();
     env.set("CHAIN_METRICS_API_KEY", crate::support::KEY);
     let first = NaiveDate::from_ymd_opt(2024, 2, 1).unwrap();
     let plan = |n: u64| match n {
@@ -91,7 +168,7 @@ fn a_month_of_mishaps_ends_with_the_complete_file() {
         let sandbox = Sandbox::start(&faults);
         at(&mut env, day);
         env.set("CHAIN_METRICS_BASE_URL", &sandbox.url);
-        run_the_day(&env, &line, (day, what), gap);
+        run_the_day(target, &env, &line, (day, what), gap);
     }
     // What the service sends for the same days, asked once.
     let sandbox = Sandbox::start(&[]);
@@ -101,16 +178,37 @@ fn a_month_of_mishaps_ends_with_the_complete_file() {
         .run()
         .stdout;
     assert_eq!(expected.lines().count(), 1 + 2 * 59);
-    assert_eq!(read(&env, "fees.csv"), expected);
+    assert_eq!(target.held(&env).as_deref(), Some(expected.as_str()));
+}
+
+#[test]
+fn a_month_of_mishaps_ends_with_the_complete_file() {
+    a_month_of_mishaps(&Target::File);
+}
+
+/// The README's line with `-o postgresql:///metrics` in place of its file keeps the table
+/// complete and exact over the same month.
+#[test]
+fn a_month_of_mishaps_ends_with_the_complete_table() {
+    let cluster = Cluster::start();
+    a_month_of_mishaps(&Target::Table(&cluster));
 }
 
 /// The cron line's run of `day`, as `what` makes it end; `gap`: the service lacks a day the
 /// file needs, so a run that writes exits 10 naming it.
-fn run_the_day(env: &Env, line: &[String], (day, what): (NaiveDate, Day), gap: bool) {
-    let before = std::fs::read(env.home.path().join("fees.csv")).ok();
+fn run_the_day(
+    target: &Target,
+    env: &Env,
+    line: &[String],
+    (day, what): (NaiveDate, Day),
+    gap: bool,
+) {
+    let before = target.held(env);
     let unchanged = |why: &str| {
-        let after = std::fs::read(env.home.path().join("fees.csv")).ok();
-        assert!(after == before, "{day}: {why}, and the file changed");
+        assert!(
+            target.held(env) == before,
+            "{day}: {why}, and the file changed"
+        );
     };
     let written = |cmd: crate::support::Cmd| match gap {
         true => cmd
@@ -158,7 +256,7 @@ fn run_the_day(env: &Env, line: &[String], (day, what): (NaiveDate, Day), gap: b
             assert!(gap || warned.count() == 0, "{day}: {}", run.stderr);
             // The first run with the day there, which only the hole brings back.
             if day == NaiveDate::from_ymd_opt(2024, 2, 20).unwrap() {
-                let asked = "fees.csv lacks ETHEREUM 2024-02-09 inside its rows: asked again";
+                let asked = "lacks ETHEREUM 2024-02-09 inside its rows: asked again";
                 assert!(run.stderr.contains(asked), "{day}: {}", run.stderr);
             }
         }
