@@ -35,6 +35,7 @@ table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9rem
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left}
 td{text-align:right}
 tbody th{font-weight:normal;vertical-align:top}
+table.by-date td,table.by-date th{white-space:pre-line;vertical-align:top}
 details summary{cursor:pointer;margin:.4rem 0}
 tbody tr:nth-child(even){background:var(--stripe)}
 tfoot tr:first-child>*{border-top:2px solid var(--fg)}

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use super::frame::Frame;
-use super::series::Panel;
+use super::series::{Panel, Why};
 use super::xml::{at, escape};
 use crate::model::Period;
 use crate::render::caption::Caption;
@@ -168,12 +168,17 @@ fn grouped(
         n = dates.len(),
         s = plural(dates.len()),
     );
-    let mut marks = (false, false, false, false);
+    let mut marks = (false, false, false, false, false);
     let mut lines = String::new();
     for date in dates {
         lines.push_str(&format!("\n{}:", date.format(shown)));
         for word in said.get(date).into_iter().flatten() {
-            let value = match (&word.text, word.partial, word.left_out.is_some()) {
+            // On a log scale a value of zero or below has no place: the key says so once,
+            // rather than a mark on each of a decade's zero counts.
+            let off_log = word.left_out == Some(Why::OffLog);
+            marks.4 |= off_log;
+            let marked = word.left_out.is_some() && !off_log;
+            let value = match (&word.text, word.partial, marked) {
                 (None, ..) if word.no_previous => {
                     marks.3 = true;
                     "first".to_owned()
@@ -201,6 +206,10 @@ fn grouped(
         (marks.1, "partial:D/N: a period with D of its N days"),
         (marks.2, "*: left out of the drawing (see the notes)"),
         (marks.3, "first: no previous value to change from"),
+        (
+            marks.4,
+            "a value of zero or below is not drawn on a log scale",
+        ),
     ];
     let key: Vec<&str> = key.iter().filter(|k| k.0).map(|k| k.1).collect();
     if !key.is_empty() {
@@ -220,7 +229,7 @@ struct Said {
     chain: &'static str,
     text: Option<String>,
     partial: Option<crate::model::Coverage>,
-    left_out: Option<&'static str>,
+    left_out: Option<Why>,
     /// A change with no value because the period before has none: no gap.
     no_previous: bool,
 }
@@ -236,7 +245,7 @@ impl Said {
         };
         let note = match (self.partial, self.left_out) {
             (Some(c), _) => format!(" (partial: {} of {} days)", c.days, c.of),
-            (None, Some(why)) => format!(" (left out: {why})"),
+            (None, Some(why)) => format!(" (left out: {})", why.says()),
             (None, None) => String::new(),
         };
         format!("{} {text}{note}", self.chain)
@@ -280,7 +289,7 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
             )
         }));
         for (date, text, why) in &line.left_out {
-            let (text, left_out) = (Some(format!("{text}{unit}")), Some(why.says()));
+            let (text, left_out) = (Some(format!("{text}{unit}")), Some(*why));
             told.push((
                 *date,
                 Said {
