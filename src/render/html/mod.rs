@@ -1,6 +1,7 @@
 //! `html`: one self-contained page (no network, no script needed): the query and when it was
 //! made, the charts inline, the gaps and warnings, and the table of exact values (the numbers
-//! csv writes). Light or dark by `prefers-color-scheme`; prints on white.
+//! csv writes). Light or dark by `prefers-color-scheme`; prints on white, a heading kept with
+//! what follows it and the folded years unfolded.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -42,8 +43,10 @@ tfoot tr:first-child>*{border-top:2px solid var(--fg)}
 tfoot th{font-weight:600}
 @media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#bbb;--stripe:#fff}
 body{max-width:none;padding:0}
+h2,figcaption,summary{break-after:avoid}
 figure{break-inside:avoid}
 svg.cm{max-height:23cm;width:auto;margin:0 auto}
+details::details-content{content-visibility:visible}
 svg.cm text{fill:#000}
 svg.cm .bg{fill:#fff}
 thead{display:table-header-group}

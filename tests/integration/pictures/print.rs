@@ -1,10 +1,12 @@
-//! The page prints a figure per metric, none cut across pages, and no blank first page:
+//! The page prints a figure per metric, none cut across pages, and no blank first page; a
+//! heading stays on the page of what follows it; a folded year's values print unfolded:
 //! Chromium's `--print-to-pdf` writes a tagged PDF, in which each chart (an `<svg role="img">`)
-//! is a `/Figure` whose marked content names every page it is drawn on.
+//! is a `/Figure` whose marked content names every page it is drawn on, a heading an `/H2`, and
+//! each table cell printed a `/TD` (a folded `<details>` prints none of its cells).
 
 use std::path::{Path, PathBuf};
 
-use super::{browser, report_file, sandbox};
+use super::{browser, dated_env, report_file, sandbox};
 use crate::support::Env;
 
 /// The page printed to a PDF by Chromium, as text (its binary streams garbled, which no check
@@ -123,4 +125,76 @@ fn the_print_check_sees_a_figure_cut_across_pages() {
         figures.iter().any(|(_, on)| on.len() > 1),
         "no figure cut: {figures:?}"
     );
+}
+
+/// The first page an element of the structure tree is drawn on: its own, or its first kid's.
+fn first_page(objects: &[(&str, &str)], number: &str) -> Option<String> {
+    let body = objects.iter().find(|(n, _)| *n == number)?.1;
+    if let Some(page) = body.split("/Pg ").nth(1) {
+        return page.split(' ').next().map(str::to_owned);
+    }
+    kids(body).first().and_then(|kid| first_page(objects, kid))
+}
+
+/// The object numbers of an element's kids (`/K [12 0 R 14 0 R]`), marked content left out.
+fn kids(body: &str) -> Vec<&str> {
+    let Some(list) = body.split("/K ").nth(1) else {
+        return Vec::new();
+    };
+    let list = list.trim_start_matches('[');
+    let list = list.split([']', '>']).next().unwrap();
+    let words: Vec<&str> = list.split_whitespace().collect();
+    (words.windows(3))
+        .filter(|w| w[1] == "0" && w[2] == "R")
+        .map(|w| w[0])
+        .collect()
+}
+
+/// Each `/H2` heading's page, and the page of what follows it in its section.
+fn headings(pdf: &str) -> Vec<(String, Option<String>)> {
+    let objects = objects(pdf);
+    let mut found = Vec::new();
+    for (number, body) in &objects {
+        if !body.contains("/S /H2") {
+            continue;
+        }
+        let page = first_page(&objects, number).expect("a heading's page");
+        let parent = body.split("/P ").nth(1).unwrap().split(' ').next().unwrap();
+        let parent = objects.iter().find(|(n, _)| *n == parent).unwrap().1;
+        let siblings = kids(parent);
+        let at = siblings.iter().position(|k| k == number).unwrap();
+        let next = siblings.get(at + 1).and_then(|k| first_page(&objects, k));
+        found.push((page, next));
+    }
+    found
+}
+
+#[test]
+fn folded_years_print_unfolded_and_headings_stay_with_what_follows() {
+    let env = dated_env();
+    // 183 days of six chains over two years: a folded table per year, a row per date.
+    env.cmd("--sandbox report -c all -s 2023-10-01 -e 2024-03-31 -o folded.html")
+        .any_stderr()
+        .run();
+    let page = env.home.path().join("folded.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<details>\n<summary>").count(), 2);
+    let pdf = print(&env, &page);
+    // A row per date, a cell per metric column: every folded value printed.
+    assert_eq!(pdf.matches("/S /TD").count(), 183 * 6);
+    let headings = headings(&pdf);
+    assert_eq!(headings.len(), 3, "Charts, Notes, Values");
+    for (page, next) in &headings {
+        assert_eq!(
+            Some(page),
+            next.as_ref(),
+            "a heading alone at a page's foot"
+        );
+    }
+    // Without the print rule the years print folded: the check sees it.
+    let folded = html.replace("details::details-content{content-visibility:visible}", "");
+    assert_ne!(folded, html, "the print rule moved");
+    let cut = env.home.path().join("folded-print.html");
+    std::fs::write(&cut, folded).unwrap();
+    assert_eq!(print(&env, &cut).matches("/S /TD").count(), 0);
 }
