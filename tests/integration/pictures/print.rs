@@ -2,8 +2,12 @@
 //! heading stays on the page of what follows it; a folded year's values print unfolded:
 //! Chromium's `--print-to-pdf` writes a tagged PDF, in which each chart (an `<svg role="img">`)
 //! is a `/Figure` whose marked content names every page it is drawn on, a heading an `/H2`, and
-//! each table cell printed a `/TD` (a folded `<details>` prints none of its cells).
+//! each table cell printed a `/TD` (a folded `<details>` prints none of its cells). Every
+//! figure prints at full width, its labels as large as the fees figure's: the smallest text
+//! the page's content streams set (`/F1 9.42 Tf`, in the page's one scale) is that of a
+//! full-width figure's 12 px labels (the social counts, shrunk to one page, printed at 5.76).
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::{browser, dated_env, report_file, sandbox};
@@ -22,6 +26,31 @@ fn print(env: &Env, page: &Path) -> String {
     );
     assert!(pdf.starts_with(env.home.path()));
     String::from_utf8_lossy(&std::fs::read(&pdf).unwrap()).into_owned()
+}
+
+/// The font sizes the PDF's content streams set (`/F5 9.42 Tf`), smallest first: every
+/// stream inflated, each text's size read.
+fn text_sizes(pdf: &Path) -> Vec<f64> {
+    let bytes = std::fs::read(pdf).unwrap();
+    let mut sizes = Vec::new();
+    let mut rest = bytes.as_slice();
+    while let Some(at) = rest.windows(7).position(|w| w == b"stream\n") {
+        rest = &rest[at + 7..];
+        let mut text = Vec::new();
+        let inflated = flate2::read::ZlibDecoder::new(rest).read_to_end(&mut text);
+        if inflated.is_err() && text.is_empty() {
+            continue;
+        }
+        let text = String::from_utf8_lossy(&text);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for w in words.windows(3) {
+            if w[0].starts_with("/F") && w[2] == "Tf" {
+                sizes.extend(w[1].parse::<f64>().ok());
+            }
+        }
+    }
+    sizes.sort_by(f64::total_cmp);
+    sizes
 }
 
 /// The PDF's objects: number and body.
@@ -98,33 +127,64 @@ fn the_page_prints_a_whole_figure_per_metric_from_the_first_page_on() {
         .iter()
         .map(|(alt, _)| alt.split(" · ").next().unwrap())
         .collect();
+    // The social counts an SVG each, one under the other, each a page's width.
     assert_eq!(
         starts,
-        ["fees", "active_users_avg", "reply, retweet, tweet, quote"]
+        [
+            "fees",
+            "active_users_avg",
+            "reply",
+            "retweet",
+            "tweet",
+            "quote"
+        ]
     );
     for (alt, on) in &figures {
         assert_eq!(on.len(), 1, "{alt} is cut across pages {on:?}");
     }
     // The header is not left alone on a blank first page: the first figure is under it.
     assert_eq!(figures[0].1[0], pages[0]);
+    let sizes = text_sizes(&page.with_extension("pdf"));
+    assert!(sizes.len() > 100, "{} texts", sizes.len());
+    assert!(
+        sizes[0] >= 9.4,
+        "text printed at {} (labels at full width: 9.42)",
+        sizes[0]
+    );
 }
 
 #[test]
-fn the_print_check_sees_a_figure_cut_across_pages() {
-    let (_sandbox, env) = sandbox();
-    let page = report_file(&env, "report.html");
-    let html = std::fs::read_to_string(&page).unwrap();
-    let unkept = html
-        .replace("figure{break-inside:avoid}", "")
-        .replace("svg.cm{max-height:23cm;width:auto;margin:0 auto}", "");
-    assert_ne!(unkept, html, "the print rules moved");
-    let cut = env.home.path().join("cut.html");
-    std::fs::write(&cut, unkept).unwrap();
-    let figures = figures(&print(&env, &cut));
+fn the_print_checks_see_a_figure_cut_across_pages_and_labels_shrunk() {
+    // A figure taller than a page (its title not ASCII, so that the PDF writes it in hex as
+    // the pages' titles are).
+    let env = dated_env();
+    let tall = env.home.path().join("tall.html");
+    std::fs::write(
+        &tall,
+        "<!DOCTYPE html><html lang=\"en\"><head><title>tall</title></head><body>\
+         <svg role=\"img\" width=\"700\" height=\"3000\" viewBox=\"0 0 700 3000\">\
+         <title>tall · cut</title><text x=\"10\" y=\"20\">top</text>\
+         <text x=\"10\" y=\"2990\">foot</text></svg></body></html>",
+    )
+    .unwrap();
+    let figures = figures(&print(&env, &tall));
     assert!(
         figures.iter().any(|(_, on)| on.len() > 1),
         "no figure cut: {figures:?}"
     );
+    let (_sandbox, env) = sandbox();
+    let page = report_file(&env, "report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let shrunk = html.replace(
+        "svg.cm{max-height:23cm;width:auto;margin:0 auto}",
+        "svg.cm{max-height:6cm;width:auto;margin:0 auto}",
+    );
+    assert_ne!(shrunk, html, "the print rules moved");
+    let small = env.home.path().join("small.html");
+    std::fs::write(&small, shrunk).unwrap();
+    print(&env, &small);
+    let sizes = text_sizes(&small.with_extension("pdf"));
+    assert!(sizes[0] < 9.4, "labels not shrunk: {}", sizes[0]);
 }
 
 /// The first page an element of the structure tree is drawn on: its own, or its first kid's.
