@@ -154,7 +154,7 @@ fn the_page_prints_a_whole_figure_per_metric_from_the_first_page_on() {
 }
 
 #[test]
-fn the_print_checks_see_a_figure_cut_across_pages_and_labels_shrunk() {
+fn the_print_checks_see_a_figure_cut_shrunk_labels_and_a_heading_alone() {
     // A figure taller than a page (its title not ASCII, so that the PDF writes it in hex as
     // the pages' titles are).
     let env = dated_env();
@@ -185,6 +185,27 @@ fn the_print_checks_see_a_figure_cut_across_pages_and_labels_shrunk() {
     print(&env, &small);
     let sizes = text_sizes(&small.with_extension("pdf"));
     assert!(sizes[0] < 9.4, "labels not shrunk: {}", sizes[0]);
+    // Without the rule that keeps a heading with what follows, this page's Values heading
+    // ends a page, its table on the next: the heading check sees it.
+    let env = dated_env();
+    env.cmd("--sandbox report -c all -s 2023-11-20 -e 2024-03-31 -o alone.html")
+        .any_stderr()
+        .run();
+    let page = env.home.path().join("alone.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let kept = headings(&print(&env, &page));
+    assert!(
+        kept.iter().all(|(page, next)| Some(page) == next.as_ref()),
+        "{kept:?}"
+    );
+    let unkept = html.replace("h2,figcaption,summary{break-after:avoid}", "");
+    assert_ne!(unkept, html, "the print rules moved");
+    std::fs::write(&page, unkept).unwrap();
+    let alone = headings(&print(&env, &page));
+    assert!(
+        alone.iter().any(|(page, next)| Some(page) != next.as_ref()),
+        "{alone:?}"
+    );
 }
 
 /// The first page an element of the structure tree is drawn on: its own, or its first kid's.
