@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Makes the README's picture, docs/readme-report.svg, again: the README's own report example
+# (`report --chain all --last 90 --by week`) against the built-in sandbox, drawn as an SVG on a
+# fixed day (faketime; Debian: apt-get install faketime) so that its bytes stay the same; the
+# test docs::readme_picture makes it the same way and fails when it differs.
 # Makes docs/report-html.png, docs/report-svg.png and docs/fees-log.png again: the sandbox's report (every chain,
 # --by week from a Wednesday, so the first week is partial; BASE with a two-week gap) as HTML
 # and SVG, and its fees on a log scale (--scale log), photographed by headless Chromium
@@ -32,4 +36,8 @@ shot "$work/report.html" docs/report-html.png 1040 1500
 shot "$work/report.svg" docs/report-svg.png 960 "$svg_height"
 log_height=$(grep -o 'height="[0-9]*"' "$work/fees-log.svg" | head -n1 | tr -dc 0-9)
 shot "$work/fees-log.svg" docs/fees-log.png 960 "$log_height"
-echo "wrote docs/report-html.png, docs/report-svg.png and docs/fees-log.png"
+# No config of the user's: a fresh home.
+env -u CHAIN_METRICS_CONFIG -u CHAIN_METRICS_PROFILE HOME="$work" XDG_CONFIG_HOME="$work/config" TZ=UTC \
+  SOURCE_DATE_EPOCH=1735689600 faketime '2025-01-01 12:00:00' "$bin" --sandbox report --chain all \
+  --last 90 --by week --output docs/readme-report.svg 2>/dev/null
+echo "wrote docs/readme-report.svg, docs/report-html.png, docs/report-svg.png and docs/fees-log.png"

@@ -61,6 +61,7 @@
 //! | the installed surface: package, `--version`, man SYNOPSIS, completions per command | `cli/package`, `cli/version`, `cli/man_synopsis`, `cli/shipped_surface` |
 //! | the guides' recipes (jq, DuckDB, pandas) and the cron guide, run as written | `docs/`, `docs/recipes`, `docs/cron_docs` |
 //! | the guides name what ships: docs/service.md, every sandbox fault | `docs/guides` |
+//! | the README's picture: its report example, as docs/screenshots.sh draws it now | `docs/readme_picture` |
 //! | the architecture read off the sources: folders import one way (lib.rs's picture, from one table) | `architecture` |
 //!
 //! Every run goes through `support` (`Env::cmd("fees -c eth --last 2")`, `Env::cmd_args` for

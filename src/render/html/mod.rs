@@ -1,6 +1,7 @@
 //! `html`: one self-contained page (no network, no script needed): the query and when it was
 //! made, the charts inline, the gaps and warnings, and the table of exact values (the numbers
-//! csv writes). Light or dark by `prefers-color-scheme`; prints on white.
+//! csv writes). Light or dark by `prefers-color-scheme`; prints on white, a heading kept with
+//! what follows it and the folded years unfolded.
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -35,14 +36,17 @@ table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:.9rem
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);text-align:left}
 td{text-align:right}
 tbody th{font-weight:normal;vertical-align:top}
+table.by-date td,table.by-date th{white-space:pre-line;vertical-align:top}
 details summary{cursor:pointer;margin:.4rem 0}
 tbody tr:nth-child(even){background:var(--stripe)}
 tfoot tr:first-child>*{border-top:2px solid var(--fg)}
 tfoot th{font-weight:600}
 @media print{:root{--fg:#000;--muted:#333;--bg:#fff;--line:#bbb;--stripe:#fff}
 body{max-width:none;padding:0}
+h2,figcaption,summary{break-after:avoid}
 figure{break-inside:avoid}
 svg.cm{max-height:23cm;width:auto;margin:0 auto}
+details::details-content{content-visibility:visible}
 svg.cm text{fill:#000}
 svg.cm .bg{fill:#fff}
 thead{display:table-header-group}

@@ -1,7 +1,9 @@
 //! The page's table of exact values, the numbers csv writes, every row: one table, or one per
 //! year under a `<details>` when the rows span years and are many, so that a decade's page
 //! stays light to open. Lean markup (optional end tags left out, a date written once for the
-//! rows of its chains), because a decade of six chains is some twenty thousand rows.
+//! rows of its chains), because a decade of six chains is some twenty thousand rows; a folded
+//! year's table is leaner still: a row per date, each cell holding its chains' values a line
+//! each (the markup of six rows a date would be a third of a decade's page).
 
 use std::io::{self, Write};
 
@@ -33,7 +35,7 @@ pub(super) fn write(
                 "<details>\n<summary>{year}: {} rows</summary>",
                 rows.len()
             )?;
-            table(data, rows, &[], out)?;
+            by_date(data, rows, out)?;
             out.write_all(b"</details>\n")?;
         }
         if !summary.is_empty() {
@@ -93,6 +95,38 @@ fn table(
     out.write_all(b"</tbody>\n")?;
     footer(data, summary, out)?;
     out.write_all(b"</table>\n")
+}
+
+/// One folded year's table: a row per date, the date its header (first in its row, a row
+/// header without saying so), then a cell per column
+/// holding the value of each of the date's chains, a line each, in the chains' order (the
+/// chain column names them); a gap is an empty line.
+fn by_date(data: &Dataset, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
+    out.write_all(b"<table class=\"by-date\">\n<thead>\n<tr>")?;
+    for name in data.header() {
+        write!(out, "<th scope=\"col\">{}", escape(&name))?;
+    }
+    out.write_all(b"\n</thead>\n<tbody>\n")?;
+    let mut i = 0;
+    while i < rows.len() {
+        let date = rows[i].date;
+        let span = rows[i..].iter().take_while(|r| r.date == date).count();
+        let cells: Vec<Vec<String>> = (rows[i..i + span].iter())
+            .map(|row| super::super::cells(data, row))
+            .collect();
+        write!(out, "<tr><th>{date}")?;
+        for c in 1..cells[0].len() {
+            let lines: Vec<String> = cells.iter().map(|row| escape(&row[c])).collect();
+            let tag = match c == 1 && data.chain_column {
+                true => "th",
+                false => "td",
+            };
+            write!(out, "<{tag}>{}", lines.join("\n"))?;
+        }
+        out.write_all(b"\n")?;
+        i += span;
+    }
+    out.write_all(b"</tbody>\n</table>\n")
 }
 
 /// The `--summary` rows: the statistic as a row header, then the chain, then the values.

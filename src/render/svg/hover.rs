@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use chrono::NaiveDate;
 
 use super::frame::Frame;
-use super::series::Panel;
+use super::series::{Panel, Why};
 use super::xml::{at, escape};
 use crate::model::Period;
 use crate::render::caption::Caption;
@@ -140,7 +140,8 @@ fn one_date(
 /// panel): the period and metric with the chains' order, then a line per date, named by what
 /// the period does not say (the day of a month), with every chain's value in that order,
 /// separated by spaces; a gap is `gap`, and a value's note has no space (`(partial:6/7)`,
-/// `*` for a value left out of the drawing), so that the values stay apart.
+/// `*` for a value left out of the drawing), so that the values stay apart; the key after the
+/// chains explains the marks the column uses.
 fn grouped(
     panel: &Panel,
     caption: &Caption,
@@ -168,47 +169,39 @@ fn grouped(
         n = dates.len(),
         s = plural(dates.len()),
     );
-    let mut marks = (false, false, false, false);
+    let mut needed = [false; KEY.len()];
     let mut lines = String::new();
     for date in dates {
         lines.push_str(&format!("\n{}:", date.format(shown)));
         for word in said.get(date).into_iter().flatten() {
-            let value = match (&word.text, word.partial, word.left_out.is_some()) {
-                (None, ..) if word.no_previous => {
-                    marks.3 = true;
-                    "first".to_owned()
-                }
-                (None, ..) => {
-                    marks.0 = true;
-                    "gap".to_owned()
-                }
-                (Some(v), Some(c), _) => {
-                    marks.1 = true;
-                    format!("{v}(partial:{}/{})", c.days, c.of)
-                }
-                (Some(v), None, true) => {
-                    marks.2 = true;
-                    format!("{v}*")
-                }
-                (Some(v), None, false) => v.clone(),
-            };
+            let (value, key) = word.short();
+            if let Some(k) = key {
+                needed[k] = true;
+            }
             lines.push(' ');
             lines.push_str(&value);
         }
     }
-    let key = [
-        (marks.0, "gap: no value"),
-        (marks.1, "partial:D/N: a period with D of its N days"),
-        (marks.2, "*: left out of the drawing (see the notes)"),
-        (marks.3, "first: no previous value to change from"),
-    ];
-    let key: Vec<&str> = key.iter().filter(|k| k.0).map(|k| k.1).collect();
+    let key: Vec<&str> = (KEY.iter().zip(needed))
+        .filter(|(_, n)| *n)
+        .map(|(k, _)| *k)
+        .collect();
     if !key.is_empty() {
         text.push_str(&format!("; {}", key.join("; ")));
     }
     text.push_str(&lines);
     text
 }
+
+/// What a grouped column's key explains, in its order; [`Said::short`] names the line a word
+/// needs.
+const KEY: [&str; 5] = [
+    "gap: no value",
+    "partial:D/N: a period with D of its N days",
+    "*: left out of the drawing (see the notes)",
+    "first: no previous value to change from",
+    "a value of zero or below is not drawn on a log scale",
+];
 
 /// What a change says where the period before has no value.
 const NO_PREVIOUS: &str = "no previous value";
@@ -220,12 +213,30 @@ struct Said {
     chain: &'static str,
     text: Option<String>,
     partial: Option<crate::model::Coverage>,
-    left_out: Option<&'static str>,
+    left_out: Option<Why>,
     /// A change with no value because the period before has none: no gap.
     no_previous: bool,
 }
 
 impl Said {
+    /// The word short, as a grouped column gives it, and the line of [`KEY`] it needs. On a
+    /// log scale a value of zero or below has no place: the key says so once, rather than a
+    /// mark on each of a decade's zero counts.
+    fn short(&self) -> (String, Option<usize>) {
+        let off_log = self.left_out == Some(Why::OffLog);
+        match (
+            &self.text,
+            self.partial,
+            self.left_out.is_some() && !off_log,
+        ) {
+            (None, ..) if self.no_previous => ("first".to_owned(), Some(3)),
+            (None, ..) => ("gap".to_owned(), Some(0)),
+            (Some(v), Some(c), _) => (format!("{v}(partial:{}/{})", c.days, c.of), Some(1)),
+            (Some(v), None, true) => (format!("{v}*"), Some(2)),
+            (Some(v), None, false) => (v.clone(), off_log.then_some(4)),
+        }
+    }
+
     /// The word in full, as a column of one date gives it.
     fn full(&self) -> String {
         let Some(text) = &self.text else {
@@ -236,7 +247,7 @@ impl Said {
         };
         let note = match (self.partial, self.left_out) {
             (Some(c), _) => format!(" (partial: {} of {} days)", c.days, c.of),
-            (None, Some(why)) => format!(" (left out: {why})"),
+            (None, Some(why)) => format!(" (left out: {})", why.says()),
             (None, None) => String::new(),
         };
         format!("{} {text}{note}", self.chain)
@@ -280,7 +291,7 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
             )
         }));
         for (date, text, why) in &line.left_out {
-            let (text, left_out) = (Some(format!("{text}{unit}")), Some(why.says()));
+            let (text, left_out) = (Some(format!("{text}{unit}")), Some(*why));
             told.push((
                 *date,
                 Said {

@@ -179,11 +179,13 @@ impl<'a> Picture<'a> {
     /// title lines, which a page that inlines it provides itself (its header, a caption).
     pub(super) fn svg(&self, standalone: bool) -> String {
         let all: Vec<&Panel> = self.panels.iter().collect();
-        self.svg_of(&all, standalone)
+        self.svg_of(&all, standalone, true)
     }
 
     /// The panels of each figure of the page, in the figures' order (fees, active users,
-    /// social), each with its own SVG.
+    /// social), each with its own SVG; the social counts (a strip per chain for each, too tall
+    /// for a printed page at full width) an SVG per count, one under the other, the first
+    /// with the legend.
     pub(super) fn figures(&self) -> Vec<(Figure, String)> {
         let mut figures: Vec<Figure> = self.panels.iter().map(|p| p.figure).collect();
         figures.sort();
@@ -193,21 +195,31 @@ impl<'a> Picture<'a> {
                 let panels: Vec<&Panel> = (self.panels.iter())
                     .filter(|p| p.figure == figure)
                     .collect();
-                (figure, self.svg_of(&panels, false))
+                let svg = match figure {
+                    Figure::Social => (panels.iter().enumerate())
+                        .map(|(i, panel)| self.svg_of(&[*panel], false, i == 0))
+                        .collect(),
+                    _ => self.svg_of(&panels, false, true),
+                };
+                (figure, svg)
             })
             .collect()
     }
 
-    /// An SVG of `panels`: titles, legend, then the panels; the value labels get the room the
-    /// widest of every panel needs, so that the figures of a page line up.
-    fn svg_of(&self, panels: &[&Panel], standalone: bool) -> String {
+    /// An SVG of `panels`: titles, the legend (unless `legend` is false: a figure's second SVG
+    /// on), then the panels; the value labels get the room the widest of every panel needs, so
+    /// that the figures of a page line up.
+    fn svg_of(&self, panels: &[&Panel], standalone: bool, legend: bool) -> String {
         let left = self.left();
         // A page's figure has its caption and the page's header instead of title lines.
         let head = match standalone {
             true => self.title_height(),
             false => LEGEND_ROW / 2.0,
         };
-        let (legend, legend_height) = self.legend(left, head);
+        let (legend, legend_height) = match legend {
+            true => self.legend(left, head),
+            false => (String::new(), 0.0),
+        };
         let top = head + legend_height;
         let width = WIDTH - left - RIGHT;
         let heights = (panels.iter()).map(|p| panel::height(p, self.caption, (left, width)));

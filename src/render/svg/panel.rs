@@ -275,7 +275,7 @@ fn draw_line(out: &mut String, line: &Line, scale: &Scale, frame: &Frame) {
     out.push_str(&format!(
         "<g class=\"series\" data-chain=\"{name}\" stroke=\"{colour}\" fill=\"{colour}\">\n"
     ));
-    let place = |point: &Point| (at(frame.x(point.date)), at(frame.y(scale, point.value)));
+    let place = |point: &Point| (frame.x(point.date), frame.y(scale, point.value));
     let points: usize = line.runs.iter().map(Vec::len).sum();
     let dense = points as f64 > frame.width / COLUMN;
     let runs: Vec<Vec<&Point>> = (line.runs.iter())
@@ -295,6 +295,7 @@ fn draw_line(out: &mut String, line: &Line, scale: &Scale, frame: &Frame) {
     let mut dots = String::new();
     for point in line.runs.iter().flatten() {
         let (x, y) = place(point);
+        let (x, y) = (at(x), at(y));
         match point.partial {
             Some(_) => out.push_str(&format!(
                 "<circle cx=\"{x}\" cy=\"{y}\" class=\"partial\" r=\"3.5\"/>\n"
@@ -340,8 +341,11 @@ fn thin<'a>(run: &'a [Point], frame: &Frame) -> Vec<&'a Point> {
 }
 
 /// The path data of a line's segments: solid between whole periods, dashed where a segment
-/// meets a partial one.
-fn paths(runs: &[Vec<&Point>], place: &dyn Fn(&Point) -> (String, String)) -> (String, String) {
+/// meets a partial one. The solid path, the long one (a decade of days is some thousand points
+/// a line), moves to a stretch's start and goes on by relative steps in tenths of a pixel
+/// (`M56.0 101.8l.7 56.4 1.7-2.9`): each step is the difference of two rounded positions, so
+/// that the pen ends where the absolute positions are.
+fn paths(runs: &[Vec<&Point>], place: &dyn Fn(&Point) -> (f64, f64)) -> (String, String) {
     let (mut solid, mut dashed) = (String::new(), String::new());
     for run in runs {
         // Where the solid path's pen is, so that a segment going on from it needs no move.
@@ -349,16 +353,39 @@ fn paths(runs: &[Vec<&Point>], place: &dyn Fn(&Point) -> (String, String)) -> (S
         for pair in run.windows(2) {
             let ((x0, y0), (x1, y1)) = (place(pair[0]), place(pair[1]));
             if pair[0].partial.is_some() || pair[1].partial.is_some() {
+                let (x0, y0, x1, y1) = (at(x0), at(y0), at(x1), at(y1));
                 dashed.push_str(&format!("M{x0} {y0}L{x1} {y1}"));
                 pen = None;
                 continue;
             }
+            let (dx, dy) = (tenths(x1) - tenths(x0), tenths(y1) - tenths(y0));
             if pen != Some(pair[0].date) {
-                solid.push_str(&format!("M{x0} {y0}"));
+                let start = |v: f64| at(tenths(v) as f64 / 10.0);
+                solid.push_str(&format!("M{} {}l", start(x0), start(y0)));
+            } else if dx >= 0 {
+                solid.push(' ');
             }
-            solid.push_str(&format!("L{x1} {y1}"));
+            let gap = if dy < 0 { "" } else { " " };
+            solid.push_str(&format!("{}{gap}{}", shortest(dx), shortest(dy)));
             pen = Some(pair[1].date);
         }
     }
     (solid, dashed)
+}
+
+/// A position in tenths of a pixel, rounded as [`at`] writes it.
+fn tenths(position: f64) -> i64 {
+    (position * 10.0).round() as i64
+}
+
+/// Tenths of a pixel written shortest: `.7`, `-56.4`, `12`, `0`.
+fn shortest(tenths: i64) -> String {
+    let sign = if tenths < 0 { "-" } else { "" };
+    let (whole, tenth) = (tenths.abs() / 10, tenths.abs() % 10);
+    match (whole, tenth) {
+        (0, 0) => "0".to_owned(),
+        (0, t) => format!("{sign}.{t}"),
+        (w, 0) => format!("{sign}{w}"),
+        (w, t) => format!("{sign}{w}.{t}"),
+    }
 }

@@ -8,6 +8,7 @@
 use chrono::{Days, NaiveDate};
 
 use crate::support::postgres::Cluster;
+use crate::support::tools::libfaketime;
 use crate::support::{Env, Running, Sandbox};
 
 /// The README's cron line, as words (its `# cron` comment left out).
@@ -35,16 +36,6 @@ enum Day {
     Off,
     Killed,
     Twice,
-}
-
-/// libfaketime's library for programs with threads, as Debian's `faketime` package installs it.
-fn libfaketime() -> String {
-    let found = std::fs::read_dir("/usr/lib")
-        .unwrap()
-        .map(|entry| entry.unwrap().path().join("faketime/libfaketimeMT.so.1"))
-        .find(|path| path.exists());
-    let found = found.expect("libfaketime is installed (apt-get install faketime; .ci/test does)");
-    found.display().to_string()
 }
 
 /// `env` with the clock of the binary's runs set to 01:30 UTC of `day` (and running on).

@@ -40,3 +40,13 @@ pub fn venv_python() -> PathBuf {
     );
     python
 }
+
+/// libfaketime's library for programs with threads, as Debian's `faketime` package installs it.
+pub fn libfaketime() -> String {
+    let found = std::fs::read_dir("/usr/lib")
+        .unwrap()
+        .map(|entry| entry.unwrap().path().join("faketime/libfaketimeMT.so.1"))
+        .find(|path| path.exists());
+    let found = found.expect("libfaketime is installed (apt-get install faketime; .ci/test does)");
+    found.display().to_string()
+}
