@@ -7,6 +7,7 @@
 
 use std::io::{self, Write};
 
+use super::scale;
 use super::RenderOptions;
 use chrono::NaiveDate;
 
@@ -15,9 +16,7 @@ use crate::model::{Chain, Column, Dataset, Number};
 use plot::{DotGrid, Dots, Plot};
 
 mod braille;
-mod label;
 mod plot;
-pub(super) mod scale;
 #[cfg(test)]
 mod tests;
 
