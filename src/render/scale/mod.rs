@@ -5,9 +5,9 @@
 mod dates;
 mod label;
 
-pub(super) use dates::calendar_ticks;
 use crate::model::Number;
 use crate::render::group_digits;
+pub(super) use dates::calendar_ticks;
 
 /// The largest magnitude drawn: every difference of two drawn values, and the margin around
 /// a flat series, stays a finite float, so no scale or label is ever NaN or infinite.
