@@ -69,17 +69,31 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
     provenance(style, out)
 }
 
-/// The last line: what was asked (chains, range, period) and where the data came from
-/// (`synthetic` for the sandbox's), as the svg's title lines say it.
+/// The last lines: what was asked (chains, range, period) and where the data came from
+/// (`synthetic` for the sandbox's), as the svg's title lines say it; wrapped between its parts
+/// to the chart's width.
 fn provenance(style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let Some(caption) = style.caption else {
         return Ok(());
     };
-    let parts: Vec<String> = [caption.scope_line()]
-        .into_iter()
-        .chain(caption.source_line())
-        .collect();
-    writeln!(out, "{}", parts.join(" · "))
+    let scope = caption.scope_line();
+    let parts = scope.split(" · ").map(str::to_owned);
+    let width = match style.width {
+        0 => DEFAULT_WIDTH,
+        width => width,
+    };
+    let mut line = String::new();
+    for part in parts.chain(caption.source_line()) {
+        if !line.is_empty() && line.chars().count() + 3 + part.chars().count() > width {
+            writeln!(out, "{line}")?;
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push_str(" · ");
+        }
+        line.push_str(&part);
+    }
+    writeln!(out, "{line}")
 }
 
 /// A line under the charts naming the periods that are not whole (fewer days with data than

@@ -15,26 +15,29 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
     });
     let run = Env::with_service(&stub.url)
         .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart -q")
-        .stdout(
+        .stdout(format!(
             "\
 40 +                  **
    |                ***
-   |              ***                                    ooooooo
-31 +            ***                                   oooo     ooooo          **
-   |           **                                 ooooo            oooo********
-   |         ***                              ooooo         ********  ooooo
-22 +       ***                             oooo                           ooooo
-   |     ***                      oooooooooo                                  oo
-   |   ***              ooooooooooo
-14 + ***          ooooooo
-   |**      ooooooo
-   |   oooooo
- 5 +oooo
+   |              ***                                   ooooooooo
+30 +           ****                                 ooooo       oooooo   *******
+   |         ***                                ooooo       *********ooooo
+   |       ***                              ooooo           *            ooooo
+20 +     ***                       oooooooooo                                ooo
+   |   ***             ooooooooooooo
+   | ***         ooooooo
+10 +**    oooooooo
+   |ooooooo
+   |o
+ 0 +
    ++------------------+------------------+-----------------+------------------+
     2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
     * ETHEREUM   o ARBITRUM
+ETHEREUM, ARBITRUM · 2024-01-01 to 2024-01-05 · by day
+data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
     // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
 
@@ -50,26 +53,28 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
     ));
     Env::with_service(&stub.url)
         .cmd("fees -c eth -s 2024-01-01 -e 2024-01-10 -f chart -q")
-        .stdout(
+        .stdout(format!(
             "\
-5 +        *
+6 +
+  |
+  |        *
   |       **
-  |       *
 4 +      **
   |     **
-  |     *
-3 +    **                                                                      *
+  |    **                                                                      *
   |   **
-  |  **
-2 +  *
+2 +  **
   | **
   |**
-1 +*
-  ++----------------+------------------------+----------------+----------------+
-   2024-01-01  2024-01-03               2024-01-06       2024-01-08   2024-01-10
+  |
+0 +
+  ++----------------+----------------+----------------+----------------+--------
+   2024-01-01  2024-01-03       2024-01-05       2024-01-07       2024-01-09
    * ETHEREUM
+ETHEREUM · 2024-01-01 to 2024-01-10 · by day · data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
     // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
 }
@@ -92,6 +97,7 @@ fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
         .lines()
         .filter(|l| {
             let heading = !l.is_empty() && !l.starts_with(' ') && !l.contains(['+', '|']);
+            let heading = heading && !l.contains(" · ") && !l.starts_with("data from ");
             heading || l.trim_start().starts_with("* ")
         })
         .map(str::trim_start)
@@ -122,7 +128,11 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
     let plain = env.cmd_args(&args).run();
     assert!(!plain.stdout.contains('\x1b'));
     assert!(
-        plain.stdout.ends_with("* ETHEREUM   o ARBITRUM\n"),
+        plain.stdout.ends_with(&format!(
+            "* ETHEREUM   o ARBITRUM\nETHEREUM, ARBITRUM · 2024-01-01 to 2024-01-09 · by day\n\
+            data from {}\n",
+            sandbox.url
+        )),
         "{}",
         plain.stdout
     );
@@ -143,63 +153,75 @@ fn chart_labels_show_no_float_artefacts() {
     let stub = huge_fees();
     Env::with_service(&stub.url)
         .cmd(CHART)
-        .stdout(
+        .stdout(format!(
             "\
-24,690,000,000,000,000,000,000,000 +                     ***
-                                   |                   *** *****
-                                   |                 ***       ****
-21,603,750,000,000,000,000,000,000 +               ***            *****
-                                   |             ***                  *****
-                                   |            **                        ****
-18,517,500,000,000,000,000,000,000 +          ***                            ***
-                                   |        ***
-                                   |      ***
-15,431,250,000,000,000,000,000,000 +    ***
-                                   |   **
-                                   | ***
-12,345,000,000,000,000,000,000,000 +**
+30,000,000,000,000,000,000,000,000 +
+                                   |
+                                   |                    ******
+                                   |                *****    *********
+20,000,000,000,000,000,000,000,000 +           ******                **********
+                                   |       *****                              **
+                                   |  ******
+                                   |***
+10,000,000,000,000,000,000,000,000 +
+                                   |
+                                   |
+                                   |
+                                 0 +
                                    ++---------------------+--------------------+
                                     2024-01-01       2024-01-02       2024-01-03
                                     * ETHEREUM
+ETHEREUM · 2024-01-01 to 2024-01-03 · by day · data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
-    // Each label is the exact value at its row, with no digits made up past what an f64 holds.
+    // Each label is a round value from zero, with no digits made up past what an f64 holds.
 }
 
 #[test]
 fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
-    let (_sandbox, env) = sandbox_env(&[]);
+    let (sandbox, env) = sandbox_env(&[]);
     let args = argv("users -c eth -s 2024-01-01 -e 2024-01-09 -f chart --color never");
     let run = env.cmd_args(&args).terminal_columns(32).run();
     let shown = run.stdout.replace("\r\n", "\n");
     assert_eq!(
         shown,
-        "\
-472,251 +    ***
-        |  *** **
-        | **    **
-429,978 + *      **         **
-        |**       **        ****
-        |          **       *  *
-387,704 +           *      **
-        |           **     *
-        |            **    *
-345,431 +             *   **
-        |             **  *
-        |              ****
-303,158 +                **
-        ++---------------------+
-         2024-01-01   2024-01-09
-         * ETHEREUM
-"
+        format!(
+            "\
+600k +
+     |
+     |
+     | **********           *
+400k +**        ****       *****
+     |             ****  ***
+     |                ****
+     |
+200k +
+     |
+     |
+     |
+   0 +
+     ++---------------------+---
+      2024-01-01      2024-01-08
+      * ETHEREUM
+ETHEREUM
+2024-01-01 to 2024-01-09
+by day
+data from {}
+",
+            sandbox.url
+        )
     );
-    assert_eq!(shown.lines().map(str::len).max(), Some(32));
-    // Labels of 7 and the legend's `* ETHEREUM` need 21 columns.
-    let run = env.cmd_args(&args).terminal_columns(20).code(2).run();
+    // Every line of the chart fills the terminal, none more; the provenance wraps between
+    // its parts (the service's address is one).
+    let chart = shown.lines().filter(|l| !l.starts_with("data from "));
+    assert_eq!(chart.map(str::len).max(), Some(32));
+    // Labels of 4 (`600k`) and the narrowest plot, of 12, need 18 columns.
+    let run = env.cmd_args(&args).terminal_columns(17).code(2).run();
     assert_eq!(
         run.stdout.replace("\r\n", "\n"),
-        "error: the terminal is 20 columns wide, and this chart needs 21\nhint: widen the terminal to 21 columns, or pick another format, e.g. --format table\n"
+        "error: the terminal is 17 columns wide, and this chart needs 18\nhint: widen the terminal to 18 columns, or pick another format, e.g. --format table\n"
     );
-    env.cmd_args(&args).terminal_columns(21).run();
+    env.cmd_args(&args).terminal_columns(18).run();
 }
