@@ -105,12 +105,26 @@ impl Plot {
         }
         let mut grid = self.draw(&in_order(&order));
         let under = hidden(&grid, &order);
+        let (across, down) = (self.dots.across, self.dots.down);
         for (k, p) in under.iter().enumerate() {
+            // The cells it takes: every other of those its line passes through.
             let alone = self.draw(&[series[order[*p]].clone()]);
+            let mut taken = Vec::new();
             for (r, row) in alone.iter().enumerate() {
                 for (c, dot) in row.iter().enumerate() {
-                    if dot.is_some() && (c / self.dots.across) % (under.len() + 1) == k + 1 {
+                    if dot.is_some() && (c / across) % (under.len() + 1) == k + 1 {
                         grid[r][c] = Some(*p);
+                        taken.push((r / down, c / across));
+                    }
+                }
+            }
+            // In braille a cell shows one colour: every dot of a cell it takes is its.
+            for (row, column) in taken {
+                for line in &mut grid[row * down..(row + 1) * down] {
+                    for dot in &mut line[column * across..(column + 1) * across] {
+                        if dot.is_some() {
+                            *dot = Some(*p);
+                        }
                     }
                 }
             }

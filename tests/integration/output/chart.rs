@@ -225,3 +225,154 @@ data from {}
     );
     env.cmd_args(&args).terminal_columns(18).run();
 }
+
+/// `text` without its colour sequences (`ESC [ ... m`).
+fn uncoloured(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_sequence = false;
+    for c in text.chars() {
+        match (in_sequence, c) {
+            (false, '\x1b') => in_sequence = true,
+            (false, _) => out.push(c),
+            (true, 'm') => in_sequence = false,
+            (true, _) => {}
+        }
+    }
+    out
+}
+
+/// The value labels of a chart's rows (`8M`, `600k`, `2,000`, `0`), top first, as numbers.
+fn value_labels(text: &str) -> Vec<f64> {
+    let number = |label: &str| -> f64 {
+        let (digits, size) = match label.chars().last() {
+            Some('k') => (&label[..label.len() - 1], 1e3),
+            Some('M') => (&label[..label.len() - 1], 1e6),
+            Some('B') => (&label[..label.len() - 1], 1e9),
+            _ => (label, 1.0),
+        };
+        digits.replace(',', "").parse::<f64>().unwrap() * size
+    };
+    text.lines()
+        .take_while(|l| !l.contains("+--"))
+        .filter_map(|l| l.split_once(" +").map(|(label, _)| label.trim()))
+        .filter(|label| !label.is_empty())
+        .map(number)
+        .collect()
+}
+
+/// Whether `labels` (top first) step down evenly to 0 by 1, 2 or 5 times a power of ten.
+fn round_from_zero(labels: &[f64]) -> bool {
+    let step = labels[0] - labels[1];
+    let power = 10f64.powf(step.log10().floor());
+    let round = [1.0, 2.0, 5.0]
+        .iter()
+        .any(|m| (step / power - m).abs() < 1e-9);
+    let even = labels
+        .windows(2)
+        .all(|w| (w[0] - w[1] - step).abs() < step * 1e-9);
+    round && even && labels.last() == Some(&0.0)
+}
+
+/// The dates under a chart's axis.
+fn date_labels(text: &str) -> Vec<chrono::NaiveDate> {
+    let lines: Vec<&str> = text.lines().collect();
+    let axis = lines.iter().position(|l| l.contains("+--")).unwrap();
+    let words = lines[axis + 1].split_whitespace();
+    words.map(|w| w.parse().unwrap()).collect()
+}
+
+/// Each chain's colour, as the chart paints its line.
+const CHAIN_COLOURS: [(&str, &str); 6] = [
+    ("ETHEREUM", "34"),
+    ("ARBITRUM", "33"),
+    ("BSC", "32"),
+    ("OPTIMISM", "31"),
+    ("BASE", "36"),
+    ("POLYGON", "35"),
+];
+
+#[test]
+fn chart_on_a_terminal_reads_like_the_svg_at_80_by_24_and_200_by_50() {
+    use chrono::{Datelike, Weekday};
+    let query = "--sandbox fees -c all --by week -s 2024-01-01 -e 2024-03-31 -f chart -q";
+    for (columns, rows) in [(80, 24), (200, 50)] {
+        // Plain marks (no UTF-8 locale) and braille, each chain in its colour.
+        for locale in ["C", "C.UTF-8"] {
+            let mut env = Env::new();
+            env.set("LANG", locale);
+            let run = env.cmd(query).terminal_size(columns, rows).run();
+            let shown = run.stdout.replace("\r\n", "\n");
+            let text = uncoloured(&shown);
+            let at = format!("{columns}x{rows}, LANG={locale}:\n{text}");
+            assert!(
+                text.lines().all(|l| l.chars().count() <= columns as usize),
+                "{at}"
+            );
+            // Round value labels, from zero.
+            let labels = value_labels(&text);
+            assert!(
+                labels.len() >= 3 && round_from_zero(&labels),
+                "{labels:?} {at}"
+            );
+            // Dates on period starts: Mondays (or months' first days), evenly spaced, the first
+            // one too (the range starts on a Monday, 2024-01-01).
+            let dates = date_labels(&text);
+            assert!(dates.len() >= 3, "{at}");
+            let mondays = dates.iter().all(|d| d.weekday() == Weekday::Mon);
+            let firsts = dates.iter().all(|d| d.day() == 1);
+            assert!(mondays || firsts, "{dates:?} {at}");
+            if mondays {
+                let gaps: Vec<i64> = dates.windows(2).map(|w| (w[1] - w[0]).num_days()).collect();
+                assert!(gaps.iter().all(|g| *g == gaps[0]), "{gaps:?} {at}");
+            }
+            // Every chain shows in the plot (OPTIMISM and POLYGON lie on the zero line, as do
+            // ARBITRUM and BASE, each under another): in its colour, with its mark.
+            let plot: Vec<&str> = shown.lines().take_while(|l| !l.contains("+--")).collect();
+            let plot = plot.join("\n");
+            for (chain, colour) in CHAIN_COLOURS {
+                assert!(
+                    plot.contains(&format!("\x1b[{colour}m")),
+                    "{chain} is hidden: {at}"
+                );
+            }
+            if locale == "C" {
+                for mark in ['*', 'o', 'x', '#', '@', '%'] {
+                    assert!(uncoloured(&plot).contains(mark), "{mark} is hidden: {at}");
+                }
+            }
+            // Under the chart: what was asked and that the data is synthetic.
+            let tail: String = text
+                .lines()
+                .skip_while(|l| !l.starts_with("ETHEREUM, ARBITRUM"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                tail.contains("2024-01-01 to 2024-03-31")
+                    && tail.contains("by week")
+                    && tail.ends_with("synthetic data from the built-in sandbox"),
+                "{at}"
+            );
+        }
+    }
+}
+
+#[test]
+fn counts_are_labelled_on_whole_numbers_one_chart_per_social_count() {
+    let mut env = Env::new();
+    env.set("LANG", "C");
+    let query = "--sandbox social -c eth,arb -s 2024-01-01 -e 2024-01-10 -f chart -q";
+    let run = env.cmd(query).terminal_size(80, 24).run();
+    let text = uncoloured(&run.stdout.replace("\r\n", "\n"));
+    // A chart for each count, headed by its name, each with a round axis from zero.
+    let charts: Vec<&str> = text.split("\n\n").collect();
+    let headings: Vec<&str> = charts.iter().filter_map(|c| c.lines().next()).collect();
+    assert_eq!(headings, ["reply", "retweet", "tweet", "quote"], "{text}");
+    for chart in charts {
+        let labels = value_labels(chart.split_once('\n').unwrap().1);
+        assert!(round_from_zero(&labels), "{labels:?}: {chart}");
+        assert!(
+            labels.iter().all(|l| l.fract() == 0.0),
+            "{labels:?}: {chart}"
+        );
+    }
+}
