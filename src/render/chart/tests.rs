@@ -1,4 +1,4 @@
-//! The terminal chart's layout: a chart per metric when scales differ, period labels with --by.
+//! The terminal chart's layout: a chart per metric, period starts as date labels, round axes.
 
 use chrono::NaiveDate;
 
@@ -65,7 +65,7 @@ fn draw_as(data: &Dataset, by: Period, look: RenderOptions) -> String {
 }
 
 #[test]
-fn metrics_of_different_scale_get_a_chart_each() {
+fn each_metric_gets_a_chart_and_the_provenance_closes_them() {
     let text = draw(&data(), Period::Day);
     let headings: Vec<&str> = text
         .lines()
