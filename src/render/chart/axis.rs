@@ -6,11 +6,7 @@ use chrono::NaiveDate;
 
 use super::plot::Plot;
 use super::scale;
-use super::HEIGHT;
 use crate::model::Period;
-
-/// Ticks a value axis aims at: with the bottom row, about five labels.
-const TICKS: usize = 4;
 
 /// The value axis of a chart: from `lo` (bottom row) to `hi` (top row), and each row's label
 /// (empty between ticks).
@@ -31,10 +27,11 @@ pub(super) fn bounds(series: &[Vec<Option<f64>>]) -> Option<(f64, f64)> {
 
 /// The value axis of values from `lo` to `hi`: from zero (or below, for values below zero) up
 /// to a round value at or above them, ticks 1, 2 or 5 times a power of ten apart, each on a
-/// row of its own; ticks on whole numbers only when the values are counts (`whole`).
-pub(super) fn value_axis((lo, hi): (f64, f64), whole: bool) -> ValueAxis {
+/// row of its own (of `rows`, a tick every third row or so); ticks on whole numbers only when
+/// the values are counts (`whole`).
+pub(super) fn value_axis((lo, hi): (f64, f64), whole: bool, rows: usize) -> ValueAxis {
     let (lo, hi) = (lo.min(0.0), hi.max(0.0));
-    let (ticks, mut step) = scale::round_ticks(lo, hi, TICKS);
+    let (ticks, mut step) = scale::round_ticks(lo, hi, ((rows - 1) / 3).max(1));
     let mut first = ticks.first().copied().unwrap_or(0.0);
     let mut count = ticks.len().saturating_sub(1).max(1);
     if whole && step < 1.0 {
@@ -43,13 +40,13 @@ pub(super) fn value_axis((lo, hi): (f64, f64), whole: bool) -> ValueAxis {
         count = ((hi.ceil() - first) as usize).max(1);
     }
     // Every tick on a row: the rows between two ticks are as many for each pair.
-    while !(HEIGHT - 1).is_multiple_of(count) {
+    while !(rows - 1).is_multiple_of(count) {
         count += 1;
     }
-    let every = (HEIGHT - 1) / count;
+    let every = (rows - 1) / count;
     let top = first + step * count as f64;
     let widest = first.abs().max(top.abs());
-    let labels = (0..HEIGHT)
+    let labels = (0..rows)
         .map(|r| match r % every {
             0 => scale::compact_label(top - step * (r / every) as f64, step, widest),
             _ => String::new(),

@@ -1,7 +1,7 @@
 //! `chart`: a line chart in the terminal, a labelled value axis, date labels and a legend, as
 //! wide as it is told. Gaps break a line: they are not zeros. Read as the svg reads: round
-//! value ticks from zero, dates on period starts, a chart per metric (the social counts one
-//! each), no line hidden under another, partial periods named, and where the data came from.
+//! value ticks from zero, dates on period starts, a chart per metric (a small one per social
+//! count), no line hidden under another, partial periods named, and where the data came from.
 //!
 //! Where the terminal may show them (`RenderOptions::braille`), lines are drawn in braille
 //! dots, 2 by 4 to a cell, each series in its colour; else, and whenever several series would
@@ -14,17 +14,21 @@ use super::RenderOptions;
 use chrono::NaiveDate;
 
 use crate::model::Period;
-use crate::model::{Chain, Column, Dataset, Number, Unit};
+use crate::model::{Chain, Column, Dataset, Endpoint, Number, Unit};
+use notes::{left_out_note, partial_note, provenance};
 use plot::{DotGrid, Dots, Plot};
 
 mod axis;
 mod braille;
+mod notes;
 mod plot;
 #[cfg(test)]
 mod tests;
 
 /// Rows of the plot area: the ticks of the value axis, 2, 3, 4 or 6 apart, fall on rows.
 const HEIGHT: usize = 13;
+/// Rows of a social count's plot beside others: small multiples, a tick every 3 or 6 rows.
+const SMALL_HEIGHT: usize = 7;
 const DEFAULT_WIDTH: usize = 80;
 const DATE_WIDTH: usize = 10;
 /// The narrowest plot: room for one date label under it.
@@ -54,7 +58,7 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
     };
     let groups = metric_groups(data);
     if groups.len() < 2 {
-        write_one(data, style, out)?;
+        write_one(data, style, HEIGHT, out)?;
         partial_note(data, style, out)?;
         return provenance(style, out);
     }
@@ -63,69 +67,11 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
             writeln!(out)?;
         }
         writeln!(out, "{metric}")?;
-        write_one(&subset(data, columns), style, out)?;
+        let rows = rows_of(data, columns, groups.len());
+        write_one(&subset(data, columns), style, rows, out)?;
     }
     partial_note(data, style, out)?;
     provenance(style, out)
-}
-
-/// The last lines: what was asked (chains, range, period) and where the data came from
-/// (`synthetic` for the sandbox's), as the svg's title lines say it; wrapped between its parts
-/// to the chart's width.
-fn provenance(style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    let Some(caption) = style.caption else {
-        return Ok(());
-    };
-    let scope = caption.scope_line();
-    let parts = scope.split(" · ").map(str::to_owned);
-    let width = match style.width {
-        0 => DEFAULT_WIDTH,
-        width => width,
-    };
-    let mut line = String::new();
-    for part in parts.chain(caption.source_line()) {
-        if !line.is_empty() && line.chars().count() + 3 + part.chars().count() > width {
-            writeln!(out, "{line}")?;
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push_str(" · ");
-        }
-        line.push_str(&part);
-    }
-    writeln!(out, "{line}")
-}
-
-/// A line under the charts naming the periods that are not whole (fewer days with data than
-/// the period has), as the rows' coverage says: their steps stand for only part of a period.
-fn partial_note(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    let by = style.caption.map_or(Period::Day, |c| c.by);
-    let mut named: Vec<(NaiveDate, String)> = Vec::new();
-    for row in &data.rows {
-        let Some(coverage) = row.coverage.filter(|c| c.days < c.of) else {
-            continue;
-        };
-        let start = by.start(row.date);
-        if named.last().is_none_or(|(date, _)| *date != start) {
-            let text = format!(
-                "{} of {start} ({} of {} days)",
-                by.name(),
-                coverage.days,
-                coverage.of
-            );
-            named.push((start, text));
-        }
-    }
-    if named.is_empty() {
-        return Ok(());
-    }
-    let texts: Vec<String> = named.into_iter().map(|(_, text)| text).collect();
-    writeln!(
-        out,
-        "partial (fewer days with data than the {} has): {}",
-        by.name(),
-        texts.join(", ")
-    )
 }
 
 /// The columns of each metric, metrics in order of first appearance: `ETHEREUM.fees` is of
@@ -163,7 +109,12 @@ fn subset(data: &Dataset, columns: &[usize]) -> Dataset {
 ///
 /// The x axis is time: one position per day from the first date to the last, so a date with
 /// no row is a hole in every line rather than a step the lines jump over.
-fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+fn write_one(
+    data: &Dataset,
+    style: RenderOptions,
+    rows: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let days = days(data);
     let series = series_by_day(data, &days);
     let Some(values) = axis::bounds(&series) else {
@@ -176,7 +127,7 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         0 => DEFAULT_WIDTH,
         width => width,
     };
-    let value_axis = axis::value_axis(values, counts(data));
+    let value_axis = axis::value_axis(values, counts(data), rows);
     let labels = &value_axis.labels;
     let label_width = labels.iter().map(String::len).max().unwrap_or(0);
     let plot_width = width.saturating_sub(label_width + 2).max(MIN_PLOT_WIDTH);
@@ -185,6 +136,7 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         false => Dots::PLAIN,
     };
     let plot = Plot::new(plot_width, days.len(), (value_axis.lo, value_axis.hi), dots);
+    let plot = plot.with_rows(rows);
     let hues = hues(data);
     let (order, grid) = plot.draw_visible(&series, style.braille);
     let rows = cell_rows(&grid, style, (&hues, &order));
@@ -201,42 +153,16 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
     left_out_note(data, out)
 }
 
-/// A line under the chart per reason, naming the values it could not draw, if any.
-fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
-    for why in scale::Why::ALL {
-        let mut left_out = Vec::new();
-        for row in &data.rows {
-            for (column, number) in data.columns.iter().zip(&row.values) {
-                let Some(number) = number.as_ref().filter(|_| value(number).is_none()) else {
-                    continue;
-                };
-                if scale::Why::undrawable(number) == why {
-                    left_out.push(format!("{column} of {} ({})", row.date, number.shown()));
-                }
-            }
-        }
-        if left_out.is_empty() {
-            continue;
-        }
-        let more = left_out.len().saturating_sub(LEFT_OUT_NAMED);
-        left_out.truncate(LEFT_OUT_NAMED);
-        let mut line = left_out.join(", ");
-        if more > 0 {
-            line.push_str(&format!(" and {more} more"));
-        }
-        writeln!(out, "left out, {}: {line}", why.says())?;
-    }
-    Ok(())
-}
-
 /// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,
 /// and the longest legend entry.
 pub(super) fn needed_width(data: &Dataset) -> usize {
-    let label_width = (metric_groups(data).iter())
+    let groups = metric_groups(data);
+    let label_width = (groups.iter())
         .filter_map(|(_, columns)| {
+            let rows = rows_of(data, columns, groups.len());
             let data = subset(data, columns);
             let values = axis::bounds(&series_by_day(&data, &days(&data)))?;
-            let labels = axis::value_axis(values, counts(&data)).labels;
+            let labels = axis::value_axis(values, counts(&data), rows).labels;
             labels.iter().map(String::len).max()
         })
         .max();
@@ -245,6 +171,23 @@ pub(super) fn needed_width(data: &Dataset) -> usize {
     };
     let legend = data.columns.iter().map(|c| c.name().chars().count() + 2);
     label_width + 2 + legend.chain([MIN_PLOT_WIDTH]).max().unwrap_or(0)
+}
+
+/// The plot rows of the chart of `columns`, one of `charts`: small multiples for a social
+/// count beside other charts.
+fn rows_of(data: &Dataset, columns: &[usize], charts: usize) -> usize {
+    match charts > 1 && columns.iter().all(|c| is_social(&data.columns[*c])) {
+        true => SMALL_HEIGHT,
+        false => HEIGHT,
+    }
+}
+
+/// Whether `column` is one of the official account's counts (posts, replies...), drawn as
+/// small multiples beside the other metrics.
+fn is_social(column: &Column) -> bool {
+    column
+        .metric()
+        .is_some_and(|m| m.endpoint() == Endpoint::OfficialAccount)
 }
 
 /// Whether every column of `data` counts things (users, posts): its axis ticks on whole

@@ -23,6 +23,8 @@ pub(super) struct Plot {
     lo: f64,
     hi: f64,
     dots: Dots,
+    /// Cell rows, [`HEIGHT`] unless told.
+    rows: usize,
 }
 
 /// A grid of dots, each holding the series drawn there last.
@@ -36,7 +38,13 @@ impl Plot {
             lo,
             hi,
             dots,
+            rows: HEIGHT,
         }
+    }
+
+    /// The plot `rows` cells high.
+    pub(super) fn with_rows(self, rows: usize) -> Plot {
+        Plot { rows, ..self }
     }
 
     /// The dot column of a date, as a fraction.
@@ -55,12 +63,12 @@ impl Plot {
     /// The dot row of a value, as a fraction: 0 at the top. The value label of a cell row
     /// (see `value_labels`) falls within that row's dots.
     fn y(&self, value: f64) -> f64 {
-        (self.hi - value) / (self.hi - self.lo) * (HEIGHT * self.dots.down - 1) as f64
+        (self.hi - value) / (self.hi - self.lo) * (self.rows * self.dots.down - 1) as f64
     }
 
     /// The dots of every series, a series' line broken where it has no value.
     pub(super) fn draw(&self, series: &[Vec<Option<f64>>]) -> DotGrid {
-        let mut grid = vec![vec![None; self.width * self.dots.across]; HEIGHT * self.dots.down];
+        let mut grid = vec![vec![None; self.width * self.dots.across]; self.rows * self.dots.down];
         for (s, values) in series.iter().enumerate() {
             for (i, v) in values.iter().enumerate() {
                 let Some(v) = v else { continue };

@@ -205,22 +205,24 @@ fn the_value_axis_is_round_from_zero_and_counts_tick_on_whole_numbers() {
         axis.labels.into_iter().filter(|l| !l.is_empty()).collect()
     };
     // Fees from 303,158 to 472,251: from zero, not from the smallest value, in round steps.
-    let fees = super::axis::value_axis((303_158.0, 472_251.0), false);
+    let fees = super::axis::value_axis((303_158.0, 472_251.0), false, super::HEIGHT);
     assert_eq!((fees.lo, fees.hi), (0.0, 600_000.0));
     assert_eq!(labels(fees), ["600k", "400k", "200k", "0"]);
     // Counts up to 2: whole numbers only, where amounts step by halves.
-    let counts = super::axis::value_axis((0.0, 2.0), true);
+    let counts = super::axis::value_axis((0.0, 2.0), true, super::HEIGHT);
     assert_eq!(labels(counts), ["2", "1", "0"]);
-    let amounts = super::axis::value_axis((0.0, 2.0), false);
+    let amounts = super::axis::value_axis((0.0, 2.0), false, super::HEIGHT);
     assert_eq!(labels(amounts), ["2.0", "1.5", "1.0", "0.5", "0.0"]);
     // Below zero (a change): from the lowest round value below it, through zero.
-    let change = super::axis::value_axis((-30.0, 70.0), false);
+    let change = super::axis::value_axis((-30.0, 70.0), false, super::HEIGHT);
     assert_eq!(labels(change), ["100", "50", "0", "-50"]);
     // Every label on a row of its own, evenly apart.
-    let rows: Vec<usize> = (super::axis::value_axis((0.0, 5.0), true).labels.iter())
-        .enumerate()
-        .filter(|(_, l)| !l.is_empty())
-        .map(|(r, _)| r)
-        .collect();
+    let rows: Vec<usize> = (super::axis::value_axis((0.0, 5.0), true, super::HEIGHT)
+        .labels
+        .iter())
+    .enumerate()
+    .filter(|(_, l)| !l.is_empty())
+    .map(|(r, _)| r)
+    .collect();
     assert_eq!(rows, [0, 4, 8, 12]);
 }

@@ -363,11 +363,14 @@ fn counts_are_labelled_on_whole_numbers_one_chart_per_social_count() {
     let query = "--sandbox social -c eth,arb -s 2024-01-01 -e 2024-01-10 -f chart -q";
     let run = env.cmd(query).terminal_size(80, 24).run();
     let text = uncoloured(&run.stdout.replace("\r\n", "\n"));
-    // A chart for each count, headed by its name, each with a round axis from zero.
+    // A small chart for each count, headed by its name, each with a round axis from zero.
     let charts: Vec<&str> = text.split("\n\n").collect();
     let headings: Vec<&str> = charts.iter().filter_map(|c| c.lines().next()).collect();
     assert_eq!(headings, ["reply", "retweet", "tweet", "quote"], "{text}");
     for chart in charts {
+        // Small multiples: 7 rows of plot each.
+        let plot = chart.lines().skip(1).take_while(|l| !l.contains("+--"));
+        assert_eq!(plot.count(), 7, "{chart}");
         let labels = value_labels(chart.split_once('\n').unwrap().1);
         assert!(round_from_zero(&labels), "{labels:?}: {chart}");
         assert!(
