@@ -9,6 +9,7 @@ mod json;
 mod listing;
 mod markdown;
 mod ndjson;
+mod scale;
 mod svg;
 mod table;
 mod tsv;

@@ -1,5 +1,7 @@
 //! `chart`: a line chart in the terminal, a labelled value axis, date labels and a legend, as
-//! wide as it is told. Gaps break a line: they are not zeros.
+//! wide as it is told. Gaps break a line: they are not zeros. Read as the svg reads: round
+//! value ticks from zero, dates on period starts, a chart per metric (a small one per social
+//! count), no line hidden under another, partial periods named, and where the data came from.
 //!
 //! Where the terminal may show them (`RenderOptions::braille`), lines are drawn in braille
 //! dots, 2 by 4 to a cell, each series in its colour; else, and whenever several series would
@@ -7,23 +9,26 @@
 
 use std::io::{self, Write};
 
+use super::scale;
 use super::RenderOptions;
 use chrono::NaiveDate;
 
 use crate::model::Period;
-use crate::model::{Chain, Column, Dataset, Number};
+use crate::model::{Chain, Column, Dataset, Endpoint, Number, Unit};
+use notes::{left_out_note, partial_note, provenance};
 use plot::{DotGrid, Dots, Plot};
 
+mod axis;
 mod braille;
-mod label;
+mod notes;
 mod plot;
-pub(super) mod scale;
 #[cfg(test)]
 mod tests;
 
-/// Rows of the plot area; a label every `LABEL_EVERY` rows gives five value labels.
+/// Rows of the plot area: the ticks of the value axis, 2, 3, 4 or 6 apart, fall on rows.
 const HEIGHT: usize = 13;
-const LABEL_EVERY: usize = 3;
+/// Rows of a social count's plot beside others: small multiples, a tick every 3 or 6 rows.
+const SMALL_HEIGHT: usize = 7;
 const DEFAULT_WIDTH: usize = 80;
 const DATE_WIDTH: usize = 10;
 /// The narrowest plot: room for one date label under it.
@@ -40,13 +45,9 @@ const COLORS: [&str; 6] = ["34", "33", "32", "31", "36", "35"];
 /// The left-out values a chart names before "and N more".
 const LEFT_OUT_NAMED: usize = 3;
 
-/// Metrics whose largest values are this many times apart get a chart each: on one axis the
-/// smaller would lie flat on zero.
-const SCALE_APART: f64 = 10.0;
-
 /// Draws one series per column of a dataset with one row per date (a long dataset with a chain
-/// column is pivoted by the caller first); metrics of different scale (fees and active users)
-/// get a chart each, headed by the metric's name.
+/// column is pivoted by the caller first); each metric gets a chart of its own (fees and active
+/// users, each social count), headed by the metric's name, as the svg gives each its panel.
 ///
 /// Braille needs colour to tell several series apart (its dots carry no mark): without colour,
 /// a chart of several series is drawn in plain characters, all the per-metric charts alike.
@@ -56,50 +57,21 @@ pub(super) fn write(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -
         ..style
     };
     let groups = metric_groups(data);
-    if groups.len() < 2 || !scales_differ(data, &groups) {
-        write_one(data, style, out)?;
-        return partial_note(data, style, out);
+    if groups.len() < 2 {
+        write_one(data, style, HEIGHT, out)?;
+        partial_note(data, style, out)?;
+        return provenance(style, out);
     }
     for (k, (metric, columns)) in groups.iter().enumerate() {
         if k > 0 {
             writeln!(out)?;
         }
         writeln!(out, "{metric}")?;
-        write_one(&subset(data, columns), style, out)?;
+        let rows = rows_of(data, columns, groups.len());
+        write_one(&subset(data, columns), style, rows, out)?;
     }
-    partial_note(data, style, out)
-}
-
-/// A line under the charts naming the periods that are not whole (fewer days with data than
-/// the period has), as the rows' coverage says: their steps stand for only part of a period.
-fn partial_note(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
-    let by = style.caption.map_or(Period::Day, |c| c.by);
-    let mut named: Vec<(NaiveDate, String)> = Vec::new();
-    for row in &data.rows {
-        let Some(coverage) = row.coverage.filter(|c| c.days < c.of) else {
-            continue;
-        };
-        let start = by.start(row.date);
-        if named.last().is_none_or(|(date, _)| *date != start) {
-            let text = format!(
-                "{} of {start} ({} of {} days)",
-                by.name(),
-                coverage.days,
-                coverage.of
-            );
-            named.push((start, text));
-        }
-    }
-    if named.is_empty() {
-        return Ok(());
-    }
-    let texts: Vec<String> = named.into_iter().map(|(_, text)| text).collect();
-    writeln!(
-        out,
-        "partial (fewer days with data than the {} has): {}",
-        by.name(),
-        texts.join(", ")
-    )
+    partial_note(data, style, out)?;
+    provenance(style, out)
 }
 
 /// The columns of each metric, metrics in order of first appearance: `ETHEREUM.fees` is of
@@ -115,25 +87,6 @@ fn metric_groups(data: &Dataset) -> Vec<(String, Vec<usize>)> {
     }
     let named = groups.into_iter().map(|(m, columns)| (m.name(), columns));
     named.collect()
-}
-
-/// Whether the largest values of the metrics are [`SCALE_APART`] or more times apart.
-fn scales_differ(data: &Dataset, groups: &[(String, Vec<usize>)]) -> bool {
-    let peaks: Vec<f64> = groups
-        .iter()
-        .map(|(_, columns)| {
-            let values = data
-                .rows
-                .iter()
-                .flat_map(|r| columns.iter().map(|c| value(&r.values[*c])));
-            values.flatten().fold(0.0, |peak: f64, v| peak.max(v.abs()))
-        })
-        .filter(|peak| *peak > 0.0)
-        .collect();
-    let (lo, hi) = peaks
-        .iter()
-        .fold((f64::MAX, 0.0f64), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    peaks.len() > 1 && hi >= lo * SCALE_APART
 }
 
 /// The dataset with only `columns`, every row kept (a row is a day of the time axis).
@@ -156,10 +109,15 @@ fn subset(data: &Dataset, columns: &[usize]) -> Dataset {
 ///
 /// The x axis is time: one position per day from the first date to the last, so a date with
 /// no row is a hole in every line rather than a step the lines jump over.
-fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
+fn write_one(
+    data: &Dataset,
+    style: RenderOptions,
+    rows: usize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let days = days(data);
     let series = series_by_day(data, &days);
-    let Some((lo, hi)) = bounds(&series) else {
+    let Some(values) = axis::bounds(&series) else {
         writeln!(out, "(no data to chart)")?;
         return left_out_note(data, out);
     };
@@ -169,76 +127,73 @@ fn write_one(data: &Dataset, style: RenderOptions, out: &mut dyn Write) -> io::R
         0 => DEFAULT_WIDTH,
         width => width,
     };
-    let labels = value_labels(lo, hi);
+    let value_axis = axis::value_axis(values, counts(data), rows);
+    let labels = &value_axis.labels;
     let label_width = labels.iter().map(String::len).max().unwrap_or(0);
     let plot_width = width.saturating_sub(label_width + 2).max(MIN_PLOT_WIDTH);
     let dots = match style.braille {
         true => Dots::BRAILLE,
         false => Dots::PLAIN,
     };
-    let plot = Plot::new(plot_width, days.len(), (lo, hi), dots);
+    let plot = Plot::new(plot_width, days.len(), (value_axis.lo, value_axis.hi), dots);
+    let plot = plot.with_rows(rows);
     let hues = hues(data);
-    let rows = cell_rows(&plot.draw(&series), style, &hues);
+    let (order, grid) = plot.draw_visible(&series, style.braille);
+    let rows = cell_rows(&grid, style, (&hues, &order));
     for (r, cells) in rows.iter().enumerate() {
         let axis = if labels[r].is_empty() { '|' } else { '+' };
         let text = format!("{:>label_width$} {axis}{cells}", labels[r]);
         writeln!(out, "{}", text.trim_end())?;
     }
-    let dates: Vec<String> = days.iter().map(NaiveDate::to_string).collect();
-    // With --by, the periods' first days are labelled, and the axis's first day, where the
-    // first period's step starts when the range starts within it.
     let by = style.caption.map_or(Period::Day, |c| c.by);
-    let labelled: Vec<usize> = (0..days.len())
-        .filter(|i| *i == 0 || by.start(days[*i]) == days[*i])
-        .collect();
-    let (ticks, names) = plot.date_axis(&dates, &labelled);
+    let (ticks, names) = axis::date_axis(&plot, &days, by);
     writeln!(out, "{:label_width$} +{ticks}", "")?;
     writeln!(out, "{:label_width$}  {}", "", names.trim_end())?;
     legend(data, (style, &hues), label_width, width, out)?;
     left_out_note(data, out)
 }
 
-/// A line under the chart per reason, naming the values it could not draw, if any.
-fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
-    for why in scale::Why::ALL {
-        let mut left_out = Vec::new();
-        for row in &data.rows {
-            for (column, number) in data.columns.iter().zip(&row.values) {
-                let Some(number) = number.as_ref().filter(|_| value(number).is_none()) else {
-                    continue;
-                };
-                if scale::Why::undrawable(number) == why {
-                    left_out.push(format!("{column} of {} ({})", row.date, number.shown()));
-                }
-            }
-        }
-        if left_out.is_empty() {
-            continue;
-        }
-        let more = left_out.len().saturating_sub(LEFT_OUT_NAMED);
-        left_out.truncate(LEFT_OUT_NAMED);
-        let mut line = left_out.join(", ");
-        if more > 0 {
-            line.push_str(&format!(" and {more} more"));
-        }
-        writeln!(out, "left out, {}: {line}", why.says())?;
-    }
-    Ok(())
-}
-
 /// The fewest columns the chart of `data` fits in: its value labels beside the narrowest plot,
 /// and the longest legend entry.
 pub(super) fn needed_width(data: &Dataset) -> usize {
-    let Some((lo, hi)) = bounds(&series_by_day(data, &days(data))) else {
+    let groups = metric_groups(data);
+    let label_width = (groups.iter())
+        .filter_map(|(_, columns)| {
+            let rows = rows_of(data, columns, groups.len());
+            let data = subset(data, columns);
+            let values = axis::bounds(&series_by_day(&data, &days(&data)))?;
+            let labels = axis::value_axis(values, counts(&data), rows).labels;
+            labels.iter().map(String::len).max()
+        })
+        .max();
+    let Some(label_width) = label_width else {
         return 0;
     };
-    let label_width = value_labels(lo, hi)
-        .iter()
-        .map(String::len)
-        .max()
-        .unwrap_or(0);
     let legend = data.columns.iter().map(|c| c.name().chars().count() + 2);
     label_width + 2 + legend.chain([MIN_PLOT_WIDTH]).max().unwrap_or(0)
+}
+
+/// The plot rows of the chart of `columns`, one of `charts`: small multiples for a social
+/// count beside other charts.
+fn rows_of(data: &Dataset, columns: &[usize], charts: usize) -> usize {
+    match charts > 1 && columns.iter().all(|c| is_social(&data.columns[*c])) {
+        true => SMALL_HEIGHT,
+        false => HEIGHT,
+    }
+}
+
+/// Whether `column` is one of the official account's counts (posts, replies...), drawn as
+/// small multiples beside the other metrics.
+fn is_social(column: &Column) -> bool {
+    column
+        .metric()
+        .is_some_and(|m| m.endpoint() == Endpoint::OfficialAccount)
+}
+
+/// Whether every column of `data` counts things (users, posts): its axis ticks on whole
+/// numbers only.
+fn counts(data: &Dataset) -> bool {
+    data.columns.iter().all(|c| c.unit() == Unit::Count)
 }
 
 /// Every day from the first row's date to the last row's, rows or not.
@@ -264,17 +219,6 @@ fn series_by_day(data: &Dataset, days: &[NaiveDate]) -> Vec<Vec<Option<f64>>> {
                 by_day[day] = value(&row.values[i]);
             }
             by_day
-        })
-        .collect()
-}
-
-/// The value-axis label of each plot row, from `hi` at the top to `lo` at the bottom: every
-/// `LABEL_EVERY` rows and the last, the others empty.
-fn value_labels(lo: f64, hi: f64) -> Vec<String> {
-    (0..HEIGHT)
-        .map(|r| match r % LABEL_EVERY == 0 || r + 1 == HEIGHT {
-            true => axis_label(hi - (hi - lo) * r as f64 / (HEIGHT - 1) as f64, hi - lo),
-            false => String::new(),
         })
         .collect()
 }
@@ -314,27 +258,6 @@ fn value(number: &Option<Number>) -> Option<f64> {
     scale::drawable(number.as_ref()?)
 }
 
-/// The value range drawn; a flat series gets a range around its value.
-fn bounds(series: &[Vec<Option<f64>>]) -> Option<(f64, f64)> {
-    let values = series.iter().flatten().flatten().copied();
-    let (lo, hi) = values.fold(None, |acc: Option<(f64, f64)>, v| match acc {
-        None => Some((v, v)),
-        Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
-    })?;
-    // A margin of 1 is lost in the rounding of a large value: then half the value's size.
-    let margin = if lo - 1.0 == lo { lo.abs() / 2.0 } else { 1.0 };
-    Some(if lo == hi {
-        (lo - margin, hi + margin)
-    } else {
-        (lo, hi)
-    })
-}
-
-/// A value-axis label with just enough decimals to tell the labels apart.
-fn axis_label(value: f64, range: f64) -> String {
-    scale::tick_label(value, range / (HEIGHT - 1) as f64 * LABEL_EVERY as f64)
-}
-
 /// The colour of each series: its chain's, when every series is of a different chain; else
 /// (several metrics of one chain) one per series, in order, so that each stays apart.
 fn hues(data: &Dataset) -> Vec<usize> {
@@ -354,11 +277,16 @@ fn hues(data: &Dataset) -> Vec<usize> {
 }
 
 /// The text of each row of the plot: in braille, a cell per 2 by 4 dots; else a mark a dot.
-fn cell_rows(grid: &DotGrid, style: RenderOptions, hues: &[usize]) -> Vec<String> {
+fn cell_rows(
+    grid: &DotGrid,
+    style: RenderOptions,
+    (hues, order): (&[usize], &[usize]),
+) -> Vec<String> {
+    // The grid holds each dot's place in the draw order; `order` names its series.
     if style.braille {
         let cells = braille::cells(grid);
         let paint = |cell: &Option<(char, usize)>| match cell {
-            Some((symbol, s)) => paint(*symbol, hue(hues, *s), style),
+            Some((symbol, p)) => paint(*symbol, hue(hues, order[*p]), style),
             None => " ".to_owned(),
         };
         return cells
@@ -366,7 +294,7 @@ fn cell_rows(grid: &DotGrid, style: RenderOptions, hues: &[usize]) -> Vec<String
             .map(|row| row.iter().map(paint).collect())
             .collect();
     }
-    let mark = |cell: &Option<usize>| mark(*cell, style, hues);
+    let mark = |cell: &Option<usize>| mark(cell.map(|p| order[p]), style, hues);
     grid.iter()
         .map(|row| row.iter().map(mark).collect())
         .collect()

@@ -23,6 +23,8 @@ pub(super) struct Plot {
     lo: f64,
     hi: f64,
     dots: Dots,
+    /// Cell rows, [`HEIGHT`] unless told.
+    rows: usize,
 }
 
 /// A grid of dots, each holding the series drawn there last.
@@ -36,7 +38,13 @@ impl Plot {
             lo,
             hi,
             dots,
+            rows: HEIGHT,
         }
+    }
+
+    /// The plot `rows` cells high.
+    pub(super) fn with_rows(self, rows: usize) -> Plot {
+        Plot { rows, ..self }
     }
 
     /// The dot column of a date, as a fraction.
@@ -55,12 +63,12 @@ impl Plot {
     /// The dot row of a value, as a fraction: 0 at the top. The value label of a cell row
     /// (see `value_labels`) falls within that row's dots.
     fn y(&self, value: f64) -> f64 {
-        (self.hi - value) / (self.hi - self.lo) * (HEIGHT * self.dots.down - 1) as f64
+        (self.hi - value) / (self.hi - self.lo) * (self.rows * self.dots.down - 1) as f64
     }
 
     /// The dots of every series, a series' line broken where it has no value.
     pub(super) fn draw(&self, series: &[Vec<Option<f64>>]) -> DotGrid {
-        let mut grid = vec![vec![None; self.width * self.dots.across]; HEIGHT * self.dots.down];
+        let mut grid = vec![vec![None; self.width * self.dots.across]; self.rows * self.dots.down];
         for (s, values) in series.iter().enumerate() {
             for (i, v) in values.iter().enumerate() {
                 let Some(v) = v else { continue };
@@ -74,16 +82,82 @@ impl Plot {
         grid
     }
 
-    /// The axis line with a tick under each labelled date, and the line of date labels: as
-    /// many evenly spread dates of `labelled` (indices into `dates`) as fit, always its first
-    /// and its last.
-    pub(super) fn date_axis(&self, dates: &[String], labelled: &[usize]) -> (String, String) {
-        let room = (self.width + 2) / (DATE_WIDTH + 2);
-        let placed = (1..=labelled.len().min(room.max(1)))
-            .rev()
-            .map(|count| self.place_dates(labelled, count))
-            .find(|placed| placed.windows(2).all(|w| w[0].1 + DATE_WIDTH + 2 <= w[1].1))
-            .unwrap_or_default();
+    /// The dots of `series` drawn so that none lies wholly under the others, and the order
+    /// they were drawn in (the grid holds places in it): in the order given, but a series
+    /// that would show in no cell (`braille`: no cell in its colour) is drawn later, on top;
+    /// one still hidden (lines on the same cells) takes every other of its cells.
+    pub(super) fn draw_visible(
+        &self,
+        series: &[Vec<Option<f64>>],
+        braille: bool,
+    ) -> (Vec<usize>, DotGrid) {
+        let mut order: Vec<usize> = (0..series.len()).collect();
+        let in_order = |order: &[usize]| -> Vec<Vec<Option<f64>>> {
+            order.iter().map(|s| series[*s].clone()).collect()
+        };
+        let hidden = |grid: &DotGrid, order: &[usize]| -> Vec<usize> {
+            let shown = shown(grid, braille, order.len());
+            (0..order.len())
+                .filter(|p| shown[*p] == 0 && series[order[*p]].iter().any(Option::is_some))
+                .collect()
+        };
+        for _ in 0..series.len() {
+            let grid = self.draw(&in_order(&order));
+            match hidden(&grid, &order).first() {
+                Some(p) if p + 1 < order.len() => {
+                    let s = order.remove(*p);
+                    order.push(s);
+                }
+                _ => break,
+            }
+        }
+        let mut grid = self.draw(&in_order(&order));
+        let under = hidden(&grid, &order);
+        let (across, down) = (self.dots.across, self.dots.down);
+        for (k, p) in under.iter().enumerate() {
+            // The cells it takes: every other of those its line passes through.
+            let alone = self.draw(&[series[order[*p]].clone()]);
+            let mut taken = Vec::new();
+            for (r, row) in alone.iter().enumerate() {
+                for (c, dot) in row.iter().enumerate() {
+                    if dot.is_some() && (c / across) % (under.len() + 1) == k + 1 {
+                        grid[r][c] = Some(*p);
+                        taken.push((r / down, c / across));
+                    }
+                }
+            }
+            // In braille a cell shows one colour: every dot of a cell it takes is its.
+            for (row, column) in taken {
+                for line in &mut grid[row * down..(row + 1) * down] {
+                    for dot in &mut line[column * across..(column + 1) * across] {
+                        if dot.is_some() {
+                            *dot = Some(*p);
+                        }
+                    }
+                }
+            }
+        }
+        (order, grid)
+    }
+
+    /// The axis line with a tick under each date of `labelled` (indices into `dates`), and
+    /// the line of their labels, each centred on its tick as far as the plot allows; `None`
+    /// when two labels would not keep two columns apart.
+    pub(super) fn date_axis(
+        &self,
+        dates: &[String],
+        labelled: &[usize],
+    ) -> Option<(String, String)> {
+        let placed: Vec<(usize, usize)> = (labelled.iter())
+            .map(|index| {
+                let start = (self.column(*index).saturating_sub(DATE_WIDTH / 2))
+                    .min(self.width.saturating_sub(DATE_WIDTH));
+                (*index, start)
+            })
+            .collect();
+        if !placed.windows(2).all(|w| w[0].1 + DATE_WIDTH + 2 <= w[1].1) {
+            return None;
+        }
         let mut ticks = vec!['-'; self.width];
         let mut names = vec![' '; self.width.max(DATE_WIDTH)];
         for (index, start) in placed {
@@ -92,27 +166,31 @@ impl Plot {
                 names[start + k] = c;
             }
         }
-        (ticks.into_iter().collect(), names.into_iter().collect())
+        Some((ticks.into_iter().collect(), names.into_iter().collect()))
     }
 
-    /// `count` of the `labelled` dates spread evenly from first to last: (index, column its
-    /// label starts at).
-    fn place_dates(&self, labelled: &[usize], count: usize) -> Vec<(usize, usize)> {
-        let points = labelled.len();
-        (0..count)
-            .map(|j| match count {
-                1 => labelled[0],
-                _ => labelled[(j * (points - 1) + (count - 1) / 2) / (count - 1)],
-            })
-            .map(|index| {
-                let start = self
-                    .column(index)
-                    .saturating_sub(DATE_WIDTH / 2)
-                    .min(self.width.saturating_sub(DATE_WIDTH));
-                (index, start)
-            })
-            .collect()
+    /// How many date labels the plot has room for, side by side.
+    pub(super) fn date_room(&self) -> usize {
+        (self.width + 2) / (DATE_WIDTH + 2)
     }
+}
+
+/// How many cells show each place of the draw order (the series drawn there on top).
+fn shown(grid: &DotGrid, braille: bool, count: usize) -> Vec<usize> {
+    let mut shown = vec![0; count];
+    match braille {
+        true => {
+            for (_, p) in super::braille::cells(grid).into_iter().flatten().flatten() {
+                shown[p] += 1;
+            }
+        }
+        false => {
+            for p in grid.iter().flatten().flatten() {
+                shown[*p] += 1;
+            }
+        }
+    }
+    shown
 }
 
 /// Marks every dot the straight line from `a` to `b` passes through, column by column.

@@ -1,4 +1,4 @@
-//! The terminal chart's layout: a chart per metric when scales differ, period labels with --by.
+//! The terminal chart's layout: a chart per metric, period starts as date labels, round axes.
 
 use chrono::NaiveDate;
 
@@ -65,13 +65,19 @@ fn draw_as(data: &Dataset, by: Period, look: RenderOptions) -> String {
 }
 
 #[test]
-fn metrics_of_different_scale_get_a_chart_each() {
+fn each_metric_gets_a_chart_and_the_provenance_closes_them() {
     let text = draw(&data(), Period::Day);
     let headings: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with(' ') && !l.contains('+') && !l.contains('|'))
+        .filter(|l| !l.contains(" · "))
         .collect();
     assert_eq!(headings, ["fees", "", "tweet"], "{text}");
+    // The provenance line closes the whole, once.
+    assert!(
+        text.ends_with("ETHEREUM · 2024-01-03 to 2024-01-23 · by day\n"),
+        "{text}"
+    );
     let mut one = data();
     one.columns.truncate(1);
     one.rows.iter_mut().for_each(|r| r.values.truncate(1));
@@ -79,16 +85,17 @@ fn metrics_of_different_scale_get_a_chart_each() {
 }
 
 #[test]
-fn with_by_week_the_first_day_and_the_mondays_are_labelled() {
+fn with_by_week_every_date_label_is_a_monday_the_first_too() {
     let text = draw(&data(), Period::Week);
     let labels: Vec<NaiveDate> = text
         .lines()
+        .filter(|l| !l.contains(" · "))
         .flat_map(str::split_whitespace)
         .filter_map(|w| w.parse().ok())
         .collect();
     assert!(labels.len() >= 3, "{text}");
-    assert_eq!(labels[0], day(0));
-    for label in labels.iter().filter(|l| **l != day(0)) {
+    assert_ne!(labels[0], day(0), "2024-01-03 is a Wednesday:\n{text}");
+    for label in &labels {
         assert_eq!(
             Period::Week.start(*label),
             *label,
@@ -171,16 +178,51 @@ fn braille_keeps_the_axes_labels_and_date_ticks_of_the_plain_chart() {
     let plain = frame(draw(&one, Period::Week));
     let dotted = frame(draw_as(&one, Period::Week, braille));
     // Everything but the plot's cells and the legend's mark is the same: value labels, the
-    // axes, the ticks and the dates.
+    // axes, the dates; a tick falls in the cell of its date's dot, which braille's finer
+    // columns may put one cell further.
     assert_eq!(plain.len(), dotted.len());
+    let ticks = |l: &str| -> Vec<usize> { l.match_indices('+').map(|(at, _)| at).collect() };
     for (p, d) in plain.iter().zip(&dotted) {
         if p.contains("ETHEREUM") {
             continue;
         }
         let axis = |l: &str| l.split_once(['+', '|']).map(|(label, _)| label.to_owned());
-        match p.contains('-') {
-            true => assert_eq!(p, d),
-            false => assert_eq!(axis(p), axis(d), "{p:?} / {d:?}"),
+        match (p.contains("--"), p.contains('-')) {
+            (true, _) => {
+                let (p, d) = (ticks(p), ticks(d));
+                assert_eq!(p.len(), d.len(), "{p:?} / {d:?}");
+                assert!(p.iter().zip(&d).all(|(p, d)| p.abs_diff(*d) <= 1));
+            }
+            (false, true) => assert_eq!(p, d),
+            (false, false) => assert_eq!(axis(p), axis(d), "{p:?} / {d:?}"),
         }
     }
+}
+
+#[test]
+fn the_value_axis_is_round_from_zero_and_counts_tick_on_whole_numbers() {
+    let labels = |axis: super::axis::ValueAxis| -> Vec<String> {
+        axis.labels.into_iter().filter(|l| !l.is_empty()).collect()
+    };
+    // Fees from 303,158 to 472,251: from zero, not from the smallest value, in round steps.
+    let fees = super::axis::value_axis((303_158.0, 472_251.0), false, super::HEIGHT);
+    assert_eq!((fees.lo, fees.hi), (0.0, 600_000.0));
+    assert_eq!(labels(fees), ["600k", "400k", "200k", "0"]);
+    // Counts up to 2: whole numbers only, where amounts step by halves.
+    let counts = super::axis::value_axis((0.0, 2.0), true, super::HEIGHT);
+    assert_eq!(labels(counts), ["2", "1", "0"]);
+    let amounts = super::axis::value_axis((0.0, 2.0), false, super::HEIGHT);
+    assert_eq!(labels(amounts), ["2.0", "1.5", "1.0", "0.5", "0.0"]);
+    // Below zero (a change): from the lowest round value below it, through zero.
+    let change = super::axis::value_axis((-30.0, 70.0), false, super::HEIGHT);
+    assert_eq!(labels(change), ["100", "50", "0", "-50"]);
+    // Every label on a row of its own, evenly apart.
+    let rows: Vec<usize> = (super::axis::value_axis((0.0, 5.0), true, super::HEIGHT)
+        .labels
+        .iter())
+    .enumerate()
+    .filter(|(_, l)| !l.is_empty())
+    .map(|(r, _)| r)
+    .collect();
+    assert_eq!(rows, [0, 4, 8, 12]);
 }

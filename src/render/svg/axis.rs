@@ -3,7 +3,7 @@
 
 use super::frame::Scale;
 use super::series::{Axis, Panel};
-use crate::render::chart::scale::{compact_label, round_ticks, tick_label};
+use crate::render::scale::{compact_label, round_ticks, tick_label};
 
 /// A panel's value scale: round ticks from zero (or below, for negative values) up, or on a
 /// log axis powers of ten around its values.

@@ -9,9 +9,9 @@ use chrono::NaiveDate;
 use crate::model::Chain;
 use crate::model::{Coverage, Dataset, Measure, Metric, Number, Row, Unit};
 use crate::render::caption::Caption;
-use crate::render::chart::scale::drawable;
-pub(crate) use crate::render::chart::scale::Why;
 use crate::render::group_digits;
+use crate::render::scale::drawable;
+pub(crate) use crate::render::scale::Why;
 use crate::render::AxisScale;
 
 /// The smallest value a log axis places: below it (zero, a negative value, or a number a

@@ -96,8 +96,9 @@ fn the_chart_leaves_out_what_it_cannot_draw_and_says_so() {
     let (_stub, env) = service_env("1e500");
     let run = env.cmd(&format!("fees -f chart {RANGE}")).run();
     assert!(
-        run.stdout
-            .ends_with("\nleft out, too large to draw: ETHEREUM of 2024-01-03 (1e500)\n"),
+        run.stdout.contains(
+            "\nleft out, too large to draw: ETHEREUM of 2024-01-03 (1e500)\nETHEREUM · 2024-01-02"
+        ),
         "{}",
         run.stdout
     );

@@ -111,29 +111,31 @@ fn several_chains_without_colour_fall_back_to_marks_and_one_chain_keeps_braille(
 fn a_gap_stays_a_break_in_braille_and_the_axes_stay_as_they_were() {
     // Into a pipe: the locale alone decides, and one series needs no colour. No value on the
     // 3rd: nothing is drawn between the 2nd and the 4th.
-    let (_stub, env) = utf8_env(
+    let (stub, env) = utf8_env(
         r#"[{"date":"2024-01-01","fees":10},{"date":"2024-01-02","fees":40},{"date":"2024-01-04","fees":25},{"date":"2024-01-05","fees":30}]"#,
     );
     env.cmd("fees -c eth -s 2024-01-01 -e 2024-01-05 -f chart -q")
-        .stdout(
+        .stdout(format!(
             "\
-40 +                 ⢀⡼⠁
-   |                ⣠⠏
-   |              ⢀⡼⠁
-32 +             ⣠⠏
-   |           ⢀⡴⠃                                                        ⣀⣀⡤⠤⠴⠒
-   |          ⣠⠞                                                 ⣀⣀⣠⠤⠴⠒⠚⠉⠉⠁
-25 +        ⢀⡴⠃                                             ⠰⠒⠒⠋⠉⠁
-   |       ⣠⠞
-   |     ⢀⡴⠃
-18 +    ⢠⠞
-   |   ⡴⠋
-   | ⢠⠞⠁
-10 +⡴⠋
+40 +                 ⣠⠞⠁
+   |               ⣠⠞⠁
+   |             ⣠⠞⠁
+30 +           ⣠⠞⠁                                                     ⢀⣀⣀⣠⠤⠤⠴⠒⠒
+   |         ⢠⠞⠁                                            ⢀⣀⣠⠤⠤⠴⠒⠒⠚⠉⠉⠉
+   |       ⢀⡴⠋
+20 +     ⢀⡴⠋
+   |   ⢀⡴⠋
+   | ⢀⡴⠋
+10 +⠴⠋
+   |
+   |
+ 0 +
    ++------------------+------------------+-----------------+------------------+
     2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
     ⠒ ETHEREUM
+ETHEREUM · 2024-01-01 to 2024-01-05 · by day · data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
 }

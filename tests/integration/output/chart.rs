@@ -15,26 +15,29 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
     });
     let run = Env::with_service(&stub.url)
         .cmd("fees -c eth,arb -s 2024-01-01 -e 2024-01-05 -f chart -q")
-        .stdout(
+        .stdout(format!(
             "\
 40 +                  **
    |                ***
-   |              ***                                    ooooooo
-31 +            ***                                   oooo     ooooo          **
-   |           **                                 ooooo            oooo********
-   |         ***                              ooooo         ********  ooooo
-22 +       ***                             oooo                           ooooo
-   |     ***                      oooooooooo                                  oo
-   |   ***              ooooooooooo
-14 + ***          ooooooo
-   |**      ooooooo
-   |   oooooo
- 5 +oooo
+   |              ***                                   ooooooooo
+30 +           ****                                 ooooo       oooooo   *******
+   |         ***                                ooooo       *********ooooo
+   |       ***                              ooooo           *            ooooo
+20 +     ***                       oooooooooo                                ooo
+   |   ***             ooooooooooooo
+   | ***         ooooooo
+10 +**    oooooooo
+   |ooooooo
+   |o
+ 0 +
    ++------------------+------------------+-----------------+------------------+
     2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
     * ETHEREUM   o ARBITRUM
+ETHEREUM, ARBITRUM · 2024-01-01 to 2024-01-05 · by day
+data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
     // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
 
@@ -50,26 +53,28 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
     ));
     Env::with_service(&stub.url)
         .cmd("fees -c eth -s 2024-01-01 -e 2024-01-10 -f chart -q")
-        .stdout(
+        .stdout(format!(
             "\
-5 +        *
+6 +
+  |
+  |        *
   |       **
-  |       *
 4 +      **
   |     **
-  |     *
-3 +    **                                                                      *
+  |    **                                                                      *
   |   **
-  |  **
-2 +  *
+2 +  **
   | **
   |**
-1 +*
-  ++----------------+------------------------+----------------+----------------+
-   2024-01-01  2024-01-03               2024-01-06       2024-01-08   2024-01-10
+  |
+0 +
+  ++----------------+----------------+----------------+----------------+--------
+   2024-01-01  2024-01-03       2024-01-05       2024-01-07       2024-01-09
    * ETHEREUM
+ETHEREUM · 2024-01-01 to 2024-01-10 · by day · data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
     // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
 }
@@ -92,6 +97,7 @@ fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
         .lines()
         .filter(|l| {
             let heading = !l.is_empty() && !l.starts_with(' ') && !l.contains(['+', '|']);
+            let heading = heading && !l.contains(" · ") && !l.starts_with("data from ");
             heading || l.trim_start().starts_with("* ")
         })
         .map(str::trim_start)
@@ -122,7 +128,11 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
     let plain = env.cmd_args(&args).run();
     assert!(!plain.stdout.contains('\x1b'));
     assert!(
-        plain.stdout.ends_with("* ETHEREUM   o ARBITRUM\n"),
+        plain.stdout.ends_with(&format!(
+            "* ETHEREUM   o ARBITRUM\nETHEREUM, ARBITRUM · 2024-01-01 to 2024-01-09 · by day\n\
+            data from {}\n",
+            sandbox.url
+        )),
         "{}",
         plain.stdout
     );
@@ -143,63 +153,229 @@ fn chart_labels_show_no_float_artefacts() {
     let stub = huge_fees();
     Env::with_service(&stub.url)
         .cmd(CHART)
-        .stdout(
+        .stdout(format!(
             "\
-24,690,000,000,000,000,000,000,000 +                     ***
-                                   |                   *** *****
-                                   |                 ***       ****
-21,603,750,000,000,000,000,000,000 +               ***            *****
-                                   |             ***                  *****
-                                   |            **                        ****
-18,517,500,000,000,000,000,000,000 +          ***                            ***
-                                   |        ***
-                                   |      ***
-15,431,250,000,000,000,000,000,000 +    ***
-                                   |   **
-                                   | ***
-12,345,000,000,000,000,000,000,000 +**
+30,000,000,000,000,000,000,000,000 +
+                                   |
+                                   |                    ******
+                                   |                *****    *********
+20,000,000,000,000,000,000,000,000 +           ******                **********
+                                   |       *****                              **
+                                   |  ******
+                                   |***
+10,000,000,000,000,000,000,000,000 +
+                                   |
+                                   |
+                                   |
+                                 0 +
                                    ++---------------------+--------------------+
                                     2024-01-01       2024-01-02       2024-01-03
                                     * ETHEREUM
+ETHEREUM · 2024-01-01 to 2024-01-03 · by day · data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
-    // Each label is the exact value at its row, with no digits made up past what an f64 holds.
+    // Each label is a round value from zero, with no digits made up past what an f64 holds.
 }
 
 #[test]
 fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
-    let (_sandbox, env) = sandbox_env(&[]);
+    let (sandbox, env) = sandbox_env(&[]);
     let args = argv("users -c eth -s 2024-01-01 -e 2024-01-09 -f chart --color never");
     let run = env.cmd_args(&args).terminal_columns(32).run();
     let shown = run.stdout.replace("\r\n", "\n");
     assert_eq!(
         shown,
-        "\
-472,251 +    ***
-        |  *** **
-        | **    **
-429,978 + *      **         **
-        |**       **        ****
-        |          **       *  *
-387,704 +           *      **
-        |           **     *
-        |            **    *
-345,431 +             *   **
-        |             **  *
-        |              ****
-303,158 +                **
-        ++---------------------+
-         2024-01-01   2024-01-09
-         * ETHEREUM
-"
+        format!(
+            "\
+600k +
+     |
+     |
+     | **********           *
+400k +**        ****       *****
+     |             ****  ***
+     |                ****
+     |
+200k +
+     |
+     |
+     |
+   0 +
+     ++---------------------+---
+      2024-01-01      2024-01-08
+      * ETHEREUM
+ETHEREUM
+2024-01-01 to 2024-01-09
+by day
+data from {}
+",
+            sandbox.url
+        )
     );
-    assert_eq!(shown.lines().map(str::len).max(), Some(32));
-    // Labels of 7 and the legend's `* ETHEREUM` need 21 columns.
-    let run = env.cmd_args(&args).terminal_columns(20).code(2).run();
+    // Every line of the chart fills the terminal, none more; the provenance wraps between
+    // its parts (the service's address is one).
+    let chart = shown.lines().filter(|l| !l.starts_with("data from "));
+    assert_eq!(chart.map(str::len).max(), Some(32));
+    // Labels of 4 (`600k`) and the narrowest plot, of 12, need 18 columns.
+    let run = env.cmd_args(&args).terminal_columns(17).code(2).run();
     assert_eq!(
         run.stdout.replace("\r\n", "\n"),
-        "error: the terminal is 20 columns wide, and this chart needs 21\nhint: widen the terminal to 21 columns, or pick another format, e.g. --format table\n"
+        "error: the terminal is 17 columns wide, and this chart needs 18\nhint: widen the terminal to 18 columns, or pick another format, e.g. --format table\n"
     );
-    env.cmd_args(&args).terminal_columns(21).run();
+    env.cmd_args(&args).terminal_columns(18).run();
+}
+
+/// `text` without its colour sequences (`ESC [ ... m`).
+fn uncoloured(text: &str) -> String {
+    let mut out = String::new();
+    let mut in_sequence = false;
+    for c in text.chars() {
+        match (in_sequence, c) {
+            (false, '\x1b') => in_sequence = true,
+            (false, _) => out.push(c),
+            (true, 'm') => in_sequence = false,
+            (true, _) => {}
+        }
+    }
+    out
+}
+
+/// The value labels of a chart's rows (`8M`, `600k`, `2,000`, `0`), top first, as numbers.
+fn value_labels(text: &str) -> Vec<f64> {
+    let number = |label: &str| -> f64 {
+        let (digits, size) = match label.chars().last() {
+            Some('k') => (&label[..label.len() - 1], 1e3),
+            Some('M') => (&label[..label.len() - 1], 1e6),
+            Some('B') => (&label[..label.len() - 1], 1e9),
+            _ => (label, 1.0),
+        };
+        digits.replace(',', "").parse::<f64>().unwrap() * size
+    };
+    text.lines()
+        .take_while(|l| !l.contains("+--"))
+        .filter_map(|l| l.split_once(" +").map(|(label, _)| label.trim()))
+        .filter(|label| !label.is_empty())
+        .map(number)
+        .collect()
+}
+
+/// Whether `labels` (top first) step down evenly to 0 by 1, 2 or 5 times a power of ten.
+fn round_from_zero(labels: &[f64]) -> bool {
+    let step = labels[0] - labels[1];
+    let power = 10f64.powf(step.log10().floor());
+    let round = [1.0, 2.0, 5.0]
+        .iter()
+        .any(|m| (step / power - m).abs() < 1e-9);
+    let even = labels
+        .windows(2)
+        .all(|w| (w[0] - w[1] - step).abs() < step * 1e-9);
+    round && even && labels.last() == Some(&0.0)
+}
+
+/// The dates under a chart's axis.
+fn date_labels(text: &str) -> Vec<chrono::NaiveDate> {
+    let lines: Vec<&str> = text.lines().collect();
+    let axis = lines.iter().position(|l| l.contains("+--")).unwrap();
+    let words = lines[axis + 1].split_whitespace();
+    words.map(|w| w.parse().unwrap()).collect()
+}
+
+/// Each chain's colour, as the chart paints its line.
+const CHAIN_COLOURS: [(&str, &str); 6] = [
+    ("ETHEREUM", "34"),
+    ("ARBITRUM", "33"),
+    ("BSC", "32"),
+    ("OPTIMISM", "31"),
+    ("BASE", "36"),
+    ("POLYGON", "35"),
+];
+
+#[test]
+fn chart_on_a_terminal_reads_like_the_svg_at_80_by_24_and_200_by_50() {
+    use chrono::{Datelike, Weekday};
+    let query = "--sandbox fees -c all --by week -s 2024-01-01 -e 2024-03-31 -f chart -q";
+    for (columns, rows) in [(80, 24), (200, 50)] {
+        // Plain marks (no UTF-8 locale) and braille, each chain in its colour.
+        for locale in ["C", "C.UTF-8"] {
+            let mut env = Env::new();
+            env.set("LANG", locale);
+            let run = env.cmd(query).terminal_size(columns, rows).run();
+            let shown = run.stdout.replace("\r\n", "\n");
+            let text = uncoloured(&shown);
+            let at = format!("{columns}x{rows}, LANG={locale}:\n{text}");
+            assert!(
+                text.lines().all(|l| l.chars().count() <= columns as usize),
+                "{at}"
+            );
+            // Round value labels, from zero.
+            let labels = value_labels(&text);
+            assert!(
+                labels.len() >= 3 && round_from_zero(&labels),
+                "{labels:?} {at}"
+            );
+            // Dates on period starts: Mondays (or months' first days), evenly spaced, the first
+            // one too (the range starts on a Monday, 2024-01-01).
+            let dates = date_labels(&text);
+            assert!(dates.len() >= 3, "{at}");
+            let mondays = dates.iter().all(|d| d.weekday() == Weekday::Mon);
+            let firsts = dates.iter().all(|d| d.day() == 1);
+            assert!(mondays || firsts, "{dates:?} {at}");
+            if mondays {
+                let gaps: Vec<i64> = dates.windows(2).map(|w| (w[1] - w[0]).num_days()).collect();
+                assert!(gaps.iter().all(|g| *g == gaps[0]), "{gaps:?} {at}");
+            }
+            // Every chain shows in the plot (OPTIMISM and POLYGON lie on the zero line, as do
+            // ARBITRUM and BASE, each under another): in its colour, with its mark.
+            let plot: Vec<&str> = shown.lines().take_while(|l| !l.contains("+--")).collect();
+            let plot = plot.join("\n");
+            for (chain, colour) in CHAIN_COLOURS {
+                assert!(
+                    plot.contains(&format!("\x1b[{colour}m")),
+                    "{chain} is hidden: {at}"
+                );
+            }
+            if locale == "C" {
+                for mark in ['*', 'o', 'x', '#', '@', '%'] {
+                    assert!(uncoloured(&plot).contains(mark), "{mark} is hidden: {at}");
+                }
+            }
+            // Under the chart: what was asked and that the data is synthetic.
+            let tail: String = text
+                .lines()
+                .skip_while(|l| !l.starts_with("ETHEREUM, ARBITRUM"))
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(
+                tail.contains("2024-01-01 to 2024-03-31")
+                    && tail.contains("by week")
+                    && tail.ends_with("synthetic data from the built-in sandbox"),
+                "{at}"
+            );
+        }
+    }
+}
+
+#[test]
+fn counts_are_labelled_on_whole_numbers_one_chart_per_social_count() {
+    let mut env = Env::new();
+    env.set("LANG", "C");
+    let query = "--sandbox social -c eth,arb -s 2024-01-01 -e 2024-01-10 -f chart -q";
+    let run = env.cmd(query).terminal_size(80, 24).run();
+    let text = uncoloured(&run.stdout.replace("\r\n", "\n"));
+    // A small chart for each count, headed by its name, each with a round axis from zero.
+    let charts: Vec<&str> = text.split("\n\n").collect();
+    let headings: Vec<&str> = charts.iter().filter_map(|c| c.lines().next()).collect();
+    assert_eq!(headings, ["reply", "retweet", "tweet", "quote"], "{text}");
+    for chart in charts {
+        // Small multiples: 7 rows of plot each.
+        let plot = chart.lines().skip(1).take_while(|l| !l.contains("+--"));
+        assert_eq!(plot.count(), 7, "{chart}");
+        let labels = value_labels(chart.split_once('\n').unwrap().1);
+        assert!(round_from_zero(&labels), "{labels:?}: {chart}");
+        assert!(
+            labels.iter().all(|l| l.fract() == 0.0),
+            "{labels:?}: {chart}"
+        );
+    }
 }

@@ -134,29 +134,32 @@ fn merge_refuses_a_daily_file_before_any_request() {
 
 #[test]
 fn the_chart_draws_each_period_as_a_step_over_its_days() {
-    let (_stub, env) = served(&FEES);
+    let (stub, env) = served(&FEES);
     let range = ["-c", "eth", "-s", "2024-03-30", "-e", "2024-04-02"];
+    // The axis from zero in round steps; the one date labelled is the one period start.
     env.cmd_args(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat())
-        .stdout(
+        .stdout(format!(
             "\
-5,001 +                                               **************************
-      |                                             ***
-      |                                           ***
-3,751 +                                         ***
-      |                                       ***
-      |                                     ***
-2,501 +                                   ***
-      |                                 ***
-      |                               ***
-1,250 +                             ***
-      |                           ***
-      |                         ***
+6,000 +
+      |
+      |                                               **************************
+      |                                            ****
+4,000 +                                          ***
+      |                                        ***
+      |                                     ****
+      |                                   ***
+2,000 +                                ****
+      |                              ***
+      |                            ***
+      |                         ****
     0 +**************************
-      ++-----------------------------------------------+------------------------
-       2024-03-30                                 2024-04-01
+      +------------------------------------------------+------------------------
+                                                  2024-04-01
        * ETHEREUM
 partial (fewer days with data than the week has): week of 2024-03-25 (2 of 7 days), week of 2024-04-01 (2 of 7 days)
+ETHEREUM · 2024-03-30 to 2024-04-02 · by week · data from {}
 ",
-        )
+            stub.url
+        ))
         .run();
 }

@@ -65,8 +65,9 @@ fn the_terminal_chart_names_its_partial_weeks() {
     let (_sandbox, env) = sandbox();
     let run = over_90_days(&env, "users -c eth,base", "-f chart");
     assert!(
-        run.stdout.ends_with(
-            "\npartial (fewer days with data than the week has): week of 2024-01-01 (6 of 7 days)\n"
+        run.stdout.contains(
+            "\npartial (fewer days with data than the week has): week of 2024-01-01 (6 of 7 days)\n\
+            ETHEREUM, BASE · 2024-01-02 to 2024-03-31 · by week\n"
         ),
         "{}",
         run.stdout

@@ -135,7 +135,7 @@ fn a_file_the_tool_did_not_write_is_refused_naming_it() {
 
 #[test]
 fn the_chart_of_a_json_export_is_the_query_s_chart_derived_measures_and_all() {
-    let (_sandbox, env) = sandbox();
+    let (sandbox, env) = sandbox();
     let query = "users -c eth,base -s 2024-01-10 -e 2024-03-20 --by month --change";
     // The query warns of the partial months --change compares, and of BASE's gap.
     let chart = env
@@ -146,6 +146,11 @@ fn the_chart_of_a_json_export_is_the_query_s_chart_derived_measures_and_all() {
         .stdout;
     env.cmd(&format!("{query} -o m.json")).any_stderr().run();
     let file = env.home.path().join("m.json");
+    // The same chart, but for where its data came from, named on its last line.
+    let chart = chart.replace(
+        &format!("\ndata from {}\n", sandbox.url),
+        &format!("\ndrawn from {}\n", file.display()),
+    );
     render(&offline(), &file, &["-f", "chart"])
         .stdout(chart)
         .run();

@@ -58,7 +58,9 @@ pub struct Cmd<'e> {
     stdin: Option<String>,
     stdout_to: Option<PathBuf>,
     terminal: Option<terminal::Typing>,
+    /// The terminal's size, columns by rows (80 x 24 unless told).
     columns: u16,
+    rows: u16,
     expect: Expect,
 }
 
@@ -72,6 +74,7 @@ impl<'e> Cmd<'e> {
             stdout_to: None,
             terminal: None,
             columns: 80,
+            rows: 24,
             expect: Expect::default(),
         }
     }
@@ -165,6 +168,12 @@ impl<'e> Cmd<'e> {
         self.on_terminal()
     }
 
+    /// On a terminal `columns` wide and `rows` high.
+    pub fn terminal_size(mut self, columns: u16, rows: u16) -> Self {
+        self.rows = rows;
+        self.terminal_columns(columns)
+    }
+
     /// On a terminal: waits for `prompt`, then for the echo to be switched off (a password
     /// prompt), then types `input` and Enter.
     pub fn typing(mut self, prompt: &str, input: &str) -> Self {
@@ -205,7 +214,10 @@ impl<'e> Cmd<'e> {
             line.push_str(&format!(" > {}", shell_word(&path.display().to_string())));
         }
         if self.terminal.is_some() {
-            line.push_str(&format!("  # on a terminal {} columns wide", self.columns));
+            line.push_str(&format!(
+                "  # on a terminal {} columns wide, {} rows high",
+                self.columns, self.rows
+            ));
         }
         line
     }
@@ -229,7 +241,7 @@ impl<'e> Cmd<'e> {
             &self.args,
             self.stdout_to.as_deref(),
             typing,
-            self.columns,
+            (self.columns, self.rows),
         );
         let run = Run {
             code,

@@ -21,7 +21,7 @@ impl Typing {
     }
 }
 
-/// Runs the binary with `args` on a new pseudo-terminal (`columns` x 24), in `cwd` with only
+/// Runs the binary with `args` on a new pseudo-terminal (`columns` x `rows`), in `cwd` with only
 /// `vars`.
 /// With `stdout_to`, a shell sends stdout into that file first (the terminal keeps stderr).
 /// Returns the exit code and everything the terminal showed (line ends are `\r\n` there).
@@ -31,10 +31,11 @@ pub fn run(
     args: &[String],
     stdout_to: Option<&Path>,
     typing: &Typing,
-    columns: u16,
+    (columns, rows): (u16, u16),
 ) -> (i32, String) {
     let size = PtySize {
         cols: columns,
+        rows,
         ..PtySize::default()
     };
     let pty = portable_pty::native_pty_system().openpty(size).unwrap();

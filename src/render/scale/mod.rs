@@ -1,9 +1,13 @@
-//! Round value-axis steps (1, 2 or 5 times a power of ten) and their labels, shared by the
-//! terminal chart and the SVG panels, so that both label an axis the same way.
+//! The axes' scales, shared by the terminal chart and the SVG panels, so that both label an
+//! axis the same way: round value steps (1, 2 or 5 times a power of ten) and their labels,
+//! what a picture can place, and date ticks on calendar boundaries (`dates`).
 
-use super::label;
+mod dates;
+mod label;
+
 use crate::model::Number;
 use crate::render::group_digits;
+pub(super) use dates::calendar_ticks;
 
 /// The largest magnitude drawn: every difference of two drawn values, and the margin around
 /// a flat series, stays a finite float, so no scale or label is ever NaN or infinite.
