@@ -23,7 +23,7 @@ use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{Chain, Dataset, Endpoint, Period};
 use crate::render::{self, AxisScale, Format, JsonNumbers, RenderOptions, Wide};
-use crate::settings::Terminal;
+use crate::settings::{LibpqEnvironment, Terminal};
 use crate::system::atomic;
 use crate::system::diag::Notice;
 use crate::system::lock::LockWait;
@@ -62,6 +62,8 @@ pub(crate) struct OutputRequest {
     pub table: Option<String>,
     /// `--scale`: a picture's value axes.
     pub scale: AxisScale,
+    /// libpq's environment, which completes a `postgresql://` URI (the settings read it).
+    pub libpq: LibpqEnvironment,
 }
 
 /// The output of one query command, resolved and checked before anything is fetched.
@@ -360,7 +362,7 @@ fn resolve_database(
         return Ok(None);
     };
     let table = args.table.as_deref().unwrap_or(sqlite::table_name(plan));
-    let env = |name: &str| std::env::var(name).ok();
-    let database = postgres::Database::resolve(&uri, table, &env, &|n: Notice| n.write())?;
+    let tell = |n: Notice| n.write();
+    let database = postgres::Database::resolve(&uri, table, &args.libpq, &tell)?;
     Ok(Some(database))
 }
