@@ -8,7 +8,7 @@ use crate::error::Failure;
 use crate::model::{expand_chains, Chain, DayRange, DaySpec, Endpoint, Span};
 use crate::output::OutputRequest;
 use crate::render::Format;
-use crate::settings::{LibpqEnvironment, OutputDefaults, Switch};
+use crate::settings::{OutputDefaults, Switch};
 use crate::system::foreign;
 
 /// The query flags as plain values, grouped by what they decide.
@@ -94,8 +94,6 @@ impl QueryFlags {
                 file_chain: *file_chain,
                 table: table.clone(),
                 scale: scale.unwrap_or_default(),
-                // The settings' to give, once read (`Query::resolve`).
-                libpq: LibpqEnvironment::default(),
             },
             without_effect,
             raw: *raw,

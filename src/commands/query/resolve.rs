@@ -37,7 +37,9 @@ impl Query {
         if let Ok(settings) = &resolved {
             flags.with_defaults(&settings.output)?;
         }
-        flags.output.libpq = match &resolved {
+        // libpq's environment, for a `postgresql://` target: the settings' (read anew through
+        // the same reader when they failed, which is said after the usage errors).
+        let libpq = match &resolved {
             Ok(settings) => settings.libpq.clone(),
             Err(_) => LibpqEnvironment::from_process(),
         };
@@ -51,7 +53,8 @@ impl Query {
             crate::report::usage_error(missing_chain(command));
         }
         let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
-        let checked = checks::Checked::resolve(&flags, endpoints, includes, terminal, today)?;
+        let checked =
+            checks::Checked::resolve(&flags, endpoints, includes, terminal, today, &libpq)?;
         let resume = range::resume_start(&flags, &checked.output, &checked.plan, today)?;
         let settings = settings_said(resolved)?;
         let catch_up = match resume {
