@@ -8,7 +8,7 @@ use super::environment::Environment;
 /// libpq's variables, each with the connection parameter it stands for (libpq's own table,
 /// `PQconninfoOptions`): the export reads some and refuses the rest by name, never ignoring
 /// one that is set.
-pub(super) const LIBPQ_VARIABLES: [(&str, &str); 30] = [
+pub(super) const LIBPQ_VARIABLES: [(&str, &str); 31] = [
     ("PGHOST", "host"),
     ("PGHOSTADDR", "hostaddr"),
     ("PGPORT", "port"),
@@ -18,6 +18,8 @@ pub(super) const LIBPQ_VARIABLES: [(&str, &str); 30] = [
     ("PGPASSFILE", "passfile"),
     ("PGSERVICE", "service"),
     ("PGSERVICEFILE", "servicefile"),
+    // The folder of the system's service file: no parameter of its own.
+    ("PGSYSCONFDIR", "sysconfdir"),
     ("PGOPTIONS", "options"),
     ("PGAPPNAME", "application_name"),
     ("PGCONNECT_TIMEOUT", "connect_timeout"),

@@ -9,6 +9,9 @@ use std::time::Duration;
 
 use super::params;
 use super::passfile::PasswordFile;
+pub(super) use super::server::{Host, PasswordFrom, Server};
+use super::service;
+pub(crate) use super::tls::SslMode;
 use super::uri::{masked, split, Parts};
 use crate::error::Failure;
 use crate::settings::LibpqEnvironment;
@@ -21,70 +24,6 @@ const SOCKET_FOLDERS: [&str; 2] = ["/var/run/postgresql", "/tmp"];
 
 /// The port of PostgreSQL.
 const DEFAULT_PORT: u16 = 5432;
-
-/// A host to connect to: a name or address over TCP, or a Unix socket's folder.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Host {
-    Tcp(String),
-    Socket(PathBuf),
-}
-
-/// libpq's `sslmode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SslMode {
-    Disable,
-    Allow,
-    Prefer,
-    Require,
-    VerifyCa,
-    VerifyFull,
-}
-
-impl SslMode {
-    fn parse(text: &str) -> Option<SslMode> {
-        Some(match text {
-            "disable" => SslMode::Disable,
-            "allow" => SslMode::Allow,
-            "prefer" => SslMode::Prefer,
-            "require" => SslMode::Require,
-            "verify-ca" => SslMode::VerifyCa,
-            "verify-full" => SslMode::VerifyFull,
-            _ => return None,
-        })
-    }
-}
-
-/// Where the password came from: one in the URI gets a warning (`ps` shows it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum PasswordFrom {
-    Uri,
-    Environment,
-    PasswordFile,
-}
-
-/// One server of the URI's host list, tried in turn as libpq tries them.
-#[derive(Clone)]
-pub(super) struct Server {
-    pub(super) host: Host,
-    /// `hostaddr`: the address connected to; `host` then names it (TLS, the password file).
-    pub(super) hostaddr: Option<IpAddr>,
-    pub(super) port: u16,
-    /// The URI's or PGPASSWORD, else the password file's line for this server.
-    pub(super) password: Option<(String, PasswordFrom)>,
-}
-
-impl Server {
-    /// The server, for `-v` and messages: host and port, or the socket's folder.
-    pub(super) fn describe(&self) -> String {
-        match (&self.host, self.hostaddr) {
-            (Host::Tcp(name), Some(addr)) if *name != addr.to_string() => {
-                format!("{name} ({addr}):{}", self.port)
-            }
-            (Host::Tcp(name), _) => format!("{name}:{}", self.port),
-            (Host::Socket(folder), _) => format!("the socket in {}", folder.display()),
-        }
-    }
-}
 
 /// A client certificate and its key (`sslcert`, `sslkey`, PGSSLCERT, PGSSLKEY, or
 /// `~/.postgresql/postgresql.crt` and `.key` when there, as libpq).
@@ -126,17 +65,39 @@ type Named = (Option<String>, Option<String>, Option<String>);
 /// part (user, host, port, database), then libpq's variable.
 struct Sources<'a> {
     parts: Parts,
+    /// The service file's entry that `service` (or PGSERVICE) names.
+    service: Vec<(String, String)>,
     env: &'a LibpqEnvironment,
     shown: String,
 }
 
 impl Sources<'_> {
-    /// The URI parameter `name`, else `part`, else its variable.
+    /// The URI parameter `name`, else `part`, else the service's, else its variable.
     fn get(&self, name: &str, part: Option<&String>) -> Option<String> {
         let param = (self.parts.params.iter().rev()).find(|(k, _)| k == name);
         (param.map(|(_, v)| v.clone()))
             .or_else(|| part.cloned())
+            .or_else(|| {
+                self.service
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.clone())
+            })
             .or_else(|| self.env.get(name).map(str::to_owned))
+    }
+
+    /// The service's entry, when the URI or PGSERVICE names one; its parameters checked as
+    /// the URI's are.
+    fn read_service(&mut self) -> Result<(), Failure> {
+        let Some(name) = self.get("service", None) else {
+            return Ok(());
+        };
+        let file = self.get("servicefile", None).map(PathBuf::from);
+        let entry = service::entry(&name, file, self.env).map_err(|why| self.bad(why))?;
+        let shown = format!("{} (service {})", self.shown, foreign::echo(&name));
+        params::check(&entry, &LibpqEnvironment::default(), &shown)?;
+        self.service = entry;
+        Ok(())
     }
 
     /// A usage error about the URI, shown masked.
@@ -242,7 +203,10 @@ impl Sources<'_> {
     fn passwords(&self, servers: &mut [Server], named: &[Named], dbname: &str, user: &str) {
         let in_uri = (self.parts.params.iter().rev()).find(|(k, _)| k == "password");
         let in_uri = (in_uri.map(|(_, v)| v.clone())).or(self.parts.password.clone());
-        let given = match (in_uri, self.env.get("password")) {
+        let elsewhere = (self.service.iter().find(|(k, _)| k == "password"))
+            .map(|(_, v)| v.as_str())
+            .or(self.env.get("password"));
+        let given = match (in_uri, elsewhere) {
             (Some(password), _) => Some((password, PasswordFrom::Uri)),
             (None, Some(password)) => Some((password.to_owned(), PasswordFrom::Environment)),
             (None, None) => None,
@@ -330,8 +294,14 @@ impl Address {
             .chain(&parts.password);
         in_uri.for_each(|password| foreign::register_secret(password));
         let shown = masked(uri, parts.password.as_deref());
-        let sources = Sources { parts, env, shown };
+        let mut sources = Sources {
+            parts,
+            service: Vec::new(),
+            env,
+            shown,
+        };
         params::check(&sources.parts.params, env, &sources.shown)?;
+        sources.read_service()?;
         let named = sources.named()?;
         let mut servers =
             (named.iter().map(|n| sources.server(n))).collect::<Result<Vec<_>, _>>()?;

@@ -7,6 +7,8 @@ mod address;
 mod connect;
 mod params;
 mod passfile;
+mod server;
+mod service;
 mod table;
 mod tls;
 mod upsert;

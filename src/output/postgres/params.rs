@@ -1,12 +1,13 @@
 //! The connection parameters of libpq (its `PQconninfoOptions`): those this tool reads, and
-//! the rest, each refused by name (exit 2) from the URI or from its variable, never ignored.
+//! the rest, each refused by name (exit 2) from the URI, a service file or its variable, never
+//! ignored.
 
 use crate::error::Failure;
 use crate::settings::LibpqEnvironment;
 use crate::system::foreign;
 
 /// The parameters this tool reads, in the URI or from their variables.
-pub(super) const READ: [&str; 15] = [
+pub(super) const READ: [&str; 17] = [
     "host",
     "hostaddr",
     "port",
@@ -14,6 +15,8 @@ pub(super) const READ: [&str; 15] = [
     "user",
     "password",
     "passfile",
+    "service",
+    "servicefile",
     "options",
     "application_name",
     "fallback_application_name",
@@ -25,9 +28,7 @@ pub(super) const READ: [&str; 15] = [
 ];
 
 /// libpq's other parameters (up to PostgreSQL 18): each is refused by name.
-const NOT_READ: [&str; 37] = [
-    "service",
-    "servicefile",
+const NOT_READ: [&str; 35] = [
     "client_encoding",
     "require_auth",
     "channel_binding",
@@ -87,30 +88,15 @@ pub(super) fn check(
                 "the PostgreSQL URI {shown}: {named} is no parameter of libpq's"
             )),
         };
-        return Err(with_hint(failure, name, &read));
+        return Err(failure.with_hint(read));
     }
-    let refused = env.variables().find(|(p, _)| !READ.contains(p));
+    // PGSYSCONFDIR, the system service file's folder, is a variable alone.
+    let refused = (env.variables()).find(|(p, _)| !READ.contains(p) && *p != "sysconfdir");
     if let Some((parameter, variable)) = refused {
         let failure = Failure::usage(format!(
             "{variable} is set (libpq's parameter {parameter}), which this tool does not support"
         ));
-        return Err(with_hint(
-            failure,
-            parameter,
-            &format!("unset {variable} for this run"),
-        ));
+        return Err(failure.with_hint(format!("unset {variable} for this run")));
     }
     Ok(())
-}
-
-/// What to do instead: for `service`, what its entry holds written out.
-fn with_hint(failure: Failure, parameter: &str, otherwise: &str) -> Failure {
-    match parameter {
-        "service" | "servicefile" => failure.with_hint(
-            "connection service files (pg_service.conf) are not read: write the service's host, \
-                port, dbname and user into the URI (or PGHOST, PGPORT, PGDATABASE, PGUSER), and \
-                its password into ~/.pgpass",
-        ),
-        _ => failure.with_hint(otherwise.to_owned()),
-    }
 }

@@ -23,7 +23,32 @@ use rustls::{
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::address::{ClientCert, SslMode};
+use super::address::ClientCert;
+
+/// libpq's `sslmode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SslMode {
+    Disable,
+    Allow,
+    Prefer,
+    Require,
+    VerifyCa,
+    VerifyFull,
+}
+
+impl SslMode {
+    pub(super) fn parse(text: &str) -> Option<SslMode> {
+        Some(match text {
+            "disable" => SslMode::Disable,
+            "allow" => SslMode::Allow,
+            "prefer" => SslMode::Prefer,
+            "require" => SslMode::Require,
+            "verify-ca" => SslMode::VerifyCa,
+            "verify-full" => SslMode::VerifyFull,
+            _ => return None,
+        })
+    }
+}
 
 /// How a server's certificate is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -149,8 +149,7 @@ fn a_client_certificate_is_sent_where_the_server_asks_for_one() {
 }
 
 /// libpq's parameters this tool does not support are refused by name (exit 2) before
-/// connecting or asking anything, in the URI or from their variables; `service` says what to
-/// write instead.
+/// connecting or asking anything, in the URI or from their variables.
 #[test]
 fn libpq_parameters_it_does_not_support_are_refused_by_name() {
     let sandbox = Sandbox::start(&[]);
@@ -165,13 +164,6 @@ fn libpq_parameters_it_does_not_support_are_refused_by_name() {
     };
     refused(
         &env,
-        "postgresql://127.0.0.1:1/db?service=team",
-        "error: the PostgreSQL URI postgresql://127.0.0.1:1/db?service=team: libpq's parameter \
-            'service' is one this tool does not support\nhint: connection service files \
-            (pg_service.conf) are not read: write the service's host, port, dbname and user",
-    );
-    refused(
-        &env,
         "postgresql://127.0.0.1:1/db?keepalives=0",
         "libpq's parameter 'keepalives' is one this tool does not support",
     );
@@ -180,12 +172,57 @@ fn libpq_parameters_it_does_not_support_are_refused_by_name() {
         "postgresql://127.0.0.1:1/db?sslmod=require",
         "'sslmod' is no parameter of libpq's",
     );
-    let mut with_service = Env::with_service(&sandbox.url);
-    with_service.set("PGSERVICE", "team");
+    let mut with_crl = Env::with_service(&sandbox.url);
+    with_crl.set("PGSSLCRL", "/etc/team.crl");
     refused(
-        &with_service,
+        &with_crl,
         "postgresql://127.0.0.1:1/db",
-        "error: PGSERVICE is set (libpq's parameter service), which this tool does not support",
+        "error: PGSSLCRL is set (libpq's parameter sslcrl), which this tool does not support\n\
+            hint: unset PGSSLCRL for this run",
     );
     assert_eq!(sandbox.requests(), Vec::<String>::new());
+}
+
+/// A connection service (`service=NAME` or PGSERVICE) is read from `~/.pg_service.conf` (or
+/// PGSERVICEFILE) as libpq reads it: its section's parameters fill what the URI leaves out;
+/// a service no file defines, or one holding a parameter this tool does not support, is
+/// refused by name (exit 2) before anything is asked.
+#[test]
+fn a_connection_service_fills_what_the_uri_leaves_out() {
+    let sandbox = Sandbox::start(&[]);
+    let cluster = Cluster::start();
+    let mut env = Env::with_service(&sandbox.url);
+    env.set("PGPASSWORD", crate::support::postgres::PASSWORD);
+    let services = format!(
+        "# the team's database\n[other]\nhost=/nowhere\n\n[team]\nhost = {}\nport={}\n\
+        dbname=postgres\nuser=postgres\n[slow]\nhost=/nowhere\nkeepalives=0\n",
+        cluster.dir.display(),
+        cluster.port
+    );
+    std::fs::write(env.home.path().join(".pg_service.conf"), services).unwrap();
+    env.cmd_args(&fees_into("postgresql:///?service=team", &[]))
+        .run();
+    assert_eq!(cluster.sql("SELECT count(*) FROM fees"), "3\n");
+    // The URI's parameters win over the service's (its host is nowhere).
+    let over = format!(
+        "postgresql://postgres@/?service=other&host={}&port={}",
+        cluster.dir.display(),
+        cluster.port
+    );
+    env.cmd_args(&fees_into(&over, &["-e", "2024-01-04"])).run();
+    assert_eq!(cluster.sql("SELECT count(*) FROM fees"), "4\n");
+    env.cmd_args(&fees_into("postgresql:///?service=none", &[]))
+        .code(2)
+        .stderr_contains("no service file defines the service 'none'")
+        .run();
+    env.cmd_args(&fees_into("postgresql:///?service=slow", &[]))
+        .code(2)
+        .stderr_contains(
+            "(service 'slow'): libpq's parameter 'keepalives' is one this tool does not support",
+        )
+        .run();
+    env.set("PGSERVICE", "team");
+    env.cmd_args(&fees_into("postgresql://", &["-e", "2024-01-05"]))
+        .run();
+    assert_eq!(cluster.sql("SELECT count(*) FROM fees"), "5\n");
 }
