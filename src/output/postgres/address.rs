@@ -462,9 +462,12 @@ mod tests {
             keep.contains("libpq's parameter 'keepalives' is one this tool does not"),
             "{keep}"
         );
-        let service = said("postgresql://h/db?service=team", &[]);
+        let service = said(
+            "postgresql://h/db?service=team&servicefile=/nonexistent",
+            &[],
+        );
         assert!(
-            service.contains("pg_service.conf) are not read"),
+            service.contains("no service file defines the service 'team' (looked in /nonexistent"),
             "{service}"
         );
         let nonsense = said("postgresql://h/db?nonsense=1", &[]);
