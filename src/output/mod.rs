@@ -23,7 +23,7 @@ use crate::error::{Exit, Failure};
 use crate::fetched::Plan;
 use crate::model::{Chain, Dataset, Endpoint, Period};
 use crate::render::{self, AxisScale, Format, JsonNumbers, RenderOptions, Wide};
-use crate::settings::Terminal;
+use crate::settings::{LibpqEnvironment, Terminal};
 use crate::system::atomic;
 use crate::system::diag::Notice;
 use crate::system::lock::LockWait;
@@ -86,11 +86,13 @@ pub(crate) struct Output {
 }
 
 impl Output {
-    /// The output the flags ask for, every format-specific flag checked against the format.
+    /// The output the flags ask for, every format-specific flag checked against the format;
+    /// a `postgresql://` URI completed from `libpq`, the environment the settings read.
     pub(crate) fn resolve(
         args: &OutputRequest,
         plan: &Plan,
         terminal: Terminal,
+        libpq: &LibpqEnvironment,
     ) -> Result<Output, Failure> {
         let mut file = args.file.clone().filter(|f| f.as_os_str() != "-");
         let uri = database_uri(args.format, file.as_deref())?;
@@ -130,7 +132,7 @@ impl Output {
         check_analysis(&shape, plan)?;
         check_table_flag(args.table.is_some(), format)?;
         #[cfg(feature = "postgres")]
-        let database = resolve_database(uri, args, plan)?;
+        let database = resolve_database(uri, args, plan, libpq)?;
         Ok(Output {
             format,
             file,
@@ -355,12 +357,13 @@ fn resolve_database(
     uri: Option<String>,
     args: &OutputRequest,
     plan: &Plan,
+    libpq: &LibpqEnvironment,
 ) -> Result<Option<postgres::Database>, Failure> {
     let Some(uri) = uri else {
         return Ok(None);
     };
     let table = args.table.as_deref().unwrap_or(sqlite::table_name(plan));
-    let env = |name: &str| std::env::var(name).ok();
-    let database = postgres::Database::resolve(&uri, table, &env, &|n: Notice| n.write())?;
+    let tell = |n: Notice| n.write();
+    let database = postgres::Database::resolve(&uri, table, libpq, &tell)?;
     Ok(Some(database))
 }

@@ -1,5 +1,7 @@
 //! The one reader of the process environment: every variable the tool honours, read once.
 
+use super::libpq::LIBPQ_VARIABLES;
+
 /// The API key.
 pub const ENV_KEY: &str = "CHAIN_METRICS_API_KEY";
 /// The service address.
@@ -15,8 +17,8 @@ pub const ENV_CA_BUNDLE: &str = "CHAIN_METRICS_CA_BUNDLE";
 /// The time a picture says it was made (seconds since 1970, the reproducible-builds convention).
 pub(super) const ENV_SOURCE_DATE_EPOCH: &str = "SOURCE_DATE_EPOCH";
 
-/// Every variable the settings resolve from (the locale is read apart, see [`locale`]); nothing
-/// else in the process environment matters to the tool.
+/// Every variable the settings resolve from (the locale is read apart, see [`locale`]; libpq's
+/// in [`LIBPQ_VARIABLES`]); nothing else in the process environment matters to the tool.
 const HONOURED: &[&str] = &[
     ENV_KEY,
     ENV_BASE_URL,
@@ -32,6 +34,9 @@ const HONOURED: &[&str] = &[
     "CLICOLOR",
     "CLICOLOR_FORCE",
 ];
+
+/// The user's name on Windows, libpq's default user there.
+pub(super) const ENV_WINDOWS_USER: &str = "USERNAME";
 
 /// The variables that name the locale, the first set deciding (POSIX): the terminal's
 /// character set, read once by `Terminal::ask` before the settings are resolved.
@@ -80,7 +85,9 @@ impl Environment {
     /// Others (NO_COLOR...) only matter by being set, so their bytes are taken as they come.
     pub(crate) fn from_process() -> Result<Environment, String> {
         let mut pairs = Vec::new();
-        for &name in HONOURED.iter().chain(&PROXY_VARIABLES) {
+        let libpq = LIBPQ_VARIABLES.iter().map(|(name, _)| name);
+        let names = (HONOURED.iter().chain(&PROXY_VARIABLES)).chain(libpq);
+        for &name in names.chain([&ENV_WINDOWS_USER]) {
             let Some(value) = std::env::var_os(name) else {
                 continue;
             };

@@ -8,6 +8,7 @@ mod config;
 mod environment;
 mod key_command;
 mod keys;
+mod libpq;
 pub(crate) mod limits;
 mod loopback;
 mod output;
@@ -37,6 +38,7 @@ use environment::ENV_SOURCE_DATE_EPOCH;
 pub use environment::{ENV_BASE_URL, ENV_CA_BUNDLE, ENV_CONFIG, ENV_KEY, ENV_PROFILE};
 pub use keys::ConfigKey;
 pub(crate) use keys::{ColorChoice, MethodChoice};
+pub(crate) use libpq::LibpqEnvironment;
 pub(crate) use output::OutputDefaults;
 pub(crate) use precedence::{Source, Sourced, Switch};
 pub(crate) use proxy::ProxyChoice;
@@ -153,6 +155,8 @@ pub(crate) struct Settings {
     pub source_date_epoch: Option<String>,
     /// The proxy variables, as read once.
     proxies: proxy::ProxyEnvironment,
+    /// libpq's variables, for `-o postgresql://...`.
+    pub libpq: LibpqEnvironment,
 }
 
 impl Settings {
@@ -233,6 +237,7 @@ impl Settings {
             terminal: Terminal::default(),
             source_date_epoch: env.get(ENV_SOURCE_DATE_EPOCH).map(str::to_owned),
             proxies: proxy::ProxyEnvironment::from(env),
+            libpq: LibpqEnvironment::from(env),
         })
     }
 

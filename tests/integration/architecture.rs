@@ -241,3 +241,30 @@ fn no_line_of_src_is_over_100_columns() {
         long.join("\n")
     );
 }
+
+/// `output` reads no environment variable: libpq's (PGHOST, PGPASSWORD...) and the home
+/// folder come from the settings' one environment reader (`settings/environment.rs`) as
+/// plain values, so that what a run honours is listed in one place.
+#[test]
+fn output_reads_no_environment_variable() {
+    let src = src();
+    let mut read = Vec::new();
+    for path in rust_files(&src.join("output")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for (at, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            if ["env::var", "env::vars", "dirs::"]
+                .iter()
+                .any(|r| code.contains(r))
+            {
+                let shown = path.strip_prefix(&src).unwrap().display();
+                read.push(format!("src/{shown}:{}: {}", at + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        read.is_empty(),
+        "the environment read in output:\n{}",
+        read.join("\n")
+    );
+}

@@ -33,7 +33,8 @@
 //! | `--output`: atomic files, the format from the extension | `files/`, `files/export` |
 //! | `--merge`, and merge files the reader refuses (from the fuzz harness's mutator) | `files/merge`, `files/fuzz_merge` |
 //! | the SQLite export, also as a database others read and change, and in folders they share | `files/sqlite`, `files/sqlite_shared`, `files/sqlite_readers` |
-//! | the PostgreSQL export against a real server: make, merge, resume, refusals, passwords, TLS | `files/postgres` |
+//! | the PostgreSQL export against a real server: make, merge, resume, refusals, passwords, TLS, a server lost mid-transaction | `files/postgres` |
+//! | libpq's ways as psql has them: the password file over a host list, `hostaddr`, client certificates, parameters refused by name | `files/postgres_libpq` |
 //! | cron grade: `--resume`, files that grow chains, files that say what they hold | `files/resume`, `files/holes`, `files/chains_grow`, `files/file_trust`, `files/cron_month` |
 //! | two runs changing one file at once | `files/locks` |
 //! | a signal the instant a temp file is made, or the instant it is renamed over the file | `files/signals` |

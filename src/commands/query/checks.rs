@@ -9,7 +9,7 @@ use crate::error::Failure;
 use crate::fetched::Plan;
 use crate::model::{DayRange, Endpoint, Period, SocialMetric};
 use crate::output::Output;
-use crate::settings::Terminal;
+use crate::settings::{LibpqEnvironment, Terminal};
 
 /// What the flags alone resolve to.
 pub(super) struct Checked {
@@ -19,13 +19,15 @@ pub(super) struct Checked {
 }
 
 impl Checked {
-    /// Every usage error comes before any request, key lookup or file.
+    /// Every usage error comes before any request, key lookup or file; `libpq` completes a
+    /// `postgresql://` target.
     pub(super) fn resolve(
         flags: &QueryFlags,
         endpoints: Vec<Endpoint>,
         includes: Vec<SocialMetric>,
         terminal: Terminal,
         today: NaiveDate,
+        libpq: &LibpqEnvironment,
     ) -> Result<Checked, Failure> {
         // With --resume the range comes from the file, read once the output is known.
         let range = match flags.output.resume {
@@ -42,7 +44,7 @@ impl Checked {
             includes,
             chunk_days: None,
         };
-        let output = Output::resolve(&flags.output, &plan, terminal)?;
+        let output = Output::resolve(&flags.output, &plan, terminal, libpq)?;
         check_dry_run(flags)?;
         if flags.raw {
             output.check_raw()?;

@@ -8,7 +8,9 @@ use crate::cli::{missing_chain, GlobalArgs, QueryArgs};
 use crate::commands::settings_said;
 use crate::fetched::Plan;
 use crate::model::{each_once, today_utc, Endpoint, SocialMetric};
-use crate::settings::{ConfigKey, FileUse, Flags, Settings, Source, Sourced, Terminal};
+use crate::settings::{
+    ConfigKey, FileUse, Flags, LibpqEnvironment, Settings, Source, Sourced, Terminal,
+};
 
 impl Query {
     /// The flags first, with every usage error before any key lookup, request or file write;
@@ -35,6 +37,12 @@ impl Query {
         if let Ok(settings) = &resolved {
             flags.with_defaults(&settings.output)?;
         }
+        // libpq's environment, for a `postgresql://` target: the settings' (read anew through
+        // the same reader when they failed, which is said after the usage errors).
+        let libpq = match &resolved {
+            Ok(settings) => settings.libpq.clone(),
+            Err(_) => LibpqEnvironment::from_process(),
+        };
         if flags.chains.is_empty() {
             // A broken config file may be what left the chains out: said first.
             settings_said(resolved)?;
@@ -45,7 +53,8 @@ impl Query {
             crate::report::usage_error(missing_chain(command));
         }
         let (endpoints, includes) = (endpoints.to_vec(), items(endpoints, includes));
-        let checked = checks::Checked::resolve(&flags, endpoints, includes, terminal, today)?;
+        let checked =
+            checks::Checked::resolve(&flags, endpoints, includes, terminal, today, &libpq)?;
         let resume = range::resume_start(&flags, &checked.output, &checked.plan, today)?;
         let settings = settings_said(resolved)?;
         let catch_up = match resume {

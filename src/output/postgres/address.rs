@@ -1,60 +1,36 @@
 //! A PostgreSQL target as `psql` reads it: libpq's URI (`postgresql://[user[:password]@][host]
-//! [:port]/dbname[?param=value&...]`), completed from libpq's environment (`PGHOST`, `PGPORT`,
-//! `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `PGSSLMODE`, ...) and its password file, and shown
-//! with the password masked.
+//! [:port][,...]/dbname[?param=value&...]`), completed from libpq's environment (handed over by
+//! the settings: `PGHOST`, `PGPORT`, `PGUSER`, `PGDATABASE`, `PGPASSWORD`, `PGSSLMODE`, ...)
+//! and its password file, and shown with the password masked.
 
+use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::params;
+use super::passfile::PasswordFile;
+pub(super) use super::server::{Host, PasswordFrom, Server};
+use super::service;
+pub(crate) use super::tls::SslMode;
 use super::uri::{masked, split, Parts};
 use crate::error::Failure;
+use crate::settings::LibpqEnvironment;
 use crate::system::foreign;
 
 /// Where libpq looks for a server when no host is named (Debian's socket folder, then the
-/// upstream default).
+/// upstream default). The first is the one Debian's libpq was built with, which its password
+/// file matches as `localhost`.
 const SOCKET_FOLDERS: [&str; 2] = ["/var/run/postgresql", "/tmp"];
 
 /// The port of PostgreSQL.
 const DEFAULT_PORT: u16 = 5432;
 
-/// A host to connect to: a name or address over TCP, or a Unix socket's folder.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Host {
-    Tcp(String),
-    Socket(PathBuf),
-}
-
-/// libpq's `sslmode`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum SslMode {
-    Disable,
-    Allow,
-    Prefer,
-    Require,
-    VerifyCa,
-    VerifyFull,
-}
-
-impl SslMode {
-    fn parse(text: &str) -> Option<SslMode> {
-        Some(match text {
-            "disable" => SslMode::Disable,
-            "allow" => SslMode::Allow,
-            "prefer" => SslMode::Prefer,
-            "require" => SslMode::Require,
-            "verify-ca" => SslMode::VerifyCa,
-            "verify-full" => SslMode::VerifyFull,
-            _ => return None,
-        })
-    }
-}
-
-/// Where the password came from: one in the URI gets a warning (`ps` shows it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum PasswordFrom {
-    Uri,
-    Environment,
-    PasswordFile,
+/// A client certificate and its key (`sslcert`, `sslkey`, PGSSLCERT, PGSSLKEY, or
+/// `~/.postgresql/postgresql.crt` and `.key` when there, as libpq).
+#[derive(Clone, Debug)]
+pub(crate) struct ClientCert {
+    pub cert: PathBuf,
+    pub key: PathBuf,
 }
 
 /// Everything a connection needs, resolved once from the URI, the environment and the
@@ -63,14 +39,16 @@ pub(super) enum PasswordFrom {
 pub(crate) struct Address {
     /// The URI as given, the password masked: what every message shows.
     pub shown: String,
-    pub(super) hosts: Vec<Host>,
-    pub(super) port: u16,
+    /// The servers, in the order libpq tries them: the first that connects is written to.
+    pub(super) servers: Vec<Server>,
     pub(super) user: String,
-    pub(super) password: Option<(String, PasswordFrom)>,
     pub(super) dbname: String,
     pub(super) sslmode: SslMode,
     pub(super) sslrootcert: Option<PathBuf>,
+    pub(super) client_cert: Option<ClientCert>,
     pub(super) application_name: Option<String>,
+    /// `options`: command-line options for the server (`-c name=value`).
+    pub(super) options: Option<String>,
     pub(super) connect_timeout: Option<Duration>,
 }
 
@@ -80,36 +58,46 @@ impl std::fmt::Debug for Address {
     }
 }
 
-/// The parameters libpq's URI takes that this tool reads.
-const KNOWN: [&str; 10] = [
-    "host",
-    "port",
-    "user",
-    "password",
-    "dbname",
-    "sslmode",
-    "sslrootcert",
-    "application_name",
-    "connect_timeout",
-    "passfile",
-];
+/// A host list's entry: its name (or socket folder), its `hostaddr`, its port.
+type Named = (Option<String>, Option<String>, Option<String>);
 
 /// Where a setting comes from, first found first: the URI's parameter, then the URI's own
-/// part (user, host, database), then libpq's environment variable.
+/// part (user, host, port, database), then libpq's variable.
 struct Sources<'a> {
     parts: Parts,
-    env: &'a dyn Fn(&str) -> Option<String>,
+    /// The service file's entry that `service` (or PGSERVICE) names.
+    service: Vec<(String, String)>,
+    env: &'a LibpqEnvironment,
     shown: String,
 }
 
 impl Sources<'_> {
-    /// The URI parameter `name`, else `part`, else the variable `variable`.
-    fn get(&self, name: &str, part: Option<&String>, variable: &str) -> Option<String> {
+    /// The URI parameter `name`, else `part`, else the service's, else its variable.
+    fn get(&self, name: &str, part: Option<&String>) -> Option<String> {
         let param = (self.parts.params.iter().rev()).find(|(k, _)| k == name);
-        param
-            .map(|(_, v)| v.clone())
+        (param.map(|(_, v)| v.clone()))
             .or_else(|| part.cloned())
-            .or_else(|| (self.env)(variable))
+            .or_else(|| {
+                self.service
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| v.clone())
+            })
+            .or_else(|| self.env.get(name).map(str::to_owned))
+    }
+
+    /// The service's entry, when the URI or PGSERVICE names one; its parameters checked as
+    /// the URI's are.
+    fn read_service(&mut self) -> Result<(), Failure> {
+        let Some(name) = self.get("service", None) else {
+            return Ok(());
+        };
+        let file = self.get("servicefile", None).map(PathBuf::from);
+        let entry = service::entry(&name, file, self.env).map_err(|why| self.bad(why))?;
+        let shown = format!("{} (service {})", self.shown, foreign::echo(&name));
+        params::check(&entry, &LibpqEnvironment::default(), &shown)?;
+        self.service = entry;
+        Ok(())
     }
 
     /// A usage error about the URI, shown masked.
@@ -117,45 +105,132 @@ impl Sources<'_> {
         Failure::usage(format!("the PostgreSQL URI {}: {why}", self.shown))
     }
 
-    fn port(&self) -> Result<u16, Failure> {
-        let in_host = self.parts.hosts.iter().find_map(|(_, p)| p.clone());
-        match self.get("port", in_host.as_ref(), "PGPORT") {
+    /// The host list (host names or socket folders, `hostaddr`s, ports), each list a comma
+    /// list as libpq takes it: ports and addresses one per host, or one port for all.
+    fn named(&self) -> Result<Vec<Named>, Failure> {
+        let uri_hosts = (self.parts.hosts.iter().any(|(h, _)| !h.is_empty()))
+            .then(|| (self.parts.hosts.iter().map(|(h, _)| h.as_str())).collect::<Vec<_>>())
+            .map(|names| names.join(","));
+        let uri_ports = (self.parts.hosts.iter().any(|(_, p)| p.is_some())).then(|| {
+            let ports = self.parts.hosts.iter();
+            (ports.map(|(_, p)| p.clone().unwrap_or_default())).collect::<Vec<_>>()
+        });
+        let list = |text: Option<String>| -> Vec<Option<String>> {
+            let text = text.unwrap_or_default();
+            match text.is_empty() {
+                true => Vec::new(),
+                false => text
+                    .split(',')
+                    .map(|t| Some(t.trim().to_owned()).filter(|t| !t.is_empty()))
+                    .collect(),
+            }
+        };
+        let hosts = list(self.get("host", uri_hosts.as_ref()));
+        let addrs = list(self.get("hostaddr", None));
+        let ports = list(self.get("port", uri_ports.map(|p| p.join(",")).as_ref()));
+        let count = hosts.len().max(addrs.len()).max(1);
+        if !hosts.is_empty() && !addrs.is_empty() && hosts.len() != addrs.len() {
+            return Err(self.bad(format!(
+                "{} hosts and {} hostaddr values do not pair up",
+                hosts.len(),
+                addrs.len()
+            )));
+        }
+        if ports.len() > 1 && ports.len() != count {
+            return Err(self.bad(format!(
+                "{} ports for {count} hosts: give one port, or one per host",
+                ports.len()
+            )));
+        }
+        let at = |list: &[Option<String>], i: usize| match list.len() {
+            1 => list[0].clone(),
+            _ => list.get(i).cloned().flatten(),
+        };
+        let named = (0..count).map(|i| {
+            (
+                hosts.get(i).cloned().flatten(),
+                addrs.get(i).cloned().flatten(),
+                at(&ports, i),
+            )
+        });
+        Ok(named.collect())
+    }
+
+    /// One server of the list, its password left to [`Sources::passwords`].
+    fn server(&self, (name, addr, port): &Named) -> Result<Server, Failure> {
+        let port = match port {
             Some(text) => (text.parse::<u16>().ok().filter(|p| *p > 0)).ok_or_else(|| {
                 self.bad(format!(
                     "the port {} is no port number",
-                    foreign::echo(&text)
+                    foreign::echo(text)
                 ))
-            }),
-            None => Ok(DEFAULT_PORT),
-        }
+            })?,
+            None => DEFAULT_PORT,
+        };
+        let hostaddr = match addr {
+            Some(text) => Some(text.parse::<IpAddr>().map_err(|_| {
+                self.bad(format!(
+                    "hostaddr {} is no numeric IP address",
+                    foreign::echo(text)
+                ))
+                .with_hint("hostaddr takes an address (127.0.0.1, ::1); a name goes in host")
+            })?),
+            None => None,
+        };
+        let host = match (name, hostaddr) {
+            (Some(folder), Some(_)) if folder.starts_with('/') => {
+                return Err(self.bad(format!(
+                    "hostaddr goes with a host name, and {} is a socket folder",
+                    foreign::echo(folder)
+                )))
+            }
+            (Some(folder), None) if folder.starts_with('/') => Host::Socket(folder.into()),
+            (Some(name), _) => Host::Tcp(name.clone()),
+            (None, Some(addr)) => Host::Tcp(addr.to_string()),
+            (None, None) => default_host(),
+        };
+        Ok(Server {
+            host,
+            hostaddr,
+            port,
+            password: None,
+        })
     }
 
-    /// The hosts (a comma list), a name starting with `/` a socket folder; libpq's default
-    /// socket when none is named.
-    fn hosts(&self) -> Vec<Host> {
-        let named: Vec<String> = (self.parts.hosts.iter())
-            .map(|(h, _)| h.clone())
-            .filter(|h| !h.is_empty())
-            .collect();
-        let named = Some(named.join(",")).filter(|n| !n.is_empty());
-        let text = self
-            .get("host", named.as_ref(), "PGHOST")
-            .unwrap_or_default();
-        let mut hosts: Vec<Host> = (text.split(','))
-            .filter(|h| !h.is_empty())
-            .map(|h| match h.starts_with('/') {
-                true => Host::Socket(PathBuf::from(h)),
-                false => Host::Tcp(h.to_owned()),
-            })
-            .collect();
-        if hosts.is_empty() {
-            hosts.push(default_host());
+    /// The password, for each server: the URI's, else PGPASSWORD, else the password file's
+    /// first line matching that server (its host as named, else its hostaddr, else
+    /// `localhost`), as libpq.
+    fn passwords(&self, servers: &mut [Server], named: &[Named], dbname: &str, user: &str) {
+        let in_uri = (self.parts.params.iter().rev()).find(|(k, _)| k == "password");
+        let in_uri = (in_uri.map(|(_, v)| v.clone())).or(self.parts.password.clone());
+        let elsewhere = (self.service.iter().find(|(k, _)| k == "password"))
+            .map(|(_, v)| v.as_str())
+            .or(self.env.get("password"));
+        let given = match (in_uri, elsewhere) {
+            (Some(password), _) => Some((password, PasswordFrom::Uri)),
+            (None, Some(password)) => Some((password.to_owned(), PasswordFrom::Environment)),
+            (None, None) => None,
+        };
+        if let Some(given) = given {
+            servers
+                .iter_mut()
+                .for_each(|s| s.password = Some(given.clone()));
+            return;
         }
-        hosts
+        let file = (self.get("passfile", None).map(PathBuf::from))
+            .or_else(|| self.env.home.as_ref().map(|h| h.join(".pgpass")));
+        let Some(file) = file.as_deref().and_then(PasswordFile::read) else {
+            return;
+        };
+        for (server, (name, addr, _)) in servers.iter_mut().zip(named) {
+            let host = name.as_deref().or(addr.as_deref());
+            let found = file.password(host, SOCKET_FOLDERS[0], server.port, dbname, user);
+            server.password = found.map(|p| (p, PasswordFrom::PasswordFile));
+        }
     }
 
     fn sslmode(&self) -> Result<SslMode, Failure> {
-        match self.get("sslmode", None, "PGSSLMODE") {
+        match self.get("sslmode", None) {
             Some(text) => SslMode::parse(&text).ok_or_else(|| {
                 self.bad(format!(
                     "sslmode {} is none of libpq's",
@@ -169,7 +244,7 @@ impl Sources<'_> {
 
     /// libpq's: zero (or none) waits for ever; below 2 s counts as 2.
     fn connect_timeout(&self) -> Result<Option<Duration>, Failure> {
-        let Some(text) = self.get("connect_timeout", None, "PGCONNECT_TIMEOUT") else {
+        let Some(text) = self.get("connect_timeout", None) else {
             return Ok(None);
         };
         match text.trim().parse::<u64>() {
@@ -182,44 +257,36 @@ impl Sources<'_> {
         }
     }
 
-    /// The password: the URI's, else PGPASSWORD, else the password file's line for this
-    /// connection.
-    fn password(
-        &self,
-        host: &Host,
-        port: u16,
-        dbname: &str,
-        user: &str,
-    ) -> Option<(String, PasswordFrom)> {
-        let in_uri = self
-            .parts
-            .params
-            .iter()
-            .rev()
-            .find(|(k, _)| k == "password");
-        let in_uri = in_uri
-            .map(|(_, v)| v.clone())
-            .or(self.parts.password.clone());
-        if let Some(password) = in_uri {
-            return Some((password, PasswordFrom::Uri));
+    /// The client certificate: `sslcert` and `sslkey` (or their variables), else libpq's
+    /// `~/.postgresql/postgresql.crt` when there (its key beside it).
+    fn client_cert(&self) -> Result<Option<ClientCert>, Failure> {
+        let home = self.env.home.as_ref().map(|h| h.join(".postgresql"));
+        let at_home = |file: &str| home.as_ref().map(|h| h.join(file));
+        let cert = (self.get("sslcert", None).map(PathBuf::from))
+            .or_else(|| at_home("postgresql.crt").filter(|f| f.is_file()));
+        let key = self.get("sslkey", None).map(PathBuf::from);
+        match (cert, key) {
+            (Some(cert), key) => Ok(Some(ClientCert {
+                cert,
+                key: key
+                    .or_else(|| at_home("postgresql.key"))
+                    .unwrap_or_default(),
+            })),
+            (None, Some(_)) => {
+                Err(self
+                    .bad("sslkey names a client key, and no sslcert its certificate".to_owned()))
+                .map_err(|f| f.with_hint("give sslcert too (or PGSSLCERT)"))
+            }
+            (None, None) => Ok(None),
         }
-        if let Some(password) = (self.env)("PGPASSWORD") {
-            return Some((password, PasswordFrom::Environment));
-        }
-        let file = (self.get("passfile", None, "PGPASSFILE").map(PathBuf::from))
-            .or_else(|| dirs::home_dir().map(|h| h.join(".pgpass")))?;
-        let password = from_password_file(&file, host, port, dbname, user)?;
-        Some((password, PasswordFrom::PasswordFile))
     }
 }
 
 impl Address {
     /// Reads `uri`, completing it from `env` (libpq's variables) and the password file, as
-    /// `psql` does. A malformed URI or an unknown parameter is a usage error (exit 2).
-    pub(crate) fn resolve(
-        uri: &str,
-        env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<Address, Failure> {
+    /// `psql` does. A malformed URI, or a parameter (or variable) of libpq's this tool does
+    /// not read, is a usage error (exit 2).
+    pub(crate) fn resolve(uri: &str, env: &LibpqEnvironment) -> Result<Address, Failure> {
         let parts = split(uri)?;
         let in_uri = (parts.params.iter())
             .filter(|(k, _)| k == "password")
@@ -227,37 +294,35 @@ impl Address {
             .chain(&parts.password);
         in_uri.for_each(|password| foreign::register_secret(password));
         let shown = masked(uri, parts.password.as_deref());
-        let sources = Sources { parts, env, shown };
-        if let Some((unknown, _)) =
-            (sources.parts.params.iter()).find(|(k, _)| !KNOWN.contains(&k.as_str()))
-        {
-            return Err(sources
-                .bad(format!(
-                    "the parameter {} is not one this tool reads",
-                    foreign::echo(unknown)
-                ))
-                .with_hint(format!("it reads {}", KNOWN.join(", "))));
-        }
-        let port = sources.port()?;
-        let hosts = sources.hosts();
-        let user = (sources.get("user", sources.parts.user.as_ref(), "PGUSER"))
-            .or_else(os_user)
+        let mut sources = Sources {
+            parts,
+            service: Vec::new(),
+            env,
+            shown,
+        };
+        params::check(&sources.parts.params, env, &sources.shown)?;
+        sources.read_service()?;
+        let named = sources.named()?;
+        let mut servers =
+            (named.iter().map(|n| sources.server(n))).collect::<Result<Vec<_>, _>>()?;
+        let user = (sources.get("user", sources.parts.user.as_ref()))
+            .or_else(|| env.os_user.clone())
             .ok_or_else(|| sources.bad("no user name: give one in the URI or PGUSER".to_owned()))?;
         let dbname = Some(&sources.parts.dbname).and_then(|d| d.as_ref().filter(|d| !d.is_empty()));
-        let dbname = (sources.get("dbname", dbname, "PGDATABASE")).unwrap_or_else(|| user.clone());
-        let password = sources.password(&hosts[0], port, &dbname, &user);
-        if let Some((password, _)) = &password {
+        let dbname = (sources.get("dbname", dbname)).unwrap_or_else(|| user.clone());
+        sources.passwords(&mut servers, &named, &dbname, &user);
+        for (password, _) in servers.iter().filter_map(|s| s.password.as_ref()) {
             foreign::register_secret(password);
         }
+        let application_name = (sources.get("application_name", None))
+            .or_else(|| sources.get("fallback_application_name", None));
         Ok(Address {
-            hosts,
-            port,
-            password,
+            servers,
             sslmode: sources.sslmode()?,
-            sslrootcert: sources
-                .get("sslrootcert", None, "PGSSLROOTCERT")
-                .map(PathBuf::from),
-            application_name: sources.get("application_name", None, "PGAPPNAME"),
+            sslrootcert: sources.get("sslrootcert", None).map(PathBuf::from),
+            client_cert: sources.client_cert()?,
+            application_name,
+            options: sources.get("options", None),
             connect_timeout: sources.connect_timeout()?,
             user,
             dbname,
@@ -267,21 +332,29 @@ impl Address {
 
     /// Whether the password was written in the URI, where `ps` and shell history show it.
     pub(crate) fn password_in_uri(&self) -> bool {
-        matches!(self.password, Some((_, PasswordFrom::Uri)))
+        (self.servers.iter()).any(|s| matches!(s.password, Some((_, PasswordFrom::Uri))))
     }
 
-    /// The password, for a message's own masking (one too short to register as a secret).
-    pub(super) fn password(&self) -> Option<&str> {
-        self.password.as_ref().map(|(p, _)| p.as_str())
+    /// The passwords, for a message's own masking (one too short to register as a secret).
+    pub(super) fn passwords(&self) -> impl Iterator<Item = &str> {
+        (self.servers.iter()).filter_map(|s| s.password.as_ref().map(|(p, _)| p.as_str()))
     }
 
-    /// Where the connection goes, for `-v`: host, port, database and user (no password).
+    /// Where the connection goes, for `-v`: the servers in the order tried, the database and
+    /// the user (no password).
     pub(crate) fn describe(&self) -> String {
-        let host = match &self.hosts[0] {
-            Host::Tcp(name) => format!("{name}:{}", self.port),
-            Host::Socket(folder) => format!("the socket in {}", folder.display()),
-        };
-        format!("database {} on {host} as {}", self.dbname, self.user)
+        self.describe_on(&self.servers)
+    }
+
+    /// The database on `servers`, as the user: how a message names where it was.
+    pub(super) fn describe_on(&self, servers: &[Server]) -> String {
+        let hosts: Vec<String> = servers.iter().map(Server::describe).collect();
+        format!(
+            "database {} on {} as {}",
+            self.dbname,
+            hosts.join(" or "),
+            self.user
+        )
     }
 }
 
@@ -294,100 +367,19 @@ fn default_host() -> Host {
     Host::Socket(PathBuf::from(folder))
 }
 
-/// The user this process runs as, libpq's default user name.
-fn os_user() -> Option<String> {
-    #[cfg(unix)]
-    {
-        let uid = nix::unistd::geteuid();
-        nix::unistd::User::from_uid(uid)
-            .ok()
-            .flatten()
-            .map(|u| u.name)
-    }
-    #[cfg(not(unix))]
-    {
-        std::env::var("USERNAME").ok()
-    }
-}
-
-/// The password the password file (`~/.pgpass`, `PGPASSFILE`) holds for this connection: its
-/// first line `host:port:database:user:password` that matches (`*` matches anything, `\`
-/// escapes `:` and `\`). As libpq, a file others can read (not 0600 or less) is ignored.
-fn from_password_file(
-    file: &Path,
-    host: &Host,
-    port: u16,
-    dbname: &str,
-    user: &str,
-) -> Option<String> {
-    let metadata = std::fs::metadata(file).ok()?;
-    if !metadata.is_file() {
-        return None;
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if metadata.permissions().mode() & 0o077 != 0 {
-            crate::system::diag::warning(format!(
-                "the password file {} is readable by others (it should be 0600): it is ignored, as \
-                    psql does",
-                file.display()
-            ));
-            return None;
-        }
-    }
-    let text = std::fs::read_to_string(file).ok()?;
-    let host = match host {
-        Host::Tcp(name) => name.clone(),
-        Host::Socket(folder) if folder == Path::new(SOCKET_FOLDERS[0]) => "localhost".to_owned(),
-        Host::Socket(folder) => folder.display().to_string(),
-    };
-    let port = port.to_string();
-    let wanted = [host.as_str(), port.as_str(), dbname, user];
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .find_map(|line| {
-            let fields = password_fields(line);
-            let [h, p, d, u, password] = fields.as_slice() else {
-                return None;
-            };
-            let matches = [h, p, d, u]
-                .iter()
-                .zip(wanted)
-                .all(|(field, want)| field.as_str() == "*" || field.as_str() == want);
-            matches.then(|| password.clone())
-        })
-}
-
-/// A password-file line's fields: split at `:`, with `\:` and `\\` escaped.
-fn password_fields(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => fields
-                .last_mut()
-                .into_iter()
-                .for_each(|f| f.extend(chars.next())),
-            // The password is the rest of the line, colons and all.
-            ':' if fields.len() < 5 => fields.push(String::new()),
-            _ => fields.last_mut().into_iter().for_each(|f| f.push(c)),
-        }
-    }
-    fields
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::settings::Environment;
 
-    fn resolve(uri: &str, env: &[(&str, &str)]) -> Result<Address, Failure> {
-        let env: Vec<(String, String)> = env
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        let lookup = move |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
-        Address::resolve(uri, &lookup)
+    fn resolve(uri: &str, env: &[(&'static str, &str)]) -> Result<Address, Failure> {
+        let pairs = env.iter().map(|(k, v)| (*k, v.to_string()));
+        let env = Environment::from_pairs(pairs.chain([("PGPASSFILE", "/nonexistent".into())]));
+        Address::resolve(uri, &LibpqEnvironment::from(&env))
+    }
+
+    fn hosts(a: &Address) -> Vec<(Host, u16)> {
+        a.servers.iter().map(|s| (s.host.clone(), s.port)).collect()
     }
 
     #[test]
@@ -401,24 +393,44 @@ mod tests {
         let a = resolve(
             "postgresql://metrics@db.example:5433/team?sslmode=verify-full",
             &env,
-        )
-        .unwrap();
-        assert_eq!(a.hosts, [Host::Tcp("db.example".into())]);
-        assert_eq!(
-            (a.port, a.user.as_str(), a.dbname.as_str()),
-            (5433, "metrics", "team")
         );
+        let a = a.unwrap();
+        assert_eq!(hosts(&a), [(Host::Tcp("db.example".into()), 5433)]);
+        assert_eq!((a.user.as_str(), a.dbname.as_str()), ("metrics", "team"));
         assert_eq!(a.sslmode, SslMode::VerifyFull);
         let b = resolve("postgresql:///metrics", &env).unwrap();
-        assert_eq!(b.hosts, [Host::Socket("/run/pg".into())]);
-        assert_eq!(
-            (b.port, b.user.as_str(), b.dbname.as_str()),
-            (6000, "cron", "metrics")
-        );
+        assert_eq!(hosts(&b), [(Host::Socket("/run/pg".into()), 6000)]);
+        assert_eq!((b.user.as_str(), b.dbname.as_str()), ("cron", "metrics"));
         assert_eq!(b.sslmode, SslMode::Require);
         let c = resolve("postgres://%2Ftmp%2Fpg/db?user=x", &[]).unwrap();
-        assert_eq!(c.hosts, [Host::Socket("/tmp/pg".into())]);
+        assert_eq!(hosts(&c), [(Host::Socket("/tmp/pg".into()), 5432)]);
         assert_eq!(c.user, "x");
+    }
+
+    #[test]
+    fn every_host_has_its_port_and_hostaddr() {
+        let a = resolve("postgresql://u@a:5433,b,[::1]:6000/db", &[]).unwrap();
+        let tcp = |h: &str, p| (Host::Tcp(h.into()), p);
+        assert_eq!(
+            hosts(&a),
+            [tcp("a", 5433), tcp("b", 5432), tcp("::1", 6000)]
+        );
+        let b = resolve(
+            "postgresql://u@/db?host=a,b&hostaddr=10.0.0.1,10.0.0.2&port=7",
+            &[],
+        );
+        let b = b.unwrap();
+        assert_eq!(hosts(&b), [tcp("a", 7), tcp("b", 7)]);
+        assert_eq!(b.servers[1].hostaddr, Some("10.0.0.2".parse().unwrap()));
+        let c = resolve("postgresql://u@/db", &[("PGHOSTADDR", "127.0.0.1")]).unwrap();
+        assert_eq!(hosts(&c), [tcp("127.0.0.1", 5432)]);
+        for bad in [
+            "postgresql://u@a,b/db?port=1,2,3",
+            "postgresql://u@a,b/db?hostaddr=10.0.0.1",
+            "postgresql://u@a/db?hostaddr=db.example",
+        ] {
+            assert!(resolve(bad, &[]).is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -440,12 +452,40 @@ mod tests {
     }
 
     #[test]
-    fn password_file_lines_match_with_stars_and_escapes() {
-        assert_eq!(
-            password_fields(r"h\:x:*:db:u:pa:ss"),
-            ["h:x", "*", "db", "u", "pa:ss"]
+    fn libpq_parameters_not_read_are_refused_by_name() {
+        let said = |uri: &str, env: &[(&'static str, &str)]| {
+            let e = resolve(uri, env).err().unwrap();
+            format!("{e} / {}", e.hint.clone().unwrap_or_default())
+        };
+        let keep = said("postgresql://h/db?keepalives=1", &[]);
+        assert!(
+            keep.contains("libpq's parameter 'keepalives' is one this tool does not"),
+            "{keep}"
         );
+        let service = said(
+            "postgresql://h/db?service=team&servicefile=/nonexistent",
+            &[],
+        );
+        assert!(
+            service.contains("no service file defines the service 'team' (looked in /nonexistent"),
+            "{service}"
+        );
+        let nonsense = said("postgresql://h/db?nonsense=1", &[]);
+        assert!(
+            nonsense.contains("'nonsense' is no parameter of libpq's"),
+            "{nonsense}"
+        );
+        let env = said("postgresql://h/db", &[("PGSSLCRL", "/etc/crl.pem")]);
+        assert!(
+            env.contains("PGSSLCRL is set (libpq's parameter sslcrl)"),
+            "{env}"
+        );
+        assert!(env.contains("unset PGSSLCRL"), "{env}");
         assert!(resolve("postgresql://h/db?sslmode=sometimes", &[]).is_err());
         assert!(resolve("mysql://h/db", &[]).is_err());
+        let ok = "postgresql://h/db?options=-c%20x%3D1&fallback_application_name=f&sslcert=/c";
+        let a = resolve(ok, &[]).unwrap();
+        assert_eq!(a.options.as_deref(), Some("-c x=1"));
+        assert_eq!(a.application_name.as_deref(), Some("f"));
     }
 }

@@ -4,23 +4,68 @@ use std::error::Error as _;
 
 use postgres::Client;
 
-use super::address::{Address, Host, SslMode};
+use super::address::{Address, Host, Server, SslMode};
 use super::tls::Tls;
 use crate::error::{Exit, Failure};
 use crate::system::foreign;
 
-/// Connects and authenticates, as libpq would with this address: TLS as `sslmode` says (never
-/// over a Unix socket). Failing, exit 9 with the server's own words (foreign text, masked).
-pub(super) fn connect(address: &Address) -> Result<Client, Failure> {
+/// A connection, and the server it reached, named for messages (no password).
+pub(super) struct Connection {
+    pub client: Client,
+    pub server: String,
+}
+
+/// Connects and authenticates, as libpq would with this address: each server of the host list
+/// in turn, with its own port and password, until one takes the connection; TLS as `sslmode`
+/// says (never over a Unix socket). Failing, exit 9 with the servers' own words (foreign text,
+/// masked).
+pub(super) fn connect(address: &Address) -> Result<Connection, Failure> {
+    let cannot = |why: String| {
+        Failure::new(
+            Exit::Output,
+            format!("cannot connect to {}: {why}", address.shown),
+        )
+    };
+    let rootcert = address.sslrootcert.as_deref();
+    let tls = Tls::new(address.sslmode, rootcert, address.client_cert.as_ref())
+        .map_err(|why| cannot(shown(address, &why)))?;
+    let mut failures = Vec::new();
+    for server in &address.servers {
+        match config(address, server).connect(tls.clone()) {
+            Ok(client) => {
+                return Ok(Connection {
+                    client,
+                    server: address.describe_on(std::slice::from_ref(server)),
+                })
+            }
+            Err(e) => failures.push((server.describe(), words(address, &e))),
+        }
+    }
+    let why = match failures.as_slice() {
+        [(_, why)] => why.clone(),
+        _ => (failures.iter())
+            .map(|(server, why)| format!("{server}: {why}"))
+            .collect::<Vec<_>>()
+            .join("; "),
+    };
+    Err(cannot(why).with_hint(
+        "check the URI, PGHOST/PGPORT/PGUSER, and the password (PGPASSWORD or ~/.pgpass); \
+            nothing was asked of the service",
+    ))
+}
+
+/// The client's configuration for one server of the address.
+fn config(address: &Address, server: &Server) -> postgres::Config {
     let mut config = postgres::Config::new();
-    for host in &address.hosts {
-        match host {
-            Host::Tcp(name) => config.host(name),
-            Host::Socket(folder) => config.host_path(folder),
-        };
+    match &server.host {
+        Host::Tcp(name) => config.host(name),
+        Host::Socket(folder) => config.host_path(folder),
+    };
+    if let Some(addr) = server.hostaddr {
+        config.hostaddr(addr);
     }
     config
-        .port(address.port)
+        .port(server.port)
         .user(&address.user)
         .dbname(&address.dbname);
     config.application_name(
@@ -29,49 +74,28 @@ pub(super) fn connect(address: &Address) -> Result<Client, Failure> {
             .as_deref()
             .unwrap_or("chain-metrics"),
     );
-    if let Some(password) = address.password() {
+    if let Some(options) = &address.options {
+        config.options(options);
+    }
+    if let Some((password, _)) = &server.password {
         config.password(password);
     }
     if let Some(timeout) = address.connect_timeout {
         config.connect_timeout(timeout);
     }
-    let sockets_only = address.hosts.iter().all(|h| matches!(h, Host::Socket(_)));
     config.ssl_mode(match address.sslmode {
-        _ if sockets_only => postgres::config::SslMode::Disable,
+        _ if matches!(server.host, Host::Socket(_)) => postgres::config::SslMode::Disable,
         SslMode::Disable => postgres::config::SslMode::Disable,
         SslMode::Allow | SslMode::Prefer => postgres::config::SslMode::Prefer,
         SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => {
             postgres::config::SslMode::Require
         }
     });
-    let tls = Tls::new(address.sslmode, address.sslrootcert.as_deref()).map_err(|why| {
-        Failure::new(
-            Exit::Output,
-            format!(
-                "cannot connect to {}: {}",
-                address.shown,
-                shown(address, &why)
-            ),
-        )
-    })?;
-    config.connect(tls).map_err(|e| {
-        Failure::new(
-            Exit::Output,
-            format!(
-                "cannot connect to {}: {}",
-                address.shown,
-                words(address, &e)
-            ),
-        )
-        .with_hint(
-            "check the URI, PGHOST/PGPORT/PGUSER, and the password (PGPASSWORD or \
-            ~/.pgpass); nothing was asked of the service",
-        )
-    })
+    config
 }
 
 /// A PostgreSQL error in words: the server's message when it sent one, else the chain of
-/// causes (a refused connection, a certificate), shown as foreign text.
+/// causes (a refused connection, a certificate, a connection lost), shown as foreign text.
 pub(super) fn words(address: &Address, error: &postgres::Error) -> String {
     let text = match error.as_db_error() {
         Some(db) => format!("{}: {}", db.severity(), db.message()),
@@ -88,8 +112,10 @@ pub(super) fn words(address: &Address, error: &postgres::Error) -> String {
     shown(address, &text)
 }
 
-/// Foreign text with this address's password masked, whatever its length.
+/// Foreign text with this address's passwords masked, whatever their length.
 fn shown(address: &Address, text: &str) -> String {
-    let password = address.password().unwrap_or_default().to_owned();
-    foreign::shown(text, &move |t| foreign::mask_every(t, &password), 400)
+    let passwords: Vec<String> = address.passwords().map(str::to_owned).collect();
+    let mask =
+        move |t: &str| (passwords.iter()).fold(t.to_owned(), |t, p| foreign::mask_every(&t, p));
+    foreign::shown(text, &mask, 400)
 }

@@ -5,6 +5,10 @@
 
 mod address;
 mod connect;
+mod params;
+mod passfile;
+mod server;
+mod service;
 mod table;
 mod tls;
 mod upsert;
@@ -12,6 +16,7 @@ mod uri;
 
 use crate::error::Failure;
 use crate::model::{Dataset, Period, Row};
+use crate::settings::LibpqEnvironment;
 use crate::system::diag::Notice;
 use address::Address;
 use table::Table;
@@ -24,12 +29,13 @@ pub(crate) struct Database {
 }
 
 impl Database {
-    /// Reads the URI `-o` gave (completed from libpq's environment and password file) for the
-    /// table `table`; `tell` gets the warning of a password written in the URI.
+    /// Reads the URI `-o` gave (completed from libpq's environment, which the settings read,
+    /// and the password file) for the table `table`; `tell` gets the warning of a password
+    /// written in the URI.
     pub(crate) fn resolve(
         uri: &str,
         table: &str,
-        env: &dyn Fn(&str) -> Option<String>,
+        env: &LibpqEnvironment,
         tell: &dyn Fn(Notice),
     ) -> Result<Database, Failure> {
         let address = Address::resolve(uri, env)?;

@@ -84,7 +84,7 @@ pub(crate) fn check(
     header: &Dataset,
     merge: bool,
 ) -> Result<(), Failure> {
-    let mut client = connect(address)?;
+    let mut client = connect(address)?.client;
     let failed = |e: postgres::Error| read_failure(address, table, &e);
     let found = find(&mut client, table).map_err(failed)?;
     let refuse = |(why, hint): (String, String)| {
@@ -262,7 +262,7 @@ pub(crate) fn stored_rows(
     table: &Table,
     shape: &Dataset,
 ) -> Result<Vec<Row>, Failure> {
-    let mut client = connect(address)?;
+    let mut client = connect(address)?.client;
     let failed = |e: postgres::Error| read_failure(address, table, &e);
     let found = find(&mut client, table).map_err(failed)?;
     if found.kind.is_none() {

@@ -2,7 +2,8 @@
 //! `verify-full` checks the chain and the host name, `verify-ca` the chain alone, `require`,
 //! `prefer` and `allow` encrypt without checking (unless `sslrootcert` names roots, when
 //! `require` checks the chain, as libpq). The roots: `sslrootcert` alone when given (as
-//! libpq), else the system's store as the service's client reads it (SSL_CERT_FILE too).
+//! libpq), else the system's store as the service's client reads it (SSL_CERT_FILE too). A
+//! client certificate (`sslcert`, `sslkey`) is sent when the server asks for one.
 
 use std::future::Future;
 use std::io;
@@ -16,13 +17,38 @@ use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, Server
 use rustls::client::WebPkiServerVerifier;
 use rustls::crypto::WebPkiSupportedAlgorithms;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{
     CertificateError, ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme,
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::address::SslMode;
+use super::address::ClientCert;
+
+/// libpq's `sslmode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SslMode {
+    Disable,
+    Allow,
+    Prefer,
+    Require,
+    VerifyCa,
+    VerifyFull,
+}
+
+impl SslMode {
+    pub(super) fn parse(text: &str) -> Option<SslMode> {
+        Some(match text {
+            "disable" => SslMode::Disable,
+            "allow" => SslMode::Allow,
+            "prefer" => SslMode::Prefer,
+            "require" => SslMode::Require,
+            "verify-ca" => SslMode::VerifyCa,
+            "verify-full" => SslMode::VerifyFull,
+            _ => return None,
+        })
+    }
+}
 
 /// How a server's certificate is checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +70,11 @@ pub(super) struct Tls {
 impl Tls {
     /// The connector `sslmode` asks for; the roots read when it checks certificates. A root
     /// file that cannot be read is the reason, in words.
-    pub(super) fn new(mode: SslMode, rootcert: Option<&Path>) -> Result<Tls, String> {
+    pub(super) fn new(
+        mode: SslMode,
+        rootcert: Option<&Path>,
+        client: Option<&ClientCert>,
+    ) -> Result<Tls, String> {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let check = match mode {
             SslMode::VerifyFull => Check::Full,
@@ -68,16 +98,54 @@ impl Tls {
             check,
             algorithms: provider.signature_verification_algorithms,
         });
-        let config = ClientConfig::builder_with_provider(provider)
+        let builder = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
             .map_err(|e| e.to_string())?
             .dangerous()
-            .with_custom_certificate_verifier(verifier)
-            .with_no_client_auth();
+            .with_custom_certificate_verifier(verifier);
+        let config = match client {
+            Some(client) => {
+                let (chain, key) = client_cert(client)?;
+                let config = builder.with_client_auth_cert(chain, key);
+                config.map_err(|e| format!("sslcert {}: {e}", client.cert.display()))?
+            }
+            None => builder.with_no_client_auth(),
+        };
         Ok(Tls {
             config: Arc::new(config),
         })
     }
+}
+
+/// The client's certificate chain and key, read as libpq reads them: a key others may read is
+/// refused (it should be 0600).
+fn client_cert(
+    client: &ClientCert,
+) -> Result<(Vec<CertificateDer<'static>>, PrivateKeyDer<'static>), String> {
+    let (cert, key) = (client.cert.display(), client.key.display());
+    let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&client.cert)
+        .and_then(|certs| certs.collect())
+        .map_err(|e| format!("sslcert {cert}: cannot read its certificate ({e})"))?;
+    if chain.is_empty() {
+        return Err(format!("sslcert {cert}: holds no PEM certificate"));
+    }
+    let metadata = std::fs::metadata(&client.key)
+        .map_err(|e| format!("sslkey {key}: cannot read the certificate's private key ({e})"))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if metadata.permissions().mode() & 0o077 != 0 {
+            return Err(format!(
+                "sslkey {key}: others may read this private key; give it mode 0600, as libpq \
+                    asks"
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = metadata;
+    let private = PrivateKeyDer::from_pem_file(&client.key)
+        .map_err(|e| format!("sslkey {key}: cannot read a PEM private key ({e})"))?;
+    Ok((chain, private))
 }
 
 /// The roots: `sslrootcert` alone (`system`: the system's store), else the system's store.

@@ -4,7 +4,7 @@ use postgres::types::ToSql;
 use postgres::Transaction;
 
 use super::address::Address;
-use super::connect::{connect, words};
+use super::connect::{connect, words, Connection};
 use super::table::{check_numeric, find, holds_rows, plain_into_rows, quoted, Table};
 use crate::error::{Exit, Failure};
 use crate::model::{Dataset, Period};
@@ -36,12 +36,14 @@ pub(crate) fn store(
             })?;
         }
     }
-    let mut client = connect(address)?;
+    let Connection { mut client, server } = connect(address)?;
+    // The server named as reached (the URI may leave it to PGHOST), its password masked.
     let failed = |e: postgres::Error| {
         Failure::new(
             Exit::Output,
             format!(
-                "cannot write {} at {}: {}; nothing was written, the table is as it was",
+                "cannot write {} at {} ({server}): {}; nothing was written, the table is as it \
+                    was",
                 table.shown(),
                 address.shown,
                 words(address, &e)

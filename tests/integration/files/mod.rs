@@ -1,6 +1,7 @@
 //! The files a run writes and reads: `--output` (`export`), `--merge` (`merge`, `fuzz_merge`),
 //! the SQLite export (`sqlite`, `sqlite_shared`, and read by others in shared folders:
-//! `sqlite_readers`), the PostgreSQL export (`postgres`), `--resume`
+//! `sqlite_readers`), the PostgreSQL export (`postgres`, and libpq's files and parameters:
+//! `postgres_libpq`), `--resume`
 //! and growing chains (`resume`, `chains_grow`), the holes `--resume` asks again (`holes`), files
 //! that say what they hold (`file_trust`), two runs at once (`locks`), a signal
 //! the instant a temp file is made or renamed (`signals`), whose files are trusted
@@ -19,6 +20,7 @@ mod locks;
 mod merge;
 mod neighbours;
 mod postgres;
+mod postgres_libpq;
 mod resume;
 mod signals;
 mod sqlite;

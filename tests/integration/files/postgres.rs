@@ -468,3 +468,68 @@ fn usage_errors_of_a_postgres_target_come_before_connecting() {
     }
     assert_eq!(sandbox.requests(), Vec::<String>::new());
 }
+
+/// The server goes away while the transaction is under way (a trigger the test makes sleeps
+/// in it; the cluster is stopped at once): exit 9, the server named with the password
+/// masked, and once the server is back the table is as it was.
+#[test]
+fn a_server_gone_in_the_middle_of_the_transaction_leaves_the_table_as_it_was() {
+    let sandbox = Sandbox::start(&[]);
+    let cluster = Cluster::start();
+    let env = cluster.env(&sandbox.url);
+    env.cmd_args(&args(
+        &["fees", "-c", "eth", "-o", "postgresql:///postgres"],
+        &[],
+    ))
+    .run();
+    let table = "SELECT date, chain, fees FROM fees ORDER BY date, chain";
+    let before = cluster.sql(table);
+    cluster.sql("CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(120); RETURN NULL; END $$; CREATE TRIGGER slow AFTER INSERT ON fees FOR EACH STATEMENT EXECUTE FUNCTION slow()");
+    let socket = cluster.dir.display();
+    let uri = format!(
+        "postgresql://postgres:{PASSWORD}@/postgres?host={socket}&port={}",
+        cluster.port
+    );
+    let run = env
+        .cmd_args(&[
+            "fees",
+            "-c",
+            "eth,arb",
+            "-o",
+            &uri,
+            "--merge",
+            "-s",
+            "2024-01-01",
+            "-e",
+            "2024-01-05",
+        ])
+        .code(9)
+        .any_stderr()
+        .spawn();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let sleeping = "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep'";
+    while cluster.sql(sleeping) != "1\n" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the run never reached the trigger"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    cluster.stop();
+    let run = run.finish();
+    let shown = uri.replace(PASSWORD, "****");
+    let said = format!(
+        "error: cannot write fees at {shown} (database postgres on the socket in {socket} as \
+            postgres): "
+    );
+    assert!(run.stderr.contains(&said), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("; nothing was written, the table is as it was"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains(PASSWORD), "{}", run.stderr);
+    cluster.start_again();
+    assert_eq!(cluster.sql(table), before);
+}

@@ -23,6 +23,8 @@ pub struct Cluster {
     pub dir: PathBuf,
     pub bin: PathBuf,
     pub port: u16,
+    /// The server's options (`pg_ctl -o`), to start it again after [`Cluster::stop`].
+    options: String,
 }
 
 impl Cluster {
@@ -47,7 +49,12 @@ impl Cluster {
             .port();
         std::fs::write(dir.join("pw"), PASSWORD).unwrap();
         let extra = settings(&dir);
-        let cluster = Cluster { dir, bin, port };
+        let mut cluster = Cluster {
+            dir,
+            bin,
+            port,
+            options: String::new(),
+        };
         cluster.give_to_server_user();
         cluster.on_data(
             "initdb",
@@ -70,8 +77,15 @@ impl Cluster {
         for setting in extra {
             options.push_str(&format!(" -c {setting}"));
         }
-        let log = cluster.dir.join("log");
-        cluster.on_data(
+        cluster.options = options;
+        cluster.start_again();
+        cluster
+    }
+
+    /// Starts the server (again, after [`Cluster::stop`]), waiting until it takes connections.
+    pub fn start_again(&self) {
+        let log = self.dir.join("log");
+        self.on_data(
             "pg_ctl",
             &[
                 "-l",
@@ -80,11 +94,16 @@ impl Cluster {
                 "-t",
                 "120",
                 "-o",
-                &options,
+                &self.options,
                 "start",
             ],
         );
-        cluster
+    }
+
+    /// Stops the server at once (`-m immediate`: every connection cut, no checkpoint), as a
+    /// crash or a pulled cable would.
+    pub fn stop(&self) {
+        self.on_data("pg_ctl", &["-m", "immediate", "-w", "stop"]);
     }
 
     /// Everything in the folder given to the user the server runs as (root only).

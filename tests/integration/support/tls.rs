@@ -75,6 +75,22 @@ impl TestCa {
     }
 }
 
+impl TestCa {
+    /// A client certificate for the user `name` (its common name), valid today.
+    pub fn client_leaf(&self, name: &str) -> Leaf {
+        let mut params = CertificateParams::new(Vec::<String>::new()).unwrap();
+        params.distinguished_name.push(DnType::CommonName, name);
+        params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ClientAuth];
+        valid(&mut params, -1, 30);
+        let key = KeyPair::generate().unwrap();
+        let cert = params.signed_by(&key, &self.issuer).unwrap();
+        Leaf {
+            pem: cert.pem(),
+            key_pem: key.serialize_pem(),
+        }
+    }
+}
+
 /// The provider rustls needs before the tests' own reqwest clients are built.
 pub fn install_crypto() {
     let _ = rustls::crypto::ring::default_provider().install_default();
