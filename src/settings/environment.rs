@@ -1,7 +1,5 @@
 //! The one reader of the process environment: every variable the tool honours, read once.
 
-use super::libpq::LIBPQ_VARIABLES;
-
 /// The API key.
 pub const ENV_KEY: &str = "CHAIN_METRICS_API_KEY";
 /// The service address.
@@ -56,6 +54,44 @@ pub(super) fn locale() -> Option<String> {
 pub(super) fn term_is_dumb() -> bool {
     std::env::var_os("TERM").is_some_and(|term| term == "dumb")
 }
+
+/// libpq's variables, each with the connection parameter it stands for (libpq's own table,
+/// `PQconninfoOptions`): the export reads some and refuses the rest by name, never ignoring
+/// one that is set.
+pub(super) const LIBPQ_VARIABLES: [(&str, &str); 31] = [
+    ("PGHOST", "host"),
+    ("PGHOSTADDR", "hostaddr"),
+    ("PGPORT", "port"),
+    ("PGDATABASE", "dbname"),
+    ("PGUSER", "user"),
+    ("PGPASSWORD", "password"),
+    ("PGPASSFILE", "passfile"),
+    ("PGSERVICE", "service"),
+    ("PGSERVICEFILE", "servicefile"),
+    // The folder of the system's service file: no parameter of its own.
+    ("PGSYSCONFDIR", "sysconfdir"),
+    ("PGOPTIONS", "options"),
+    ("PGAPPNAME", "application_name"),
+    ("PGCONNECT_TIMEOUT", "connect_timeout"),
+    ("PGCLIENTENCODING", "client_encoding"),
+    ("PGSSLMODE", "sslmode"),
+    ("PGSSLNEGOTIATION", "sslnegotiation"),
+    ("PGREQUIRESSL", "requiressl"),
+    ("PGSSLCOMPRESSION", "sslcompression"),
+    ("PGSSLCERT", "sslcert"),
+    ("PGSSLKEY", "sslkey"),
+    ("PGSSLCERTMODE", "sslcertmode"),
+    ("PGSSLROOTCERT", "sslrootcert"),
+    ("PGSSLCRL", "sslcrl"),
+    ("PGSSLCRLDIR", "sslcrldir"),
+    ("PGSSLSNI", "sslsni"),
+    ("PGREQUIREPEER", "requirepeer"),
+    ("PGSSLMINPROTOCOLVERSION", "ssl_min_protocol_version"),
+    ("PGSSLMAXPROTOCOLVERSION", "ssl_max_protocol_version"),
+    ("PGGSSENCMODE", "gssencmode"),
+    ("PGCHANNELBINDING", "channel_binding"),
+    ("PGTARGETSESSIONATTRS", "target_session_attrs"),
+];
 
 /// The variables that choose a proxy, as curl reads them (see `proxy`).
 pub(super) const PROXY_VARIABLES: [&str; 9] = [

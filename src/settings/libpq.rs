@@ -3,45 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::environment::Environment;
-
-/// libpq's variables, each with the connection parameter it stands for (libpq's own table,
-/// `PQconninfoOptions`): the export reads some and refuses the rest by name, never ignoring
-/// one that is set.
-pub(super) const LIBPQ_VARIABLES: [(&str, &str); 31] = [
-    ("PGHOST", "host"),
-    ("PGHOSTADDR", "hostaddr"),
-    ("PGPORT", "port"),
-    ("PGDATABASE", "dbname"),
-    ("PGUSER", "user"),
-    ("PGPASSWORD", "password"),
-    ("PGPASSFILE", "passfile"),
-    ("PGSERVICE", "service"),
-    ("PGSERVICEFILE", "servicefile"),
-    // The folder of the system's service file: no parameter of its own.
-    ("PGSYSCONFDIR", "sysconfdir"),
-    ("PGOPTIONS", "options"),
-    ("PGAPPNAME", "application_name"),
-    ("PGCONNECT_TIMEOUT", "connect_timeout"),
-    ("PGCLIENTENCODING", "client_encoding"),
-    ("PGSSLMODE", "sslmode"),
-    ("PGSSLNEGOTIATION", "sslnegotiation"),
-    ("PGREQUIRESSL", "requiressl"),
-    ("PGSSLCOMPRESSION", "sslcompression"),
-    ("PGSSLCERT", "sslcert"),
-    ("PGSSLKEY", "sslkey"),
-    ("PGSSLCERTMODE", "sslcertmode"),
-    ("PGSSLROOTCERT", "sslrootcert"),
-    ("PGSSLCRL", "sslcrl"),
-    ("PGSSLCRLDIR", "sslcrldir"),
-    ("PGSSLSNI", "sslsni"),
-    ("PGREQUIREPEER", "requirepeer"),
-    ("PGSSLMINPROTOCOLVERSION", "ssl_min_protocol_version"),
-    ("PGSSLMAXPROTOCOLVERSION", "ssl_max_protocol_version"),
-    ("PGGSSENCMODE", "gssencmode"),
-    ("PGCHANNELBINDING", "channel_binding"),
-    ("PGTARGETSESSIONATTRS", "target_session_attrs"),
-];
+use super::environment::{Environment, LIBPQ_VARIABLES};
 
 /// libpq's environment of this run, as plain values.
 #[derive(Clone, Default)]

@@ -11,7 +11,7 @@ use super::params;
 use super::passfile::PasswordFile;
 pub(super) use super::server::{Host, PasswordFrom, Server};
 use super::service;
-pub(crate) use super::tls::SslMode;
+pub(crate) use super::tls::{ClientCert, SslMode};
 use super::uri::{masked, split, Parts};
 use crate::error::Failure;
 use crate::settings::LibpqEnvironment;
@@ -24,14 +24,6 @@ const SOCKET_FOLDERS: [&str; 2] = ["/var/run/postgresql", "/tmp"];
 
 /// The port of PostgreSQL.
 const DEFAULT_PORT: u16 = 5432;
-
-/// A client certificate and its key (`sslcert`, `sslkey`, PGSSLCERT, PGSSLKEY, or
-/// `~/.postgresql/postgresql.crt` and `.key` when there, as libpq).
-#[derive(Clone, Debug)]
-pub(crate) struct ClientCert {
-    pub cert: PathBuf,
-    pub key: PathBuf,
-}
 
 /// Everything a connection needs, resolved once from the URI, the environment and the
 /// password file.

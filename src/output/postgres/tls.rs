@@ -7,7 +7,7 @@
 
 use std::future::Future;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -23,7 +23,13 @@ use rustls::{
 };
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use super::address::ClientCert;
+/// A client certificate and its key (`sslcert`, `sslkey`, PGSSLCERT, PGSSLKEY, or
+/// `~/.postgresql/postgresql.crt` and `.key` when there, as libpq).
+#[derive(Clone, Debug)]
+pub(crate) struct ClientCert {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
 
 /// libpq's `sslmode`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,6 @@
 //! Braille cells (U+2800..U+28FF) from a grid of dots: each cell shows 2 by 4 dots, so a
 //! chart in braille has twice the columns and four times the rows of one in plain characters.
 
-use super::plot::DotGrid;
-
 /// The first braille character, with no dot raised.
 const BLANK: u32 = 0x2800;
 
@@ -12,6 +10,9 @@ const DOT_BITS: [[u32; 2]; 4] = [[0x01, 0x08], [0x02, 0x10], [0x04, 0x20], [0x40
 
 /// A short line a legend entry shows in its series' colour: the middle dots of a cell.
 pub(super) const SAMPLE: char = '\u{2812}';
+
+/// A grid of dots, each holding the series drawn there last.
+pub(super) type DotGrid = Vec<Vec<Option<usize>>>;
 
 /// The cells of `grid` (whose size is a multiple of 2 across and 4 down): for each, the braille
 /// character of its raised dots and the series to colour it as, the last drawn of those there

@@ -15,8 +15,9 @@ use chrono::NaiveDate;
 
 use crate::model::Period;
 use crate::model::{Chain, Column, Dataset, Endpoint, Number, Unit};
+use braille::DotGrid;
 use notes::{left_out_note, partial_note, provenance};
-use plot::{DotGrid, Dots, Plot};
+use plot::{Dots, Plot};
 
 mod axis;
 mod braille;

@@ -1,6 +1,7 @@
 //! The plot area of a chart: values and dates to positions, lines drawn on a grid of dots
 //! (one dot a cell in plain characters, 2 across by 4 down in braille), and the date axis.
 
+use super::braille::DotGrid;
 use super::{DATE_WIDTH, HEIGHT};
 
 /// Dots a cell holds: 1 by 1 for plain characters, 2 by 4 for a braille cell.
@@ -26,9 +27,6 @@ pub(super) struct Plot {
     /// Cell rows, [`HEIGHT`] unless told.
     rows: usize,
 }
-
-/// A grid of dots, each holding the series drawn there last.
-pub(super) type DotGrid = Vec<Vec<Option<usize>>>;
 
 impl Plot {
     pub(super) fn new(width: usize, points: usize, (lo, hi): (f64, f64), dots: Dots) -> Plot {
