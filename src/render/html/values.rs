@@ -66,16 +66,10 @@ fn table(
     summary: &[Vec<String>],
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    out.write_all(b"<table>\n<thead>\n<tr>")?;
-    for name in data.header() {
-        write!(out, "<th scope=\"col\">{}", escape(&name))?;
-    }
-    out.write_all(b"\n</thead>\n<tbody>\n")?;
-    let mut i = 0;
-    while i < rows.len() {
-        let date = rows[i].date;
-        let span = rows[i..].iter().take_while(|r| r.date == date).count();
-        for (k, row) in rows[i..i + span].iter().enumerate() {
+    head(data, "<table>", out)?;
+    for dated in rows.chunk_by(|a, b| a.date == b.date) {
+        let (date, span) = (dated[0].date, dated.len());
+        for (k, row) in dated.iter().enumerate() {
             let cells = super::super::cells(data, row);
             match (k, span) {
                 (0, 1) => write!(out, "<tr><th scope=\"row\">{date}")?,
@@ -90,11 +84,19 @@ fn table(
             }
             out.write_all(b"\n")?;
         }
-        i += span;
     }
     out.write_all(b"</tbody>\n")?;
     footer(data, summary, out)?;
     out.write_all(b"</table>\n")
+}
+
+/// A table's opening `tag`, its header row of `data`'s column names, and the body's start.
+fn head(data: &Dataset, tag: &str, out: &mut dyn Write) -> io::Result<()> {
+    write!(out, "{tag}\n<thead>\n<tr>")?;
+    for name in data.header() {
+        write!(out, "<th scope=\"col\">{}", escape(&name))?;
+    }
+    out.write_all(b"\n</thead>\n<tbody>\n")
 }
 
 /// One folded year's table: a row per date, the date its header (first in its row, a row
@@ -102,19 +104,12 @@ fn table(
 /// holding the value of each of the date's chains, a line each, in the chains' order (the
 /// chain column names them); a gap is an empty line.
 fn by_date(data: &Dataset, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
-    out.write_all(b"<table class=\"by-date\">\n<thead>\n<tr>")?;
-    for name in data.header() {
-        write!(out, "<th scope=\"col\">{}", escape(&name))?;
-    }
-    out.write_all(b"\n</thead>\n<tbody>\n")?;
-    let mut i = 0;
-    while i < rows.len() {
-        let date = rows[i].date;
-        let span = rows[i..].iter().take_while(|r| r.date == date).count();
-        let cells: Vec<Vec<String>> = (rows[i..i + span].iter())
+    head(data, "<table class=\"by-date\">", out)?;
+    for dated in rows.chunk_by(|a, b| a.date == b.date) {
+        let cells: Vec<Vec<String>> = (dated.iter())
             .map(|row| super::super::cells(data, row))
             .collect();
-        write!(out, "<tr><th>{date}")?;
+        write!(out, "<tr><th>{}", dated[0].date)?;
         for c in 1..cells[0].len() {
             let lines: Vec<String> = cells.iter().map(|row| escape(&row[c])).collect();
             let tag = match c == 1 && data.chain_column {
@@ -124,7 +119,6 @@ fn by_date(data: &Dataset, rows: &[Row], out: &mut dyn Write) -> io::Result<()> 
             write!(out, "<{tag}>{}", lines.join("\n"))?;
         }
         out.write_all(b"\n")?;
-        i += span;
     }
     out.write_all(b"</tbody>\n</table>\n")
 }
