@@ -83,11 +83,11 @@ impl Target<'_> {
             Target::File => std::fs::read_to_string(env.home.path().join("fees.csv")).ok(),
             Target::Table(cluster) => {
                 let exists = "SELECT count(*) FROM pg_tables WHERE tablename = 'fees'";
-                if in_metrics(cluster, exists).trim() == "0" {
+                if cluster.sql_in("metrics", exists).trim() == "0" {
                     return None;
                 }
-                let rows = in_metrics(
-                    cluster,
+                let rows = cluster.sql_in(
+                    "metrics",
                     "SELECT date, chain, fees FROM fees \
                      ORDER BY date, array_position(ARRAY['ETHEREUM', 'ARBITRUM'], chain)",
                 );
@@ -96,31 +96,6 @@ impl Target<'_> {
             }
         }
     }
-}
-
-/// `sql`'s rows in the cluster's database `metrics`, unaligned (`|` between cells).
-fn in_metrics(cluster: &Cluster, sql: &str) -> String {
-    let out = std::process::Command::new(cluster.bin.join("psql"))
-        .args([
-            "-X",
-            "-A",
-            "-t",
-            "-q",
-            "-v",
-            "ON_ERROR_STOP=1",
-            "-d",
-            "metrics",
-            "-c",
-            sql,
-        ])
-        .env("PGHOST", &cluster.dir)
-        .env("PGPORT", cluster.port.to_string())
-        .env("PGUSER", "postgres")
-        .env("PGPASSWORD", crate::support::postgres::PASSWORD)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{sql}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// The month, run by run. The service lacks ETHEREUM's 2024-02-09 from the run of 02-10 to

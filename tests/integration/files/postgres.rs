@@ -1,7 +1,7 @@
 //! The PostgreSQL export (`-o postgresql://...`) against a real server: a throw-away cluster
 //! each test starts (Debian's `postgresql` package, which .ci/test installs).
 
-use crate::support::postgres::{Cluster, PASSWORD};
+use crate::support::postgres::{tls_settings, Cluster, PASSWORD};
 use crate::support::{Env, Reply, Sandbox, Stub, TestCa};
 
 const RANGE: [&str; 4] = ["-s", "2024-01-01", "-e", "2024-01-03"];
@@ -296,21 +296,7 @@ fn a_wrong_password_is_exit_9_before_any_request_and_never_shown() {
 /// A cluster that also serves TLS on 127.0.0.1 with a certificate for `localhost` alone,
 /// signed by `ca`; `ca.pem` in its folder.
 fn tls_cluster(ca: &TestCa) -> Cluster {
-    let cluster = Cluster::start_with(|dir| {
-        let leaf = ca.leaf_for(&["localhost"], -1, 30);
-        std::fs::write(dir.join("server.crt"), &leaf.pem).unwrap();
-        std::fs::write(dir.join("server.key"), &leaf.key_pem).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        let private = std::fs::Permissions::from_mode(0o600);
-        std::fs::set_permissions(dir.join("server.key"), private).unwrap();
-        vec![
-            "ssl=on".to_owned(),
-            format!("ssl_cert_file={}", dir.join("server.crt").display()),
-            format!("ssl_key_file={}", dir.join("server.key").display()),
-        ]
-    });
-    std::fs::write(cluster.dir.join("ca.pem"), &ca.pem).unwrap();
-    cluster
+    Cluster::start_with(|dir| tls_settings(dir, ca))
 }
 
 #[test]

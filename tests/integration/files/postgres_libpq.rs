@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::support::postgres::Cluster;
+use crate::support::postgres::{tls_settings, Cluster};
 use crate::support::{Env, Sandbox, TestCa};
 
 /// `fees` for ETHEREUM from 2024-01-01 to 2024-01-03 (or the day `extra`'s `-e` says),
@@ -91,13 +91,6 @@ fn the_password_file_is_matched_for_every_host_as_libpq_matches_it() {
 fn a_client_certificate_is_sent_where_the_server_asks_for_one() {
     let ca = TestCa::new();
     let cluster = Cluster::start_with(|dir| {
-        use std::os::unix::fs::PermissionsExt;
-        let leaf = ca.leaf_for(&["localhost"], -1, 30);
-        std::fs::write(dir.join("server.crt"), &leaf.pem).unwrap();
-        std::fs::write(dir.join("server.key"), &leaf.key_pem).unwrap();
-        let private = std::fs::Permissions::from_mode(0o600);
-        std::fs::set_permissions(dir.join("server.key"), private).unwrap();
-        std::fs::write(dir.join("ca.pem"), &ca.pem).unwrap();
         std::fs::write(
             dir.join("hba.conf"),
             "local all all scram-sha-256\n\
@@ -105,13 +98,10 @@ fn a_client_certificate_is_sent_where_the_server_asks_for_one() {
         )
         .unwrap();
         let file = |name: &str| dir.join(name).display().to_string();
-        vec![
-            "ssl=on".to_owned(),
-            format!("ssl_cert_file={}", file("server.crt")),
-            format!("ssl_key_file={}", file("server.key")),
-            format!("ssl_ca_file={}", file("ca.pem")),
-            format!("hba_file={}", file("hba.conf")),
-        ]
+        let mut settings = tls_settings(dir, &ca);
+        settings.push(format!("ssl_ca_file={}", file("ca.pem")));
+        settings.push(format!("hba_file={}", file("hba.conf")));
+        settings
     });
     let sandbox = Sandbox::start(&[]);
     let mut env = cluster.env(&sandbox.url);

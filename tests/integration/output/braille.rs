@@ -2,26 +2,12 @@
 //! LC_CTYPE, else LANG), in plain characters with any other locale, with NO_COLOR, and when
 //! several series would have no colour to tell them apart.
 
+use super::chart::uncoloured;
 use super::utf8_env;
 use crate::support::{sandbox_env, Env};
 
 /// Three chains over a fortnight (`-q`: no progress line on the terminal).
 const CHAINS: &str = "users -c eth,arb,base -s 2024-03-01 -e 2024-03-14 -f chart -q";
-
-/// `text` without its colour sequences (`ESC [ ... m`).
-fn uncoloured(text: &str) -> String {
-    let mut out = String::new();
-    let mut in_sequence = false;
-    for c in text.chars() {
-        match (in_sequence, c) {
-            (false, '\x1b') => in_sequence = true,
-            (false, _) => out.push(c),
-            (true, 'm') => in_sequence = false,
-            (true, _) => {}
-        }
-    }
-    out
-}
 
 fn braille_cells(text: &str) -> usize {
     text.chars()

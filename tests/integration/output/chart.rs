@@ -227,7 +227,7 @@ data from {}
 }
 
 /// `text` without its colour sequences (`ESC [ ... m`).
-fn uncoloured(text: &str) -> String {
+pub(super) fn uncoloured(text: &str) -> String {
     let mut out = String::new();
     let mut in_sequence = false;
     for c in text.chars() {

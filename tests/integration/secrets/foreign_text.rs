@@ -11,6 +11,11 @@ const DAY: &str = "fees -c eth -s 2024-01-01 -e 2024-01-01";
 const REJECTED: &str = "error: the service rejected the API key: POST /api/chain-insights/fees \
                         for ETHEREUM answered HTTP 401 Unauthorized: ";
 
+/// No piece of the key in `shown`, which the failure prints.
+fn assert_key_hidden(shown: &str) {
+    assert_eq!(pieces_of_key(shown), Vec::<&str>::new(), "{shown}");
+}
+
 /// Every 5-character piece of the key that `shown` holds.
 fn pieces_of_key(shown: &str) -> Vec<&'static str> {
     (0..=KEY.len() - 5)
@@ -39,12 +44,7 @@ fn a_key_echoed_glued_percent_encoded_or_coloured_shows_no_piece_of_itself() {
             .code(4)
             .error_line(format!("{REJECTED}{shown}"))
             .run();
-        assert_eq!(
-            pieces_of_key(&run.stderr),
-            Vec::<&str>::new(),
-            "{}",
-            run.stderr
-        );
+        assert_key_hidden(&run.stderr);
     }
 }
 
@@ -255,12 +255,7 @@ fn merge_refusal_masks_the_key(env: &Env, row: &str) {
             .any_stderr()
             .run();
         assert!(run.stderr.contains("****"), "{row:?}: {}", run.stderr);
-        assert_eq!(
-            pieces_of_key(&run.stderr),
-            Vec::<&str>::new(),
-            "{}",
-            run.stderr
-        );
+        assert_key_hidden(&run.stderr);
     }
 }
 

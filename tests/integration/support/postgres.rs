@@ -161,7 +161,12 @@ impl Cluster {
 
     /// `psql` with `sql`: the rows unaligned, `|` between cells; a failure fails the test.
     pub fn sql(&self, sql: &str) -> String {
-        let out = self.psql(sql);
+        self.sql_in("postgres", sql)
+    }
+
+    /// [`Cluster::sql`] in `database`.
+    pub fn sql_in(&self, database: &str, sql: &str) -> String {
+        let out = self.psql_in(database, sql);
         assert!(
             out.status.success(),
             "{sql}: {}",
@@ -171,6 +176,11 @@ impl Cluster {
     }
 
     pub fn psql(&self, sql: &str) -> std::process::Output {
+        self.psql_in("postgres", sql)
+    }
+
+    /// `psql -c sql` in `database`, as the superuser over the socket.
+    pub fn psql_in(&self, database: &str, sql: &str) -> std::process::Output {
         Command::new(self.bin.join("psql"))
             .args([
                 "-X",
@@ -180,7 +190,7 @@ impl Cluster {
                 "-v",
                 "ON_ERROR_STOP=1",
                 "-d",
-                "postgres",
+                database,
                 "-c",
                 sql,
             ])
@@ -227,4 +237,22 @@ pub fn server_bin() -> PathBuf {
     versions
         .pop()
         .expect("a PostgreSQL server in /usr/lib/postgresql/*/bin")
+}
+
+/// A server certificate for `localhost` signed by `ca`, its key (0600) and `ca.pem`, written
+/// into a cluster's folder `dir`; the settings that serve TLS with them.
+pub fn tls_settings(dir: &Path, ca: &super::TestCa) -> Vec<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let leaf = ca.leaf_for(&["localhost"], -1, 30);
+    std::fs::write(dir.join("server.crt"), &leaf.pem).unwrap();
+    std::fs::write(dir.join("server.key"), &leaf.key_pem).unwrap();
+    let private = std::fs::Permissions::from_mode(0o600);
+    std::fs::set_permissions(dir.join("server.key"), private).unwrap();
+    std::fs::write(dir.join("ca.pem"), &ca.pem).unwrap();
+    let file = |name: &str| dir.join(name).display().to_string();
+    vec![
+        "ssl=on".to_owned(),
+        format!("ssl_cert_file={}", file("server.crt")),
+        format!("ssl_key_file={}", file("server.key")),
+    ]
 }
