@@ -4,11 +4,15 @@
 
 use std::collections::HashMap;
 
-use bigdecimal::{BigDecimal, Zero};
+use bigdecimal::BigDecimal;
 use chrono::NaiveDate;
 
 use crate::model::{divide, Chain, DayRange, Period};
 use crate::model::{Column, Dataset, Measure, Metric, Number, Row};
+
+mod undivided;
+
+pub(crate) use undivided::undivided;
 
 /// The measures asked for, as plain values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,26 +206,6 @@ fn asked_of(column: &Column, m: &Measures) -> Vec<FromSeries> {
         asked.push(FromSeries::SharePct);
     }
     asked
-}
-
-/// The rows whose `fees_per_user` is left empty for want of a divisor: fees there, but no
-/// active user (a day with 0 actives, or a period whose actives are 0 on every day), as
-/// (date, chain), in row order. Empty when `fees_per_user` is not among the columns.
-pub(crate) fn undivided(data: &Dataset) -> Vec<(NaiveDate, Option<Chain>)> {
-    let find = |f: &dyn Fn(&Column) -> bool| data.columns.iter().position(f);
-    let (Some(per_user), Some(fees), Some(users)) = (
-        find(&is_per_user),
-        find(&|c| c.is_value_of(Metric::Fees)),
-        find(&|c| c.is_value_of(Metric::ActiveUsers)),
-    ) else {
-        return Vec::new();
-    };
-    let zero = |n: &Number| n.to_decimal().is_ok_and(|d| d.is_zero());
-    (data.rows.iter())
-        .filter(|row| row.values[per_user].is_none() && row.values[fees].is_some())
-        .filter(|row| row.values[users].as_ref().is_some_and(zero))
-        .map(|row| (row.date, row.chain))
-        .collect()
 }
 
 /// Whether the column is `fees_per_user` (which `aggregate` makes under `--by`).
