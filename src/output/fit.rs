@@ -5,6 +5,7 @@ use std::path::Path;
 
 use super::OutputRequest;
 use crate::error::{Exit, Failure};
+use crate::model::Period;
 use crate::render::{AxisScale, Can, Format, JsonNumbers, Wide};
 use crate::system::stream;
 
@@ -134,7 +135,31 @@ pub(super) fn check_flags_fit(
         })?;
     }
     check_wide(args.wide, format)?;
+    check_per_day(args.analysis.per_day, args.by, format)?;
     check_scale(args.scale, format, args.file.as_deref())
+}
+
+/// `--per-day` draws a `--by` period's sums as means per day: it needs periods longer than a
+/// day and a picture (svg, html, chart) to draw them.
+fn check_per_day(per_day: bool, by: Period, format: Format) -> Result<(), Failure> {
+    if !per_day {
+        return Ok(());
+    }
+    if by == Period::Day {
+        return Err(Failure::usage(
+            "--per-day divides a period's sums by its days, and needs --by week, month, \
+            quarter or year",
+        )
+        .with_hint("add --by month, or leave out --per-day"));
+    }
+    if format.can().picture || format == Format::Chart {
+        return Ok(());
+    }
+    Err(Failure::usage(format!(
+        "--per-day draws a picture's periods (svg, html and chart), not the {} format's rows",
+        format.name()
+    ))
+    .with_hint("draw it as a picture: --format chart, or --format svg --output chart.svg"))
 }
 
 /// `--scale log` draws the value axes of a picture (svg, html): any other format is refused,

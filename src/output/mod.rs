@@ -224,6 +224,8 @@ impl Output {
         }
         let mut caption = picture::caption(plan, shape.by, told, partial);
         picture::hints(&data, &mut caption, (self.format, self.scale), tell);
+        let per_day = shape.analysis.per_day;
+        picture::per_day_hint(&data, &mut caption, (self.format, per_day), tell);
         let mut style = RenderOptions {
             color: false,
             width: 0,

@@ -51,6 +51,49 @@ pub(super) fn hints(
     }
 }
 
+/// The hint to draw sums as means per day (`--per-day`) when a picture (svg, html, chart)
+/// draws sums over periods of unequal length: months, quarters, years, or a partial period of
+/// `range`. Told as a `hint:` and kept in the caption for the page's notes.
+pub(super) fn per_day_hint(
+    data: &Dataset,
+    caption: &mut Caption,
+    (format, per_day): (crate::render::Format, bool),
+    tell: &dyn Fn(crate::system::diag::Notice),
+) {
+    use crate::model::{Aggregation, Measure};
+    use crate::render::Format;
+    let by = caption.by;
+    if per_day || by == Period::Day || !matches!(format, Format::Svg | Format::Html | Format::Chart)
+    {
+        return;
+    }
+    let summed = |c: &crate::model::Column| {
+        c.measure() == Some(Measure::Value) && c.aggregation() == Some(Aggregation::Sum)
+    };
+    let Some(column) = data.columns.iter().find(|c| summed(c)) else {
+        return;
+    };
+    let range = &caption.range;
+    let lengths: Vec<u32> = (by.starts(range).into_iter())
+        .map(|start| u32::try_from(by.within(start, range).days().count()).unwrap_or(u32::MAX))
+        .collect();
+    let whole = (by.starts(range).into_iter()).all(|start| {
+        let days = by.within(start, range).days().count();
+        u32::try_from(days).is_ok_and(|days| days == by.length(start))
+    });
+    if whole && lengths.windows(2).all(|w| w[0] == w[1]) {
+        return;
+    }
+    let name = column.without_chain().name();
+    let hint = format!(
+        "{name} is a sum over {by}s of unequal length: --per-day draws each {by} as its mean \
+        per covered day",
+        by = by.name()
+    );
+    tell(crate::system::diag::Notice::hint(hint.as_str()));
+    caption.hints.push(hint);
+}
+
 /// The warning that `--change` or `--share` compare a period that is not whole (a range's
 /// edge, a gap) with whole ones: their values are written, and the partial periods named, so
 /// that a fall of 70 % at a 2-day week is not read as a crash.

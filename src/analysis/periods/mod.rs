@@ -9,6 +9,9 @@ use chrono::NaiveDate;
 use crate::model::{divide, Chain, Coverage, DayRange, Period};
 use crate::model::{Aggregation, Column, Dataset, Measure, Metric, Number, Row};
 
+mod per_day;
+pub(crate) use per_day::{per_day, per_day_columns};
+
 /// One row per period and chain, `date` the period's first day, sorted by date, then chain in
 /// `chains` order. The result has a `days` column first, then each metric of `data` rolled up
 /// as its column says (fees and social counts summed, `active_users` the mean over the days

@@ -4,7 +4,7 @@
 
 use crate::analysis::derived::{self, derive, Measures};
 use crate::analysis::order::{sort_and_cut, SortKey};
-use crate::analysis::periods::{self, aggregate, steps};
+use crate::analysis::periods::{self, aggregate, per_day, steps};
 use crate::analysis::summary;
 use crate::analysis::wide::{self, widen, with_chain_column, Naming};
 use chrono::NaiveDate;
@@ -18,6 +18,8 @@ pub(crate) struct Analysis {
     pub measures: Measures,
     pub sort: Option<SortKey>,
     pub top: Option<usize>,
+    /// `--per-day`: each summed value of a `--by` period over the days it covers.
+    pub per_day: bool,
 }
 
 /// What the output's format asks of the rows' shape.
@@ -102,7 +104,11 @@ impl Shape {
         let measures = &self.analysis.measures;
         let per_user = measures.per_user_decimals();
         let data = aggregate(data, chains, self.by, per_user).map_err(ShapeError::RollUp)?;
-        derive(data, measures, chains, self.by, range).map_err(ShapeError::Measure)
+        let data = derive(data, measures, chains, self.by, range).map_err(ShapeError::Measure)?;
+        match self.analysis.per_day {
+            true => per_day(data, measures.decimals).map_err(ShapeError::RollUp),
+            false => Ok(data),
+        }
     }
 
     /// The measured rows bounded for the summary, drawn as steps for a chart, pivoted when
@@ -117,6 +123,7 @@ impl Shape {
             measures,
             sort,
             top,
+            ..
         } = &self.analysis;
         if self.summary {
             // Every number is bounded before any arithmetic: a huge exponent fails here at
@@ -143,6 +150,9 @@ impl Shape {
             columns = periods::rolled_up(&columns, self.analysis.measures.per_user_decimals());
         }
         columns = derived::columns(&columns, &self.analysis.measures);
+        if self.analysis.per_day && self.by != Period::Day {
+            columns = periods::per_day_columns(&columns);
+        }
         if self.layout.steps && self.by != Period::Day {
             columns = periods::drawn_columns(&columns);
         }

@@ -120,11 +120,12 @@ fn the_columns_are_those_of_the_rows_applied() {
         let (data, range) = fetched(metrics, chains);
         for by in [Period::Day, Period::Week, Period::Month] {
             for measures in measure_choices() {
-                for layout in layouts() {
+                for (layout, per_day) in layouts().into_iter().zip([false, true].iter().cycle()) {
                     let asked = Analysis {
                         measures,
                         sort: None,
                         top: Some(5),
+                        per_day: *per_day,
                     };
                     let shape = Shape::new(asked, by, true, layout);
                     let applied = shape.apply(data.clone(), chains, &range).unwrap().data;

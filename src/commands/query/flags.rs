@@ -66,6 +66,7 @@ impl QueryFlags {
             summary,
             json_numbers,
             scale,
+            per_day,
             analysis,
             raw,
             keep_going,
@@ -75,7 +76,8 @@ impl QueryFlags {
             no_cache,
             refresh,
         } = args;
-        let (asked, without_effect) = analysis_flags(analysis, endpoints, *summary);
+        let (mut asked, without_effect) = analysis_flags(analysis, endpoints, *summary);
+        asked.per_day = *per_day;
         QueryFlags {
             chains: expand_chains(chains),
             days: day_flags((start, end, last), calendar),
@@ -189,6 +191,7 @@ fn analysis_flags(
         measures,
         sort: sort.clone(),
         top: top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        per_day: false,
     };
     (analysis, notes)
 }

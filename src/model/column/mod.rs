@@ -22,17 +22,20 @@ pub enum Measure {
     SharePct,
     /// `--per-user`: fees over active users.
     PerUser,
+    /// `--per-day`: a `--by` period's sum over the days it covers.
+    PerDay,
 }
 
 impl Measure {
     /// Every measure but `--rolling N`, which carries its N.
-    pub const FIXED: [Measure; 6] = [
+    pub const FIXED: [Measure; 7] = [
         Measure::Value,
         Measure::Change,
         Measure::ChangePct,
         Measure::Cumulative,
         Measure::SharePct,
         Measure::PerUser,
+        Measure::PerDay,
     ];
 }
 
@@ -229,6 +232,7 @@ impl Column {
             Measure::Cumulative => format!("{value}_cumulative"),
             Measure::SharePct => format!("{value}_share_pct"),
             Measure::PerUser => format!("{value}_per_user"),
+            Measure::PerDay => format!("{value}_per_day"),
         }
     }
 }
