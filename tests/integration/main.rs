@@ -28,7 +28,7 @@
 //! | `-o` naming a stream the run holds, a stderr that is gone | `output/streams` |
 //! | results a script can trust: `--error-format json`, `--keep-going`, `--json-numbers string` | `output/scripting` |
 //! | SVG and HTML pictures checked by `tidy`, `rsvg-convert` and Chromium | `pictures/`, `pictures/browser`, `pictures/png`, `pictures/print` |
-//! | what a picture shows: axes, `--scale log`, hover (and the pointer hitting it), partial periods, left-out values, social panels, `--summary`, its words and hints | `pictures/axes`, `pictures/log_scale`, `pictures/hover`, `pictures/hit`, `pictures/partial`, `pictures/left_out`, `pictures/social`, `pictures/summary`, `pictures/words`, `pictures/hints` |
+//! | what a picture shows: axes, `--scale log`, hover (and the pointer hitting it), partial periods, `--per-day`, left-out values, social panels, `--summary`, its words and hints | `pictures/axes`, `pictures/log_scale`, `pictures/hover`, `pictures/hit`, `pictures/partial`, `pictures/per_day`, `pictures/left_out`, `pictures/social`, `pictures/summary`, `pictures/words`, `pictures/hints` |
 //! | where a picture's data came from, its size, `render FILE` | `pictures/provenance`, `pictures/size`, `pictures/render_file`, `pictures/render_choice` |
 //! | `--output`: atomic files, the format from the extension | `files/`, `files/export` |
 //! | `--merge`, and merge files the reader refuses (from the fuzz harness's mutator) | `files/merge`, `files/fuzz_merge` |

@@ -10,6 +10,7 @@ mod hover;
 mod left_out;
 mod log_scale;
 mod partial;
+mod per_day;
 mod png;
 mod print;
 mod provenance;
