@@ -39,6 +39,12 @@ pub struct AnalysisArgs {
     #[arg(help_heading = "Output", long, conflicts_with = "raw")]
     pub per_user: bool,
 
+    /// svg/html/chart with --by week, month, quarter or year: draw each summed value (fees, social
+    /// counts) as its mean per covered day, so partial periods and short months compare honestly
+    #[arg(hide_short_help = true)]
+    #[arg(help_heading = "Output", long, conflicts_with = "raw")]
+    pub per_day: bool,
+
     /// Decimals of percents, means and per-user values, rounded half to even [default: 2]
     #[arg(hide_short_help = true)]
     #[arg(help_heading = "Output", long, value_name = "N", value_parser = super::parse_decimals)]

@@ -288,7 +288,7 @@ fn analysis(args: &QueryArgs) -> Analysis {
         },
         sort: None,
         top: None,
-        per_day: args.per_day,
+        per_day: a.per_day,
     }
 }
 

@@ -178,12 +178,6 @@ pub struct QueryArgs {
     #[arg(help_heading = "Output", long, ignore_case = true)]
     pub scale: Option<AxisScale>,
 
-    /// svg/html/chart with --by week, month, quarter or year: draw each summed value (fees, social
-    /// counts) as its mean per covered day, so partial periods and short months compare honestly
-    #[arg(hide_short_help = true)]
-    #[arg(help_heading = "Output", long)]
-    pub per_day: bool,
-
     #[command(flatten)]
     pub analysis: super::analysis::AnalysisArgs,
 

@@ -66,7 +66,6 @@ impl QueryFlags {
             summary,
             json_numbers,
             scale,
-            per_day,
             analysis,
             raw,
             keep_going,
@@ -76,8 +75,7 @@ impl QueryFlags {
             no_cache,
             refresh,
         } = args;
-        let (mut asked, without_effect) = analysis_flags(analysis, endpoints, *summary);
-        asked.per_day = *per_day;
+        let (asked, without_effect) = analysis_flags(analysis, endpoints, *summary);
         QueryFlags {
             chains: expand_chains(chains),
             days: day_flags((start, end, last), calendar),
@@ -174,6 +172,7 @@ fn analysis_flags(
         cumulative,
         share,
         per_user,
+        per_day,
         decimals,
         sort,
         top,
@@ -191,7 +190,7 @@ fn analysis_flags(
         measures,
         sort: sort.clone(),
         top: top.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
-        per_day: false,
+        per_day: *per_day,
     };
     (analysis, notes)
 }
