@@ -86,6 +86,7 @@ pub(crate) fn draw(
         origin: Origin::File(drawing.file.display().to_string()),
     };
     picture::hints(&export.data, &mut caption, (format, drawing.scale), tell);
+    picture::per_day_hint(&export.data, &mut caption, (format, false), tell);
     let data = match format {
         Format::Chart => chart_shape(&export),
         _ => export.data,

@@ -53,7 +53,8 @@ pub(super) fn hints(
 
 /// The hint to draw sums as means per day (`--per-day`) when a picture (svg, html, chart)
 /// draws sums over periods of unequal length: months, quarters, years, or a partial period of
-/// `range`. Told as a `hint:` and kept in the caption for the page's notes.
+/// `range`. Told as a `hint:` and kept in the caption for the page's notes, for a query's
+/// picture and for `render FILE`'s alike (which draws the same picture).
 pub(super) fn per_day_hint(
     data: &Dataset,
     caption: &mut Caption,
@@ -85,9 +86,10 @@ pub(super) fn per_day_hint(
         return;
     }
     let name = column.without_chain().name();
+    // Worded for `render FILE` too, which draws the query's picture and takes no --per-day.
     let hint = format!(
-        "{name} is a sum over {by}s of unequal length: --per-day draws each {by} as its mean \
-        per covered day",
+        "{name} sums {by}s of unequal length: add --per-day to the query to draw each {by} as \
+        its mean per covered day",
         by = by.name()
     );
     tell(crate::system::diag::Notice::hint(hint.as_str()));

@@ -133,7 +133,7 @@ fn subcommands_and_global_flags_at_the_top_and_after_a_subcommand(shell: Shell) 
             .chain(GLOBAL_FLAGS.split(' '))
             .collect();
     top.sort();
-    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --file-chain --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --no-strict --output --quarter --raw --refresh --resume --resume-overlap --rolling --scale --share --sort --start --strict --summary --table --top --wide --year"
+    let mut fees: Vec<&str> = "--by --cache --chain --change --chunk-days --cumulative --decimals --dry-run --end --file-chain --format --json-numbers --keep-going --last --merge --month --no-cache --no-header --no-strict --output --per-day --quarter --raw --refresh --resume --resume-overlap --rolling --scale --share --sort --start --strict --summary --table --top --wide --year"
         .split(' ')
         .chain(GLOBAL_FLAGS.split(' '))
         .collect();

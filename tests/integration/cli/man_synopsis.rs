@@ -54,7 +54,7 @@ fn own_options(page: &str) -> &str {
 fn fees_synopsis_names_values_and_the_required_first_day() {
     assert_eq!(
         synopsis("chain-metrics-fees.1"),
-        ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N | --month YYYY-MM | --quarter YYYYQn | --year YYYY | --resume) [--end DAY] [--resume-overlap N] [--strict] [--no-strict] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--file-chain CHAIN] [--table [SCHEMA.]NAME] [--wide] [--no-header] [--summary] [--json-numbers AS] [--scale SCALE] [--change] [--rolling N] [--cumulative] [--share] [--decimals N] [--sort COLUMN[:desc]] [--top N] [--raw] [--keep-going] [--dry-run] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
+        ["chain-metrics [GLOBAL OPTIONS] fees --chain CHAIN... (--start DAY | --last N | --month YYYY-MM | --quarter YYYYQn | --year YYYY | --resume) [--end DAY] [--resume-overlap N] [--strict] [--no-strict] [--by PERIOD] [--format FMT] [--output FILE] [--merge] [--file-chain CHAIN] [--table [SCHEMA.]NAME] [--wide] [--no-header] [--summary] [--json-numbers AS] [--scale SCALE] [--change] [--rolling N] [--cumulative] [--share] [--per-day] [--decimals N] [--sort COLUMN[:desc]] [--top N] [--raw] [--keep-going] [--dry-run] [--chunk-days N] [--cache] [--no-cache] [--refresh]"]
     );
 }
 

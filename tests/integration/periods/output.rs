@@ -137,7 +137,12 @@ fn the_chart_draws_each_period_as_a_step_over_its_days() {
     let (stub, env) = served(&FEES);
     let range = ["-c", "eth", "-s", "2024-03-30", "-e", "2024-04-02"];
     // The axis from zero in round steps; the one date labelled is the one period start.
+    // The partial weeks hint at --per-day.
     env.cmd_args(&[&["fees", "--by", "week", "-f", "chart"][..], &range].concat())
+        .stderr(
+            "hint: fees sums weeks of unequal length: add --per-day to the query to draw each \
+            week as its mean per covered day\n",
+        )
         .stdout(format!(
             "\
 6,000 +

@@ -7,8 +7,8 @@ use crate::analysis::derived::python;
 
 /// Ethereum's fees over February (29 days in 2024) and March (31).
 const FEB_MAR: &str = "--sandbox fees -c eth -s 2024-02-01 -e 2024-03-31";
-const HINT: &str = "hint: fees is a sum over months of unequal length: --per-day draws each \
-    month as its mean per covered day";
+const HINT: &str = "hint: fees sums months of unequal length: add --per-day to the query to \
+    draw each month as its mean per covered day";
 
 #[test]
 fn per_day_draws_each_month_as_its_exact_mean_per_day() {
@@ -94,7 +94,13 @@ fn unequal_months_hint_at_per_day_and_following_the_hint_works() {
         page.contains(&format!("<li>{note}</li>")),
         "not in the notes"
     );
-    let flag = note.split(": ").nth(1).unwrap().split(' ').next().unwrap();
+    let flag = note
+        .split("add ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap();
     assert_eq!(flag, "--per-day");
     let run = env
         .cmd(&format!("{FEB_MAR} --by month {flag} -o again.html"))

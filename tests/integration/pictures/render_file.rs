@@ -10,6 +10,11 @@ use crate::support::{sandbox_env, Cmd, Env};
 /// Wednesday), so that the rows' coverage must come back from the file's `days` column.
 const QUERY: &str = "report -c all -s 2024-01-03 -e 2024-03-27 --by week";
 
+/// The hint of a picture of QUERY, whose edge weeks are partial.
+const PER_DAY: &str =
+    "hint: fees sums weeks of unequal length: add --per-day to the query to draw \
+    each week as its mean per covered day\n";
+
 /// The fees of two chains over January.
 const JANUARY: &str = "fees -c eth,arb -s 2024-01-01 -e 2024-01-31";
 
@@ -63,8 +68,10 @@ fn a_csv_and_a_sqlite_export_draw_the_query_s_own_svg() {
     env.set("SOURCE_DATE_EPOCH", "1700000000");
     let home = env.home.path();
     // The svg (and each drawing of an export) hints at `--scale log`, as POLYGON's fees lie on
-    // the floor; a csv or a database has no picture to hint at.
-    let hint = "hint: OPTIMISM and POLYGON fees stay under 1/30 of the panel's top, flat on the floor: add --scale log to draw every chain's own shape\n";
+    // the floor, and at `--per-day`, as the edge weeks are partial; a csv or a database has no
+    // picture to hint at.
+    let hint = &format!("hint: OPTIMISM and POLYGON fees stay under 1/30 of the panel's top, flat on the floor: add --scale log to draw every chain's own shape\n\
+        {PER_DAY}");
     for name in ["q.svg", "q.csv", "q.sqlite"] {
         let said = if name.ends_with(".svg") { hint } else { "" };
         env.cmd(&format!("{QUERY} -o {name}")).stderr(said).run();
@@ -215,12 +222,14 @@ fn an_export_drawn_on_a_log_scale_is_the_query_s_log_picture() {
     let (_sandbox, mut env) = sandbox_env(&[]);
     env.set("SOURCE_DATE_EPOCH", "1700000000");
     let home = env.home.path();
-    env.cmd(&format!("{QUERY} --scale log -o q.svg")).run();
+    env.cmd(&format!("{QUERY} --scale log -o q.svg"))
+        .stderr(PER_DAY)
+        .run();
     let file = export(&env, QUERY, "q.csv");
     let query_svg = std::fs::read_to_string(home.join("q.svg")).unwrap();
     assert!(query_svg.contains(">log scale</tspan>"));
     let offline = offline();
-    drawn_as_the_query(&offline, &file, &["--scale", "log"], "", &query_svg);
+    drawn_as_the_query(&offline, &file, &["--scale", "log"], PER_DAY, &query_svg);
     render(&offline, &file, &["--scale", "log", "-f", "chart"])
         .code(2)
         .stderr("error: --scale log draws the value axes of a picture (svg and html), not of the chart format\nhint: draw it as a picture: --format svg --output chart.svg\n")
