@@ -185,7 +185,14 @@ fn analysis_flags(
         per_user: *per_user,
         decimals: decimals.unwrap_or(DEFAULT_DECIMALS),
     };
-    let notes = without_effect(&measures, decimals.is_some(), endpoints, summary);
+    let mut notes = without_effect(&measures, decimals.is_some(), endpoints, summary);
+    if *per_day && endpoints == [Endpoint::ActiveUsers] {
+        notes.push(
+            "--per-day divides summed values (fees, social counts), and active_users_avg is a \
+            mean per day already; it has no effect"
+                .to_owned(),
+        );
+    }
     let analysis = Analysis {
         measures,
         sort: sort.clone(),

@@ -123,3 +123,17 @@ fn unequal_months_hint_at_per_day_and_following_the_hint_works() {
         );
     }
 }
+
+#[test]
+fn per_day_on_users_alone_says_it_has_no_effect() {
+    let env = dated_env();
+    let line = "--sandbox users -c eth -s 2024-02-01 -e 2024-03-31 --by month -f chart";
+    let plain = env.cmd(line).any_stderr().run();
+    let run = env.cmd(&format!("{line} --per-day")).any_stderr().run();
+    assert!(run.stderr.contains(
+        "note: --per-day divides summed values (fees, social counts), and active_users_avg is a \
+        mean per day already; it has no effect\n"
+    ));
+    // The same chart: active users' means are drawn as they are.
+    assert_eq!(run.stdout, plain.stdout);
+}
