@@ -7,27 +7,25 @@ use crate::analysis::derived::python;
 
 /// Ethereum's fees over February (29 days in 2024) and March (31).
 const FEB_MAR: &str = "--sandbox fees -c eth -s 2024-02-01 -e 2024-03-31";
+/// `FEB_MAR` with `rest` in `env`, whatever it says on stderr.
+fn feb_mar(env: &crate::support::Env, rest: &str) -> crate::support::Run {
+    env.cmd(&format!("{FEB_MAR} {rest}")).any_stderr().run()
+}
+
 const HINT: &str = "hint: fees sums months of unequal length: add --per-day to the query to \
     draw each month as its mean per covered day";
 
 #[test]
 fn per_day_draws_each_month_as_its_exact_mean_per_day() {
     let env = dated_env();
-    let daily = env
-        .cmd(&format!("{FEB_MAR} -f csv"))
-        .any_stderr()
-        .run()
-        .stdout;
+    let daily = feb_mar(&env, "-f csv").stdout;
     let expected = python("per_day.py", &["2"], &daily);
     // Worked by hand: 26288716.75 / 29 and 28446193.71 / 31, half to even to 2 decimals.
     assert_eq!(
         expected,
         "2024-02-01,29,906507.47\n2024-03-01,31,917619.15\n"
     );
-    let run = env
-        .cmd(&format!("{FEB_MAR} --by month --per-day -o f.html"))
-        .any_stderr()
-        .run();
+    let run = feb_mar(&env, "--by month --per-day -o f.html");
     assert!(run.stderr_lines("hint: ").is_empty(), "{}", run.stderr);
     let page = std::fs::read_to_string(env.home.path().join("f.html")).unwrap();
     assert!(page.contains("fees_per_day · ETHEREUM · 2024-02-01 to 2024-03-31 · by month"));
@@ -83,10 +81,7 @@ fn per_day_needs_a_period_and_a_picture() {
 #[test]
 fn unequal_months_hint_at_per_day_and_following_the_hint_works() {
     let env = dated_env();
-    let run = env
-        .cmd(&format!("{FEB_MAR} --by month -o f.html"))
-        .any_stderr()
-        .run();
+    let run = feb_mar(&env, "--by month -o f.html");
     assert_eq!(run.stderr_lines("hint: "), [HINT]);
     let page = std::fs::read_to_string(env.home.path().join("f.html")).unwrap();
     let note = HINT.strip_prefix("hint: ").unwrap();
@@ -102,10 +97,7 @@ fn unequal_months_hint_at_per_day_and_following_the_hint_works() {
         .next()
         .unwrap();
     assert_eq!(flag, "--per-day");
-    let run = env
-        .cmd(&format!("{FEB_MAR} --by month {flag} -o again.html"))
-        .any_stderr()
-        .run();
+    let run = feb_mar(&env, &format!("--by month {flag} -o again.html"));
     assert!(!run.stderr.contains("--per-day"), "{}", run.stderr);
     let page = std::fs::read_to_string(env.home.path().join("again.html")).unwrap();
     assert!(page.contains("<td>29<td>906507.47"));
