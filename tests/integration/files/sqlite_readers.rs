@@ -64,18 +64,31 @@ fn another_user_reading_the_export_in_a_shared_folder_never_stops_the_next_one()
     }
 }
 
-/// An export of the user's made in WAL mode (by an earlier version, or by sqlite3) in a shared
-/// folder is switched to rollback mode by the next write, its own side files going with it.
-#[test]
-fn a_wal_export_in_a_shared_folder_is_switched_to_rollback_mode() {
-    let Some(user) = second_user() else {
-        return;
-    };
-    let (_sandbox, env) = sandbox_env(&[]);
+/// A second user, and this user's export `shared/m.db` of one day in a sticky 1777 folder of
+/// the home (`None`: no second user can be had here).
+fn exported_in_a_sticky_folder() -> Option<(
+    &'static User,
+    crate::support::Sandbox,
+    Env,
+    std::path::PathBuf,
+    std::path::PathBuf,
+)> {
+    let user = second_user()?;
+    let (sandbox, env) = sandbox_env(&[]);
     let folder = shared(&env, "shared", 0, 0o1777);
     let db = folder.join("m.db");
     env.cmd_args(&[&fees_on("2024-01-01")[..], &["-o", "shared/m.db"]].concat())
         .run();
+    Some((user, sandbox, env, folder, db))
+}
+
+/// An export of the user's made in WAL mode (by an earlier version, or by sqlite3) in a shared
+/// folder is switched to rollback mode by the next write, its own side files going with it.
+#[test]
+fn a_wal_export_in_a_shared_folder_is_switched_to_rollback_mode() {
+    let Some((user, _sandbox, env, folder, db)) = exported_in_a_sticky_folder() else {
+        return;
+    };
     let wal = ["shared/m.db", "PRAGMA journal_mode=WAL;"];
     assert_eq!(
         env.program("sqlite3", &wal).any_stdout().run().stdout,
@@ -101,14 +114,9 @@ fn a_wal_export_in_a_shared_folder_is_switched_to_rollback_mode() {
 /// root, who can, to remove them.
 #[test]
 fn a_side_file_another_user_left_in_a_sticky_folder_names_who_can_remove_it() {
-    let Some(user) = second_user() else {
+    let Some((user, _sandbox, env, folder, db)) = exported_in_a_sticky_folder() else {
         return;
     };
-    let (_sandbox, env) = sandbox_env(&[]);
-    let folder = shared(&env, "shared", 0, 0o1777);
-    let db = folder.join("m.db");
-    env.cmd_args(&[&fees_on("2024-01-01")[..], &["-o", "shared/m.db"]].concat())
-        .run();
     lchown(&db, Some(user.uid), Some(user.gid)).unwrap();
     for side in ["m.db-wal", "m.db-shm"] {
         let path = folder.join(side);
