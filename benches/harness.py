@@ -13,7 +13,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGET = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
 # BENCH_BIN: measure that binary instead of building this tree's (e.g. an older commit's).
-BIN = os.environ.get("BENCH_BIN") or os.path.join(TARGET, "release", "chain-metrics")
+# Otherwise the `dist` profile's: the binary the packages and the published releases ship
+# (fat LTO, one codegen unit), not the quick-to-build `release` a newcomer's `cargo run` makes.
+BIN = os.environ.get("BENCH_BIN") or os.path.join(TARGET, "dist", "chain-metrics")
 KEY = "bench-key-0000000000"
 FEES = "/api/chain-insights/fees"
 PATHS = [FEES, "/api/chain-insights/active_users", "/api/social-metrics/official-account"]

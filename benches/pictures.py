@@ -38,9 +38,11 @@ def measure(folder, sandbox, runs, say, checks):
                    SOURCE_DATE_EPOCH="1700000000")
     report = lambda span: [BIN, "report", "-c", "all", "-s", span[0], "-e", span[1]]
     files = {name: os.path.join(folder, name) for name in
-             ("decade.html", "decade.svg", "quarter.html", "export.csv", "rendered.html", "cached.html")}
+             ("decade.html", "decade.svg", "quarter.html", "quarter.svg", "export.csv", "rendered.html",
+              "cached.html")}
     # Written once to have them, then timed, alternating.
-    for name, span in (("decade.html", DECADE), ("decade.svg", DECADE), ("quarter.html", QUARTER)):
+    for name, span in (("decade.html", DECADE), ("decade.svg", DECADE), ("quarter.html", QUARTER),
+                       ("quarter.svg", QUARTER)):
         subprocess.run(report(span) + ["-o", files[name]], env=env, check=True, capture_output=True)
     subprocess.run(report(DECADE) + ["-f", "csv", "-o", files["export.csv"]], env=env, check=True)
     subprocess.run(report(DECADE) + ["-f", "html", "--cache", "-o", files["cached.html"]], env=env, check=True)
@@ -57,13 +59,14 @@ def measure(folder, sandbox, runs, say, checks):
         "decade": (browser(files["decade.html"], profile), {"PATH": os.environ["PATH"], "HOME": folder}, False),
         "quarter": (browser(files["quarter.html"], profile), {"PATH": os.environ["PATH"], "HOME": folder}, False),
     }, runs)
-    size = {name: os.path.getsize(files[name]) for name in ("decade.html", "decade.svg", "quarter.html")}
+    size = {name: os.path.getsize(files[name]) for name in ("decade.html", "decade.svg", "quarter.html", "quarter.svg")}
     say("## (p) pictures: `report -c all` over ten years as a page and an svg\n")
     say("| what | bytes | wall | tool CPU | peak RSS |\n|---|---|---|---|---|")
     for name, key in (("decade.html", "html"), ("decade.svg", "svg")):
         wall, cpu, rss = written[key]
         say(f"| `-f {key} -o`, 10 years | {size[name]:,} | {ms(wall)} | {ms(cpu)} | {rss / 1024:.1f} MiB |")
     say(f"| 90-day page ({QUARTER[0]} to {QUARTER[1]}) | {size['quarter.html']:,} | | | |")
+    say(f"| 90-day svg, six chains | {size['quarter.svg']:,} | | | |")
     say("")
     say(f"Headless Chromium (`{browser('x', 'y')[0]} --dump-dom`, the tests' flags), wall: ten-year page "
         f"{ms(opened['decade'][0])}, 90-day page {ms(opened['quarter'][0])}.\n")
@@ -73,6 +76,8 @@ def measure(folder, sandbox, runs, say, checks):
         checks.add(f"(p) ten-year {key}, size", f"{size[name]:,} B", size[name], "<= 2 MB", 2_000_000)
         checks.add(f"(p) ten-year {key}, written (-o) in", ms(written[key][0]), written[key][0], "< 0.5 s", 0.5,
                    below=True)
+    checks.add("(p) 90-day six-chain svg, size", f"{size['quarter.svg']:,} B", size["quarter.svg"],
+               "<= 250 KB", 250_000)
     ratio = opened["decade"][0] / opened["quarter"][0]
     checks.add("(p) Chromium opening the ten-year page vs a 90-day page",
                f"{ms(opened['decade'][0])} vs {ms(opened['quarter'][0])}: {ratio:.2f}x", ratio, "<= 2.5x", 2.5)
