@@ -83,7 +83,10 @@ pub(crate) fn draw(
         warnings: Vec::new(),
         hints: Vec::new(),
         made: picture::made_at(drawing.source_date_epoch.as_deref()),
-        origin: Origin::File(drawing.file.display().to_string()),
+        origin: Origin::File {
+            path: drawing.file.display().to_string(),
+            data: Box::new(super::provenance::recorded(&drawing.file)),
+        },
     };
     picture::hints(&export.data, &mut caption, (format, drawing.scale), tell);
     picture::per_day_hint(&export.data, &mut caption, (format, false), tell);
