@@ -65,5 +65,7 @@ pub(super) fn check_merge(path: &Path, old: &Origin, new: &Origin) -> Result<(),
             path.display()
         ),
     )
-    .with_hint("write it to another file (-o OTHER), so that sandbox rows never sit among real ones"))
+    .with_hint(
+        "write it to another file (-o OTHER), so that sandbox rows never sit among real ones",
+    ))
 }

@@ -155,28 +155,29 @@ fn chart_labels_show_no_float_artefacts() {
         .cmd(CHART)
         .stdout(format!(
             "\
-30,000,000,000,000,000,000,000,000 +
-                                   |
-                                   |                    ******
-                                   |                *****    *********
-20,000,000,000,000,000,000,000,000 +           ******                **********
-                                   |       *****                              **
-                                   |  ******
-                                   |***
-10,000,000,000,000,000,000,000,000 +
-                                   |
-                                   |
-                                   |
-                                 0 +
-                                   ++---------------------+--------------------+
-                                    2024-01-01       2024-01-02       2024-01-03
-                                    * ETHEREUM
+3e25 +
+     |
+     |                                  *********
+     |                          *********       ****************
+2e25 +                   ********                              ****************
+     |            ********                                                    **
+     |    *********
+     |*****
+1e25 +
+     |
+     |
+     |
+   0 +
+     ++------------------------------------+-----------------------------------+
+      2024-01-01                      2024-01-02                      2024-01-03
+      * ETHEREUM
 ETHEREUM · 2024-01-01 to 2024-01-03 · by day · data from {}
 ",
             stub.url
         ))
         .run();
-    // Each label is a round value from zero, with no digits made up past what an f64 holds.
+    // Each label is a round value from zero, with no digits made up past what an f64 holds;
+    // past the trillions, in powers of ten (as a log axis is), so that the plot keeps its room.
 }
 
 #[test]
@@ -215,7 +216,9 @@ synthetic data from the sandbox at {}
     );
     // Every line of the chart fills the terminal, none more; the provenance wraps between
     // its parts (the service's address is one).
-    let chart = shown.lines().filter(|l| !l.starts_with("synthetic data from "));
+    let chart = shown
+        .lines()
+        .filter(|l| !l.starts_with("synthetic data from "));
     assert_eq!(chart.map(str::len).max(), Some(32));
     // Labels of 4 (`600k`) and the narrowest plot, of 12, need 18 columns.
     let run = env.cmd_args(&args).terminal_columns(17).code(2).run();

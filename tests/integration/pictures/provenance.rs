@@ -112,7 +112,11 @@ fn every_picture_of_a_sandbox_run_on_its_own_says_its_data_is_synthetic() {
         "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: {source}.</p>"
     );
     assert!(page.contains(&line), "{page}");
-    let chart = env.cmd(&format!("{query} -f chart")).any_stdout().run().stdout;
+    let chart = env
+        .cmd(&format!("{query} -f chart"))
+        .any_stdout()
+        .run()
+        .stdout;
     assert!(chart.ends_with(&format!("\n{source}\n")), "{chart}");
 }
 
@@ -126,24 +130,44 @@ fn a_service_without_the_sandbox_s_header_is_not_called_synthetic() {
         "{}",
         source_of(&svg)
     );
-    let chart = env.cmd(&format!("{ONE_DAY} -f chart")).any_stdout().run().stdout;
+    let chart = env
+        .cmd(&format!("{ONE_DAY} -f chart"))
+        .any_stdout()
+        .run()
+        .stdout;
     let last = chart.lines().last().unwrap();
-    assert!(last.ends_with(&format!("data from {}", stub.url)), "{chart}");
+    assert!(
+        last.ends_with(&format!("data from {}", stub.url)),
+        "{chart}"
+    );
     assert!(!chart.contains("synthetic"), "{chart}");
     // Its export says where it came from, and that is no sandbox.
     env.cmd(&format!("{ONE_DAY} -o f.csv")).run();
     let file = env.home.path().join("f.csv");
     let drawn = rendered(&env, &file, "r.svg");
-    let line = format!("data from {}, drawn from {} · {made}", stub.url, file.display());
-    assert!(source_of(&drawn).starts_with(&line), "{}", source_of(&drawn));
+    let line = format!(
+        "data from {}, drawn from {} · {made}",
+        stub.url,
+        file.display()
+    );
+    assert!(
+        source_of(&drawn).starts_with(&line),
+        "{}",
+        source_of(&drawn)
+    );
     let page = rendered(&env, &file, "r.html");
-    assert!(!page.contains("synthetic") && !page.contains("Not real"), "{page}");
+    assert!(
+        !page.contains("synthetic") && !page.contains("Not real"),
+        "{page}"
+    );
 }
 
 /// `render FILE -o name` in `env`, exit 0, any stderr: the picture, as text.
 fn rendered(env: &Env, file: &Path, name: &str) -> String {
     let file = file.to_str().unwrap();
-    env.cmd_args(&["render", file, "-o", name]).any_stderr().run();
+    env.cmd_args(&["render", file, "-o", name])
+        .any_stderr()
+        .run();
     std::fs::read_to_string(env.home.path().join(name)).unwrap()
 }
 
@@ -151,13 +175,22 @@ fn rendered(env: &Env, file: &Path, name: &str) -> String {
 fn an_export_of_the_built_in_sandbox_is_drawn_as_synthetic_in_every_format() {
     let env = dated_env();
     for name in ["f.csv", "f.tsv", "f.json", "f.ndjson", "f.sqlite"] {
-        env.cmd(&format!("--sandbox {ONE_DAY} -o {name}")).any_stderr().run();
+        env.cmd(&format!("--sandbox {ONE_DAY} -o {name}"))
+            .any_stderr()
+            .run();
         let file = env.home.path().join(name);
         let svg = rendered(&env, &file, "r.svg");
         let line = format!("{SYNTHETIC}, drawn from {} · made ", file.display());
-        assert!(source_of(&svg).starts_with(&line), "{name}: {}", source_of(&svg));
+        assert!(
+            source_of(&svg).starts_with(&line),
+            "{name}: {}",
+            source_of(&svg)
+        );
         let page = rendered(&env, &file, "r.html");
-        assert!(page.contains("<strong>Not real chain data</strong>: "), "{name}");
+        assert!(
+            page.contains("<strong>Not real chain data</strong>: "),
+            "{name}"
+        );
         let chart = env.cmd_args(&["render", file.to_str().unwrap(), "-f", "chart"]);
         let chart = chart.any_stdout().any_stderr().run().stdout;
         let last = format!("\n{SYNTHETIC}, drawn from {}\n", file.display());
@@ -170,10 +203,20 @@ fn a_merge_never_mixes_synthetic_data_with_a_service_s() {
     let (_stub, env) = real_service();
     let home = env.home.path();
     env.cmd(&format!("{ONE_DAY} -o real.csv")).run();
-    env.cmd(&format!("--sandbox {ONE_DAY} -o sandbox.csv")).any_stderr().run();
+    env.cmd(&format!("--sandbox {ONE_DAY} -o sandbox.csv"))
+        .any_stderr()
+        .run();
     for (file, held, brought) in [
-        ("real.csv", "a service's data", "synthetic data from a sandbox"),
-        ("sandbox.csv", "synthetic data from a sandbox", "a service's data"),
+        (
+            "real.csv",
+            "a service's data",
+            "synthetic data from a sandbox",
+        ),
+        (
+            "sandbox.csv",
+            "synthetic data from a sandbox",
+            "a service's data",
+        ),
     ] {
         let before = std::fs::read(home.join(file)).unwrap();
         let sandbox = if file == "real.csv" { "--sandbox " } else { "" };
@@ -188,12 +231,20 @@ fn a_merge_never_mixes_synthetic_data_with_a_service_s() {
     }
     // A file that records nothing (written by hand, or before exports recorded it) takes the
     // sandbox's rows, and says from then on that its data is synthetic.
-    std::fs::write(home.join("old.csv"), "date,chain,fees\n2024-01-01,ETHEREUM,5\n").unwrap();
+    std::fs::write(
+        home.join("old.csv"),
+        "date,chain,fees\n2024-01-01,ETHEREUM,5\n",
+    )
+    .unwrap();
     env.cmd(&format!("--sandbox {ONE_DAY} -o old.csv --merge"))
         .any_stderr()
         .run();
     let svg = rendered(&env, &home.join("old.csv"), "r.svg");
-    assert!(source_of(&svg).starts_with(SYNTHETIC), "{}", source_of(&svg));
+    assert!(
+        source_of(&svg).starts_with(SYNTHETIC),
+        "{}",
+        source_of(&svg)
+    );
     // Merged again with the sandbox's data, it stays synthetic; a copy without its
     // attributes (as `cat` makes it) is drawn as before, from the file alone.
     env.cmd(&format!("--sandbox {ONE_DAY} -o sandbox.csv --merge"))

@@ -55,7 +55,9 @@ fn drawn_as_the_query(offline: &Env, file: &Path, args: &[&str], said: &str, que
     let differ: Vec<(&&str, &&str)> = query.iter().zip(&drawn).filter(|(q, d)| q != d).collect();
     assert_eq!(differ.len(), 1, "{differ:#?}");
     assert!(
-        differ[0].0.contains(">synthetic data from the sandbox at http://127.0.0.1:"),
+        differ[0]
+            .0
+            .contains(">synthetic data from the sandbox at http://127.0.0.1:"),
         "{}",
         differ[0].0
     );
