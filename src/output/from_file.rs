@@ -84,7 +84,13 @@ pub(crate) fn draw(
         hints: Vec::new(),
         made: picture::made_at(drawing.source_date_epoch.as_deref()),
         origin: Origin::File {
-            path: drawing.file.display().to_string(),
+            name: foreign::cut(
+                &(drawing.file.file_name()).map_or_else(
+                    || drawing.file.display().to_string(),
+                    |name| name.display().to_string(),
+                ),
+                usize::MAX,
+            ),
             data: Box::new(super::provenance::recorded(&drawing.file)),
         },
     };

@@ -36,9 +36,10 @@ pub enum Origin {
     SyntheticService(String),
     /// `--sandbox`: every picture says its data is synthetic.
     Sandbox,
-    /// `render FILE`: drawn from an export, and where its data came from as the export
-    /// records it (`Unknown` for one that does not).
-    File { path: String, data: Box<Origin> },
+    /// `render FILE`: drawn from an export (named by its file name: the folders above it are
+    /// the user's business, not a shared picture's), and where its data came from as the
+    /// export records it (`Unknown` for one that does not).
+    File { name: String, data: Box<Origin> },
 }
 
 impl Origin {
@@ -108,9 +109,9 @@ fn source_of(origin: &Origin) -> Option<String> {
         Origin::Sandbox => Some(SYNTHETIC.to_owned()),
         Origin::SyntheticService(url) => Some(format!("synthetic data from the sandbox at {url}")),
         Origin::Service(url) => Some(format!("data from {url}")),
-        Origin::File { path, data } => Some(match source_of(data) {
-            Some(line) => format!("{line}, drawn from {path}"),
-            None => format!("drawn from {path}"),
+        Origin::File { name, data } => Some(match source_of(data) {
+            Some(line) => format!("{line}, drawn from {name}"),
+            None => format!("drawn from {name}"),
         }),
         Origin::Unknown => None,
     }

@@ -79,16 +79,22 @@ const MEASURE: &str = r#"<script>
 const out = document.createElement('pre'); out.id = 'measure';
 const svg = document.querySelector('svg');
 const width = svg.viewBox.baseVal.width;
-out.textContent = [...document.querySelectorAll('text.left-out')].map(t => { const b = t.getBBox(); return (b.x + b.width).toFixed(0) + '/' + width; }).join('\n');
+out.textContent = [...document.querySelectorAll('SELECTOR')].map(t => { const b = t.getBBox(); return (b.x + b.width).toFixed(0) + '/' + width; }).join('\n');
 document.body.append(out);
 </script>"#;
 
 /// The right edges of the left-out notes of an svg file, with the picture's width.
 fn left_out_edges(svg: &Path) -> Vec<(f64, f64)> {
+    text_edges(svg, "text.left-out")
+}
+
+/// The right edges of the texts `selector` finds in an svg file, with the picture's width.
+fn text_edges(svg: &Path, selector: &str) -> Vec<(f64, f64)> {
     let markup = std::fs::read_to_string(svg).unwrap();
     let page = format!(
-        "<!DOCTYPE html><html><head><title>measure</title></head><body>{}{MEASURE}</body></html>",
-        markup.split_once("?>\n").unwrap().1
+        "<!DOCTYPE html><html><head><title>measure</title></head><body>{}{}</body></html>",
+        markup.split_once("?>\n").unwrap().1,
+        MEASURE.replace("SELECTOR", selector)
     );
     let wrapped = svg.with_extension("measure.html");
     std::fs::write(&wrapped, page).unwrap();
@@ -110,6 +116,32 @@ fn a_long_left_out_note_stays_inside_the_picture() {
     assert!(!edges.is_empty());
     for (right, width) in edges {
         assert!(right <= width, "a note ends at {right} of {width}");
+    }
+}
+
+#[test]
+fn a_long_provenance_is_cut_into_lines_inside_the_picture() {
+    // A service under a long path, and an export of it with a long name, drawn again: the
+    // line saying where the data came from is longer than the picture is wide.
+    let stub = Stub::always(Reply::json(200, r#"[{"date":"2024-01-02","fees":1}]"#));
+    let prefix = "chain-metrics-mirror-of-the-production-service/v2";
+    let mut env = Env::with_service(&format!("{}/{prefix}/", stub.url));
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let name = "fees-of-ethereum-and-arbitrum-for-the-quarterly-report.csv";
+    env.cmd(&format!(
+        "fees -c eth,arb -s 2024-01-02 -e 2024-01-02 -o {name}"
+    ))
+    .run();
+    env.cmd(&format!("render {name} -o r.svg")).run();
+    let svg = env.home.path().join("r.svg");
+    let markup = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        markup.matches("<text class=\"source\"").count() > 1,
+        "{markup}"
+    );
+    let edges = text_edges(&svg, "text.source");
+    for (right, width) in edges {
+        assert!(right <= width, "the source ends at {right} of {width}");
     }
 }
 
