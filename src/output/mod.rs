@@ -255,17 +255,9 @@ impl Output {
             false => None,
         };
         let table = sqlite::table_name(plan);
-        // What the file records of its data, kept when the run's origin is not known.
-        let mut origin = told.origin.clone();
+        let origin = provenance::to_record(file, &told.origin, self.merge)?;
         let data = match self.merge {
-            true => {
-                let old = provenance::recorded(file);
-                provenance::check_merge(file, &old, &origin)?;
-                if origin == render::Origin::Unknown {
-                    origin = old;
-                }
-                merge::merge_into(self.target(file, plan), data, tell)?
-            }
+            true => merge::merge_into(self.target(file, plan), data, tell)?,
             false => data,
         };
         if self.merge && !self.resume {

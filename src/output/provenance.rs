@@ -46,10 +46,38 @@ pub(super) fn recorded(path: &Path) -> Origin {
     }
 }
 
+/// What to record on `path` once the run's data (from `run`) is written there: the run's
+/// origin; merged into the file, the file's own when the run's is not known, and refused (see
+/// [`check_merge`]) when one is synthetic and the other a service's.
+pub(super) fn to_record(path: &Path, run: &Origin, merge: bool) -> Result<Origin, Failure> {
+    if !merge {
+        return Ok(run.clone());
+    }
+    let old = recorded(path);
+    check_merge(path, &old, run)?;
+    Ok(match run {
+        Origin::Unknown => old,
+        run => run.clone(),
+    })
+}
+
+/// The origin `render` names for the export at `path`: the file, by its name (the folders
+/// above it are the user's business, not a shared picture's), and what it records.
+pub(super) fn drawn_from(path: &Path) -> Origin {
+    let name = (path.file_name()).map_or_else(
+        || path.display().to_string(),
+        |name| name.display().to_string(),
+    );
+    Origin::File {
+        name: foreign::cut(&name, usize::MAX),
+        data: Box::new(recorded(path)),
+    }
+}
+
 /// A merge into `path` (whose data came from `old`) of a run's data from `new`: refused
 /// (exit 9, the file untouched) when one is synthetic and the other a service's, so that
 /// no file holds sandbox rows among real ones. A file that records nothing takes either.
-pub(super) fn check_merge(path: &Path, old: &Origin, new: &Origin) -> Result<(), Failure> {
+fn check_merge(path: &Path, old: &Origin, new: &Origin) -> Result<(), Failure> {
     let known = |o: &Origin| !matches!(o, Origin::Unknown | Origin::File { .. });
     if !known(old) || !known(new) || old.is_synthetic() == new.is_synthetic() {
         return Ok(());
