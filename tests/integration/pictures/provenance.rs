@@ -257,3 +257,27 @@ fn a_merge_never_mixes_synthetic_data_with_a_service_s() {
         source_of(&svg)
     );
 }
+
+#[test]
+fn an_export_records_its_service_with_the_password_masked_and_never_the_key() {
+    let stub = Stub::always(Reply::json(200, r#"[{"date":"2024-01-02","fees":1}]"#));
+    let url = stub.url.replacen("://", "://ann:hunter2@", 1);
+    let env = Env::with_service(&url);
+    env.cmd(&format!("{ONE_DAY} -o f.json")).run();
+    let file = env.home.path().join("f.json");
+    // The attributes as another program reads them (getfattr -d shows the same).
+    let read = "import os, sys; f = sys.argv[1]; \
+        print(*sorted(f'{a}={os.getxattr(f, a).decode()}' for a in os.listxattr(f)), sep='\\n')";
+    let python = crate::support::tools::venv_python();
+    let args = ["-c", read, file.to_str().unwrap()];
+    let run = env
+        .program(python.to_str().unwrap(), &args)
+        .any_stdout()
+        .run();
+    let shown = stub.url.replacen("://", "://ann:****@", 1);
+    assert_eq!(
+        run.stdout,
+        format!("user.chain-metrics.data=service\nuser.xdg.origin.url={shown}\n")
+    );
+    assert!(!run.stdout.contains(crate::support::KEY));
+}
