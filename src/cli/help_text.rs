@@ -119,6 +119,8 @@ pub(super) const SANDBOX: &str = concat!(
     "\
 The global --method post|get makes the sandbox accept only that method (405 for the other).
 Without --key it makes up a key and prints the `export` line that points the other commands at it.
+Every data answer carries the header X-Chain-Metrics-Data: synthetic, so that a client's
+pictures, and the exports it writes, say the data is synthetic.
 
 ",
     examples!(

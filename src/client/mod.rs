@@ -84,6 +84,8 @@ pub(crate) struct Client {
     probed_tls: OnceLock<bool>,
     /// The status the proxy refused a tunnel with, once asked (`second_look`).
     probed_proxy: OnceLock<Option<u16>>,
+    /// Whether a data answer said its data is synthetic (`model::DATA_HEADER`: a sandbox).
+    synthetic: AtomicBool,
 }
 
 impl Client {
@@ -110,6 +112,7 @@ impl Client {
             throttle: Throttle::new(settings.jobs),
             probed_tls: OnceLock::new(),
             probed_proxy: OnceLock::new(),
+            synthetic: AtomicBool::new(false),
         })
     }
 
@@ -163,9 +166,20 @@ impl Client {
         foreign::shown(text, &|t| self.mask(t), usize::MAX)
     }
 
+    /// Whether any data answer of the run said its data is synthetic, as the sandbox's do
+    /// (`model::DATA_HEADER`), also one run on its own and reached by `--base-url`.
+    pub(crate) fn said_synthetic(&self) -> bool {
+        self.synthetic.load(Ordering::Relaxed)
+    }
+
     fn records(&self, request: &Request, columns: &[Metric]) -> Result<KeptRecords> {
         let (mut answer, method) = self.fetch(request, Some(columns))?;
         check_content_type(&|t| self.mask(t), request, &method, &answer)?;
+        let (name, synthetic) = crate::model::DATA_HEADER;
+        let said = answer.headers.get(name).and_then(|v| v.to_str().ok());
+        if said.is_some_and(|v| v.trim().eq_ignore_ascii_case(synthetic)) {
+            self.synthetic.store(true, Ordering::Relaxed);
+        }
         let records = match answer.records.take() {
             Some(records) => records,
             None => {

@@ -26,6 +26,11 @@ pub use period::{Coverage, Period};
 
 use chrono::NaiveDate;
 
+/// The header the sandbox sends with every data answer, and its value: the data is synthetic.
+/// A client that sees it says so in its pictures and records it in its exports, also when the
+/// sandbox runs on its own (`chain-metrics sandbox`) and is reached by `--base-url`.
+pub(crate) const DATA_HEADER: (&str, &str) = ("x-chain-metrics-data", "synthetic");
+
 /// One of the service's three endpoints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Endpoint {

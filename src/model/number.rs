@@ -230,6 +230,16 @@ impl Number {
         format!("{}… ({digits} digits)", &text[..SHOWN_HEAD])
     }
 
+    /// [`Number::shown`] with its `unit` (`%`, or none) after the digits, before the count of
+    /// them when cut: `31.50%`, `12345678901234567890…% (604 digits)`.
+    pub fn shown_with(&self, unit: &str) -> String {
+        let shown = self.shown();
+        match shown.split_once("… (") {
+            Some((head, count)) => format!("{head}…{unit} ({count}"),
+            None => format!("{shown}{unit}"),
+        }
+    }
+
     /// A computed value, written in plain decimals (no exponent).
     pub(crate) fn from_decimal(value: &BigDecimal) -> Number {
         Number::new(&value.to_plain_string())

@@ -14,7 +14,7 @@ use super::{check_output_path, fit, picture, write_atomically};
 use crate::analysis::{steps, widen, Naming};
 use crate::error::{Exit, Failure};
 use crate::model::{Chain, Coverage, Dataset, DayRange, Endpoint, Metric, Period};
-use crate::render::{self, AxisScale, Caption, Format, Origin};
+use crate::render::{self, AxisScale, Caption, Format};
 use crate::render::{RenderOptions, Wide};
 use crate::settings::Terminal;
 use crate::system::diag::Notice;
@@ -83,7 +83,7 @@ pub(crate) fn draw(
         warnings: Vec::new(),
         hints: Vec::new(),
         made: picture::made_at(drawing.source_date_epoch.as_deref()),
-        origin: Origin::File(drawing.file.display().to_string()),
+        origin: super::provenance::drawn_from(&drawing.file),
     };
     picture::hints(&export.data, &mut caption, (format, drawing.scale), tell);
     picture::per_day_hint(&export.data, &mut caption, (format, false), tell);

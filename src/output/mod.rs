@@ -11,6 +11,7 @@ mod picture;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod progress;
+mod provenance;
 mod replaced;
 mod resume;
 mod sqlite;
@@ -254,6 +255,7 @@ impl Output {
             false => None,
         };
         let table = sqlite::table_name(plan);
+        let origin = provenance::to_record(file, &told.origin, self.merge)?;
         let data = match self.merge {
             true => merge::merge_into(self.target(file, plan), data, tell)?,
             false => data,
@@ -261,10 +263,12 @@ impl Output {
         if self.merge && !self.resume {
             holes::warn_of(file, &data, (&plan.chains, &plan.range), shape.by, tell);
         }
-        let Some(text) = text else {
-            return sqlite::store(file, table, &data, !self.merge, wait);
-        };
-        write_rendered(file, &mut |out| render::render(&data, text, style, out))
+        match text {
+            None => sqlite::store(file, table, &data, !self.merge, wait)?,
+            Some(text) => write_rendered(file, &mut |out| render::render(&data, text, style, out))?,
+        }
+        provenance::record(file, &origin);
+        Ok(())
     }
 
     /// The columns of the rows this run writes, as the shape says, with no rows: what a file

@@ -26,15 +26,31 @@ pub struct Caption {
 /// Where a picture's data came from.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Origin {
-    /// Not known (a picture drawn in a test).
+    /// Not known (a picture drawn in a test, an export that does not record it).
     #[default]
     Unknown,
     /// A service, by its base URL with any password masked.
     Service(String),
+    /// A service whose answers said their data is synthetic (`model::DATA_HEADER`): a sandbox
+    /// run on its own, by its base URL with any password masked.
+    SyntheticService(String),
     /// `--sandbox`: every picture says its data is synthetic.
     Sandbox,
-    /// `render FILE`: drawn from an export, which does not say where its data came from.
-    File(String),
+    /// `render FILE`: drawn from an export (named by its file name: the folders above it are
+    /// the user's business, not a shared picture's), and where its data came from as the
+    /// export records it (`Unknown` for one that does not).
+    File { name: String, data: Box<Origin> },
+}
+
+impl Origin {
+    /// Whether the data is synthetic, so that a picture says it is no real chain data.
+    pub fn is_synthetic(&self) -> bool {
+        match self {
+            Origin::Sandbox | Origin::SyntheticService(_) => true,
+            Origin::File { data, .. } => data.is_synthetic(),
+            Origin::Service(_) | Origin::Unknown => false,
+        }
+    }
 }
 
 /// What a picture made from `--sandbox` says of its data, so that a shared file misleads no one.
@@ -58,15 +74,10 @@ impl Caption {
         )
     }
 
-    /// Where the data came from, in words: synthetic (the sandbox's port says nothing), or
-    /// the service's address.
+    /// Where the data came from, in words: synthetic (the built-in sandbox's port says
+    /// nothing), or the service's address; of an export, also the file drawn.
     pub fn source_line(&self) -> Option<String> {
-        match &self.origin {
-            Origin::Sandbox => Some(SYNTHETIC.to_owned()),
-            Origin::Service(url) => Some(format!("data from {url}")),
-            Origin::File(path) => Some(format!("drawn from {path}")),
-            Origin::Unknown => None,
-        }
+        source_of(&self.origin)
     }
 
     /// The provenance line of a standalone picture: where the data came from and when the
@@ -89,5 +100,19 @@ impl Caption {
             Period::Day => date.to_string(),
             by => format!("{} of {date}", by.name()),
         }
+    }
+}
+
+/// [`Caption::source_line`] of `origin`.
+fn source_of(origin: &Origin) -> Option<String> {
+    match origin {
+        Origin::Sandbox => Some(SYNTHETIC.to_owned()),
+        Origin::SyntheticService(url) => Some(format!("synthetic data from the sandbox at {url}")),
+        Origin::Service(url) => Some(format!("data from {url}")),
+        Origin::File { name, data } => Some(match source_of(data) {
+            Some(line) => format!("{line}, drawn from {name}"),
+            None => format!("drawn from {name}"),
+        }),
+        Origin::Unknown => None,
     }
 }

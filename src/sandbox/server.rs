@@ -102,7 +102,14 @@ async fn respond(
     let text = body::records(endpoint, &request, faults.wrong_type(), |date| {
         faults.left_out(request.chain, date)
     });
-    (body::send(text, faults.body_fault()), faults.body_note())
+    let mut response = body::send(text, faults.body_fault());
+    // Every data answer says its data is synthetic, so that a client reached by --base-url
+    // (not only --sandbox's) says so in its pictures.
+    let (name, value) = crate::model::DATA_HEADER;
+    response
+        .headers_mut()
+        .insert(name, header::HeaderValue::from_static(value));
+    (response, faults.body_note())
 }
 
 /// The method, the synthetic failure rate and the key: a refusal, or `None` to go on.

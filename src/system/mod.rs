@@ -6,6 +6,7 @@
 //! `lock::LockError`), which `error.rs` turns into the failures the user reads.
 
 pub(crate) mod atomic;
+pub(crate) mod attributes;
 pub(crate) mod command_group;
 pub(crate) mod diag;
 pub(crate) mod foreign;

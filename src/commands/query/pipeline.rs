@@ -85,6 +85,8 @@ struct Gathered {
     left_out: Vec<super::keep_going::LeftOut>,
     failure: Option<Failure>,
     retried: Option<String>,
+    /// Whether the service's answers said their data is synthetic (a sandbox's do).
+    synthetic: bool,
 }
 
 /// The rows, warnings first; under `--strict`, a result that lacks asked values fails after it
@@ -96,6 +98,7 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         left_out,
         failure,
         retried,
+        synthetic,
     } = gather(query, how)?;
     for (warning, data) in outcome.warnings.iter().zip(&outcome.warning_data) {
         Notice::warning(warning.as_str()).with(data.clone()).write();
@@ -106,6 +109,7 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     let (color, wait) = (settings.color, settings.lock_wait());
     let origin = match (settings.sandbox, &settings.base_url) {
         (true, _) => Origin::Sandbox,
+        (false, Some(url)) if synthetic => Origin::SyntheticService(shown_url(&url.value)),
         (false, Some(url)) => Origin::Service(shown_url(&url.value)),
         (false, None) => Origin::Unknown,
     };
@@ -159,7 +163,7 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
     // The error reported is the first failed request in plan order, so it never depends on
     // timing.
     let mut answers = Answers::new(how.keep_going);
-    let retried = send(query, how.jobs, &work.requests, &mut |answer| {
+    let (retried, synthetic) = send(query, how.jobs, &work.requests, &mut |answer| {
         if let (Ok(answer), Some(cache)) = (&answer, &mut cache) {
             cache.keep(answer);
         }
@@ -187,19 +191,21 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
         left_out,
         failure,
         retried,
+        synthetic,
     })
 }
 
 /// Sends the requests; with none to send, needs neither the key nor a connection. Returns the
-/// retries' line (`1 request retried (3 retries): 429 x2, 503 x1`), if any.
+/// retries' line (`1 request retried (3 retries): 429 x2, 503 x1`), if any, and whether the
+/// answers said their data is synthetic.
 fn send(
     query: &Query,
     jobs: usize,
     requests: &[Request],
     take: &mut dyn FnMut(crate::error::Result<Fetched>) -> bool,
-) -> anyhow::Result<Option<String>> {
+) -> anyhow::Result<(Option<String>, bool)> {
     if requests.is_empty() {
-        return Ok(None);
+        return Ok((None, false));
     }
     let (client, _sandbox) = connect(&query.settings)?;
     // Shared with the workers, which may outlive this call once the outcome is decided.
@@ -207,5 +213,5 @@ fn send(
     let progress = query.output.progress(requests.len());
     fetch_each(&client, requests, jobs, &|| progress.tick(), take);
     progress.finish();
-    Ok(client.retry_summary())
+    Ok((client.retry_summary(), client.said_synthetic()))
 }

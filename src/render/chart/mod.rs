@@ -128,7 +128,7 @@ fn write_one(
         0 => DEFAULT_WIDTH,
         width => width,
     };
-    let value_axis = axis::value_axis(values, counts(data), rows);
+    let value_axis = value_axis_of(data, values, rows);
     let labels = &value_axis.labels;
     let label_width = labels.iter().map(String::len).max().unwrap_or(0);
     let plot_width = width.saturating_sub(label_width + 2).max(MIN_PLOT_WIDTH);
@@ -163,7 +163,7 @@ pub(super) fn needed_width(data: &Dataset) -> usize {
             let rows = rows_of(data, columns, groups.len());
             let data = subset(data, columns);
             let values = axis::bounds(&series_by_day(&data, &days(&data)))?;
-            let labels = axis::value_axis(values, counts(&data), rows).labels;
+            let labels = value_axis_of(&data, values, rows).labels;
             labels.iter().map(String::len).max()
         })
         .max();
@@ -189,6 +189,18 @@ fn is_social(column: &Column) -> bool {
     column
         .metric()
         .is_some_and(|m| m.endpoint() == Endpoint::OfficialAccount)
+}
+
+/// The value axis of the chart of `data`: counts tick on whole numbers, and percents say so
+/// (`50%`), as the svg's axis and hover do.
+fn value_axis_of(data: &Dataset, values: (f64, f64), rows: usize) -> axis::ValueAxis {
+    let mut value_axis = axis::value_axis(values, counts(data), rows);
+    if data.columns.iter().all(|c| c.unit() == Unit::Percent) {
+        (value_axis.labels.iter_mut())
+            .filter(|label| !label.is_empty())
+            .for_each(|label| label.push('%'));
+    }
+    value_axis
 }
 
 /// Whether every column of `data` counts things (users, posts): its axis ticks on whole

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use chrono::NaiveDate;
 
 use super::{scale, value, RenderOptions, DEFAULT_WIDTH, LEFT_OUT_NAMED};
-use crate::model::{Dataset, Period};
+use crate::model::{Dataset, Period, Unit};
 
 /// A line under the chart per reason, naming the values it could not draw, if any.
 pub(super) fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<()> {
@@ -18,7 +18,13 @@ pub(super) fn left_out_note(data: &Dataset, out: &mut dyn Write) -> io::Result<(
                     continue;
                 };
                 if scale::Why::undrawable(number) == why {
-                    left_out.push(format!("{column} of {} ({})", row.date, number.shown()));
+                    let unit = if column.unit() == Unit::Percent {
+                        "%"
+                    } else {
+                        ""
+                    };
+                    let shown = number.shown_with(unit);
+                    left_out.push(format!("{column} of {} ({shown})", row.date));
                 }
             }
         }

@@ -10,7 +10,7 @@ use chrono::NaiveDate;
 
 mod values;
 
-use super::caption::{Caption, Origin};
+use super::caption::Caption;
 use super::svg::xml::escape;
 use super::svg::{Figure, Line, Picture, Why, STYLE};
 use super::AxisScale;
@@ -109,11 +109,12 @@ fn figures(picture: &Picture, out: &mut dyn Write) -> io::Result<()> {
 
 /// The line that says where the data came from: synthetic, in bold, from the sandbox.
 fn source(caption: &Caption) -> String {
-    let synthetic = caption.origin == Origin::Sandbox;
+    let synthetic = caption.origin.is_synthetic();
     match (synthetic, caption.source_line()) {
         (true, Some(line)) => format!(
             "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: \
-                {line}.</p>\n"
+                {}.</p>\n",
+            escape(&line)
         ),
         (false, Some(line)) => format!("<p id=\"source\">{}.</p>\n", capitalised(&escape(&line))),
         (_, None) => String::new(),

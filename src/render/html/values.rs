@@ -9,7 +9,7 @@ use std::io::{self, Write};
 
 use chrono::Datelike;
 
-use crate::model::{Dataset, Row};
+use crate::model::{Dataset, Row, Unit};
 use crate::render::svg::xml::escape;
 
 /// More rows than this, over more than one year: a table per year, folded.
@@ -45,6 +45,23 @@ pub(super) fn write(
     out.write_all(b"</section>\n")
 }
 
+/// Whether each cell of a row (date, chain, then the columns) is a percent: its value is
+/// shown with `%`, as the hover and the axis show it.
+fn percents(data: &Dataset) -> Vec<bool> {
+    let keys = if data.chain_column { 2 } else { 1 };
+    (std::iter::repeat_n(false, keys))
+        .chain(data.columns.iter().map(|c| c.unit() == Unit::Percent))
+        .collect()
+}
+
+/// `cell`, escaped, with `%` when it is a percent value (not a gap).
+fn shown(cell: &str, percent: bool) -> String {
+    match percent && !cell.is_empty() {
+        true => format!("{}%", escape(cell)),
+        false => escape(cell),
+    }
+}
+
 /// The rows cut where the year changes (rows are in date order).
 fn by_year(rows: &[Row]) -> Vec<&[Row]> {
     let mut years = Vec::new();
@@ -67,6 +84,7 @@ fn table(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     head(data, "<table>", out)?;
+    let percent = percents(data);
     for dated in rows.chunk_by(|a, b| a.date == b.date) {
         let (date, span) = (dated[0].date, dated.len());
         for (k, row) in dated.iter().enumerate() {
@@ -79,7 +97,7 @@ fn table(
             for (c, cell) in cells.iter().enumerate().skip(1) {
                 match c == 1 && data.chain_column {
                     true => write!(out, "<th>{}", escape(cell))?,
-                    false => write!(out, "<td>{}", escape(cell))?,
+                    false => write!(out, "<td>{}", shown(cell, percent[c]))?,
                 }
             }
             out.write_all(b"\n")?;
@@ -105,13 +123,16 @@ fn head(data: &Dataset, tag: &str, out: &mut dyn Write) -> io::Result<()> {
 /// chain column names them); a gap is an empty line.
 fn by_date(data: &Dataset, rows: &[Row], out: &mut dyn Write) -> io::Result<()> {
     head(data, "<table class=\"by-date\">", out)?;
+    let percent = percents(data);
     for dated in rows.chunk_by(|a, b| a.date == b.date) {
         let cells: Vec<Vec<String>> = (dated.iter())
             .map(|row| super::super::cells(data, row))
             .collect();
         write!(out, "<tr><th>{}", dated[0].date)?;
         for c in 1..cells[0].len() {
-            let lines: Vec<String> = cells.iter().map(|row| escape(&row[c])).collect();
+            let lines: Vec<String> = (cells.iter())
+                .map(|row| shown(&row[c], percent[c]))
+                .collect();
             let tag = match c == 1 && data.chain_column {
                 true => "th",
                 false => "td",
@@ -129,6 +150,7 @@ fn footer(data: &Dataset, summary: &[Vec<String>], out: &mut dyn Write) -> io::R
         return Ok(());
     }
     out.write_all(b"<tfoot>\n")?;
+    let percent = percents(data);
     for cells in summary {
         let Some((statistic, rest)) = cells.split_first() else {
             continue;
@@ -137,7 +159,7 @@ fn footer(data: &Dataset, summary: &[Vec<String>], out: &mut dyn Write) -> io::R
         for (c, cell) in rest.iter().enumerate() {
             match c == 0 && data.chain_column {
                 true => write!(out, "<th>{}", escape(cell))?,
-                false => write!(out, "<td>{}", escape(cell))?,
+                false => write!(out, "<td>{}", shown(cell, percent[c + 1]))?,
             }
         }
         out.write_all(b"\n")?;

@@ -24,10 +24,13 @@ pub(crate) fn drawable(number: &Number) -> Option<f64> {
 /// Why a value is left out of a picture (and listed as left out, never as a gap).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Why {
-    /// Written with an exponent no axis reaches (`1e999999999`, `1e-999999999`).
+    /// Written with an exponent no axis reaches (`1e999999999`).
     BeyondAxis,
     /// Too many digits, or beyond what a float can place.
     TooLarge,
+    /// Not zero, but written with an exponent so far below zero that no arithmetic reaches it
+    /// (`1e-999999999`), on any axis.
+    Tiny,
     /// Above zero, but too small for a float to tell from zero, on a log axis.
     TooSmall,
     /// Zero or below, on a log axis.
@@ -36,25 +39,40 @@ pub(crate) enum Why {
 
 impl Why {
     /// Every reason, in the order the pictures list them.
-    pub(crate) const ALL: [Why; 4] = [Why::BeyondAxis, Why::TooLarge, Why::TooSmall, Why::OffLog];
+    pub(crate) const ALL: [Why; 5] = [
+        Why::BeyondAxis,
+        Why::TooLarge,
+        Why::Tiny,
+        Why::TooSmall,
+        Why::OffLog,
+    ];
 
     /// The reason in words, after `left out, `.
     pub(crate) fn says(self) -> &'static str {
         match self {
             Why::BeyondAxis => "beyond the axis",
             Why::TooLarge => "too large to draw",
+            Why::Tiny => "too small to draw",
             Why::TooSmall => "too small to draw on a log scale",
             Why::OffLog => "zero or below on a log scale",
         }
     }
 
-    /// Why [`drawable`] gave no place to `number`: an exponent beyond the number bound (either
-    /// way), or a value too large (too many digits, or beyond what a float places: `1e500`).
+    /// Why [`drawable`] gave no place to `number`: an exponent beyond the number bound (below
+    /// zero, of a value not zero: too small; else beyond the axis), or a value too large (too
+    /// many digits, or beyond what a float places: `1e500`).
     pub(crate) fn undrawable(number: &Number) -> Why {
-        let exponent = number.as_str().contains(['e', 'E']);
-        match exponent && number.bounded().is_err() {
-            true => Why::BeyondAxis,
-            false => Why::TooLarge,
+        let text = number.as_str();
+        let Some((mantissa, exponent)) = text.split_once(['e', 'E']) else {
+            return Why::TooLarge;
+        };
+        if number.bounded().is_ok() {
+            return Why::TooLarge;
+        }
+        let not_zero = mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b));
+        match exponent.starts_with('-') && not_zero {
+            true => Why::Tiny,
+            false => Why::BeyondAxis,
         }
     }
 
@@ -118,7 +136,9 @@ pub(crate) fn tick_label(value: f64, step: f64) -> String {
 }
 
 /// A tick's label as a picture writes it, short: `1.5M` for 1,500,000 when the axis's `top`
-/// reaches ten thousand (k, M, B, T), else [`tick_label`]; beyond the trillions, in full.
+/// reaches ten thousand (k, M, B, T), else [`tick_label`]; beyond the trillions, in the step's
+/// power of ten (`2e18`, `4e18`), as a label in full (a 1e300 axis has 301 digits) would push
+/// the plot out of the picture.
 pub(crate) fn compact_label(value: f64, step: f64, top: f64) -> String {
     const SUFFIXES: [(f64, &str); 4] = [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")];
     let top = top.abs();
@@ -126,8 +146,19 @@ pub(crate) fn compact_label(value: f64, step: f64, top: f64) -> String {
         .iter()
         .find(|(size, _)| top >= size.max(1e4) && top < 1e15);
     match suffix {
-        Some(_) if value == 0.0 => "0".to_owned(),
+        _ if value == 0.0 && top >= 1e4 => "0".to_owned(),
         Some((size, name)) => format!("{}{name}", tick_label(value / size, step / size)),
+        None if top >= 1e15 && step.is_finite() && step > 0.0 => {
+            // Ticks are whole multiples of a step of 1, 2 or 5 times the power: whole numbers
+            // of it, once a float's last bit is rounded away.
+            let exponent = step.log10().floor();
+            let power = 10f64.powf(exponent);
+            let units = (value / power).round();
+            format!(
+                "{}e{exponent}",
+                tick_label(units, (step / power).round().max(1.0))
+            )
+        }
         None => tick_label(value, step),
     }
 }
@@ -161,6 +192,8 @@ mod tests {
         assert_eq!(label(2_500.0, 500.0, 5e3), "2,500");
         assert_eq!(label(3e9, 1e9, 4e9), "3B");
         assert_eq!(label(-2e6, 1e6, 3e6), "-2M");
-        assert_eq!(label(5e15, 1e15, 6e15), "5,000,000,000,000,000");
+        assert_eq!(label(5e15, 1e15, 6e15), "5e15");
+        assert_eq!(label(4e299, 2e299, 1e300), "4e299");
+        assert_eq!(label(-5e17, 5e17, 1e18), "-5e17");
     }
 }

@@ -291,7 +291,8 @@ fn values_by_date(panel: &Panel) -> BTreeMap<NaiveDate, Vec<Said>> {
             )
         }));
         for (date, text, why) in &line.left_out {
-            let (text, left_out) = (Some(format!("{text}{unit}")), Some(*why));
+            // The text carries its unit already (`Number::shown_with`).
+            let (text, left_out) = (Some(text.clone()), Some(*why));
             told.push((
                 *date,
                 Said {

@@ -9,6 +9,7 @@ mod frame;
 mod hover;
 mod panel;
 mod series;
+mod source;
 #[cfg(test)]
 mod tests;
 pub(super) mod xml;
@@ -267,12 +268,10 @@ impl<'a> Picture<'a> {
         hover::says(group, self.caption.by)
     }
 
-    /// The title lines' height: two, and a third naming the source when it is known.
+    /// The title lines' height: two, and those naming the source when it is known.
     fn title_height(&self) -> f64 {
-        match self.caption.provenance_line() {
-            Some(_) => TITLE_HEIGHT + SOURCE_LINE,
-            None => TITLE_HEIGHT,
-        }
+        let lines = source::lines(self.caption, WIDTH - self.left() - RIGHT).len();
+        TITLE_HEIGHT + SOURCE_LINE * lines as f64
     }
 
     fn titles(&self, out: &mut String, metrics: &[&str], left: f64) {
@@ -283,11 +282,13 @@ impl<'a> Picture<'a> {
             escape(&self.caption.scope_line()),
             x = at(left)
         ));
-        if let Some(source) = self.caption.provenance_line() {
+        let lines = source::lines(self.caption, WIDTH - left - RIGHT);
+        for (i, line) in lines.iter().enumerate() {
             out.push_str(&format!(
-                "<text class=\"source\" x=\"{}\" y=\"62\">{}</text>\n",
+                "<text class=\"source\" x=\"{}\" y=\"{}\">{}</text>\n",
                 at(left),
-                escape(&source)
+                62.0 + SOURCE_LINE * i as f64,
+                escape(line)
             ));
         }
     }

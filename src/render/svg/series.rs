@@ -165,7 +165,12 @@ pub(super) fn panels(
                 source: column.metric().zip(column.measure()),
                 lines: (caption.chains.iter())
                     .map(|chain| {
-                        line(*chain, dates, axis, |date| {
+                        let unit = if column.unit() == Unit::Percent {
+                            "%"
+                        } else {
+                            ""
+                        };
+                        line(*chain, dates, (axis, unit), |date| {
                             let row = cells.get(&(*chain, date))?;
                             Some((row.values.get(at)?.as_ref()?, row.coverage))
                         })
@@ -208,11 +213,11 @@ fn no_previous(panels: &mut [Panel]) {
 }
 
 /// One chain's line over `dates`, `value` giving the number of a date, if any, and the
-/// coverage of its row.
+/// coverage of its row; a value left out is named with its `unit` (`%`).
 fn line<'a>(
     chain: Chain,
     dates: &[NaiveDate],
-    axis: Axis,
+    (axis, unit): (Axis, &str),
     value: impl Fn(NaiveDate) -> Option<(&'a Number, Option<Coverage>)>,
 ) -> Line {
     let mut line = Line {
@@ -237,7 +242,7 @@ fn line<'a>(
         let value = match placed {
             Ok(value) => value,
             Err(why) => {
-                line.left_out.push((*date, number.shown(), why));
+                line.left_out.push((*date, number.shown_with(unit), why));
                 broken = true;
                 continue;
             }

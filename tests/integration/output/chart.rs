@@ -97,7 +97,7 @@ fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
         .lines()
         .filter(|l| {
             let heading = !l.is_empty() && !l.starts_with(' ') && !l.contains(['+', '|']);
-            let heading = heading && !l.contains(" · ") && !l.starts_with("data from ");
+            let heading = heading && !l.contains(" · ") && !l.starts_with("synthetic data from ");
             heading || l.trim_start().starts_with("* ")
         })
         .map(str::trim_start)
@@ -130,7 +130,7 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
     assert!(
         plain.stdout.ends_with(&format!(
             "* ETHEREUM   o ARBITRUM\nETHEREUM, ARBITRUM · 2024-01-01 to 2024-01-09 · by day\n\
-            data from {}\n",
+            synthetic data from the sandbox at {}\n",
             sandbox.url
         )),
         "{}",
@@ -155,28 +155,29 @@ fn chart_labels_show_no_float_artefacts() {
         .cmd(CHART)
         .stdout(format!(
             "\
-30,000,000,000,000,000,000,000,000 +
-                                   |
-                                   |                    ******
-                                   |                *****    *********
-20,000,000,000,000,000,000,000,000 +           ******                **********
-                                   |       *****                              **
-                                   |  ******
-                                   |***
-10,000,000,000,000,000,000,000,000 +
-                                   |
-                                   |
-                                   |
-                                 0 +
-                                   ++---------------------+--------------------+
-                                    2024-01-01       2024-01-02       2024-01-03
-                                    * ETHEREUM
+3e25 +
+     |
+     |                                  *********
+     |                          *********       ****************
+2e25 +                   ********                              ****************
+     |            ********                                                    **
+     |    *********
+     |*****
+1e25 +
+     |
+     |
+     |
+   0 +
+     ++------------------------------------+-----------------------------------+
+      2024-01-01                      2024-01-02                      2024-01-03
+      * ETHEREUM
 ETHEREUM · 2024-01-01 to 2024-01-03 · by day · data from {}
 ",
             stub.url
         ))
         .run();
-    // Each label is a round value from zero, with no digits made up past what an f64 holds.
+    // Each label is a round value from zero, with no digits made up past what an f64 holds;
+    // past the trillions, in powers of ten (as a log axis is), so that the plot keeps its room.
 }
 
 #[test]
@@ -208,14 +209,16 @@ fn chart_fits_a_narrow_terminal_or_says_it_cannot() {
 ETHEREUM
 2024-01-01 to 2024-01-09
 by day
-data from {}
+synthetic data from the sandbox at {}
 ",
             sandbox.url
         )
     );
     // Every line of the chart fills the terminal, none more; the provenance wraps between
     // its parts (the service's address is one).
-    let chart = shown.lines().filter(|l| !l.starts_with("data from "));
+    let chart = shown
+        .lines()
+        .filter(|l| !l.starts_with("synthetic data from "));
     assert_eq!(chart.map(str::len).max(), Some(32));
     // Labels of 4 (`600k`) and the narrowest plot, of 12, need 18 columns.
     let run = env.cmd_args(&args).terminal_columns(17).code(2).run();

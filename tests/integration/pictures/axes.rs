@@ -1,7 +1,8 @@
 //! Axes as analysts read them: the metric's name on each panel, `%` on a percent axis, short
 //! labels (`1.5M`), a stronger zero line, dates on calendar boundaries with the last labelled.
 
-use super::{drawn_panels, value_labels};
+use super::{drawn_panels, panels, value_labels};
+use crate::analysis::number_bound::{service_env, RANGE};
 
 #[test]
 fn percent_axes_say_so_large_values_are_short_and_zero_stands_out() {
@@ -28,4 +29,18 @@ fn percent_axes_say_so_large_values_are_short_and_zero_stands_out() {
         .collect();
     assert_eq!(dates.first(), Some(&"2024-01-01"));
     assert_eq!(dates.last(), Some(&"2024-03-31"));
+}
+
+#[test]
+fn past_the_trillions_labels_are_powers_of_ten_and_the_plot_keeps_its_room() {
+    // 1 and 1e300: labels in full would be 400 characters wide and push the plot out of the
+    // 960-pixel picture.
+    let (_stub, env) = service_env("1e300");
+    env.cmd(&format!("fees -o f.svg {RANGE}")).run();
+    let svg = std::fs::read_to_string(env.home.path().join("f.svg")).unwrap();
+    assert_eq!(value_labels(&panels(&svg)[0].1), ["0", "5e299", "10e299"]);
+    let xs = (svg.split(" x=\"").skip(1)).map(|t| t.split('"').next().unwrap());
+    let xs: Vec<f64> = xs.map(|x| x.parse().unwrap()).collect();
+    assert!(xs.iter().all(|x| (0.0..=960.0).contains(x)), "{xs:?}");
+    assert!(!svg.contains("width=\"-"), "{svg}");
 }

@@ -4,12 +4,14 @@
 
 use crate::analysis::number_bound::{hostile, service_env, RANGE};
 
-/// Why a picture leaves a hostile value out: an exponent no axis reaches (`1e-999999999` is
-/// no large value), or too many digits.
+/// Why a picture leaves a hostile value out: an exponent no axis reaches, so far below zero
+/// that the value is too small (`1e-999999999` is no large value), or above; or too many
+/// digits.
 fn why(value: &str) -> &'static str {
-    match value.contains('e') {
-        true => "beyond the axis",
-        false => "too large to draw",
+    match (value.contains("e-"), value.contains('e')) {
+        (true, _) => "too small to draw",
+        (false, true) => "beyond the axis",
+        (false, false) => "too large to draw",
     }
 }
 

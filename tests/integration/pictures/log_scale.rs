@@ -130,3 +130,29 @@ fn a_format_without_value_axes_refuses_a_log_scale_and_names_a_picture() {
         .any_stdout()
         .run();
 }
+
+#[test]
+fn the_ticks_of_a_log_axis_are_in_one_notation() {
+    // From 1 to 1e18, or from 1e-8 to 1: past what the short labels reach (0.0001 to 100T),
+    // every tick is `1eN`; within it, none is.
+    for (value, powers) in [("1e18", true), ("1e-8", true), ("50000", false)] {
+        let (_stub, env) = service_env(value);
+        env.cmd(&format!("fees --scale log -o fees.svg {RANGE}"))
+            .run();
+        let svg = std::fs::read_to_string(env.home.path().join("fees.svg")).unwrap();
+        let labels = value_labels(&panels(&svg)[0].1).join(" ");
+        let is_power = |l: &str| {
+            l.strip_prefix("1e").is_some_and(|e| {
+                e.trim_start_matches('-')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+            })
+        };
+        let labels: Vec<&str> = labels.split(' ').collect();
+        assert!(labels.len() > 2, "{value}: {labels:?}");
+        assert!(
+            labels.iter().all(|l| is_power(l) == powers),
+            "{value}: {labels:?}"
+        );
+    }
+}

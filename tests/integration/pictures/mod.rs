@@ -331,7 +331,8 @@ fn html_is_valid_self_contained_and_holds_the_csv_values() {
         .replace("xmlns=\"http://www.w3.org/2000/svg\"", "")
         .lines()
         .filter(|l| {
-            !l.starts_with("<p id=\"source\">Data from ") && !l.contains("class=\"source\"")
+            !l.starts_with("<p id=\"source\" class=\"synthetic\">")
+                && !l.contains("class=\"source\"")
         })
         .collect();
     for outside in [

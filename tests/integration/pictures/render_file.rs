@@ -36,8 +36,9 @@ fn export(env: &Env, query: &str, name: &str) -> PathBuf {
 }
 
 /// `render FILE ARGS... -o r.svg` in `offline`, exit 0 and stderr `said`: the picture and
-/// `query` (the query's own) must differ in the source line alone: the query's names the
-/// service, the drawing the file.
+/// `query` (the query's own, from a sandbox run on its own) must differ in the source line
+/// alone: the query's says its data is synthetic, from the sandbox it names; the drawing says
+/// the same (the export records it) and names the file.
 fn drawn_as_the_query(offline: &Env, file: &Path, args: &[&str], said: &str, query: &str) {
     let out = offline.home.path().join("r.svg");
     render(
@@ -54,12 +55,16 @@ fn drawn_as_the_query(offline: &Env, file: &Path, args: &[&str], said: &str, que
     let differ: Vec<(&&str, &&str)> = query.iter().zip(&drawn).filter(|(q, d)| q != d).collect();
     assert_eq!(differ.len(), 1, "{differ:#?}");
     assert!(
-        differ[0].0.contains(">data from http://127.0.0.1:"),
+        differ[0]
+            .0
+            .contains(">synthetic data from the sandbox at http://127.0.0.1:"),
         "{}",
         differ[0].0
     );
-    let source = format!(">drawn from {} · made ", file.display());
-    assert!(differ[0].1.contains(&source), "{}", differ[0].1);
+    // The file by its name: the folders above it are no shared picture's business.
+    let name = file.file_name().unwrap().to_str().unwrap();
+    let source = format!(", drawn from {name} · made ");
+    assert_eq!(*differ[0].1, differ[0].0.replacen(" · made ", &source, 1));
 }
 
 #[test]
@@ -87,7 +92,7 @@ fn a_csv_and_a_sqlite_export_draw_the_query_s_own_svg() {
 
 #[test]
 fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
-    let (_sandbox, env) = sandbox();
+    let (sandbox, env) = sandbox();
     let file = export(&env, JANUARY, "f.ndjson");
     let offline = offline();
     let page = render(&offline, &file, &["-f", "html"])
@@ -96,8 +101,9 @@ fn html_is_drawn_to_stdout_and_a_format_that_draws_nothing_is_refused() {
         .stdout;
     assert!(page.starts_with("<!DOCTYPE html>"), "{}", &page[..40]);
     assert!(page.contains(&format!(
-        "<p id=\"source\">Drawn from {}.</p>",
-        file.display()
+        "<p id=\"source\" class=\"synthetic\"><strong>Not real chain data</strong>: synthetic \
+        data from the sandbox at {}, drawn from f.ndjson.</p>",
+        sandbox.url
     )));
     assert!(page.contains("ARBITRUM"));
     render(&offline, &file, &["-f", "csv"])
@@ -153,10 +159,12 @@ fn the_chart_of_a_json_export_is_the_query_s_chart_derived_measures_and_all() {
         .stdout;
     env.cmd(&format!("{query} -o m.json")).any_stderr().run();
     let file = env.home.path().join("m.json");
-    // The same chart, but for where its data came from, named on its last line.
+    // The same chart, but for the file its data came from, named on its last line.
+    let source = format!("\nsynthetic data from the sandbox at {}", sandbox.url);
+    assert!(chart.ends_with(&format!("{source}\n")), "{chart}");
     let chart = chart.replace(
-        &format!("\ndata from {}\n", sandbox.url),
-        &format!("\ndrawn from {}\n", file.display()),
+        &format!("{source}\n"),
+        &format!("{source}, drawn from m.json\n"),
     );
     render(&offline(), &file, &["-f", "chart"])
         .stdout(chart)

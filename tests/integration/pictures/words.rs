@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::{browser, dated_env, drawn, picture, report_file, sandbox};
-use crate::support::{Env, Sandbox};
+use crate::support::{Env, Reply, Sandbox, Stub};
 
 /// The `<li>` notes of a page.
 fn notes(page: &str) -> Vec<&str> {
@@ -79,16 +79,22 @@ const MEASURE: &str = r#"<script>
 const out = document.createElement('pre'); out.id = 'measure';
 const svg = document.querySelector('svg');
 const width = svg.viewBox.baseVal.width;
-out.textContent = [...document.querySelectorAll('text.left-out')].map(t => { const b = t.getBBox(); return (b.x + b.width).toFixed(0) + '/' + width; }).join('\n');
+out.textContent = [...document.querySelectorAll('SELECTOR')].map(t => { const b = t.getBBox(); return (b.x + b.width).toFixed(0) + '/' + width; }).join('\n');
 document.body.append(out);
 </script>"#;
 
 /// The right edges of the left-out notes of an svg file, with the picture's width.
 fn left_out_edges(svg: &Path) -> Vec<(f64, f64)> {
+    text_edges(svg, "text.left-out")
+}
+
+/// The right edges of the texts `selector` finds in an svg file, with the picture's width.
+fn text_edges(svg: &Path, selector: &str) -> Vec<(f64, f64)> {
     let markup = std::fs::read_to_string(svg).unwrap();
     let page = format!(
-        "<!DOCTYPE html><html><head><title>measure</title></head><body>{}{MEASURE}</body></html>",
-        markup.split_once("?>\n").unwrap().1
+        "<!DOCTYPE html><html><head><title>measure</title></head><body>{}{}</body></html>",
+        markup.split_once("?>\n").unwrap().1,
+        MEASURE.replace("SELECTOR", selector)
     );
     let wrapped = svg.with_extension("measure.html");
     std::fs::write(&wrapped, page).unwrap();
@@ -111,4 +117,107 @@ fn a_long_left_out_note_stays_inside_the_picture() {
     for (right, width) in edges {
         assert!(right <= width, "a note ends at {right} of {width}");
     }
+}
+
+#[test]
+fn a_long_provenance_is_cut_into_lines_inside_the_picture() {
+    // A service under a long path, and an export of it with a long name, drawn again: the
+    // line saying where the data came from is longer than the picture is wide.
+    let stub = Stub::always(Reply::json(200, r#"[{"date":"2024-01-02","fees":1}]"#));
+    let prefix = "chain-metrics-mirror-of-the-production-service/v2";
+    let mut env = Env::with_service(&format!("{}/{prefix}/", stub.url));
+    env.set("SOURCE_DATE_EPOCH", "1700000000");
+    let name = "fees-of-ethereum-and-arbitrum-for-the-quarterly-report.csv";
+    env.cmd(&format!(
+        "fees -c eth,arb -s 2024-01-02 -e 2024-01-02 -o {name}"
+    ))
+    .run();
+    env.cmd(&format!("render {name} -o r.svg")).run();
+    let svg = env.home.path().join("r.svg");
+    let markup = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        markup.matches("<text class=\"source\"").count() > 1,
+        "{markup}"
+    );
+    let edges = text_edges(&svg, "text.source");
+    for (right, width) in edges {
+        assert!(right <= width, "the source ends at {right} of {width}");
+    }
+}
+
+#[test]
+fn a_percent_says_so_in_the_values_table_and_the_terminal_chart() {
+    let env = dated_env();
+    let query = "--sandbox fees -c eth,base -s 2024-01-01 -e 2024-03-31 --by week --change";
+    env.cmd(&format!("{query} --summary -o c.html"))
+        .any_stderr()
+        .run();
+    let page = std::fs::read_to_string(env.home.path().join("c.html")).unwrap();
+    let values = page.split("<section id=\"values\">").nth(1).unwrap();
+    // Each row's last cell is fees_change_pct: a percent, or empty (no previous value).
+    let rows: Vec<&str> = (values.lines())
+        .filter(|l| l.starts_with("<tr>") && l.contains("<td>"))
+        .collect();
+    assert!(rows.len() > 20, "{values}");
+    for row in rows {
+        let last = row.rsplit("<td>").next().unwrap();
+        assert!(last.is_empty() || last.ends_with('%'), "{row}");
+    }
+    assert!(
+        values.contains("<tr><th scope=\"row\">mean<th>ETHEREUM<td>"),
+        "{values}"
+    );
+    let chart = env
+        .cmd(&format!("{query} -f chart"))
+        .any_stdout()
+        .any_stderr()
+        .run();
+    let percent = chart.stdout.split("fees_change_pct\n").nth(1).unwrap();
+    let labels: Vec<&str> = (percent.lines())
+        .filter_map(|l| l.split_once(" +").map(|(label, _)| label.trim()))
+        .filter(|label| !label.is_empty())
+        .collect();
+    assert!(labels.len() > 2, "{percent}");
+    assert!(labels.iter().all(|l| l.ends_with('%')), "{labels:?}");
+}
+
+#[test]
+fn a_percent_left_out_says_so_in_the_notes_the_svg_and_the_chart() {
+    // 1, 2, then 1e300: a change of 100 %, then one of about 5e301 %, past what a picture
+    // places.
+    let body = r#"[{"date":"2024-01-02","fees":1},{"date":"2024-01-03","fees":2},
+        {"date":"2024-01-04","fees":1e300}]"#;
+    let stub = Stub::always(Reply::json(200, body));
+    let env = Env::with_service(&stub.url);
+    let range = "-c eth -s 2024-01-02 -e 2024-01-04";
+    env.cmd(&format!("fees --change -o c.html {range}"))
+        .any_stderr()
+        .run();
+    env.cmd(&format!("fees --change -o c.svg {range}"))
+        .any_stderr()
+        .run();
+    let page = std::fs::read_to_string(env.home.path().join("c.html")).unwrap();
+    let note = (notes(&page).into_iter())
+        .find(|n| n.starts_with("ETHEREUM fees_change_pct of 2024-01-04: "))
+        .unwrap_or_else(|| panic!("{page}"));
+    assert!(
+        note.contains("…% (") && note.contains(" digits) is left out"),
+        "{note}"
+    );
+    let svg = std::fs::read_to_string(env.home.path().join("c.svg")).unwrap();
+    let panel = svg.split("data-metric=\"fees_change_pct\"").nth(1).unwrap();
+    assert!(
+        panel.contains(">left out, too large to draw: ETHEREUM 2024-01-04 ("),
+        "{panel}"
+    );
+    assert!(
+        panel.contains("…% (") && panel.contains("\nETHEREUM 100.00%</title>"),
+        "{panel}"
+    );
+    let chart = env.cmd(&format!("fees --change -f chart {range}"));
+    let chart = chart.any_stdout().any_stderr().run().stdout;
+    let line = (chart.lines())
+        .find(|l| l.contains("ETHEREUM.fees_change_pct of 2024-01-04 ("))
+        .unwrap_or_else(|| panic!("{chart}"));
+    assert!(line.contains("…% ("), "{line}");
 }
