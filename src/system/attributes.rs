@@ -10,7 +10,7 @@ const MOST: usize = 2048;
 /// Sets the attribute `name` of the regular file at `path` to `value`; `false` where it
 /// cannot be kept (no regular file, a file system without user attributes, another OS).
 pub(crate) fn set(path: &Path, name: &str, value: &str) -> bool {
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    if !std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
         return false;
     }
     imp::set(path, name, value)
@@ -18,7 +18,7 @@ pub(crate) fn set(path: &Path, name: &str, value: &str) -> bool {
 
 /// Removes the attribute `name` of the regular file at `path`, if it has one.
 pub(crate) fn remove(path: &Path, name: &str) {
-    if std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file()) {
         imp::remove(path, name);
     }
 }
@@ -35,13 +35,15 @@ mod imp {
 
     use rustix::fs::XattrFlags;
 
+    // Written without following a link: a link put in the export's place since it was written
+    // (in a folder others can write) leads nowhere (Linux keeps no user attributes on links).
     pub(super) fn set(path: &Path, name: &str, value: &str) -> bool {
-        rustix::fs::setxattr(path, name, value.as_bytes(), XattrFlags::empty()).is_ok()
+        rustix::fs::lsetxattr(path, name, value.as_bytes(), XattrFlags::empty()).is_ok()
     }
 
     pub(super) fn remove(path: &Path, name: &str) {
         // Absent already, or not kept here: either way the file has none.
-        let _ = rustix::fs::removexattr(path, name);
+        let _ = rustix::fs::lremovexattr(path, name);
     }
 
     pub(super) fn get(path: &Path, name: &str) -> Option<Vec<u8>> {
