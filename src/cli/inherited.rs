@@ -17,7 +17,8 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
     let args: Vec<OsString> = std::env::args_os().collect();
     let color = crate::settings::clap_color(color_asked(&args));
     if let Some(needed) = super::needed::command(&args) {
-        let mut command = finished(needed);
+        // Only parsed, never shown: `-h` is not shortened (its help comes from the whole tree).
+        let mut command = chains_from_config_too(command(needed));
         let parsed = command.try_get_matches_from_mut(&args);
         if let Some(cli) = parsed.ok().and_then(|m| Cli::from_arg_matches(&m).ok()) {
             return Ok(cli);
@@ -28,9 +29,8 @@ pub(crate) fn parse() -> Result<Cli, clap::Error> {
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
 }
 
-/// The derive's command tree (whole, or the part a query needs) as the tool shows it: the
-/// global flags named in one line under each command, `--chain` left to the settings, `-h`
-/// shortened.
+/// The derive's command tree as the tool shows it: the global flags named in one line under
+/// each command, `--chain` left to the settings, `-h` shortened.
 fn finished(cli: Command) -> Command {
     let command = chains_from_config_too(command(cli));
     super::short_help::shortened(command, "chain-metrics")

@@ -16,8 +16,9 @@ use clap::{Args, Command};
 use super::{help_text, version, GlobalArgs, QueryArgs, SocialArgs};
 
 /// The top level and the one query command the arguments name, as the derive builds them
-/// (before `inherited`'s changes, which apply to it as to the whole tree); `None` when the
-/// command is not a query or cannot be told without clap.
+/// (before `inherited`'s changes: those that bear on parsing apply to it as to the whole tree,
+/// the shortened `-h` does not, since only the whole tree shows help); `None` when the command
+/// is not a query or cannot be told without clap.
 pub(super) fn command(args: &[OsString]) -> Option<Command> {
     let top = top_level();
     let name = command_named(&top, args)?;
