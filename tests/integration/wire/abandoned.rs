@@ -1,11 +1,12 @@
-//! Once a run's outcome is decided (a refused body without `--keep-going`, a signal), the
-//! requests still on the wire are abandoned, not waited for: against a server that holds 31
-//! answers open until the run has ended, the run ends all the same, with the deciding answer's
-//! exit code, and none of the held answers was ever sent. The 60 s bound on each run is a
-//! liveness check (a run that waited would wait for its 300 s timeout), not a speed target:
-//! how soon it exits is measured in benches/bench.py. What must not be lost is not: the run
-//! merges into an export and keeps a cache, and after it the export is the user's old file,
-//! byte for byte, no temporary file is left beside it, no lock is held, and the cache opens.
+//! Once a run's outcome is decided (a refused body without `--keep-going`, or with it once
+//! every chain asked failed; a signal), the requests still on the wire are abandoned, not
+//! waited for: against a server that holds 31 answers open until the run has ended, the run
+//! ends all the same, with the deciding answer's exit code, and none of the held answers was
+//! ever sent. The 60 s bound on each run is a liveness check (a run that waited would wait for
+//! its 300 s timeout), not a speed target: how soon it exits is measured in benches/bench.py.
+//! What must not be lost is not: the run merges into an export and keeps a cache, and after it
+//! the export is the user's old file, byte for byte, no temporary file is left beside it, no
+//! lock is held, and the cache opens.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -176,6 +177,41 @@ fn a_refused_body_ends_the_run_without_waiting_for_the_answers_held_open() {
     let (arrived, answered) = (&server.arrived, &server.answered);
     assert_eq!(arrived.load(Ordering::SeqCst), JOBS, "all on the wire");
     assert_eq!(answered.load(Ordering::SeqCst), 1, "only the refusal");
+    assert_eq!(code, 8);
+    running.finish();
+    nothing_lost(&env);
+}
+
+/// Under `--keep-going` the run goes on past a failure while another chain may still be
+/// written; once every chain asked has failed (here the one), its outcome is decided too.
+#[test]
+fn a_refused_body_under_keep_going_ends_the_run_once_every_chain_asked_failed() {
+    let server = Holding::start(Some("\"2024-01-01\""));
+    let env = Env::with_service(&server.url);
+    with_old_export(&env);
+    let mut args = args();
+    args.push("--keep-going");
+    let mut running = env
+        .cmd_args(&args)
+        .code(8)
+        .error_line(
+            "warning: --keep-going: ETHEREUM is left out (bad_response): POST \
+             /api/chain-insights/fees for ETHEREUM answered content-type text/html, not JSON: an \
+             HTML page",
+        )
+        .stderr_contains("\nerror: POST /api/chain-insights/fees for ETHEREUM answered")
+        .spawn();
+    let code = ended_within_a_minute(&mut running);
+    assert_eq!(
+        server.arrived.load(Ordering::SeqCst),
+        JOBS,
+        "all on the wire"
+    );
+    assert_eq!(
+        server.answered.load(Ordering::SeqCst),
+        1,
+        "only the refusal"
+    );
     assert_eq!(code, 8);
     running.finish();
     nothing_lost(&env);
