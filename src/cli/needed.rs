@@ -20,6 +20,10 @@ use super::{help_text, version, GlobalArgs, QueryArgs, SocialArgs};
 /// the shortened `-h` does not, since only the whole tree shows help); `None` when the command
 /// is not a query or cannot be told without clap.
 pub(super) fn command(args: &[OsString]) -> Option<Command> {
+    // Help is the whole tree's to show: no use building this one first.
+    if args.iter().any(|arg| arg == "--help" || arg == "-h") {
+        return None;
+    }
     let top = top_level();
     let name = command_named(&top, args)?;
     Some(
