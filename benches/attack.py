@@ -8,6 +8,7 @@ import re
 import shutil
 import statistics
 import tempfile
+import time
 
 from harness import BIN, CHAINS, ROOT, Failed, Sandbox, Server, mib, ms, timed, tool_env
 
@@ -67,6 +68,7 @@ def hostile(runs, say, checks):
             worst = max(plain[0], compressed[0])
             checks.add(f"(h) hostile body, {command} --jobs {jobs}, peak RSS (plain / gzip)",
                        f"{mib(plain[0])} / {mib(compressed[0])}", worst, f"< {mib(bound)}", bound, below=True)
+    decided(say, checks)
     # Stop at once (issue 45): a refused run ends within 100 ms of the deciding answer. The
     # deciding answer is the first body's refusal, as at --jobs 1; the wall beyond --jobs 1's is
     # an upper bound on the time after it (it also holds the server's slower first body while it
@@ -76,6 +78,35 @@ def hostile(runs, say, checks):
             beyond = [results[(command, jobs, m)][1] - results[(command, 1, m)][1] for m in ("plain", "gzip")]
             checks.add(f"(h) refused run, {command} --jobs {jobs}, wall beyond --jobs 1's (plain / gzip)",
                        f"{ms(beyond[0])} / {ms(beyond[1])}", max(beyond), "<= 100.0 ms", 0.1)
+
+
+def decided(say, checks, runs=5):
+    """Stop at once (issue 45), measured directly: `fees` over 32 days at `--jobs 32`, the
+    hostile server in `hold` mode (only the first window's answer comes; the 31 others wait
+    30 s), without and with `--keep-going` (one chain: its failure decides that run too). The
+    time from the moment the deciding body starts (the server's clock) to the tool's exit (this
+    process's: the same machine's time.time()), median of `runs`."""
+    argv = [BIN, *HOSTILE["fees"], "--chunk-days", "1", "--jobs", "32", "--retries", "0", "-f", "csv"]
+    gaps = {}
+    with Server("hostile_server.py", "plain", "3000000", "hold") as server:
+        env = tool_env(server.url)
+        for name, extra in (("fees", []), ("fees --keep-going", ["--keep-going"])):
+            samples = []
+            for _ in range(runs):
+                timed(argv + extra, env, codes=(8,))
+                ended = time.time()
+                line = server.proc.stdout.readline().decode().split()
+                if len(line) != 2 or line[0] != "deciding":
+                    raise Failed(f"the hostile server did not say when it answered: {line}")
+                samples.append(ended - float(line[1]))
+            gaps[name] = (statistics.median(samples), max(samples))
+    say("Stop at once: `fees` over 32 days at `--jobs 32`, 31 answers held 30 s, the first "
+        f"refused; from the deciding body's start to the exit, median (worst) of {runs}:\n")
+    for name, (median, worst) in gaps.items():
+        say(f"- {name}: {ms(median)} ({ms(worst)})")
+        checks.add(f"(h) refused run, {name} --jobs 32, deciding answer to exit (31 held)",
+                   ms(median), median, "<= 100.0 ms", 0.1)
+    say("")
 
 
 def merge_file(path, rows, width):

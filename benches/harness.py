@@ -25,6 +25,13 @@ YEAR = ("2023-01-01", "2023-12-31")
 DECADE = ("2015-01-01", "2024-12-31")
 
 
+# Where a command's stdout goes: /dev/null opened write-only, as a shell's `> /dev/null` opens
+# it. Not subprocess.DEVNULL: Python opens that read-write, which is what Rust's standard library
+# puts in place of a stdout closed before the run (`>&-`), and the tool refuses to write its
+# data to a closed stdout (exit 9).
+DISCARD = open(os.devnull, "wb")
+
+
 class Failed(Exception):
     """A benchmark command that did not end as expected: its section is reported as not
     measured (a miss in the table), and the other sections still run."""
@@ -33,7 +40,7 @@ class Failed(Exception):
 def run(argv, env=None, shell=False, codes=(0,)):
     """Runs one command to completion; returns (wall seconds, cpu seconds)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, shell=shell)
+    proc = subprocess.Popen(argv, stdout=DISCARD, stderr=subprocess.PIPE, env=env, shell=shell)
     err = proc.stderr.read().decode(errors="replace")
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
@@ -54,7 +61,7 @@ def timed(argv, env=None, shell=False, codes=(0,), cwd=None):
         command = ["sh", "-c", argv] if shell else argv
         start = time.perf_counter()
         done = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", out.name] + command, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
+                              stdout=DISCARD, stderr=subprocess.PIPE, cwd=cwd)
         wall = time.perf_counter() - start
         if done.returncode not in codes:
             raise Failed(f"benchmark command failed ({done.returncode}): {argv}\n"

@@ -133,6 +133,10 @@ pub fn main() -> std::process::ExitCode {
     system::stream::note_passed_descriptors();
     // A TAB in a shell with our completion script runs us this way; nothing else may print first.
     cli::answer_if_asked();
+    // `--version` alone needs no command tree: the quickest answer a script can get.
+    if let Some(text) = cli::version_asked() {
+        report::version_shown(&text);
+    }
     let cli = match cli::parse() {
         Ok(cli) => cli,
         Err(e) => report::usage_error(e),

@@ -126,14 +126,24 @@ pub(crate) fn usage_error(error: clap::Error) -> ! {
 /// stdout that cannot take them (a full disk) is exit 9 as for any output, not a silent 0; a
 /// closed pipe (`--help | head -1`) is the quiet end it is everywhere.
 fn shown(error: &clap::Error) -> ! {
-    use std::io::Write;
     let code = match error.use_stderr() {
         true => Exit::Usage as i32,
         false => 0,
     };
-    let written = error
-        .print()
-        .and_then(|()| std::io::stdout().lock().flush());
+    ended(error.print(), code)
+}
+
+/// `--version` or `-V` alone, answered before clap is asked (`cli::version_asked`): written
+/// and ended as [`shown`] ends clap's.
+pub(crate) fn version_shown(text: &str) -> ! {
+    use std::io::Write;
+    ended(std::io::stdout().lock().write_all(text.as_bytes()), 0)
+}
+
+/// Exit `code` once stdout took what was `printed`; exit 9 (but a closed pipe) if it did not.
+fn ended(printed: std::io::Result<()>, code: i32) -> ! {
+    use std::io::Write;
+    let written = printed.and_then(|()| std::io::stdout().lock().flush());
     match written {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Notice::new(Level::Error, format!("cannot write to stdout: {e}")).write();

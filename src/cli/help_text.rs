@@ -22,6 +22,16 @@ macro_rules! query_usage {
     };
 }
 
+// The one-line descriptions (`about`) the top level and the query commands are built with, in
+// the whole command tree and in the one a query needs (`needed.rs`) alike.
+pub(super) const ABOUT: &str =
+    "Daily fees, active users and official social-media activity of six blockchains";
+pub(super) const FEES_ABOUT: &str = "Daily transaction fees collected on a chain";
+pub(super) const USERS_ABOUT: &str = "Daily active users on a chain";
+pub(super) const SOCIAL_ABOUT: &str = "Daily activity of the chain's official social-media account";
+pub(super) const REPORT_ABOUT: &str =
+    "Fees, active users and social activity side by side, one row per date";
+
 pub(super) const CLI: &str = concat!(
     "\
 The API key comes from CHAIN_METRICS_API_KEY or the config file, never from a flag.

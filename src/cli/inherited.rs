@@ -10,15 +10,30 @@ use super::completion::globals_acting_under;
 use super::{Cli, ColorChoice};
 
 /// The command line from the process's arguments, its subcommands' help quiet about globals,
-/// and clap's help and errors coloured as `--color`, NO_COLOR and TERM say.
+/// and clap's help and errors coloured as `--color`, NO_COLOR and TERM say. A query is parsed
+/// with only its own command built (`needed`); anything that tree does not take as a run (help,
+/// an error) is parsed again with the whole tree, which says it.
 pub(crate) fn parse() -> Result<Cli, clap::Error> {
     let args: Vec<OsString> = std::env::args_os().collect();
     let color = crate::settings::clap_color(color_asked(&args));
-    let command = chains_from_config_too(command());
-    let command = super::short_help::shortened(command, "chain-metrics");
-    let mut command = command.color(color);
+    if let Some(needed) = super::needed::command(&args) {
+        // Only parsed, never shown: `-h` is not shortened (its help comes from the whole tree).
+        let mut command = chains_from_config_too(command(needed));
+        let parsed = command.try_get_matches_from_mut(&args);
+        if let Some(cli) = parsed.ok().and_then(|m| Cli::from_arg_matches(&m).ok()) {
+            return Ok(cli);
+        }
+    }
+    let mut command = finished(Cli::command()).color(color);
     let matches = command.try_get_matches_from_mut(args)?;
     Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut command))
+}
+
+/// The derive's command tree as the tool shows it: the global flags named in one line under
+/// each command, `--chain` left to the settings, `-h` shortened.
+fn finished(cli: Command) -> Command {
+    let command = chains_from_config_too(command(cli));
+    super::short_help::shortened(command, "chain-metrics")
 }
 
 /// The `--color` the arguments give (the last, as clap takes it), read before clap parses them:
@@ -58,9 +73,8 @@ fn chains_from_config_too(cli: Command) -> Command {
     })
 }
 
-/// The clap command whose subcommands' help names the global flags in one line.
-fn command() -> Command {
-    let cli = Cli::command();
+/// `cli` with its subcommands' help naming the global flags in one line.
+fn command(cli: Command) -> Command {
     let hidden: Vec<clap::Arg> = cli
         .get_arguments()
         .filter(|arg| arg.is_global_set())

@@ -8,6 +8,7 @@ mod completion;
 mod help_text;
 mod inherited;
 pub mod manual;
+mod needed;
 mod query;
 mod short_help;
 mod suggest;
@@ -23,6 +24,7 @@ pub(crate) use completion::answer_if_asked;
 pub use completion::{globals_acting_under, write_script, Shell};
 pub(crate) use inherited::parse;
 pub(crate) use query::{missing_chain, QueryArgs, SocialArgs};
+pub(crate) use version::asked_alone as version_asked;
 
 use std::path::PathBuf;
 
@@ -33,12 +35,14 @@ use crate::settings::MethodChoice;
 use crate::settings::{defaults, limits};
 use crate::settings::{Flags, Switch};
 
-/// Daily fees, active users and official social-media activity of six blockchains.
+// The command line: the global flags and one command. No doc comment: clap would read it as the
+// description, which is `help_text::ABOUT` (a query builds only its own command, `needed.rs`).
 // `--help` must fit on one screen, so it is the one-line-per-option layout: no long_about, and no
 // option whose possible values carry help (either would switch clap to its long layout).
 #[derive(Debug, Parser)]
 #[command(
     name = "chain-metrics",
+    about = help_text::ABOUT,
     version,
     long_version = version::long(),
     max_term_width = 100,
@@ -218,24 +222,22 @@ impl From<&GlobalArgs> for Flags {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     // `--per-user` is parsed everywhere (and refused with a hint but under report), and shown
-    // only where it works.
-    /// Daily transaction fees collected on a chain
-    #[command(after_help = help_text::FEES, override_usage = help_text::FEES_USAGE,
-              mut_arg("per_user", |a| a.hide(true)))]
+    // only where it works. A query runs with only its own command built (`needed.rs`, which
+    // builds these four the same way; a test compares the two).
+    #[command(about = help_text::FEES_ABOUT, after_help = help_text::FEES,
+              override_usage = help_text::FEES_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Fees(QueryArgs),
 
-    /// Daily active users on a chain
-    #[command(after_help = help_text::USERS, override_usage = help_text::USERS_USAGE,
-              mut_arg("per_user", |a| a.hide(true)))]
+    #[command(about = help_text::USERS_ABOUT, after_help = help_text::USERS,
+              override_usage = help_text::USERS_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Users(QueryArgs),
 
-    /// Daily activity of the chain's official social-media account
-    #[command(after_help = help_text::SOCIAL, override_usage = help_text::SOCIAL_USAGE,
-              mut_arg("per_user", |a| a.hide(true)))]
+    #[command(about = help_text::SOCIAL_ABOUT, after_help = help_text::SOCIAL,
+              override_usage = help_text::SOCIAL_USAGE, mut_arg("per_user", |a| a.hide(true)))]
     Social(SocialArgs),
 
-    /// Fees, active users and social activity side by side, one row per date
-    #[command(after_help = help_text::REPORT, override_usage = help_text::REPORT_USAGE)]
+    #[command(about = help_text::REPORT_ABOUT, after_help = help_text::REPORT,
+              override_usage = help_text::REPORT_USAGE)]
     Report(SocialArgs),
 
     /// The supported chains and their aliases

@@ -1,5 +1,6 @@
 //! `--version`: what a bug report needs, as `rg --version` and `curl -V` print it. `-V` stays
-//! clap's one line (`chain-metrics 0.2.0`).
+//! clap's one line (`chain-metrics 0.2.0`). Either alone is answered before any command tree is
+//! built, in clap's words.
 
 use std::sync::OnceLock;
 
@@ -24,4 +25,20 @@ pub(super) fn long() -> &'static str {
             rusqlite = env!("CHAIN_METRICS_RUSQLITE_VERSION"),
         )
     })
+}
+
+/// What `chain-metrics --version` or `chain-metrics -V` prints, byte for byte as clap prints it
+/// (`{name} {version}\n`), when the flag is the only argument; `None` otherwise (clap then
+/// answers, or refuses the line).
+pub(crate) fn asked_alone() -> Option<String> {
+    let mut args = std::env::args_os().skip(1);
+    let (Some(flag), None) = (args.next(), args.next()) else {
+        return None;
+    };
+    let version = match flag.to_str()? {
+        "--version" => long(),
+        "-V" => env!("CARGO_PKG_VERSION"),
+        _ => return None,
+    };
+    Some(format!("chain-metrics {version}\n"))
 }

@@ -16,21 +16,26 @@ pub(super) type LeftOut = (String, Map<String, Value>);
 /// the next chain's first answer shows the chain had no failure.
 pub(super) struct Answers {
     keep_going: bool,
+    /// The chains asked, in plan order.
+    asked: Vec<Chain>,
     waiting: Vec<Fetched>,
     failures: Vec<(Option<Chain>, Failure)>,
 }
 
 impl Answers {
-    pub(super) fn new(keep_going: bool) -> Answers {
+    pub(super) fn new(keep_going: bool, asked: &[Chain]) -> Answers {
         Answers {
             keep_going,
+            asked: asked.to_vec(),
             waiting: Vec::new(),
             failures: Vec::new(),
         }
     }
 
     /// Takes one answer, in plan order; `false` once the run is bound to end with a failure
-    /// (any failure, without `--keep-going`), so that no more requests are sent.
+    /// that no later answer changes (any failure without `--keep-going`; with it, a failure
+    /// that names no chain, or every chain asked failed), so that no more requests are sent
+    /// and those on the wire are not waited for.
     pub(super) fn take(
         &mut self,
         answer: crate::error::Result<Fetched>,
@@ -53,7 +58,16 @@ impl Answers {
                 self.failures.push((chain, failure));
             }
         }
-        self.keep_going || self.failures.is_empty()
+        !self.decided()
+    }
+
+    /// Whether the run ends with a failure whatever the answers still to come: [`Self::fatal`]'s
+    /// verdict, once no later answer can change it (answers come in plan order, so the first
+    /// failure of each chain is in already).
+    fn decided(&self) -> bool {
+        let named = self.failures.iter().all(|(chain, _)| chain.is_some());
+        !self.failures.is_empty()
+            && (!self.keep_going || !named || self.asked.iter().all(|c| self.failed(*c)))
     }
 
     /// Joins the answers still waiting, once every answer is in.
@@ -72,14 +86,14 @@ impl Answers {
     /// has chains to write (every failure names its chain, and some chain is left). When
     /// `--keep-going` has none left, every chain's warning comes with it, so that none of the
     /// failures goes unnamed.
-    pub(super) fn fatal(&mut self, asked: &[Chain]) -> Option<(Vec<LeftOut>, Failure)> {
+    pub(super) fn fatal(&mut self) -> Option<(Vec<LeftOut>, Failure)> {
         let named = self.failures.iter().all(|(chain, _)| chain.is_some());
-        let some_left = asked.iter().any(|c| !self.failed(*c));
+        let some_left = self.asked.iter().any(|c| !self.failed(*c));
         if self.failures.is_empty() || (self.keep_going && named && some_left) {
             return None;
         }
         if self.keep_going && named {
-            let (warnings, first) = std::mem::replace(self, Answers::new(true)).left_out();
+            let (warnings, first) = std::mem::replace(self, Answers::new(true, &[])).left_out();
             return first.map(|first| (warnings, first));
         }
         Some((Vec::new(), self.failures.remove(0).1))

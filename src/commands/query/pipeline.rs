@@ -162,7 +162,7 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
     let mut assembly = Assembly::new(plan);
     // The error reported is the first failed request in plan order, so it never depends on
     // timing.
-    let mut answers = Answers::new(how.keep_going);
+    let mut answers = Answers::new(how.keep_going, &plan.chains);
     let (retried, synthetic) = send(query, how.jobs, &work.requests, &mut |answer| {
         if let (Ok(answer), Some(cache)) = (&answer, &mut cache) {
             cache.keep(answer);
@@ -178,7 +178,7 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
     if let Some(warning) = cache.as_mut().and_then(RunCache::take_warning) {
         diag::warning(warning);
     }
-    if let Some((left_out, failure)) = answers.fatal(&plan.chains) {
+    if let Some((left_out, failure)) = answers.fatal() {
         for (warning, data) in left_out {
             Notice::warning(warning).with(data).write();
         }

@@ -1,9 +1,12 @@
-//! Once a run's outcome is decided (a refused body without `--keep-going`, a signal), the
-//! requests still on the wire are abandoned, not waited for: against a server that holds 31
-//! answers open until the run has ended, the run ends all the same, with the deciding answer's
-//! exit code, and none of the held answers was ever sent. The 60 s bound on each run is a
-//! liveness check (a run that waited would wait for its 300 s timeout), not a speed target:
-//! how soon it exits is measured in benches/bench.py.
+//! Once a run's outcome is decided (a refused body without `--keep-going`, or with it once
+//! every chain asked failed; a signal), the requests still on the wire are abandoned, not
+//! waited for: against a server that holds 31 answers open until the run has ended, the run
+//! ends all the same, with the deciding answer's exit code, and none of the held answers was
+//! ever sent. The 60 s bound on each run is a liveness check (a run that waited would wait for
+//! its 300 s timeout), not a speed target: how soon it exits is measured in benches/bench.py.
+//! What must not be lost is not: the run merges into an export and keeps a cache, and after it
+//! the export is the user's old file, byte for byte, no temporary file is left beside it, no
+//! lock is held, and the cache opens.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -102,12 +105,44 @@ fn read_request(mut stream: &std::net::TcpStream) -> Option<String> {
 }
 
 /// The run over 32 days at `--jobs 32`, one request a day, with a timeout no held request
-/// reaches within the test.
+/// reaches within the test, merged into `out.csv` with the cache on.
 fn args() -> Vec<&'static str> {
     let line = "fees -c eth -s 2024-01-01 -e 2024-02-01 --chunk-days 1 --jobs 32 --retries 0";
     let mut args: Vec<&str> = line.split(' ').collect();
-    args.extend(["--timeout", "300"]);
+    args.extend(["--timeout", "300", "-o", "out.csv", "--merge", "--cache"]);
     args
+}
+
+/// The export the run merges into, as the user had it.
+const OLD: &str = "date,chain,fees\n2023-12-31,ETHEREUM,1.5\n";
+
+/// The user's folder before the run: the export alone.
+fn with_old_export(env: &Env) {
+    crate::support::files::write(env, "out.csv", OLD);
+}
+
+/// After the run: the export as it was, nothing new beside it but an unheld lock file, and a
+/// cache that `cache stats` reads, holding nothing.
+fn nothing_lost(env: &Env) {
+    assert_eq!(crate::support::files::read(env, "out.csv"), OLD);
+    let names = crate::support::files::names(env.home.path());
+    let visible: Vec<&String> = names.iter().filter(|n| !n.starts_with(".cache")).collect();
+    for name in &visible {
+        assert!(
+            ["out.csv", ".out.csv.lock", ".config"].contains(&name.as_str()),
+            "{name} left beside the export: {names:?}"
+        );
+    }
+    let lock = env.home.path().join(".out.csv.lock");
+    if lock.exists() {
+        let file = std::fs::File::open(&lock).unwrap();
+        assert!(file.try_lock().is_ok(), "the lock is still held");
+    }
+    // Opened and read: nothing was kept, since no answer was taken.
+    env.cmd("cache stats")
+        .stdout("service,endpoint,chain,values,oldest,newest\n")
+        .stderr_contains("cache.sqlite3: 0 values, ")
+        .run();
 }
 
 /// Waits until `running` ends (at most 60 s, else kills it and fails): its exit code.
@@ -129,6 +164,7 @@ fn ended_within_a_minute(running: &mut crate::support::Running) -> i32 {
 fn a_refused_body_ends_the_run_without_waiting_for_the_answers_held_open() {
     let server = Holding::start(Some("\"2024-01-01\""));
     let env = Env::with_service(&server.url);
+    with_old_export(&env);
     let mut running = env
         .cmd_args(&args())
         .code(8)
@@ -143,6 +179,42 @@ fn a_refused_body_ends_the_run_without_waiting_for_the_answers_held_open() {
     assert_eq!(answered.load(Ordering::SeqCst), 1, "only the refusal");
     assert_eq!(code, 8);
     running.finish();
+    nothing_lost(&env);
+}
+
+/// Under `--keep-going` the run goes on past a failure while another chain may still be
+/// written; once every chain asked has failed (here the one), its outcome is decided too.
+#[test]
+fn a_refused_body_under_keep_going_ends_the_run_once_every_chain_asked_failed() {
+    let server = Holding::start(Some("\"2024-01-01\""));
+    let env = Env::with_service(&server.url);
+    with_old_export(&env);
+    let mut args = args();
+    args.push("--keep-going");
+    let mut running = env
+        .cmd_args(&args)
+        .code(8)
+        .error_line(
+            "warning: --keep-going: ETHEREUM is left out (bad_response): POST \
+             /api/chain-insights/fees for ETHEREUM answered content-type text/html, not JSON: an \
+             HTML page",
+        )
+        .stderr_contains("\nerror: POST /api/chain-insights/fees for ETHEREUM answered")
+        .spawn();
+    let code = ended_within_a_minute(&mut running);
+    assert_eq!(
+        server.arrived.load(Ordering::SeqCst),
+        JOBS,
+        "all on the wire"
+    );
+    assert_eq!(
+        server.answered.load(Ordering::SeqCst),
+        1,
+        "only the refusal"
+    );
+    assert_eq!(code, 8);
+    running.finish();
+    nothing_lost(&env);
 }
 
 #[test]
@@ -150,6 +222,7 @@ fn a_signal_ends_the_run_without_waiting_for_the_answers_held_open() {
     for (signal, code) in [("-TERM", 143), ("-INT", 130)] {
         let server = Holding::start(None);
         let env = Env::with_service(&server.url);
+        with_old_export(&env);
         let mut running = env.cmd_args(&args()).code(code).stderr("").spawn();
         let deadline = Instant::now() + Duration::from_secs(60);
         while server.arrived.load(Ordering::SeqCst) < JOBS {
@@ -160,5 +233,6 @@ fn a_signal_ends_the_run_without_waiting_for_the_answers_held_open() {
         assert_eq!(ended_within_a_minute(&mut running), code, "{signal}");
         assert_eq!(server.answered.load(Ordering::SeqCst), 0, "{signal}");
         running.finish();
+        nothing_lost(&env);
     }
 }
