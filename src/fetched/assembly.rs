@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use super::gaps::Gaps;
-use super::joined::Joined;
+use super::gaps::{Gaps, Lacking};
+use super::joined::{Joined, Key};
 use super::notes::DataNotes;
 use super::plan::Plan;
 use super::request::Request;
@@ -32,12 +32,18 @@ pub(crate) struct Outcome {
 }
 
 /// Joins the cached values and the answers by (date, chain) into the plan's rows; the data
-/// notes of each (chain, endpoint) are reported once, in plan order.
+/// notes of each (chain, endpoint) are reported once, in plan order. The rows of the days that
+/// every answer has reached can be taken out before the rest (a streamed join,
+/// [`Assembly::take_before`]); their gaps are kept as they go.
 pub(crate) struct Assembly<'a> {
     plan: &'a Plan,
     columns: Vec<Metric>,
     joined: Joined,
     notes: BTreeMap<(usize, usize), DataNotes>,
+    /// The first day whose rows are still joined here: the days before it were taken out.
+    next_day: Option<NaiveDate>,
+    /// The gaps of the days taken out; `None` until a row or a day is taken.
+    lacking: Option<Lacking>,
 }
 
 impl<'a> Assembly<'a> {
@@ -47,6 +53,8 @@ impl<'a> Assembly<'a> {
             columns: plan.columns(),
             joined: Joined::new(plan.range, plan.chains.len()),
             notes: BTreeMap::new(),
+            next_day: Some(plan.range.start),
+            lacking: None,
         }
     }
 
@@ -88,21 +96,63 @@ impl<'a> Assembly<'a> {
         }
     }
 
-    pub(crate) fn finish(self) -> Outcome {
-        let (plan, joined) = (self.plan, &self.joined);
-        let gaps = Gaps::of(
-            &plan.chains,
-            &self.columns,
-            plan.range,
-            |date, position, at| {
-                let row = joined.get(date, Some(position));
-                row.is_some_and(|row| row.values[at].is_some())
-            },
-        );
+    /// Takes out the rows of every day before `frontier` not taken yet (of every day left:
+    /// `None`), by date, then chain, once nothing more can be joined into them: the caller
+    /// knows no answer or cached value is still to come for those days.
+    pub(crate) fn take_before(&mut self, frontier: Option<NaiveDate>) -> Vec<Row> {
+        let (chains, columns) = (self.plan.chains.len(), self.columns.len());
+        let mut rows: Vec<(Key, Row)> = Vec::new();
+        while let Some(date) = self.next_day {
+            if date > self.plan.range.end || frontier.is_some_and(|f| date >= f) {
+                break;
+            }
+            let lacking = (self.lacking).get_or_insert_with(|| Lacking::new(chains, columns));
+            let day: Vec<Option<Row>> = (0..chains)
+                .map(|position| self.joined.take(date, Some(position)))
+                .collect();
+            lacking.day(date, |position, at| {
+                day[position]
+                    .as_ref()
+                    .is_some_and(|row| row.values[at].is_some())
+            });
+            let kept = day.into_iter().enumerate();
+            rows.extend(kept.filter_map(|(p, row)| Some(((date, Some(p)), row?))));
+            self.next_day = date.succ_opt();
+        }
+        let strays = self.joined.strays_before(frontier);
+        if !strays.is_empty() {
+            self.lacking
+                .get_or_insert_with(|| Lacking::new(chains, columns));
+            rows.extend(strays);
+            rows.sort_by_key(|(key, _)| *key);
+        }
+        rows.into_iter().map(|(_, row)| row).collect()
+    }
+
+    /// The rows left, with the warnings and the gaps of every row, taken out before or not.
+    pub(crate) fn finish(mut self) -> Outcome {
+        let plan = self.plan;
+        let (rows, gaps) = match self.lacking.is_some() {
+            true => {
+                let rows = self.take_before(None);
+                let lacking = self.lacking.take().expect("set by take_before");
+                (rows, lacking.gaps(&plan.chains, &self.columns))
+            }
+            false => {
+                let columns = &self.columns;
+                let joined = &self.joined;
+                let gaps = Gaps::of(&plan.chains, columns, plan.range, |date, position, at| {
+                    let row = joined.get(date, Some(position));
+                    row.is_some_and(|row| row.values[at].is_some())
+                });
+                let joined = std::mem::replace(&mut self.joined, Joined::Tree(BTreeMap::new()));
+                (joined.into_rows(), gaps)
+            }
+        };
         let (warnings, warning_data) = warnings(plan, self.notes).into_iter().unzip();
         Outcome {
             gaps,
-            dataset: plan.dataset(self.joined.into_rows()),
+            dataset: plan.dataset(rows),
             warnings,
             warning_data,
         }

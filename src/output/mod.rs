@@ -15,6 +15,7 @@ mod replaced;
 mod resume;
 mod sqlite;
 mod stdout;
+mod streamed;
 
 use std::path::{Path, PathBuf};
 
@@ -37,6 +38,7 @@ use progress::Progress;
 pub(crate) use replaced::{check_output_path, write_atomically, write_rendered};
 pub(crate) use resume::Resume;
 pub(crate) use stdout::{format_or_default, write_stdout};
+pub(crate) use streamed::RowStream;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]

@@ -9,7 +9,7 @@ use super::{Fetch, Mode, Query};
 use crate::cache::RunCache;
 use crate::client::fetch_each;
 use crate::error::Failure;
-use crate::fetched::{Assembly, Fetched, Outcome, Request};
+use crate::fetched::{Assembly, Fetched, Gaps, Outcome, Request};
 use crate::output::Told;
 use crate::render::Origin;
 use crate::settings::{shown_url, Source};
@@ -90,6 +90,11 @@ struct Gathered {
 /// The rows, warnings first; under `--strict`, a result that lacks asked values fails after it
 /// is written; the retries are told last.
 fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
+    // `--keep-going` leaves a chain out whole when any of its requests fails, so no row can
+    // be written before every answer is in.
+    if let Some(stream) = query.output.row_stream().filter(|_| !how.keep_going) {
+        return super::streamed::fetch_and_write(query, how, stream);
+    }
     let settings = &query.settings;
     let Gathered {
         outcome,
@@ -130,9 +135,14 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     if let Some(failure) = failure {
         return Err(add_key_hint(failure, settings).into());
     }
+    verdict(query, how, &outcome.gaps)
+}
+
+/// `--strict`'s verdict on the rows written: gaps, or a range that holds today.
+pub(super) fn verdict(query: &Query, how: &Fetch, gaps: &Gaps) -> anyhow::Result<()> {
     if how.strict.value {
         let configured = matches!(how.strict.source, Source::File | Source::Profile(_));
-        outcome.gaps.strict_verdict(configured)?;
+        gaps.strict_verdict(configured)?;
         if query.plan.range.contains(query.today) {
             return Err(today_partial(query.today).into());
         }
@@ -192,7 +202,7 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
 
 /// Sends the requests; with none to send, needs neither the key nor a connection. Returns the
 /// retries' line (`1 request retried (3 retries): 429 x2, 503 x1`), if any.
-fn send(
+pub(super) fn send(
     query: &Query,
     jobs: usize,
     requests: &[Request],
