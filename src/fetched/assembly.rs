@@ -48,10 +48,21 @@ pub(crate) struct Assembly<'a> {
 
 impl<'a> Assembly<'a> {
     pub(crate) fn new(plan: &'a Plan) -> Assembly<'a> {
+        Assembly::holding(plan, Joined::new(plan.range, plan.chains.len()))
+    }
+
+    /// An assembly whose rows are taken out window by window ([`Assembly::take_before`]): it
+    /// keeps the rows joined and not yet taken by key alone, never a slot for every day of the
+    /// range, so that what it holds does not grow with the range.
+    pub(crate) fn windowed(plan: &'a Plan) -> Assembly<'a> {
+        Assembly::holding(plan, Joined::Tree(BTreeMap::new()))
+    }
+
+    fn holding(plan: &'a Plan, joined: Joined) -> Assembly<'a> {
         Assembly {
             plan,
             columns: plan.columns(),
-            joined: Joined::new(plan.range, plan.chains.len()),
+            joined,
             notes: BTreeMap::new(),
             next_day: Some(plan.range.start),
             lacking: None,

@@ -34,9 +34,16 @@ pub(super) fn fetch_and_write(
     requests.sort_by_key(|request| request.range.start);
     let mut known = work.from_cache;
     known.sort_by_key(|value| value.date);
+    // Several windows: the join holds the rows of the days not written yet alone.
+    let windowed =
+        requests.first().map(|r| r.range.start) != requests.last().map(|r| r.range.start);
+    let assembly = match windowed {
+        true => Assembly::windowed(&query.plan),
+        false => Assembly::new(&query.plan),
+    };
     let mut run = Streaming {
         plan: &query.plan,
-        assembly: Some(Assembly::new(&query.plan)),
+        assembly: Some(assembly),
         known: known.into_iter().peekable(),
         stream: Some(stream),
         stopped: None,
@@ -124,8 +131,8 @@ impl<I: Iterator<Item = CachedValue>> Streaming<'_, I> {
             }
         }
         // Without windows every request starts on the range's first day: nothing is written
-        // before the last answer.
-        if frontier.is_some_and(|day| day <= self.plan.range.start) {
+        // before the last answer. After the last, `finish` writes the rest.
+        if frontier.is_none_or(|day| day <= self.plan.range.start) {
             return true;
         }
         let written = self.write(frontier, out);
