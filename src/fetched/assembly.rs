@@ -212,3 +212,58 @@ fn series_position(plan: &Plan, request: &Request) -> (usize, usize) {
     let endpoint = plan.endpoints.iter().position(|e| *e == request.endpoint);
     (chain.unwrap_or(0), endpoint.unwrap_or(0))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{parse_date, DayRange};
+
+    /// Rows taken out window by window, then the rest, are the rows and gaps of one assembly
+    /// that gives every row at once: two chains, a day missing for one, answers by window.
+    #[test]
+    fn rows_taken_by_window_are_the_rows_given_at_once() {
+        let d = |s| parse_date(s).unwrap();
+        let plan = Plan {
+            endpoints: vec![Endpoint::Fees],
+            chains: vec![Chain::Ethereum, Chain::Base],
+            range: DayRange {
+                start: d("2024-01-01"),
+                end: d("2024-01-06"),
+            },
+            includes: Vec::new(),
+            chunk_days: Some(3),
+        };
+        let mut requests = plan.requests();
+        requests.sort_by_key(|r| r.range.start);
+        let answer = |request: &Request| Fetched {
+            request: request.clone(),
+            records: (request.range.days())
+                .filter(|day| request.chain == Chain::Ethereum || *day != d("2024-01-05"))
+                .map(|date| Record {
+                    date,
+                    values: vec![Number::from_json_token(&date.format("%-d").to_string())],
+                })
+                .collect(),
+            notes: DataNotes::default(),
+        };
+        let mut whole = Assembly::new(&plan);
+        let mut windowed = Assembly::windowed(&plan);
+        let mut taken = Vec::new();
+        for (at, request) in requests.iter().enumerate() {
+            whole.add(answer(request));
+            windowed.add(answer(request));
+            // After the last answer, `finish` gives the rest.
+            if let Some(next) = requests.get(at + 1) {
+                taken.push(windowed.take_before(Some(next.range.start)).len());
+            }
+        }
+        let (whole, windowed) = (whole.finish(), windowed.finish());
+        assert_eq!(taken, [0, 6, 0]);
+        assert_eq!(windowed.dataset.rows.len(), 5);
+        assert_eq!(whole.dataset.rows[6..], windowed.dataset.rows[..]);
+        assert_eq!(whole.gaps.series, ["BASE fees: 2024-01-05"]);
+        assert_eq!(whole.gaps.series, windowed.gaps.series);
+        assert_eq!((whole.gaps.asked, whole.gaps.missing), (12, 1));
+        assert_eq!((windowed.gaps.asked, windowed.gaps.missing), (12, 1));
+    }
+}
