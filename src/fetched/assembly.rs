@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 
-use super::gaps::Gaps;
-use super::joined::Joined;
+use super::gaps::{Gaps, Lacking};
+use super::joined::{Joined, Key};
 use super::notes::DataNotes;
 use super::plan::Plan;
 use super::request::Request;
@@ -32,21 +32,40 @@ pub(crate) struct Outcome {
 }
 
 /// Joins the cached values and the answers by (date, chain) into the plan's rows; the data
-/// notes of each (chain, endpoint) are reported once, in plan order.
+/// notes of each (chain, endpoint) are reported once, in plan order. The rows of the days that
+/// every answer has reached can be taken out before the rest (a streamed join,
+/// [`Assembly::take_before`]); their gaps are kept as they go.
 pub(crate) struct Assembly<'a> {
     plan: &'a Plan,
     columns: Vec<Metric>,
     joined: Joined,
     notes: BTreeMap<(usize, usize), DataNotes>,
+    /// The first day whose rows are still joined here: the days before it were taken out.
+    next_day: Option<NaiveDate>,
+    /// The gaps of the days taken out; `None` until a row or a day is taken.
+    lacking: Option<Lacking>,
 }
 
 impl<'a> Assembly<'a> {
     pub(crate) fn new(plan: &'a Plan) -> Assembly<'a> {
+        Assembly::holding(plan, Joined::new(plan.range, plan.chains.len()))
+    }
+
+    /// An assembly whose rows are taken out window by window ([`Assembly::take_before`]): it
+    /// keeps the rows joined and not yet taken by key alone, never a slot for every day of the
+    /// range, so that what it holds does not grow with the range.
+    pub(crate) fn windowed(plan: &'a Plan) -> Assembly<'a> {
+        Assembly::holding(plan, Joined::Tree(BTreeMap::new()))
+    }
+
+    fn holding(plan: &'a Plan, joined: Joined) -> Assembly<'a> {
         Assembly {
             plan,
             columns: plan.columns(),
-            joined: Joined::new(plan.range, plan.chains.len()),
+            joined,
             notes: BTreeMap::new(),
+            next_day: Some(plan.range.start),
+            lacking: None,
         }
     }
 
@@ -88,21 +107,63 @@ impl<'a> Assembly<'a> {
         }
     }
 
-    pub(crate) fn finish(self) -> Outcome {
-        let (plan, joined) = (self.plan, &self.joined);
-        let gaps = Gaps::of(
-            &plan.chains,
-            &self.columns,
-            plan.range,
-            |date, position, at| {
-                let row = joined.get(date, Some(position));
-                row.is_some_and(|row| row.values[at].is_some())
-            },
-        );
+    /// Takes out the rows of every day before `frontier` not taken yet (of every day left:
+    /// `None`), by date, then chain, once nothing more can be joined into them: the caller
+    /// knows no answer or cached value is still to come for those days.
+    pub(crate) fn take_before(&mut self, frontier: Option<NaiveDate>) -> Vec<Row> {
+        let (chains, columns) = (self.plan.chains.len(), self.columns.len());
+        let mut rows: Vec<(Key, Row)> = Vec::new();
+        while let Some(date) = self.next_day {
+            if date > self.plan.range.end || frontier.is_some_and(|f| date >= f) {
+                break;
+            }
+            let lacking = (self.lacking).get_or_insert_with(|| Lacking::new(chains, columns));
+            let day: Vec<Option<Row>> = (0..chains)
+                .map(|position| self.joined.take(date, Some(position)))
+                .collect();
+            lacking.day(date, |position, at| {
+                day[position]
+                    .as_ref()
+                    .is_some_and(|row| row.values[at].is_some())
+            });
+            let kept = day.into_iter().enumerate();
+            rows.extend(kept.filter_map(|(p, row)| Some(((date, Some(p)), row?))));
+            self.next_day = date.succ_opt();
+        }
+        let strays = self.joined.strays_before(frontier);
+        if !strays.is_empty() {
+            self.lacking
+                .get_or_insert_with(|| Lacking::new(chains, columns));
+            rows.extend(strays);
+            rows.sort_by_key(|(key, _)| *key);
+        }
+        rows.into_iter().map(|(_, row)| row).collect()
+    }
+
+    /// The rows left, with the warnings and the gaps of every row, taken out before or not.
+    pub(crate) fn finish(mut self) -> Outcome {
+        let plan = self.plan;
+        let (rows, gaps) = match self.lacking.is_some() {
+            true => {
+                let rows = self.take_before(None);
+                let lacking = self.lacking.take().expect("set by take_before");
+                (rows, lacking.gaps(&plan.chains, &self.columns))
+            }
+            false => {
+                let columns = &self.columns;
+                let joined = &self.joined;
+                let gaps = Gaps::of(&plan.chains, columns, plan.range, |date, position, at| {
+                    let row = joined.get(date, Some(position));
+                    row.is_some_and(|row| row.values[at].is_some())
+                });
+                let joined = std::mem::replace(&mut self.joined, Joined::Tree(BTreeMap::new()));
+                (joined.into_rows(), gaps)
+            }
+        };
         let (warnings, warning_data) = warnings(plan, self.notes).into_iter().unzip();
         Outcome {
             gaps,
-            dataset: plan.dataset(self.joined.into_rows()),
+            dataset: plan.dataset(rows),
             warnings,
             warning_data,
         }
@@ -150,4 +211,59 @@ fn series_position(plan: &Plan, request: &Request) -> (usize, usize) {
     let chain = plan.chains.iter().position(|c| *c == request.chain);
     let endpoint = plan.endpoints.iter().position(|e| *e == request.endpoint);
     (chain.unwrap_or(0), endpoint.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{parse_date, DayRange};
+
+    /// Rows taken out window by window, then the rest, are the rows and gaps of one assembly
+    /// that gives every row at once: two chains, a day missing for one, answers by window.
+    #[test]
+    fn rows_taken_by_window_are_the_rows_given_at_once() {
+        let d = |s| parse_date(s).unwrap();
+        let plan = Plan {
+            endpoints: vec![Endpoint::Fees],
+            chains: vec![Chain::Ethereum, Chain::Base],
+            range: DayRange {
+                start: d("2024-01-01"),
+                end: d("2024-01-06"),
+            },
+            includes: Vec::new(),
+            chunk_days: Some(3),
+        };
+        let mut requests = plan.requests();
+        requests.sort_by_key(|r| r.range.start);
+        let answer = |request: &Request| Fetched {
+            request: request.clone(),
+            records: (request.range.days())
+                .filter(|day| request.chain == Chain::Ethereum || *day != d("2024-01-05"))
+                .map(|date| Record {
+                    date,
+                    values: vec![Number::from_json_token(&date.format("%-d").to_string())],
+                })
+                .collect(),
+            notes: DataNotes::default(),
+        };
+        let mut whole = Assembly::new(&plan);
+        let mut windowed = Assembly::windowed(&plan);
+        let mut taken = Vec::new();
+        for (at, request) in requests.iter().enumerate() {
+            whole.add(answer(request));
+            windowed.add(answer(request));
+            // After the last answer, `finish` gives the rest.
+            if let Some(next) = requests.get(at + 1) {
+                taken.push(windowed.take_before(Some(next.range.start)).len());
+            }
+        }
+        let (whole, windowed) = (whole.finish(), windowed.finish());
+        assert_eq!(taken, [0, 6, 0]);
+        assert_eq!(windowed.dataset.rows.len(), 5);
+        assert_eq!(whole.dataset.rows[6..], windowed.dataset.rows[..]);
+        assert_eq!(whole.gaps.series, ["BASE fees: 2024-01-05"]);
+        assert_eq!(whole.gaps.series, windowed.gaps.series);
+        assert_eq!((whole.gaps.asked, whole.gaps.missing), (12, 1));
+        assert_eq!((windowed.gaps.asked, windowed.gaps.missing), (12, 1));
+    }
 }

@@ -27,24 +27,11 @@ impl Gaps {
         range: DayRange,
         has: impl Fn(NaiveDate, usize, usize) -> bool,
     ) -> Gaps {
-        let mut gaps = Gaps::default();
-        for (position, chain) in chains.iter().enumerate() {
-            for (at, column) in columns.iter().enumerate() {
-                let lacking: Vec<NaiveDate> = range
-                    .days()
-                    .filter(|date| !has(*date, position, at))
-                    .collect();
-                gaps.asked += range.days().count();
-                if !lacking.is_empty() {
-                    gaps.missing += lacking.len();
-                    let days = describe_days(&lacking);
-                    gaps.series
-                        .push(format!("{chain} {}: {days}", column.name()));
-                    gaps.lacking.push((*chain, *column, lacking));
-                }
-            }
+        let mut lacking = Lacking::new(chains.len(), columns.len());
+        for date in range.days() {
+            lacking.day(date, |position, at| has(date, position, at));
         }
-        gaps
+        lacking.gaps(chains, columns)
     }
 
     /// `--strict`'s verdict: every asked value must be there (exit 10, after the result is
@@ -96,5 +83,55 @@ impl Gaps {
             serde_json::json!({"chain": chain.name(), "metric": metric.name(), "days": days})
         });
         serde_json::Value::Array(series.collect())
+    }
+}
+
+/// The gaps of rows looked at day by day, as a streamed join lets them go: what
+/// [`Gaps::of`] says of the same rows, day after day in date order.
+#[derive(Debug)]
+pub(super) struct Lacking {
+    days: usize,
+    columns: usize,
+    /// The days lacking, per chain position and column position (`position * columns + at`).
+    missing: Vec<Vec<NaiveDate>>,
+}
+
+impl Lacking {
+    pub(super) fn new(chains: usize, columns: usize) -> Lacking {
+        Lacking {
+            days: 0,
+            columns,
+            missing: vec![Vec::new(); chains * columns],
+        }
+    }
+
+    /// One more day of the range, later than every day before it: `has(chain position,
+    /// column position)` says whether the rows hold that value.
+    pub(super) fn day(&mut self, date: NaiveDate, has: impl Fn(usize, usize) -> bool) {
+        self.days += 1;
+        for (series, days) in self.missing.iter_mut().enumerate() {
+            if !has(series / self.columns.max(1), series % self.columns.max(1)) {
+                days.push(date);
+            }
+        }
+    }
+
+    /// The gaps, series by series in plan order (chains as asked, then columns).
+    pub(super) fn gaps(self, chains: &[Chain], columns: &[Metric]) -> Gaps {
+        let mut gaps = Gaps::default();
+        let series = chains
+            .iter()
+            .flat_map(|c| columns.iter().map(move |m| (*c, *m)));
+        for ((chain, column), lacking) in series.zip(self.missing) {
+            gaps.asked += self.days;
+            if !lacking.is_empty() {
+                gaps.missing += lacking.len();
+                let days = describe_days(&lacking);
+                gaps.series
+                    .push(format!("{chain} {}: {days}", column.name()));
+                gaps.lacking.push((chain, column, lacking));
+            }
+        }
+        gaps
     }
 }

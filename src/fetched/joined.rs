@@ -23,6 +23,9 @@ pub(super) enum Joined {
     Tree(BTreeMap<(NaiveDate, Option<usize>), Row>),
 }
 
+/// Where a row sits: its date, and its chain's position in the plan.
+pub(super) type Key = (NaiveDate, Option<usize>);
+
 /// At most this many (day, chain) slots are set out beforehand (8 MiB): 43,690 days of six
 /// chains.
 const GRID_SLOTS: usize = 1 << 18;
@@ -80,6 +83,28 @@ impl Joined {
                 keyed.get(&(date, position))
             }
         }
+    }
+
+    /// Takes the row of (date, position) out, if there is one.
+    pub(super) fn take(&mut self, date: NaiveDate, position: Option<usize>) -> Option<Row> {
+        match (self.slot(date, position), self) {
+            (Some(at), Joined::Grid { slots, .. }) => slots[at].take(),
+            (_, Joined::Grid { stray: keyed, .. } | Joined::Tree(keyed)) => {
+                keyed.remove(&(date, position))
+            }
+        }
+    }
+
+    /// Takes out every row left dated before `date` (every row left: `None`) that no
+    /// [`Joined::take`] of a day in the plan reaches (a row outside the plan), by date, then
+    /// chain position.
+    pub(super) fn strays_before(&mut self, date: Option<NaiveDate>) -> Vec<(Key, Row)> {
+        let (Joined::Grid { stray: keyed, .. } | Joined::Tree(keyed)) = self;
+        let later = match date {
+            Some(date) => keyed.split_off(&(date, None)),
+            None => BTreeMap::new(),
+        };
+        std::mem::replace(keyed, later).into_iter().collect()
     }
 
     /// Every row, by date, then chain position.

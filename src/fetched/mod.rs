@@ -10,6 +10,7 @@ mod plan;
 mod request;
 
 pub(crate) use assembly::{Assembly, Fetched, Outcome};
+pub(crate) use gaps::Gaps;
 pub(crate) use notes::DataNotes;
 pub(crate) use plan::Plan;
 pub(crate) use request::Request;

@@ -16,6 +16,7 @@ mod replaced;
 mod resume;
 mod sqlite;
 mod stdout;
+mod streamed;
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +39,7 @@ use progress::Progress;
 pub(crate) use replaced::{check_output_path, write_atomically, write_rendered};
 pub(crate) use resume::Resume;
 pub(crate) use stdout::{format_or_default, write_stdout};
+pub(crate) use streamed::RowStream;
 
 /// What the user asked of the output, as plain values: the query flags that shape it.
 #[derive(Clone, Debug, Default)]
@@ -343,6 +345,13 @@ impl Output {
                 "--raw writes the service's body as sent, and a PostgreSQL table takes rows",
             )
             .with_hint("leave out --raw, or write the body to a file with -o FILE.json")),
+        }
+    }
+
+    /// Records on the file written (not on stdout) where its data came from (`provenance`).
+    pub(crate) fn record_origin(&self, origin: &crate::render::Origin) {
+        if let Some(file) = &self.file {
+            provenance::record(file, origin);
         }
     }
 

@@ -71,6 +71,9 @@ pub struct Can {
     pub listing: bool,
     /// `--scale log` draws its value axes in powers of ten.
     pub log_scale: bool,
+    /// Its rows can be written as they come, a few days at a time (`render::Streamed`): no
+    /// column width, picture or scale needs every row first.
+    pub streamed: bool,
 }
 
 /// What `--wide` does to a format.
@@ -97,6 +100,7 @@ const TEXT: Can = Can {
     derived: true,
     listing: false,
     log_scale: false,
+    streamed: false,
 };
 
 /// A table for people or programs: summary rows, and a listing.
@@ -123,11 +127,13 @@ impl Format {
             Format::Csv | Format::Tsv => Can {
                 merge: true,
                 no_header: true,
+                streamed: true,
                 ..ROWS
             },
             Format::Json | Format::Ndjson => Can {
                 merge: true,
                 json_strings: true,
+                streamed: true,
                 ..ROWS
             },
             Format::Chart => Can {

@@ -10,6 +10,7 @@ mod listing;
 mod markdown;
 mod ndjson;
 mod scale;
+mod stream;
 mod svg;
 mod table;
 mod tsv;
@@ -18,6 +19,7 @@ pub(crate) use caption::{Caption, Origin};
 pub use format::Format;
 pub(crate) use format::{Can, Text, Wide};
 pub(crate) use listing::write as write_listing;
+pub(crate) use stream::Streamed;
 pub(crate) use svg::hints as picture_hints;
 
 use std::io::{self, Write};

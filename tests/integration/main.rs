@@ -48,6 +48,7 @@
 //! | TLS, proxies | `wire/tls`, `wire/proxy` |
 //! | timeouts, retries, windows, interruption | `wire/reliability` |
 //! | requests on the wire abandoned once the outcome is decided | `wire/abandoned` |
+//! | rows written window by window as the answers come (the join streamed) | `wire/streamed` |
 //! | a hostile body bounded by the days asked, peak memory measured | `wire/bounded` |
 //! | what a broken server or proxy is called (TLS port, huge headers, redirect loop, 403), the shared throttle | `wire/diagnoses` |
 //! | each sandbox fault against each command family | `wire/fault_matrix` |

@@ -142,6 +142,25 @@ impl Shape {
         sort_and_cut(data, sort.as_ref(), *top).map_err(ShapeError::Sort)
     }
 
+    /// Whether [`Shape::apply`] keeps every row as it came, whatever rows come before or after
+    /// it (no `--by`, measure, summary, chart steps, `--wide`, added chain column, `--sort` or
+    /// `--top`): then the rows can be written a few days at a time, as they come.
+    pub(crate) fn row_by_row(&self) -> bool {
+        let Analysis {
+            measures,
+            sort,
+            top,
+            per_day,
+        } = &self.analysis;
+        self.by == Period::Day
+            && !measures.any()
+            && sort.is_none()
+            && top.is_none()
+            && !per_day
+            && !self.summary
+            && self.layout == Layout::default()
+    }
+
     /// The header [`Shape::apply`] yields on any rows of `fetched`'s columns, read off the
     /// columns alone (the rows of `fetched` are not looked at): a dataset with no rows.
     pub(crate) fn columns(&self, fetched: &Dataset, chains: &[Chain]) -> Dataset {

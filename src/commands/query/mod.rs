@@ -14,6 +14,7 @@ mod keep_going;
 mod pipeline;
 mod range;
 mod resolve;
+mod streamed;
 
 use chrono::NaiveDate;
 

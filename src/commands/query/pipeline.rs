@@ -9,7 +9,7 @@ use super::{Fetch, Mode, Query};
 use crate::cache::RunCache;
 use crate::client::fetch_each;
 use crate::error::Failure;
-use crate::fetched::{Assembly, Fetched, Outcome, Request};
+use crate::fetched::{Assembly, Fetched, Gaps, Outcome, Request};
 use crate::output::Told;
 use crate::render::Origin;
 use crate::settings::{shown_url, Source};
@@ -92,6 +92,11 @@ struct Gathered {
 /// The rows, warnings first; under `--strict`, a result that lacks asked values fails after it
 /// is written; the retries are told last.
 fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
+    // `--keep-going` leaves a chain out whole when any of its requests fails, so no row can
+    // be written before every answer is in.
+    if let Some(stream) = query.output.row_stream().filter(|_| !how.keep_going) {
+        return super::streamed::fetch_and_write(query, how, stream);
+    }
     let settings = &query.settings;
     let Gathered {
         outcome,
@@ -107,15 +112,9 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
         Notice::warning(warning).with(data).write();
     }
     let (color, wait) = (settings.color, settings.lock_wait());
-    let origin = match (settings.sandbox, &settings.base_url) {
-        (true, _) => Origin::Sandbox,
-        (false, Some(url)) if synthetic => Origin::SyntheticService(shown_url(&url.value)),
-        (false, Some(url)) => Origin::Service(shown_url(&url.value)),
-        (false, None) => Origin::Unknown,
-    };
     let told = Told {
         warnings: outcome.warnings.clone(),
-        origin,
+        origin: origin(settings, synthetic),
         source_date_epoch: settings.source_date_epoch.clone(),
     };
     let written = (query.output).write(
@@ -134,9 +133,14 @@ fn fetch_and_write(query: &Query, how: &Fetch) -> anyhow::Result<()> {
     if let Some(failure) = failure {
         return Err(add_key_hint(failure, settings).into());
     }
+    verdict(query, how, &outcome.gaps)
+}
+
+/// `--strict`'s verdict on the rows written: gaps, or a range that holds today.
+pub(super) fn verdict(query: &Query, how: &Fetch, gaps: &Gaps) -> anyhow::Result<()> {
     if how.strict.value {
         let configured = matches!(how.strict.source, Source::File | Source::Profile(_));
-        outcome.gaps.strict_verdict(configured)?;
+        gaps.strict_verdict(configured)?;
         if query.plan.range.contains(query.today) {
             return Err(today_partial(query.today).into());
         }
@@ -195,10 +199,21 @@ fn gather(query: &Query, how: &Fetch) -> anyhow::Result<Gathered> {
     })
 }
 
+/// Where the run's data came from: the built-in sandbox, a service whose answers said theirs is
+/// synthetic (a sandbox run on its own), or a service, by its URL with any password masked.
+pub(super) fn origin(settings: &crate::settings::Settings, synthetic: bool) -> Origin {
+    match (settings.sandbox, &settings.base_url) {
+        (true, _) => Origin::Sandbox,
+        (false, Some(url)) if synthetic => Origin::SyntheticService(shown_url(&url.value)),
+        (false, Some(url)) => Origin::Service(shown_url(&url.value)),
+        (false, None) => Origin::Unknown,
+    }
+}
+
 /// Sends the requests; with none to send, needs neither the key nor a connection. Returns the
 /// retries' line (`1 request retried (3 retries): 429 x2, 503 x1`), if any, and whether the
 /// answers said their data is synthetic.
-fn send(
+pub(super) fn send(
     query: &Query,
     jobs: usize,
     requests: &[Request],

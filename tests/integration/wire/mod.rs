@@ -2,7 +2,8 @@
 //! (`requests`), TLS and proxies (`tls`, `proxy`), timeouts and retries (`reliability`), hostile
 //! bodies bounded (`bounded`), requests abandoned once the outcome is decided (`abandoned`),
 //! broken servers named (`diagnoses`), each sandbox fault (`fault_matrix`), the sandbox as a
-//! service (`sandbox`) and the loopback rules (`rules`).
+//! service (`sandbox`), the loopback rules (`rules`) and rows written as the answers come
+//! (`streamed`).
 
 mod abandoned;
 pub(crate) mod bounded;
@@ -13,4 +14,5 @@ mod reliability;
 mod requests;
 mod rules;
 mod sandbox;
+mod streamed;
 mod tls;
