@@ -27,24 +27,41 @@ pub(crate) fn note_passed_descriptors() {
     let _ = PASSED.set(passed);
 }
 
-/// Whether stdout was closed when the process started (`>&-`): the standard library then
-/// opens `/dev/null` in its place, read-write, before `main`, where a shell's `> /dev/null`
-/// opens it write-only.
-#[cfg(unix)]
+/// Whether stdout was closed when the process started (`>&-`). The standard library opens
+/// `/dev/null` in its place before `main`, read-write: just as Python's `subprocess.DEVNULL`,
+/// Go's `exec` and systemd's `StandardOutput=null` open it for a program they start, so that
+/// afterwards the two cannot be told apart. So it is seen before: a constructor of the
+/// executable (ELF `.init_array`), which the dynamic loader runs before the program's `main`
+/// and so before the standard library's start-up, notes whether descriptor 1 was open.
+#[cfg(target_os = "linux")]
 fn stdout_was_closed() -> bool {
-    use nix::fcntl::{fcntl, FcntlArg, OFlag};
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let read_write = fcntl(io::stdout(), FcntlArg::F_GETFL)
-        .is_ok_and(|flags| OFlag::from_bits_truncate(flags) & OFlag::O_ACCMODE == OFlag::O_RDWR);
-    let null = |m: &fs::Metadata| m.file_type().is_char_device().then_some(m.rdev());
-    let is_null = match (fs::metadata("/proc/self/fd/1"), fs::metadata("/dev/null")) {
-        (Ok(out), Ok(dev_null)) => null(&out).is_some() && null(&out) == null(&dev_null),
-        _ => false,
-    };
-    read_write && is_null
+    // Read through a volatile load of the constructor's address, so that the object holding
+    // it is always linked in (an unreferenced one could be left out, and the note never made).
+    let _ = std::hint::black_box(SEE_STDOUT);
+    STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-#[cfg(not(unix))]
+/// What [`see_stdout`] found: descriptor 1 closed when the process started.
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static SEE_STDOUT: extern "C" fn() = see_stdout;
+
+#[cfg(target_os = "linux")]
+extern "C" fn see_stdout() {
+    // SAFETY: fcntl(F_GETFD) on a descriptor number only reads the descriptor table: -1
+    // (EBADF) when 1 is not open, nothing changed either way.
+    let closed = unsafe { nix::libc::fcntl(1, nix::libc::F_GETFD) } == -1;
+    STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Elsewhere a stdout closed at start cannot be told from `/dev/null` opened read-write by
+/// whoever started the run: it is taken as given, and what is written there is thrown away.
+#[cfg(not(target_os = "linux"))]
 fn stdout_was_closed() -> bool {
     false
 }

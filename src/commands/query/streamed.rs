@@ -84,7 +84,9 @@ pub(super) fn fetch_and_write(
     }
     written?;
     // A file written whole says where its data came from, as one written at once does.
-    query.output.record_origin(&origin(&query.settings, run.synthetic));
+    query
+        .output
+        .record_origin(&origin(&query.settings, run.synthetic));
     match &run.outcome {
         Some(outcome) => verdict(query, how, &outcome.gaps),
         None => Ok(()),

@@ -317,6 +317,19 @@ fn a_closed_stdout_is_exit_9() {
 }
 
 #[test]
+fn a_stdout_on_dev_null_opened_read_write_is_a_place_to_write() {
+    // What Python's subprocess.DEVNULL, Go's exec and systemd's StandardOutput=null give a
+    // program: /dev/null open read-write, as the standard library puts in place of a closed
+    // stdout. Given, it is where the rows go (nowhere), not a closed stdout.
+    let sandbox = Sandbox::start(&[]);
+    let env = Env::with_service(&sandbox.url);
+    env.shell("chain-metrics fees -c eth -s 2024-01-01 -e 2024-01-01 1<>/dev/null")
+        .code(0)
+        .stderr("")
+        .run();
+}
+
+#[test]
 fn the_timeout_bounds_a_body_that_trickles_in() {
     use std::io::{Read, Write};
     // Headers at once, then the body a few bytes at a time: each read is quick, the whole is not.
