@@ -222,16 +222,17 @@ mod tests {
     /// that gives every row at once: two chains, a day missing for one, answers by window.
     #[test]
     fn rows_taken_by_window_are_the_rows_given_at_once() {
-        let d = |s| parse_date(s).unwrap();
+        let d = |text| parse_date(text).unwrap();
+        let (start, end) = (d("2024-01-01"), d("2024-01-06"));
+        let chains = vec![Chain::Ethereum, Chain::Base];
+        let (range, chunk_days) = (DayRange { start, end }, Some(3));
+        let (endpoints, includes) = (vec![Endpoint::Fees], Vec::new());
         let plan = Plan {
-            endpoints: vec![Endpoint::Fees],
-            chains: vec![Chain::Ethereum, Chain::Base],
-            range: DayRange {
-                start: d("2024-01-01"),
-                end: d("2024-01-06"),
-            },
-            includes: Vec::new(),
-            chunk_days: Some(3),
+            endpoints,
+            chains,
+            range,
+            includes,
+            chunk_days,
         };
         let mut requests = plan.requests();
         requests.sort_by_key(|r| r.range.start);

@@ -1,9 +1,10 @@
 //! The query commands (`fees`, `users`, `social`, `report`), in one room. The flags are taken
 //! apart once (`flags`), checked with no settings read (`checks`, `range`) and resolved with
 //! the settings into one [`Query`] (`resolve`), as ripgrep's `HiArgs` and fd's `Config` are
-//! made; the run then reads only that value (`pipeline`): one body as sent or the curl lines
-//! (`as_sent`), or the cache's work (`cached`), the requests over a connection (`connect`),
-//! `--keep-going`'s answers (`keep_going`) and the rows written.
+//! made; the run then reads only that value (`pipeline`; `streamed` writes rows as they come;
+//! both send through `sent`): one body as sent or the curl lines (`as_sent`), or the cache's
+//! work (`cached`), the requests over a connection (`connect`), `--keep-going`'s answers
+//! (`keep_going`) and the rows written.
 
 mod as_sent;
 mod cached;
@@ -14,6 +15,7 @@ mod keep_going;
 mod pipeline;
 mod range;
 mod resolve;
+mod sent;
 mod streamed;
 
 use chrono::NaiveDate;

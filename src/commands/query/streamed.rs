@@ -15,7 +15,7 @@ use chrono::NaiveDate;
 
 use super::cached::plan_work;
 use super::connect::add_key_hint;
-use super::pipeline::{origin, send, verdict};
+use super::sent::{origin, send, verdict};
 use super::{Fetch, Query};
 use crate::cache::{CachedValue, RunCache};
 use crate::fetched::{Assembly, Fetched, Outcome, Plan};

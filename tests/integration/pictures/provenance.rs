@@ -148,16 +148,18 @@ fn a_service_without_the_sandbox_s_header_is_not_called_synthetic() {
     let file = env.home.path().join("f.csv");
     let drawn = rendered(&env, &file, "r.svg");
     let line = format!("data from {}, drawn from f.csv · {made}", stub.url);
-    assert!(
-        source_of(&drawn).starts_with(&line),
-        "{}",
-        source_of(&drawn)
-    );
+    source_starts(&drawn, &line, "f.csv");
     let page = rendered(&env, &file, "r.html");
     assert!(
         !page.contains("synthetic") && !page.contains("Not real"),
         "{page}"
     );
+}
+
+/// The svg's source line (of the export `name`) starts with `line`.
+fn source_starts(svg: &str, line: &str, name: &str) {
+    let source = source_of(svg);
+    assert!(source.starts_with(line), "{name}: {source}");
 }
 
 /// `render FILE -o name` in `env`, exit 0, any stderr: the picture, as text.
@@ -178,11 +180,10 @@ fn an_export_of_the_built_in_sandbox_is_drawn_as_synthetic_in_every_format() {
             .run();
         let file = env.home.path().join(name);
         let svg = rendered(&env, &file, "r.svg");
-        let line = format!("{SYNTHETIC}, drawn from {name} · made ");
-        assert!(
-            source_of(&svg).starts_with(&line),
-            "{name}: {}",
-            source_of(&svg)
+        source_starts(
+            &svg,
+            &format!("{SYNTHETIC}, drawn from {name} · made "),
+            name,
         );
         let page = rendered(&env, &file, "r.html");
         assert!(

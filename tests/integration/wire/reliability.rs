@@ -307,23 +307,18 @@ fn a_file_size_limit_hit_leaves_no_temp_file_and_the_old_file_intact() {
 }
 
 #[test]
-fn a_closed_stdout_is_exit_9() {
+fn a_closed_stdout_is_exit_9_and_dev_null_opened_read_write_is_a_place_to_write() {
     let sandbox = Sandbox::start(&[]);
     let env = Env::with_service(&sandbox.url);
-    env.shell("chain-metrics fees -c eth -s 2024-01-01 -e 2024-01-01 >&-")
+    let run = "chain-metrics fees -c eth -s 2024-01-01 -e 2024-01-01";
+    env.shell(&format!("{run} >&-"))
         .code(9)
         .stderr("error: cannot write to stdout: it was closed when the run started\nhint: give stdout a place (> FILE, | CMD), or write with --output FILE\n")
         .run();
-}
-
-#[test]
-fn a_stdout_on_dev_null_opened_read_write_is_a_place_to_write() {
     // What Python's subprocess.DEVNULL, Go's exec and systemd's StandardOutput=null give a
     // program: /dev/null open read-write, as the standard library puts in place of a closed
     // stdout. Given, it is where the rows go (nowhere), not a closed stdout.
-    let sandbox = Sandbox::start(&[]);
-    let env = Env::with_service(&sandbox.url);
-    env.shell("chain-metrics fees -c eth -s 2024-01-01 -e 2024-01-01 1<>/dev/null")
+    env.shell(&format!("{run} 1<>/dev/null"))
         .code(0)
         .stderr("")
         .run();
