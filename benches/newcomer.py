@@ -96,41 +96,43 @@ def test_command(folder):
 
 
 def newcomer(runs, say, checks):
+    """Each figure is said as soon as it is measured, so that one command failing (a test of
+    `.ci/test`) loses none of the others."""
     folder = tempfile.mkdtemp(prefix="chain-metrics-bench-newcomer-")
     jobs = os.environ.get("CARGO_BUILD_JOBS", f"unset ({os.cpu_count()} cores)")
     fresh = lambda: (shutil.rmtree(folder, ignore_errors=True), os.makedirs(folder))
+    say("## (n) the newcomer's commands, each from a fresh clone, empty target folder\n")
+    say(f"CARGO_BUILD_JOBS {jobs}; the cargo registry already on the machine unless said.\n")
     try:
         load = os.getloadavg()[0]
         wall, built, units = first_command(folder)
+        say(f"- README's first command `{' '.join(FIRST)}`: **{wall:.0f} s** (build {built:.0f} s, then "
+            f"the run); load average {load:.2f} at its start. Slowest units (`--timings`): "
+            + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in units) + ".")
+        checks.add("(n) README's first command from a clean clone", f"{wall:.0f} s (build {built:.0f} s)",
+                   wall, "<= 100 s (quiet machine)", 100)
         fresh()
-        load_cold = os.getloadavg()[0]
+        load = os.getloadavg()[0]
         cold, cold_built, _ = first_command(folder, cargo_home=os.path.join(folder, "cargo-home"))
+        say(f"- the same with an empty CARGO_HOME (crates downloaded first): **{cold:.0f} s** (build "
+            f"{cold_built:.0f} s); load average {load:.2f} at its start.")
+        checks.add("(n) the same, crates not yet downloaded", f"{cold:.0f} s (build {cold_built:.0f} s)",
+                   cold, "<= 150 s (quiet machine)", 150)
         fresh()
-        load_install = os.getloadavg()[0]
+        load = os.getloadavg()[0]
         installed, size = install(folder)
+        say(f"- `cargo install --locked --path .`: **{installed:.0f} s**, a {size / 1024 / 1024:.2f} MiB "
+            f"binary; load average {load:.2f} at its start.")
+        checks.add("(n) cargo install --locked --path .", f"{installed:.0f} s", installed,
+                   "<= 100 s (quiet machine)", 100)
         fresh()
-        load_test = os.getloadavg()[0]
+        load = os.getloadavg()[0]
         test_wall, setup, build_done, passed = test_command(folder)
+        say(f"- `.ci/test`: **{test_wall:.0f} s**: packages and venv {setup:.0f} s, compile "
+            f"{build_done - setup:.0f} s, the tests {test_wall - build_done:.0f} s ({passed} passed); load "
+            f"average {load:.2f} at its start.\n")
+        checks.add("(n) .ci/test from a clean clone",
+                   f"{test_wall / 60:.1f} min (setup {setup:.0f} s, compile {build_done - setup:.0f} s, "
+                   f"tests {test_wall - build_done:.0f} s)", test_wall, "<= 4 min", 240)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-    say("## (n) the newcomer's two commands, each from a fresh clone, empty target folder\n")
-    say(f"CARGO_BUILD_JOBS {jobs}; the cargo registry already on the machine.\n")
-    say(f"- README's first command `{' '.join(FIRST)}`: **{wall:.0f} s** (build {built:.0f} s, then "
-        f"the run); load average {load:.2f} at its start. Slowest units (`--timings`): "
-        + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in units) + ".")
-    say(f"- the same with an empty CARGO_HOME (crates downloaded first): **{cold:.0f} s** (build "
-        f"{cold_built:.0f} s); load average {load_cold:.2f} at its start.")
-    say(f"- `cargo install --locked --path .`: **{installed:.0f} s**, a {size / 1024 / 1024:.2f} MiB "
-        f"binary; load average {load_install:.2f} at its start.")
-    say(f"- `.ci/test`: **{test_wall:.0f} s**: packages and venv {setup:.0f} s, compile "
-        f"{build_done - setup:.0f} s, the tests {test_wall - build_done:.0f} s ({passed} passed); load "
-        f"average {load_test:.2f} at its start.\n")
-    checks.add("(n) README's first command from a clean clone", f"{wall:.0f} s (build {built:.0f} s)", wall,
-               "<= 100 s (quiet machine)", 100)
-    checks.add("(n) the same, crates not yet downloaded", f"{cold:.0f} s (build {cold_built:.0f} s)", cold,
-               "<= 150 s (quiet machine)", 150)
-    checks.add("(n) cargo install --locked --path .", f"{installed:.0f} s", installed,
-               "<= 100 s (quiet machine)", 100)
-    checks.add("(n) .ci/test from a clean clone",
-               f"{test_wall / 60:.1f} min (setup {setup:.0f} s, compile {build_done - setup:.0f} s, "
-               f"tests {test_wall - build_done:.0f} s)", test_wall, "<= 4 min", 240)
