@@ -83,15 +83,19 @@ impl Caption {
     /// The provenance line of a standalone picture: where the data came from and when the
     /// picture was made, what of them is known.
     pub fn provenance_line(&self) -> Option<String> {
-        let made = (!self.made.is_empty()).then(|| {
-            format!(
-                "made {} by chain-metrics {}",
-                self.made,
-                env!("CARGO_PKG_VERSION")
-            )
-        });
-        let parts: Vec<String> = self.source_line().into_iter().chain(made).collect();
+        let parts: Vec<String> = self
+            .source_line()
+            .into_iter()
+            .chain(self.made_line())
+            .collect();
         (!parts.is_empty()).then(|| parts.join(" · "))
+    }
+
+    /// When the picture was made, and by which version: `made 2025-01-01 00:00 UTC by
+    /// chain-metrics 0.2.0`; `None` when not known.
+    pub fn made_line(&self) -> Option<String> {
+        let version = env!("CARGO_PKG_VERSION");
+        (!self.made.is_empty()).then(|| format!("made {} by chain-metrics {version}", self.made))
     }
 
     /// A point's date in words: the day, or the period that starts on it.

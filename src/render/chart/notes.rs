@@ -78,9 +78,9 @@ pub(super) fn partial_note(
     )
 }
 
-/// The last lines: what was asked (chains, range, period) and where the data came from
-/// (`synthetic` for the sandbox's), as the svg's title lines say it; wrapped between its parts
-/// to the chart's width.
+/// The last lines: what was asked (chains, range, period), where the data came from
+/// (`synthetic` for the sandbox's) and when the chart was made, as the svg's title lines say
+/// it; wrapped between its parts to the chart's width.
 pub(super) fn provenance(style: RenderOptions, out: &mut dyn Write) -> io::Result<()> {
     let Some(caption) = style.caption else {
         return Ok(());
@@ -92,7 +92,10 @@ pub(super) fn provenance(style: RenderOptions, out: &mut dyn Write) -> io::Resul
         width => width,
     };
     let mut line = String::new();
-    for part in parts.chain(caption.source_line()) {
+    for part in parts
+        .chain(caption.source_line())
+        .chain(caption.made_line())
+    {
         if !line.is_empty() && line.chars().count() + 3 + part.chars().count() > width {
             writeln!(out, "{line}")?;
             line.clear();

@@ -4,7 +4,7 @@
 
 use super::chart::uncoloured;
 use super::utf8_env;
-use crate::support::{sandbox_env, Env};
+use crate::support::{made_line, sandbox_env, Env};
 
 /// Three chains over a fortnight (`-q`: no progress line on the terminal).
 const CHAINS: &str = "users -c eth,arb,base -s 2024-03-01 -e 2024-03-14 -f chart -q";
@@ -120,8 +120,10 @@ fn a_gap_stays_a_break_in_braille_and_the_axes_stay_as_they_were() {
     2024-01-01    2024-01-02         2024-01-03        2024-01-04     2024-01-05
     ⠒ ETHEREUM
 ETHEREUM · 2024-01-01 to 2024-01-05 · by day · data from {}
+{}
 ",
-            stub.url
+            stub.url,
+            made_line()
         ))
         .run();
 }

@@ -1,7 +1,7 @@
 //! The terminal chart (`-f chart`): axes, dates spaced by time, legends, colour, exact labels,
 //! and the width of the terminal.
 
-use crate::support::{argv, sandbox_env, Env, Reply, Sandbox, Stub};
+use crate::support::{argv, made_line, sandbox_env, Env, Reply, Sandbox, Stub};
 
 #[test]
 fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
@@ -35,8 +35,10 @@ fn chart_at_the_default_width_of_80_with_axes_dates_and_legend() {
     * ETHEREUM   o ARBITRUM
 ETHEREUM, ARBITRUM · 2024-01-01 to 2024-01-05 · by day
 data from {}
+{}
 ",
-            stub.url
+            stub.url,
+            made_line()
         ))
         .run();
     // ETHEREUM has no value on the 3rd: its line breaks there instead of dropping to zero.
@@ -72,8 +74,10 @@ fn chart_spaces_dates_by_time_and_breaks_lines_at_missing_days() {
    2024-01-01  2024-01-03       2024-01-05       2024-01-07       2024-01-09
    * ETHEREUM
 ETHEREUM · 2024-01-01 to 2024-01-10 · by day · data from {}
+{}
 ",
-            stub.url
+            stub.url,
+            made_line()
         ))
         .run();
     // 01-02 sits one ninth of the way along, and nothing joins it to 01-10.
@@ -97,7 +101,8 @@ fn chart_legend_wraps_to_the_width_with_a_mark_per_series() {
         .lines()
         .filter(|l| {
             let heading = !l.is_empty() && !l.starts_with(' ') && !l.contains(['+', '|']);
-            let heading = heading && !l.contains(" · ") && !l.starts_with("synthetic data from ");
+            let provenance = l.starts_with("synthetic data from ") || l.starts_with("made ");
+            let heading = heading && !l.contains(" · ") && !provenance;
             heading || l.trim_start().starts_with("* ")
         })
         .map(str::trim_start)
@@ -130,8 +135,9 @@ fn chart_colours_its_series_only_when_asked_and_never_with_no_color() {
     assert!(
         plain.stdout.ends_with(&format!(
             "* ETHEREUM   o ARBITRUM\nETHEREUM, ARBITRUM · 2024-01-01 to 2024-01-09 · by day\n\
-            synthetic data from the sandbox at {}\n",
-            sandbox.url
+            synthetic data from the sandbox at {}\n{}\n",
+            sandbox.url,
+            made_line()
         )),
         "{}",
         plain.stdout
@@ -172,8 +178,10 @@ fn chart_labels_show_no_float_artefacts() {
       2024-01-01                      2024-01-02                      2024-01-03
       * ETHEREUM
 ETHEREUM · 2024-01-01 to 2024-01-03 · by day · data from {}
+{}
 ",
-            stub.url
+            stub.url,
+            made_line()
         ))
         .run();
     // Each label is a round value from zero, with no digits made up past what an f64 holds;
@@ -210,15 +218,17 @@ ETHEREUM
 2024-01-01 to 2024-01-09
 by day
 synthetic data from the sandbox at {}
+{}
 ",
-            sandbox.url
+            sandbox.url,
+            made_line()
         )
     );
     // Every line of the chart fills the terminal, none more; the provenance wraps between
     // its parts (the service's address is one).
     let chart = shown
         .lines()
-        .filter(|l| !l.starts_with("synthetic data from "));
+        .filter(|l| !l.starts_with("synthetic data from ") && !l.starts_with("made "));
     assert_eq!(chart.map(str::len).max(), Some(32));
     // Labels of 4 (`600k`) and the narrowest plot, of 12, need 18 columns.
     let run = env.cmd_args(&args).terminal_columns(17).code(2).run();
@@ -352,7 +362,8 @@ fn chart_on_a_terminal_reads_like_the_svg_at_80_by_24_and_200_by_50() {
             assert!(
                 tail.contains("2024-01-01 to 2024-03-31")
                     && tail.contains("by week")
-                    && tail.ends_with("synthetic data from the built-in sandbox"),
+                    && tail.contains("synthetic data from the built-in sandbox")
+                    && tail.ends_with(&made_line()),
                 "{at}"
             );
         }

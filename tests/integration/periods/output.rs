@@ -3,7 +3,7 @@
 
 use super::{served, FEES, FEES_RANGE};
 use crate::support::files::{names, read, write};
-use crate::support::sandbox_env;
+use crate::support::{made_line, sandbox_env};
 
 #[test]
 fn by_day_is_todays_output_byte_for_byte() {
@@ -163,8 +163,10 @@ fn the_chart_draws_each_period_as_a_step_over_its_days() {
        * ETHEREUM
 partial (fewer days with data than the week has): week of 2024-03-25 (2 of 7 days), week of 2024-04-01 (2 of 7 days)
 ETHEREUM · 2024-03-30 to 2024-04-02 · by week · data from {}
+{}
 ",
-            stub.url
+            stub.url,
+            made_line()
         ))
         .run();
 }

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::{browser, dated_env, picture};
-use crate::support::{empty_service, sandbox_env, Env, Reply, Stub};
+use crate::support::{empty_service, made_line, sandbox_env, Env, Reply, Stub};
 
 const SYNTHETIC: &str = "synthetic data from the built-in sandbox";
 
@@ -119,7 +119,8 @@ fn every_picture_of_a_sandbox_run_on_its_own_says_its_data_is_synthetic() {
         .any_stdout()
         .run()
         .stdout;
-    assert!(chart.ends_with(&format!("\n{source}\n")), "{chart}");
+    let made = made_line();
+    assert!(chart.ends_with(&format!("\n{source}\n{made}\n")), "{chart}");
 }
 
 #[test]
@@ -137,11 +138,8 @@ fn a_service_without_the_sandbox_s_header_is_not_called_synthetic() {
         .any_stdout()
         .run()
         .stdout;
-    let last = chart.lines().last().unwrap();
-    assert!(
-        last.ends_with(&format!("data from {}", stub.url)),
-        "{chart}"
-    );
+    let ending = format!("data from {}\n{}\n", stub.url, made_line());
+    assert!(chart.ends_with(&ending), "{chart}");
     assert!(!chart.contains("synthetic"), "{chart}");
     // Its export says where it came from, and that is no sandbox.
     env.cmd(&format!("{ONE_DAY} -o f.csv")).run();
@@ -192,7 +190,7 @@ fn an_export_of_the_built_in_sandbox_is_drawn_as_synthetic_in_every_format() {
         );
         let chart = env.cmd_args(&["render", file.to_str().unwrap(), "-f", "chart"]);
         let chart = chart.any_stdout().any_stderr().run().stdout;
-        let last = format!("\n{SYNTHETIC}, drawn from {name}\n");
+        let last = format!("\n{SYNTHETIC}, drawn from {name}\n{}\n", made_line());
         assert!(chart.ends_with(&last), "{name}: {chart}");
     }
 }

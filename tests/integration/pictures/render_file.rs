@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use super::sandbox;
-use crate::support::{sandbox_env, Cmd, Env};
+use crate::support::{made_line, sandbox_env, Cmd, Env};
 
 /// A report of every chain by week whose first and last weeks are partial (Wednesday to
 /// Wednesday), so that the rows' coverage must come back from the file's `days` column.
@@ -161,7 +161,8 @@ fn the_chart_of_a_json_export_is_the_query_s_chart_derived_measures_and_all() {
     let file = env.home.path().join("m.json");
     // The same chart, but for the file its data came from, named on its last line.
     let source = format!("\nsynthetic data from the sandbox at {}", sandbox.url);
-    assert!(chart.ends_with(&format!("{source}\n")), "{chart}");
+    let made = made_line();
+    assert!(chart.ends_with(&format!("{source}\n{made}\n")), "{chart}");
     let chart = chart.replace(
         &format!("{source}\n"),
         &format!("{source}, drawn from m.json\n"),

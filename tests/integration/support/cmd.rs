@@ -236,7 +236,7 @@ impl<'e> Cmd<'e> {
             "on a terminal, run the binary and type the input instead"
         );
         let (code, shown) = terminal::run(
-            &self.env.vars(),
+            &self.env.binary_vars(),
             self.env.home.path(),
             &self.args,
             self.stdout_to.as_deref(),

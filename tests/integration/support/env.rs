@@ -14,6 +14,16 @@ pub struct Env {
     vars: Vec<(String, String)>,
 }
 
+/// When a run of the binary says it made its picture or chart (2023-11-14 22:13 UTC), unless the
+/// test sets SOURCE_DATE_EPOCH itself.
+pub const MADE_EPOCH: &str = "1700000000";
+
+/// What a chart says of when it was made, under [`MADE_EPOCH`].
+pub fn made_line() -> String {
+    let version = env!("CARGO_PKG_VERSION");
+    format!("made 2023-11-14 22:13 UTC by chain-metrics {version}")
+}
+
 impl Env {
     pub fn new() -> Env {
         Env::in_home(tempfile::tempdir().unwrap())
@@ -88,12 +98,24 @@ impl Env {
         vars
     }
 
+    /// The variables a run of the binary gets: [`Env::vars`], and SOURCE_DATE_EPOCH fixed
+    /// ([`MADE_EPOCH`]) unless the test sets its own, so that the time a picture or chart says
+    /// it was made does not depend on the minute the test runs in.
+    pub(super) fn binary_vars(&self) -> Vec<(String, String)> {
+        let made = ("SOURCE_DATE_EPOCH".to_owned(), MADE_EPOCH.to_owned());
+        std::iter::once(made).chain(self.vars()).collect()
+    }
+
     /// `program` in this environment only, in the temporary HOME, with stdin empty.
     pub(super) fn command(&self, program: impl AsRef<OsStr>) -> Command {
+        let vars = match program.as_ref() == binary().as_os_str() {
+            true => self.binary_vars(),
+            false => self.vars(),
+        };
         let mut command = Command::new(program);
         command
             .env_clear()
-            .envs(self.vars())
+            .envs(vars)
             .current_dir(self.home.path())
             .stdin(Stdio::null());
         command

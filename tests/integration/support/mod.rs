@@ -19,7 +19,7 @@ pub mod users;
 use std::path::PathBuf;
 
 pub use cmd::{Cmd, Run, Running};
-pub use env::Env;
+pub use env::{made_line, Env};
 pub use proxy::TestProxy;
 pub use servers::{Reply, Sandbox, Stub};
 pub use snapshot::{assert_snapshot, check_snapshot, snapshots_dir};
