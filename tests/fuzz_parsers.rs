@@ -6,6 +6,10 @@
 //! `FUZZ_INPUTS=1000000 FUZZ_SEED=7 cargo test --release --test fuzz_parsers -- --nocapture`.
 
 mod oracles;
+// The response parser's own pass (its seeds in the file), in this binary so that it runs
+// beside the others rather than after them.
+#[path = "fuzz_parsers/response.rs"]
+mod response;
 
 use oracles::mutate::{mutate, Rng};
 

@@ -1,5 +1,5 @@
 //! The exact oracles of every parser of foreign input (and of the masker of foreign text), shared by the seeded harness that
-//! `cargo test` runs (`tests/fuzz_parsers.rs`, `tests/fuzz_response.rs`) and the
+//! `cargo test` runs (`tests/fuzz_parsers.rs` and its `response.rs`) and the
 //! coverage-guided AFL++ targets in `fuzz/` (which include this folder by path). Each oracle
 //! takes raw bytes, as a fuzzer hands them, and returns `Err` describing a wrong answer; a
 //! panic inside a parser is a failure too.

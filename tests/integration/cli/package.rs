@@ -354,17 +354,18 @@ fn the_changelog_names_this_version_and_ships() {
 }
 
 /// `release` builds quickly (for `cargo run --release` and `cargo install`); `dist`, for the
-/// packages and the published binaries, keeps fat LTO and one codegen unit; `cargo deb` (its
-/// `profile`, checked above) and .ci/release build with `dist`.
+/// packages and the published binaries, keeps fat LTO and one codegen unit, and optimises as
+/// much as `release` does every package `release` leaves less optimised (the bundled SQLite);
+/// `cargo deb` (its `profile`, checked above) and .ci/release build with `dist`.
 #[test]
 fn release_builds_fast_and_dist_keeps_fat_lto() {
     let text = std::fs::read_to_string(repo().join("Cargo.toml")).unwrap();
     let manifest: toml::Table = toml::from_str(&text).unwrap();
     let release = manifest["profile"]["release"].as_table().unwrap();
     assert!(
-        release
-            .get("lto")
-            .is_none_or(|lto| lto.as_str() == Some("thin") || lto.as_bool() == Some(false)),
+        release.get("lto").is_none_or(
+            |lto| matches!(lto.as_str(), Some("thin" | "off")) || lto.as_bool() == Some(false)
+        ),
         "{release:?}"
     );
     assert!(release.get("codegen-units").is_none(), "{release:?}");
@@ -372,6 +373,15 @@ fn release_builds_fast_and_dist_keeps_fat_lto() {
     assert_eq!(dist["inherits"].as_str(), Some("release"));
     assert_eq!(dist["lto"].as_str(), Some("fat"));
     assert_eq!(dist["codegen-units"].as_integer(), Some(1));
+    let lowered = release.get("package").and_then(|p| p.as_table());
+    for (name, settings) in lowered.into_iter().flatten() {
+        if settings.get("opt-level").is_some() {
+            assert_eq!(
+                dist["package"][name]["opt-level"], release["opt-level"],
+                "dist does not optimise {name} as release optimises the rest"
+            );
+        }
+    }
     let text = std::fs::read_to_string(repo().join(".ci/release")).unwrap();
     assert!(
         text.contains("--profile dist"),

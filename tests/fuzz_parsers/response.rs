@@ -3,15 +3,15 @@
 //! or on a record whose date or number texts are not, byte for byte, those of the body's
 //! element at that index (the oracle of `tests/oracles/body.rs`, shared with `fuzz/`).
 //!
-//! A plain `cargo test` runs a short, fixed-seed pass. For a bounded-time run (see
-//! fuzz/RESULTS.md): `FUZZ_SECONDS=300 cargo test --release --test fuzz_response -- --nocapture`
-//! (`FUZZ_SEED=N` picks another sequence).
+//! A plain `cargo test` runs a short, fixed-seed pass, in the same test binary as the other
+//! oracles' harness so that the two run side by side. For a bounded-time run (see
+//! fuzz/RESULTS.md): `FUZZ_SECONDS=300 cargo test --release --test fuzz_parsers response --
+//! --nocapture` (`FUZZ_SEED=N` picks another sequence).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-mod oracles;
-
+use super::oracles;
 use oracles::mutate::{mutate, Rng};
 
 const SEEDS: &[&str] = &[
