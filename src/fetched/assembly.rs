@@ -48,14 +48,15 @@ pub(crate) struct Assembly<'a> {
 
 impl<'a> Assembly<'a> {
     pub(crate) fn new(plan: &'a Plan) -> Assembly<'a> {
-        Assembly::holding(plan, Joined::new(plan.range, plan.chains.len()))
+        let width = plan.columns().len();
+        Assembly::holding(plan, Joined::new(plan.range, &plan.chains, width))
     }
 
     /// An assembly whose rows are taken out window by window ([`Assembly::take_before`]): it
     /// keeps the rows joined and not yet taken by key alone, never a slot for every day of the
     /// range, so that what it holds does not grow with the range.
     pub(crate) fn windowed(plan: &'a Plan) -> Assembly<'a> {
-        Assembly::holding(plan, Joined::Tree(BTreeMap::new()))
+        Assembly::holding(plan, Joined::keyed(plan.columns().len()))
     }
 
     fn holding(plan: &'a Plan, joined: Joined) -> Assembly<'a> {
@@ -94,17 +95,9 @@ impl<'a> Assembly<'a> {
     }
 
     fn put(&mut self, chain: Chain, date: NaiveDate, column: Metric, value: Option<Number>) {
-        let width = self.columns.len();
         let position = self.plan.chains.iter().position(|c| *c == chain);
-        let row = self.joined.entry(date, position, || Row {
-            date,
-            chain: Some(chain),
-            values: vec![None; width],
-            coverage: None,
-        });
-        if let Some(at) = self.columns.iter().position(|c| *c == column) {
-            row.values[at] = value;
-        }
+        let at = self.columns.iter().position(|c| *c == column);
+        self.joined.put((date, position), chain, at, value);
     }
 
     /// Takes out the rows of every day before `frontier` not taken yet (of every day left:
@@ -153,10 +146,9 @@ impl<'a> Assembly<'a> {
                 let columns = &self.columns;
                 let joined = &self.joined;
                 let gaps = Gaps::of(&plan.chains, columns, plan.range, |date, position, at| {
-                    let row = joined.get(date, Some(position));
-                    row.is_some_and(|row| row.values[at].is_some())
+                    joined.has(date, Some(position), at)
                 });
-                let joined = std::mem::replace(&mut self.joined, Joined::Tree(BTreeMap::new()));
+                let joined = std::mem::replace(&mut self.joined, Joined::keyed(0));
                 (joined.into_rows(), gaps)
             }
         };

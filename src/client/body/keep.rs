@@ -105,7 +105,10 @@ impl Keeper {
 
     pub(super) fn finish(self) -> KeptRecords {
         KeptRecords {
-            records: self.kept.into_iter().flatten().collect(),
+            // In place (`filter_map` reuses the slots' allocation; `flatten` would make a
+            // second vector beside it, 117 KB for ten years, at the ten-year report's peak).
+            #[allow(clippy::filter_map_identity)]
+            records: self.kept.into_iter().filter_map(|slot| slot).collect(),
             duplicated: self.duplicated.into_iter().collect(),
             out_of_range: self.out_of_range.into_iter().collect(),
         }

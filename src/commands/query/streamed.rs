@@ -2,7 +2,8 @@
 //! window in date order (every series' window before the next window), and the days before the
 //! next request's first day are written as soon as its answer is taken, so a long run holds
 //! about one window of rows, not the range. Without `--chunk-days` every request covers the
-//! whole range, and the rows are written once the last answer is in, as before.
+//! whole range, and the rows are written once the last answer is in, as before, taken out of
+//! the join a batch of days at a time.
 //!
 //! What stays as in the run that writes every row at once: the bytes written, the warnings
 //! (said once the rows are written, as they are known only then), the cache, `--strict`'s
@@ -11,7 +12,7 @@
 
 use std::io::{self, Write};
 
-use chrono::NaiveDate;
+use chrono::{Days, NaiveDate};
 
 use super::cached::plan_work;
 use super::connect::add_key_hint;
@@ -21,6 +22,9 @@ use crate::cache::{CachedValue, RunCache};
 use crate::fetched::{Assembly, Fetched, Outcome, Plan};
 use crate::output::RowStream;
 use crate::system::diag::{self, Notice};
+
+/// Days of rows written at a time once every answer is in.
+const FINISH_DAYS: u64 = 64;
 
 /// The rows written as they come; then the warnings, the retries' line and the verdict.
 pub(super) fn fetch_and_write(
@@ -204,9 +208,19 @@ impl<I: Iterator<Item = CachedValue>> Streaming<'_, I> {
         }
     }
 
-    /// The rows left (every one, without windows), then the end of the output.
+    /// The rows left (every one, without windows), then the end of the output. They are taken
+    /// out of the join [`FINISH_DAYS`] days at a time, so that the rows of a long range are
+    /// never held all at once beside the join.
     fn finish(&mut self, out: &mut dyn Write) -> anyhow::Result<()> {
         self.know(None);
+        let (mut frontier, end) = (self.plan.range.start, self.plan.range.end);
+        while let Some(next) = frontier.checked_add_days(Days::new(FINISH_DAYS)) {
+            if next > end || self.stream.is_none() {
+                break;
+            }
+            frontier = next;
+            self.write(Some(frontier), out)?;
+        }
         let Some(assembly) = self.assembly.take() else {
             return Ok(());
         };

@@ -112,3 +112,73 @@ fn json_rows_of_the_first_window_are_written_before_the_second_is_answered() {
     ];
     assert_eq!(all, format!("{head}{}\n]\n", tail.join(",\n")));
 }
+
+/// Answers fees for each day asked, the day's ordinal in the year times the chain name's
+/// length; BASE lacks every seventh day, and ETHEREUM's answers send 2024-03-01 twice (the
+/// later record holds).
+fn gapped_service() -> Stub {
+    Stub::start(|seen| {
+        let body: Value = serde_json::from_str(&seen.body).unwrap();
+        let day = |name: &str| {
+            chrono::NaiveDate::parse_from_str(body[name].as_str().unwrap(), "%Y-%m-%d").unwrap()
+        };
+        let chain = body["chain"].as_str().unwrap();
+        let mut records = Vec::new();
+        for date in day("start_date")
+            .iter_days()
+            .take_while(|d| *d <= day("end_date"))
+        {
+            let n = chrono::Datelike::ordinal(&date) as usize;
+            if chain == "BASE" && n.is_multiple_of(7) {
+                continue;
+            }
+            if chain == "ETHEREUM" && date.to_string() == "2024-03-01" {
+                records.push(format!(r#"{{"date":"{date}","fees":0.25}}"#));
+            }
+            records.push(format!(
+                r#"{{"date":"{date}","fees":{}.5}}"#,
+                n * chain.len()
+            ));
+        }
+        Reply::json(200, &format!("[{}]", records.join(",")))
+    })
+}
+
+/// A range of several blocks and batches of the join (274 days) gives the same bytes, gaps and
+/// all, whether its rows are written once every answer is in (a batch of days at a time), window
+/// by window (`--chunk-days`, rows kept by key alone) or all at once (`--keep-going`, which
+/// writes nothing before every chain is in); and the same `--strict` verdict.
+#[test]
+fn a_long_range_gives_the_same_bytes_however_its_rows_are_joined_and_written() {
+    let stub = gapped_service();
+    let env = Env::with_service(&stub.url);
+    let base = "fees -c eth,base -s 2024-01-01 -e 2024-09-30 -f csv --strict";
+    let missing = "39 of 548 asked values are missing: BASE fees: 2024-01-07, 2024-01-14";
+    let runs: Vec<String> = ["", " --chunk-days 50", " --keep-going"]
+        .iter()
+        .map(|extra| {
+            let run = env
+                .cmd(&format!("{base}{extra}"))
+                .code(10)
+                .any_stdout()
+                .stderr_contains(missing)
+                .run();
+            run.stdout
+        })
+        .collect();
+    assert_eq!(runs[0], runs[1], "--chunk-days 50");
+    assert_eq!(runs[0], runs[2], "--keep-going");
+    let lines: Vec<&str> = runs[0].lines().collect();
+    assert_eq!(lines.len(), 1 + 274 * 2 - 39, "{}", runs[0]);
+    assert_eq!(
+        lines[1..3],
+        ["2024-01-01,ETHEREUM,8.5", "2024-01-01,BASE,4.5"]
+    );
+    assert!(lines.contains(&"2024-03-01,ETHEREUM,488.5"));
+    assert!(lines.contains(&"2024-01-06,BASE,24.5"));
+    assert!(!lines.iter().any(|l| l.starts_with("2024-01-07,BASE")));
+    assert_eq!(
+        lines[lines.len() - 2..],
+        ["2024-09-30,ETHEREUM,2192.5", "2024-09-30,BASE,1096.5"]
+    );
+}
