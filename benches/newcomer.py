@@ -7,6 +7,7 @@ the time goes. Slow (minutes): run only when named (`--only newcomer`) or with `
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -14,7 +15,17 @@ import time
 
 from harness import ROOT, Failed
 
-FIRST = ["cargo", "run", "--release", "--", "--sandbox", "fees", "--chain", "eth", "--last", "7"]
+
+def readme_first_command():
+    """The README's first command, as it stands (its first ```sh block)."""
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    block = re.search(r"```sh\n(.*?)\n", readme)
+    if not block:
+        raise Failed("README.md has no ```sh block")
+    return shlex.split(block.group(1))
+
+
+FIRST = readme_first_command()
 
 
 def clone(folder):
@@ -65,7 +76,9 @@ def slowest_units(path, count=6):
 def first_command(folder, cargo_home=None):
     path = clone(folder)
     # --timings only adds cargo's report of where the time went (target/cargo-timings).
-    argv = FIRST[:3] + ["--timings"] + FIRST[3:]
+    # Before the `--` that ends cargo's own arguments.
+    at = FIRST.index("--")
+    argv = FIRST[:at] + ["--timings"] + FIRST[at:]
     wall, code, lines = timed_lines(argv, path, env_for(path, cargo_home), 1800)
     if code != 0:
         raise Failed("the README's first command failed:\n" + "\n".join(l for _, l in lines[-15:]))

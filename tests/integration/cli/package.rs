@@ -353,7 +353,7 @@ fn the_changelog_names_this_version_and_ships() {
     );
 }
 
-/// `release` builds quickly (for `cargo run --release` and `cargo install`); `dist`, for the
+/// `release` builds quickly (for `cargo build --release` and `cargo install`); `dist`, for the
 /// packages and the published binaries, keeps fat LTO and one codegen unit, and optimises as
 /// much as `release` does every package `release` leaves less optimised (the bundled SQLite);
 /// `cargo deb` (its `profile`, checked above) and .ci/release build with `dist`.

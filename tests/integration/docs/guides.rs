@@ -128,12 +128,9 @@ fn the_readme_tries_it_in_both_forms() {
     let readme = read("README.md");
     let (_, try_it) = readme.split_once("## Try it").unwrap();
     let blocks = sh_blocks(try_it);
-    let first = "cargo run --release -- --sandbox fees --chain eth --last 7";
+    let first = "cargo run -- --sandbox fees --chain eth --last 7";
     assert_eq!(sh_blocks(&readme)[0], first, "the README's first command");
-    assert_eq!(
-        blocks[1],
-        first.replace("cargo run --release -- ", "chain-metrics ")
-    );
+    assert_eq!(blocks[1], first.replace("cargo run -- ", "chain-metrics "));
     let run = Env::new().shell(&blocks[1]).any_stderr().run();
     assert_eq!(run.stdout.lines().count(), 8, "{}", run.stdout);
 }
