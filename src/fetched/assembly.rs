@@ -48,22 +48,23 @@ pub(crate) struct Assembly<'a> {
 
 impl<'a> Assembly<'a> {
     pub(crate) fn new(plan: &'a Plan) -> Assembly<'a> {
-        let width = plan.columns().len();
-        Assembly::holding(plan, Joined::new(plan.range, &plan.chains, width))
+        Assembly::holding(plan, |width| Joined::new(plan.range, &plan.chains, width))
     }
 
     /// An assembly whose rows are taken out window by window ([`Assembly::take_before`]): it
     /// keeps the rows joined and not yet taken by key alone, never a slot for every day of the
     /// range, so that what it holds does not grow with the range.
     pub(crate) fn windowed(plan: &'a Plan) -> Assembly<'a> {
-        Assembly::holding(plan, Joined::keyed(plan.columns().len()))
+        Assembly::holding(plan, Joined::keyed)
     }
 
-    fn holding(plan: &'a Plan, joined: Joined) -> Assembly<'a> {
+    /// An assembly whose join `joined` makes for rows of as many values as the plan's columns.
+    fn holding(plan: &'a Plan, joined: impl FnOnce(usize) -> Joined) -> Assembly<'a> {
+        let columns = plan.columns();
         Assembly {
             plan,
-            columns: plan.columns(),
-            joined,
+            joined: joined(columns.len()),
+            columns,
             notes: BTreeMap::new(),
             next_day: Some(plan.range.start),
             lacking: None,

@@ -52,7 +52,7 @@ impl Joined {
     /// A join for the days of `range` and the plan's `chains`, rows of `width` values.
     pub(super) fn new(range: DayRange, chains: &[Chain], width: usize) -> Joined {
         let days = range.days().take(GRID_SLOTS + 1).count();
-        let grid = match days.checked_mul(chains.len().max(1)) {
+        let grid = match days.checked_mul(chains.len()) {
             Some(slots) if slots <= GRID_SLOTS && !chains.is_empty() => Some(Grid {
                 start: range.start,
                 days,
@@ -126,6 +126,9 @@ impl Joined {
 
     /// Whether the row of (date, position) holds a value at column `at`.
     pub(super) fn has(&self, date: NaiveDate, position: Option<usize>, at: usize) -> bool {
+        if at >= self.width {
+            return false;
+        }
         match (self.locate(date, position), &self.grid) {
             (Some((block, slot)), Some(grid)) => grid.blocks[block]
                 .as_ref()
@@ -179,12 +182,11 @@ impl Joined {
     /// Every row, by date, then chain position; each block of the grid is dropped as soon as
     /// its rows are out.
     pub(super) fn into_rows(mut self) -> Vec<Row> {
-        let held = (self
+        let blocks = self
             .grid
             .iter()
-            .flat_map(|grid| grid.blocks.iter().flatten()))
-        .map(|block| block.rows)
-        .sum::<usize>();
+            .flat_map(|grid| grid.blocks.iter().flatten());
+        let held: usize = blocks.map(|block| block.rows).sum();
         if self.keyed.is_empty() {
             let mut rows = Vec::with_capacity(held);
             self.take_grid(|_, row| rows.push(row));
@@ -222,14 +224,18 @@ mod tests {
         parse_date(s).unwrap()
     }
 
+    fn days(start: &str, end: &str) -> DayRange {
+        DayRange {
+            start: d(start),
+            end: d(end),
+        }
+    }
+
     /// The grid, its strays and the tree give the same rows in the same order, whatever
     /// order the values come in.
     #[test]
     fn rows_come_out_by_date_then_chain_however_they_are_joined() {
-        let range = DayRange {
-            start: d("2024-01-01"),
-            end: d("2024-01-04"),
-        };
+        let range = days("2024-01-01", "2024-01-04");
         let chains = [Chain::Base, Chain::Bsc];
         let puts = [
             ("2024-01-04", Some(1)),
@@ -268,10 +274,7 @@ mod tests {
         assert_eq!(with_strays, order(Joined::keyed(1), true));
         assert_eq!(with_strays.len(), 6);
         assert_eq!(with_strays[2], "2024-01-02 Some(Polygon)");
-        let long = DayRange {
-            start: d("0001-01-01"),
-            end: d("9999-12-31"),
-        };
+        let long = days("0001-01-01", "9999-12-31");
         assert!(Joined::new(long, &chains, 6).grid.is_none());
     }
 
@@ -279,10 +282,7 @@ mod tests {
     /// column, and is dropped once its rows are taken; the tree gives the same rows.
     #[test]
     fn a_block_is_set_out_by_its_first_value_and_dropped_once_its_rows_are_taken() {
-        let range = DayRange {
-            start: d("2024-01-01"),
-            end: d("2024-12-31"),
-        };
+        let range = days("2024-01-01", "2024-12-31");
         let chains = [Chain::Ethereum, Chain::Base];
         let number = |text: &str| Number::from_json_token(text);
         for mut joined in [Joined::new(range, &chains, 3), Joined::keyed(3)] {
